@@ -1,0 +1,317 @@
+//! Rules that span several attributes or fields. Each broken rule is recorded
+//! at the token it is about; checking goes on so that every mistake shows.
+
+use std::collections::HashMap;
+
+use crate::ast::{Container, Data, Field, Style};
+use crate::ctxt::Ctxt;
+use crate::expand::Derive;
+
+/// The name a tool is reserved for.
+pub(crate) const META_TOOL: &str = "discover_tool_schema";
+/// The input field reserved for the discovery hint.
+pub(crate) const HINT_FIELD: &str = "_schema_discovery";
+
+pub(crate) fn check(cx: &Ctxt, item: &Container<'_>, derive: Derive) {
+    check_kind(cx, item, derive);
+    check_container(cx, item, derive);
+    match &item.data {
+        Data::Struct(style, fields) => {
+            check_fields(cx, item, derive, fields, *style == Style::Named);
+        }
+        Data::Enum(variants) => {
+            for variant in variants {
+                if let Some(span) = variant.attrs.serde.untagged {
+                    cx.error_span(
+                        span,
+                        "`#[serde(untagged)]` on one variant cannot be described yet; put `#[serde(untagged)]` on the whole enum",
+                    );
+                }
+                if let Some((key, span)) = variant.attrs.serde.with {
+                    cx.error_span(
+                        span,
+                        format!("`#[serde({key})]` on a variant changes its JSON in a way this derive cannot see; remove it or implement `Schema` by hand"),
+                    );
+                }
+                for field in &variant.fields {
+                    if let Some(span) = field.attrs.rename.span() {
+                        cx.error_span(
+                            span,
+                            "fields of enum variants keep serde's names; use `#[serde(rename = \"...\")]`",
+                        );
+                    }
+                }
+                check_fields(
+                    cx,
+                    item,
+                    Derive::Schema,
+                    &variant.fields,
+                    variant.style == Style::Named,
+                );
+            }
+        }
+    }
+}
+
+/// A tool's input is a JSON object: only a struct with named fields.
+fn check_kind(cx: &Ctxt, item: &Container<'_>, derive: Derive) {
+    if derive != Derive::Tool {
+        return;
+    }
+    let problem = match &item.data {
+        Data::Enum(_) => Some("an enum"),
+        Data::Struct(Style::Tuple | Style::Newtype, _) => Some("a tuple struct"),
+        Data::Struct(Style::Unit, _) => Some("a unit struct"),
+        Data::Struct(Style::Named, _) => None,
+    };
+    if let Some(problem) = problem {
+        cx.error_span(
+            item.keyword,
+            format!(
+                "a tool's input must be a JSON object, so `#[derive(Tool)]` needs a struct with named fields, not {problem}; wrap the data in a struct such as `struct {}Args {{ value: ... }}`",
+                item.ident
+            ),
+        );
+    }
+    if let Some(span) = item.attrs.serde.transparent {
+        cx.error_span(
+            span,
+            "a tool's input must be a JSON object; `#[serde(transparent)]` makes it its one field's value",
+        );
+    }
+}
+
+fn check_container(cx: &Ctxt, item: &Container<'_>, derive: Derive) {
+    let attrs = &item.attrs;
+    if derive == Derive::Schema {
+        let tool_only = [
+            ("name", attrs.name.span()),
+            ("output", attrs.output.span()),
+            ("version", attrs.version.span()),
+            ("annotations", attrs.annotations.span()),
+            ("internal", attrs.internal.span()),
+        ];
+        for (key, span) in tool_only {
+            if let Some(span) = span {
+                cx.error_span(
+                    span,
+                    format!("`{key}` describes a tool; it applies with `#[derive(Tool)]`, not `#[derive(Schema)]`"),
+                );
+            }
+        }
+    }
+    if derive == Derive::Tool {
+        if item.doc.is_none() && !attrs.description.is_set() {
+            cx.error_at(
+                item.ident,
+                "a tool needs a description, which the model reads to choose it: add a doc comment (`/// What the tool does.`) or `#[tool(description = \"...\")]`",
+            );
+        }
+        let name = tool_name(item);
+        let span = attrs.name.get().map_or(item.ident.span(), |lit| lit.span());
+        if name == META_TOOL {
+            cx.error_span(
+                span,
+                format!("`{META_TOOL}` is reserved for the schema discovery meta-tool; choose another name"),
+            );
+        } else if !is_mcp_name(&name) {
+            cx.error_span(
+                span,
+                format!("tool name `{name}` breaks MCP's naming rule: use 1 to 128 letters, digits, `_`, `-` or `.`"),
+            );
+        }
+    }
+    if let (Some(_), Some(span)) = (
+        attrs.serde.deny_unknown_fields,
+        attrs.allow_unknown_fields.span(),
+    ) {
+        cx.error_span(
+            span,
+            "`allow_unknown_fields` contradicts `#[serde(deny_unknown_fields)]`: serde would refuse what the schema allows",
+        );
+    }
+    if let Data::Enum(_) = item.data {
+        if let Some(span) = attrs.rename_all.span() {
+            cx.error_span(
+                span,
+                "enum values keep serde's names; use `#[serde(rename_all = \"...\")]` on the enum",
+            );
+        }
+        if let Some(span) = attrs.allow_unknown_fields.span() {
+            cx.error_span(span, "`allow_unknown_fields` applies to structs");
+        }
+    } else if let Some((_, span)) = &attrs.serde.tag {
+        cx.error_span(
+            *span,
+            "`#[serde(tag)]` on a struct adds a property only when writing; it cannot be described, remove it or use an enum",
+        );
+    }
+    if let (Some((_, span)), None) = (&attrs.serde.content, &attrs.serde.tag) {
+        cx.error_span(
+            *span,
+            "`#[serde(content)]` needs `#[serde(tag = \"...\")]` beside it",
+        );
+    }
+}
+
+fn check_fields(
+    cx: &Ctxt,
+    item: &Container<'_>,
+    derive: Derive,
+    fields: &[Field<'_>],
+    named: bool,
+) {
+    let mut seen: HashMap<&str, ()> = HashMap::new();
+    for field in fields {
+        let attrs = &field.attrs;
+        let serde = &attrs.serde;
+        if !named {
+            let keys = [
+                attrs.rename.span(),
+                attrs.description.span(),
+                attrs.default.span(),
+                attrs.required.span(),
+                attrs.skip.span(),
+                attrs.format.span(),
+                attrs.examples.span(),
+                attrs.minimum.span(),
+                attrs.maximum.span(),
+                attrs.min_length.span(),
+                attrs.max_length.span(),
+                attrs.pattern.span(),
+                attrs.min_items.span(),
+                attrs.max_items.span(),
+                attrs.schema.span(),
+            ];
+            for span in keys.into_iter().flatten() {
+                cx.error_span(span, "`tool` field attributes apply to named fields only");
+            }
+            if let Some((key, span)) = serde.with {
+                cx.error_span(
+                    span,
+                    format!("`#[serde({key})]` changes this value's JSON in a way this derive cannot see; implement `Schema` by hand"),
+                );
+            }
+            continue;
+        }
+        if let Some((de, ser, span)) = &serde.rename
+            && de != ser
+        {
+            cx.error_span(
+                *span,
+                "a schema describes one name per field; use the same name to `serialize` and `deserialize`, or `#[serde(rename = \"...\")]`",
+            );
+        }
+        if let Some(span) = attrs.rename.span() {
+            if serde.flatten.is_some() {
+                cx.error_span(
+                    span,
+                    "a flattened field has no name of its own; serde merges its fields, so `rename` them there",
+                );
+            } else if serde.skip_deserializing.is_some() {
+                cx.error_span(
+                    span,
+                    "serde never reads this field (`skip`), so there is no name to rename; remove `rename`",
+                );
+            }
+        }
+        if let Some((key, span)) = serde.with
+            && !attrs.schema.is_set()
+        {
+            cx.error_span(
+                span,
+                format!(
+                    "`#[serde({key})]` changes this field's JSON in a way this derive cannot see; say what it reads with `#[tool(schema = Type)]`, naming a type that has that schema"
+                ),
+            );
+        }
+        let serde_default = serde.default || item.attrs.serde.default;
+        if let Some(span) = attrs.required.span() {
+            if attrs.default.is_set() || serde_default {
+                cx.error_span(
+                    span,
+                    "`required` contradicts the field's default: a field with a default may be left out; remove one of them",
+                );
+            }
+            if attrs.skip.is_set() {
+                cx.error_span(
+                    span,
+                    "`required` contradicts `skip`: a skipped field is never shown",
+                );
+            }
+        }
+        if let Some(span) = attrs.default.span()
+            && !serde_default
+            && serde.skip_deserializing.is_none()
+        {
+            cx.error_span(
+                span,
+                "`#[tool(default)]` makes the field optional, but serde would refuse a call without it; add `#[serde(default)]` to the field",
+            );
+        }
+        if serde.flatten.is_some() {
+            let refining = [
+                attrs.format.span(),
+                attrs.pattern.span(),
+                attrs.min_length.span(),
+                attrs.max_length.span(),
+                attrs.minimum.span(),
+                attrs.maximum.span(),
+                attrs.min_items.span(),
+                attrs.max_items.span(),
+                attrs.examples.span(),
+                attrs.default.span(),
+                attrs.description.span(),
+            ];
+            for span in refining.into_iter().flatten() {
+                cx.error_span(
+                    span,
+                    "a flattened field is not a property of its own; put this attribute on the fields of the flattened type",
+                );
+            }
+        }
+        if !field.is_shown() || serde.flatten.is_some() {
+            continue;
+        }
+        if !is_mcp_name(&field.exposed) {
+            cx.error_span(
+                field.name_span(),
+                format!(
+                    "`{}` is not a valid exposed name: use 1 to 128 letters, digits, `_`, `-` or `.`, and rename it with `#[tool(rename = \"...\")]`",
+                    field.exposed
+                ),
+            );
+        }
+        if derive == Derive::Tool && field.exposed == HINT_FIELD {
+            cx.error_span(
+                field.name_span(),
+                format!("`{HINT_FIELD}` is reserved for the schema discovery hint; rename the field with `#[tool(rename = \"...\")]`"),
+            );
+        }
+        if seen.insert(&field.exposed, ()).is_some() {
+            cx.error_span(
+                field.name_span(),
+                format!(
+                    "two fields are exposed as `{}`; give one another name with `#[tool(rename = \"...\")]`",
+                    field.exposed
+                ),
+            );
+        }
+    }
+}
+
+/// The tool's name: `#[tool(name)]`, else the struct name in kebab-case.
+pub(crate) fn tool_name(item: &Container<'_>) -> String {
+    match item.attrs.name.get() {
+        Some(lit) => lit.value(),
+        None => crate::case::RenameRule::Kebab.apply_to_variant(&crate::ast::unraw(item.ident)),
+    }
+}
+
+/// MCP's rule for tool and property names: `^[A-Za-z0-9_.-]{1,128}$`.
+pub(crate) fn is_mcp_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}

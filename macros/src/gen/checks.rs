@@ -1,0 +1,115 @@
+//! Constant checks of attributes against field types.
+//!
+//! Whether `min_length` suits a field depends on the field's type, which only
+//! the type system knows. Each check is a `const` that evaluates a runtime
+//! `const fn` on the type's schema node; a mismatch fails constant evaluation
+//! with a message, reported at the attribute. Items with type parameters are
+//! not checked (a free `const` cannot name them).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::schema::refine;
+use super::{literal, mentions, private};
+use crate::ast::{Container, Data, Field, Style};
+
+pub(super) fn checks(item: &Container<'_>) -> TokenStream {
+    let p = private(item);
+    let params = item.type_params();
+    let mut out = TokenStream::new();
+    let mut check = |ty: &syn::Type, span: Span, call: TokenStream| {
+        if !mentions(ty, &params) {
+            out.extend(quote_spanned!(span=> const _: () = #call;));
+        }
+    };
+    let fields: Vec<&Field<'_>> = match &item.data {
+        Data::Struct(Style::Named, fields) => fields.iter().collect(),
+        Data::Struct(..) => Vec::new(),
+        Data::Enum(variants) => variants
+            .iter()
+            .filter(|v| v.style == Style::Named)
+            .flat_map(|v| &v.fields)
+            .collect(),
+    };
+    for field in fields {
+        let attrs = &field.attrs;
+        let ty = attrs.schema.get().unwrap_or(field.ty);
+        let node = quote_spanned!(ty.span()=> <#ty as #p::Schema>::SCHEMA);
+        if attrs.has_refinements() {
+            let span = first_span(&[
+                attrs.format.span(),
+                attrs.pattern.span(),
+                attrs.min_length.span(),
+                attrs.max_length.span(),
+                attrs.minimum.span(),
+                attrs.maximum.span(),
+                attrs.min_items.span(),
+                attrs.max_items.span(),
+            ]);
+            let refine = refine(field, &p);
+            check(
+                ty,
+                span,
+                quote_spanned!(span=> #p::check_refine(#node, &#refine)),
+            );
+        }
+        if let Some(span) = attrs.serde.flatten {
+            check(ty, span, quote_spanned!(span=> #p::check_flatten(#node)));
+        }
+        let literals: Vec<TokenStream> = attrs
+            .default
+            .get()
+            .and_then(Option::as_ref)
+            .into_iter()
+            .chain(attrs.examples.get().into_iter().flatten())
+            .map(|value| literal(&p, value))
+            .collect();
+        if !literals.is_empty() {
+            let span = first_span(&[attrs.examples.span(), attrs.default.span()]);
+            check(
+                ty,
+                span,
+                quote_spanned!(span=> #p::check_literals(#node, &[#(#literals),*])),
+            );
+        }
+        let serde_default = attrs.serde.default || item.attrs.serde.default;
+        if let Some(span) = attrs.skip.span()
+            && !serde_default
+            && attrs.serde.skip_deserializing.is_none()
+        {
+            check(ty, span, quote_spanned!(span=> #p::check_skippable(#node)));
+        }
+    }
+    if let Data::Enum(variants) = &item.data
+        && item.attrs.serde.tag.is_some()
+        && item.attrs.serde.content.is_none()
+        && item.attrs.serde.untagged.is_none()
+    {
+        for variant in variants.iter().filter(|v| v.style == Style::Newtype) {
+            let ty = variant.fields[0].ty;
+            let span = variant.ident.span();
+            let node = quote_spanned!(ty.span()=> <#ty as #p::Schema>::SCHEMA);
+            check(
+                ty,
+                span,
+                quote_spanned!(span=> #p::check_tagged_payload(#node)),
+            );
+        }
+    }
+    if let Some(ty) = item.attrs.output.get() {
+        let span = ty.span();
+        let node = quote_spanned!(span=> <#ty as #p::Schema>::SCHEMA);
+        check(ty, span, quote_spanned!(span=> #p::check_output(#node)));
+    }
+    quote!(#out)
+}
+
+fn first_span(spans: &[Option<Span>]) -> Span {
+    spans
+        .iter()
+        .flatten()
+        .next()
+        .copied()
+        .unwrap_or_else(Span::call_site)
+}

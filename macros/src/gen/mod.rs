@@ -1,0 +1,129 @@
+//! Generating the constant data of a derived type. `schema` writes the schema
+//! node, `tool` the tool descriptor, `checks` the constant checks of
+//! attributes against field types.
+
+mod checks;
+mod schema;
+mod tool;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ast::Container;
+use crate::attr::LitValue;
+use crate::expand::Derive;
+
+/// The impls of a well-formed item.
+pub(crate) fn expand(item: &Container<'_>, derive: Derive) -> TokenStream {
+    let schema = schema::schema_impl(item, derive);
+    let tool = match derive {
+        Derive::Tool => tool::tool_impl(item),
+        Derive::Schema => TokenStream::new(),
+    };
+    let checks = checks::checks(item);
+    quote!(#schema #tool #checks)
+}
+
+/// Impls with placeholder data, emitted beside errors so that code using the
+/// type reports nothing more.
+pub(crate) fn stub(item: &Container<'_>, derive: Derive) -> TokenStream {
+    let p = private(item);
+    let (impl_generics, ty_generics, where_clause) = split(item);
+    let ident = item.ident;
+    let tool = match derive {
+        Derive::Tool => quote! {
+            #[automatically_derived]
+            impl #impl_generics #p::Tool for #ident #ty_generics #where_clause {
+                const TOOL: &'static #p::ToolDef = &#p::ToolDef {
+                    name: "",
+                    title: #p::core::option::Option::None,
+                    description: "",
+                    version: 1,
+                    input: #p::schema_of::<Self>,
+                    output: #p::core::option::Option::None,
+                    annotations: #p::Annotations::NONE,
+                    internal: false,
+                };
+            }
+        },
+        Derive::Schema => TokenStream::new(),
+    };
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::Schema for #ident #ty_generics #where_clause {
+            const SCHEMA: &'static #p::Node = &#p::Node::Any;
+        }
+        #tool
+    }
+}
+
+/// The path of the runtime's private module: `::toolschema::__private`, or
+/// under the `#[tool(crate = "...")]` path.
+fn private(item: &Container<'_>) -> TokenStream {
+    match item.attrs.krate.get() {
+        Some(path) => quote!(#path::__private),
+        None => quote!(::toolschema::__private),
+    }
+}
+
+/// The item's generics, with a `Schema` bound on every type parameter.
+fn split(item: &Container<'_>) -> (TokenStream, TokenStream, TokenStream) {
+    let p = private(item);
+    let mut generics = item.generics.clone();
+    for param in generics.type_params_mut() {
+        param.bounds.push(syn::parse_quote!(#p::Schema));
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    (
+        quote!(#impl_generics),
+        quote!(#ty_generics),
+        quote!(#where_clause),
+    )
+}
+
+fn option<T: quote::ToTokens>(p: &TokenStream, value: Option<T>) -> TokenStream {
+    match value {
+        Some(value) => quote!(#p::core::option::Option::Some(#value)),
+        None => quote!(#p::core::option::Option::None),
+    }
+}
+
+fn number(p: &TokenStream, value: &LitValue) -> TokenStream {
+    match value {
+        LitValue::Int(n) if *n < 0 => {
+            let n = *n as i64;
+            quote!(#p::Number::Int(#n))
+        }
+        LitValue::Int(n) => {
+            let n = *n as u64;
+            quote!(#p::Number::UInt(#n))
+        }
+        LitValue::Float(f) => quote!(#p::Number::Float(#f)),
+        // Parsing admits only numbers here.
+        LitValue::Bool(_) | LitValue::Str(_) => quote!(#p::Number::UInt(0)),
+    }
+}
+
+fn literal(p: &TokenStream, value: &LitValue) -> TokenStream {
+    match value {
+        LitValue::Bool(b) => quote!(#p::Literal::Bool(#b)),
+        LitValue::Str(s) => quote!(#p::Literal::Str(#s)),
+        LitValue::Int(_) | LitValue::Float(_) => {
+            let n = number(p, value);
+            quote!(#p::Literal::Number(#n))
+        }
+    }
+}
+
+/// Whether `ty` names one of the item's type parameters.
+fn mentions(ty: &syn::Type, params: &[&syn::Ident]) -> bool {
+    use quote::ToTokens;
+    fn walk(tokens: TokenStream, params: &[&syn::Ident]) -> bool {
+        tokens.into_iter().any(|tt| match tt {
+            proc_macro2::TokenTree::Ident(ident) => params.iter().any(|p| **p == ident),
+            proc_macro2::TokenTree::Group(group) => walk(group.stream(), params),
+            _ => false,
+        })
+    }
+    walk(ty.to_token_stream(), params)
+}

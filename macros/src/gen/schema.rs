@@ -1,0 +1,236 @@
+//! The `Schema` impl: the type's schema node as constant data.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::{literal, number, option, private, split};
+use crate::ast::{Container, Data, Field, Style, Variant};
+use crate::expand::Derive;
+
+pub(super) fn schema_impl(item: &Container<'_>, derive: Derive) -> TokenStream {
+    let p = private(item);
+    let (impl_generics, ty_generics, where_clause) = split(item);
+    let ident = item.ident;
+    let node = node(item, derive, &p);
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::Schema for #ident #ty_generics #where_clause {
+            const SCHEMA: &'static #p::Node = #node;
+        }
+    }
+}
+
+/// A `&'static Node` expression for the item.
+fn node(item: &Container<'_>, derive: Derive, p: &TokenStream) -> TokenStream {
+    match &item.data {
+        Data::Struct(Style::Named, fields) if item.attrs.serde.transparent.is_some() => {
+            match fields.iter().find(|f| f.is_read()) {
+                Some(field) => type_schema(p, field.ty),
+                None => quote!(&#p::Node::Null),
+            }
+        }
+        Data::Struct(Style::Named, fields) => {
+            let info = info(item, derive, p);
+            let fields = fields.iter().filter_map(|f| field(item, f, p));
+            let additional = if item.attrs.allow_unknown_fields.is_set() {
+                quote!(#p::Additional::Allow)
+            } else {
+                quote!(#p::Additional::Deny)
+            };
+            quote! {
+                &#p::Node::Object(#p::ObjectNode {
+                    info: #info,
+                    fields: &[#(#fields),*],
+                    additional: #additional,
+                })
+            }
+        }
+        Data::Struct(Style::Newtype, fields) => match fields.first() {
+            Some(field) => type_schema(p, field.ty),
+            None => quote!(&#p::Node::Null),
+        },
+        Data::Struct(Style::Tuple, fields) => {
+            let items = fields.iter().map(|f| type_schema(p, f.ty));
+            quote!(&#p::Node::Tuple(&[#(#items),*]))
+        }
+        Data::Struct(Style::Unit, _) => quote!(&#p::Node::Null),
+        Data::Enum(variants) => {
+            let info = info(item, derive, p);
+            let serde = &item.attrs.serde;
+            let tagging = match (&serde.untagged, &serde.tag, &serde.content) {
+                (Some(_), _, _) => quote!(#p::Tagging::Untagged),
+                (None, Some((tag, _)), Some((content, _))) => {
+                    quote!(#p::Tagging::Adjacent { tag: #tag, content: #content })
+                }
+                (None, Some((tag, _)), None) => quote!(#p::Tagging::Internal { tag: #tag }),
+                (None, None, _) => quote!(#p::Tagging::External),
+            };
+            let variants = variants
+                .iter()
+                .filter(|v| v.attrs.serde.skip_deserializing.is_none() && !v.attrs.serde.other)
+                .map(|v| variant(item, v, p));
+            quote! {
+                &#p::Node::Enum(#p::EnumNode {
+                    info: #info,
+                    tagging: #tagging,
+                    variants: &[#(#variants),*],
+                })
+            }
+        }
+    }
+}
+
+/// `<T as Schema>::SCHEMA`, spanned at the type so that a missing impl is
+/// reported there.
+fn type_schema(p: &TokenStream, ty: &syn::Type) -> TokenStream {
+    quote_spanned!(ty.span()=> <#ty as #p::Schema>::SCHEMA)
+}
+
+/// The `SchemaFn` link to a type, spanned at the type.
+fn type_link(p: &TokenStream, ty: &syn::Type) -> TokenStream {
+    quote_spanned!(ty.span()=> #p::schema_of::<#ty>)
+}
+
+fn info(item: &Container<'_>, derive: Derive, p: &TokenStream) -> TokenStream {
+    let name = crate::ast::unraw(item.ident);
+    let is_tool_input = derive == Derive::Tool;
+    let title = option(p, item.attrs.title.get().filter(|_| !is_tool_input));
+    // A tool's doc is the tool's description; its input schema does not repeat it.
+    let description = if is_tool_input {
+        option::<TokenStream>(p, None)
+    } else {
+        description(item.attrs.description.get(), item.doc.as_ref(), p)
+    };
+    quote! {
+        #p::TypeInfo {
+            name: #name,
+            type_name: #p::core::any::type_name::<Self>,
+            title: #title,
+            description: #description,
+        }
+    }
+}
+
+fn description(
+    attr: Option<&syn::LitStr>,
+    doc: Option<&crate::docs::Doc>,
+    p: &TokenStream,
+) -> TokenStream {
+    match (attr, doc) {
+        (Some(lit), _) => option(p, Some(lit)),
+        (None, Some(doc)) => option(p, Some(doc.to_tokens())),
+        (None, None) => option::<TokenStream>(p, None),
+    }
+}
+
+/// A `Field` expression, or `None` if the field is never shown.
+fn field(item: &Container<'_>, field: &Field<'_>, p: &TokenStream) -> Option<TokenStream> {
+    let attrs = &field.attrs;
+    let serde = &attrs.serde;
+    let read = serde.skip_deserializing.is_none();
+    let written = !serde.skip_serializing;
+    if !field.is_shown() || !(read || written) {
+        return None;
+    }
+    let ty = attrs.schema.get().unwrap_or(field.ty);
+    let exposed = &field.exposed;
+    let source = &field.source;
+    let aliases = &serde.aliases;
+    let description = description(attrs.description.get(), field.doc.as_ref(), p);
+    let link = type_link(p, ty);
+    let has_default = attrs.default.is_set() || serde.default || item.attrs.serde.default;
+    let presence = if attrs.required.is_set() {
+        quote!(#p::Presence::Required)
+    } else if has_default || !read {
+        quote!(#p::Presence::Optional)
+    } else {
+        quote!(#p::Presence::FromType)
+    };
+    let flatten = serde.flatten.is_some();
+    let omitted = serde.skip_serializing_if;
+    let refine = refine(field, p);
+    let default = option(
+        p,
+        attrs
+            .default
+            .get()
+            .and_then(Option::as_ref)
+            .map(|v| literal(p, v)),
+    );
+    let examples = attrs
+        .examples
+        .get()
+        .into_iter()
+        .flatten()
+        .map(|v| literal(p, v));
+    Some(quote! {
+        #p::Field {
+            exposed: #exposed,
+            source: #source,
+            aliases: &[#(#aliases),*],
+            description: #description,
+            schema: #link,
+            presence: #presence,
+            flatten: #flatten,
+            read: #read,
+            written: #written,
+            omitted_when_written: #omitted,
+            refine: #refine,
+            default: #default,
+            examples: &[#(#examples),*],
+        }
+    })
+}
+
+/// The field's `Refine` expression.
+pub(super) fn refine(field: &Field<'_>, p: &TokenStream) -> TokenStream {
+    let attrs = &field.attrs;
+    let format = option(p, attrs.format.get());
+    let pattern = option(p, attrs.pattern.get());
+    let min_length = option(p, attrs.min_length.get());
+    let max_length = option(p, attrs.max_length.get());
+    let min_items = option(p, attrs.min_items.get());
+    let max_items = option(p, attrs.max_items.get());
+    let minimum = option(p, attrs.minimum.get().map(|v| number(p, v)));
+    let maximum = option(p, attrs.maximum.get().map(|v| number(p, v)));
+    quote! {
+        #p::Refine {
+            format: #format,
+            pattern: #pattern,
+            min_length: #min_length,
+            max_length: #max_length,
+            minimum: #minimum,
+            maximum: #maximum,
+            min_items: #min_items,
+            max_items: #max_items,
+        }
+    }
+}
+
+fn variant(item: &Container<'_>, variant: &Variant<'_>, p: &TokenStream) -> TokenStream {
+    let name = &variant.name;
+    let description = description(variant.attrs.description.get(), variant.doc.as_ref(), p);
+    let shape = match variant.style {
+        Style::Unit => quote!(#p::Shape::Unit),
+        Style::Newtype => {
+            let link = type_link(p, variant.fields[0].ty);
+            quote!(#p::Shape::Newtype(#link))
+        }
+        Style::Tuple => {
+            let links = variant.fields.iter().map(|f| type_link(p, f.ty));
+            quote!(#p::Shape::Tuple(&[#(#links),*]))
+        }
+        Style::Named => {
+            let fields = variant.fields.iter().filter_map(|f| field(item, f, p));
+            quote!(#p::Shape::Struct(&[#(#fields),*]))
+        }
+    };
+    quote! {
+        #p::Variant {
+            name: #name,
+            description: #description,
+            shape: #shape,
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! The `Tool` impl: the tool descriptor as constant data.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::{option, private, split};
+use crate::ast::Container;
+use crate::check::tool_name;
+
+pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
+    let p = private(item);
+    let (impl_generics, ty_generics, where_clause) = split(item);
+    let ident = item.ident;
+    let attrs = &item.attrs;
+    let name = tool_name(item);
+    let title = option(&p, attrs.title.get());
+    let description = match (attrs.description.get(), &item.doc) {
+        (Some(lit), _) => quote!(#lit),
+        (None, Some(doc)) => doc.to_tokens(),
+        // The check refuses a tool without a description.
+        (None, None) => quote!(""),
+    };
+    let version = attrs.version.get().copied().unwrap_or(1);
+    let output = option(
+        &p,
+        attrs
+            .output
+            .get()
+            .map(|ty| quote_spanned!(ty.span()=> #p::schema_of::<#ty>)),
+    );
+    let hints = attrs.annotations.get();
+    let hint =
+        |pick: fn(&crate::attr::Annotations) -> Option<bool>| option(&p, hints.and_then(pick));
+    let read_only = hint(|h| h.read_only);
+    let destructive = hint(|h| h.destructive);
+    let idempotent = hint(|h| h.idempotent);
+    let open_world = hint(|h| h.open_world);
+    let internal = attrs.internal.is_set();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::Tool for #ident #ty_generics #where_clause {
+            const TOOL: &'static #p::ToolDef = &#p::ToolDef {
+                name: #name,
+                title: #title,
+                description: #description,
+                version: #version,
+                input: #p::schema_of::<Self>,
+                output: #output,
+                annotations: #p::Annotations {
+                    read_only: #read_only,
+                    destructive: #destructive,
+                    idempotent: #idempotent,
+                    open_world: #open_world,
+                },
+                internal: #internal,
+            };
+        }
+    }
+}

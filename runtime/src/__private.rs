@@ -1,0 +1,185 @@
+//! What generated code names. Not a public API: it changes without notice.
+//!
+//! The derives emit constant data built from these items, and constant checks
+//! that reject, at compile time, attributes the field's type cannot honour.
+//! Each check panics during constant evaluation with a sentence that says what
+//! to change; the compiler shows it at the attribute.
+
+pub use crate::model::{
+    Additional, EnumNode, Field, Literal, Node, Number, ObjectNode, Presence, Refine, Shape,
+    Tagging, TypeInfo, Variant,
+};
+pub use crate::{Annotations, Schema, Tool, ToolDef, schema_of};
+pub use core;
+
+/// Rejects refinements the field's type cannot carry.
+pub const fn check_refine(node: &Node, refine: &Refine) {
+    let node = node.unwrap_optional();
+    if refine.has_string_keywords() && !matches!(node, Node::String(_)) {
+        panic!(
+            "`format`, `pattern`, `min_length` and `max_length` apply to strings, and this field's type is not a string; remove the attribute or change the field's type"
+        );
+    }
+    if refine.has_array_keywords() && !matches!(node, Node::Array(_)) {
+        panic!(
+            "`min_items` and `max_items` apply to arrays, and this field's type is not a `Vec`, slice or set; remove the attribute or change the field's type"
+        );
+    }
+    if refine.has_number_keywords() {
+        let (lowest, highest) = match node {
+            Node::Integer(integer) => (integer.minimum, integer.maximum),
+            Node::Number(number) => (number.minimum, number.maximum),
+            _ => panic!(
+                "`minimum` and `maximum` apply to numbers, and this field's type is not a number; remove the attribute or change the field's type"
+            ),
+        };
+        if let (Some(minimum), Some(lowest)) = (refine.minimum, lowest)
+            && less(minimum, lowest)
+        {
+            panic!(
+                "`minimum` is below the smallest value of this field's type, so it would advertise values serde refuses; raise it or widen the type"
+            );
+        }
+        if let (Some(maximum), Some(highest)) = (refine.maximum, highest)
+            && less(highest, maximum)
+        {
+            panic!(
+                "`maximum` is above the largest value of this field's type, so it would advertise values serde refuses; lower it or widen the type"
+            );
+        }
+        if let (Some(minimum), Some(maximum)) = (refine.minimum, refine.maximum)
+            && less(maximum, minimum)
+        {
+            panic!("`minimum` is greater than `maximum`: no value could be valid");
+        }
+        if matches!(node, Node::Integer(_))
+            && (is_fractional(refine.minimum) || is_fractional(refine.maximum))
+        {
+            panic!("this field is an integer; write `minimum` and `maximum` as whole numbers");
+        }
+    }
+    if let (Some(min), Some(max)) = (refine.min_length, refine.max_length)
+        && min > max
+    {
+        panic!("`min_length` is greater than `max_length`: no value could be valid");
+    }
+    if let (Some(min), Some(max)) = (refine.min_items, refine.max_items)
+        && min > max
+    {
+        panic!("`min_items` is greater than `max_items`: no value could be valid");
+    }
+}
+
+/// Rejects `#[serde(flatten)]` on a type whose properties cannot be merged.
+pub const fn check_flatten(node: &Node) {
+    if !matches!(node.unwrap_optional(), Node::Object(_) | Node::Map(_)) {
+        panic!(
+            "`#[serde(flatten)]` merges an object's properties, and this field's type is not a struct or map; remove `flatten` or flatten a struct"
+        );
+    }
+}
+
+/// Rejects a newtype variant under an internal tag whose payload is not an
+/// object (serde could not put the tag beside it).
+pub const fn check_tagged_payload(node: &Node) {
+    if !matches!(node.unwrap_optional(), Node::Object(_) | Node::Map(_)) {
+        panic!(
+            "a newtype variant of an internally tagged enum must hold a struct or a map, since the tag is written beside its fields; use a struct variant or `#[serde(tag, content)]`"
+        );
+    }
+}
+
+/// Rejects a tool output that is not a JSON object: MCP carries structured
+/// results as objects.
+pub const fn check_output(node: &Node) {
+    let ok = match node {
+        Node::Object(_) | Node::Map(_) => true,
+        Node::Enum(enumeration) => match enumeration.tagging {
+            Tagging::Internal { .. } | Tagging::Adjacent { .. } => true,
+            Tagging::External => {
+                let mut all = true;
+                let mut i = 0;
+                while i < enumeration.variants.len() {
+                    if matches!(enumeration.variants[i].shape, Shape::Unit) {
+                        all = false;
+                    }
+                    i += 1;
+                }
+                all
+            }
+            Tagging::Untagged => false,
+        },
+        _ => false,
+    };
+    if !ok {
+        panic!(
+            "a tool's output must be a JSON object (a struct, a map, or an enum whose variants are objects), since MCP returns structured results as objects; wrap it in a struct"
+        );
+    }
+}
+
+/// Rejects `#[tool(skip)]` on a field serde would require: a call never
+/// carries a hidden field.
+pub const fn check_skippable(node: &Node) {
+    if !node.is_optional() {
+        panic!(
+            "`#[tool(skip)]` hides this field, but serde requires it in every call; add `#[serde(default)]` or `#[serde(skip)]`, or make it an `Option`"
+        );
+    }
+}
+
+/// Rejects examples and defaults whose JSON kind the field's type refuses.
+pub const fn check_literals(node: &Node, literals: &[Literal]) {
+    let node = node.unwrap_optional();
+    let mut i = 0;
+    while i < literals.len() {
+        let fits = match (literals[i], node) {
+            (_, Node::Any) => true,
+            (Literal::Null, _) => false,
+            (Literal::Bool(_), Node::Boolean) => true,
+            (Literal::Number(Number::Float(_)), Node::Number(_)) => true,
+            (
+                Literal::Number(Number::Int(_) | Number::UInt(_)),
+                Node::Integer(_) | Node::Number(_),
+            ) => true,
+            (Literal::Str(_), Node::String(_) | Node::Enum(_)) => true,
+            _ => false,
+        };
+        if !fits {
+            panic!(
+                "an example or default of this field is not of the field's JSON type; write a literal the field's type accepts"
+            );
+        }
+        i += 1;
+    }
+}
+
+const fn is_fractional(number: Option<Number>) -> bool {
+    matches!(number, Some(Number::Float(_)))
+}
+
+/// `a < b` across the three number kinds.
+const fn less(a: Number, b: Number) -> bool {
+    match (a, b) {
+        (Number::Float(a), b) => a < as_float(b),
+        (a, Number::Float(b)) => as_float(a) < b,
+        (a, b) => as_wide(a) < as_wide(b),
+    }
+}
+
+const fn as_float(n: Number) -> f64 {
+    match n {
+        Number::Int(n) => n as f64,
+        Number::UInt(n) => n as f64,
+        Number::Float(n) => n,
+    }
+}
+
+const fn as_wide(n: Number) -> i128 {
+    match n {
+        Number::Int(n) => n as i128,
+        Number::UInt(n) => n as i128,
+        // Only reached with two whole numbers.
+        Number::Float(n) => n as i128,
+    }
+}

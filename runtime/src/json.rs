@@ -1,0 +1,217 @@
+//! A small JSON tree that keeps the order of object keys.
+//!
+//! Rendered schemas are built as [`Json`] so that properties stay in
+//! declaration order whatever features `serde_json` is built with. It
+//! serializes with serde, so it turns into a compact or pretty string, or a
+//! [`serde_json::Value`], with one implementation.
+
+use alloc::borrow::Cow;
+
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+
+use crate::model::{Literal, Number};
+
+/// A JSON value whose objects keep their keys in insertion order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number.
+    Number(Number),
+    /// A string.
+    String(Cow<'static, str>),
+    /// An array.
+    Array(Vec<Json>),
+    /// An object.
+    Object(Object),
+}
+
+/// A JSON object whose keys keep their insertion order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Object {
+    entries: Vec<(Cow<'static, str>, Json)>,
+}
+
+impl Object {
+    /// An empty object.
+    pub fn new() -> Object {
+        Object::default()
+    }
+
+    /// Sets `key` to `value`: in place if the key is present, else at the end.
+    pub fn insert(&mut self, key: impl Into<Cow<'static, str>>, value: impl Into<Json>) {
+        let key = key.into();
+        let value = value.into();
+        match self.entries.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = value,
+            None => self.entries.push((key, value)),
+        }
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Removes `key` and returns its value.
+    pub fn remove(&mut self, key: &str) -> Option<Json> {
+        let index = self.entries.iter().position(|(k, _)| k == key)?;
+        Some(self.entries.remove(index).1)
+    }
+
+    /// The entries in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &Json)> {
+        self.entries.iter().map(|(k, v)| (k.as_ref(), v))
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the object has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl Json {
+    /// The compact JSON text.
+    ///
+    /// ```
+    /// use toolschema_runtime::json::{Json, Object};
+    ///
+    /// let mut object = Object::new();
+    /// object.insert("b", 1u64);
+    /// object.insert("a", true);
+    /// assert_eq!(Json::Object(object).to_compact_string(), r#"{"b":1,"a":true}"#);
+    /// ```
+    pub fn to_compact_string(&self) -> String {
+        // Serializing this tree to a string cannot fail: keys are strings and
+        // there is no I/O.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The JSON text, indented by two spaces.
+    pub fn to_pretty_string(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The same value as a [`serde_json::Value`] (key order then follows
+    /// `serde_json`'s map).
+    pub fn to_value(&self) -> serde_json::Value {
+        match self {
+            Json::Null => serde_json::Value::Null,
+            Json::Bool(b) => serde_json::Value::Bool(*b),
+            Json::Number(Number::Int(n)) => (*n).into(),
+            Json::Number(Number::UInt(n)) => (*n).into(),
+            Json::Number(Number::Float(n)) => (*n).into(),
+            Json::String(s) => serde_json::Value::String(s.to_string()),
+            Json::Array(items) => items.iter().map(Json::to_value).collect(),
+            Json::Object(object) => serde_json::Value::Object(
+                object
+                    .iter()
+                    .map(|(k, v)| (k.to_owned(), v.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The object inside, if this is an object.
+    pub fn as_object_mut(&mut self) -> Option<&mut Object> {
+        match self {
+            Json::Object(object) => Some(object),
+            _ => None,
+        }
+    }
+
+    /// The object inside, if this is an object.
+    pub fn as_object(&self) -> Option<&Object> {
+        match self {
+            Json::Object(object) => Some(object),
+            _ => None,
+        }
+    }
+}
+
+impl From<bool> for Json {
+    fn from(b: bool) -> Json {
+        Json::Bool(b)
+    }
+}
+
+impl From<u64> for Json {
+    fn from(n: u64) -> Json {
+        Json::Number(Number::UInt(n))
+    }
+}
+
+impl From<Number> for Json {
+    fn from(n: Number) -> Json {
+        Json::Number(n)
+    }
+}
+
+impl From<&'static str> for Json {
+    fn from(s: &'static str) -> Json {
+        Json::String(Cow::Borrowed(s))
+    }
+}
+
+impl From<String> for Json {
+    fn from(s: String) -> Json {
+        Json::String(Cow::Owned(s))
+    }
+}
+
+impl From<Object> for Json {
+    fn from(object: Object) -> Json {
+        Json::Object(object)
+    }
+}
+
+impl From<Vec<Json>> for Json {
+    fn from(items: Vec<Json>) -> Json {
+        Json::Array(items)
+    }
+}
+
+impl From<Literal> for Json {
+    fn from(literal: Literal) -> Json {
+        match literal {
+            Literal::Null => Json::Null,
+            Literal::Bool(b) => Json::Bool(b),
+            Literal::Number(n) => Json::Number(n),
+            Literal::Str(s) => Json::String(Cow::Borrowed(s)),
+        }
+    }
+}
+
+impl Serialize for Json {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Json::Null => serializer.serialize_unit(),
+            Json::Bool(b) => serializer.serialize_bool(*b),
+            Json::Number(Number::Int(n)) => serializer.serialize_i64(*n),
+            Json::Number(Number::UInt(n)) => serializer.serialize_u64(*n),
+            Json::Number(Number::Float(n)) => serializer.serialize_f64(*n),
+            Json::String(s) => serializer.serialize_str(s),
+            Json::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Json::Object(object) => {
+                let mut map = serializer.serialize_map(Some(object.len()))?;
+                for (key, value) in object.iter() {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! The [`Tool`] trait: a struct that is the input of an MCP tool.
+
+use crate::{Schema, model::SchemaFn};
+
+/// An MCP tool whose input is `Self`.
+///
+/// Implement it with `#[derive(Tool)]`; the descriptor is a constant built at
+/// compile time.
+///
+/// ```
+/// use toolschema_runtime::Tool;
+///
+/// fn tool_name<T: Tool>() -> &'static str {
+///     T::TOOL.name
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool",
+    label = "`{Self}` does not implement `toolschema::Tool`",
+    note = "add `#[derive(toolschema::Tool)]` to the struct that holds the tool's arguments"
+)]
+pub trait Tool: Schema {
+    /// The tool's descriptor.
+    const TOOL: &'static ToolDef;
+}
+
+/// Everything known about a tool at compile time.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolDef {
+    /// The tool's name (`#[tool(name)]`, else the struct name in kebab-case).
+    pub name: &'static str,
+    /// A human-readable title.
+    pub title: Option<&'static str>,
+    /// What the tool does, for the model (the struct's doc comment).
+    pub description: &'static str,
+    /// The version of the tool's mapping this type provides.
+    pub version: u32,
+    /// The input schema: the struct itself.
+    pub input: SchemaFn,
+    /// The output schema (`#[tool(output = T)]`).
+    pub output: Option<SchemaFn>,
+    /// Hints about the tool's behaviour.
+    pub annotations: Annotations,
+    /// Whether the tool is internal: never exposed, whatever configuration says.
+    pub internal: bool,
+}
+
+/// MCP tool annotations: hints about a tool's behaviour. `None` leaves a hint
+/// out, so clients apply the protocol's default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Annotations {
+    /// The tool does not modify its environment (`readOnlyHint`).
+    pub read_only: Option<bool>,
+    /// The tool may perform destructive updates (`destructiveHint`).
+    pub destructive: Option<bool>,
+    /// Calling the tool again with the same arguments has no further effect
+    /// (`idempotentHint`).
+    pub idempotent: Option<bool>,
+    /// The tool interacts with an open world of external entities
+    /// (`openWorldHint`).
+    pub open_world: Option<bool>,
+}
+
+impl Annotations {
+    /// No hints.
+    pub const NONE: Annotations = Annotations {
+        read_only: None,
+        destructive: None,
+        idempotent: None,
+        open_world: None,
+    };
+
+    /// Whether no hint is set.
+    pub const fn is_empty(&self) -> bool {
+        self.read_only.is_none()
+            && self.destructive.is_none()
+            && self.idempotent.is_none()
+            && self.open_world.is_none()
+    }
+}
