@@ -55,13 +55,20 @@ pub(crate) fn read(attrs: &[syn::Attribute]) -> Option<Doc> {
             (!text.is_empty()).then_some(Doc::Text(text))
         }
         _ => {
-            let pieces = parts.iter().map(|part| match part {
-                Part::Text(text) => {
-                    let text = normalize(text);
-                    quote!(#text)
+            let mut pieces = Vec::new();
+            for (i, part) in parts.iter().enumerate() {
+                if i > 0 {
+                    pieces.push(quote!("\n"));
                 }
-                Part::Expr(expr) => quote!(#expr),
-            });
+                pieces.push(match part {
+                    Part::Text(text) => {
+                        let text = normalize(text);
+                        quote!(#text)
+                    }
+                    Part::Expr(expr) => quote!(#expr),
+                });
+            }
+            // Each `#[doc]` attribute is a line, as rustdoc reads them.
             Some(Doc::Expr(quote!(::core::concat!(#(#pieces),*))))
         }
     }

@@ -1,0 +1,8 @@
+//! Tests of the derives over the example corpus.
+
+#![allow(unreachable_pub, missing_docs)]
+
+mod corpus;
+mod roundtrip;
+mod snapshots;
+mod validity;
