@@ -114,6 +114,14 @@ fn check_container(cx: &Ctxt, item: &Container<'_>, derive: Derive) {
                 span,
                 format!("`{META_TOOL}` is reserved for the schema discovery meta-tool; choose another name"),
             );
+        } else if name.len() > 128 {
+            cx.error_span(
+                span,
+                format!(
+                    "tool name is {} characters long; MCP allows at most 128",
+                    name.len()
+                ),
+            );
         } else if !is_mcp_name(&name) {
             cx.error_span(
                 span,

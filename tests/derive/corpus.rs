@@ -141,7 +141,10 @@ pub enum Shape {
     /// A rectangle by width and height.
     Rectangle(f64, f64),
     /// A polygon by its corners.
-    Polygon { corners: Vec<(f64, f64)>, closed: bool },
+    Polygon {
+        corners: Vec<(f64, f64)>,
+        closed: bool,
+    },
 }
 
 /// An event, internally tagged.
@@ -151,7 +154,10 @@ pub enum Event {
     /// The service started.
     Started,
     /// A user signed in.
-    SignedIn { user: String, at: chrono::DateTime<chrono::Utc> },
+    SignedIn {
+        user: String,
+        at: chrono::DateTime<chrono::Utc>,
+    },
     /// A payment arrived.
     Paid(Payment),
 }

@@ -29,7 +29,11 @@ where
         .iter_errors(&json)
         .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect();
-    assert!(errors.is_empty(), "{json} breaks the output schema of {}: {errors:#?}", std::any::type_name::<T>());
+    assert!(
+        errors.is_empty(),
+        "{json} breaks the output schema of {}: {errors:#?}",
+        std::any::type_name::<T>()
+    );
     let back: T = serde_json::from_value(json.clone()).expect("deserialize");
     assert_eq!(back, value);
 }
@@ -37,7 +41,11 @@ where
 /// The JSON is refused by the input schema and by serde.
 fn refused<T: Schema + DeserializeOwned + std::fmt::Debug>(json: Value) {
     let valid = validator::<T>(Direction::Input).is_valid(&json);
-    assert!(!valid, "the schema of {} accepts {json}", std::any::type_name::<T>());
+    assert!(
+        !valid,
+        "the schema of {} accepts {json}",
+        std::any::type_name::<T>()
+    );
     let read = serde_json::from_value::<T>(json.clone());
     assert!(read.is_err(), "serde reads {json} as {read:?}");
 }
@@ -47,7 +55,10 @@ fn date() -> chrono::NaiveDate {
 }
 
 fn instant() -> chrono::DateTime<chrono::Utc> {
-    date().and_hms_milli_opt(20, 33, 40, 125).expect("valid time").and_utc()
+    date()
+        .and_hms_milli_opt(20, 33, 40, 125)
+        .expect("valid time")
+        .and_utc()
 }
 
 fn address() -> Address {
@@ -129,7 +140,8 @@ fn third_party_types_round_trip() {
     round_trip(ChronoTimes {
         day: date(),
         instant: instant(),
-        offset_instant: instant().with_timezone(&chrono::FixedOffset::east_opt(3600).expect("offset")),
+        offset_instant: instant()
+            .with_timezone(&chrono::FixedOffset::east_opt(3600).expect("offset")),
         local: instant().naive_utc(),
         clock: instant().time(),
     });
@@ -351,8 +363,12 @@ fn bad_inputs_are_refused_by_schema_and_serde() {
         "billing": {"street": "s", "city": "c", "country": 7}
     }));
     refused::<Tree>(json!({"label": "root", "children": [{"label": 1, "children": []}]}));
-    refused::<Expr>(json!({"op": "add", "left": {"op": "literal", "value": 1}, "right": {"op": "pow"}}));
-    refused::<SerdeNames>(json!({"firstName": "A", "surname": "L", "emailAddress": "e", "extra": 1}));
+    refused::<Expr>(
+        json!({"op": "add", "left": {"op": "literal", "value": 1}, "right": {"op": "pow"}}),
+    );
+    refused::<SerdeNames>(
+        json!({"firstName": "A", "surname": "L", "emailAddress": "e", "extra": 1}),
+    );
     refused::<SerdeNames>(json!({"first_name": "A", "surname": "L", "emailAddress": "e"}));
     refused::<Flattened>(json!({"query": "q", "per_page": "ten"}));
     refused::<Flattened>(json!({"query": "q", "per_page": 10, "colour": 3}));

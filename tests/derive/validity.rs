@@ -19,8 +19,12 @@ fn spec_path(version: &str) -> PathBuf {
 /// A validator for `#/$defs/<definition>` of an MCP schema version.
 pub fn mcp_validator(version: &str, definition: &str) -> jsonschema::Validator {
     let path = spec_path(version);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("read {}: {e} (is ../shared beside the checkout?)", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "read {}: {e} (is ../shared beside the checkout?)",
+            path.display()
+        )
+    });
     let document: Value = serde_json::from_str(&text).expect("MCP schema is JSON");
     let wrapper = json!({
         "$schema": DRAFT_2020_12,
@@ -65,8 +69,15 @@ fn every_tool_is_a_valid_mcp_tool() {
         let validator = mcp_validator(version, "Tool");
         for entry in corpus::tools() {
             let tool = entry.json.to_value();
-            let errors: Vec<String> = validator.iter_errors(&tool).map(|e| e.to_string()).collect();
-            assert!(errors.is_empty(), "{} is not an MCP {version} Tool: {errors:#?}", entry.name);
+            let errors: Vec<String> = validator
+                .iter_errors(&tool)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "{} is not an MCP {version} Tool: {errors:#?}",
+                entry.name
+            );
         }
     }
 }

@@ -20,6 +20,9 @@ pub(super) fn checks(item: &Container<'_>) -> TokenStream {
     let mut out = TokenStream::new();
     let mut check = |ty: &syn::Type, span: Span, call: TokenStream| {
         if !mentions(ty, &params) {
+            // The whole call carries the attribute's span, so that a failed
+            // evaluation is reported at the attribute.
+            let call = respan(call, span);
             out.extend(quote_spanned!(span=> const _: () = #call;));
         }
     };
@@ -112,4 +115,22 @@ fn first_span(spans: &[Option<Span>]) -> Span {
         .next()
         .copied()
         .unwrap_or_else(Span::call_site)
+}
+
+/// `tokens` with every span set to `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let proc_macro2::TokenTree::Group(group) = &tt {
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                tt = proc_macro2::TokenTree::Group(inner);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
 }

@@ -1,0 +1,13 @@
+use serde::Deserialize;
+use toolschema::Tool;
+
+/// Sends an email.
+#[derive(Tool, Deserialize)]
+#[tool(name = "send email!")]
+struct SendEmail {
+    to: String,
+}
+
+fn main() {
+    let _ = toolschema::tool_json::<SendEmail>();
+}
