@@ -3,6 +3,8 @@
 //! `cargo run --example billing` prints the tool catalog as JSON.
 
 use serde::{Deserialize, Serialize};
+use toolschema::json::{Json, Object};
+use toolschema::render::render_tool;
 use toolschema::{Schema, Tool};
 
 /// An invoice as the billing service returns it.
@@ -111,15 +113,11 @@ pub struct VoidInvoice {
 }
 
 fn main() {
-    let catalog = serde_json::json!({
-        "tools": [
-            toolschema::tool_json::<GetInvoice>(),
-            toolschema::tool_json::<ListInvoices>(),
-            toolschema::tool_json::<VoidInvoice>(),
-        ]
-    });
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&catalog).expect("a catalog is plain JSON")
-    );
+    let tools = [GetInvoice::TOOL, ListInvoices::TOOL, VoidInvoice::TOOL]
+        .into_iter()
+        .map(render_tool)
+        .collect();
+    let mut catalog = Object::new();
+    catalog.insert("tools", Json::Array(tools));
+    println!("{}", Json::Object(catalog).to_pretty_string());
 }
