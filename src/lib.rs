@@ -104,6 +104,8 @@
 //! `serde-human-readable`, so that its types are written as the strings their
 //! schemas describe.
 
+#![forbid(unsafe_code)]
+
 pub use toolschema_macros::{Schema, Tool};
 pub use toolschema_runtime::{
     Annotations, MapKey, Schema, Tool, ToolDef, json, model, render, schema_json, schema_of,

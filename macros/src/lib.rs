@@ -6,6 +6,8 @@
 //! ([`gen`]). Every mistake is collected ([`ctxt`]) and reported at once,
 //! next to a stub impl so that no follow-on errors appear.
 
+#![forbid(unsafe_code)]
+
 mod ast;
 mod attr;
 mod case;

@@ -11,6 +11,7 @@ pub use crate::model::{
 };
 pub use crate::{Annotations, Schema, Tool, ToolDef, schema_of};
 pub use core;
+pub use core::option::Option::{None, Some};
 
 /// Rejects refinements the field's type cannot carry.
 pub const fn check_refine(node: &Node, refine: &Refine) {

@@ -4,6 +4,8 @@
 //! Users depend on the `toolschema` facade, which re-exports this crate and the
 //! derives. See its documentation for the tutorial.
 
+#![forbid(unsafe_code)]
+
 extern crate alloc;
 
 pub mod json;

@@ -36,11 +36,11 @@ pub(crate) fn stub(item: &Container<'_>, derive: Derive) -> TokenStream {
             impl #impl_generics #p::Tool for #ident #ty_generics #where_clause {
                 const TOOL: &'static #p::ToolDef = &#p::ToolDef {
                     name: "",
-                    title: #p::core::option::Option::None,
+                    title: #p::None,
                     description: "",
                     version: 1,
                     input: #p::schema_of::<Self>,
-                    output: #p::core::option::Option::None,
+                    output: #p::None,
                     annotations: #p::Annotations::NONE,
                     internal: false,
                 };
@@ -83,8 +83,8 @@ fn split(item: &Container<'_>) -> (TokenStream, TokenStream, TokenStream) {
 
 fn option<T: quote::ToTokens>(p: &TokenStream, value: Option<T>) -> TokenStream {
     match value {
-        Some(value) => quote!(#p::core::option::Option::Some(#value)),
-        None => quote!(#p::core::option::Option::None),
+        Some(value) => quote!(#p::Some(#value)),
+        None => quote!(#p::None),
     }
 }
 

@@ -136,49 +136,55 @@ fn field(item: &Container<'_>, field: &Field<'_>, p: &TokenStream) -> Option<Tok
     let ty = attrs.schema.get().unwrap_or(field.ty);
     let exposed = &field.exposed;
     let source = &field.source;
-    let aliases = &serde.aliases;
-    let description = description(attrs.description.get(), field.doc.as_ref(), p);
     let link = type_link(p, ty);
+    // Only what differs from `Field::BLANK` is written: less for the
+    // compiler to read.
+    let mut rest = TokenStream::new();
+    let aliases = &serde.aliases;
+    if !aliases.is_empty() {
+        rest.extend(quote!(aliases: &[#(#aliases),*],));
+    }
+    if attrs.description.is_set() || field.doc.is_some() {
+        let description = description(attrs.description.get(), field.doc.as_ref(), p);
+        rest.extend(quote!(description: #description,));
+    }
     let has_default = attrs.default.is_set() || serde.default || item.attrs.serde.default;
-    let presence = if attrs.required.is_set() {
-        quote!(#p::Presence::Required)
+    if attrs.required.is_set() {
+        rest.extend(quote!(presence: #p::Presence::Required,));
     } else if has_default || !read {
-        quote!(#p::Presence::Optional)
-    } else {
-        quote!(#p::Presence::FromType)
-    };
-    let flatten = serde.flatten.is_some();
-    let omitted = serde.skip_serializing_if;
-    let refine = refine(field, p);
-    let default = option(
-        p,
-        attrs
-            .default
-            .get()
-            .and_then(Option::as_ref)
-            .map(|v| literal(p, v)),
-    );
-    let examples = attrs
-        .examples
-        .get()
-        .into_iter()
-        .flatten()
-        .map(|v| literal(p, v));
+        rest.extend(quote!(presence: #p::Presence::Optional,));
+    }
+    if serde.flatten.is_some() {
+        rest.extend(quote!(flatten: true,));
+    }
+    if !read {
+        rest.extend(quote!(read: false,));
+    }
+    if !written {
+        rest.extend(quote!(written: false,));
+    }
+    if serde.skip_serializing_if {
+        rest.extend(quote!(omitted_when_written: true,));
+    }
+    if attrs.has_refinements() {
+        let refine = refine(field, p);
+        rest.extend(quote!(refine: #refine,));
+    }
+    if let Some(Some(value)) = attrs.default.get() {
+        let value = literal(p, value);
+        rest.extend(quote!(default: #p::Some(#value),));
+    }
+    if let Some(examples) = attrs.examples.get() {
+        let examples = examples.iter().map(|v| literal(p, v));
+        rest.extend(quote!(examples: &[#(#examples),*],));
+    }
     Some(quote! {
         #p::Field {
             exposed: #exposed,
             source: #source,
-            aliases: &[#(#aliases),*],
-            description: #description,
             schema: #link,
-            presence: #presence,
-            flatten: #flatten,
-            read: #read,
-            written: #written,
-            omitted_when_written: #omitted,
-            refine: #refine,
-            default: #default,
-            examples: &[#(#examples),*],
+            #rest
+            ..#p::Field::BLANK
         }
     })
 }

@@ -36,6 +36,18 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
     let destructive = hint(|h| h.destructive);
     let idempotent = hint(|h| h.idempotent);
     let open_world = hint(|h| h.open_world);
+    let annotations = if hints.is_some() {
+        quote! {
+            #p::Annotations {
+                read_only: #read_only,
+                destructive: #destructive,
+                idempotent: #idempotent,
+                open_world: #open_world,
+            }
+        }
+    } else {
+        quote!(#p::Annotations::NONE)
+    };
     let internal = attrs.internal.is_set();
     quote! {
         #[automatically_derived]
@@ -47,12 +59,7 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
                 version: #version,
                 input: #p::schema_of::<Self>,
                 output: #output,
-                annotations: #p::Annotations {
-                    read_only: #read_only,
-                    destructive: #destructive,
-                    idempotent: #idempotent,
-                    open_world: #open_world,
-                },
+                annotations: #annotations,
                 internal: #internal,
             };
         }
