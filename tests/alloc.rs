@@ -2,7 +2,7 @@
 //! are constants. A counting global allocator proves it for a whole walk of a
 //! tool's model.
 
-#![allow(missing_docs, unsafe_code)]
+#![allow(missing_docs, unsafe_code, dead_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
