@@ -474,16 +474,26 @@ impl Field {
         Ok(())
     }
 
+    /// The spans of the refinement keywords the field sets, in the order
+    /// they are declared here.
+    pub(crate) fn refinement_spans(&self) -> impl Iterator<Item = Span> {
+        [
+            self.format.span(),
+            self.pattern.span(),
+            self.min_length.span(),
+            self.max_length.span(),
+            self.minimum.span(),
+            self.maximum.span(),
+            self.min_items.span(),
+            self.max_items.span(),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
     /// Whether the field sets any refinement keyword.
     pub(crate) fn has_refinements(&self) -> bool {
-        self.format.is_set()
-            || self.pattern.is_set()
-            || self.min_length.is_set()
-            || self.max_length.is_set()
-            || self.minimum.is_set()
-            || self.maximum.is_set()
-            || self.min_items.is_set()
-            || self.max_items.is_set()
+        self.refinement_spans().next().is_some()
     }
 }
 

@@ -258,20 +258,13 @@ fn check_fields(
             );
         }
         if serde.flatten.is_some() {
-            let refining = [
-                attrs.format.span(),
-                attrs.pattern.span(),
-                attrs.min_length.span(),
-                attrs.max_length.span(),
-                attrs.minimum.span(),
-                attrs.maximum.span(),
-                attrs.min_items.span(),
-                attrs.max_items.span(),
+            let others = [
                 attrs.examples.span(),
                 attrs.default.span(),
                 attrs.description.span(),
             ];
-            for span in refining.into_iter().flatten() {
+            let refining = attrs.refinement_spans().chain(others.into_iter().flatten());
+            for span in refining {
                 cx.error_span(
                     span,
                     "a flattened field is not a property of its own; put this attribute on the fields of the flattened type",

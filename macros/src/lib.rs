@@ -1,9 +1,9 @@
 //! The derives of toolschema: `#[derive(Tool)]` and `#[derive(Schema)]`.
 //!
 //! Use them through the `toolschema` crate, which documents them. This crate
-//! is a thin shim: each derive parses the item ([`ast`]), checks rules that
-//! span several attributes ([`check`]), then generates constant data
-//! ([`gen`]). Every mistake is collected ([`ctxt`]) and reported at once,
+//! is a thin shim: each derive parses the item (`ast`), checks rules that
+//! span several attributes (`check`), then generates constant data
+//! (`gen`). Every mistake is collected (`ctxt`) and reported at once,
 //! next to a stub impl so that no follow-on errors appear.
 
 #![forbid(unsafe_code)]

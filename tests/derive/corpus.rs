@@ -237,6 +237,36 @@ pub enum Expr {
     Negate { operand: Box<Expr> },
 }
 
+/// Two recursive types of the same name, from two modules: their `$defs`
+/// keys must differ.
+pub mod left {
+    use super::*;
+
+    /// A node of the left tree.
+    #[derive(Schema, Serialize, Deserialize, Debug, PartialEq)]
+    pub struct Node {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub next: Option<Box<Node>>,
+    }
+}
+
+pub mod right {
+    use super::*;
+
+    /// A node of the right tree.
+    #[derive(Schema, Serialize, Deserialize, Debug, PartialEq)]
+    pub struct Node {
+        pub children: Vec<Node>,
+    }
+}
+
+/// Holds both trees.
+#[derive(Schema, Serialize, Deserialize, Debug, PartialEq)]
+pub struct TwoTrees {
+    pub left: left::Node,
+    pub right: right::Node,
+}
+
 /// Serde's naming attributes.
 #[derive(Schema, Serialize, Deserialize, Debug, PartialEq)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -489,6 +519,7 @@ pub fn schemas() -> Vec<Entry> {
         schema::<Tree>("tree"),
         schema::<Folder>("folder"),
         schema::<Expr>("expr"),
+        schema::<TwoTrees>("two_trees"),
         schema::<SerdeNames>("serde_names"),
         schema::<Flattened>("flattened"),
         schema::<Shapes>("shapes"),

@@ -216,6 +216,14 @@ fn nesting_recursion_and_serde_attributes_round_trip() {
         })),
         tree: tree(),
     });
+    round_trip(TwoTrees {
+        left: left::Node {
+            next: Some(Box::new(left::Node { next: None })),
+        },
+        right: right::Node {
+            children: vec![right::Node { children: vec![] }],
+        },
+    });
     round_trip(Expr::Add {
         left: Box::new(Expr::Literal { value: 1 }),
         right: Box::new(Expr::Negate {

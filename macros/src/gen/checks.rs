@@ -39,17 +39,7 @@ pub(super) fn checks(item: &Container<'_>) -> TokenStream {
         let attrs = &field.attrs;
         let ty = attrs.schema.get().unwrap_or(field.ty);
         let node = quote_spanned!(ty.span()=> <#ty as #p::Schema>::SCHEMA);
-        if attrs.has_refinements() {
-            let span = first_span(&[
-                attrs.format.span(),
-                attrs.pattern.span(),
-                attrs.min_length.span(),
-                attrs.max_length.span(),
-                attrs.minimum.span(),
-                attrs.maximum.span(),
-                attrs.min_items.span(),
-                attrs.max_items.span(),
-            ]);
+        if let Some(span) = attrs.refinement_spans().next() {
             let refine = refine(field, &p);
             check(
                 ty,
