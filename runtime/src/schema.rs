@@ -24,7 +24,7 @@ pub trait Schema {
     const SCHEMA: &'static Node;
 }
 
-/// The [`SchemaFn`] link to `T`'s schema.
+/// The [`SchemaFn`](crate::model::SchemaFn) link to `T`'s schema.
 ///
 /// ```
 /// use toolschema_runtime::{schema_of, model::Node};
