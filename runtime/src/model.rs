@@ -62,23 +62,6 @@ impl Node {
             other => other,
         }
     }
-
-    /// A short name of the node's JSON shape, for error messages.
-    pub const fn kind_name(&self) -> &'static str {
-        match self {
-            Node::Any => "any value",
-            Node::Null => "null",
-            Node::Boolean => "boolean",
-            Node::Integer(_) => "integer",
-            Node::Number(_) => "number",
-            Node::String(_) => "string",
-            Node::Array(_) | Node::Tuple(_) => "array",
-            Node::Map(_) | Node::Object(_) => "object",
-            Node::Enum(_) => "enum",
-            Node::Optional(_) => "optional value",
-            Node::AnyOf(_) => "union",
-        }
-    }
 }
 
 /// A JSON number written in the model: a bound or a literal.
