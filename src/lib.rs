@@ -108,8 +108,8 @@
 
 pub use toolschema_macros::{Schema, Tool};
 pub use toolschema_runtime::{
-    Annotations, MapKey, Schema, Tool, ToolDef, json, model, render, schema_json, schema_of,
-    tool_json,
+    Annotations, MapKey, Schema, Tool, ToolDef, json, model, project, render, schema_json,
+    schema_of, tool_json,
 };
 
 #[doc(hidden)]

@@ -10,6 +10,7 @@ extern crate alloc;
 
 pub mod json;
 pub mod model;
+pub mod project;
 pub mod render;
 mod schema;
 mod third_party;

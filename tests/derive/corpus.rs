@@ -530,6 +530,17 @@ pub fn schemas() -> Vec<Entry> {
     ]
 }
 
+/// The tool definitions of the corpus, by snapshot name.
+pub fn tool_defs() -> Vec<(&'static str, &'static toolschema::ToolDef)> {
+    vec![
+        ("tool_field_attributes", FieldAttributes::TOOL),
+        ("tool_container_attributes", ContainerAttributes::TOOL),
+        ("tool_poll_events", PollEvents::TOOL),
+        ("tool_evaluate", Evaluate::TOOL),
+        ("tool_self_referential", SelfReferential::TOOL),
+    ]
+}
+
 /// Every tool of the corpus.
 pub fn tools() -> Vec<Entry> {
     vec![

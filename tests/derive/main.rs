@@ -3,6 +3,7 @@
 #![allow(unreachable_pub, missing_docs)]
 
 mod corpus;
+mod projection;
 mod roundtrip;
 mod snapshots;
 mod validity;

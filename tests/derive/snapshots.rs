@@ -10,7 +10,7 @@ fn snapshot_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots")
 }
 
-fn check(entries: Vec<Entry>) {
+pub fn check(entries: Vec<Entry>) {
     let bless = std::env::var_os("TOOLSCHEMA_BLESS").is_some_and(|v| v == "1");
     let mut stale = Vec::new();
     for entry in entries {

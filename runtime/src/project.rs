@@ -1,0 +1,241 @@
+//! Projection of a tool into a schema discovery mode (DESIGN §4).
+//!
+//! | mode | `inputSchema` | `outputSchema` |
+//! | --- | --- | --- |
+//! | [`Mode::Full`] | the whole schema | the whole schema |
+//! | [`Mode::DataStructureOnly`] | structure only, plus the `_schema_discovery` hint | structure only |
+//! | [`Mode::Lazy`] | only the hint; other properties allowed | omitted |
+//!
+//! The tool's own description is kept in every mode. A client that sees a
+//! tool in a reduced mode learns its full schema from the
+//! [`discover_tool_schema`](META_TOOL) meta-tool.
+
+use crate::json::{Json, Object};
+use crate::render::render_tool;
+use crate::tool::ToolDef;
+
+/// The name of the schema discovery meta-tool.
+pub const META_TOOL: &str = "discover_tool_schema";
+
+/// The input property that tells a model to discover a tool's schema first.
+/// It is never a real argument: it is removed before validation.
+pub const HINT_FIELD: &str = "_schema_discovery";
+
+/// How much of a tool's schema a client is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Mode {
+    /// Only the discovery hint; the model asks for the schema.
+    Lazy,
+    /// Names, nesting, arrays and required flags, without descriptions or
+    /// formats.
+    DataStructureOnly,
+    /// Everything.
+    Full,
+}
+
+impl Mode {
+    /// Whether a list with a tool in this mode needs the meta-tool.
+    pub fn needs_discovery(self) -> bool {
+        self != Mode::Full
+    }
+}
+
+/// Keywords that describe a schema's structure: what
+/// [`Mode::DataStructureOnly`] keeps. Everything else (descriptions, titles,
+/// formats, patterns, bounds, examples, defaults) is left out.
+const STRUCTURE: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "items",
+    "prefixItems",
+    "additionalProperties",
+    "enum",
+    "const",
+    "oneOf",
+    "anyOf",
+    "$ref",
+    "$defs",
+];
+
+/// The MCP `Tool` object of `tool` as a client in `mode` sees it.
+///
+/// ```
+/// use toolschema_runtime::project::{project_tool, Mode, HINT_FIELD};
+/// # use toolschema_runtime::{Annotations, ToolDef, model::*};
+/// # static INPUT: Node = Node::Object(ObjectNode {
+/// #     info: TypeInfo { name: "Ping", type_name: || "Ping", title: None, description: None },
+/// #     fields: &[], additional: Additional::Deny,
+/// # });
+/// # let tool = ToolDef {
+/// #     name: "ping", title: None, description: "Answers pong.", version: 1,
+/// #     input: || &INPUT, output: None, annotations: Annotations::NONE, internal: false,
+/// # };
+/// let lazy = project_tool(&tool, Mode::Lazy).to_value();
+/// assert_eq!(lazy["description"], "Answers pong.");
+/// assert!(lazy["inputSchema"]["properties"][HINT_FIELD].is_object());
+/// ```
+pub fn project_tool(tool: &ToolDef, mode: Mode) -> Json {
+    let mut json = render_tool(tool);
+    if mode == Mode::Full {
+        return json;
+    }
+    let Some(object) = json.as_object_mut() else {
+        return json;
+    };
+    match mode {
+        Mode::Full => {}
+        Mode::DataStructureOnly => {
+            if let Some(Json::Object(input)) = object.get(INPUT).cloned() {
+                let mut input = structure(input);
+                add_hint(&mut input, tool.name);
+                object.insert(INPUT, input);
+            }
+            if let Some(Json::Object(output)) = object.get(OUTPUT).cloned() {
+                object.insert(OUTPUT, structure(output));
+            }
+        }
+        Mode::Lazy => {
+            let mut input = Object::new();
+            input.insert("type", "object");
+            add_hint(&mut input, tool.name);
+            object.insert(INPUT, input);
+            object.remove(OUTPUT);
+        }
+    }
+    json
+}
+
+const INPUT: &str = "inputSchema";
+const OUTPUT: &str = "outputSchema";
+
+/// The schema `schema` reduced to its structure keywords, recursively.
+fn structure(schema: Object) -> Object {
+    let mut out = Object::new();
+    for (key, value) in schema.iter() {
+        if !STRUCTURE.contains(&key) {
+            continue;
+        }
+        let value = match (key, value) {
+            // Maps of names to subschemas.
+            ("properties" | "$defs", Json::Object(map)) => {
+                let mut reduced = Object::new();
+                for (name, sub) in map.iter() {
+                    reduced.insert(name.to_owned(), subschema(sub));
+                }
+                Json::Object(reduced)
+            }
+            // Lists of subschemas.
+            ("prefixItems" | "oneOf" | "anyOf", Json::Array(items)) => {
+                Json::Array(items.iter().map(subschema).collect())
+            }
+            // One subschema (`additionalProperties: false` stays as it is).
+            ("items" | "additionalProperties", sub) => subschema(sub),
+            (_, other) => other.clone(),
+        };
+        out.insert(key.to_owned(), value);
+    }
+    out
+}
+
+fn subschema(schema: &Json) -> Json {
+    match schema {
+        Json::Object(object) => Json::Object(structure(object.clone())),
+        other => other.clone(),
+    }
+}
+
+/// Adds the optional `_schema_discovery` hint property to an input schema.
+fn add_hint(input: &mut Object, tool: &str) {
+    let mut hint = Object::new();
+    hint.insert("type", "string");
+    hint.insert(
+        "description",
+        format!(
+            "Not an argument. Before the first call of this tool, call `{META_TOOL}` with {{\"name\": \"{tool}\"}} to get its full input schema, unless that schema is already in this conversation."
+        ),
+    );
+    let mut properties = match input.remove("properties") {
+        Some(Json::Object(properties)) => properties,
+        _ => Object::new(),
+    };
+    properties.insert(HINT_FIELD, hint);
+    // Keep `properties` right after `type`, where it was.
+    let mut reordered = Object::new();
+    for (key, value) in input.iter() {
+        reordered.insert(key.to_owned(), value.clone());
+        if key == "type" {
+            reordered.insert("properties", properties.clone());
+        }
+    }
+    if reordered.get("properties").is_none() {
+        reordered.insert("properties", properties);
+    }
+    *input = reordered;
+}
+
+/// The descriptor of the `discover_tool_schema` meta-tool: input `{ "name" }`,
+/// output the full descriptor of one tool.
+///
+/// ```
+/// let meta = toolschema_runtime::project::meta_tool().to_value();
+/// assert_eq!(meta["name"], "discover_tool_schema");
+/// assert_eq!(meta["inputSchema"]["required"][0], "name");
+/// ```
+pub fn meta_tool() -> Json {
+    let string = || {
+        let mut s = Object::new();
+        s.insert("type", "string");
+        s
+    };
+    let object = || {
+        let mut s = Object::new();
+        s.insert("type", "object");
+        s
+    };
+
+    let mut name = string();
+    name.insert(
+        "description",
+        "The name of the tool whose schema to return.",
+    );
+    let mut input_properties = Object::new();
+    input_properties.insert("name", name);
+    let mut input = object();
+    input.insert("properties", input_properties);
+    input.insert("required", vec![Json::from("name")]);
+    input.insert("additionalProperties", false);
+
+    let mut output_properties = Object::new();
+    output_properties.insert("name", string());
+    output_properties.insert("title", string());
+    output_properties.insert("description", string());
+    output_properties.insert("inputSchema", object());
+    output_properties.insert("outputSchema", object());
+    output_properties.insert("annotations", object());
+    let mut output = object();
+    output.insert(
+        "description",
+        "The tool's full MCP descriptor, with complete input and output schemas.",
+    );
+    output.insert("properties", output_properties);
+    output.insert(
+        "required",
+        vec![Json::from("name"), Json::from("inputSchema")],
+    );
+
+    let mut tool = Object::new();
+    tool.insert("name", META_TOOL);
+    tool.insert(
+        "description",
+        "Returns the full schema of one tool in this list. Call it before the first use of a tool whose input schema is incomplete, unless that schema is already in this conversation.",
+    );
+    tool.insert("inputSchema", input);
+    tool.insert("outputSchema", output);
+    let mut annotations = Object::new();
+    annotations.insert("readOnlyHint", true);
+    annotations.insert("idempotentHint", true);
+    annotations.insert("openWorldHint", false);
+    tool.insert("annotations", annotations);
+    Json::Object(tool)
+}
