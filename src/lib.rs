@@ -107,9 +107,11 @@
 #![forbid(unsafe_code)]
 
 pub use toolschema_macros::{Schema, Tool};
+pub use toolschema_runtime::call::{Context, Handler, Registry, ToolError, parse_args};
+pub use toolschema_runtime::validate::{ArgumentErrors, Violation};
 pub use toolschema_runtime::{
-    Annotations, MapKey, Schema, Tool, ToolDef, json, model, project, render, schema_json,
-    schema_of, tool_json,
+    Annotations, MapKey, Schema, Tool, ToolDef, call, json, model, project, render, schema_json,
+    schema_of, tool_json, validate,
 };
 
 #[doc(hidden)]

@@ -12,6 +12,7 @@ pub use crate::model::{
 pub use crate::{Annotations, Schema, Tool, ToolDef, schema_of};
 pub use core;
 pub use core::option::Option::{None, Some};
+pub use serde_json::Value;
 
 /// Rejects refinements the field's type cannot carry.
 pub const fn check_refine(node: &Node, refine: &Refine) {
@@ -88,6 +89,14 @@ pub const fn check_tagged_payload(node: &Node) {
             "a newtype variant of an internally tagged enum must hold a struct or a map, since the tag is written beside its fields; use a struct variant or `#[serde(tag, content)]`"
         );
     }
+}
+
+/// The link to a tool's output schema, after [`check_output`]: the derive
+/// names the output type only here, so a type without a schema is reported
+/// once.
+pub const fn output_of<T: Schema + ?Sized>() -> crate::model::SchemaFn {
+    check_output(T::SCHEMA);
+    schema_of::<T>
 }
 
 /// Rejects a tool output that is not a JSON object: MCP carries structured

@@ -8,6 +8,7 @@
 
 extern crate alloc;
 
+pub mod call;
 pub mod json;
 pub mod model;
 pub mod project;
@@ -15,6 +16,8 @@ pub mod render;
 mod schema;
 mod third_party;
 mod tool;
+pub mod validate;
+mod values;
 
 #[doc(hidden)]
 pub mod __private;
@@ -39,6 +42,7 @@ pub use tool::{Annotations, Tool, ToolDef};
 /// #         name: "ping", title: None, description: "Answers pong.", version: 1,
 /// #         input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, internal: false,
 /// #     };
+/// #     type Output = serde_json::Value;
 /// # }
 /// let tool = toolschema_runtime::tool_json::<Ping>();
 /// assert_eq!(tool["name"], "ping");

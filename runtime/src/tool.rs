@@ -22,6 +22,10 @@ use crate::{Schema, model::SchemaFn};
 pub trait Tool: Schema {
     /// The tool's descriptor.
     const TOOL: &'static ToolDef;
+
+    /// What the tool returns: the `#[tool(output = T)]` type, else any JSON
+    /// value. (Its schema is [`ToolDef::output`].)
+    type Output;
 }
 
 /// Everything known about a tool at compile time.

@@ -11,10 +11,11 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::schema::refine;
-use super::{literal, mentions, private};
+use super::{literal, mentions, private, respan};
 use crate::ast::{Container, Data, Field, Style};
+use crate::expand::Derive;
 
-pub(super) fn checks(item: &Container<'_>) -> TokenStream {
+pub(super) fn checks(item: &Container<'_>, derive: Derive) -> TokenStream {
     let p = private(item);
     let params = item.type_params();
     let mut out = TokenStream::new();
@@ -90,10 +91,11 @@ pub(super) fn checks(item: &Container<'_>) -> TokenStream {
             );
         }
     }
-    if let Some(ty) = item.attrs.output.get() {
-        let span = ty.span();
-        let node = quote_spanned!(span=> <#ty as #p::Schema>::SCHEMA);
-        check(ty, span, quote_spanned!(span=> #p::check_output(#node)));
+    if derive == Derive::Tool && params.is_empty() {
+        // Evaluates the descriptor, and with it the output check, even if
+        // nothing uses the tool yet.
+        let ident = item.ident;
+        out.extend(quote!(const _: &#p::ToolDef = <#ident as #p::Tool>::TOOL;));
     }
     quote!(#out)
 }
@@ -105,22 +107,4 @@ fn first_span(spans: &[Option<Span>]) -> Span {
         .next()
         .copied()
         .unwrap_or_else(Span::call_site)
-}
-
-/// `tokens` with every span set to `span`.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut tt| {
-            if let proc_macro2::TokenTree::Group(group) = &tt {
-                let mut inner =
-                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
-                inner.set_span(span);
-                tt = proc_macro2::TokenTree::Group(inner);
-            } else {
-                tt.set_span(span);
-            }
-            tt
-        })
-        .collect()
 }

@@ -6,7 +6,7 @@ mod checks;
 mod schema;
 mod tool;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 use crate::ast::Container;
@@ -20,7 +20,7 @@ pub(crate) fn expand(item: &Container<'_>, derive: Derive) -> TokenStream {
         Derive::Tool => tool::tool_impl(item),
         Derive::Schema => TokenStream::new(),
     };
-    let checks = checks::checks(item);
+    let checks = checks::checks(item, derive);
     quote!(#schema #tool #checks)
 }
 
@@ -44,6 +44,7 @@ pub(crate) fn stub(item: &Container<'_>, derive: Derive) -> TokenStream {
                     annotations: #p::Annotations::NONE,
                     internal: false,
                 };
+                type Output = #p::Value;
             }
         },
         Derive::Schema => TokenStream::new(),
@@ -126,4 +127,22 @@ fn mentions(ty: &syn::Type, params: &[&syn::Ident]) -> bool {
         })
     }
     walk(ty.to_token_stream(), params)
+}
+
+/// `tokens` with every span set to `span`.
+pub(crate) fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let proc_macro2::TokenTree::Group(group) = &tt {
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                tt = proc_macro2::TokenTree::Group(inner);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
 }

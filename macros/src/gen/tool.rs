@@ -1,7 +1,7 @@
 //! The `Tool` impl: the tool descriptor as constant data.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::quote;
 use syn::spanned::Spanned;
 
 use super::{option, private, split};
@@ -22,13 +22,19 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
         (None, None) => quote!(""),
     };
     let version = attrs.version.get().copied().unwrap_or(1);
+    // The output's schema is reached, and checked to be an object, in one
+    // place, so that a mistake about it is reported once, at the type.
     let output = option(
         &p,
-        attrs
-            .output
-            .get()
-            .map(|ty| quote_spanned!(ty.span()=> #p::schema_of::<#ty>)),
+        attrs.output.get().map(|ty| {
+            let call = quote!(#p::output_of::<#ty>());
+            super::respan(call, ty.span())
+        }),
     );
+    let output_type = match attrs.output.get() {
+        Some(ty) => quote!(#ty),
+        None => quote!(#p::Value),
+    };
     let hints = attrs.annotations.get();
     let hint =
         |pick: fn(&crate::attr::Annotations) -> Option<bool>| option(&p, hints.and_then(pick));
@@ -62,6 +68,7 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
                 annotations: #annotations,
                 internal: #internal,
             };
+            type Output = #output_type;
         }
     }
 }

@@ -1,0 +1,353 @@
+//! Calling tools: handlers, a registry, and the inbound path for one tool.
+//!
+//! A call runs validate -> map -> deserialize -> handler -> serialize -> map
+//! -> check. Arguments are checked against the very schema a client is shown
+//! (the Full rendering of the same model); results are checked against the
+//! output schema, and one that breaks it is a server-side error, never sent
+//! as if valid.
+
+use core::fmt;
+use core::future::Future;
+use core::pin::Pin;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, OnceLock, RwLock};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::tool::{Tool, ToolDef};
+use crate::validate::{ArgumentErrors, InputValidator, Limits, OutputErrors, OutputValidator};
+
+/// What a handler knows about the call it serves.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Context {
+    /// The tool called.
+    pub tool: &'static str,
+    /// The version of the tool called.
+    pub version: u32,
+}
+
+/// The failure of a tool itself: the arguments were valid, the work failed.
+/// Its message is shown to the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError {
+    message: Box<str>,
+}
+
+impl ToolError {
+    /// A tool error with a message for the model.
+    pub fn new(message: impl Into<String>) -> ToolError {
+        ToolError {
+            message: message.into().into_boxed_str(),
+        }
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+/// A tool that can be called: `#[derive(Tool)]` on the arguments, and this
+/// trait for the work.
+///
+/// ```
+/// use serde::{Deserialize, Serialize};
+/// use toolschema_runtime::call::{Context, Handler, ToolError};
+/// # use toolschema_runtime::{Schema, Tool, ToolDef, Annotations, model::*, schema_of};
+/// # #[derive(Deserialize)] struct Echo { text: String }
+/// # #[derive(Serialize)] struct Echoed { text: String }
+/// # impl Schema for Echoed { const SCHEMA: &'static Node = &Node::Map(MapNode { values: &Node::Any }); }
+/// # impl Schema for Echo { const SCHEMA: &'static Node = &Node::Any; }
+/// # impl Tool for Echo {
+/// #     const TOOL: &'static ToolDef = &ToolDef { name: "echo", title: None, description: "Echoes.",
+/// #         version: 1, input: schema_of::<Echo>, output: Some(schema_of::<Echoed>),
+/// #         annotations: Annotations::NONE, internal: false };
+/// #     type Output = Echoed;
+/// # }
+///
+/// impl Handler for Echo {
+///     async fn call(self, _ctx: Context) -> Result<Echoed, ToolError> {
+///         Ok(Echoed { text: self.text })
+///     }
+/// }
+/// ```
+pub trait Handler: Tool + DeserializeOwned + Send + 'static
+where
+    Self::Output: Serialize + Send,
+{
+    /// Does the tool's work.
+    fn call(self, ctx: Context) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+}
+
+/// Why a call did not produce a result.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum CallError {
+    /// No tool of that name (MCP: JSON-RPC -32602).
+    UnknownTool {
+        /// The name asked for.
+        name: String,
+    },
+    /// The arguments break the schema (MCP: a result with `isError: true`
+    /// listing every violation).
+    InvalidArguments(ArgumentErrors),
+    /// The tool ran and failed (MCP: a result with `isError: true`).
+    Tool(ToolError),
+    /// The tool's result breaks its own output schema: a server-side defect.
+    InvalidOutput(OutputErrors),
+    /// The tool's result could not be serialized: a server-side defect.
+    Unserializable {
+        /// The tool.
+        tool: &'static str,
+        /// serde's message.
+        message: String,
+    },
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallError::UnknownTool { name } => write!(f, "there is no tool named `{name}`"),
+            CallError::InvalidArguments(errors) => errors.fmt(f),
+            CallError::Tool(error) => error.fmt(f),
+            CallError::InvalidOutput(errors) => errors.fmt(f),
+            CallError::Unserializable { tool, message } => {
+                write!(
+                    f,
+                    "tool `{tool}` returned a result that cannot be serialized ({message}); this is a server-side defect"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for CallError {}
+
+type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+/// Failures of the typed part of a call.
+enum Invocation {
+    Unreadable,
+    Tool(ToolError),
+    Unserializable(String),
+}
+
+/// Deserializes, runs the handler and serializes: the part of a call that
+/// knows the tool's types.
+fn invoke<T: Handler>(arguments: Value, ctx: Context) -> BoxFuture<Result<Value, Invocation>>
+where
+    T::Output: Serialize + Send,
+{
+    Box::pin(async move {
+        let args: T = serde_json::from_value(arguments).map_err(|_| Invocation::Unreadable)?;
+        let output = args.call(ctx).await.map_err(Invocation::Tool)?;
+        serde_json::to_value(&output).map_err(|e| Invocation::Unserializable(e.to_string()))
+    })
+}
+
+/// One registered tool version, with its validators compiled.
+struct Registered {
+    def: &'static ToolDef,
+    input: InputValidator,
+    output: Option<OutputValidator>,
+    invoke: fn(Value, Context) -> BoxFuture<Result<Value, Invocation>>,
+}
+
+/// Refusals of [`Registry::register`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// Another type already provides this tool name and version.
+    Duplicate {
+        /// The tool name.
+        name: &'static str,
+        /// The version.
+        version: u32,
+    },
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryError::Duplicate { name, version } => write!(
+                f,
+                "tool `{name}` version {version} is registered twice; give one type another `#[tool(version = N)]`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// Tools by name and version, with validators compiled at registration.
+#[derive(Default)]
+pub struct Registry {
+    tools: BTreeMap<&'static str, BTreeMap<u32, Registered>>,
+    limits: Limits,
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registry")
+            .field("tools", &self.tools.keys().collect::<Vec<_>>())
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+impl Registry {
+    /// An empty registry with the default [`Limits`].
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+
+    /// An empty registry with the given limits.
+    pub fn with_limits(limits: Limits) -> Registry {
+        Registry {
+            tools: BTreeMap::new(),
+            limits,
+        }
+    }
+
+    /// Adds a tool; its validators are compiled now, not on the first call.
+    pub fn register<T: Handler>(&mut self) -> Result<&mut Registry, RegistryError>
+    where
+        T::Output: Serialize + Send,
+    {
+        let def = T::TOOL;
+        let versions = self.tools.entry(def.name).or_default();
+        if versions.contains_key(&def.version) {
+            return Err(RegistryError::Duplicate {
+                name: def.name,
+                version: def.version,
+            });
+        }
+        versions.insert(
+            def.version,
+            Registered {
+                def,
+                input: InputValidator::new(def, self.limits),
+                output: OutputValidator::new(def),
+                invoke: invoke::<T>,
+            },
+        );
+        Ok(self)
+    }
+
+    /// Every registered tool version, by name then version.
+    pub fn tools(&self) -> impl Iterator<Item = &'static ToolDef> + '_ {
+        self.tools.values().flat_map(|v| v.values().map(|r| r.def))
+    }
+
+    /// Calls the highest registered version of `name` with parsed arguments.
+    pub async fn call(&self, name: &str, arguments: Value) -> Result<Value, CallError> {
+        let tool = self.latest(name)?;
+        let arguments = tool
+            .input
+            .check_value(arguments)
+            .map_err(CallError::InvalidArguments)?;
+        self.run(tool, arguments).await
+    }
+
+    /// Calls the highest registered version of `name` with arguments as JSON
+    /// text (size and nesting are checked before parsing).
+    pub async fn call_str(&self, name: &str, arguments: &str) -> Result<Value, CallError> {
+        let tool = self.latest(name)?;
+        let arguments = tool
+            .input
+            .check_str(arguments)
+            .map_err(CallError::InvalidArguments)?;
+        self.run(tool, arguments).await
+    }
+
+    fn latest(&self, name: &str) -> Result<&Registered, CallError> {
+        self.tools
+            .get(name)
+            .and_then(|versions| versions.values().next_back())
+            .ok_or_else(|| CallError::UnknownTool {
+                name: name.to_owned(),
+            })
+    }
+
+    async fn run(&self, tool: &Registered, arguments: Value) -> Result<Value, CallError> {
+        let ctx = Context {
+            tool: tool.def.name,
+            version: tool.def.version,
+        };
+        let result = (tool.invoke)(arguments, ctx)
+            .await
+            .map_err(|failure| match failure {
+                Invocation::Unreadable => CallError::InvalidArguments(tool.input.unreadable()),
+                Invocation::Tool(error) => CallError::Tool(error),
+                Invocation::Unserializable(message) => CallError::Unserializable {
+                    tool: tool.def.name,
+                    message,
+                },
+            })?;
+        match &tool.output {
+            Some(output) => output.check(result).map_err(CallError::InvalidOutput),
+            None => Ok(result),
+        }
+    }
+}
+
+/// The input validator of `T`, compiled on first use and kept.
+fn input_validator<T: Tool>() -> Arc<InputValidator> {
+    type Cache = RwLock<HashMap<&'static str, Arc<InputValidator>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    let key = core::any::type_name::<T>();
+    if let Some(found) = cache.read().ok().and_then(|map| map.get(key).cloned()) {
+        return found;
+    }
+    let compiled = Arc::new(InputValidator::new(T::TOOL, Limits::default()));
+    if let Ok(mut map) = cache.write() {
+        return map.entry(key).or_insert(compiled).clone();
+    }
+    compiled
+}
+
+/// The whole inbound path of one tool, without the handler: limits, JSON,
+/// the `_schema_discovery` hint, null-as-absent, schema validation (every
+/// violation), exposed-to-source names, and serde.
+///
+/// ```
+/// # use toolschema_runtime::{Schema, Tool, ToolDef, Annotations, model::*, schema_of};
+/// # #[derive(serde::Deserialize, Debug)] struct Ping { count: u8 }
+/// # impl Schema for Ping {
+/// #     const SCHEMA: &'static Node = &Node::Object(ObjectNode {
+/// #         info: TypeInfo { name: "Ping", type_name: core::any::type_name::<Ping>, title: None, description: None },
+/// #         fields: &[Field { exposed: "count", source: "count", schema: schema_of::<u8>, ..Field::BLANK }],
+/// #         additional: Additional::Deny,
+/// #     });
+/// # }
+/// # impl Tool for Ping {
+/// #     const TOOL: &'static ToolDef = &ToolDef { name: "ping", title: None, description: "Pings.",
+/// #         version: 1, input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, internal: false };
+/// #     type Output = serde_json::Value;
+/// # }
+/// use toolschema_runtime::call::parse_args;
+///
+/// let ping: Ping = parse_args(r#"{"count": 3}"#).unwrap();
+/// assert_eq!(ping.count, 3);
+///
+/// let errors = parse_args::<Ping>(r#"{"count": 300, "extra": true}"#).unwrap_err();
+/// let paths: Vec<&str> = errors.iter().map(|v| v.path()).collect();
+/// assert_eq!(paths, ["/count", "/extra"]);
+/// ```
+pub fn parse_args<T: Tool + DeserializeOwned>(json: &str) -> Result<T, ArgumentErrors> {
+    let validator = input_validator::<T>();
+    let value = validator.check_str(json)?;
+    serde_json::from_value(value).map_err(|_| validator.unreadable())
+}
