@@ -17,7 +17,7 @@ mod schema;
 mod third_party;
 mod tool;
 pub mod validate;
-mod values;
+pub mod values;
 
 #[doc(hidden)]
 pub mod __private;

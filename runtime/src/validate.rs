@@ -170,7 +170,8 @@ impl ArgumentErrors {
         }
     }
 
-    /// The violations, in the order the schema lists its rules.
+    /// The violations, ordered by path (one value's violations in the order
+    /// the schema lists its rules).
     pub fn iter(&self) -> core::slice::Iter<'_, Violation> {
         self.violations.iter()
     }
@@ -354,9 +355,10 @@ impl InputValidator {
                 ),
             ))
         })?;
-        let violations: Vec<Violation> =
+        let mut violations: Vec<Violation> =
             validator.iter_errors(&value).flat_map(violations).collect();
         if !violations.is_empty() {
+            violations.sort_by(|a, b| a.path.cmp(&b.path));
             return Err(ArgumentErrors {
                 violations: violations.into_boxed_slice(),
             });
@@ -427,6 +429,8 @@ impl OutputValidator {
         if violations.is_empty() {
             Ok(value)
         } else {
+            let mut violations = violations;
+            violations.sort_by(|a, b| a.path.cmp(&b.path));
             Err(OutputErrors {
                 tool: self.tool,
                 violations: violations.into_boxed_slice(),

@@ -1,14 +1,18 @@
 //! Walks of JSON values guided by the schema model: the null-as-absent rule
 //! and the mapping between exposed and source names.
+//!
+//! [`InputValidator`](crate::validate::InputValidator) and
+//! [`OutputValidator`](crate::validate::OutputValidator) apply these on every
+//! call; they are public for callers that hold values of their own.
 
 use serde_json::{Map, Value};
 
 use crate::model::{Field, Node, Shape, Tagging};
 use crate::render::Direction;
 
-/// Which names an object's keys currently use.
+/// Which names an object's keys use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Names {
+pub enum Names {
     /// The names a client sees.
     Exposed,
     /// The names serde reads and writes.
@@ -205,7 +209,14 @@ fn walk_enum(
 
 /// Removes `null` given for a field that may be absent: at call time `null`
 /// for an optional field means "absent". `value` uses exposed names.
-pub(crate) fn strip_absent_nulls(node: &'static Node, value: &mut Value, direction: Direction) {
+///
+/// ```
+/// # use toolschema_runtime::{Schema, values::strip_absent_nulls, render::Direction};
+/// let mut value = serde_json::json!([null, 1]);
+/// strip_absent_nulls(<Vec<Option<u8>> as Schema>::SCHEMA, &mut value, Direction::Input);
+/// assert_eq!(value, serde_json::json!([null, 1])); // items are not fields
+/// ```
+pub fn strip_absent_nulls(node: &'static Node, value: &mut Value, direction: Direction) {
     walk(
         node,
         value,
@@ -222,8 +233,9 @@ pub(crate) fn strip_absent_nulls(node: &'static Node, value: &mut Value, directi
     );
 }
 
-/// Renames keys from one naming to the other, through nesting and arrays.
-pub(crate) fn rename(node: &'static Node, value: &mut Value, to: Names, direction: Direction) {
+/// Renames keys from one naming to the other (`to`), through nesting and
+/// arrays.
+pub fn rename(node: &'static Node, value: &mut Value, to: Names, direction: Direction) {
     walk(node, value, to, direction, &mut |map, members| {
         for member in members {
             let (from, to) = match to {

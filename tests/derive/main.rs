@@ -2,6 +2,7 @@
 
 #![allow(unreachable_pub, missing_docs)]
 
+mod calls;
 mod corpus;
 mod projection;
 mod roundtrip;

@@ -1,0 +1,574 @@
+//! The call path: arguments validated against the advertised schema (every
+//! violation, by exposed path), mapped to source names and read by serde;
+//! handlers run by the registry; results mapped and checked.
+
+use core::future::Future;
+use core::pin::pin;
+use core::task::{Context as TaskContext, Poll, Waker};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use toolschema::call::{CallError, Context, Handler, Registry, ToolError, parse_args};
+use toolschema::validate::{InputValidator, Limits, Rule};
+use toolschema::{Schema, Tool};
+
+use crate::corpus::{ContainerAttributes, Evaluate, FieldAttributes};
+
+/// Places an order.
+#[derive(Tool, Serialize, Deserialize, Debug, PartialEq, Clone)]
+#[tool(name = "shop.place-order", rename_all = "camelCase", output = OrderReceipt)]
+pub struct PlaceOrder {
+    /// Who the order is for.
+    #[tool(min_length = 1, max_length = 40)]
+    pub customer_name: String,
+    /// Where the confirmation goes.
+    #[tool(format = "email")]
+    pub contact_email: String,
+    /// What is ordered.
+    #[tool(min_items = 1, max_items = 20)]
+    pub line_items: Vec<OrderLine>,
+    /// Where to deliver; pickup if absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<Delivery>,
+    /// Wrap it as a gift.
+    #[serde(default)]
+    pub gift_wrap: bool,
+    /// How fast.
+    pub priority: Priority,
+}
+
+/// One product of an order.
+#[derive(Schema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+pub struct OrderLine {
+    /// The product's stock-keeping unit.
+    #[tool(rename = "sku")]
+    pub product_code: String,
+    /// How many.
+    #[tool(minimum = 1, maximum = 99)]
+    pub quantity: u8,
+    /// The price of one.
+    pub unit_price_cents: u32,
+}
+
+/// A delivery address.
+#[derive(Schema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+#[tool(rename_all = "camelCase")]
+pub struct Delivery {
+    pub street_address: String,
+    pub postal_code: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leave_at_door: Option<bool>,
+}
+
+/// How fast an order ships.
+#[derive(Schema, Serialize, Deserialize, Debug, PartialEq, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+pub enum Priority {
+    Standard,
+    Express,
+}
+
+/// Proof of an order.
+#[derive(Schema, Serialize, Deserialize, Debug, PartialEq)]
+#[tool(rename_all = "camelCase")]
+pub struct OrderReceipt {
+    pub order_number: u64,
+    pub total_cents: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tracking_url: Option<String>,
+}
+
+impl Handler for PlaceOrder {
+    async fn call(self, _ctx: Context) -> Result<OrderReceipt, ToolError> {
+        if self.customer_name == "nobody" {
+            return Err(ToolError::new("There is no customer called nobody."));
+        }
+        let total = self
+            .line_items
+            .iter()
+            .map(|l| u64::from(l.quantity) * u64::from(l.unit_price_cents))
+            .sum();
+        Ok(OrderReceipt {
+            order_number: 7,
+            total_cents: total,
+            tracking_url: self.delivery.map(|_| "https://track.example/7".into()),
+        })
+    }
+}
+
+/// A tool whose handler breaks its own output schema.
+#[derive(Tool, Deserialize)]
+#[tool(name = "shop.broken", output = Link)]
+pub struct Broken {
+    pub anything: Option<String>,
+}
+
+/// A link; the types allow values its schema refuses.
+#[derive(Schema, Serialize)]
+pub struct Link {
+    #[tool(format = "uri")]
+    pub href: String,
+    #[tool(maximum = 10)]
+    pub hops: u8,
+}
+
+impl Handler for Broken {
+    async fn call(self, _ctx: Context) -> Result<Link, ToolError> {
+        Ok(Link {
+            href: "not a link".into(),
+            hops: 11,
+        })
+    }
+}
+
+/// Runs a future whose handlers never wait.
+fn block_on<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    let mut cx = TaskContext::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(value) = future.as_mut().poll(&mut cx) {
+            return value;
+        }
+    }
+}
+
+pub fn valid_order() -> Value {
+    json!({
+        "customerName": "Ada",
+        "contactEmail": "ada@example.com",
+        "lineItems": [{"sku": "A-1", "quantity": 2, "unit_price_cents": 500}],
+        "priority": "standard"
+    })
+}
+
+/// `valid_order()` with `pointer` set to `value` (or removed if `None`).
+fn order_with(pointer: &str, value: Option<Value>) -> Value {
+    let mut order = valid_order();
+    let (parent, key) = pointer.rsplit_once('/').expect("pointer");
+    let parent = order.pointer_mut(parent).expect("parent exists");
+    match (parent, value) {
+        (Value::Object(map), Some(value)) => {
+            map.insert(key.to_owned(), value);
+        }
+        (Value::Object(map), None) => {
+            map.remove(key);
+        }
+        (Value::Array(items), Some(value)) => items[key.parse::<usize>().expect("index")] = value,
+        _ => panic!("bad pointer {pointer}"),
+    }
+    order
+}
+
+type Expected = &'static [(&'static str, Rule)];
+
+/// One bad payload and exactly what it breaks.
+struct Case {
+    tool: fn(&str) -> Result<(), toolschema::ArgumentErrors>,
+    payload: String,
+    expected: Expected,
+}
+
+fn order(payload: Value, expected: Expected) -> Case {
+    Case {
+        tool: |text| parse_args::<PlaceOrder>(text).map(drop),
+        payload: payload.to_string(),
+        expected,
+    }
+}
+
+fn raw(payload: &str, expected: Expected) -> Case {
+    Case {
+        tool: |text| parse_args::<PlaceOrder>(text).map(drop),
+        payload: payload.to_owned(),
+        expected,
+    }
+}
+
+fn field_attributes(changes: Value, expected: Expected) -> Case {
+    let mut payload = json!({
+        "userId": 1, "note": "n", "email": "a@b.co", "offset": 0, "percent": 50.0,
+        "slug": "abc", "tags": ["t"], "reason": "r"
+    });
+    for (k, v) in changes.as_object().expect("object") {
+        if v.is_string() && v == "<absent>" {
+            payload.as_object_mut().expect("object").remove(k);
+        } else {
+            payload[k] = v.clone();
+        }
+    }
+    Case {
+        tool: |text| parse_args::<FieldAttributes>(text).map(drop),
+        payload: payload.to_string(),
+        expected,
+    }
+}
+
+fn cases() -> Vec<Case> {
+    use Rule::*;
+    let long_name = "x".repeat(41);
+    let many_lines: Vec<Value> = (0..21)
+        .map(|_| json!({"sku": "A", "quantity": 1, "unit_price_cents": 1}))
+        .collect();
+    vec![
+        order(
+            order_with("/customerName", None),
+            &[("/customerName", Required)],
+        ),
+        order(
+            order_with("/customerName", Some(json!(5))),
+            &[("/customerName", Type)],
+        ),
+        order(
+            order_with("/customerName", Some(json!(""))),
+            &[("/customerName", MinLength)],
+        ),
+        order(
+            order_with("/customerName", Some(json!(long_name))),
+            &[("/customerName", MaxLength)],
+        ),
+        order(
+            order_with("/customerName", Some(Value::Null)),
+            &[("/customerName", Type)],
+        ),
+        order(
+            order_with("/contactEmail", Some(json!("nope"))),
+            &[("/contactEmail", Format)],
+        ),
+        order(
+            order_with("/contactEmail", Some(json!(["a@b.co"]))),
+            &[("/contactEmail", Type)],
+        ),
+        order(
+            order_with("/lineItems", Some(json!([]))),
+            &[("/lineItems", MinItems)],
+        ),
+        order(
+            order_with("/lineItems", Some(json!(many_lines))),
+            &[("/lineItems", MaxItems)],
+        ),
+        order(
+            order_with("/lineItems", Some(json!("A-1"))),
+            &[("/lineItems", Type)],
+        ),
+        order(
+            order_with("/lineItems/0/sku", None),
+            &[("/lineItems/0/sku", Required)],
+        ),
+        order(
+            order_with("/lineItems/0/quantity", Some(json!(0))),
+            &[("/lineItems/0/quantity", Minimum)],
+        ),
+        order(
+            order_with("/lineItems/0/quantity", Some(json!(100))),
+            &[("/lineItems/0/quantity", Maximum)],
+        ),
+        order(
+            order_with("/lineItems/0/quantity", Some(json!(1.5))),
+            &[("/lineItems/0/quantity", Type)],
+        ),
+        order(
+            order_with("/lineItems/0/quantity", Some(json!(-1))),
+            &[("/lineItems/0/quantity", Minimum)],
+        ),
+        order(
+            order_with(
+                "/lineItems/0/unit_price_cents",
+                Some(json!(4_294_967_296u64)),
+            ),
+            &[("/lineItems/0/unit_price_cents", Maximum)],
+        ),
+        order(
+            order_with("/lineItems/0/unit_price_cents", Some(json!("500"))),
+            &[("/lineItems/0/unit_price_cents", Type)],
+        ),
+        order(
+            order_with("/lineItems/0", Some(json!(7))),
+            &[("/lineItems/0", Type)],
+        ),
+        order(
+            order_with("/lineItems/0/colour", Some(json!("red"))),
+            &[("/lineItems/0/colour", UnknownProperty)],
+        ),
+        order(
+            order_with("/priority", Some(json!("urgent"))),
+            &[("/priority", Enum)],
+        ),
+        order(
+            order_with("/priority", Some(json!("Standard"))),
+            &[("/priority", Enum)],
+        ),
+        order(order_with("/priority", None), &[("/priority", Required)]),
+        order(
+            order_with("/coupon", Some(json!("FREE"))),
+            &[("/coupon", UnknownProperty)],
+        ),
+        order(
+            order_with("/giftWrap", Some(json!("true"))),
+            &[("/giftWrap", Type)],
+        ),
+        order(
+            order_with("/delivery", Some(json!({"streetAddress": "1 Main St"}))),
+            &[("/delivery/postalCode", Required)],
+        ),
+        order(
+            order_with(
+                "/delivery",
+                Some(json!({"streetAddress": "s", "postalCode": "p", "leaveAtDoor": "yes"})),
+            ),
+            &[("/delivery/leaveAtDoor", Type)],
+        ),
+        order(
+            order_with("/delivery", Some(json!("home"))),
+            &[("/delivery", Type)],
+        ),
+        order(
+            json!({"contactEmail": "bad", "lineItems": [{"sku": "A", "quantity": 0, "unit_price_cents": 1}], "priority": "standard"}),
+            &[
+                ("/customerName", Required),
+                ("/contactEmail", Format),
+                ("/lineItems/0/quantity", Minimum),
+            ],
+        ),
+        order(
+            json!({
+                "customerName": "Ada", "contactEmail": "a@b.co", "priority": "express",
+                "lineItems": [
+                    {"sku": "A", "quantity": 1, "unit_price_cents": 1},
+                    {"sku": "B", "quantity": 120, "unit_price_cents": -3}
+                ]
+            }),
+            &[
+                ("/lineItems/1/quantity", Maximum),
+                ("/lineItems/1/unit_price_cents", Minimum),
+            ],
+        ),
+        raw("[]", &[("", NotAnObject)]),
+        raw("\"order\"", &[("", NotAnObject)]),
+        raw("null", &[("", NotAnObject)]),
+        raw("42", &[("", NotAnObject)]),
+        raw("{\"customerName\": ", &[("", InvalidJson)]),
+        raw("", &[("", InvalidJson)]),
+        raw(
+            &format!(
+                "{{\"customerName\": {}1{}}}",
+                "[".repeat(70),
+                "]".repeat(70)
+            ),
+            &[("", TooDeep)],
+        ),
+        raw(
+            &format!("{{\"customerName\": \"{}\"}}", "x".repeat(1 << 20)),
+            &[("", TooLarge)],
+        ),
+        field_attributes(json!({"userId": "x"}), &[("/userId", Type)]),
+        field_attributes(
+            json!({"slug": "AB"}),
+            &[("/slug", MinLength), ("/slug", Pattern)],
+        ),
+        field_attributes(json!({"offset": 11}), &[("/offset", Maximum)]),
+        field_attributes(json!({"percent": 0.1}), &[("/percent", Minimum)]),
+        field_attributes(
+            json!({"tags": ["a", "b", "c", "d", "e", "f"]}),
+            &[("/tags", MaxItems)],
+        ),
+        field_attributes(json!({"reason": null}), &[("/reason", Type)]),
+        field_attributes(json!({"reason": "<absent>"}), &[("/reason", Required)]),
+        field_attributes(json!({"email": "at-example.com"}), &[("/email", Format)]),
+        Case {
+            tool: |text| parse_args::<Evaluate>(text).map(drop),
+            payload: json!({"expression": {"op": "pow"}}).to_string(),
+            expected: &[("/expression", Alternatives)],
+        },
+        Case {
+            tool: |text| parse_args::<Evaluate>(text).map(drop),
+            payload: json!({"expression": {"op": "literal", "value": 1}, "explain": "yes"})
+                .to_string(),
+            expected: &[("/explain", Type)],
+        },
+        Case {
+            tool: |text| parse_args::<ContainerAttributes>(text).map(drop),
+            payload: json!({"documentId": "x", "keepForDays": 70000}).to_string(),
+            expected: &[("/documentId", Format), ("/keepForDays", Maximum)],
+        },
+    ]
+}
+
+#[test]
+fn bad_payloads_report_exactly_their_violations() {
+    let cases = cases();
+    assert!(cases.len() >= 40, "only {} cases", cases.len());
+    for case in cases {
+        let errors = match (case.tool)(&case.payload) {
+            Ok(()) => panic!("accepted {}", preview(&case.payload)),
+            Err(errors) => errors,
+        };
+        let mut found: Vec<(String, Rule)> = errors
+            .iter()
+            .map(|v| (v.path().to_owned(), v.rule()))
+            .collect();
+        let mut expected: Vec<(String, Rule)> = case
+            .expected
+            .iter()
+            .map(|(p, r)| (p.to_string(), *r))
+            .collect();
+        found.sort_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(format!("{:?}", a.1).cmp(&format!("{:?}", b.1)))
+        });
+        expected.sort_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(format!("{:?}", a.1).cmp(&format!("{:?}", b.1)))
+        });
+        assert_eq!(found, expected, "for {}: {errors}", preview(&case.payload));
+        for violation in errors.iter() {
+            let message = violation.message();
+            assert!(message.ends_with('.'), "not a sentence: {message}");
+            if !violation.path().is_empty() {
+                assert!(
+                    message.contains(violation.path()),
+                    "{message} does not name {}",
+                    violation.path()
+                );
+            }
+        }
+    }
+}
+
+fn preview(text: &str) -> String {
+    text.chars().take(120).collect()
+}
+
+#[test]
+fn arguments_are_mapped_to_source_names_through_nesting_and_arrays() {
+    let mut payload = valid_order();
+    payload["delivery"] =
+        json!({"streetAddress": "1 Main St", "postalCode": "12345", "leaveAtDoor": true});
+    payload["lineItems"] = json!([
+        {"sku": "A-1", "quantity": 2, "unit_price_cents": 500},
+        {"sku": "B-2", "quantity": 1, "unit_price_cents": 250}
+    ]);
+    let order: PlaceOrder = parse_args(&payload.to_string()).expect("valid");
+    assert_eq!(order.customer_name, "Ada");
+    assert_eq!(order.line_items[1].product_code, "B-2");
+    assert_eq!(
+        order.delivery.as_ref().map(|d| d.postal_code.as_str()),
+        Some("12345")
+    );
+    assert_eq!(order.delivery.and_then(|d| d.leave_at_door), Some(true));
+    assert!(!order.gift_wrap);
+}
+
+#[test]
+fn hint_and_nulls_for_optional_fields_are_absent() {
+    let mut payload = valid_order();
+    payload["_schema_discovery"] = json!("I fetched the schema");
+    payload["delivery"] = Value::Null;
+    payload["giftWrap"] = Value::Null;
+    let order: PlaceOrder = parse_args(&payload.to_string()).expect("valid");
+    assert_eq!(order.delivery, None);
+    assert!(!order.gift_wrap);
+    // Source names are not accepted: the client sees exposed names only.
+    let mut by_source = valid_order();
+    by_source["customer_name"] = by_source["customerName"].take();
+    by_source
+        .as_object_mut()
+        .expect("object")
+        .remove("customerName");
+    let errors =
+        parse_args::<PlaceOrder>(&by_source.to_string()).expect_err("source names refused");
+    let paths: Vec<&str> = errors.iter().map(|v| v.path()).collect();
+    assert_eq!(paths.len(), 2);
+    assert!(paths.contains(&"/customerName") && paths.contains(&"/customer_name"));
+}
+
+#[test]
+fn limits_are_configurable_and_each_has_its_own_error() {
+    let strict = InputValidator::new(
+        PlaceOrder::TOOL,
+        Limits {
+            max_bytes: 64,
+            max_depth: 2,
+        },
+    );
+    let big = strict
+        .check_str(&valid_order().to_string())
+        .expect_err("too large");
+    assert_eq!(big.iter().next().map(|v| v.rule()), Some(Rule::TooLarge));
+    assert!(big.to_string().contains("64"));
+    let deep = strict.check_str(r#"{"a": [[1]]}"#).expect_err("too deep");
+    assert_eq!(deep.iter().next().map(|v| v.rule()), Some(Rule::TooDeep));
+    let deep_value = strict
+        .check_value(json!({"a": [[1]]}))
+        .expect_err("too deep");
+    assert_eq!(
+        deep_value.iter().next().map(|v| v.rule()),
+        Some(Rule::TooDeep)
+    );
+    let roomy = InputValidator::new(PlaceOrder::TOOL, Limits::default());
+    assert!(roomy.check_str(&valid_order().to_string()).is_ok());
+}
+
+fn registry() -> Registry {
+    let mut registry = Registry::new();
+    registry
+        .register::<PlaceOrder>()
+        .expect("first registration")
+        .register::<Broken>()
+        .expect("another tool");
+    registry
+}
+
+#[test]
+fn the_registry_runs_the_whole_path() {
+    let registry = registry();
+    let mut payload = valid_order();
+    payload["delivery"] = json!({"streetAddress": "s", "postalCode": "p"});
+    let result = block_on(registry.call("shop.place-order", payload)).expect("runs");
+    assert_eq!(
+        result,
+        json!({"orderNumber": 7, "totalCents": 1000, "trackingUrl": "https://track.example/7"})
+    );
+    let names: Vec<&str> = registry.tools().map(|t| t.name).collect();
+    assert_eq!(names, ["shop.broken", "shop.place-order"]);
+}
+
+#[test]
+fn failures_are_distinguishable() {
+    let registry = registry();
+    let unknown = block_on(registry.call("shop.refund", json!({})));
+    assert!(matches!(unknown, Err(CallError::UnknownTool { ref name }) if name == "shop.refund"));
+
+    let invalid = block_on(registry.call_str("shop.place-order", r#"{"customerName": 1}"#));
+    let Err(CallError::InvalidArguments(errors)) = invalid else {
+        panic!("expected invalid arguments, got {invalid:?}");
+    };
+    assert_eq!(errors.len(), 4, "{errors}");
+
+    let mut nobody = valid_order();
+    nobody["customerName"] = json!("nobody");
+    let failed = block_on(registry.call("shop.place-order", nobody));
+    assert!(matches!(failed, Err(CallError::Tool(ref e)) if e.message().contains("nobody")));
+
+    let broken = block_on(registry.call("shop.broken", json!({})));
+    let Err(CallError::InvalidOutput(errors)) = broken else {
+        panic!("expected an output error, got {broken:?}");
+    };
+    let found: Vec<(&str, Rule)> = errors.iter().map(|v| (v.path(), v.rule())).collect();
+    assert_eq!(found, [("/hops", Rule::Maximum), ("/href", Rule::Format)]);
+    let text = CallError::InvalidOutput(errors).to_string();
+    assert!(
+        text.contains("server-side") && text.contains("shop.broken"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_second_type_for_the_same_name_and_version_is_refused() {
+    let mut registry = Registry::new();
+    registry.register::<PlaceOrder>().expect("first");
+    let again = registry
+        .register::<PlaceOrder>()
+        .map(|_| ())
+        .expect_err("duplicate");
+    assert!(again.to_string().contains("shop.place-order"));
+}
