@@ -2,6 +2,8 @@
 //! violation, by exposed path), mapped to source names and read by serde;
 //! handlers run by the registry; results mapped and checked.
 
+#![allow(dead_code)]
+
 use core::future::Future;
 use core::pin::pin;
 use core::task::{Context as TaskContext, Poll, Waker};
