@@ -55,6 +55,34 @@ impl Object {
         self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
+    /// The value of `key`, to change.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Json> {
+        self.entries
+            .iter_mut()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    /// The values in order, to change.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Json> {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
+
+    /// The entries in order, values to change.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&str, &mut Json)> {
+        self.entries
+            .iter_mut()
+            .map(|entry| (entry.0.as_ref(), &mut entry.1))
+    }
+
+    /// Replaces the entry `from` by `to: value`, in the same position.
+    pub(crate) fn rename_key(&mut self, from: &str, to: &'static str, value: Json) {
+        match self.entries.iter_mut().find(|(k, _)| k == from) {
+            Some(entry) => *entry = (Cow::Borrowed(to), value),
+            None => self.insert(to, value),
+        }
+    }
+
     /// Removes `key` and returns its value.
     pub fn remove(&mut self, key: &str) -> Option<Json> {
         let index = self.entries.iter().position(|(k, _)| k == key)?;

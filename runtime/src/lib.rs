@@ -11,6 +11,7 @@ extern crate alloc;
 pub mod call;
 pub mod json;
 pub mod model;
+pub mod profile;
 pub mod project;
 pub mod render;
 mod schema;
@@ -50,6 +51,35 @@ pub use tool::{Annotations, Tool, ToolDef};
 /// ```
 pub fn tool_json<T: Tool>() -> serde_json::Value {
     render::render_tool(T::TOOL).to_value()
+}
+
+/// The MCP `Tool` object of `T` as a client in `mode` with `profile` sees it.
+///
+/// ```
+/// # use toolschema_runtime::{Schema, Tool, ToolDef, Annotations, model::*, schema_of};
+/// # struct Ping;
+/// # impl Schema for Ping {
+/// #     const SCHEMA: &'static Node = &Node::Object(ObjectNode {
+/// #         info: TypeInfo { name: "Ping", type_name: core::any::type_name::<Ping>, title: None, description: None },
+/// #         fields: &[Field { exposed: "note", source: "note", schema: schema_of::<Option<String>>, ..Field::BLANK }],
+/// #         additional: Additional::Deny,
+/// #     });
+/// # }
+/// # impl Tool for Ping {
+/// #     const TOOL: &'static ToolDef = &ToolDef {
+/// #         name: "ping", title: None, description: "Answers pong.", version: 1,
+/// #         input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, internal: false,
+/// #     };
+/// #     type Output = serde_json::Value;
+/// # }
+/// use toolschema_runtime::{profile::Profile, project::Mode, tool_json_as};
+///
+/// let strict = tool_json_as::<Ping>(Mode::Full, Profile::OpenAiStrict);
+/// assert_eq!(strict["inputSchema"]["required"][0], "note");
+/// assert_eq!(strict["inputSchema"]["properties"]["note"]["type"][1], "null");
+/// ```
+pub fn tool_json_as<T: Tool>(mode: project::Mode, profile: profile::Profile) -> serde_json::Value {
+    profile::apply(project::project_tool(T::TOOL, mode), profile).to_value()
 }
 
 /// The JSON Schema of `T` (what deserialization reads), as a

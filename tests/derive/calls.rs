@@ -164,10 +164,10 @@ fn order_with(pointer: &str, value: Option<Value>) -> Value {
 type Expected = &'static [(&'static str, Rule)];
 
 /// One bad payload and exactly what it breaks.
-struct Case {
-    tool: fn(&str) -> Result<(), toolschema::ArgumentErrors>,
-    payload: String,
-    expected: Expected,
+pub struct Case {
+    pub tool: fn(&str) -> Result<(), toolschema::ArgumentErrors>,
+    pub payload: String,
+    pub expected: Expected,
 }
 
 fn order(payload: Value, expected: Expected) -> Case {
@@ -205,7 +205,7 @@ fn field_attributes(changes: Value, expected: Expected) -> Case {
     }
 }
 
-fn cases() -> Vec<Case> {
+pub fn cases() -> Vec<Case> {
     use Rule::*;
     let long_name = "x".repeat(41);
     let many_lines: Vec<Value> = (0..21)

@@ -4,7 +4,10 @@
 
 mod calls;
 mod corpus;
+mod names;
+mod profiles;
 mod projection;
+mod properties;
 mod roundtrip;
 mod snapshots;
 mod validity;

@@ -1,0 +1,141 @@
+//! A source name that differs from its exposed name never reaches a client:
+//! not in any projection, in any profile, nor in any error message.
+
+use std::collections::BTreeSet;
+
+use toolschema::model::{Node, Shape};
+use toolschema::profile::{Profile, apply};
+use toolschema::project::{Mode, project_tool};
+use toolschema::{Tool, ToolDef};
+
+use crate::calls::{PlaceOrder, cases};
+use crate::corpus;
+
+/// Source names that differ from their exposed names, reachable from `node`.
+fn hidden_names(
+    node: &'static Node,
+    seen: &mut BTreeSet<&'static str>,
+    out: &mut BTreeSet<&'static str>,
+) {
+    let fields = match node {
+        Node::Optional(inner) => return hidden_names(inner, seen, out),
+        Node::Array(array) => return hidden_names(array.items, seen, out),
+        Node::Map(map) => return hidden_names(map.values, seen, out),
+        Node::Tuple(items) | Node::AnyOf(items) => {
+            items.iter().for_each(|n| hidden_names(n, seen, out));
+            return;
+        }
+        Node::Object(object) => {
+            if !seen.insert((object.info.type_name)()) {
+                return;
+            }
+            object.fields
+        }
+        Node::Enum(enumeration) => {
+            if !seen.insert((enumeration.info.type_name)()) {
+                return;
+            }
+            for variant in enumeration.variants {
+                match variant.shape {
+                    Shape::Struct(fields) => fields
+                        .iter()
+                        .for_each(|f| hidden_names((f.schema)(), seen, out)),
+                    Shape::Newtype(payload) => hidden_names(payload(), seen, out),
+                    Shape::Tuple(items) => items.iter().for_each(|n| hidden_names(n(), seen, out)),
+                    Shape::Unit => {}
+                }
+            }
+            return;
+        }
+        _ => return,
+    };
+    for field in fields {
+        if field.source != field.exposed {
+            out.insert(field.source);
+        }
+        hidden_names((field.schema)(), seen, out);
+    }
+}
+
+fn tools() -> Vec<&'static ToolDef> {
+    let mut tools: Vec<&'static ToolDef> =
+        corpus::tool_defs().into_iter().map(|(_, t)| t).collect();
+    tools.push(PlaceOrder::TOOL);
+    tools
+}
+
+fn all_hidden() -> BTreeSet<&'static str> {
+    let mut hidden = BTreeSet::new();
+    for tool in tools() {
+        let mut seen = BTreeSet::new();
+        hidden_names((tool.input)(), &mut seen, &mut hidden);
+        if let Some(output) = tool.output {
+            hidden_names(output(), &mut seen, &mut hidden);
+        }
+    }
+    hidden
+}
+
+/// Whether `name` stands in `text` as a whole word.
+fn mentions(text: &str, name: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|word| word == name)
+}
+
+#[test]
+fn the_scan_has_names_to_look_for() {
+    let hidden = all_hidden();
+    for name in [
+        "customer_name",
+        "product_code",
+        "street_address",
+        "user_id",
+        "document_id",
+    ] {
+        assert!(hidden.contains(name), "{name} missing from {hidden:?}");
+    }
+}
+
+#[test]
+fn no_projection_shows_a_source_name() {
+    let hidden = all_hidden();
+    for tool in tools() {
+        for mode in [Mode::Full, Mode::DataStructureOnly, Mode::Lazy] {
+            for profile in Profile::ALL {
+                let text = apply(project_tool(tool, mode), profile).to_compact_string();
+                for name in &hidden {
+                    assert!(
+                        !mentions(&text, name),
+                        "{} {mode:?} {profile:?} shows `{name}`",
+                        tool.name
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn no_error_message_shows_a_source_name() {
+    let hidden = all_hidden();
+    let mut checked = 0;
+    for case in cases() {
+        let Err(errors) = (case.tool)(&case.payload) else {
+            continue;
+        };
+        let text = format!("{errors}");
+        for name in &hidden {
+            // A name the client itself sent may be echoed back.
+            if mentions(&case.payload, name) {
+                continue;
+            }
+            assert!(
+                !mentions(&text, name),
+                "error for {} shows `{name}`: {text}",
+                &case.payload[..case.payload.len().min(80)]
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} checks");
+}
