@@ -302,13 +302,14 @@ impl Registry {
     }
 }
 
-/// The input validator of `T`, compiled on first use and kept.
+/// The input validator of `T`, compiled on first use and kept. Keyed by the
+/// address of `T`'s descriptor: hashing it is cheaper than hashing a name.
 fn input_validator<T: Tool>() -> Arc<InputValidator> {
-    type Cache = RwLock<HashMap<&'static str, Arc<InputValidator>>>;
+    type Cache = RwLock<HashMap<usize, Arc<InputValidator>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Cache::default);
-    let key = core::any::type_name::<T>();
-    if let Some(found) = cache.read().ok().and_then(|map| map.get(key).cloned()) {
+    let key = core::ptr::from_ref(T::TOOL) as usize;
+    if let Some(found) = cache.read().ok().and_then(|map| map.get(&key).cloned()) {
         return found;
     }
     let compiled = Arc::new(InputValidator::new(T::TOOL, Limits::default()));

@@ -302,6 +302,11 @@ impl InputValidator {
         if nesting_exceeds(text.as_bytes(), self.limits.max_depth) {
             return Err(self.too_deep());
         }
+        // Text without a `null` literal has no null to strip.
+        self.parse_then_check(text, text.contains("null"))
+    }
+
+    fn parse_then_check(&self, text: &str, may_hold_nulls: bool) -> Result<Value, ArgumentErrors> {
         let value: Value = serde_json::from_str(text).map_err(|error| {
             ArgumentErrors::one(Violation::new(
                 "",
@@ -309,7 +314,7 @@ impl InputValidator {
                 format!("The arguments are not valid JSON ({error}); send a JSON object."),
             ))
         })?;
-        self.check_parsed(value)
+        self.check_parsed(value, may_hold_nulls)
     }
 
     /// Checks arguments that are already parsed. On success, returns them with
@@ -318,7 +323,7 @@ impl InputValidator {
         if depth(&value) > self.limits.max_depth {
             return Err(self.too_deep());
         }
-        self.check_parsed(value)
+        self.check_parsed(value, true)
     }
 
     fn too_deep(&self) -> ArgumentErrors {
@@ -332,7 +337,11 @@ impl InputValidator {
         ))
     }
 
-    fn check_parsed(&self, mut value: Value) -> Result<Value, ArgumentErrors> {
+    fn check_parsed(
+        &self,
+        mut value: Value,
+        may_hold_nulls: bool,
+    ) -> Result<Value, ArgumentErrors> {
         let Some(object) = value.as_object_mut() else {
             return Err(ArgumentErrors::one(Violation::new(
                 "",
@@ -344,7 +353,9 @@ impl InputValidator {
             )));
         };
         object.remove(HINT_FIELD);
-        strip_absent_nulls(self.root, &mut value, Direction::Input);
+        if may_hold_nulls {
+            strip_absent_nulls(self.root, &mut value, Direction::Input);
+        }
         let validator = self.validator.as_ref().map_err(|error| {
             ArgumentErrors::one(Violation::new(
                 "",
@@ -355,8 +366,12 @@ impl InputValidator {
                 ),
             ))
         })?;
-        let mut violations: Vec<Violation> =
-            validator.iter_errors(&value).flat_map(violations).collect();
+        // Valid arguments, the common case, skip building error reports.
+        let mut violations: Vec<Violation> = if validator.is_valid(&value) {
+            Vec::new()
+        } else {
+            validator.iter_errors(&value).flat_map(violations).collect()
+        };
         if !violations.is_empty() {
             violations.sort_by(|a, b| a.path.cmp(&b.path));
             return Err(ArgumentErrors {
@@ -442,6 +457,12 @@ impl OutputValidator {
 /// Whether JSON text nests arrays and objects deeper than `max`: a scan of the
 /// bytes, before anything is allocated for them.
 fn nesting_exceeds(bytes: &[u8], max: usize) -> bool {
+    // Fewer opening brackets than the limit cannot nest past it; counting
+    // them is much cheaper than tracking strings.
+    let openings = bytes.iter().filter(|&&b| b == b'[' || b == b'{').count();
+    if openings <= max {
+        return false;
+    }
     let mut depth = 0usize;
     let mut in_string = false;
     let mut escaped = false;
