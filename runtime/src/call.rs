@@ -156,12 +156,27 @@ where
     })
 }
 
-/// One registered tool version, with its validators compiled.
+/// One registered tool version. Its validators are compiled on the first
+/// call, so that registering (and building catalogs of) many tools is cheap.
 struct Registered {
     def: &'static ToolDef,
-    input: InputValidator,
-    output: Option<OutputValidator>,
+    input: OnceLock<InputValidator>,
+    output: OnceLock<Option<OutputValidator>>,
+    limits: Limits,
     invoke: fn(Value, Context) -> BoxFuture<Result<Value, Invocation>>,
+}
+
+impl Registered {
+    fn input(&self) -> &InputValidator {
+        self.input
+            .get_or_init(|| InputValidator::new(self.def, self.limits))
+    }
+
+    fn output(&self) -> Option<&OutputValidator> {
+        self.output
+            .get_or_init(|| OutputValidator::new(self.def))
+            .as_ref()
+    }
 }
 
 /// Refusals of [`Registry::register`].
@@ -220,12 +235,24 @@ impl Registry {
         }
     }
 
-    /// Adds a tool; its validators are compiled now, not on the first call.
+    /// Adds a tool.
     pub fn register<T: Handler>(&mut self) -> Result<&mut Registry, RegistryError>
     where
         T::Output: Serialize + Send,
     {
-        let def = T::TOOL;
+        self.register_descriptor::<T>(T::TOOL)
+    }
+
+    /// Adds `T`'s handler under another descriptor: for catalogs generated at
+    /// run time (many names over one handler). `def.input` must describe
+    /// what `T` reads, or calls fail as unreadable.
+    pub fn register_descriptor<T: Handler>(
+        &mut self,
+        def: &'static ToolDef,
+    ) -> Result<&mut Registry, RegistryError>
+    where
+        T::Output: Serialize + Send,
+    {
         let versions = self.tools.entry(def.name).or_default();
         if versions.contains_key(&def.version) {
             return Err(RegistryError::Duplicate {
@@ -237,8 +264,9 @@ impl Registry {
             def.version,
             Registered {
                 def,
-                input: InputValidator::new(def, self.limits),
-                output: OutputValidator::new(def),
+                input: OnceLock::new(),
+                output: OnceLock::new(),
+                limits: self.limits,
                 invoke: invoke::<T>,
             },
         );
@@ -250,11 +278,45 @@ impl Registry {
         self.tools.values().flat_map(|v| v.values().map(|r| r.def))
     }
 
+    /// The descriptor of `name` at `version`, if registered.
+    pub fn get(&self, name: &str, version: u32) -> Option<&'static ToolDef> {
+        self.tools.get(name)?.get(&version).map(|r| r.def)
+    }
+
+    /// The registered versions of `name`, ascending.
+    pub fn versions(&self, name: &str) -> impl Iterator<Item = u32> + '_ {
+        self.tools
+            .get(name)
+            .into_iter()
+            .flat_map(|v| v.keys().copied())
+    }
+
+    /// Calls `name` at `version` with parsed arguments.
+    pub async fn call_version(
+        &self,
+        name: &str,
+        version: u32,
+        arguments: Value,
+    ) -> Result<Value, CallError> {
+        let tool = self
+            .tools
+            .get(name)
+            .and_then(|versions| versions.get(&version))
+            .ok_or_else(|| CallError::UnknownTool {
+                name: name.to_owned(),
+            })?;
+        let arguments = tool
+            .input()
+            .check_value(arguments)
+            .map_err(CallError::InvalidArguments)?;
+        self.run(tool, arguments).await
+    }
+
     /// Calls the highest registered version of `name` with parsed arguments.
     pub async fn call(&self, name: &str, arguments: Value) -> Result<Value, CallError> {
         let tool = self.latest(name)?;
         let arguments = tool
-            .input
+            .input()
             .check_value(arguments)
             .map_err(CallError::InvalidArguments)?;
         self.run(tool, arguments).await
@@ -265,7 +327,7 @@ impl Registry {
     pub async fn call_str(&self, name: &str, arguments: &str) -> Result<Value, CallError> {
         let tool = self.latest(name)?;
         let arguments = tool
-            .input
+            .input()
             .check_str(arguments)
             .map_err(CallError::InvalidArguments)?;
         self.run(tool, arguments).await
@@ -288,14 +350,14 @@ impl Registry {
         let result = (tool.invoke)(arguments, ctx)
             .await
             .map_err(|failure| match failure {
-                Invocation::Unreadable => CallError::InvalidArguments(tool.input.unreadable()),
+                Invocation::Unreadable => CallError::InvalidArguments(tool.input().unreadable()),
                 Invocation::Tool(error) => CallError::Tool(error),
                 Invocation::Unserializable(message) => CallError::Unserializable {
                     tool: tool.def.name,
                     message,
                 },
             })?;
-        match &tool.output {
+        match tool.output() {
             Some(output) => output.check(result).map_err(CallError::InvalidOutput),
             None => Ok(result),
         }

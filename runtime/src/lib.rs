@@ -9,6 +9,7 @@
 extern crate alloc;
 
 pub mod call;
+pub mod catalog;
 pub mod json;
 pub mod model;
 pub mod profile;

@@ -1,0 +1,190 @@
+//! The live catalog: the current snapshot, swapped atomically when the
+//! configuration changes, with change notices for the clients whose lists
+//! changed.
+
+use core::fmt;
+use core::time::Duration;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use arc_swap::ArcSwap;
+
+use super::config::{Config, ConfigErrors};
+use super::snapshot::Snapshot;
+use crate::call::Registry;
+
+/// The clients whose tool lists a reload changed (added, removed, or with
+/// different bytes).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ChangeSet {
+    /// Client ids, in byte order.
+    pub clients: BTreeSet<String>,
+}
+
+impl ChangeSet {
+    /// Whether no client's list changed.
+    pub fn is_empty(&self) -> bool {
+        self.clients.is_empty()
+    }
+}
+
+/// The current snapshot of a catalog. Reading it takes no lock; a reload
+/// builds the next snapshot off the request path and swaps it in whole.
+pub struct Catalog {
+    registry: Arc<Registry>,
+    current: ArcSwap<Snapshot>,
+    subscribers: Mutex<Vec<Sender<ChangeSet>>>,
+}
+
+impl fmt::Debug for Catalog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Catalog")
+            .field("current", &self.current.load())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Catalog {
+    /// A catalog without configuration: every registered tool, in Full
+    /// mode, for everyone.
+    pub fn open(registry: Registry) -> Catalog {
+        let registry = Arc::new(registry);
+        let snapshot = Snapshot::open(registry.clone());
+        Catalog {
+            registry,
+            current: ArcSwap::from_pointee(snapshot),
+            subscribers: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A catalog governed by a TOML configuration (`file` names it in errors).
+    pub fn from_toml(registry: Registry, text: &str, file: &str) -> Result<Catalog, ConfigErrors> {
+        let registry = Arc::new(registry);
+        let config = Config::from_toml(text, file, &registry)?;
+        let snapshot = Snapshot::build(registry.clone(), &config);
+        Ok(Catalog {
+            registry,
+            current: ArcSwap::from_pointee(snapshot),
+            subscribers: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The current snapshot. Holding it keeps it alive, unchanged, however
+    /// many reloads happen meanwhile.
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        self.current.load_full()
+    }
+
+    /// The registry behind the catalog.
+    pub fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    /// Receives a [`ChangeSet`] after every reload that changed a list.
+    pub fn subscribe(&self) -> Receiver<ChangeSet> {
+        let (sender, receiver) = mpsc::channel();
+        if let Ok(mut subscribers) = self.subscribers.lock() {
+            subscribers.push(sender);
+        }
+        receiver
+    }
+
+    /// Builds a snapshot from a new configuration and swaps it in. An invalid
+    /// configuration changes nothing: the current snapshot keeps serving.
+    pub fn reload_toml(&self, text: &str, file: &str) -> Result<ChangeSet, ConfigErrors> {
+        let config = Config::from_toml(text, file, &self.registry)?;
+        let next = Arc::new(Snapshot::build(self.registry.clone(), &config));
+        let previous = self.current.swap(next.clone());
+        let changes = changes(&previous, &next);
+        if !changes.is_empty()
+            && let Ok(mut subscribers) = self.subscribers.lock()
+        {
+            subscribers.retain(|s| s.send(changes.clone()).is_ok());
+        }
+        Ok(changes)
+    }
+
+    /// Watches a configuration file, polling every `interval`, and reloads
+    /// when its content changes. Errors are logged (with `tracing`) and the
+    /// last good snapshot keeps serving. Watching stops when the returned
+    /// [`Watch`] is dropped.
+    pub fn watch(self: &Arc<Self>, path: impl Into<PathBuf>, interval: Duration) -> Watch {
+        let path = path.into();
+        let catalog = Arc::clone(self);
+        let (stop, stopped) = mpsc::channel::<()>();
+        let mut last = std::fs::read(&path).ok();
+        let thread = std::thread::spawn(move || {
+            let file = path.display().to_string();
+            loop {
+                match stopped.recv_timeout(interval) {
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
+                }
+                let Ok(content) = std::fs::read(&path) else {
+                    continue;
+                };
+                if last.as_deref() == Some(content.as_slice()) {
+                    continue;
+                }
+                let text = String::from_utf8_lossy(&content);
+                match catalog.reload_toml(&text, &file) {
+                    Ok(changes) => tracing::info!(
+                        file = %file,
+                        changed = changes.clients.len(),
+                        "configuration reloaded"
+                    ),
+                    Err(errors) => tracing::error!(
+                        file = %file,
+                        "configuration refused; the last good one keeps serving\n{errors}"
+                    ),
+                }
+                last = Some(content);
+            }
+        });
+        Watch {
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+/// The clients whose lists differ between two snapshots.
+fn changes(before: &Snapshot, after: &Snapshot) -> ChangeSet {
+    let mut clients = BTreeSet::new();
+    for view in after.clients() {
+        match before.client(view.id()) {
+            Some(old) if old.id() == view.id() && old.list_json() == view.list_json() => {}
+            _ => {
+                clients.insert(view.id().to_owned());
+            }
+        }
+    }
+    for view in before.clients() {
+        if after
+            .client(view.id())
+            .is_none_or(|new| new.id() != view.id())
+        {
+            clients.insert(view.id().to_owned());
+        }
+    }
+    ChangeSet { clients }
+}
+
+/// A running file watch; dropping it stops the watch.
+#[derive(Debug)]
+pub struct Watch {
+    stop: Option<Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

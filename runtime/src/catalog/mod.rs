@@ -1,0 +1,16 @@
+//! The governed catalog: which client application of which tenant sees which
+//! tools, in which mode, at which version (DESIGN §6).
+//!
+//! A [`Config`] (from TOML) and a [`Registry`](crate::call::Registry) build
+//! an immutable [`Snapshot`]; a [`Catalog`] holds the current snapshot and
+//! swaps it atomically when the configuration changes.
+
+mod config;
+mod live;
+mod rules;
+mod snapshot;
+
+pub use config::{Client, Config, ConfigError, ConfigErrors, Status, Toolset, hash_api_key};
+pub use live::{Catalog, ChangeSet, Watch};
+pub use rules::active_version;
+pub use snapshot::{ClientView, Refusal, Snapshot};
