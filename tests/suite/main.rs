@@ -1,8 +1,10 @@
-//! Tests of the derives over the example corpus.
+//! The integration suite: derives over the example corpus, projection and
+//! profiles, the call path, and the governed catalog.
 
 #![allow(unreachable_pub, missing_docs)]
 
 mod calls;
+mod catalog;
 mod corpus;
 mod names;
 mod profiles;

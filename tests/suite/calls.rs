@@ -124,7 +124,7 @@ impl Handler for Broken {
 }
 
 /// Runs a future whose handlers never wait.
-fn block_on<F: Future>(future: F) -> F::Output {
+pub fn block_on<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
     let mut cx = TaskContext::from_waker(Waker::noop());
     loop {

@@ -1,0 +1,347 @@
+//! The demo catalog of toolschema: billing tools for the tenant `acme`,
+//! support tools for the tenant `globex`, with in-memory handlers, and the
+//! configuration in `examples/catalog.toml` that governs them.
+
+use serde::{Deserialize, Serialize};
+use toolschema::call::{Context, Handler, Registry, ToolError};
+use toolschema::{Schema, Tool};
+
+/// The demo configuration: two tenants, three clients, all three modes.
+pub const CATALOG_TOML: &str = include_str!("../../catalog.toml");
+
+/// An invoice as the billing service returns it.
+#[derive(Schema, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Invoice {
+    /// The invoice's ID.
+    pub id: uuid::Uuid,
+    /// The customer billed.
+    pub customer: String,
+    /// The day the invoice was issued.
+    pub issued_on: chrono::NaiveDate,
+    /// Where the invoice stands.
+    pub status: InvoiceStatus,
+    /// The total, as a decimal string.
+    pub total: rust_decimal::Decimal,
+    /// The line items, when asked for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<LineItem>,
+}
+
+/// Where an invoice stands.
+#[derive(Schema, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum InvoiceStatus {
+    /// Not yet sent to the customer.
+    Draft,
+    /// Sent and waiting for payment.
+    Open,
+    /// Paid in full.
+    Paid,
+    /// Cancelled; nothing is owed.
+    Void,
+}
+
+/// One line of an invoice.
+#[derive(Schema, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct LineItem {
+    /// The product's stock-keeping unit.
+    pub sku: String,
+    /// How many were sold.
+    #[tool(minimum = 1)]
+    pub quantity: u32,
+    /// The price of one, as a decimal string.
+    pub unit_price: rust_decimal::Decimal,
+}
+
+fn invoices() -> Vec<Invoice> {
+    let day = |d| chrono::NaiveDate::from_ymd_opt(2026, 11, d).unwrap_or_default();
+    vec![
+        Invoice {
+            id: uuid::Uuid::from_u128(0x0c1e_55aa_0000_4000_8000_000000000001),
+            customer: "cust-42".into(),
+            issued_on: day(2),
+            status: InvoiceStatus::Paid,
+            total: rust_decimal::Decimal::new(12_500, 2),
+            items: vec![LineItem {
+                sku: "BOOK-1".into(),
+                quantity: 5,
+                unit_price: rust_decimal::Decimal::new(2_500, 2),
+            }],
+        },
+        Invoice {
+            id: uuid::Uuid::from_u128(0x0c1e_55aa_0000_4000_8000_000000000002),
+            customer: "cust-42".into(),
+            issued_on: day(20),
+            status: InvoiceStatus::Open,
+            total: rust_decimal::Decimal::new(4_990, 2),
+            items: vec![],
+        },
+    ]
+}
+
+/// Returns one invoice by its ID, optionally with line items.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "billing.get-invoice", output = Invoice, annotations(read_only, idempotent))]
+pub struct GetInvoice {
+    /// The invoice's ID.
+    pub invoice_id: uuid::Uuid,
+    /// Include line items in the answer.
+    #[serde(default)]
+    pub include_items: bool,
+}
+
+impl Handler for GetInvoice {
+    async fn call(self, _ctx: Context) -> Result<Invoice, ToolError> {
+        let mut invoice = invoices()
+            .into_iter()
+            .find(|i| i.id == self.invoice_id)
+            .ok_or_else(|| ToolError::new(format!("No invoice has the ID {}.", self.invoice_id)))?;
+        if !self.include_items {
+            invoice.items.clear();
+        }
+        Ok(invoice)
+    }
+}
+
+/// A page of invoices.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub struct InvoicePage {
+    /// The invoices on this page, newest first.
+    pub invoices: Vec<Invoice>,
+    /// Pass this as `cursor` to get the next page; absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+/// Lists a customer's invoices, newest first.
+///
+/// Results come in pages; pass the returned cursor to get the next one.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "billing.list-invoices", output = InvoicePage, annotations(read_only))]
+pub struct ListInvoices {
+    /// The customer whose invoices to list.
+    #[tool(min_length = 1, max_length = 64)]
+    pub customer: String,
+    /// Only invoices in this state.
+    pub status: Option<InvoiceStatus>,
+    /// How many invoices per page.
+    #[serde(default = "default_limit")]
+    #[tool(default = 20, minimum = 1, maximum = 100)]
+    pub limit: u8,
+    /// The cursor from the previous page.
+    pub cursor: Option<String>,
+}
+
+fn default_limit() -> u8 {
+    20
+}
+
+impl Handler for ListInvoices {
+    async fn call(self, _ctx: Context) -> Result<InvoicePage, ToolError> {
+        let mut found: Vec<Invoice> = invoices()
+            .into_iter()
+            .filter(|i| i.customer == self.customer)
+            .filter(|i| self.status.is_none_or(|s| s == i.status))
+            .collect();
+        found.sort_by(|a, b| b.issued_on.cmp(&a.issued_on));
+        found.truncate(usize::from(self.limit));
+        Ok(InvoicePage {
+            invoices: found,
+            next_cursor: None,
+        })
+    }
+}
+
+/// Voids an open invoice, so that nothing is owed on it.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(
+    name = "billing.void-invoice",
+    title = "Void an invoice",
+    output = Invoice,
+    annotations(destructive, idempotent)
+)]
+pub struct VoidInvoice {
+    /// The invoice to void.
+    #[tool(rename = "invoiceId")]
+    pub invoice_id: uuid::Uuid,
+    /// Why the invoice is voided; kept in the audit log.
+    #[tool(max_length = 500)]
+    pub reason: String,
+}
+
+impl Handler for VoidInvoice {
+    async fn call(self, _ctx: Context) -> Result<Invoice, ToolError> {
+        let mut invoice = invoices()
+            .into_iter()
+            .find(|i| i.id == self.invoice_id)
+            .ok_or_else(|| ToolError::new(format!("No invoice has the ID {}.", self.invoice_id)))?;
+        if invoice.status == InvoiceStatus::Paid {
+            return Err(ToolError::new(
+                "A paid invoice cannot be voided; issue a refund instead.",
+            ));
+        }
+        invoice.status = InvoiceStatus::Void;
+        Ok(invoice)
+    }
+}
+
+/// A refund.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub struct Refund {
+    /// The refund's ID.
+    pub refund_id: String,
+    /// The amount refunded, as a decimal string.
+    pub amount: rust_decimal::Decimal,
+}
+
+/// Refunds part or all of a paid invoice.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "billing.refund", version = 1, output = Refund, annotations(destructive))]
+pub struct RefundV1 {
+    /// The paid invoice.
+    pub invoice_id: uuid::Uuid,
+    /// How much to refund, as a decimal string.
+    pub amount: rust_decimal::Decimal,
+}
+
+impl Handler for RefundV1 {
+    async fn call(self, _ctx: Context) -> Result<Refund, ToolError> {
+        Ok(Refund {
+            refund_id: format!("rf-{}", self.invoice_id.simple()),
+            amount: self.amount,
+        })
+    }
+}
+
+/// Refunds part or all of a paid invoice, with a reason for the customer.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "billing.refund", version = 2, output = Refund, annotations(destructive))]
+pub struct RefundV2 {
+    /// The paid invoice.
+    pub invoice_id: uuid::Uuid,
+    /// How much to refund, as a decimal string.
+    pub amount: rust_decimal::Decimal,
+    /// Shown to the customer.
+    #[tool(min_length = 1)]
+    pub reason: String,
+}
+
+impl Handler for RefundV2 {
+    async fn call(self, _ctx: Context) -> Result<Refund, ToolError> {
+        Ok(Refund {
+            refund_id: format!("rf2-{}", self.invoice_id.simple()),
+            amount: self.amount,
+        })
+    }
+}
+
+/// Rebuilds the billing search index. Operators only.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "internal.reindex", internal)]
+pub struct Reindex {
+    /// Rebuild from scratch.
+    #[serde(default)]
+    pub full: bool,
+}
+
+impl Handler for Reindex {
+    async fn call(self, _ctx: Context) -> Result<serde_json::Value, ToolError> {
+        Ok(serde_json::json!({"reindexed": true, "full": self.full}))
+    }
+}
+
+/// A support ticket.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub struct Ticket {
+    /// The ticket's number.
+    pub number: u64,
+    /// Its subject.
+    pub subject: String,
+    /// How urgent it is.
+    pub priority: Priority,
+}
+
+/// How urgent a ticket is.
+#[derive(Schema, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Priority {
+    /// Within a week.
+    Low,
+    /// Within a day.
+    Normal,
+    /// Within the hour.
+    Urgent,
+}
+
+/// Opens a support ticket for a customer.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "support.open-ticket", output = Ticket)]
+pub struct OpenTicket {
+    /// A one-line summary.
+    #[tool(min_length = 3, max_length = 120)]
+    pub subject: String,
+    /// What happened, in detail.
+    pub body: String,
+    /// How urgent it is.
+    pub priority: Priority,
+    /// Where to send updates.
+    #[tool(format = "email")]
+    pub contact_email: Option<String>,
+}
+
+impl Handler for OpenTicket {
+    async fn call(self, _ctx: Context) -> Result<Ticket, ToolError> {
+        Ok(Ticket {
+            number: 1001,
+            subject: self.subject,
+            priority: self.priority,
+        })
+    }
+}
+
+/// Matching tickets.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub struct TicketList {
+    /// The tickets found.
+    pub tickets: Vec<Ticket>,
+}
+
+/// Searches support tickets by words in their subject.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "support.search-tickets", output = TicketList, annotations(read_only))]
+pub struct SearchTickets {
+    /// Words to look for.
+    #[tool(min_length = 1)]
+    pub query: String,
+    /// Only tickets this urgent.
+    pub priority: Option<Priority>,
+}
+
+impl Handler for SearchTickets {
+    async fn call(self, _ctx: Context) -> Result<TicketList, ToolError> {
+        let ticket = Ticket {
+            number: 1000,
+            subject: format!("Re: {}", self.query),
+            priority: self.priority.unwrap_or(Priority::Normal),
+        };
+        Ok(TicketList {
+            tickets: vec![ticket],
+        })
+    }
+}
+
+/// Every demo tool, registered.
+pub fn registry() -> Registry {
+    let mut registry = Registry::new();
+    registry
+        .register::<GetInvoice>()
+        .and_then(|r| r.register::<ListInvoices>())
+        .and_then(|r| r.register::<VoidInvoice>())
+        .and_then(|r| r.register::<RefundV1>())
+        .and_then(|r| r.register::<RefundV2>())
+        .and_then(|r| r.register::<Reindex>())
+        .and_then(|r| r.register::<OpenTicket>())
+        .and_then(|r| r.register::<SearchTickets>())
+        .expect("every demo tool has its own name and version");
+    registry
+}

@@ -1,0 +1,326 @@
+//! The governed catalog: the selection rule, visibility, modes, ordering,
+//! the meta-tool, configuration errors with locations, and the demo catalog.
+
+use serde_json::{Value, json};
+use toolschema::call::CallError;
+use toolschema::catalog::{
+    Catalog, Config, Refusal, Snapshot, Status, active_version, hash_api_key,
+};
+use toolschema::project::{META_TOOL, Mode};
+use toolschema_demo::{CATALOG_TOML, registry};
+
+use crate::calls::block_on;
+
+const STATUSES: [Status; 4] = [
+    Status::Draft,
+    Status::Proposed,
+    Status::Published,
+    Status::Deprecated,
+];
+
+/// The rule, read straight from DESIGN §6, written apart from the library's.
+fn expected(statuses: &[Status]) -> Option<u32> {
+    let highest = statuses.len();
+    match statuses[highest - 1] {
+        Status::Deprecated => None,
+        Status::Published => Some(highest as u32),
+        _ => (1..=highest)
+            .rev()
+            .find(|&n| statuses[n - 1] == Status::Published)
+            .map(|n| n as u32),
+    }
+}
+
+#[test]
+fn selection_rule_over_every_combination_of_up_to_four_versions() {
+    let mut combinations = 0;
+    for len in 1..=4u32 {
+        for code in 0..4usize.pow(len) {
+            let statuses: Vec<Status> = (0..len)
+                .map(|i| STATUSES[(code / 4usize.pow(i)) % 4])
+                .collect();
+            let versions: Vec<(u32, Status)> = statuses
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (i as u32 + 1, *s))
+                .collect();
+            assert_eq!(
+                active_version(&versions),
+                expected(&statuses),
+                "{statuses:?}"
+            );
+            // Order in configuration does not matter.
+            let reversed: Vec<(u32, Status)> = versions.iter().rev().copied().collect();
+            assert_eq!(
+                active_version(&reversed),
+                expected(&statuses),
+                "{statuses:?} reversed"
+            );
+            combinations += 1;
+        }
+    }
+    assert_eq!(combinations, 4 + 16 + 64 + 256);
+    assert_eq!(active_version(&[]), None);
+}
+
+fn demo() -> Catalog {
+    Catalog::from_toml(registry(), CATALOG_TOML, "examples/catalog.toml")
+        .expect("the demo catalog is valid")
+}
+
+fn names(snapshot: &Snapshot, client: &str) -> Vec<String> {
+    let list: Value =
+        serde_json::from_str(&snapshot.discover(client).expect("known client")).expect("JSON");
+    list["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| t["name"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
+#[test]
+fn the_demo_catalog_governs_who_sees_what() {
+    let snapshot = demo().snapshot();
+    assert_eq!(
+        names(&snapshot, "acme-finance"),
+        [
+            "billing.get-invoice",
+            "billing.list-invoices",
+            "billing.refund",
+            "billing.void-invoice"
+        ]
+    );
+    assert_eq!(
+        names(&snapshot, "acme-assistant"),
+        ["billing.get-invoice", "billing.list-invoices", META_TOOL]
+    );
+    assert_eq!(
+        names(&snapshot, "globex-support"),
+        [META_TOOL, "support.open-ticket", "support.search-tickets"]
+    );
+    let assistant = snapshot.client("acme-assistant").expect("client");
+    assert_eq!(
+        assistant.mode_of("billing.get-invoice"),
+        Some(Mode::DataStructureOnly)
+    );
+    assert_eq!(assistant.mode_of("billing.list-invoices"), Some(Mode::Lazy));
+    // A draft version 2 does not interrupt the published version 1.
+    assert_eq!(
+        snapshot
+            .client("acme-finance")
+            .and_then(|c| c.version_of("billing.refund")),
+        Some(1)
+    );
+}
+
+#[test]
+fn clients_are_found_by_key() {
+    let snapshot = demo().snapshot();
+    assert_eq!(
+        snapshot
+            .client_by_key("demo-globex-support-key")
+            .map(|c| c.id()),
+        Some("globex-support")
+    );
+    assert!(snapshot.client_by_key("demo-acme-finance-key ").is_none());
+    assert!(snapshot.client_by_key("").is_none());
+}
+
+#[test]
+fn an_invisible_tool_is_refused_exactly_as_an_unknown_one() {
+    let snapshot = demo().snapshot();
+    let invisible = snapshot
+        .discover_schema("globex-support", "billing.get-invoice")
+        .expect_err("hidden");
+    let unknown = snapshot
+        .discover_schema("globex-support", "billing.get-invoicez")
+        .expect_err("unknown");
+    assert!(
+        matches!(invisible, Refusal::UnknownTool { .. })
+            && matches!(unknown, Refusal::UnknownTool { .. })
+    );
+    assert_eq!(
+        invisible.to_string().replace("billing.get-invoice", "X"),
+        unknown.to_string().replace("billing.get-invoicez", "X")
+    );
+    let args = json!({"invoice_id": "0c1e55aa-0000-4000-8000-000000000001"});
+    let hidden_call =
+        block_on(snapshot.call("globex-support", "billing.get-invoice", args.clone()))
+            .expect_err("hidden");
+    let internal_call = block_on(snapshot.call("acme-finance", "internal.reindex", json!({})))
+        .expect_err("internal");
+    for error in [&hidden_call, &internal_call] {
+        assert!(matches!(error, CallError::UnknownTool { .. }), "{error:?}");
+    }
+    assert_eq!(
+        hidden_call.to_string(),
+        "there is no tool named `billing.get-invoice`"
+    );
+    let visible =
+        block_on(snapshot.call("acme-finance", "billing.get-invoice", args)).expect("visible");
+    assert_eq!(visible["customer"], "cust-42");
+}
+
+#[test]
+fn discover_schema_returns_the_full_descriptor_in_the_clients_profile() {
+    let snapshot = demo().snapshot();
+    let full: Value = serde_json::from_str(
+        &snapshot
+            .discover_schema("acme-assistant", "billing.list-invoices")
+            .expect("visible"),
+    )
+    .expect("JSON");
+    // Full: descriptions are back; openai-strict: every property required.
+    let description = full["inputSchema"]["properties"]["customer"]["description"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        description.starts_with("The customer whose invoices to list."),
+        "{description}"
+    );
+    assert_eq!(
+        full["inputSchema"]["required"].as_array().map(Vec::len),
+        Some(4)
+    );
+    let listed: Value =
+        serde_json::from_str(&snapshot.discover("acme-assistant").expect("known")).expect("JSON");
+    let lazy = listed["tools"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["name"] == "billing.list-invoices"))
+        .expect("listed");
+    assert!(lazy.get("outputSchema").is_none());
+}
+
+#[test]
+fn without_configuration_everyone_sees_every_tool_in_full() {
+    let catalog = Catalog::open(registry());
+    let snapshot = catalog.snapshot();
+    let all = names(&snapshot, "anyone");
+    assert_eq!(
+        all,
+        [
+            "billing.get-invoice",
+            "billing.list-invoices",
+            "billing.refund",
+            "billing.void-invoice",
+            "support.open-ticket",
+            "support.search-tickets"
+        ]
+    );
+    assert_eq!(names(&snapshot, "someone-else"), all);
+    // The highest registered version, and never the internal tool.
+    assert_eq!(
+        snapshot
+            .client("x")
+            .and_then(|c| c.version_of("billing.refund")),
+        Some(2)
+    );
+    assert!(
+        snapshot
+            .client("x")
+            .is_some_and(|c| c.mode_of("internal.reindex").is_none())
+    );
+}
+
+#[test]
+fn every_problem_of_a_bad_file_is_reported_with_its_location() {
+    let text = r#"[catalog]
+internal_prefixes = ["internal."]
+
+[[tenant]]
+id = "acme"
+
+[[tenant]]
+id = "acme"
+
+[[tenant]]
+id = "globex"
+
+[[toolset]]
+id = "billing"
+tenant = "acme"
+mode = "ful"
+tools = ["billing.get-invoce", "discover_tool_schema", "internal.reindex", "billing.list-invoices"]
+modes = { "billing.void-invoice" = "lazy" }
+
+[[toolset]]
+id = "support"
+tenant = "globex"
+tools = ["support.open-ticket"]
+
+[[client]]
+id = "acme-web"
+tenant = "acme"
+api_keys = ["plain-text-key"]
+toolsets = ["support", "billng"]
+profile = "claude"
+
+[[client]]
+id = "acme-web"
+tenant = "acmee"
+
+[[mapping]]
+tool = "billing.refund"
+versions = [{ version = 3, status = "published" }, { version = 1, status = "live" }]
+"#;
+    let errors = Config::from_toml(text, "bad.toml", &registry()).expect_err("bad file");
+    let found: Vec<(usize, usize, &str)> = errors
+        .iter()
+        .map(|e| (e.line, e.column, e.key.as_str()))
+        .collect();
+    let expected = [
+        (8, 6, "tenant[1].id"),
+        (16, 8, "toolset[0].mode"),
+        (17, 10, "toolset[0].tools[0]"),
+        (17, 32, "toolset[0].tools[1]"),
+        (17, 56, "toolset[0].tools[2]"),
+        (18, 11, "toolset[0].modes.billing.void-invoice"),
+        (28, 13, "client[0].api_keys[0]"),
+        (29, 13, "client[0].toolsets[0]"),
+        (29, 24, "client[0].toolsets[1]"),
+        (30, 11, "client[0].profile"),
+        (33, 6, "client[1].id"),
+        (38, 25, "mapping[0].versions[0].version"),
+        (38, 76, "mapping[0].versions[1].status"),
+    ];
+    assert_eq!(found, expected, "{errors}");
+    let text = errors.to_string();
+    for needle in [
+        "13 problems",
+        "bad.toml:17:10: toolset[0].tools[0]: unknown tool `billing.get-invoce` (did you mean `billing.get-invoice`?)",
+        "`discover_tool_schema` is reserved",
+        "`internal.reindex` is internal",
+        "unknown mode `ful`",
+        "toolset `support` belongs to tenant `globex`",
+        "unknown toolset `billng` (did you mean `billing`?)",
+        "no registered type provides `billing.refund` version 3 (registered: 1, 2)",
+        "unknown status `live`",
+        "duplicate client id `acme-web`",
+        "never the key itself",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+    // The second client is a duplicate: its unknown tenant is not checked.
+    assert!(!text.contains("acmee"));
+}
+
+#[test]
+fn syntax_and_shape_errors_point_into_the_file() {
+    let errors = Config::from_toml(
+        "[[tenant]]\nid = \"a\"\ncolour = 1\n",
+        "x.toml",
+        &registry(),
+    )
+    .expect_err("unknown key");
+    let first = errors.iter().next().expect("one error");
+    assert_eq!((first.line, first.file.as_str()), (3, "x.toml"));
+    assert!(first.message.contains("colour"), "{first}");
+    let errors = Config::from_toml("[[tenant]\n", "y.toml", &registry()).expect_err("syntax");
+    assert_eq!(errors.iter().next().map(|e| e.line), Some(1));
+}
+
+#[test]
+fn configured_key_hashes_match_the_helper() {
+    assert!(CATALOG_TOML.contains(&hash_api_key("demo-acme-finance-key")));
+}
