@@ -5,11 +5,13 @@
 
 mod calls;
 mod catalog;
+mod catalog_properties;
 mod corpus;
 mod names;
 mod profiles;
 mod projection;
 mod properties;
+mod reload;
 mod roundtrip;
 mod snapshots;
 mod validity;
