@@ -57,7 +57,7 @@ fn invoices() -> Vec<Invoice> {
     let day = |d| chrono::NaiveDate::from_ymd_opt(2026, 11, d).unwrap_or_default();
     vec![
         Invoice {
-            id: uuid::Uuid::from_u128(0x0c1e_55aa_0000_4000_8000_000000000001),
+            id: uuid::Uuid::from_u128(0x0c1e_55aa_0000_4000_8000_0000_0000_0001),
             customer: "cust-42".into(),
             issued_on: day(2),
             status: InvoiceStatus::Paid,
@@ -69,7 +69,7 @@ fn invoices() -> Vec<Invoice> {
             }],
         },
         Invoice {
-            id: uuid::Uuid::from_u128(0x0c1e_55aa_0000_4000_8000_000000000002),
+            id: uuid::Uuid::from_u128(0x0c1e_55aa_0000_4000_8000_0000_0000_0002),
             customer: "cust-42".into(),
             issued_on: day(20),
             status: InvoiceStatus::Open,
@@ -143,7 +143,7 @@ impl Handler for ListInvoices {
             .filter(|i| i.customer == self.customer)
             .filter(|i| self.status.is_none_or(|s| s == i.status))
             .collect();
-        found.sort_by(|a, b| b.issued_on.cmp(&a.issued_on));
+        found.sort_by_key(|i| core::cmp::Reverse(i.issued_on));
         found.truncate(usize::from(self.limit));
         Ok(InvoicePage {
             invoices: found,
