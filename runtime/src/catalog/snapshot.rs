@@ -49,17 +49,23 @@ struct Exposed {
     full: Arc<str>,
 }
 
+/// What clients with the same profile and the same toolsets share.
+#[derive(Debug)]
+struct Shared {
+    tools: BTreeMap<&'static str, Exposed>,
+    /// Each listed tool's JSON, in list order (the meta-tool included).
+    entries: Arc<[Arc<str>]>,
+    /// `{"tools":[...]}`, ready to send.
+    list: Arc<str>,
+}
+
 /// What one client application sees.
 #[derive(Debug)]
 pub struct ClientView {
     id: String,
     tenant: String,
     profile: Profile,
-    tools: BTreeMap<&'static str, Exposed>,
-    /// Each listed tool's JSON, in list order (the meta-tool included).
-    entries: Vec<Arc<str>>,
-    /// `{"tools":[...]}`, ready to send.
-    list: Arc<str>,
+    shared: Arc<Shared>,
 }
 
 impl ClientView {
@@ -80,17 +86,17 @@ impl ClientView {
 
     /// The `tools/list` result, serialized: `{"tools":[...]}`.
     pub fn list_json(&self) -> &Arc<str> {
-        &self.list
+        &self.shared.list
     }
 
     /// Each listed tool's JSON, in list order.
     pub fn entries(&self) -> &[Arc<str>] {
-        &self.entries
+        &self.shared.entries
     }
 
     /// The names of the tools listed, in byte order, the meta-tool included.
     pub fn names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self.tools.keys().copied().collect();
+        let mut names: Vec<&str> = self.shared.tools.keys().copied().collect();
         if self.has_meta_tool() {
             names.push(META_TOOL);
             names.sort_unstable();
@@ -100,18 +106,22 @@ impl ClientView {
 
     /// The mode a tool is shown in, if this client sees it.
     pub fn mode_of(&self, tool: &str) -> Option<Mode> {
-        self.tools.get(tool).map(|t| t.mode)
+        self.shared.tools.get(tool).map(|t| t.mode)
     }
 
     /// The version of a tool this client is served, if it sees it.
     pub fn version_of(&self, tool: &str) -> Option<u32> {
-        self.tools.get(tool).map(|t| t.def.version)
+        self.shared.tools.get(tool).map(|t| t.def.version)
     }
 
     /// Whether the list carries `discover_tool_schema`: exactly when a tool
     /// in it is shown in a reduced mode.
     pub fn has_meta_tool(&self) -> bool {
-        self.tools.values().any(|t| t.mode.needs_discovery())
+        self.shared.tools.values().any(|t| t.mode.needs_discovery())
+    }
+
+    fn exposed(&self, tool: &str) -> Option<&Exposed> {
+        self.shared.tools.get(tool)
     }
 }
 
@@ -138,30 +148,84 @@ impl fmt::Debug for Snapshot {
 /// The id of the one view when no configuration is in force.
 const EVERYONE: &str = "*";
 
-/// Rendered tool JSON, shared across the clients of one build.
-#[derive(Default)]
-struct Renders {
-    tools: HashMap<(&'static str, u32, Mode, Profile), Arc<str>>,
-    meta: HashMap<Profile, Arc<str>>,
+/// A tool's rendering: which tool, at which version, in which mode and
+/// profile.
+type RenderKey = (&'static str, u32, Mode, Profile);
+
+/// The tools one group of clients sees, with their modes.
+type Plan = BTreeMap<&'static str, (&'static ToolDef, Mode)>;
+
+/// Renders every tool of `plans` once per mode and profile needed, plus the
+/// Full descriptor `discover_tool_schema` returns. (Rendering on several
+/// threads was measured slower on two cores: the work is mostly allocation.)
+fn render_all(plans: &[(Profile, Plan)]) -> HashMap<RenderKey, Arc<str>> {
+    let mut out: HashMap<RenderKey, Arc<str>> = HashMap::new();
+    for (profile, plan) in plans {
+        for (def, mode) in plan.values() {
+            for mode in [*mode, Mode::Full] {
+                out.entry((def.name, def.version, mode, *profile))
+                    .or_insert_with(|| render(def, mode, *profile));
+            }
+        }
+    }
+    out
 }
 
-impl Renders {
-    fn tool(&mut self, def: &'static ToolDef, mode: Mode, profile: Profile) -> Arc<str> {
-        self.tools
-            .entry((def.name, def.version, mode, profile))
-            .or_insert_with(|| {
-                apply(project_tool(def, mode), profile)
-                    .to_compact_string()
-                    .into()
-            })
-            .clone()
-    }
+fn render(def: &'static ToolDef, mode: Mode, profile: Profile) -> Arc<str> {
+    let json = project_tool(def, mode);
+    let json = match profile {
+        Profile::Default => json,
+        other => apply(json, other),
+    };
+    json.to_compact_string().into()
+}
 
-    fn meta(&mut self, profile: Profile) -> Arc<str> {
-        self.meta
-            .entry(profile)
-            .or_insert_with(|| apply(meta_tool(), profile).to_compact_string().into())
-            .clone()
+/// The shared view of one plan.
+fn shared(profile: Profile, plan: &Plan, renders: &HashMap<RenderKey, Arc<str>>) -> Shared {
+    let rendered = |def: &'static ToolDef, mode: Mode| -> Arc<str> {
+        match renders.get(&(def.name, def.version, mode, profile)) {
+            Some(json) => json.clone(),
+            None => render(def, mode, profile),
+        }
+    };
+    let needs_meta = plan.values().any(|(_, mode)| mode.needs_discovery());
+    let mut entries: Vec<(&str, Arc<str>)> = plan
+        .iter()
+        .map(|(name, (def, mode))| (*name, rendered(def, *mode)))
+        .collect();
+    if needs_meta {
+        let at = entries.partition_point(|(name, _)| *name < META_TOOL);
+        let meta: Arc<str> = apply(meta_tool(), profile).to_compact_string().into();
+        entries.insert(at, (META_TOOL, meta));
+    }
+    let mut list =
+        String::with_capacity(12 + entries.iter().map(|(_, e)| e.len() + 1).sum::<usize>());
+    list.push_str("{\"tools\":[");
+    for (i, (_, entry)) in entries.iter().enumerate() {
+        if i > 0 {
+            list.push(',');
+        }
+        list.push_str(entry);
+    }
+    list.push_str("]}");
+    let tools = plan
+        .iter()
+        .map(|(name, (def, mode))| {
+            let full = rendered(def, Mode::Full);
+            (
+                *name,
+                Exposed {
+                    def,
+                    mode: *mode,
+                    full,
+                },
+            )
+        })
+        .collect();
+    Shared {
+        tools,
+        entries: entries.into_iter().map(|(_, e)| e).collect(),
+        list: list.into(),
     }
 }
 
@@ -169,16 +233,22 @@ impl Snapshot {
     /// The snapshot without configuration: every registered tool that is not
     /// internal, at its highest version, in Full mode, for everyone.
     pub fn open(registry: Arc<Registry>) -> Snapshot {
-        let mut renders = Renders::default();
-        let mut tools = BTreeMap::new();
+        let mut plan = Plan::new();
         for def in registry.tools() {
             if def.internal {
                 continue;
             }
             // `tools()` runs by name then version: the last one wins.
-            tools.insert(def.name, (def, Mode::Full));
+            plan.insert(def.name, (def, Mode::Full));
         }
-        let view = view(EVERYONE, EVERYONE, Profile::Default, tools, &mut renders);
+        let plans = [(Profile::Default, plan)];
+        let renders = render_all(&plans);
+        let view = ClientView {
+            id: EVERYONE.to_owned(),
+            tenant: EVERYONE.to_owned(),
+            profile: Profile::Default,
+            shared: Arc::new(shared(Profile::Default, &plans[0].1, &renders)),
+        };
         Snapshot {
             registry,
             clients: HashMap::from([(EVERYONE.to_owned(), Arc::new(view))]),
@@ -189,7 +259,6 @@ impl Snapshot {
 
     /// The snapshot of a checked configuration.
     pub fn build(registry: Arc<Registry>, config: &Config) -> Snapshot {
-        let mut renders = Renders::default();
         // The active descriptor of every tool a toolset may name.
         let mut active: HashMap<&str, &'static ToolDef> = HashMap::new();
         for def in registry.tools() {
@@ -204,36 +273,63 @@ impl Snapshot {
                 active.insert(def.name, def);
             }
         }
-        let mut clients = HashMap::new();
-        let mut keys = HashMap::new();
+        // Clients with the same profile and the same in-force toolsets see the
+        // same list: plan, render and serialize it once for all of them.
+        let mut groups: HashMap<(Profile, Vec<&str>), usize> = HashMap::new();
+        let mut plans: Vec<(Profile, Plan)> = Vec::new();
+        let mut client_group = Vec::with_capacity(config.clients.len());
         for client in config.clients.values() {
-            let mut tools: BTreeMap<&'static str, (&'static ToolDef, Mode)> = BTreeMap::new();
-            let sets = client
+            let mut sets: Vec<&str> = client
                 .toolsets
                 .iter()
-                .filter_map(|id| config.toolsets.get(id))
-                .filter(|set| set.active && set.tenant == client.tenant);
-            for set in sets {
-                for name in &set.tools {
-                    let Some(def) = active.get(name.as_str()) else {
-                        continue;
-                    };
-                    let mode = set.overrides.get(name).copied().unwrap_or(set.mode);
-                    let entry = tools.entry(def.name).or_insert((def, mode));
-                    // The most informative mode wins.
-                    entry.1 = entry.1.max(mode);
-                }
-            }
+                .filter(|id| {
+                    config
+                        .toolsets
+                        .get(id.as_str())
+                        .is_some_and(|set| set.active && set.tenant == client.tenant)
+                })
+                .map(String::as_str)
+                .collect();
+            sets.sort_unstable();
+            sets.dedup();
+            let next = plans.len();
+            let group = *groups
+                .entry((client.profile, sets.clone()))
+                .or_insert_with(|| {
+                    let mut plan = Plan::new();
+                    for set in sets.iter().filter_map(|id| config.toolsets.get(*id)) {
+                        for name in &set.tools {
+                            let Some(def) = active.get(name.as_str()) else {
+                                continue;
+                            };
+                            let mode = set.overrides.get(name).copied().unwrap_or(set.mode);
+                            let entry = plan.entry(def.name).or_insert((def, mode));
+                            // The most informative mode wins.
+                            entry.1 = entry.1.max(mode);
+                        }
+                    }
+                    plans.push((client.profile, plan));
+                    next
+                });
+            client_group.push(group);
+        }
+        let renders = render_all(&plans);
+        let shared: Vec<Arc<Shared>> = plans
+            .iter()
+            .map(|(profile, plan)| Arc::new(shared(*profile, plan, &renders)))
+            .collect();
+        let mut clients = HashMap::new();
+        let mut keys = HashMap::new();
+        for (client, group) in config.clients.values().zip(client_group) {
             for hash in &client.key_hashes {
                 keys.insert(*hash, client.id.clone());
             }
-            let view = view(
-                &client.id,
-                &client.tenant,
-                client.profile,
-                tools,
-                &mut renders,
-            );
+            let view = ClientView {
+                id: client.id.clone(),
+                tenant: client.tenant.clone(),
+                profile: client.profile,
+                shared: shared[group].clone(),
+            };
             clients.insert(client.id.clone(), Arc::new(view));
         }
         Snapshot {
@@ -278,15 +374,14 @@ impl Snapshot {
         Ok(self
             .client(client)
             .ok_or(Refusal::UnknownClient)?
-            .list
+            .list_json()
             .clone())
     }
 
     /// The Full descriptor of a tool the client sees, in its profile.
     pub fn discover_schema(&self, client: &str, tool: &str) -> Result<Arc<str>, Refusal> {
         let view = self.client(client).ok_or(Refusal::UnknownClient)?;
-        view.tools
-            .get(tool)
+        view.exposed(tool)
             .map(|t| t.full.clone())
             .ok_or_else(|| Refusal::UnknownTool {
                 name: tool.to_owned(),
@@ -305,7 +400,7 @@ impl Snapshot {
             name: tool.to_owned(),
         };
         let view = self.client(client).ok_or_else(unknown)?;
-        let exposed = view.tools.get(tool).ok_or_else(unknown)?;
+        let exposed = view.exposed(tool).ok_or_else(unknown)?;
         self.registry
             .call_version(exposed.def.name, exposed.def.version, arguments)
             .await
@@ -314,48 +409,5 @@ impl Snapshot {
     /// The registry behind the snapshot.
     pub fn registry(&self) -> &Arc<Registry> {
         &self.registry
-    }
-}
-
-fn view(
-    id: &str,
-    tenant: &str,
-    profile: Profile,
-    tools: BTreeMap<&'static str, (&'static ToolDef, Mode)>,
-    renders: &mut Renders,
-) -> ClientView {
-    let needs_meta = tools.values().any(|(_, mode)| mode.needs_discovery());
-    let mut entries: Vec<(&str, Arc<str>)> = tools
-        .iter()
-        .map(|(name, (def, mode))| (*name, renders.tool(def, *mode, profile)))
-        .collect();
-    if needs_meta {
-        let at = entries.partition_point(|(name, _)| *name < META_TOOL);
-        entries.insert(at, (META_TOOL, renders.meta(profile)));
-    }
-    let mut list =
-        String::with_capacity(12 + entries.iter().map(|(_, e)| e.len() + 1).sum::<usize>());
-    list.push_str("{\"tools\":[");
-    for (i, (_, entry)) in entries.iter().enumerate() {
-        if i > 0 {
-            list.push(',');
-        }
-        list.push_str(entry);
-    }
-    list.push_str("]}");
-    let tools = tools
-        .into_iter()
-        .map(|(name, (def, mode))| {
-            let full = renders.tool(def, Mode::Full, profile);
-            (name, Exposed { def, mode, full })
-        })
-        .collect();
-    ClientView {
-        id: id.to_owned(),
-        tenant: tenant.to_owned(),
-        profile,
-        tools,
-        entries: entries.into_iter().map(|(_, e)| e).collect(),
-        list: list.into(),
     }
 }

@@ -1,0 +1,123 @@
+//! The governed catalog at scale: building a snapshot of 100, 1,000 and
+//! 10,000 tools across 100 clients, and serving one client's 1,000-tool
+//! list, against `serde_json::to_string` of the same list and a memcpy of
+//! its bytes. Ratios are in `benches/README.md`.
+
+#![allow(missing_docs, unreachable_pub)]
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use toolschema::Tool;
+use toolschema::call::Registry;
+use toolschema::catalog::{Config, Snapshot};
+use toolschema::{ToolDef, tool_json};
+use toolschema_demo::ListInvoices;
+
+const TENANTS: usize = 10;
+const CLIENTS: usize = 100;
+
+/// `n` tools, one handler, spread over ten tenants' services.
+fn registry(n: usize) -> Registry {
+    let mut registry = Registry::new();
+    for i in 0..n {
+        let name: &'static str =
+            Box::leak(format!("svc{}.tool-{i:05}", i % TENANTS).into_boxed_str());
+        let def: &'static ToolDef = Box::leak(Box::new(ToolDef {
+            name,
+            ..*ListInvoices::TOOL
+        }));
+        registry
+            .register_descriptor::<ListInvoices>(def)
+            .expect("unique names");
+    }
+    registry
+}
+
+/// Ten tenants, a toolset each (Full, every tenth tool Lazy), ten clients
+/// each.
+fn config_text(n: usize) -> String {
+    let mut out = String::new();
+    for t in 0..TENANTS {
+        out.push_str(&format!("[[tenant]]\nid = \"t{t}\"\n\n"));
+        let tools: Vec<String> = (t..n)
+            .step_by(TENANTS)
+            .map(|i| format!("\"svc{t}.tool-{i:05}\""))
+            .collect();
+        let lazy: Vec<String> = (t..n)
+            .step_by(TENANTS * 10)
+            .map(|i| format!("\"svc{t}.tool-{i:05}\" = \"lazy\""))
+            .collect();
+        out.push_str(&format!(
+            "[[toolset]]\nid = \"s{t}\"\ntenant = \"t{t}\"\ntools = [{}]\nmodes = {{ {} }}\n\n",
+            tools.join(", "),
+            lazy.join(", ")
+        ));
+    }
+    for c in 0..CLIENTS {
+        out.push_str(&format!(
+            "[[client]]\nid = \"c{c}\"\ntenant = \"t{}\"\ntoolsets = [\"s{}\"]\n\n",
+            c % TENANTS,
+            c % TENANTS
+        ));
+    }
+    out
+}
+
+fn build(c: &mut Criterion) {
+    let mut group = c.benchmark_group("snapshot_build");
+    group.sample_size(10);
+    for n in [100, 1_000, 10_000] {
+        let registry = Arc::new(registry(n));
+        let text = config_text(n);
+        let config = Config::from_toml(&text, "bench.toml", &registry).expect("valid");
+        group.bench_with_input(BenchmarkId::new("build", n), &n, |b, _| {
+            b.iter(|| black_box(Snapshot::build(registry.clone(), &config)))
+        });
+        group.bench_with_input(BenchmarkId::new("parse_config", n), &n, |b, _| {
+            b.iter(|| black_box(Config::from_toml(&text, "bench.toml", &registry).is_ok()))
+        });
+    }
+    group.finish();
+}
+
+fn discover(c: &mut Criterion) {
+    let registry = Arc::new(registry(10_000));
+    let config = Config::from_toml(&config_text(10_000), "bench.toml", &registry).expect("valid");
+    let snapshot = Snapshot::build(registry, &config);
+    let list = snapshot.discover("c3").expect("client");
+    let tools = serde_json::from_str::<serde_json::Value>(&list).expect("JSON")["tools"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert_eq!(tools, 1_000 + 1, "1,000 tools and the meta-tool");
+    let value: serde_json::Value = serde_json::from_str(&list).expect("JSON");
+    let _ = tool_json::<ListInvoices>();
+
+    let mut group = c.benchmark_group("discover_1000_tools");
+    group.bench_function("discover", |b| {
+        b.iter(|| black_box(snapshot.discover(black_box("c3"))))
+    });
+    group.bench_function("discover_into_buffer", |b| {
+        b.iter(|| {
+            let list = snapshot.discover(black_box("c3")).expect("client");
+            let mut out = Vec::with_capacity(list.len());
+            out.extend_from_slice(list.as_bytes());
+            black_box(out)
+        })
+    });
+    group.bench_function("memcpy", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(list.len());
+            out.extend_from_slice(black_box(list.as_bytes()));
+            black_box(out)
+        })
+    });
+    group.bench_function("serde_json_to_string", |b| {
+        b.iter(|| black_box(serde_json::to_string(black_box(&value))))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, build, discover);
+criterion_main!(benches);
