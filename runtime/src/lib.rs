@@ -10,6 +10,7 @@ extern crate alloc;
 
 pub mod call;
 pub mod catalog;
+pub mod export;
 pub mod json;
 pub mod model;
 pub mod profile;

@@ -7,6 +7,7 @@ mod calls;
 mod catalog;
 mod catalog_properties;
 mod corpus;
+mod export;
 mod names;
 mod profiles;
 mod projection;

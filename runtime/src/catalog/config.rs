@@ -104,6 +104,28 @@ pub struct Config {
     pub mappings: BTreeMap<String, Vec<(u32, Status)>>,
     /// Tool name prefixes that are never exposed.
     pub internal_prefixes: Vec<String>,
+    /// What an exported `server.json` says about the server (`[server]`).
+    pub server: Option<ServerInfo>,
+}
+
+/// The `[server]` section: what a `server.json` export says about the
+/// server, checked against the MCP registry's rules when loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerInfo {
+    /// Reverse-DNS name, `namespace/name`.
+    pub name: String,
+    /// At most 100 characters.
+    pub description: String,
+    /// A specific version (no ranges).
+    pub version: String,
+    /// A display name.
+    pub title: Option<String>,
+    /// The server's homepage.
+    pub website_url: Option<String>,
+    /// Remote transports, as the registry describes them.
+    pub remotes: Vec<serde_json::Value>,
+    /// Packages, as the registry describes them.
+    pub packages: Vec<serde_json::Value>,
 }
 
 /// One problem in a configuration file.
@@ -216,6 +238,24 @@ struct RawConfig {
     toolsets: Vec<RawToolset>,
     #[serde(default, rename = "mapping")]
     mappings: Vec<RawMapping>,
+    #[serde(default)]
+    server: Option<RawServer>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawServer {
+    name: Spanned<String>,
+    description: Spanned<String>,
+    version: Spanned<String>,
+    #[serde(default)]
+    title: Option<Spanned<String>>,
+    #[serde(default)]
+    website_url: Option<Spanned<String>>,
+    #[serde(default)]
+    remotes: Vec<Spanned<toml::Table>>,
+    #[serde(default)]
+    packages: Vec<Spanned<toml::Table>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -635,7 +675,154 @@ fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -> Config {
         }
         config.mappings.insert(name.clone(), versions);
     }
+    config.server = raw.server.map(|server| check_server(server, p));
     config
+}
+
+/// The registry's name rule: `^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`, 3 to 200
+/// characters.
+fn is_registry_name(name: &str) -> bool {
+    let Some((namespace, local)) = name.split_once('/') else {
+        return false;
+    };
+    (3..=200).contains(&name.len())
+        && !namespace.is_empty()
+        && !local.is_empty()
+        && namespace
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+        && local
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
+}
+
+fn is_http_url(url: &str) -> bool {
+    (url.starts_with("https://") || url.starts_with("http://"))
+        && url.len() > "https://".len()
+        && !url.contains(char::is_whitespace)
+}
+
+/// Whether a version is a range or a floating tag, which the registry
+/// refuses.
+fn is_version_range(version: &str) -> bool {
+    version == "latest"
+        || version.contains(['^', '~', '>', '<', '=', '*', ' '])
+        || version.split('.').any(|part| part == "x" || part == "X")
+}
+
+fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
+    let name = raw.name.get_ref();
+    if !is_registry_name(name) {
+        p.at(
+            raw.name.span(),
+            "server.name",
+            format!("`{name}` is not a registry server name: write `namespace/name` in reverse-DNS form (`io.github.user/weather`), matching ^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$, 3 to 200 characters"),
+        );
+    }
+    let description = raw.description.get_ref();
+    let length = description.chars().count();
+    if !(1..=100).contains(&length) {
+        p.at(
+            raw.description.span(),
+            "server.description",
+            format!("the description is {length} characters long; the registry allows 1 to 100"),
+        );
+    }
+    let version = raw.version.get_ref();
+    if version.is_empty() || version.len() > 255 || is_version_range(version) {
+        p.at(
+            raw.version.span(),
+            "server.version",
+            format!("`{version}` is not a specific version: write one such as `1.0.2` (no ranges or `latest`, at most 255 characters)"),
+        );
+    }
+    if let Some(title) = &raw.title
+        && !(1..=100).contains(&title.get_ref().chars().count())
+    {
+        p.at(
+            title.span(),
+            "server.title",
+            "the title must be 1 to 100 characters long",
+        );
+    }
+    if let Some(url) = &raw.website_url
+        && !is_http_url(url.get_ref())
+    {
+        p.at(
+            url.span(),
+            "server.website_url",
+            "the website URL must start with https:// or http://",
+        );
+    }
+    let mut remotes = Vec::new();
+    for (i, remote) in raw.remotes.iter().enumerate() {
+        let key = format!("server.remotes[{i}]");
+        let table = remote.get_ref();
+        let kind = table.get("type").and_then(toml::Value::as_str);
+        if !matches!(kind, Some("streamable-http" | "sse")) {
+            p.at(
+                remote.span(),
+                format!("{key}.type"),
+                "a remote needs `type = \"streamable-http\"` or `\"sse\"`",
+            );
+        }
+        if !table
+            .get("url")
+            .and_then(toml::Value::as_str)
+            .is_some_and(is_http_url)
+        {
+            p.at(
+                remote.span(),
+                format!("{key}.url"),
+                "a remote needs a `url` starting with https:// or http://",
+            );
+        }
+        remotes.push(serde_json::to_value(table).unwrap_or_default());
+    }
+    let mut packages = Vec::new();
+    for (i, package) in raw.packages.iter().enumerate() {
+        let key = format!("server.packages[{i}]");
+        let table = package.get_ref();
+        for field in ["registryType", "identifier"] {
+            if table.get(field).and_then(toml::Value::as_str).is_none() {
+                p.at(
+                    package.span(),
+                    format!("{key}.{field}"),
+                    format!("a package needs `{field}`, a string"),
+                );
+            }
+        }
+        let transport = table
+            .get("transport")
+            .and_then(|t| t.get("type"))
+            .and_then(toml::Value::as_str);
+        if !matches!(transport, Some("stdio" | "streamable-http" | "sse")) {
+            p.at(
+                package.span(),
+                format!("{key}.transport"),
+                "a package needs `transport = { type = \"stdio\" }` (or streamable-http, sse)",
+            );
+        }
+        if let Some(version) = table.get("version").and_then(toml::Value::as_str)
+            && (version.is_empty() || is_version_range(version))
+        {
+            p.at(
+                package.span(),
+                format!("{key}.version"),
+                format!("`{version}` is not a specific package version: pin one such as `1.0.0` (no ranges or `latest`)"),
+            );
+        }
+        packages.push(serde_json::to_value(table).unwrap_or_default());
+    }
+    ServerInfo {
+        name: name.clone(),
+        description: description.clone(),
+        version: version.clone(),
+        title: raw.title.map(|t| t.into_inner()),
+        website_url: raw.website_url.map(|u| u.into_inner()),
+        remotes,
+        packages,
+    }
 }
 
 /// Records what is wrong with naming `name` in a toolset; true if anything.

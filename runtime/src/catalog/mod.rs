@@ -10,7 +10,9 @@ mod live;
 mod rules;
 mod snapshot;
 
-pub use config::{Client, Config, ConfigError, ConfigErrors, Status, Toolset, hash_api_key};
+pub use config::{
+    Client, Config, ConfigError, ConfigErrors, ServerInfo, Status, Toolset, hash_api_key,
+};
 pub use live::{Catalog, ChangeSet, Watch};
 pub use rules::active_version;
 pub use snapshot::{ClientView, Refusal, Snapshot};

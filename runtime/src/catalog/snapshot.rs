@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::config::{Config, key_digest};
+use super::config::{Config, ServerInfo, key_digest};
 use super::rules::active_version;
 use crate::call::{CallError, Registry};
 use crate::profile::{Profile, apply};
@@ -120,6 +120,12 @@ impl ClientView {
         self.shared.tools.values().any(|t| t.mode.needs_discovery())
     }
 
+    /// Each tool this client sees (the meta-tool aside), with its mode, in
+    /// byte order of name.
+    pub fn tools(&self) -> impl Iterator<Item = (&'static ToolDef, Mode)> + '_ {
+        self.shared.tools.values().map(|t| (t.def, t.mode))
+    }
+
     fn exposed(&self, tool: &str) -> Option<&Exposed> {
         self.shared.tools.get(tool)
     }
@@ -134,6 +140,8 @@ pub struct Snapshot {
     governed: bool,
     /// Client ids by API key hash.
     keys: HashMap<[u8; 32], String>,
+    /// The `[server]` section, for exports.
+    server: Option<ServerInfo>,
 }
 
 impl fmt::Debug for Snapshot {
@@ -254,6 +262,7 @@ impl Snapshot {
             clients: HashMap::from([(EVERYONE.to_owned(), Arc::new(view))]),
             governed: false,
             keys: HashMap::new(),
+            server: None,
         }
     }
 
@@ -337,7 +346,13 @@ impl Snapshot {
             clients,
             governed: true,
             keys,
+            server: config.server.clone(),
         }
+    }
+
+    /// The `[server]` section of the configuration, if any.
+    pub fn server(&self) -> Option<&ServerInfo> {
+        self.server.as_ref()
     }
 
     /// Whether a configuration is in force.

@@ -1,0 +1,313 @@
+//! Catalog export as a `server.json` document (the MCP registry's format),
+//! and a build-time check that a committed export is up to date.
+//!
+//! The tool list goes under `_meta`, in this project's namespace
+//! ([`NAMESPACE`]): the protocol version and each tool as a valid MCP `Tool`.
+//! Output is deterministic: keys in a fixed order, tools in byte order of
+//! name, two-space indentation and a trailing newline, so that a diff of two
+//! exports shows only real changes. No secret, credential, tenant, client or
+//! source name is ever written.
+
+use core::fmt;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::catalog::{ServerInfo, Snapshot};
+use crate::json::{Json, Object};
+use crate::profile::apply;
+use crate::project::{META_TOOL, Mode, meta_tool, project_tool};
+use crate::tool::ToolDef;
+
+/// The `_meta` key the tool catalog is exported under.
+pub const NAMESPACE: &str = "dev.toolschema/catalog";
+
+/// The registry schema an export declares.
+pub const SERVER_SCHEMA: &str =
+    "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
+
+/// The MCP protocol version whose `Tool` objects an export lists.
+pub const PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// What to export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope<'a> {
+    /// Every tool some client sees (every tool, without configuration), in
+    /// Full mode.
+    Catalog,
+    /// What one client application sees: its tools, modes and profile.
+    Client(&'a str),
+}
+
+/// Why an export could not be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ExportError {
+    /// The configuration has no `[server]` section to describe the server.
+    NoServerSection,
+    /// No client application has that id.
+    UnknownClient(String),
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::NoServerSection => f.write_str(
+                "a server.json export needs a [server] section in the configuration (name, description, version)",
+            ),
+            ExportError::UnknownClient(id) => write!(f, "there is no client application `{id}` to export for"),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+/// The `server.json` text of `scope`.
+pub fn export(snapshot: &Snapshot, scope: Scope<'_>) -> Result<String, ExportError> {
+    let server = snapshot.server().ok_or(ExportError::NoServerSection)?;
+    let tools = match scope {
+        Scope::Catalog => {
+            let mut all: BTreeMap<&'static str, &'static ToolDef> = BTreeMap::new();
+            for view in snapshot.clients() {
+                for (def, _) in view.tools() {
+                    all.insert(def.name, def);
+                }
+            }
+            all.values()
+                .map(|def| project_tool(def, Mode::Full))
+                .collect()
+        }
+        Scope::Client(id) => {
+            let view = snapshot
+                .client(id)
+                .filter(|v| v.id() == id)
+                .ok_or_else(|| ExportError::UnknownClient(id.to_owned()))?;
+            let profile = view.profile();
+            let mut tools: Vec<(&str, Json)> = view
+                .tools()
+                .map(|(def, mode)| (def.name, apply(project_tool(def, mode), profile)))
+                .collect();
+            if view.has_meta_tool() {
+                tools.push((META_TOOL, apply(meta_tool(), profile)));
+                tools.sort_by(|a, b| a.0.cmp(b.0));
+            }
+            tools.into_iter().map(|(_, json)| json).collect()
+        }
+    };
+    Ok(document(server, tools).to_pretty_string() + "\n")
+}
+
+fn document(server: &ServerInfo, tools: Vec<Json>) -> Json {
+    let mut out = Object::new();
+    out.insert("$schema", SERVER_SCHEMA);
+    out.insert("name", server.name.clone());
+    if let Some(title) = &server.title {
+        out.insert("title", title.clone());
+    }
+    out.insert("description", server.description.clone());
+    out.insert("version", server.version.clone());
+    if let Some(url) = &server.website_url {
+        out.insert("websiteUrl", url.clone());
+    }
+    if !server.remotes.is_empty() {
+        out.insert(
+            "remotes",
+            Json::Array(server.remotes.iter().map(from_value).collect()),
+        );
+    }
+    if !server.packages.is_empty() {
+        out.insert(
+            "packages",
+            Json::Array(server.packages.iter().map(from_value).collect()),
+        );
+    }
+    let mut catalog = Object::new();
+    catalog.insert("protocolVersion", PROTOCOL_VERSION);
+    catalog.insert("tools", Json::Array(tools));
+    let mut meta = Object::new();
+    meta.insert(NAMESPACE, catalog);
+    out.insert("_meta", meta);
+    Json::Object(out)
+}
+
+/// A `serde_json::Value` as an order-keeping tree (object keys sorted, so
+/// output stays deterministic).
+fn from_value(value: &serde_json::Value) -> Json {
+    match value {
+        serde_json::Value::Null => Json::Null,
+        serde_json::Value::Bool(b) => Json::Bool(*b),
+        serde_json::Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => Json::from(u),
+            (None, Some(i), _) => Json::Number(crate::model::Number::Int(i)),
+            (_, _, f) => Json::Number(crate::model::Number::Float(f.unwrap_or(0.0))),
+        },
+        serde_json::Value::String(s) => Json::from(s.clone()),
+        serde_json::Value::Array(items) => Json::Array(items.iter().map(from_value).collect()),
+        serde_json::Value::Object(map) => {
+            let mut object = Object::new();
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            for key in keys {
+                object.insert(key.clone(), from_value(&map[key]));
+            }
+            Json::Object(object)
+        }
+    }
+}
+
+/// The outcome of [`verify_file`] when nothing is stale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The committed file is up to date.
+    Fresh,
+    /// `TOOLSCHEMA_BLESS=1` was set: the file was rewritten.
+    Blessed,
+}
+
+/// A committed export that no longer matches the catalog.
+#[derive(Debug)]
+pub struct StaleExport {
+    path: PathBuf,
+    diff: String,
+}
+
+impl StaleExport {
+    /// The committed file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What changed, as `-`/`+` lines with context.
+    pub fn diff(&self) -> &str {
+        &self.diff
+    }
+}
+
+impl fmt::Display for StaleExport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} is stale: the catalog changed. Review the difference, then rerun with TOOLSCHEMA_BLESS=1 to rewrite it.\n{}",
+            self.path.display(),
+            self.diff
+        )
+    }
+}
+
+impl std::error::Error for StaleExport {}
+
+/// Compares a committed export with the current one, the snapshot-test way:
+/// a readable diff when stale, and with `TOOLSCHEMA_BLESS=1` in the
+/// environment, the file is rewritten instead.
+///
+/// ```no_run
+/// # fn current() -> String { String::new() }
+/// use toolschema_runtime::export::verify_file;
+///
+/// // In a test or a build step:
+/// if let Err(stale) = verify_file("server.json", &current()) {
+///     panic!("{stale}");
+/// }
+/// ```
+pub fn verify_file(path: impl AsRef<Path>, expected: &str) -> Result<Verdict, StaleExport> {
+    let bless = std::env::var_os("TOOLSCHEMA_BLESS").is_some_and(|v| v == "1");
+    verify_file_with(path, expected, bless)
+}
+
+/// [`verify_file`] with blessing decided by the caller rather than the
+/// environment.
+pub fn verify_file_with(
+    path: impl AsRef<Path>,
+    expected: &str,
+    bless: bool,
+) -> Result<Verdict, StaleExport> {
+    let path = path.as_ref();
+    let committed = std::fs::read_to_string(path).ok();
+    if committed.as_deref() == Some(expected) {
+        return Ok(Verdict::Fresh);
+    }
+    if bless {
+        return match std::fs::write(path, expected) {
+            Ok(()) => Ok(Verdict::Blessed),
+            Err(error) => Err(StaleExport {
+                path: path.to_owned(),
+                diff: format!("(could not write the file: {error})"),
+            }),
+        };
+    }
+    let diff = match committed {
+        Some(committed) => diff(&committed, expected),
+        None => "(the file does not exist yet)".to_owned(),
+    };
+    Err(StaleExport {
+        path: path.to_owned(),
+        diff,
+    })
+}
+
+/// A line diff with two lines of context around each change.
+pub fn diff(before: &str, after: &str) -> String {
+    let a: Vec<&str> = before.lines().collect();
+    let b: Vec<&str> = after.lines().collect();
+    // Longest common subsequence table, from the ends.
+    let mut lcs = vec![vec![0u32; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let mut ops: Vec<(char, usize, &str)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        if i < a.len() && j < b.len() && a[i] == b[j] {
+            ops.push((' ', i + 1, a[i]));
+            i += 1;
+            j += 1;
+        } else if j < b.len() && (i == a.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
+            ops.push(('+', j + 1, b[j]));
+            j += 1;
+        } else {
+            ops.push(('-', i + 1, a[i]));
+            i += 1;
+        }
+    }
+    let near_change = |k: usize| {
+        let lo = k.saturating_sub(2);
+        let hi = (k + 2).min(ops.len() - 1);
+        ops[lo..=hi].iter().any(|(op, _, _)| *op != ' ')
+    };
+    let mut out = String::new();
+    let mut skipped = false;
+    for (k, (op, line, text)) in ops.iter().enumerate() {
+        if near_change(k) {
+            if skipped {
+                out.push_str("  ...\n");
+                skipped = false;
+            }
+            out.push_str(&format!("{op} {line:>5} | {text}\n"));
+        } else {
+            skipped = true;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::diff;
+
+    #[test]
+    fn diff_shows_changes_with_context() {
+        let before = "a\nb\nc\nd\ne\nf\ng\n";
+        let after = "a\nb\nc\nD\ne\nf\ng\nh\n";
+        let shown = diff(before, after);
+        assert!(shown.contains("-     4 | d"), "{shown}");
+        assert!(shown.contains("+     4 | D"), "{shown}");
+        assert!(shown.contains("+     8 | h"), "{shown}");
+        assert!(!shown.contains("| a"), "{shown}");
+        assert_eq!(diff("x\n", "x\n"), "");
+    }
+}
