@@ -110,7 +110,7 @@ pub use toolschema_macros::{Schema, Tool};
 pub use toolschema_runtime::call::{Context, Handler, Registry, ToolError, parse_args};
 pub use toolschema_runtime::validate::{ArgumentErrors, Violation};
 pub use toolschema_runtime::{
-    Annotations, MapKey, Schema, Tool, ToolDef, call, catalog, export, json, model, profile,
+    Annotations, MapKey, Schema, Tool, ToolDef, call, catalog, export, json, mcp, model, profile,
     project, render, schema_json, schema_of, tool_json, tool_json_as, validate, values,
 };
 

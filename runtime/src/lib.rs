@@ -12,6 +12,7 @@ pub mod call;
 pub mod catalog;
 pub mod export;
 pub mod json;
+pub mod mcp;
 pub mod model;
 pub mod profile;
 pub mod project;

@@ -16,6 +16,28 @@ fn spec_path(version: &str) -> PathBuf {
         .join("schema.json")
 }
 
+/// A validator for one definition of an MCP schema version, whichever
+/// dialect the version uses (2025-06-18 is draft-07 with `definitions`).
+pub fn spec_validator(version: &str, definition: &str) -> jsonschema::Validator {
+    let path = spec_path(version);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "read {}: {e} (is ../shared beside the checkout?)",
+            path.display()
+        )
+    });
+    let document: Value = serde_json::from_str(&text).expect("MCP schema is JSON");
+    if let Some(definitions) = document.get("definitions") {
+        let wrapper = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": definitions,
+            "$ref": format!("#/definitions/{definition}"),
+        });
+        return jsonschema::draft7::new(&wrapper).expect("MCP schema compiles");
+    }
+    mcp_validator(version, definition)
+}
+
 /// A validator for `#/$defs/<definition>` of an MCP schema version.
 pub fn mcp_validator(version: &str, definition: &str) -> jsonschema::Validator {
     let path = spec_path(version);

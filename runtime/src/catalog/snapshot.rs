@@ -57,6 +57,8 @@ struct Shared {
     entries: Arc<[Arc<str>]>,
     /// `{"tools":[...]}`, ready to send.
     list: Arc<str>,
+    /// A hash of `list`: which list a pagination cursor came from.
+    fingerprint: u64,
 }
 
 /// What one client application sees.
@@ -92,6 +94,11 @@ impl ClientView {
     /// Each listed tool's JSON, in list order.
     pub fn entries(&self) -> &[Arc<str>] {
         &self.shared.entries
+    }
+
+    /// A hash of the list bytes: equal lists have equal fingerprints.
+    pub fn fingerprint(&self) -> u64 {
+        self.shared.fingerprint
     }
 
     /// The names of the tools listed, in byte order, the meta-tool included.
@@ -230,10 +237,17 @@ fn shared(profile: Profile, plan: &Plan, renders: &HashMap<RenderKey, Arc<str>>)
             )
         })
         .collect();
+    let fingerprint = {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        list.hash(&mut hasher);
+        hasher.finish()
+    };
     Shared {
         tools,
         entries: entries.into_iter().map(|(_, e)| e).collect(),
         list: list.into(),
+        fingerprint,
     }
 }
 

@@ -1,0 +1,428 @@
+//! The MCP protocol over a catalog snapshot: JSON-RPC messages in, JSON-RPC
+//! messages out, for one authenticated client application. Transports
+//! (stdio, Streamable HTTP) carry the bytes; this module decides what they
+//! say.
+//!
+//! Both protocol eras are served: the handshake era (`initialize`,
+//! 2025-06-18 and 2025-11-25) and the stateless 2026-07-28 revision
+//! (`server/discover`, `_meta` on every request, `resultType`, and `ttlMs`
+//! with `cacheScope` on lists).
+//!
+//! Error policy (DESIGN §5): an unknown or invisible tool, or malformed
+//! params, is a JSON-RPC error -32602; arguments that break the schema are a
+//! result with `isError: true` listing every violation; a result that breaks
+//! its own output schema is an internal error (-32603), never sent as valid.
+//! `tools/list` is answered from the snapshot's pre-serialized bytes.
+
+use serde_json::{Map, Value, json};
+
+use crate::call::CallError;
+use crate::catalog::{ClientView, Snapshot};
+use crate::project::META_TOOL;
+
+/// The handshake-era protocol versions served, oldest first.
+pub const HANDSHAKE_VERSIONS: [&str; 2] = ["2025-06-18", "2025-11-25"];
+
+/// The stateless protocol version served.
+pub const STATELESS_VERSION: &str = "2026-07-28";
+
+/// The `_meta` key that carries a stateless request's protocol version.
+const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// JSON-RPC error codes.
+pub mod code {
+    /// The message is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The message is not a JSON-RPC request.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// No such method.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Bad params, or an unknown tool.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// A server-side defect.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// A protocol version the server does not speak.
+    pub const UNSUPPORTED_VERSION: i64 = -32022;
+}
+
+/// The server's identity and list settings.
+#[derive(Debug, Clone)]
+pub struct Server {
+    /// `serverInfo.name`.
+    pub name: String,
+    /// `serverInfo.version`.
+    pub version: String,
+    /// The most tools in one `tools/list` page.
+    pub page_size: usize,
+    /// How long a stateless client may cache a list (`ttlMs`).
+    pub list_ttl_ms: u64,
+}
+
+impl Default for Server {
+    fn default() -> Server {
+        Server {
+            name: "toolschema".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            page_size: 500,
+            list_ttl_ms: 60_000,
+        }
+    }
+}
+
+/// What a connection has agreed on (handshake era).
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    /// The negotiated protocol version, after `initialize`.
+    pub protocol: Option<&'static str>,
+}
+
+/// The notification that a client's tool list changed.
+pub const LIST_CHANGED: &str = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+
+/// The era a request belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Era {
+    Handshake,
+    Stateless,
+}
+
+/// A reply under construction: a JSON-RPC response text.
+fn response(id: &Value, result: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#, id)
+}
+
+/// A JSON-RPC error response. Without a request id (unreadable messages)
+/// the `id` member is left out, as MCP's schemas from 2025-11-25 allow.
+pub fn error(id: &Value, code: i64, message: &str, data: Option<Value>) -> String {
+    let mut error = json!({"code": code, "message": message});
+    if let Some(data) = data {
+        error["data"] = data;
+    }
+    let mut response = json!({"jsonrpc": "2.0", "error": error});
+    if !id.is_null() {
+        response["id"] = id.clone();
+    }
+    response.to_string()
+}
+
+impl Server {
+    /// Handles one JSON-RPC message from `client` and returns the reply, if
+    /// the message wants one (notifications get none).
+    pub async fn handle(
+        &self,
+        snapshot: &Snapshot,
+        client: &ClientView,
+        session: &mut Session,
+        message: &[u8],
+    ) -> Option<String> {
+        let message: Value = match serde_json::from_slice(message) {
+            Ok(value) => value,
+            Err(e) => {
+                return Some(error(
+                    &Value::Null,
+                    code::PARSE_ERROR,
+                    &format!("Parse error: {e}"),
+                    None,
+                ));
+            }
+        };
+        let Some(request) = message.as_object() else {
+            return Some(error(
+                &Value::Null,
+                code::INVALID_REQUEST,
+                "Invalid request: send one JSON-RPC object per message",
+                None,
+            ));
+        };
+        let id = request.get("id").cloned();
+        let method = request.get("method").and_then(Value::as_str);
+        let (Some(method), true) = (method, request.get("jsonrpc") == Some(&json!("2.0"))) else {
+            if request.contains_key("result") || request.contains_key("error") {
+                // A response from the client: nothing to answer.
+                return None;
+            }
+            return Some(error(
+                &id.unwrap_or(Value::Null),
+                code::INVALID_REQUEST,
+                "Invalid request: a JSON-RPC 2.0 request needs \"jsonrpc\": \"2.0\" and a \"method\"",
+                None,
+            ));
+        };
+        let Some(id) = id else {
+            // Notifications (`notifications/initialized`, …) need no reply.
+            return None;
+        };
+        let empty = Map::new();
+        let params = match request.get("params") {
+            None => &empty,
+            Some(Value::Object(params)) => params,
+            Some(_) => {
+                return Some(error(
+                    &id,
+                    code::INVALID_PARAMS,
+                    "Invalid params: params must be an object",
+                    None,
+                ));
+            }
+        };
+        let era = match params.get("_meta").and_then(|m| m.get(VERSION_KEY)) {
+            None => Era::Handshake,
+            Some(Value::String(v)) if v == STATELESS_VERSION => Era::Stateless,
+            Some(requested) => {
+                let data = json!({"supported": [STATELESS_VERSION, HANDSHAKE_VERSIONS[1], HANDSHAKE_VERSIONS[0]], "requested": requested});
+                return Some(error(
+                    &id,
+                    code::UNSUPPORTED_VERSION,
+                    "Unsupported protocol version",
+                    Some(data),
+                ));
+            }
+        };
+        Some(match method {
+            "initialize" => self.initialize(&id, params, session),
+            "server/discover" => self.discover(&id),
+            "ping" => response(&id, &self.result(era, "{}")),
+            "tools/list" => self.list(&id, era, client, params),
+            "tools/call" => self.call(&id, era, snapshot, client, params).await,
+            other => error(
+                &id,
+                code::METHOD_NOT_FOUND,
+                &format!("Method not found: {other}"),
+                None,
+            ),
+        })
+    }
+
+    /// A result object, with `resultType` in the stateless era.
+    fn result(&self, era: Era, body: &str) -> String {
+        match era {
+            Era::Handshake => body.to_owned(),
+            Era::Stateless if body == "{}" => r#"{"resultType":"complete"}"#.to_owned(),
+            Era::Stateless => format!(r#"{{"resultType":"complete",{}"#, &body[1..]),
+        }
+    }
+
+    fn server_info(&self) -> Value {
+        json!({"name": self.name, "version": self.version})
+    }
+
+    fn initialize(&self, id: &Value, params: &Map<String, Value>, session: &mut Session) -> String {
+        let requested = params.get("protocolVersion").and_then(Value::as_str);
+        // Agree on the client's version if served, else offer the newest.
+        let version = HANDSHAKE_VERSIONS
+            .iter()
+            .find(|v| Some(**v) == requested)
+            .copied()
+            .unwrap_or(HANDSHAKE_VERSIONS[1]);
+        session.protocol = Some(version);
+        let result = json!({
+            "protocolVersion": version,
+            "capabilities": {"tools": {"listChanged": true}},
+            "serverInfo": self.server_info(),
+        });
+        response(id, &result.to_string())
+    }
+
+    fn discover(&self, id: &Value) -> String {
+        let result = json!({
+            "resultType": "complete",
+            "supportedVersions": [STATELESS_VERSION],
+            "capabilities": {"tools": {"listChanged": true}},
+            "_meta": {"io.modelcontextprotocol/serverInfo": self.server_info()},
+            "ttlMs": self.list_ttl_ms,
+            "cacheScope": "private",
+        });
+        response(id, &result.to_string())
+    }
+
+    /// `tools/list`: the client's pre-serialized entries, paged.
+    fn list(
+        &self,
+        id: &Value,
+        era: Era,
+        client: &ClientView,
+        params: &Map<String, Value>,
+    ) -> String {
+        let entries = client.entries();
+        let start = match params.get("cursor") {
+            None | Some(Value::Null) => 0,
+            Some(Value::String(cursor)) => match parse_cursor(cursor) {
+                Some((fingerprint, offset))
+                    if fingerprint == client.fingerprint() && offset <= entries.len() =>
+                {
+                    offset
+                }
+                _ => {
+                    return error(
+                        id,
+                        code::INVALID_PARAMS,
+                        "Invalid cursor: it is not from this tool list (the list may have changed); list again without a cursor",
+                        None,
+                    );
+                }
+            },
+            Some(_) => {
+                return error(
+                    id,
+                    code::INVALID_PARAMS,
+                    "Invalid params: cursor must be a string",
+                    None,
+                );
+            }
+        };
+        let end = (start + self.page_size.max(1)).min(entries.len());
+        let page = &entries[start..end];
+        let mut body = String::with_capacity(64 + page.iter().map(|e| e.len() + 1).sum::<usize>());
+        body.push('{');
+        if era == Era::Stateless {
+            body.push_str(r#""resultType":"complete","#);
+        }
+        if start == 0 && end == entries.len() {
+            // The whole list: splice the pre-serialized `{"tools":[...]}`.
+            let list = client.list_json();
+            body.push_str(&list[1..list.len() - 1]);
+        } else {
+            body.push_str(r#""tools":["#);
+            for (i, entry) in page.iter().enumerate() {
+                if i > 0 {
+                    body.push(',');
+                }
+                body.push_str(entry);
+            }
+            body.push(']');
+        }
+        if end < entries.len() {
+            body.push_str(&format!(
+                r#","nextCursor":"{:016x}{:08x}""#,
+                client.fingerprint(),
+                end
+            ));
+        }
+        if era == Era::Stateless {
+            body.push_str(&format!(
+                r#","ttlMs":{},"cacheScope":"private""#,
+                self.list_ttl_ms
+            ));
+        }
+        body.push('}');
+        response(id, &body)
+    }
+
+    async fn call(
+        &self,
+        id: &Value,
+        era: Era,
+        snapshot: &Snapshot,
+        client: &ClientView,
+        params: &Map<String, Value>,
+    ) -> String {
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return error(
+                id,
+                code::INVALID_PARAMS,
+                "Invalid params: tools/call needs a tool \"name\"",
+                None,
+            );
+        };
+        let arguments = match params.get("arguments") {
+            None | Some(Value::Null) => Value::Object(Map::new()),
+            Some(arguments) => arguments.clone(),
+        };
+        let unknown = || {
+            error(
+                id,
+                code::INVALID_PARAMS,
+                &format!("Unknown tool: {name}"),
+                None,
+            )
+        };
+        if name == META_TOOL {
+            if !client.has_meta_tool() {
+                return unknown();
+            }
+            let Some(target) = arguments.get("name").and_then(Value::as_str) else {
+                return self.tool_result(
+                    id,
+                    era,
+                    &[text(
+                        "discover_tool_schema needs a tool \"name\" (a string).",
+                    )],
+                    None,
+                    true,
+                );
+            };
+            return match snapshot.discover_schema(client.id(), target) {
+                Ok(descriptor) => {
+                    let value: Value = serde_json::from_str(&descriptor).unwrap_or(Value::Null);
+                    self.tool_result(id, era, &[text(&descriptor)], Some(&value), false)
+                }
+                Err(_) => error(
+                    id,
+                    code::INVALID_PARAMS,
+                    &format!("Unknown tool: {target}"),
+                    None,
+                ),
+            };
+        }
+        let has_output = client
+            .tools()
+            .any(|(def, _)| def.name == name && def.output.is_some());
+        match snapshot.call(client.id(), name, arguments).await {
+            Ok(value) => {
+                let text_value = value.to_string();
+                let structured = has_output.then_some(&value);
+                self.tool_result(id, era, &[text(&text_value)], structured, false)
+            }
+            Err(CallError::UnknownTool { .. }) => unknown(),
+            Err(CallError::InvalidArguments(errors)) => {
+                let message = format!("The arguments for `{name}` were refused: {errors}");
+                self.tool_result(id, era, &[text(&message)], None, true)
+            }
+            Err(CallError::Tool(failure)) => {
+                self.tool_result(id, era, &[text(failure.message())], None, true)
+            }
+            Err(defect) => error(
+                id,
+                code::INTERNAL_ERROR,
+                &format!("Internal error: {defect}"),
+                None,
+            ),
+        }
+    }
+
+    fn tool_result(
+        &self,
+        id: &Value,
+        era: Era,
+        content: &[Value],
+        structured: Option<&Value>,
+        is_error: bool,
+    ) -> String {
+        let mut result = Map::new();
+        if era == Era::Stateless {
+            result.insert("resultType".into(), json!("complete"));
+        }
+        result.insert("content".into(), Value::Array(content.to_vec()));
+        if let Some(structured) = structured {
+            result.insert("structuredContent".into(), structured.clone());
+        }
+        if is_error {
+            result.insert("isError".into(), json!(true));
+        }
+        response(id, &Value::Object(result).to_string())
+    }
+}
+
+fn text(text: &str) -> Value {
+    json!({"type": "text", "text": text})
+}
+
+/// `(fingerprint, offset)` of a cursor made by [`Server::list`].
+fn parse_cursor(cursor: &str) -> Option<(u64, usize)> {
+    if cursor.len() != 24 {
+        return None;
+    }
+    let fingerprint = u64::from_str_radix(cursor.get(..16)?, 16).ok()?;
+    let offset = usize::from_str_radix(cursor.get(16..)?, 16).ok()?;
+    Some((fingerprint, offset))
+}

@@ -1,0 +1,502 @@
+//! The MCP protocol core over the demo catalog: every message the server
+//! sends validates against the schema of its protocol version; errors follow
+//! DESIGN §5; tenants are isolated, and a refusal never tells a hidden tool
+//! from a missing one.
+
+use serde_json::{Value, json};
+use toolschema::catalog::{Catalog, Snapshot};
+use toolschema::mcp::{LIST_CHANGED, STATELESS_VERSION, Server, Session};
+use toolschema_demo::{CATALOG_TOML, registry};
+
+use crate::calls::block_on;
+use crate::validity::spec_validator;
+
+const HANDSHAKE: [&str; 2] = ["2025-06-18", "2025-11-25"];
+const PAID: &str = "0c1e55aa-0000-4000-8000-000000000001";
+
+fn demo() -> Catalog {
+    Catalog::from_toml(registry(), CATALOG_TOML, "catalog.toml").expect("valid")
+}
+
+/// Sends one message as `client` and returns the parsed reply.
+fn send(
+    server: &Server,
+    snapshot: &Snapshot,
+    client: &str,
+    session: &mut Session,
+    message: Value,
+) -> Option<Value> {
+    let view = snapshot.client(client).expect("demo client");
+    let reply = block_on(server.handle(snapshot, view, session, message.to_string().as_bytes()))?;
+    Some(serde_json::from_str(&reply).expect("replies are JSON"))
+}
+
+fn request(id: u64, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+fn stateless(mut params: Value) -> Value {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": STATELESS_VERSION,
+        "io.modelcontextprotocol/clientInfo": {"name": "suite", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    params
+}
+
+/// Asserts that `message` is valid as `definition` of `version`.
+fn conforms(version: &str, definition: &str, message: &Value) {
+    let validator = spec_validator(version, definition);
+    let errors: Vec<String> = validator
+        .iter_errors(message)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{version} {definition}: {errors:#?}\n{message:#}"
+    );
+}
+
+fn response_kind(version: &str) -> &'static str {
+    if version == "2025-06-18" {
+        "JSONRPCResponse"
+    } else {
+        "JSONRPCResultResponse"
+    }
+}
+
+fn error_kind(version: &str) -> &'static str {
+    if version == "2025-06-18" {
+        "JSONRPCError"
+    } else {
+        "JSONRPCErrorResponse"
+    }
+}
+
+#[test]
+fn a_handshake_session_speaks_each_version() {
+    let catalog = demo();
+    let snapshot = catalog.snapshot();
+    let server = Server::default();
+    for version in HANDSHAKE {
+        let mut session = Session::default();
+        let init = json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "suite", "version": "1"}});
+        let reply = send(
+            &server,
+            &snapshot,
+            "acme-finance",
+            &mut session,
+            request(1, "initialize", init),
+        )
+        .expect("reply");
+        conforms(version, response_kind(version), &reply);
+        conforms(version, "InitializeResult", &reply["result"]);
+        assert_eq!(reply["result"]["protocolVersion"], version);
+        let none = send(
+            &server,
+            &snapshot,
+            "acme-finance",
+            &mut session,
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        );
+        assert!(none.is_none(), "notifications get no reply");
+
+        let list = send(
+            &server,
+            &snapshot,
+            "acme-finance",
+            &mut session,
+            request(2, "tools/list", json!({})),
+        )
+        .expect("reply");
+        conforms(version, response_kind(version), &list);
+        conforms(version, "ListToolsResult", &list["result"]);
+        assert_eq!(list["result"]["tools"].as_array().map(Vec::len), Some(4));
+
+        let call = send(
+            &server,
+            &snapshot,
+            "acme-finance",
+            &mut session,
+            request(
+                3,
+                "tools/call",
+                json!({"name": "billing.get-invoice", "arguments": {"invoice_id": PAID}}),
+            ),
+        )
+        .expect("reply");
+        conforms(version, response_kind(version), &call);
+        conforms(version, "CallToolResult", &call["result"]);
+        let structured = &call["result"]["structuredContent"];
+        assert_eq!(structured["customer"], "cust-42");
+        let text: Value =
+            serde_json::from_str(call["result"]["content"][0]["text"].as_str().expect("text"))
+                .expect("JSON text");
+        assert_eq!(&text, structured, "the same JSON as text");
+
+        let bad = send(
+            &server,
+            &snapshot,
+            "acme-finance",
+            &mut session,
+            request(4, "tools/call", json!({"name": "billing.list-invoices", "arguments": {"customer": "", "limit": 500, "colour": 1}})),
+        )
+        .expect("reply");
+        conforms(version, "CallToolResult", &bad["result"]);
+        assert_eq!(bad["result"]["isError"], true);
+        let text = bad["result"]["content"][0]["text"].as_str().expect("text");
+        for path in ["/customer", "/limit", "/colour"] {
+            assert!(text.contains(path), "{path} missing in {text}");
+        }
+
+        let refused = send(
+            &server,
+            &snapshot,
+            "acme-finance",
+            &mut session,
+            request(5, "tools/call", json!({"name": "billing.nothing"})),
+        )
+        .expect("reply");
+        conforms(version, error_kind(version), &refused);
+        assert_eq!(refused["error"]["code"], -32602);
+
+        let ping = send(
+            &server,
+            &snapshot,
+            "acme-finance",
+            &mut session,
+            request(6, "ping", json!({})),
+        )
+        .expect("reply");
+        conforms(version, response_kind(version), &ping);
+        let missing = send(
+            &server,
+            &snapshot,
+            "acme-finance",
+            &mut session,
+            request(7, "prompts/list", json!({})),
+        )
+        .expect("reply");
+        conforms(version, error_kind(version), &missing);
+        assert_eq!(missing["error"]["code"], -32601);
+    }
+}
+
+#[test]
+fn unknown_handshake_versions_get_the_newest() {
+    let snapshot = demo().snapshot();
+    let mut session = Session::default();
+    let init = json!({"protocolVersion": "2024-01-01", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}});
+    let reply = send(
+        &Server::default(),
+        &snapshot,
+        "acme-finance",
+        &mut session,
+        request(1, "initialize", init),
+    )
+    .expect("reply");
+    assert_eq!(reply["result"]["protocolVersion"], "2025-11-25");
+    assert_eq!(session.protocol, Some("2025-11-25"));
+}
+
+#[test]
+fn the_stateless_revision_is_served() {
+    let snapshot = demo().snapshot();
+    let server = Server::default();
+    let mut session = Session::default();
+    let v = STATELESS_VERSION;
+    let discover = send(
+        &server,
+        &snapshot,
+        "acme-assistant",
+        &mut session,
+        request(1, "server/discover", stateless(json!({}))),
+    )
+    .expect("reply");
+    conforms(v, "JSONRPCResultResponse", &discover);
+    conforms(v, "DiscoverResult", &discover["result"]);
+
+    let list = send(
+        &server,
+        &snapshot,
+        "acme-assistant",
+        &mut session,
+        request(2, "tools/list", stateless(json!({}))),
+    )
+    .expect("reply");
+    conforms(v, "ListToolsResult", &list["result"]);
+    assert_eq!(list["result"]["cacheScope"], "private");
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "billing.get-invoice",
+            "billing.list-invoices",
+            "discover_tool_schema"
+        ]
+    );
+
+    let schema = send(
+        &server,
+        &snapshot,
+        "acme-assistant",
+        &mut session,
+        request(3, "tools/call", stateless(json!({"name": "discover_tool_schema", "arguments": {"name": "billing.list-invoices"}}))),
+    )
+    .expect("reply");
+    conforms(v, "CallToolResult", &schema["result"]);
+    conforms(v, "Tool", &schema["result"]["structuredContent"]);
+    assert!(
+        schema["result"]["structuredContent"]["outputSchema"].is_object(),
+        "the Full descriptor"
+    );
+
+    let call = send(
+        &server,
+        &snapshot,
+        "acme-assistant",
+        &mut session,
+        request(4, "tools/call", stateless(json!({"name": "billing.list-invoices", "arguments": {"customer": "cust-42", "_schema_discovery": "seen"}}))),
+    )
+    .expect("reply");
+    conforms(v, "CallToolResult", &call["result"]);
+    assert_eq!(
+        call["result"]["structuredContent"]["invoices"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+
+    let mut wrong = stateless(json!({}));
+    wrong["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("1900-01-01");
+    let refused = send(
+        &server,
+        &snapshot,
+        "acme-assistant",
+        &mut session,
+        request(5, "tools/list", wrong),
+    )
+    .expect("reply");
+    conforms(v, "JSONRPCErrorResponse", &refused);
+    assert_eq!(refused["error"]["code"], -32022);
+    assert_eq!(refused["error"]["data"]["requested"], "1900-01-01");
+}
+
+#[test]
+fn malformed_messages_get_json_rpc_errors() {
+    let snapshot = demo().snapshot();
+    let view = snapshot.client("acme-finance").expect("client");
+    let server = Server::default();
+    let mut session = Session::default();
+    let reply = |bytes: &[u8], session: &mut Session| -> Value {
+        serde_json::from_str(
+            &block_on(server.handle(&snapshot, view, session, bytes)).expect("reply"),
+        )
+        .expect("JSON")
+    };
+    assert_eq!(reply(b"{not json", &mut session)["error"]["code"], -32700);
+    assert_eq!(reply(b"[1, 2]", &mut session)["error"]["code"], -32600);
+    assert_eq!(
+        reply(br#"{"id": 1, "method": "ping"}"#, &mut session)["error"]["code"],
+        -32600
+    );
+    assert_eq!(
+        reply(
+            br#"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": 3}"#,
+            &mut session
+        )["error"]["code"],
+        -32602
+    );
+    assert_eq!(
+        reply(
+            br#"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}}"#,
+            &mut session
+        )["error"]["code"],
+        -32602
+    );
+    // 2025-06-18 requires an id on every error, which an unreadable message
+    // does not have; later revisions let it be left out.
+    for version in ["2025-11-25", STATELESS_VERSION] {
+        conforms(
+            version,
+            "JSONRPCErrorResponse",
+            &reply(b"{not json", &mut session),
+        );
+    }
+    let response = block_on(server.handle(
+        &snapshot,
+        view,
+        &mut session,
+        br#"{"jsonrpc": "2.0", "id": 9, "result": {}}"#,
+    ));
+    assert!(response.is_none(), "a client's response needs no answer");
+}
+
+#[test]
+fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
+    let catalog = demo();
+    let snapshot = catalog.snapshot();
+    let server = Server {
+        page_size: 1,
+        ..Server::default()
+    };
+    let mut session = Session::default();
+    let mut names = Vec::new();
+    let mut cursor: Option<String> = None;
+    for id in 0..10 {
+        let params = match &cursor {
+            Some(cursor) => json!({"cursor": cursor}),
+            None => json!({}),
+        };
+        let page = send(
+            &server,
+            &snapshot,
+            "acme-finance",
+            &mut session,
+            request(id, "tools/list", params),
+        )
+        .expect("reply");
+        conforms("2025-11-25", "ListToolsResult", &page["result"]);
+        names.extend(
+            page["result"]["tools"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|t| t["name"].as_str().map(str::to_owned)),
+        );
+        cursor = page["result"]["nextCursor"].as_str().map(str::to_owned);
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert_eq!(
+        names,
+        [
+            "billing.get-invoice",
+            "billing.list-invoices",
+            "billing.refund",
+            "billing.void-invoice"
+        ]
+    );
+
+    let first = send(
+        &server,
+        &snapshot,
+        "acme-finance",
+        &mut session,
+        request(20, "tools/list", json!({})),
+    )
+    .expect("reply");
+    let cursor = first["result"]["nextCursor"]
+        .as_str()
+        .expect("more pages")
+        .to_owned();
+    let changed = CATALOG_TOML.replace(
+        "\"billing.void-invoice\", \"billing.refund\"",
+        "\"billing.void-invoice\"",
+    );
+    catalog
+        .reload_toml(&changed, "catalog.toml")
+        .expect("valid");
+    let fresh = catalog.snapshot();
+    let stale = send(
+        &server,
+        &fresh,
+        "acme-finance",
+        &mut session,
+        request(21, "tools/list", json!({"cursor": cursor})),
+    )
+    .expect("reply");
+    assert_eq!(stale["error"]["code"], -32602);
+    let junk = send(
+        &server,
+        &fresh,
+        "acme-finance",
+        &mut session,
+        request(22, "tools/list", json!({"cursor": "zzz"})),
+    )
+    .expect("reply");
+    assert_eq!(junk["error"]["code"], -32602);
+}
+
+#[test]
+fn tenants_are_isolated_and_refusals_reveal_nothing() {
+    let snapshot = demo().snapshot();
+    let server = Server::default();
+    let mut session = Session::default();
+    let list = send(
+        &server,
+        &snapshot,
+        "globex-support",
+        &mut session,
+        request(1, "tools/list", json!({})),
+    )
+    .expect("reply");
+    assert!(
+        !list.to_string().contains("billing."),
+        "globex sees no acme tool"
+    );
+    let mut refusals = Vec::new();
+    for name in ["billing.get-invoice", "billing.no-such-tool"] {
+        let call = send(
+            &server,
+            &snapshot,
+            "globex-support",
+            &mut session,
+            request(
+                2,
+                "tools/call",
+                json!({"name": name, "arguments": {"invoice_id": PAID}}),
+            ),
+        )
+        .expect("reply");
+        let schema = send(
+            &server,
+            &snapshot,
+            "globex-support",
+            &mut session,
+            request(
+                3,
+                "tools/call",
+                json!({"name": "discover_tool_schema", "arguments": {"name": name}}),
+            ),
+        )
+        .expect("reply");
+        refusals.push((
+            call.to_string().replace(name, "NAME"),
+            schema.to_string().replace(name, "NAME"),
+        ));
+    }
+    assert_eq!(
+        refusals[0], refusals[1],
+        "a hidden tool is refused exactly as a missing one"
+    );
+    assert!(refusals[0].0.contains("-32602"));
+    // A client without reduced modes has no meta-tool to call.
+    let meta = send(
+        &server,
+        &snapshot,
+        "acme-finance",
+        &mut session,
+        request(
+            4,
+            "tools/call",
+            json!({"name": "discover_tool_schema", "arguments": {"name": "billing.get-invoice"}}),
+        ),
+    )
+    .expect("reply");
+    assert_eq!(meta["error"]["code"], -32602);
+}
+
+#[test]
+fn the_list_changed_notification_is_valid() {
+    let notification: Value = serde_json::from_str(LIST_CHANGED).expect("JSON");
+    for version in ["2025-06-18", "2025-11-25", "2026-07-28"] {
+        conforms(version, "ToolListChangedNotification", &notification);
+    }
+}
