@@ -1,0 +1,261 @@
+//! Streamable HTTP and REST on one server.
+//!
+//! - `POST /mcp`: one JSON-RPC message, answered with one JSON response (202
+//!   for a notification). `GET /mcp` (a server-to-client stream) is not
+//!   offered: 405, which clients take as "no stream".
+//! - `GET /v1/tools`: the same descriptors the client gets over MCP.
+//! - `GET /v1/tools/{name}`: the Full descriptor, as `discover_tool_schema`
+//!   returns it.
+//! - `POST /v1/tools/{name}/call`: the arguments as the body; errors carry
+//!   the same violation list as MCP.
+//!
+//! Every request is authenticated (`Authorization: Bearer <key>` or
+//! `X-API-Key: <key>`) as one client application; `Host` and `Origin` must
+//! name an allowed host (loopback by default) against DNS rebinding.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+use toolschema::call::CallError;
+use toolschema::catalog::{Catalog, ClientView, Snapshot};
+use toolschema::mcp::{Server, Session};
+
+/// The largest request body accepted: the 1 MiB argument limit plus room for
+/// the JSON-RPC envelope.
+const BODY_LIMIT: usize = (1 << 20) + (64 << 10);
+
+struct App {
+    catalog: Arc<Catalog>,
+    server: Server,
+    allowed_hosts: Vec<String>,
+}
+
+/// The router, for serving and for tests.
+pub(crate) fn router(catalog: Arc<Catalog>, allowed_hosts: Vec<String>) -> Router {
+    let app = Arc::new(App {
+        catalog,
+        server: Server::default(),
+        allowed_hosts,
+    });
+    Router::new()
+        .route("/mcp", post(mcp).get(no_stream))
+        .route("/v1/tools", get(list))
+        .route("/v1/tools/{name}", get(schema))
+        .route("/v1/tools/{name}/call", post(call))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(app)
+}
+
+pub(crate) async fn serve(
+    catalog: Arc<Catalog>,
+    bind: SocketAddr,
+    allowed_hosts: Vec<String>,
+) -> Result<(), String> {
+    use axum::serve::ListenerExt;
+    let listener = tokio::net::TcpListener::bind(bind)
+        .await
+        .map_err(|e| format!("cannot listen on {bind}: {e}"))?;
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    let governed = catalog.snapshot().is_governed();
+    tracing::info!(address = %local, governed, "serving MCP at /mcp and REST at /v1/tools");
+    eprintln!(
+        "toolschema is serving on http://{local}\n  MCP (Streamable HTTP): http://{local}/mcp\n  REST: http://{local}/v1/tools\n  authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>`{}",
+        if governed {
+            " (demo keys: demo-acme-finance-key, demo-acme-assistant-key, demo-globex-support-key)"
+        } else {
+            ""
+        }
+    );
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::warn!(%error, "cannot set TCP_NODELAY");
+        }
+    });
+    axum::serve(listener, router(catalog, allowed_hosts))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|e| format!("the server stopped: {e}"))
+}
+
+fn json_response(status: StatusCode, body: impl Into<String>) -> Response {
+    let mut response = (status, body.into()).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+fn refusal(status: StatusCode, kind: &str, message: &str) -> Response {
+    json_response(
+        status,
+        json!({"error": kind, "message": message}).to_string(),
+    )
+}
+
+/// The host part of `host[:port]` or `[v6]:port`.
+fn host_of(authority: &str) -> &str {
+    if let Some(rest) = authority.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or(rest);
+    }
+    authority
+        .rsplit_once(':')
+        .map_or(authority, |(host, _)| host)
+}
+
+impl App {
+    fn host_allowed(&self, host: &str) -> bool {
+        matches!(host, "localhost" | "127.0.0.1" | "::1")
+            || self.allowed_hosts.iter().any(|h| h == host)
+    }
+
+    /// The caller's snapshot and client view, or the refusal to send.
+    #[allow(clippy::result_large_err)]
+    fn authorize(&self, headers: &HeaderMap) -> Result<(Arc<Snapshot>, Arc<ClientView>), Response> {
+        let host = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .map(host_of);
+        if !host.is_some_and(|h| self.host_allowed(h)) {
+            return Err(refusal(
+                StatusCode::FORBIDDEN,
+                "forbidden_host",
+                "this Host is not served; start the server with --allow-host",
+            ));
+        }
+        if let Some(origin) = headers.get(header::ORIGIN) {
+            let origin = origin.to_str().unwrap_or("");
+            let authority = origin.split_once("://").map_or("", |(_, rest)| rest);
+            if !self.host_allowed(host_of(authority)) {
+                return Err(refusal(
+                    StatusCode::FORBIDDEN,
+                    "forbidden_origin",
+                    "requests from this Origin are refused",
+                ));
+            }
+        }
+        let key = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .or_else(|| headers.get("x-api-key").and_then(|v| v.to_str().ok()));
+        let snapshot = self.catalog.snapshot();
+        let view = match key {
+            Some(key) => snapshot.client_by_key(key.trim()).cloned(),
+            None if !snapshot.is_governed() => snapshot.client("*").cloned(),
+            None => None,
+        };
+        match view {
+            Some(view) => Ok((snapshot, view)),
+            None => Err(refusal(
+                StatusCode::UNAUTHORIZED,
+                "unauthorized",
+                "send a valid API key as `Authorization: Bearer <key>` or `X-API-Key: <key>`",
+            )),
+        }
+    }
+}
+
+async fn mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Response {
+    let (snapshot, view) = match app.authorize(&headers) {
+        Ok(found) => found,
+        Err(refused) => return refused,
+    };
+    // Each request stands alone: the catalog is stateless per request.
+    let mut session = Session::default();
+    match app
+        .server
+        .handle(&snapshot, &view, &mut session, &body)
+        .await
+    {
+        Some(reply) => json_response(StatusCode::OK, reply),
+        None => StatusCode::ACCEPTED.into_response(),
+    }
+}
+
+async fn no_stream() -> Response {
+    StatusCode::METHOD_NOT_ALLOWED.into_response()
+}
+
+async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    match app.authorize(&headers) {
+        Ok((_, view)) => json_response(StatusCode::OK, view.list_json().to_string()),
+        Err(refused) => refused,
+    }
+}
+
+async fn schema(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+) -> Response {
+    let (snapshot, view) = match app.authorize(&headers) {
+        Ok(found) => found,
+        Err(refused) => return refused,
+    };
+    match snapshot.discover_schema(view.id(), &name) {
+        Ok(descriptor) => json_response(StatusCode::OK, descriptor.to_string()),
+        Err(refused) => refusal(StatusCode::NOT_FOUND, "unknown_tool", &refused.to_string()),
+    }
+}
+
+async fn call(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+    body: Bytes,
+) -> Response {
+    let (snapshot, view) = match app.authorize(&headers) {
+        Ok(found) => found,
+        Err(refused) => return refused,
+    };
+    let arguments: Value = if body.is_empty() {
+        json!({})
+    } else {
+        match serde_json::from_slice(&body) {
+            Ok(arguments) => arguments,
+            Err(e) => {
+                return refusal(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_json",
+                    &format!("the body is not JSON: {e}"),
+                );
+            }
+        }
+    };
+    match snapshot.call(view.id(), &name, arguments).await {
+        Ok(result) => json_response(StatusCode::OK, json!({"result": result}).to_string()),
+        Err(CallError::UnknownTool { name }) => refusal(
+            StatusCode::NOT_FOUND,
+            "unknown_tool",
+            &format!("there is no tool named `{name}`"),
+        ),
+        Err(CallError::InvalidArguments(errors)) => {
+            let violations: Vec<Value> = errors
+                .iter()
+                .map(|v| json!({"path": v.path(), "rule": v.rule().keyword(), "message": v.message()}))
+                .collect();
+            json_response(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                json!({"error": "invalid_arguments", "message": errors.to_string(), "violations": violations}).to_string(),
+            )
+        }
+        Err(CallError::Tool(failure)) => {
+            refusal(StatusCode::CONFLICT, "tool_error", failure.message())
+        }
+        Err(defect) => refusal(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "server_defect",
+            &defect.to_string(),
+        ),
+    }
+}

@@ -1,0 +1,204 @@
+//! `toolschema`: serve a governed tool catalog over MCP (Streamable HTTP or
+//! stdio) and REST, list what a client sees, check a configuration, export
+//! `server.json`.
+//!
+//! The binary serves the demo tools (`examples/demo`). Without `--config` it
+//! uses the embedded demo configuration (`examples/catalog.toml`: two
+//! tenants, three clients, all three discovery modes).
+
+mod http;
+mod stdio;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+use toolschema::catalog::{Catalog, Config, hash_api_key};
+use toolschema::export::{Scope, Verdict, export, verify_file};
+
+#[derive(Parser)]
+#[command(
+    name = "toolschema",
+    version,
+    about = "Serve, check and export governed MCP tool catalogs"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the catalog: MCP at /mcp and REST at /v1/tools over HTTP, or MCP over stdio.
+    Serve {
+        /// The catalog configuration (TOML); the embedded demo when absent.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        bind: SocketAddr,
+        /// Speak MCP over stdin and stdout instead of HTTP.
+        #[arg(long)]
+        stdio: bool,
+        /// The client application served over stdio (else TOOLSCHEMA_CLIENT).
+        #[arg(long)]
+        client: Option<String>,
+        /// Host names accepted in the Host and Origin headers, besides loopback.
+        #[arg(long = "allow-host")]
+        allow_hosts: Vec<String>,
+    },
+    /// Print a client's tools/list result.
+    List {
+        /// The client application.
+        #[arg(long)]
+        client: String,
+        /// The catalog configuration; the embedded demo when absent.
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
+    /// Check a configuration and print every problem.
+    Check {
+        /// The catalog configuration.
+        config: PathBuf,
+    },
+    /// Print the catalog as server.json, or check a committed one.
+    Export {
+        /// The catalog configuration; the embedded demo when absent.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Export what this client application sees.
+        #[arg(long)]
+        client: Option<String>,
+        /// Compare with this committed file instead of printing (TOOLSCHEMA_BLESS=1 rewrites it).
+        #[arg(long)]
+        check: Option<PathBuf>,
+    },
+    /// Print the hash to configure for an API key.
+    HashKey {
+        /// The key.
+        key: String,
+    },
+}
+
+/// The demo configuration's name in messages.
+const EMBEDDED: &str = "examples/catalog.toml (embedded)";
+
+/// Loads the catalog over the demo tools.
+fn load(config: Option<&PathBuf>) -> Result<(Catalog, Option<PathBuf>), String> {
+    let registry = toolschema_demo::registry();
+    match config {
+        None => Catalog::from_toml(registry, toolschema_demo::CATALOG_TOML, EMBEDDED)
+            .map(|c| (c, None))
+            .map_err(|e| e.to_string()),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            Catalog::from_toml(registry, &text, &path.display().to_string())
+                .map(|c| (c, Some(path.clone())))
+                .map_err(|e| e.to_string())
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Serve {
+            config,
+            bind,
+            stdio,
+            client,
+            allow_hosts,
+        } => {
+            tracing_subscriber::fmt()
+                .with_writer(std::io::stderr)
+                .with_ansi(false)
+                .init();
+            let (catalog, path) = load(config.as_ref())?;
+            let catalog = Arc::new(catalog);
+            let _watch = path.map(|path| catalog.watch(path, Duration::from_millis(500)));
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| format!("cannot start the runtime: {e}"))?;
+            if stdio {
+                let client = client.or_else(|| std::env::var("TOOLSCHEMA_CLIENT").ok());
+                runtime.block_on(stdio::serve(catalog, client))
+            } else {
+                runtime.block_on(http::serve(catalog, bind, allow_hosts))
+            }
+        }
+        Command::List { client, config } => {
+            let (catalog, _) = load(config.as_ref())?;
+            let list = catalog
+                .snapshot()
+                .discover(&client)
+                .map_err(|_| format!("there is no client application `{client}`"))?;
+            println!("{list}");
+            Ok(())
+        }
+        Command::Check { config } => {
+            let text = std::fs::read_to_string(&config)
+                .map_err(|e| format!("cannot read {}: {e}", config.display()))?;
+            let registry = toolschema_demo::registry();
+            match Config::from_toml(&text, &config.display().to_string(), &registry) {
+                Ok(checked) => {
+                    println!(
+                        "{}: ok ({} tenants, {} toolsets, {} client applications)",
+                        config.display(),
+                        checked.tenants.len(),
+                        checked.toolsets.len(),
+                        checked.clients.len()
+                    );
+                    Ok(())
+                }
+                Err(errors) => Err(errors.to_string()),
+            }
+        }
+        Command::Export {
+            config,
+            client,
+            check,
+        } => {
+            let (catalog, _) = load(config.as_ref())?;
+            let scope = match &client {
+                Some(id) => Scope::Client(id),
+                None => Scope::Catalog,
+            };
+            let document = export(&catalog.snapshot(), scope).map_err(|e| e.to_string())?;
+            match check {
+                None => {
+                    print!("{document}");
+                    Ok(())
+                }
+                Some(path) => match verify_file(&path, &document).map_err(|e| e.to_string())? {
+                    Verdict::Fresh => {
+                        println!("{} is up to date", path.display());
+                        Ok(())
+                    }
+                    Verdict::Blessed => {
+                        println!("{} rewritten", path.display());
+                        Ok(())
+                    }
+                },
+            }
+        }
+        Command::HashKey { key } => {
+            println!("{}", hash_api_key(&key));
+            Ok(())
+        }
+    }
+}

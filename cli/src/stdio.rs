@@ -1,0 +1,88 @@
+//! MCP over stdio: one JSON-RPC message per line on stdin, replies and
+//! notifications one per line on stdout. The client application is named on
+//! the command line or in `TOOLSCHEMA_CLIENT`.
+
+use std::sync::Arc;
+
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::{Mutex, mpsc};
+use toolschema::catalog::Catalog;
+use toolschema::mcp::{LIST_CHANGED, Server, Session, code, error};
+
+pub(crate) async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), String> {
+    let snapshot = catalog.snapshot();
+    let client = match client {
+        Some(id) => id,
+        None if !snapshot.is_governed() => "*".to_owned(),
+        None => {
+            return Err("name the client application with --client or TOOLSCHEMA_CLIENT".to_owned());
+        }
+    };
+    if snapshot.client(&client).is_none() {
+        return Err(format!("there is no client application `{client}`"));
+    }
+    tracing::info!(client = %client, "serving MCP over stdio");
+
+    let stdout = Arc::new(Mutex::new(tokio::io::stdout()));
+
+    // Tell the client when its list changes.
+    let notices = catalog.subscribe();
+    let (notify, mut notified) = mpsc::unbounded_channel::<()>();
+    let watched = client.clone();
+    std::thread::spawn(move || {
+        while let Ok(changes) = notices.recv() {
+            if changes.clients.contains(&watched) && notify.send(()).is_err() {
+                break;
+            }
+        }
+    });
+    let notifier_out = stdout.clone();
+    tokio::spawn(async move {
+        while notified.recv().await.is_some() {
+            if write_line(&notifier_out, LIST_CHANGED).await.is_err() {
+                break;
+            }
+        }
+    });
+
+    let server = Server::default();
+    let mut session = Session::default();
+    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    loop {
+        let line = match lines.next_line().await {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => return Err(format!("cannot read stdin: {e}")),
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let snapshot = catalog.snapshot();
+        let reply = match snapshot.client(&client) {
+            Some(view) => {
+                server
+                    .handle(&snapshot, view, &mut session, line.as_bytes())
+                    .await
+            }
+            None => Some(error(
+                &serde_json::Value::Null,
+                code::INVALID_REQUEST,
+                "this client application no longer exists in the configuration",
+                None,
+            )),
+        };
+        if let Some(reply) = reply
+            && write_line(&stdout, &reply).await.is_err()
+        {
+            break;
+        }
+    }
+    Ok(())
+}
+
+async fn write_line(stdout: &Mutex<tokio::io::Stdout>, line: &str) -> std::io::Result<()> {
+    let mut stdout = stdout.lock().await;
+    stdout.write_all(line.as_bytes()).await?;
+    stdout.write_all(b"\n").await?;
+    stdout.flush().await
+}

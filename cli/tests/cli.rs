@@ -1,0 +1,492 @@
+//! The `toolschema` binary end to end: its commands, MCP over stdio, and the
+//! HTTP server (MCP, REST, authentication, isolation, limits, load).
+
+#![allow(missing_docs)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_toolschema");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let output = Command::new(BIN)
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the binary runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn spec_validator(version: &str, definition: &str) -> jsonschema::Validator {
+    let path = root()
+        .join("../shared/spec/mcp")
+        .join(version)
+        .join("schema.json");
+    let document: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("spec")).expect("JSON");
+    match document.get("definitions") {
+        Some(definitions) => jsonschema::draft7::new(&json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": definitions,
+            "$ref": format!("#/definitions/{definition}"),
+        }))
+        .expect("compiles"),
+        None => jsonschema::draft202012::new(&json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$defs": document["$defs"],
+            "$ref": format!("#/$defs/{definition}"),
+        }))
+        .expect("compiles"),
+    }
+}
+
+#[test]
+fn list_prints_a_clients_tools() {
+    let (ok, out, _) = run(&["list", "--client", "acme-assistant"]);
+    assert!(ok);
+    let list: Value = serde_json::from_str(&out).expect("JSON");
+    let names: Vec<&str> = list["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "billing.get-invoice",
+            "billing.list-invoices",
+            "discover_tool_schema"
+        ]
+    );
+    let (ok, _, err) = run(&["list", "--client", "nobody"]);
+    assert!(!ok && err.contains("nobody"));
+}
+
+#[test]
+fn check_reports_every_problem() {
+    let (ok, out, _) = run(&["check", "examples/catalog.toml"]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("ok (2 tenants, 4 toolsets, 3 client applications)"),
+        "{out}"
+    );
+    let dir = std::env::temp_dir().join(format!("toolschema-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "[[tenant]]\nid = \"a\"\n[[toolset]]\nid = \"s\"\ntenant = \"b\"\nmode = \"eager\"\ntools = [\"billing.get-invoce\"]\n").expect("write");
+    let (ok, _, err) = run(&["check", bad.to_str().expect("utf-8")]);
+    assert!(!ok);
+    assert!(err.contains("3 problems"), "{err}");
+    assert!(
+        err.contains(":5:10: toolset[0].tenant: unknown tenant `b`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("unknown mode `eager`") && err.contains("did you mean `billing.get-invoice`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn export_checks_the_committed_file_and_keys_hash() {
+    let (ok, out, err) = run(&["export", "--check", "examples/server.json"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("up to date"));
+    let (ok, out, _) = run(&["export", "--client", "globex-support"]);
+    assert!(ok);
+    assert!(out.contains("support.open-ticket") && !out.contains("billing."));
+    let (ok, out, _) = run(&["hash-key", "demo-acme-finance-key"]);
+    assert!(ok);
+    assert!(
+        std::fs::read_to_string(root().join("examples/catalog.toml"))
+            .expect("read")
+            .contains(out.trim())
+    );
+}
+
+/// A running `serve --stdio`.
+struct StdioServer {
+    child: Child,
+    replies: mpsc::Receiver<Value>,
+}
+
+impl StdioServer {
+    fn start(args: &[&str]) -> StdioServer {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--stdio"])
+            .args(args)
+            .current_dir(root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (send, replies) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send
+                    .send(serde_json::from_str(&line).expect("each line is JSON"))
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        });
+        StdioServer { child, replies }
+    }
+
+    fn send(&mut self, message: Value) {
+        let stdin = self.child.stdin.as_mut().expect("stdin");
+        writeln!(stdin, "{message}").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    fn next(&self) -> Value {
+        self.replies
+            .recv_timeout(Duration::from_secs(10))
+            .expect("a reply")
+    }
+}
+
+impl Drop for StdioServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_stdio_session_lists_and_calls() {
+    let mut server = StdioServer::start(&["--client", "acme-finance"]);
+    server.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}));
+    let init = server.next();
+    assert!(
+        spec_validator("2025-11-25", "JSONRPCResultResponse").is_valid(&init),
+        "{init}"
+    );
+    server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    server.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    let list = server.next();
+    assert_eq!(list["id"], 2, "the notification got no reply");
+    assert!(spec_validator("2025-11-25", "ListToolsResult").is_valid(&list["result"]));
+    server.send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "billing.void-invoice", "arguments": {"invoiceId": "0c1e55aa-0000-4000-8000-000000000002", "reason": "duplicate"}}}));
+    let call = server.next();
+    assert!(
+        spec_validator("2025-11-25", "CallToolResult").is_valid(&call["result"]),
+        "{call}"
+    );
+    assert_eq!(call["result"]["structuredContent"]["status"], "void");
+}
+
+#[test]
+fn a_stdio_client_hears_that_its_list_changed() {
+    let dir = std::env::temp_dir().join(format!("toolschema-cli-watch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let config = dir.join("catalog.toml");
+    let text = std::fs::read_to_string(root().join("examples/catalog.toml")).expect("read");
+    std::fs::write(&config, &text).expect("write");
+    let mut server = StdioServer::start(&[
+        "--client",
+        "globex-support",
+        "--config",
+        config.to_str().expect("utf-8"),
+    ]);
+    server.send(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));
+    assert_eq!(server.next()["id"], 1);
+    std::fs::write(
+        &config,
+        text.replace(
+            "mode = \"lazy\"\ntools = [\"support.open-ticket\"",
+            "mode = \"full\"\ntools = [\"support.open-ticket\"",
+        ),
+    )
+    .expect("write");
+    let notice = server.next();
+    assert_eq!(
+        notice,
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+    );
+    for version in ["2025-06-18", "2025-11-25", "2026-07-28"] {
+        assert!(spec_validator(version, "ToolListChangedNotification").is_valid(&notice));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A running HTTP server on a free loopback port.
+struct Http {
+    child: Child,
+    port: u16,
+}
+
+impl Http {
+    fn start() -> Http {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--bind", "127.0.0.1:0"])
+            .current_dir(root())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starts");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = BufReader::new(stderr).lines();
+        let port = loop {
+            let line = lines
+                .next()
+                .expect("the server announces itself")
+                .expect("line");
+            if let Some(rest) = line.strip_prefix("toolschema is serving on http://127.0.0.1:") {
+                break rest.trim().parse().expect("a port");
+            }
+        };
+        std::thread::spawn(move || for _ in lines {});
+        Http { child, port }
+    }
+}
+
+impl Drop for Http {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP/1.1 exchange on a kept-alive connection: (status, body).
+fn exchange(
+    stream: &mut TcpStream,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, Vec<u8>) {
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).expect("write");
+    stream.write_all(body).expect("write body");
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        stream.read_exact(&mut byte).expect("read head");
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).into_owned();
+    let status: u16 = head[9..12].parse().expect("status");
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length:")
+                .map(|v| v.trim().parse().unwrap_or(0))
+        })
+        .unwrap_or(0);
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).expect("read body");
+    (status, body)
+}
+
+fn connect(port: u16) -> TcpStream {
+    let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    stream
+}
+
+const GLOBEX: (&str, &str) = ("X-API-Key", "demo-globex-support-key");
+const ACME: (&str, &str) = ("Authorization", "Bearer demo-acme-finance-key");
+
+#[test]
+fn http_serves_mcp_and_rest_per_client() {
+    let server = Http::start();
+    let mut stream = connect(server.port);
+    let (status, _) = exchange(&mut stream, "GET", "/v1/tools", &[], b"");
+    assert_eq!(status, 401);
+    let (status, _) = exchange(
+        &mut stream,
+        "GET",
+        "/v1/tools",
+        &[("X-API-Key", "wrong")],
+        b"",
+    );
+    assert_eq!(status, 401);
+    let (status, body) = exchange(&mut stream, "GET", "/v1/tools", &[GLOBEX], b"");
+    assert_eq!(status, 200);
+    assert!(
+        !String::from_utf8_lossy(&body).contains("billing."),
+        "tenant isolation"
+    );
+
+    let mcp_list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string();
+    let (_, body) = exchange(&mut stream, "POST", "/mcp", &[GLOBEX], mcp_list.as_bytes());
+    let over_mcp: Value = serde_json::from_slice(&body).expect("JSON");
+    let (_, rest) = exchange(&mut stream, "GET", "/v1/tools", &[GLOBEX], b"");
+    let over_rest: Value = serde_json::from_slice(&rest).expect("JSON");
+    assert_eq!(
+        over_mcp["result"], over_rest,
+        "the same descriptors over MCP and REST"
+    );
+
+    // A hidden tool is refused exactly as a missing one, over both.
+    let refusal = |name: &str, stream: &mut TcpStream| {
+        let (s1, b1) = exchange(stream, "GET", &format!("/v1/tools/{name}"), &[GLOBEX], b"");
+        let (s2, b2) = exchange(
+            stream,
+            "POST",
+            &format!("/v1/tools/{name}/call"),
+            &[GLOBEX],
+            b"{}",
+        );
+        let call =
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name}})
+                .to_string();
+        let (s3, b3) = exchange(stream, "POST", "/mcp", &[GLOBEX], call.as_bytes());
+        let text = format!(
+            "{s1}{s2}{s3}{}{}{}",
+            String::from_utf8_lossy(&b1),
+            String::from_utf8_lossy(&b2),
+            String::from_utf8_lossy(&b3)
+        );
+        text.replace(name, "NAME")
+    };
+    assert_eq!(
+        refusal("billing.get-invoice", &mut stream),
+        refusal("billing.none-such", &mut stream)
+    );
+
+    let (status, body) = exchange(
+        &mut stream,
+        "POST",
+        "/v1/tools/billing.list-invoices/call",
+        &[ACME],
+        br#"{"customer": "", "limit": 0}"#,
+    );
+    assert_eq!(status, 422);
+    let refused: Value = serde_json::from_slice(&body).expect("JSON");
+    let paths: Vec<&str> = refused["violations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v["path"].as_str())
+        .collect();
+    assert_eq!(paths, ["/customer", "/limit"]);
+    let (status, body) = exchange(
+        &mut stream,
+        "GET",
+        "/v1/tools/billing.get-invoice",
+        &[ACME],
+        b"",
+    );
+    assert_eq!(status, 200);
+    assert!(
+        spec_validator("2026-07-28", "Tool")
+            .is_valid(&serde_json::from_slice(&body).expect("JSON"))
+    );
+
+    let (status, body) = exchange(&mut stream, "POST", "/mcp", &[ACME], b"{oops");
+    assert_eq!(status, 200);
+    assert_eq!(
+        serde_json::from_slice::<Value>(&body).expect("JSON")["error"]["code"],
+        -32700
+    );
+    let (status, _) = exchange(
+        &mut stream,
+        "POST",
+        "/mcp",
+        &[ACME],
+        br#"{"jsonrpc": "2.0", "method": "notifications/initialized"}"#,
+    );
+    assert_eq!(status, 202);
+}
+
+#[test]
+fn http_refuses_foreign_hosts_and_oversized_bodies_and_stays_up() {
+    let server = Http::start();
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let request = "GET /v1/tools HTTP/1.1\r\nHost: attacker.example\r\nX-API-Key: demo-globex-support-key\r\nContent-Length: 0\r\n\r\n";
+    stream.write_all(request.as_bytes()).expect("write");
+    let mut reply = [0u8; 12];
+    stream.read_exact(&mut reply).expect("read");
+    assert_eq!(&reply[9..12], b"403");
+
+    let mut stream = connect(server.port);
+    let (status, _) = exchange(
+        &mut stream,
+        "GET",
+        "/v1/tools",
+        &[GLOBEX, ("Origin", "http://attacker.example")],
+        b"",
+    );
+    assert_eq!(status, 403);
+    let huge = vec![b' '; 2 << 20];
+    let mut big = connect(server.port);
+    let (status, _) = exchange(&mut big, "POST", "/mcp", &[ACME], &huge);
+    assert_eq!(status, 413);
+    let mut again = connect(server.port);
+    let (status, _) = exchange(&mut again, "GET", "/v1/tools", &[GLOBEX], b"");
+    assert_eq!(status, 200, "still answering");
+}
+
+#[test]
+fn a_bounded_load_test_ends_without_errors() {
+    let server = Http::start();
+    let port = server.port;
+    let workers: Vec<_> = (0..64)
+        .map(|worker| {
+            std::thread::spawn(move || {
+                let mut stream = connect(port);
+                let mut failures = 0;
+                for i in 0..157 {
+                    let body =
+                        json!({"jsonrpc": "2.0", "id": i, "method": "tools/list"}).to_string();
+                    let key = if worker % 2 == 0 { GLOBEX } else { ACME };
+                    let (status, reply) =
+                        exchange(&mut stream, "POST", "/mcp", &[key], body.as_bytes());
+                    let ok = status == 200
+                        && serde_json::from_slice::<Value>(&reply)
+                            .is_ok_and(|v| v["result"]["tools"].is_array());
+                    failures += usize::from(!ok);
+                }
+                (157, failures)
+            })
+        })
+        .collect();
+    let (mut total, mut failures) = (0, 0);
+    for worker in workers {
+        let (n, f) = worker.join().expect("a worker panicked");
+        total += n;
+        failures += f;
+    }
+    assert!(total >= 10_000);
+    assert_eq!(failures, 0);
+    let mut stream = connect(port);
+    assert_eq!(
+        exchange(&mut stream, "GET", "/v1/tools", &[GLOBEX], b"").0,
+        200,
+        "still answering"
+    );
+}
