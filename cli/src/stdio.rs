@@ -15,7 +15,9 @@ pub(crate) async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Resu
         Some(id) => id,
         None if !snapshot.is_governed() => "*".to_owned(),
         None => {
-            return Err("name the client application with --client or TOOLSCHEMA_CLIENT".to_owned());
+            return Err(
+                "name the client application with --client or TOOLSCHEMA_CLIENT".to_owned(),
+            );
         }
     };
     if snapshot.client(&client).is_none() {

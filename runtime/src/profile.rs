@@ -11,6 +11,8 @@
 //!   no `oneOf`, `const` or `additionalProperties`; `null` is `nullable`;
 //!   enums are strings; other keywords are moved into the description.
 //!
+//! Profiles apply to input schemas, the parameters a provider constrains;
+//! output schemas stay as rendered so that results conform to them.
 //! Validation always uses the Full default schema: a profile changes what a
 //! client is shown, never what a call is checked against. A value the
 //! client sends as `null` for an optional property is absent, so the
@@ -121,20 +123,23 @@ pub const GEMINI_KEYWORDS: &[&str] = &[
 /// String formats Gemini accepts.
 pub const GEMINI_FORMATS: &[&str] = &["date-time", "enum"];
 
-/// Applies `profile` to the schemas of an MCP `Tool` object.
+/// Applies `profile` to an MCP `Tool` object's input schema.
+///
+/// Providers' rules are about the parameters a model may send; the output
+/// schema is left as rendered, because MCP clients check `structuredContent`
+/// against it and results are shaped by the Full schema (an absent optional
+/// property stays absent, where strict mode would demand a `null`).
 pub fn apply(tool: Json, profile: Profile) -> Json {
     let Json::Object(mut tool) = tool else {
         return tool;
     };
-    for key in ["inputSchema", "outputSchema"] {
-        if let Some(schema) = tool.remove_keep(key) {
-            let schema = match profile {
-                Profile::Default => schema,
-                Profile::OpenAiStrict => openai_root(schema),
-                Profile::Gemini => gemini_root(schema),
-            };
-            tool.insert(key, schema);
-        }
+    if let Some(schema) = tool.remove_keep("inputSchema") {
+        let schema = match profile {
+            Profile::Default => schema,
+            Profile::OpenAiStrict => openai_root(schema),
+            Profile::Gemini => gemini_root(schema),
+        };
+        tool.insert("inputSchema", schema);
     }
     Json::Object(tool)
 }

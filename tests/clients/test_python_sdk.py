@@ -1,0 +1,127 @@
+"""The official Python MCP SDK as a real client of `toolschema serve`.
+
+Over stdio and Streamable HTTP, in the handshake era (mode="legacy") and the
+2026-07-28 revision, a client lists only its own client application's tools,
+calls them, gets `isError` with every violation for bad arguments, and hears
+`notifications/tools/list_changed` after the configuration file changes.
+
+Run by .ci/run after `cargo build -p toolschema-cli`; TOOLSCHEMA_BIN names
+the binary.
+"""
+
+import asyncio
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import tempfile
+
+import httpx2
+from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BIN = os.environ.get("TOOLSCHEMA_BIN", str(ROOT / "target" / "debug" / "toolschema"))
+MODES = ["legacy", "2026-07-28"]
+ASSISTANT_TOOLS = ["billing.get-invoice", "billing.list-invoices", "discover_tool_schema"]
+GLOBEX_TOOLS = ["discover_tool_schema", "support.open-ticket", "support.search-tickets"]
+PAID = "0c1e55aa-0000-4000-8000-000000000001"
+
+
+def stdio(client_id, *extra):
+    return StdioServerParameters(command=BIN, args=["serve", "--stdio", "--client", client_id, *extra], cwd=str(ROOT))
+
+
+async def exercise(client, expected_names):
+    listed = await client.list_tools()
+    names = [tool.name for tool in listed.tools]
+    assert names == expected_names, names
+    if "billing.get-invoice" in names:
+        found = await client.call_tool("billing.get-invoice", {"invoice_id": PAID})
+        assert not found.is_error, found
+        assert found.structured_content["customer"] == "cust-42"
+        refused = await client.call_tool("billing.list-invoices", {"customer": "", "limit": 0, "colour": "red"})
+        assert refused.is_error
+        text = refused.content[0].text
+        for path in ["/customer", "/limit", "/colour"]:
+            assert path in text, text
+        schema = await client.call_tool("discover_tool_schema", {"name": "billing.list-invoices"})
+        assert schema.structured_content["name"] == "billing.list-invoices"
+    else:
+        ticket = await client.call_tool(
+            "support.open-ticket", {"subject": "Printer on fire", "body": "It is on fire.", "priority": "urgent"}
+        )
+        assert not ticket.is_error, ticket
+        assert ticket.structured_content["number"] == 1001
+
+
+def test_stdio_in_both_eras():
+    async def main():
+        for mode in MODES:
+            async with Client(stdio("acme-assistant"), mode=mode) as client:
+                await exercise(client, ASSISTANT_TOOLS)
+            async with Client(stdio("globex-support"), mode=mode) as client:
+                await exercise(client, GLOBEX_TOOLS)
+
+    asyncio.run(main())
+
+
+class HttpServer:
+    def __enter__(self):
+        self.process = subprocess.Popen(
+            [BIN, "serve", "--bind", "127.0.0.1:0"], cwd=ROOT, stderr=subprocess.PIPE, text=True
+        )
+        for line in self.process.stderr:
+            match = re.match(r"toolschema is serving on (http://\S+)", line)
+            if match:
+                self.url = match.group(1) + "/mcp"
+                break
+        return self
+
+    def __exit__(self, *exc):
+        self.process.kill()
+        self.process.wait()
+
+
+def http(url, key):
+    return streamable_http_client(url, http_client=httpx2.AsyncClient(headers={"X-API-Key": key}))
+
+
+def test_streamable_http_in_both_eras():
+    async def main(url):
+        for mode in MODES:
+            async with Client(http(url, "demo-acme-assistant-key"), mode=mode) as client:
+                await exercise(client, ASSISTANT_TOOLS)
+            async with Client(http(url, "demo-globex-support-key"), mode=mode) as client:
+                await exercise(client, GLOBEX_TOOLS)
+
+    with HttpServer() as server:
+        asyncio.run(main(server.url))
+
+
+def test_list_changed_after_the_configuration_changes():
+    directory = tempfile.mkdtemp()
+    config = pathlib.Path(directory) / "catalog.toml"
+    text = (ROOT / "examples" / "catalog.toml").read_text()
+    config.write_text(text)
+    changed = asyncio.Event()
+
+    async def on_message(message):
+        if getattr(getattr(message, "root", message), "method", None) == "notifications/tools/list_changed":
+            changed.set()
+
+    async def main():
+        params = stdio("globex-support", "--config", str(config))
+        async with Client(params, mode="legacy", message_handler=on_message) as client:
+            before = await client.list_tools()
+            assert [t.name for t in before.tools] == GLOBEX_TOOLS
+            config.write_text(text.replace('mode = "lazy"\ntools = ["support.open-ticket"', 'mode = "full"\ntools = ["support.open-ticket"'))
+            await asyncio.wait_for(changed.wait(), timeout=15)
+            after = await client.list_tools()
+            assert [t.name for t in after.tools] == GLOBEX_TOOLS[1:], "the meta-tool left with the lazy mode"
+
+    try:
+        asyncio.run(main())
+    finally:
+        shutil.rmtree(directory)
