@@ -329,43 +329,23 @@ impl Renderer {
         out.insert("type", "object");
         Self::info(&mut out, &object.info);
         let mut members = Members::default();
-        self.members(object.fields, false, &mut members);
+        self.members(object.fields, &mut members);
         members.finish(&mut out, object.additional);
         Json::Object(out)
     }
 
-    /// Collects the properties of `fields` (and of flattened fields, merged).
-    /// `optional` is set inside a flattened `Option`, where nothing is
-    /// required.
-    fn members(&mut self, fields: &'static [Field], optional: bool, members: &mut Members) {
-        for field in fields {
-            let included = match self.direction {
-                Direction::Input => field.read,
-                Direction::Output => field.written,
-            };
-            if !included {
-                continue;
+    /// Collects the properties of `fields` (flattened fields merged).
+    fn members(&mut self, fields: &'static [Field], members: &mut Members) {
+        let (list, map) = crate::values::flattened(fields, self.direction);
+        for member in list {
+            let property = self.property(member.field);
+            members.properties.insert(member.field.exposed, property);
+            if member.is_required(self.direction) {
+                members.required.push(Json::from(member.field.exposed));
             }
-            if field.flatten {
-                let target = (field.schema)();
-                let optional = optional || matches!(target, Node::Optional(_));
-                match target.unwrap_optional() {
-                    Node::Object(inner) => self.members(inner.fields, optional, members),
-                    Node::Map(map) => members.extra = Some(self.node(map.values)),
-                    // The derive refuses to flatten anything else.
-                    _ => {}
-                }
-                continue;
-            }
-            let property = self.property(field);
-            members.properties.insert(field.exposed, property);
-            let required = match self.direction {
-                Direction::Input => field.is_required(),
-                Direction::Output => field.is_required() && !field.omitted_when_written,
-            };
-            if required && !optional {
-                members.required.push(Json::from(field.exposed));
-            }
+        }
+        if let Some(values) = map {
+            members.extra = Some(self.node(values));
         }
     }
 
@@ -458,7 +438,7 @@ impl Renderer {
                 let mut out = Object::new();
                 out.insert("type", "object");
                 let mut members = Members::default();
-                self.members(fields, false, &mut members);
+                self.members(fields, &mut members);
                 members.finish(&mut out, Additional::Deny);
                 Json::Object(out)
             }
@@ -496,11 +476,11 @@ impl Renderer {
                 let mut additional = Additional::Deny;
                 match variant.shape {
                     Shape::Unit => {}
-                    Shape::Struct(fields) => self.members(fields, false, &mut members),
+                    Shape::Struct(fields) => self.members(fields, &mut members),
                     Shape::Newtype(payload) => match payload().unwrap_optional() {
                         Node::Object(inner) => {
                             additional = inner.additional;
-                            self.members(inner.fields, false, &mut members);
+                            self.members(inner.fields, &mut members);
                         }
                         Node::Map(map) => members.extra = Some(self.node(map.values)),
                         // The derive refuses other payloads under an internal tag.

@@ -35,7 +35,7 @@ impl Member {
         }
     }
 
-    fn is_required(&self, direction: Direction) -> bool {
+    pub(crate) fn is_required(&self, direction: Direction) -> bool {
         !self.optional
             && match direction {
                 Direction::Input => self.field.is_required(),
@@ -46,11 +46,21 @@ impl Member {
 
 /// The members of an object's fields in `direction`, flattened fields merged.
 pub(crate) fn members(fields: &'static [Field], direction: Direction) -> Vec<Member> {
+    flattened(fields, direction).0
+}
+
+/// The members of an object's fields in `direction`, flattened structs
+/// merged, and the value schema of a flattened map, if any (unknown keys
+/// then take it).
+pub(crate) fn flattened(
+    fields: &'static [Field],
+    direction: Direction,
+) -> (Vec<Member>, Option<&'static Node>) {
     fn collect(
         fields: &'static [Field],
         direction: Direction,
         optional: bool,
-        out: &mut Vec<Member>,
+        out: &mut (Vec<Member>, Option<&'static Node>),
     ) {
         for field in fields {
             let included = match direction {
@@ -62,20 +72,23 @@ pub(crate) fn members(fields: &'static [Field], direction: Direction) -> Vec<Mem
             }
             if field.flatten {
                 let target = (field.schema)();
-                if let Node::Object(inner) = target.unwrap_optional() {
-                    collect(
+                match target.unwrap_optional() {
+                    Node::Object(inner) => collect(
                         inner.fields,
                         direction,
                         optional || target.is_optional(),
                         out,
-                    );
+                    ),
+                    Node::Map(map) => out.1 = Some(map.values),
+                    // The derive refuses to flatten anything else.
+                    _ => {}
                 }
                 continue;
             }
-            out.push(Member { field, optional });
+            out.0.push(Member { field, optional });
         }
     }
-    let mut out = Vec::new();
+    let mut out = (Vec::new(), None);
     collect(fields, direction, false, &mut out);
     out
 }
