@@ -39,6 +39,14 @@ impl fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
+/// All ones if `a == b`, else zero, without a data-dependent branch.
+fn equal_mask(a: &[u8; 32], b: &[u8; 32]) -> usize {
+    let difference = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    // 0 -> 1 -> all ones; anything else -> 0.
+    let is_zero = (u32::from(difference).wrapping_sub(1) >> 31) as usize;
+    is_zero.wrapping_neg()
+}
+
 /// A tool as one client sees it.
 #[derive(Debug, Clone)]
 struct Exposed {
@@ -145,8 +153,8 @@ pub struct Snapshot {
     clients: HashMap<String, Arc<ClientView>>,
     /// Whether a configuration is in force (else everyone sees everything).
     governed: bool,
-    /// Client ids by API key hash.
-    keys: HashMap<[u8; 32], String>,
+    /// API key hashes and the client each belongs to.
+    keys: Vec<([u8; 32], String)>,
     /// The `[server]` section, for exports.
     server: Option<ServerInfo>,
 }
@@ -275,7 +283,7 @@ impl Snapshot {
             registry,
             clients: HashMap::from([(EVERYONE.to_owned(), Arc::new(view))]),
             governed: false,
-            keys: HashMap::new(),
+            keys: Vec::new(),
             server: None,
         }
     }
@@ -342,10 +350,10 @@ impl Snapshot {
             .map(|(profile, plan)| Arc::new(shared(*profile, plan, &renders)))
             .collect();
         let mut clients = HashMap::new();
-        let mut keys = HashMap::new();
+        let mut keys = Vec::new();
         for (client, group) in config.clients.values().zip(client_group) {
             for hash in &client.key_hashes {
-                keys.insert(*hash, client.id.clone());
+                keys.push((*hash, client.id.clone()));
             }
             let view = ClientView {
                 id: client.id.clone(),
@@ -389,7 +397,16 @@ impl Snapshot {
         if !self.governed {
             return self.clients.get(EVERYONE);
         }
-        let id = self.keys.get(&key_digest(api_key))?;
+        let digest = key_digest(api_key);
+        // Every configured hash is compared, each in constant time, and the
+        // match is selected without a branch: how long this takes says
+        // nothing about which key, or how much of one, was right.
+        let mut found = usize::MAX;
+        for (i, (hash, _)) in self.keys.iter().enumerate() {
+            let mask = equal_mask(hash, &digest);
+            found = (i & mask) | (found & !mask);
+        }
+        let (_, id) = self.keys.get(found)?;
         self.clients.get(id)
     }
 
@@ -438,5 +455,21 @@ impl Snapshot {
     /// The registry behind the snapshot.
     pub fn registry(&self) -> &Arc<Registry> {
         &self.registry
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::equal_mask;
+
+    #[test]
+    fn masks_are_all_or_nothing() {
+        let a = [7u8; 32];
+        let mut b = a;
+        assert_eq!(equal_mask(&a, &b), usize::MAX);
+        b[31] ^= 1;
+        assert_eq!(equal_mask(&a, &b), 0);
+        b[0] ^= 0xff;
+        assert_eq!(equal_mask(&a, &b), 0);
     }
 }
