@@ -37,8 +37,10 @@ struct App {
     allowed_hosts: Vec<String>,
 }
 
-/// The router, for serving and for tests.
-pub(crate) fn router(catalog: Arc<Catalog>, allowed_hosts: Vec<String>) -> Router {
+/// The router: MCP at `/mcp`, REST under `/v1/tools`, every request
+/// authenticated. `allowed_hosts` are accepted in `Host` and `Origin`
+/// besides loopback.
+pub fn router(catalog: Arc<Catalog>, allowed_hosts: Vec<String>) -> Router {
     let app = Arc::new(App {
         catalog,
         server: Server::default(),
@@ -53,7 +55,7 @@ pub(crate) fn router(catalog: Arc<Catalog>, allowed_hosts: Vec<String>) -> Route
         .with_state(app)
 }
 
-pub(crate) async fn serve(
+pub async fn serve(
     catalog: Arc<Catalog>,
     bind: SocketAddr,
     allowed_hosts: Vec<String>,

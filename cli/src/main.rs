@@ -6,8 +6,7 @@
 //! uses the embedded demo configuration (`examples/catalog.toml`: two
 //! tenants, three clients, all three discovery modes).
 
-mod http;
-mod stdio;
+use toolschema_cli::{http, stdio};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

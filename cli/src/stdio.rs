@@ -9,7 +9,9 @@ use tokio::sync::{Mutex, mpsc};
 use toolschema::catalog::Catalog;
 use toolschema::mcp::{LIST_CHANGED, Server, Session, code, error};
 
-pub(crate) async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), String> {
+/// Serves MCP over stdin and stdout for one client application until stdin
+/// closes.
+pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), String> {
     let snapshot = catalog.snapshot();
     let client = match client {
         Some(id) => id,

@@ -63,7 +63,7 @@ impl Default for Server {
         Server {
             name: "toolschema".to_owned(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
-            page_size: 500,
+            page_size: 1_000,
             list_ttl_ms: 60_000,
         }
     }

@@ -1,0 +1,162 @@
+//! `tools/list` of 1,000 tools over HTTP/1.1 on loopback: the `toolschema`
+//! server (authentication, snapshot lookup, the MCP core splicing the
+//! pre-serialized list) against a bare axum handler that returns the same
+//! cached response bytes. One kept-alive connection; each iteration is one
+//! request and the whole response. Results are in `benches/README.md`.
+
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+
+use axum::Router;
+use axum::http::{HeaderValue, header};
+use axum::response::IntoResponse;
+use axum::routing::post;
+use criterion::{Criterion, criterion_group, criterion_main};
+use toolschema::Tool;
+use toolschema::ToolDef;
+use toolschema::call::Registry;
+use toolschema::catalog::Catalog;
+use toolschema_demo::ListInvoices;
+
+const TOOLS: usize = 1_000;
+const KEY: &str = "bench-key";
+
+fn catalog() -> Catalog {
+    let mut registry = Registry::new();
+    let mut names = Vec::new();
+    for i in 0..TOOLS {
+        let name: &'static str = Box::leak(format!("svc.tool-{i:05}").into_boxed_str());
+        let def: &'static ToolDef = Box::leak(Box::new(ToolDef {
+            name,
+            ..*ListInvoices::TOOL
+        }));
+        registry
+            .register_descriptor::<ListInvoices>(def)
+            .expect("unique");
+        names.push(format!("\"{name}\""));
+    }
+    let config = format!(
+        "[[tenant]]\nid = \"t\"\n\n[[toolset]]\nid = \"s\"\ntenant = \"t\"\ntools = [{}]\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\napi_keys = [\"{}\"]\ntoolsets = [\"s\"]\n",
+        names.join(", "),
+        toolschema::catalog::hash_api_key(KEY)
+    );
+    Catalog::from_toml(registry, &config, "bench.toml").expect("valid")
+}
+
+/// Serves `app` on a loopback port in a background runtime.
+fn start(app: Router) -> SocketAddr {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("bind");
+            send.send(listener.local_addr().expect("addr"))
+                .expect("send");
+            axum::serve(listener, app).await.expect("serve");
+        });
+    });
+    receive.recv().expect("the server starts")
+}
+
+/// One request and its whole response on a kept-alive connection.
+fn round_trip(stream: &mut TcpStream, request: &[u8], buffer: &mut Vec<u8>) -> usize {
+    stream.write_all(request).expect("write");
+    buffer.clear();
+    let mut chunk = [0u8; 64 * 1024];
+    let (head_end, length) = loop {
+        let n = stream.read(&mut chunk).expect("read");
+        assert!(n > 0, "the server closed the connection");
+        buffer.extend_from_slice(&chunk[..n]);
+        if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buffer[..end]).to_ascii_lowercase();
+            let length: usize = head
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix("content-length:")
+                        .map(|v| v.trim().parse().unwrap_or(0))
+                })
+                .expect("a content length");
+            break (end + 4, length);
+        }
+    };
+    while buffer.len() < head_end + length {
+        let n = stream.read(&mut chunk).expect("read");
+        assert!(n > 0, "the server closed the connection");
+        buffer.extend_from_slice(&chunk[..n]);
+    }
+    length
+}
+
+fn list_over_http(c: &mut Criterion) {
+    let catalog = Arc::new(catalog());
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: {KEY}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+
+    let ours = start(toolschema_cli::http::router(catalog.clone(), Vec::new()));
+    // The bare handler answers with the very bytes our server sends.
+    let cached = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+        catalog.snapshot().discover("c").expect("client")
+    );
+    let cached: Arc<str> = cached.into();
+    let bare = start(Router::new().route(
+        "/mcp",
+        post(move || {
+            let cached = cached.clone();
+            async move {
+                let mut response = cached.to_string().into_response();
+                response.headers_mut().insert(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                );
+                response
+            }
+        }),
+    ));
+
+    let mut buffer = Vec::new();
+    let mut ours_stream = TcpStream::connect(ours).expect("connect");
+    let mut bare_stream = TcpStream::connect(bare).expect("connect");
+    ours_stream.set_nodelay(true).expect("nodelay");
+    bare_stream.set_nodelay(true).expect("nodelay");
+    let ours_len = round_trip(&mut ours_stream, request.as_bytes(), &mut buffer);
+    let bare_len = round_trip(&mut bare_stream, request.as_bytes(), &mut buffer);
+    assert_eq!(ours_len, bare_len, "both send the same response");
+
+    let mut group = c.benchmark_group("tools_list_1000_over_http");
+    group.bench_function("toolschema_server", |b| {
+        b.iter(|| {
+            black_box(round_trip(
+                &mut ours_stream,
+                request.as_bytes(),
+                &mut buffer,
+            ))
+        })
+    });
+    group.bench_function("bare_axum_cached_bytes", |b| {
+        b.iter(|| {
+            black_box(round_trip(
+                &mut bare_stream,
+                request.as_bytes(),
+                &mut buffer,
+            ))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, list_over_http);
+criterion_main!(benches);
