@@ -55,6 +55,8 @@ pub fn router(catalog: Arc<Catalog>, allowed_hosts: Vec<String>) -> Router {
         .with_state(app)
 }
 
+/// Serves [`router`] on `bind` until Ctrl-C, announcing the address on
+/// stderr.
 pub async fn serve(
     catalog: Arc<Catalog>,
     bind: SocketAddr,
