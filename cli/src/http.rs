@@ -1,8 +1,11 @@
 //! Streamable HTTP and REST on one server.
 //!
 //! - `POST /mcp`: one JSON-RPC message, answered with one JSON response (202
-//!   for a notification). `GET /mcp` (a server-to-client stream) is not
-//!   offered: 405, which clients take as "no stream".
+//!   for a notification); `subscriptions/listen` (2026-07-28) is answered
+//!   with a server-sent event stream: the acknowledgment, then
+//!   `notifications/tools/list_changed` whenever the client's list changes.
+//! - `GET /mcp`: the handshake era's server-to-client event stream, with the
+//!   same change notices.
 //! - `GET /v1/tools`: the same descriptors the client gets over MCP.
 //! - `GET /v1/tools/{name}`: the Full descriptor, as `discover_tool_schema`
 //!   returns it.
@@ -22,10 +25,16 @@ use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use core::convert::Infallible;
+use core::pin::Pin;
+use core::task::{Context, Poll};
 use serde_json::{Value, json};
 use toolschema::call::CallError;
-use toolschema::catalog::{Catalog, ClientView, Snapshot};
-use toolschema::mcp::{Server, Session};
+
+use axum::response::sse::{Event, KeepAlive, Sse};
+use tokio::sync::{broadcast, mpsc};
+use toolschema::catalog::{Catalog, ChangeSet, ClientView, Snapshot};
+use toolschema::mcp::{LIST_CHANGED, Server, Session, Subscription};
 
 /// The largest request body accepted: the 1 MiB argument limit plus room for
 /// the JSON-RPC envelope.
@@ -35,19 +44,31 @@ struct App {
     catalog: Arc<Catalog>,
     server: Server,
     allowed_hosts: Vec<String>,
+    /// Every reload's change set, for the event streams.
+    changes: broadcast::Sender<Arc<ChangeSet>>,
 }
 
 /// The router: MCP at `/mcp`, REST under `/v1/tools`, every request
 /// authenticated. `allowed_hosts` are accepted in `Host` and `Origin`
 /// besides loopback.
 pub fn router(catalog: Arc<Catalog>, allowed_hosts: Vec<String>) -> Router {
+    let (changes, _) = broadcast::channel(64);
+    let notices = catalog.subscribe();
+    let forward = changes.clone();
+    std::thread::spawn(move || {
+        while let Ok(change) = notices.recv() {
+            // Sending fails only when no stream is listening, which is fine.
+            let _ = forward.send(Arc::new(change));
+        }
+    });
     let app = Arc::new(App {
         catalog,
         server: Server::default(),
         allowed_hosts,
+        changes,
     });
     Router::new()
-        .route("/mcp", post(mcp).get(no_stream))
+        .route("/mcp", post(mcp).get(stream))
         .route("/v1/tools", get(list))
         .route("/v1/tools/{name}", get(schema))
         .route("/v1/tools/{name}/call", post(call))
@@ -174,6 +195,12 @@ async fn mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Re
         Ok(found) => found,
         Err(refused) => return refused,
     };
+    if let Some(subscription) = Subscription::parse(&body) {
+        let first = subscription.acknowledgement();
+        return events(&app, view.id(), Some(first), move || {
+            subscription.tools_changed()
+        });
+    }
     // Each request stands alone: the catalog is stateless per request.
     let mut session = Session::default();
     match app
@@ -186,8 +213,62 @@ async fn mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Re
     }
 }
 
-async fn no_stream() -> Response {
-    StatusCode::METHOD_NOT_ALLOWED.into_response()
+/// The handshake era's event stream (`GET /mcp`).
+async fn stream(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    match app.authorize(&headers) {
+        Ok((_, view)) => events(&app, view.id(), None, || Some(LIST_CHANGED.to_owned())),
+        Err(refused) => refused,
+    }
+}
+
+/// A server-sent event stream for one client: `first`, then what `notice`
+/// makes each time a reload changes that client's list.
+fn events(
+    app: &App,
+    client: &str,
+    first: Option<String>,
+    notice: impl Fn() -> Option<String> + Send + 'static,
+) -> Response {
+    let (send, receive) = mpsc::unbounded_channel::<String>();
+    if let Some(first) = first {
+        let _ = send.send(first);
+    }
+    let mut changes = app.changes.subscribe();
+    let client = client.to_owned();
+    tokio::spawn(async move {
+        loop {
+            match changes.recv().await {
+                Ok(change) if change.clients.contains(&client) => {
+                    if let Some(message) = notice()
+                        && send.send(message).is_err()
+                    {
+                        return;
+                    }
+                }
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+            if send.is_closed() {
+                return;
+            }
+        }
+    });
+    Sse::new(Messages(receive))
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// Messages as server-sent events.
+struct Messages(mpsc::UnboundedReceiver<String>);
+
+impl futures_core::Stream for Messages {
+    type Item = Result<Event, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.0
+            .poll_recv(cx)
+            .map(|message| message.map(|m| Ok(Event::default().event("message").data(m))))
+    }
 }
 
 async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {

@@ -4,10 +4,12 @@
 
 use std::sync::Arc;
 
+use std::sync::Mutex as StdMutex;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, mpsc};
 use toolschema::catalog::Catalog;
-use toolschema::mcp::{LIST_CHANGED, Server, Session, code, error};
+
+use toolschema::mcp::{LIST_CHANGED, Server, Session, Subscription, code, error};
 
 /// Serves MCP over stdin and stdout for one client application until stdin
 /// closes.
@@ -40,11 +42,24 @@ pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), 
             }
         }
     });
+    // Open `subscriptions/listen` streams (2026-07-28); without any, the
+    // handshake era's plain notification is sent.
+    let subscriptions: Arc<StdMutex<Vec<Subscription>>> = Arc::default();
     let notifier_out = stdout.clone();
+    let open = subscriptions.clone();
     tokio::spawn(async move {
         while notified.recv().await.is_some() {
-            if write_line(&notifier_out, LIST_CHANGED).await.is_err() {
-                break;
+            let messages: Vec<String> = match open.lock() {
+                Ok(open) if !open.is_empty() => open
+                    .iter()
+                    .filter_map(Subscription::tools_changed)
+                    .collect(),
+                _ => vec![LIST_CHANGED.to_owned()],
+            };
+            for message in messages {
+                if write_line(&notifier_out, &message).await.is_err() {
+                    return;
+                }
             }
         }
     });
@@ -59,6 +74,16 @@ pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), 
             Err(e) => return Err(format!("cannot read stdin: {e}")),
         };
         if line.trim().is_empty() {
+            continue;
+        }
+        if let Some(subscription) = Subscription::parse(line.as_bytes()) {
+            let ack = subscription.acknowledgement();
+            if let Ok(mut open) = subscriptions.lock() {
+                open.push(subscription);
+            }
+            if write_line(&stdout, &ack).await.is_err() {
+                break;
+            }
             continue;
         }
         let snapshot = catalog.snapshot();

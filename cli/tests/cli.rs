@@ -237,8 +237,13 @@ struct Http {
 
 impl Http {
     fn start() -> Http {
+        Http::start_with(&[])
+    }
+
+    fn start_with(extra: &[&str]) -> Http {
         let mut child = Command::new(BIN)
             .args(["serve", "--bind", "127.0.0.1:0"])
+            .args(extra)
             .current_dir(root())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -489,4 +494,88 @@ fn a_bounded_load_test_ends_without_errors() {
         200,
         "still answering"
     );
+}
+
+/// Reads server-sent events from `stream` until `count` more `data:`
+/// messages arrived.
+fn read_events(stream: &mut TcpStream, count: usize) -> Vec<Value> {
+    let mut seen = String::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let messages: Vec<Value> = seen
+            .lines()
+            .filter_map(|line| line.strip_prefix("data: "))
+            .filter_map(|data| serde_json::from_str(data).ok())
+            .collect();
+        if messages.len() >= count {
+            return messages;
+        }
+        let n = stream.read(&mut chunk).expect("events arrive");
+        assert!(n > 0, "the stream closed");
+        seen.push_str(&String::from_utf8_lossy(&chunk[..n]));
+    }
+}
+
+#[test]
+fn http_streams_change_notices_in_both_eras() {
+    let dir = std::env::temp_dir().join(format!("toolschema-cli-sse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let config = dir.join("catalog.toml");
+    let text = std::fs::read_to_string(root().join("examples/catalog.toml")).expect("read");
+    std::fs::write(&config, &text).expect("write");
+    let server = Http::start_with(&["--config", config.to_str().expect("utf-8")]);
+
+    let listen = json!({
+        "jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
+        "params": {
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}, "io.modelcontextprotocol/clientCapabilities": {}},
+            "notifications": {"toolsListChanged": true}
+        }
+    })
+    .to_string();
+    let mut modern = connect(server.port);
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: demo-globex-support-key\r\nContent-Length: {}\r\n\r\n{listen}",
+        listen.len()
+    );
+    modern.write_all(request.as_bytes()).expect("write");
+    let ack = read_events(&mut modern, 1);
+    assert!(
+        spec_validator("2026-07-28", "SubscriptionsAcknowledgedNotification").is_valid(&ack[0]),
+        "{}",
+        ack[0]
+    );
+    assert_eq!(ack[0]["params"]["notifications"]["toolsListChanged"], true);
+
+    let mut legacy = connect(server.port);
+    legacy
+        .write_all(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: demo-globex-support-key\r\nAccept: text/event-stream\r\n\r\n")
+        .expect("write");
+    // Let the server open the legacy stream before the change.
+    std::thread::sleep(Duration::from_millis(200));
+
+    std::fs::write(
+        &config,
+        text.replace(
+            "mode = \"lazy\"\ntools = [\"support.open-ticket\"",
+            "mode = \"full\"\ntools = [\"support.open-ticket\"",
+        ),
+    )
+    .expect("write");
+    // The acknowledgment was read above; what comes now is the change.
+    let modern_events = read_events(&mut modern, 1);
+    let change = &modern_events[0];
+    assert!(
+        spec_validator("2026-07-28", "ToolListChangedNotification").is_valid(change),
+        "{change}"
+    );
+    assert_eq!(
+        change["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "listen-1"
+    );
+    let legacy_events = read_events(&mut legacy, 1);
+    assert!(
+        spec_validator("2025-11-25", "ToolListChangedNotification").is_valid(&legacy_events[0])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

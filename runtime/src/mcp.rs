@@ -184,6 +184,13 @@ impl Server {
             "ping" => response(&id, &self.result(era, "{}")),
             "tools/list" => self.list(&id, era, client, params),
             "tools/call" => self.call(&id, era, snapshot, client, params).await,
+            // Transports open these streams themselves (see `Subscription`).
+            "subscriptions/listen" => error(
+                &id,
+                code::METHOD_NOT_FOUND,
+                "subscriptions/listen needs a transport that streams",
+                None,
+            ),
             other => error(
                 &id,
                 code::METHOD_NOT_FOUND,
@@ -425,4 +432,65 @@ fn parse_cursor(cursor: &str) -> Option<(u64, usize)> {
     let fingerprint = u64::from_str_radix(cursor.get(..16)?, 16).ok()?;
     let offset = usize::from_str_radix(cursor.get(16..)?, 16).ok()?;
     Some((fingerprint, offset))
+}
+
+/// A `subscriptions/listen` request (2026-07-28): a long-lived stream of
+/// notifications, opened by the transport rather than answered once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Subscription {
+    /// The request id, which every notification on the stream carries.
+    pub id: Value,
+    /// Whether the client asked for `notifications/tools/list_changed`.
+    pub tools: bool,
+}
+
+impl Subscription {
+    /// The subscription a message opens, if it is a `subscriptions/listen`
+    /// request.
+    pub fn parse(message: &[u8]) -> Option<Subscription> {
+        let message: Value = serde_json::from_slice(message).ok()?;
+        if message.get("method")?.as_str()? != "subscriptions/listen" {
+            return None;
+        }
+        let id = message.get("id")?.clone();
+        let tools = message
+            .get("params")
+            .and_then(|p| p.get("notifications"))
+            .and_then(|n| n.get("toolsListChanged"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        Some(Subscription { id, tools })
+    }
+
+    fn meta(&self) -> Value {
+        json!({"io.modelcontextprotocol/subscriptionId": self.id})
+    }
+
+    /// The acknowledgment that opens the stream: the notification types the
+    /// server honors (tool list changes only; it offers nothing else).
+    pub fn acknowledgement(&self) -> String {
+        let mut honored = Map::new();
+        if self.tools {
+            honored.insert("toolsListChanged".into(), json!(true));
+        }
+        json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/subscriptions/acknowledged",
+            "params": {"notifications": honored, "_meta": self.meta()},
+        })
+        .to_string()
+    }
+
+    /// The notification that the client's tool list changed, on this stream;
+    /// `None` when the client did not ask for it.
+    pub fn tools_changed(&self) -> Option<String> {
+        self.tools.then(|| {
+            json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/tools/list_changed",
+                "params": {"_meta": self.meta()},
+            })
+            .to_string()
+        })
+    }
 }

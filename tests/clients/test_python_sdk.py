@@ -125,3 +125,47 @@ def test_list_changed_after_the_configuration_changes():
         asyncio.run(main())
     finally:
         shutil.rmtree(directory)
+
+
+def test_listen_streams_list_changes_over_http_and_stdio():
+    """2026-07-28: `subscriptions/listen` acknowledges, then tells of changes."""
+    directory = tempfile.mkdtemp()
+    config = pathlib.Path(directory) / "catalog.toml"
+    text = (ROOT / "examples" / "catalog.toml").read_text()
+    full = text.replace('mode = "lazy"\ntools = ["support.open-ticket"', 'mode = "full"\ntools = ["support.open-ticket"')
+
+    async def follow(client, flip_to):
+        async with client.listen(tools_list_changed=True) as subscription:
+            config.write_text(flip_to)
+            async def first_event():
+                async for event in subscription:
+                    return event
+            event = await asyncio.wait_for(first_event(), timeout=15)
+            assert type(event).__name__ == "ToolsListChanged", event
+        listed = await client.list_tools(cache_mode="refresh")
+        return [t.name for t in listed.tools]
+
+    async def main(url):
+        async with Client(http(url, "demo-globex-support-key"), mode="2026-07-28") as client:
+            assert await follow(client, full) == GLOBEX_TOOLS[1:]
+        params = stdio("globex-support", "--config", str(config))
+        async with Client(params, mode="2026-07-28") as client:
+            assert await follow(client, text) == GLOBEX_TOOLS
+
+    config.write_text(text)
+    try:
+        process = subprocess.Popen(
+            [BIN, "serve", "--bind", "127.0.0.1:0", "--config", str(config)], cwd=ROOT, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            for line in process.stderr:
+                match = re.match(r"toolschema is serving on (http://\S+)", line)
+                if match:
+                    url = match.group(1) + "/mcp"
+                    break
+            asyncio.run(main(url))
+        finally:
+            process.kill()
+            process.wait()
+    finally:
+        shutil.rmtree(directory)
