@@ -34,7 +34,9 @@ use toolschema::call::CallError;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use tokio::sync::{broadcast, mpsc};
 use toolschema::catalog::{Catalog, ChangeSet, ClientView, Snapshot};
-use toolschema::mcp::{LIST_CHANGED, Server, Session, Subscription};
+use toolschema::mcp::{
+    LIST_CHANGED, STATELESS_VERSION, Server, Session, Subscription, Trace, version_of,
+};
 
 /// The largest request body accepted: the 1 MiB argument limit plus room for
 /// the JSON-RPC envelope.
@@ -46,6 +48,7 @@ struct App {
     allowed_hosts: Vec<String>,
     /// Every reload's change set, for the event streams.
     changes: broadcast::Sender<Arc<ChangeSet>>,
+    trace: Arc<Trace>,
 }
 
 /// The router: MCP at `/mcp`, REST under `/v1/tools`, every request
@@ -66,6 +69,7 @@ pub fn router(catalog: Arc<Catalog>, allowed_hosts: Vec<String>) -> Router {
         server: Server::default(),
         allowed_hosts,
         changes,
+        trace: Arc::new(Trace::from_env()),
     });
     Router::new()
         .route("/mcp", post(mcp).get(stream))
@@ -197,18 +201,25 @@ async fn mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Re
     };
     if let Some(subscription) = Subscription::parse(&body) {
         let first = subscription.acknowledgement();
-        return events(&app, view.id(), Some(first), move || {
-            subscription.tools_changed()
-        });
+        let notice = move || subscription.tools_changed();
+        return events(&app, view.id(), Some(first), STATELESS_VERSION, notice);
     }
     // Each request stands alone: the catalog is stateless per request.
     let mut session = Session::default();
+    let header = headers
+        .get("mcp-protocol-version")
+        .and_then(|v| v.to_str().ok());
+    let version = version_of(&body, &session, header);
     match app
         .server
         .handle(&snapshot, &view, &mut session, &body)
         .await
     {
-        Some(reply) => json_response(StatusCode::OK, reply),
+        Some(reply) => {
+            app.trace
+                .record(version, Trace::method_of(&body).as_deref(), &reply);
+            json_response(StatusCode::OK, reply)
+        }
         None => StatusCode::ACCEPTED.into_response(),
     }
 }
@@ -216,7 +227,15 @@ async fn mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Re
 /// The handshake era's event stream (`GET /mcp`).
 async fn stream(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     match app.authorize(&headers) {
-        Ok((_, view)) => events(&app, view.id(), None, || Some(LIST_CHANGED.to_owned())),
+        Ok((_, view)) => {
+            let header = headers
+                .get("mcp-protocol-version")
+                .and_then(|v| v.to_str().ok());
+            let version = version_of(b"{}", &Session::default(), header);
+            events(&app, view.id(), None, version, || {
+                Some(LIST_CHANGED.to_owned())
+            })
+        }
         Err(refused) => refused,
     }
 }
@@ -227,22 +246,26 @@ fn events(
     app: &App,
     client: &str,
     first: Option<String>,
+    version: &'static str,
     notice: impl Fn() -> Option<String> + Send + 'static,
 ) -> Response {
     let (send, receive) = mpsc::unbounded_channel::<String>();
     if let Some(first) = first {
+        app.trace.record(version, None, &first);
         let _ = send.send(first);
     }
+    let trace = app.trace.clone();
     let mut changes = app.changes.subscribe();
     let client = client.to_owned();
     tokio::spawn(async move {
         loop {
             match changes.recv().await {
                 Ok(change) if change.clients.contains(&client) => {
-                    if let Some(message) = notice()
-                        && send.send(message).is_err()
-                    {
-                        return;
+                    if let Some(message) = notice() {
+                        trace.record(version, None, &message);
+                        if send.send(message).is_err() {
+                            return;
+                        }
                     }
                 }
                 Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}

@@ -9,7 +9,10 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, mpsc};
 use toolschema::catalog::Catalog;
 
-use toolschema::mcp::{LIST_CHANGED, Server, Session, Subscription, code, error};
+use toolschema::mcp::{
+    HANDSHAKE_VERSIONS, LIST_CHANGED, STATELESS_VERSION, Server, Session, Subscription, Trace,
+    code, error, version_of,
+};
 
 /// Serves MCP over stdin and stdout for one client application until stdin
 /// closes.
@@ -19,9 +22,7 @@ pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), 
         Some(id) => id,
         None if !snapshot.is_governed() => "*".to_owned(),
         None => {
-            return Err(
-                "name the client application with --client or TOOLSCHEMA_CLIENT".to_owned(),
-            );
+            return Err("name the client application with --client or TOOLSCHEMA_CLIENT".to_owned());
         }
     };
     if snapshot.client(&client).is_none() {
@@ -30,6 +31,12 @@ pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), 
     tracing::info!(client = %client, "serving MCP over stdio");
 
     let stdout = Arc::new(Mutex::new(tokio::io::stdout()));
+    let trace = Arc::new(Trace::from_env());
+    // The version agreed at `initialize`, for the handshake era's notices.
+    let agreed: Arc<StdMutex<&'static str>> = Arc::new(StdMutex::new(HANDSHAKE_VERSIONS[1]));
+    // Open `subscriptions/listen` streams (2026-07-28); without any, the
+    // handshake era's plain notification is sent.
+    let subscriptions: Arc<StdMutex<Vec<Subscription>>> = Arc::default();
 
     // Tell the client when its list changes.
     let notices = catalog.subscribe();
@@ -42,22 +49,28 @@ pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), 
             }
         }
     });
-    // Open `subscriptions/listen` streams (2026-07-28); without any, the
-    // handshake era's plain notification is sent.
-    let subscriptions: Arc<StdMutex<Vec<Subscription>>> = Arc::default();
-    let notifier_out = stdout.clone();
-    let open = subscriptions.clone();
+    let (out, open, notice_trace, notice_agreed) = (
+        stdout.clone(),
+        subscriptions.clone(),
+        trace.clone(),
+        agreed.clone(),
+    );
     tokio::spawn(async move {
         while notified.recv().await.is_some() {
-            let messages: Vec<String> = match open.lock() {
+            let messages: Vec<(&'static str, String)> = match open.lock() {
                 Ok(open) if !open.is_empty() => open
                     .iter()
                     .filter_map(Subscription::tools_changed)
+                    .map(|message| (STATELESS_VERSION, message))
                     .collect(),
-                _ => vec![LIST_CHANGED.to_owned()],
+                _ => {
+                    let version = notice_agreed.lock().map_or(HANDSHAKE_VERSIONS[1], |v| *v);
+                    vec![(version, LIST_CHANGED.to_owned())]
+                }
             };
-            for message in messages {
-                if write_line(&notifier_out, &message).await.is_err() {
+            for (version, message) in messages {
+                notice_trace.record(version, None, &message);
+                if write_line(&out, &message).await.is_err() {
                     return;
                 }
             }
@@ -78,6 +91,7 @@ pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), 
         }
         if let Some(subscription) = Subscription::parse(line.as_bytes()) {
             let ack = subscription.acknowledgement();
+            trace.record(STATELESS_VERSION, None, &ack);
             if let Ok(mut open) = subscriptions.lock() {
                 open.push(subscription);
             }
@@ -100,9 +114,17 @@ pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), 
                 None,
             )),
         };
-        if let Some(reply) = reply
-            && write_line(&stdout, &reply).await.is_err()
-        {
+        if let (Some(version), Ok(mut agreed)) = (session.protocol, agreed.lock()) {
+            *agreed = version;
+        }
+        let Some(reply) = reply else { continue };
+        let version = version_of(line.as_bytes(), &session, None);
+        trace.record(
+            version,
+            Trace::method_of(line.as_bytes()).as_deref(),
+            &reply,
+        );
+        if write_line(&stdout, &reply).await.is_err() {
             break;
         }
     }

@@ -494,3 +494,81 @@ impl Subscription {
         })
     }
 }
+
+/// The protocol version a message belongs to: 2026-07-28 when its `_meta`
+/// says so, else the version the session agreed on, else the one an HTTP
+/// client names in its `MCP-Protocol-Version` header, else the newest
+/// handshake-era version (an `initialize` names its own).
+pub fn version_of(message: &[u8], session: &Session, header: Option<&str>) -> &'static str {
+    let parsed: Option<Value> = serde_json::from_slice(message).ok();
+    let params = parsed.as_ref().and_then(|m| m.get("params"));
+    if params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(VERSION_KEY))
+        .and_then(Value::as_str)
+        == Some(STATELESS_VERSION)
+    {
+        return STATELESS_VERSION;
+    }
+    if let Some(version) = session.protocol {
+        return version;
+    }
+    let named = header.or_else(|| {
+        params
+            .and_then(|p| p.get("protocolVersion"))
+            .and_then(Value::as_str)
+    });
+    HANDSHAKE_VERSIONS
+        .iter()
+        .find(|v| Some(**v) == named)
+        .copied()
+        .unwrap_or(HANDSHAKE_VERSIONS[1])
+}
+
+/// Where the transports record every message they send, for conformance
+/// checks: the file named by `TOOLSCHEMA_TRACE`, one JSON object a line
+/// (`{"version", "method", "message"}`), or nowhere.
+#[derive(Debug)]
+pub struct Trace {
+    file: Option<std::sync::Mutex<std::fs::File>>,
+}
+
+impl Trace {
+    /// The trace `TOOLSCHEMA_TRACE` asks for.
+    pub fn from_env() -> Trace {
+        let file = std::env::var_os("TOOLSCHEMA_TRACE").and_then(|path| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .ok()
+        });
+        Trace {
+            file: file.map(std::sync::Mutex::new),
+        }
+    }
+
+    /// Records a message sent in `version` in answer to `method` (the
+    /// message's own method for notifications).
+    pub fn record(&self, version: &str, method: Option<&str>, sent: &str) {
+        use std::io::Write;
+        let Some(file) = &self.file else { return };
+        let message: Value = serde_json::from_str(sent).unwrap_or(Value::Null);
+        let method = method.map(str::to_owned).or_else(|| {
+            message
+                .get("method")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        });
+        let line = json!({"version": version, "method": method, "message": message});
+        if let Ok(mut file) = file.lock() {
+            let _ = writeln!(file, "{line}");
+        }
+    }
+
+    /// The method of a request, for [`Trace::record`].
+    pub fn method_of(message: &[u8]) -> Option<String> {
+        let parsed: Value = serde_json::from_slice(message).ok()?;
+        parsed.get("method")?.as_str().map(str::to_owned)
+    }
+}

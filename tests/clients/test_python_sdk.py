@@ -17,20 +17,34 @@ import shutil
 import subprocess
 import tempfile
 
+import json
+
 import httpx2
+import jsonschema
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BIN = os.environ.get("TOOLSCHEMA_BIN", str(ROOT / "target" / "debug" / "toolschema"))
-MODES = ["legacy", "2026-07-28"]
+MODES = ["legacy", "2026-07-28", "auto"]
 ASSISTANT_TOOLS = ["billing.get-invoice", "billing.list-invoices", "discover_tool_schema"]
 GLOBEX_TOOLS = ["discover_tool_schema", "support.open-ticket", "support.search-tickets"]
 PAID = "0c1e55aa-0000-4000-8000-000000000001"
+SPEC = ROOT.parent / "shared" / "spec" / "mcp"
+
+# Every server started here records each message it sends, with its protocol
+# version; the last test checks them all against the spec.
+TRACE = pathlib.Path(tempfile.mkdtemp()) / "trace.jsonl"
+os.environ["TOOLSCHEMA_TRACE"] = str(TRACE)
 
 
 def stdio(client_id, *extra):
-    return StdioServerParameters(command=BIN, args=["serve", "--stdio", "--client", client_id, *extra], cwd=str(ROOT))
+    return StdioServerParameters(
+        command=BIN,
+        args=["serve", "--stdio", "--client", client_id, *extra],
+        cwd=str(ROOT),
+        env={"TOOLSCHEMA_TRACE": str(TRACE)},
+    )
 
 
 async def exercise(client, expected_names):
@@ -169,3 +183,52 @@ def test_listen_streams_list_changes_over_http_and_stdio():
             process.wait()
     finally:
         shutil.rmtree(directory)
+
+
+RESULTS = {
+    "initialize": "InitializeResult",
+    "tools/list": "ListToolsResult",
+    "tools/call": "CallToolResult",
+    "server/discover": "DiscoverResult",
+}
+NOTIFICATIONS = {
+    "notifications/tools/list_changed": "ToolListChangedNotification",
+    "notifications/subscriptions/acknowledged": "SubscriptionsAcknowledgedNotification",
+}
+
+
+def validator(version, definition, cache={}):
+    key = (version, definition)
+    if key not in cache:
+        document = json.loads((SPEC / version / "schema.json").read_text())
+        if "definitions" in document:
+            schema = {"$schema": "http://json-schema.org/draft-07/schema#", "definitions": document["definitions"], "$ref": f"#/definitions/{definition}"}
+        else:
+            schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": document["$defs"], "$ref": f"#/$defs/{definition}"}
+        cache[key] = jsonschema.validators.validator_for(schema)(schema)
+    return cache[key]
+
+
+def test_every_message_the_server_sent_conforms_to_its_protocol_version():
+    """Runs last: every reply and notification of the sessions above."""
+    entries = [json.loads(line) for line in TRACE.read_text().splitlines()]
+    versions = {entry["version"] for entry in entries}
+    assert {"2025-11-25", "2026-07-28"} <= versions, versions
+    checked = 0
+    for entry in entries:
+        version, method, message = entry["version"], entry["method"], entry["message"]
+        legacy = version == "2025-06-18"
+        checks = []
+        if "result" in message:
+            checks.append(("JSONRPCResponse" if legacy else "JSONRPCResultResponse", message))
+            if method in RESULTS:
+                checks.append((RESULTS[method], message["result"]))
+        elif "error" in message:
+            checks.append(("JSONRPCError" if legacy else "JSONRPCErrorResponse", message))
+        else:
+            checks.append((NOTIFICATIONS[message["method"]], message))
+        for definition, instance in checks:
+            errors = [e.message for e in validator(version, definition).iter_errors(instance)]
+            assert not errors, (version, definition, errors, instance)
+            checked += 1
+    assert checked >= 40, checked
