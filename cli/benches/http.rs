@@ -1,8 +1,10 @@
 //! `tools/list` of 1,000 tools over HTTP/1.1 on loopback: the `toolschema`
 //! server (authentication, snapshot lookup, the MCP core splicing the
 //! pre-serialized list) against a bare axum handler that returns the same
-//! cached response bytes. One kept-alive connection; each iteration is one
-//! request and the whole response. Results are in `benches/README.md`.
+//! cached response bytes, and, with `--features rmcp`, against the official
+//! SDK's default path (tools serialized on every request). One kept-alive
+//! connection each; each iteration is one 2026-07-28 `tools/list` request
+//! and the whole response. Results are in `benches/README.md`.
 
 #![allow(missing_docs)]
 
@@ -62,6 +64,11 @@ fn start(app: Router) -> SocketAddr {
                 .expect("bind");
             send.send(listener.local_addr().expect("addr"))
                 .expect("send");
+            // As `toolschema serve` does, for every server measured.
+            use axum::serve::ListenerExt;
+            let listener = listener.tap_io(|tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
             axum::serve(listener, app).await.expect("serve");
         });
     });
@@ -99,17 +106,18 @@ fn round_trip(stream: &mut TcpStream, request: &[u8], buffer: &mut Vec<u8>) -> u
 
 fn list_over_http(c: &mut Criterion) {
     let catalog = Arc::new(catalog());
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
     let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: {KEY}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: {KEY}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
 
     let ours = start(toolschema_cli::http::router(catalog.clone(), Vec::new()));
     // The bare handler answers with the very bytes our server sends.
+    let list = catalog.snapshot().discover("c").expect("client");
     let cached = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"result":{}}}"#,
-        catalog.snapshot().discover("c").expect("client")
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete",{},"ttlMs":60000,"cacheScope":"private"}}}}"#,
+        &list[1..list.len() - 1]
     );
     let cached: Arc<str> = cached.into();
     let bare = start(Router::new().route(
@@ -155,6 +163,31 @@ fn list_over_http(c: &mut Criterion) {
             ))
         })
     });
+    #[cfg(feature = "rmcp")]
+    {
+        let service =
+            toolschema_cli::sdk::service(&catalog, "c").expect("the SDK serves the client");
+        let sdk = start(Router::new().route_service("/mcp", service));
+        let mut sdk_stream = TcpStream::connect(sdk).expect("connect");
+        sdk_stream.set_nodelay(true).expect("nodelay");
+        round_trip(&mut sdk_stream, request.as_bytes(), &mut buffer);
+        let start = buffer
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .expect("head")
+            + 4;
+        let reply: serde_json::Value =
+            serde_json::from_slice(&buffer[start..]).expect("the SDK answers JSON");
+        assert_eq!(
+            reply["result"]["tools"].as_array().map(Vec::len),
+            Some(TOOLS),
+            "{}",
+            String::from_utf8_lossy(&buffer[..buffer.len().min(600)])
+        );
+        group.bench_function("rmcp_sdk_default_path", |b| {
+            b.iter(|| black_box(round_trip(&mut sdk_stream, request.as_bytes(), &mut buffer)))
+        });
+    }
     group.finish();
 }
 

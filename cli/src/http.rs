@@ -20,11 +20,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Bytes;
+use std::collections::VecDeque;
+
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use bytes::Bytes;
 use core::convert::Infallible;
 use core::pin::Pin;
 use core::task::{Context, Poll};
@@ -35,7 +37,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use tokio::sync::{broadcast, mpsc};
 use toolschema::catalog::{Catalog, ChangeSet, ClientView, Snapshot};
 use toolschema::mcp::{
-    LIST_CHANGED, STATELESS_VERSION, Server, Session, Subscription, Trace, version_of,
+    LIST_CHANGED, Reply, STATELESS_VERSION, Server, Session, Subscription, Trace, version_of,
 };
 
 /// The largest request body accepted: the 1 MiB argument limit plus room for
@@ -218,7 +220,7 @@ async fn mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Re
         Some(reply) => {
             app.trace
                 .record(version, Trace::method_of(&body).as_deref(), &reply);
-            json_response(StatusCode::OK, reply)
+            reply_response(reply)
         }
         None => StatusCode::ACCEPTED.into_response(),
     }
@@ -365,5 +367,59 @@ async fn call(
             "server_defect",
             &defect.to_string(),
         ),
+    }
+}
+
+/// A reply as a response whose body hands the snapshot's bytes to the
+/// network as they are, without copying them.
+fn reply_response(reply: Reply) -> Response {
+    let chunks: VecDeque<Bytes> = reply
+        .into_chunks()
+        .map(|chunk| match chunk {
+            Ok((text, range)) => Bytes::from_owner(Shared(text, range)),
+            Err(owned) => Bytes::from(owned),
+        })
+        .collect();
+    let mut response = Response::new(axum::body::Body::new(Chunks(chunks)));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// A range of a snapshot's text, as bytes.
+struct Shared(Arc<str>, core::ops::Range<usize>);
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        &self.0.as_bytes()[self.1.clone()]
+    }
+}
+
+/// A body of chunks known in advance, so that its length is exact.
+struct Chunks(VecDeque<Bytes>);
+
+impl http_body::Body for Chunks {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
+        Poll::Ready(
+            self.0
+                .pop_front()
+                .map(|chunk| Ok(http_body::Frame::data(chunk))),
+        )
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        http_body::SizeHint::with_exact(self.0.iter().map(|c| c.len() as u64).sum())
     }
 }

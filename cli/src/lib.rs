@@ -4,4 +4,6 @@
 #![forbid(unsafe_code)]
 
 pub mod http;
+#[cfg(feature = "rmcp")]
+pub mod sdk;
 pub mod stdio;

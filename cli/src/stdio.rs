@@ -10,8 +10,8 @@ use tokio::sync::{Mutex, mpsc};
 use toolschema::catalog::Catalog;
 
 use toolschema::mcp::{
-    HANDSHAKE_VERSIONS, LIST_CHANGED, STATELESS_VERSION, Server, Session, Subscription, Trace,
-    code, error, version_of,
+    HANDSHAKE_VERSIONS, LIST_CHANGED, Reply, STATELESS_VERSION, Server, Session, Subscription,
+    Trace, code, error, version_of,
 };
 
 /// Serves MCP over stdin and stdout for one client application until stdin
@@ -22,7 +22,9 @@ pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), 
         Some(id) => id,
         None if !snapshot.is_governed() => "*".to_owned(),
         None => {
-            return Err("name the client application with --client or TOOLSCHEMA_CLIENT".to_owned());
+            return Err(
+                "name the client application with --client or TOOLSCHEMA_CLIENT".to_owned(),
+            );
         }
     };
     if snapshot.client(&client).is_none() {
@@ -107,12 +109,12 @@ pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), 
                     .handle(&snapshot, view, &mut session, line.as_bytes())
                     .await
             }
-            None => Some(error(
+            None => Some(Reply::from(error(
                 &serde_json::Value::Null,
                 code::INVALID_REQUEST,
                 "this client application no longer exists in the configuration",
                 None,
-            )),
+            ))),
         };
         if let (Some(version), Ok(mut agreed)) = (session.protocol, agreed.lock()) {
             *agreed = version;
@@ -124,7 +126,7 @@ pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), 
             Trace::method_of(line.as_bytes()).as_deref(),
             &reply,
         );
-        if write_line(&stdout, &reply).await.is_err() {
+        if write_reply(&stdout, &reply).await.is_err() {
             break;
         }
     }
@@ -134,6 +136,16 @@ pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), 
 async fn write_line(stdout: &Mutex<tokio::io::Stdout>, line: &str) -> std::io::Result<()> {
     let mut stdout = stdout.lock().await;
     stdout.write_all(line.as_bytes()).await?;
+    stdout.write_all(b"\n").await?;
+    stdout.flush().await
+}
+
+/// Writes a reply's parts as one line, without joining them first.
+async fn write_reply(stdout: &Mutex<tokio::io::Stdout>, reply: &Reply) -> std::io::Result<()> {
+    let mut stdout = stdout.lock().await;
+    for part in reply.parts() {
+        stdout.write_all(part.as_bytes()).await?;
+    }
     stdout.write_all(b"\n").await?;
     stdout.flush().await
 }

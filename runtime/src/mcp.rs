@@ -14,6 +14,8 @@
 //! its own output schema is an internal error (-32603), never sent as valid.
 //! `tools/list` is answered from the snapshot's pre-serialized bytes.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use crate::call::CallError;
@@ -79,6 +81,75 @@ pub struct Session {
 /// The notification that a client's tool list changed.
 pub const LIST_CHANGED: &str = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
 
+/// A reply ready to send: its text in parts, written in order. The tool
+/// list is a part shared with the snapshot, never copied: a 1,000-tool list
+/// is megabytes.
+#[derive(Debug, Clone, Default)]
+pub struct Reply {
+    parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone)]
+enum Part {
+    Owned(String),
+    /// A range of bytes of a snapshot's text.
+    Shared(Arc<str>, core::ops::Range<usize>),
+}
+
+impl Reply {
+    /// The parts' text, in order.
+    pub fn parts(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().map(|part| match part {
+            Part::Owned(text) => text.as_str(),
+            Part::Shared(text, range) => &text[range.clone()],
+        })
+    }
+
+    /// The shared parts and their ranges, and the owned text, for transports
+    /// that hand bytes to the network without copying: each item is either a
+    /// shared string with the range to send, or owned text.
+    pub fn into_chunks(
+        self,
+    ) -> impl Iterator<Item = Result<(Arc<str>, core::ops::Range<usize>), String>> {
+        self.parts.into_iter().map(|part| match part {
+            Part::Owned(text) => Err(text),
+            Part::Shared(text, range) => Ok((text, range)),
+        })
+    }
+
+    /// The total length in bytes.
+    pub fn len(&self) -> usize {
+        self.parts().map(str::len).sum()
+    }
+
+    /// Whether the reply is empty (it never is).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn push(&mut self, text: impl Into<String>) {
+        self.parts.push(Part::Owned(text.into()));
+    }
+
+    fn share(&mut self, text: &Arc<str>, range: core::ops::Range<usize>) {
+        self.parts.push(Part::Shared(text.clone(), range));
+    }
+}
+
+impl From<String> for Reply {
+    fn from(text: String) -> Reply {
+        Reply {
+            parts: vec![Part::Owned(text)],
+        }
+    }
+}
+
+impl core::fmt::Display for Reply {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.parts().try_for_each(|part| f.write_str(part))
+    }
+}
+
 /// The era a request belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Era {
@@ -114,25 +185,35 @@ impl Server {
         client: &ClientView,
         session: &mut Session,
         message: &[u8],
-    ) -> Option<String> {
+    ) -> Option<Reply> {
+        self.reply(snapshot, client, session, message).await
+    }
+
+    async fn reply(
+        &self,
+        snapshot: &Snapshot,
+        client: &ClientView,
+        session: &mut Session,
+        message: &[u8],
+    ) -> Option<Reply> {
         let message: Value = match serde_json::from_slice(message) {
             Ok(value) => value,
             Err(e) => {
-                return Some(error(
+                return Some(Reply::from(error(
                     &Value::Null,
                     code::PARSE_ERROR,
                     &format!("Parse error: {e}"),
                     None,
-                ));
+                )));
             }
         };
         let Some(request) = message.as_object() else {
-            return Some(error(
+            return Some(Reply::from(error(
                 &Value::Null,
                 code::INVALID_REQUEST,
                 "Invalid request: send one JSON-RPC object per message",
                 None,
-            ));
+            )));
         };
         let id = request.get("id").cloned();
         let method = request.get("method").and_then(Value::as_str);
@@ -141,12 +222,12 @@ impl Server {
                 // A response from the client: nothing to answer.
                 return None;
             }
-            return Some(error(
+            return Some(Reply::from(error(
                 &id.unwrap_or(Value::Null),
                 code::INVALID_REQUEST,
                 "Invalid request: a JSON-RPC 2.0 request needs \"jsonrpc\": \"2.0\" and a \"method\"",
                 None,
-            ));
+            )));
         };
         let Some(id) = id else {
             // Notifications (`notifications/initialized`, …) need no reply.
@@ -157,12 +238,12 @@ impl Server {
             None => &empty,
             Some(Value::Object(params)) => params,
             Some(_) => {
-                return Some(error(
+                return Some(Reply::from(error(
                     &id,
                     code::INVALID_PARAMS,
                     "Invalid params: params must be an object",
                     None,
-                ));
+                )));
             }
         };
         let era = match params.get("_meta").and_then(|m| m.get(VERSION_KEY)) {
@@ -170,19 +251,21 @@ impl Server {
             Some(Value::String(v)) if v == STATELESS_VERSION => Era::Stateless,
             Some(requested) => {
                 let data = json!({"supported": [STATELESS_VERSION, HANDSHAKE_VERSIONS[1], HANDSHAKE_VERSIONS[0]], "requested": requested});
-                return Some(error(
+                return Some(Reply::from(error(
                     &id,
                     code::UNSUPPORTED_VERSION,
                     "Unsupported protocol version",
                     Some(data),
-                ));
+                )));
             }
         };
-        Some(match method {
+        if method == "tools/list" {
+            return Some(self.list(&id, era, client, params));
+        }
+        Some(Reply::from(match method {
             "initialize" => self.initialize(&id, params, session),
             "server/discover" => self.discover(&id),
             "ping" => response(&id, &self.result(era, "{}")),
-            "tools/list" => self.list(&id, era, client, params),
             "tools/call" => self.call(&id, era, snapshot, client, params).await,
             // Transports open these streams themselves (see `Subscription`).
             "subscriptions/listen" => error(
@@ -197,7 +280,7 @@ impl Server {
                 &format!("Method not found: {other}"),
                 None,
             ),
-        })
+        }))
     }
 
     /// A result object, with `resultType` in the stateless era.
@@ -242,14 +325,15 @@ impl Server {
         response(id, &result.to_string())
     }
 
-    /// `tools/list`: the client's pre-serialized entries, paged.
+    /// `tools/list`: the client's pre-serialized entries, paged, sent as
+    /// parts of the snapshot's own text.
     fn list(
         &self,
         id: &Value,
         era: Era,
         client: &ClientView,
         params: &Map<String, Value>,
-    ) -> String {
+    ) -> Reply {
         let entries = client.entries();
         let start = match params.get("cursor") {
             None | Some(Value::Null) => 0,
@@ -265,7 +349,8 @@ impl Server {
                         code::INVALID_PARAMS,
                         "Invalid cursor: it is not from this tool list (the list may have changed); list again without a cursor",
                         None,
-                    );
+                    )
+                    .into();
                 }
             },
             Some(_) => {
@@ -274,45 +359,49 @@ impl Server {
                     code::INVALID_PARAMS,
                     "Invalid params: cursor must be a string",
                     None,
-                );
+                )
+                .into();
             }
         };
         let end = (start + self.page_size.max(1)).min(entries.len());
-        let page = &entries[start..end];
-        let mut body = String::with_capacity(64 + page.iter().map(|e| e.len() + 1).sum::<usize>());
-        body.push('{');
+        let mut reply = Reply::default();
+        let mut head = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"#);
         if era == Era::Stateless {
-            body.push_str(r#""resultType":"complete","#);
+            head.push_str(r#""resultType":"complete","#);
         }
         if start == 0 && end == entries.len() {
-            // The whole list: splice the pre-serialized `{"tools":[...]}`.
+            // The whole list: the pre-serialized `{"tools":[...]}`, unbraced.
+            reply.push(head);
             let list = client.list_json();
-            body.push_str(&list[1..list.len() - 1]);
+            reply.share(list, 1..list.len() - 1);
         } else {
-            body.push_str(r#""tools":["#);
-            for (i, entry) in page.iter().enumerate() {
+            head.push_str(r#""tools":["#);
+            reply.push(head);
+            for (i, entry) in entries[start..end].iter().enumerate() {
                 if i > 0 {
-                    body.push(',');
+                    reply.push(",");
                 }
-                body.push_str(entry);
+                reply.share(entry, 0..entry.len());
             }
-            body.push(']');
+            reply.push("]");
         }
+        let mut tail = String::new();
         if end < entries.len() {
-            body.push_str(&format!(
+            tail.push_str(&format!(
                 r#","nextCursor":"{:016x}{:08x}""#,
                 client.fingerprint(),
                 end
             ));
         }
         if era == Era::Stateless {
-            body.push_str(&format!(
+            tail.push_str(&format!(
                 r#","ttlMs":{},"cacheScope":"private""#,
                 self.list_ttl_ms
             ));
         }
-        body.push('}');
-        response(id, &body)
+        tail.push_str("}}");
+        reply.push(tail);
+        reply
     }
 
     async fn call(
@@ -550,10 +639,10 @@ impl Trace {
 
     /// Records a message sent in `version` in answer to `method` (the
     /// message's own method for notifications).
-    pub fn record(&self, version: &str, method: Option<&str>, sent: &str) {
+    pub fn record(&self, version: &str, method: Option<&str>, sent: impl core::fmt::Display) {
         use std::io::Write;
         let Some(file) = &self.file else { return };
-        let message: Value = serde_json::from_str(sent).unwrap_or(Value::Null);
+        let message: Value = serde_json::from_str(&sent.to_string()).unwrap_or(Value::Null);
         let method = method.map(str::to_owned).or_else(|| {
             message
                 .get("method")

@@ -28,7 +28,7 @@ fn send(
 ) -> Option<Value> {
     let view = snapshot.client(client).expect("demo client");
     let reply = block_on(server.handle(snapshot, view, session, message.to_string().as_bytes()))?;
-    Some(serde_json::from_str(&reply).expect("replies are JSON"))
+    Some(serde_json::from_str(&reply.to_string()).expect("replies are JSON"))
 }
 
 fn request(id: u64, method: &str, params: Value) -> Value {
@@ -295,7 +295,9 @@ fn malformed_messages_get_json_rpc_errors() {
     let mut session = Session::default();
     let reply = |bytes: &[u8], session: &mut Session| -> Value {
         serde_json::from_str(
-            &block_on(server.handle(&snapshot, view, session, bytes)).expect("reply"),
+            &block_on(server.handle(&snapshot, view, session, bytes))
+                .expect("reply")
+                .to_string(),
         )
         .expect("JSON")
     };
