@@ -37,7 +37,8 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use tokio::sync::{broadcast, mpsc};
 use toolschema::catalog::{Catalog, ChangeSet, ClientView, Snapshot};
 use toolschema::mcp::{
-    LIST_CHANGED, Reply, STATELESS_VERSION, Server, Session, Subscription, Trace, version_of,
+    LIST_CHANGED, Reply, STATELESS_VERSION, Server, Session, Subscription, Trace,
+    cursor_fingerprint, version_of,
 };
 
 /// The largest request body accepted: the 1 MiB argument limit plus room for
@@ -206,6 +207,15 @@ async fn mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Re
         let notice = move || subscription.tools_changed();
         return events(&app, view.id(), Some(first), STATELESS_VERSION, notice);
     }
+    // A cursor is read in the snapshot that made it, even after a reload.
+    let (snapshot, view) = match cursor_fingerprint(&body) {
+        Some(fingerprint) if fingerprint != view.fingerprint() => app
+            .catalog
+            .snapshot_with_list(view.id(), fingerprint)
+            .and_then(|older| older.client(view.id()).cloned().map(|v| (older.clone(), v)))
+            .unwrap_or((snapshot, view)),
+        _ => (snapshot, view),
+    };
     // Each request stands alone: the catalog is stateless per request.
     let mut session = Session::default();
     let header = headers

@@ -11,7 +11,7 @@ use toolschema::catalog::Catalog;
 
 use toolschema::mcp::{
     HANDSHAKE_VERSIONS, LIST_CHANGED, Reply, STATELESS_VERSION, Server, Session, Subscription,
-    Trace, code, error, version_of,
+    Trace, code, cursor_fingerprint, error, version_of,
 };
 
 /// Serves MCP over stdin and stdout for one client application until stdin
@@ -102,7 +102,13 @@ pub async fn serve(catalog: Arc<Catalog>, client: Option<String>) -> Result<(), 
             }
             continue;
         }
-        let snapshot = catalog.snapshot();
+        // A cursor is read in the snapshot that made it, even after a reload.
+        let snapshot = match cursor_fingerprint(line.as_bytes()) {
+            Some(fingerprint) => catalog
+                .snapshot_with_list(&client, fingerprint)
+                .unwrap_or_else(|| catalog.snapshot()),
+            None => catalog.snapshot(),
+        };
         let reply = match snapshot.client(&client) {
             Some(view) => {
                 server

@@ -513,6 +513,18 @@ fn text(text: &str) -> Value {
     json!({"type": "text", "text": text})
 }
 
+/// The list fingerprint a `tools/list` request's cursor came from, if it
+/// carries one: transports use it to answer from the snapshot that made the
+/// cursor ([`crate::catalog::Catalog::snapshot_with_list`]).
+pub fn cursor_fingerprint(message: &[u8]) -> Option<u64> {
+    let message: Value = serde_json::from_slice(message).ok()?;
+    if message.get("method")?.as_str()? != "tools/list" {
+        return None;
+    }
+    let cursor = message.get("params")?.get("cursor")?.as_str()?;
+    parse_cursor(cursor).map(|(fingerprint, _)| fingerprint)
+}
+
 /// `(fingerprint, offset)` of a cursor made by [`Server::list`].
 fn parse_cursor(cursor: &str) -> Option<(u64, usize)> {
     if cursor.len() != 24 {

@@ -414,7 +414,58 @@ fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
         request(21, "tools/list", json!({"cursor": cursor})),
     )
     .expect("reply");
+    // The current list cannot read a cursor of the list before the reload…
     assert_eq!(stale["error"]["code"], -32602);
+    // …but the catalog still holds that snapshot, where the listing
+    // finishes as it began: four tools, the refund among them.
+    let fingerprint = toolschema::mcp::cursor_fingerprint(
+        request(21, "tools/list", json!({"cursor": cursor}))
+            .to_string()
+            .as_bytes(),
+    )
+    .expect("a cursor of ours");
+    let before = catalog
+        .snapshot_with_list("acme-finance", fingerprint)
+        .expect("kept");
+    let mut names = vec![
+        first["result"]["tools"][0]["name"]
+            .as_str()
+            .expect("name")
+            .to_owned(),
+    ];
+    let mut cursor = Some(cursor);
+    while let Some(next) = cursor {
+        let page = send(
+            &server,
+            &before,
+            "acme-finance",
+            &mut session,
+            request(23, "tools/list", json!({"cursor": next})),
+        )
+        .expect("reply");
+        names.extend(
+            page["result"]["tools"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|t| t["name"].as_str().map(str::to_owned)),
+        );
+        cursor = page["result"]["nextCursor"].as_str().map(str::to_owned);
+    }
+    assert_eq!(
+        names,
+        [
+            "billing.get-invoice",
+            "billing.list-invoices",
+            "billing.refund",
+            "billing.void-invoice"
+        ]
+    );
+    assert!(
+        catalog
+            .snapshot_with_list("acme-finance", fingerprint ^ 1)
+            .is_none()
+    );
     let junk = send(
         &server,
         &fresh,

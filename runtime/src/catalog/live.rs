@@ -4,7 +4,7 @@
 
 use core::fmt;
 use core::time::Duration;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -37,7 +37,13 @@ pub struct Catalog {
     registry: Arc<Registry>,
     current: ArcSwap<Snapshot>,
     subscribers: Mutex<Vec<Sender<ChangeSet>>>,
+    /// The snapshots a reload replaced, newest first, so that a pagination
+    /// cursor stays valid for the snapshot it came from.
+    recent: Mutex<VecDeque<Arc<Snapshot>>>,
 }
+
+/// How many replaced snapshots are kept for pagination cursors.
+const RECENT: usize = 4;
 
 impl fmt::Debug for Catalog {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -57,6 +63,7 @@ impl Catalog {
             registry,
             current: ArcSwap::from_pointee(snapshot),
             subscribers: Mutex::new(Vec::new()),
+            recent: Mutex::new(VecDeque::new()),
         }
     }
 
@@ -69,6 +76,7 @@ impl Catalog {
             registry,
             current: ArcSwap::from_pointee(snapshot),
             subscribers: Mutex::new(Vec::new()),
+            recent: Mutex::new(VecDeque::new()),
         })
     }
 
@@ -76,6 +84,22 @@ impl Catalog {
     /// many reloads happen meanwhile.
     pub fn snapshot(&self) -> Arc<Snapshot> {
         self.current.load_full()
+    }
+
+    /// The snapshot, current or recently replaced, in which `client`'s list
+    /// has `fingerprint`: where a pagination cursor of that list is read.
+    pub fn snapshot_with_list(&self, client: &str, fingerprint: u64) -> Option<Arc<Snapshot>> {
+        let matches = |snapshot: &Arc<Snapshot>| {
+            snapshot
+                .client(client)
+                .is_some_and(|view| view.fingerprint() == fingerprint)
+        };
+        let current = self.snapshot();
+        if matches(&current) {
+            return Some(current);
+        }
+        let recent = self.recent.lock().ok()?;
+        recent.iter().find(|snapshot| matches(snapshot)).cloned()
     }
 
     /// The registry behind the catalog.
@@ -99,6 +123,10 @@ impl Catalog {
         let next = Arc::new(Snapshot::build(self.registry.clone(), &config));
         let previous = self.current.swap(next.clone());
         let changes = changes(&previous, &next);
+        if let Ok(mut recent) = self.recent.lock() {
+            recent.push_front(previous);
+            recent.truncate(RECENT);
+        }
         if !changes.is_empty()
             && let Ok(mut subscribers) = self.subscribers.lock()
         {
