@@ -9,51 +9,44 @@ use crate::corpus;
 
 const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
-fn spec_path(version: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+/// The MCP schema document of a protocol version.
+fn spec_document(version: &str) -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/spec/mcp")
         .join(version)
-        .join("schema.json")
+        .join("schema.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "read {}: {e} (is ../shared beside the checkout?)",
+            path.display()
+        )
+    });
+    serde_json::from_str(&text).expect("MCP schema is JSON")
 }
 
 /// A validator for one definition of an MCP schema version, whichever
 /// dialect the version uses (2025-06-18 is draft-07 with `definitions`).
 pub fn spec_validator(version: &str, definition: &str) -> jsonschema::Validator {
-    let path = spec_path(version);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "read {}: {e} (is ../shared beside the checkout?)",
-            path.display()
-        )
-    });
-    let document: Value = serde_json::from_str(&text).expect("MCP schema is JSON");
-    if let Some(definitions) = document.get("definitions") {
-        let wrapper = json!({
+    let document = spec_document(version);
+    match document.get("definitions") {
+        Some(definitions) => jsonschema::draft7::new(&json!({
             "$schema": "http://json-schema.org/draft-07/schema#",
             "definitions": definitions,
             "$ref": format!("#/definitions/{definition}"),
-        });
-        return jsonschema::draft7::new(&wrapper).expect("MCP schema compiles");
+        }))
+        .expect("MCP schema compiles"),
+        None => jsonschema::draft202012::new(&json!({
+            "$schema": DRAFT_2020_12,
+            "$defs": document["$defs"],
+            "$ref": format!("#/$defs/{definition}"),
+        }))
+        .expect("MCP schema compiles"),
     }
-    mcp_validator(version, definition)
 }
 
-/// A validator for `#/$defs/<definition>` of an MCP schema version.
+/// A validator for `#/$defs/<definition>` of a 2020-12 MCP schema version.
 pub fn mcp_validator(version: &str, definition: &str) -> jsonschema::Validator {
-    let path = spec_path(version);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "read {}: {e} (is ../shared beside the checkout?)",
-            path.display()
-        )
-    });
-    let document: Value = serde_json::from_str(&text).expect("MCP schema is JSON");
-    let wrapper = json!({
-        "$schema": DRAFT_2020_12,
-        "$defs": document["$defs"],
-        "$ref": format!("#/$defs/{definition}"),
-    });
-    jsonschema::draft202012::new(&wrapper).expect("MCP schema compiles")
+    spec_validator(version, definition)
 }
 
 fn assert_meta_valid(name: &str, schema: &Value) {
