@@ -218,22 +218,22 @@ async fn mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Re
     };
     // Each request stands alone: the catalog is stateless per request.
     let mut session = Session::default();
-    let header = headers
-        .get("mcp-protocol-version")
-        .and_then(|v| v.to_str().ok());
-    let version = version_of(&body, &session, header);
-    match app
+    let reply = app
         .server
         .handle(&snapshot, &view, &mut session, &body)
-        .await
-    {
-        Some(reply) => {
-            app.trace
-                .record(version, Trace::method_of(&body).as_deref(), &reply);
-            reply_response(reply)
-        }
-        None => StatusCode::ACCEPTED.into_response(),
+        .await;
+    let Some(reply) = reply else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    if app.trace.is_on() {
+        let header = headers
+            .get("mcp-protocol-version")
+            .and_then(|v| v.to_str().ok());
+        let version = version_of(&body, &Session::default(), header);
+        app.trace
+            .record(version, Trace::method_of(&body).as_deref(), &reply);
     }
+    reply_response(reply)
 }
 
 /// The handshake era's event stream (`GET /mcp`).

@@ -517,6 +517,9 @@ fn text(text: &str) -> Value {
 /// carries one: transports use it to answer from the snapshot that made the
 /// cursor ([`crate::catalog::Catalog::snapshot_with_list`]).
 pub fn cursor_fingerprint(message: &[u8]) -> Option<u64> {
+    if !contains(message, b"\"cursor\"") {
+        return None;
+    }
     let message: Value = serde_json::from_slice(message).ok()?;
     if message.get("method")?.as_str()? != "tools/list" {
         return None;
@@ -549,6 +552,10 @@ impl Subscription {
     /// The subscription a message opens, if it is a `subscriptions/listen`
     /// request.
     pub fn parse(message: &[u8]) -> Option<Subscription> {
+        // Most messages are not subscriptions: skip parsing them twice.
+        if !contains(message, b"subscriptions/listen") {
+            return None;
+        }
         let message: Value = serde_json::from_slice(message).ok()?;
         if message.get("method")?.as_str()? != "subscriptions/listen" {
             return None;
@@ -649,6 +656,11 @@ impl Trace {
         }
     }
 
+    /// Whether messages are being recorded.
+    pub fn is_on(&self) -> bool {
+        self.file.is_some()
+    }
+
     /// Records a message sent in `version` in answer to `method` (the
     /// message's own method for notifications).
     pub fn record(&self, version: &str, method: Option<&str>, sent: impl core::fmt::Display) {
@@ -672,4 +684,11 @@ impl Trace {
         let parsed: Value = serde_json::from_slice(message).ok()?;
         parsed.get("method")?.as_str().map(str::to_owned)
     }
+}
+
+/// Whether `haystack` contains `needle`: a cheap test before parsing.
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle)
 }
