@@ -142,6 +142,17 @@ fn inbound(c: &mut Criterion) {
     group.bench_function("clone_value", |b| {
         b.iter(|| black_box(black_box(&parsed).clone()))
     });
+    let own = toolschema::validate::InputValidator::new(
+        <CreateInvoice as toolschema::Tool>::TOOL,
+        toolschema::validate::Limits::default(),
+    );
+    assert!(
+        own.fast_path_accepts::<CreateInvoice>(&text),
+        "the one pass vouches for the bench payload"
+    );
+    group.bench_function("one_pass_alone", |b| {
+        b.iter(|| black_box(own.fast_path_accepts::<CreateInvoice>(black_box(&text))))
+    });
     group.finish();
 
     let bad = bad_payload();

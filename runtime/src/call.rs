@@ -410,7 +410,5 @@ fn input_validator<T: Tool>() -> Arc<InputValidator> {
 /// assert_eq!(paths, ["/count", "/extra"]);
 /// ```
 pub fn parse_args<T: Tool + DeserializeOwned>(json: &str) -> Result<T, ArgumentErrors> {
-    let validator = input_validator::<T>();
-    let value = validator.check_str(json)?;
-    serde_json::from_value(value).map_err(|_| validator.unreadable())
+    input_validator::<T>().parse(json)
 }

@@ -11,6 +11,7 @@ extern crate alloc;
 pub mod call;
 pub mod catalog;
 pub mod export;
+mod fast;
 pub mod json;
 pub mod mcp;
 pub mod model;

@@ -252,6 +252,9 @@ pub struct InputValidator {
     validator: Result<jsonschema::Validator, String>,
     renames: bool,
     limits: Limits,
+    /// The fast path's string checks; `None` leaves every call to the full
+    /// path.
+    strings: Option<crate::fast::Strings>,
 }
 
 impl fmt::Debug for InputValidator {
@@ -282,7 +285,33 @@ impl InputValidator {
             validator: compile(&schema),
             renames: has_renames(root),
             limits,
+            strings: crate::fast::Strings::compile(root),
         }
+    }
+
+    /// The whole inbound path into `T`: limits, then one checked pass of
+    /// serde over the text when that suffices, else the full path (every
+    /// violation reported). Both accept exactly the same arguments.
+    pub fn parse<T: serde::de::DeserializeOwned>(&self, text: &str) -> Result<T, ArgumentErrors> {
+        if text.len() <= self.limits.max_bytes
+            && !nesting_exceeds(text.as_bytes(), self.limits.max_depth)
+            && self.validator.is_ok()
+            && let Some(strings) = &self.strings
+            && let Some(value) = crate::fast::parse::<T>(text, self.root, strings)
+        {
+            return Ok(value);
+        }
+        let value = self.check_str(text)?;
+        serde_json::from_value(value).map_err(|_| self.unreadable())
+    }
+
+    /// Whether the one-pass path alone accepts `text` (for tests that hold
+    /// it to the full path).
+    #[doc(hidden)]
+    pub fn fast_path_accepts<T: serde::de::DeserializeOwned>(&self, text: &str) -> bool {
+        self.strings
+            .as_ref()
+            .is_some_and(|strings| crate::fast::parse::<T>(text, self.root, strings).is_some())
     }
 
     /// Checks a payload of JSON text: size, nesting, syntax, then the schema.

@@ -8,6 +8,7 @@ mod catalog;
 mod catalog_properties;
 mod corpus;
 mod export;
+mod fast_path;
 mod mcp;
 mod names;
 mod profiles;

@@ -1,0 +1,190 @@
+//! The one-pass parse agrees with the full path: on random valid arguments
+//! and on random corruptions of them, `InputValidator::parse` (which tries
+//! the one pass first) gives exactly what the full path gives, and the one
+//! pass does vouch for valid arguments.
+
+use proptest::prelude::*;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use toolschema::Tool;
+use toolschema::render::Direction;
+use toolschema::validate::{InputValidator, Limits};
+use toolschema::values::{Names, rename};
+
+use crate::calls::{Delivery, OrderLine, PlaceOrder, Priority};
+use crate::corpus::FieldAttributes;
+
+fn exposed<T: Tool + Serialize>(value: &T) -> Value {
+    let mut json = serde_json::to_value(value).expect("serialize");
+    rename(
+        (T::TOOL.input)(),
+        &mut json,
+        Names::Exposed,
+        Direction::Input,
+    );
+    json
+}
+
+/// The full path alone: validate, map names, deserialize.
+fn slow<T: Tool + DeserializeOwned>(validator: &InputValidator, text: &str) -> Option<T> {
+    let value = validator.check_str(text).ok()?;
+    serde_json::from_value(value).ok()
+}
+
+fn agree<T: Tool + DeserializeOwned + PartialEq + std::fmt::Debug>(
+    text: &str,
+) -> Result<(), TestCaseError> {
+    let validator = InputValidator::new(T::TOOL, Limits::default());
+    let both = validator.parse::<T>(text).ok();
+    let full = slow::<T>(&validator, text);
+    prop_assert_eq!(&both, &full, "for {}", text);
+    if validator.fast_path_accepts::<T>(text) {
+        prop_assert!(
+            full.is_some(),
+            "the one pass accepted what the full path refuses: {}",
+            text
+        );
+    }
+    Ok(())
+}
+
+fn any_json() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        prop_oneof![
+            Just(0u64),
+            Just(1),
+            Just(99),
+            Just(100),
+            Just(255),
+            Just(256),
+            Just(u64::MAX)
+        ]
+        .prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        Just(json!(1.5)),
+        Just(json!(2.0)),
+        "[a-z@.]{0,45}".prop_map(Value::from),
+        Just(json!("ada@example.com")),
+        Just(json!("standard")),
+        Just(json!([])),
+        Just(json!(["a", "b"])),
+        Just(json!({})),
+        Just(json!({"sku": "A", "quantity": 1, "unit_price_cents": 1})),
+    ]
+}
+
+fn order() -> impl Strategy<Value = PlaceOrder> {
+    let line = ("[A-Z0-9-]{0,6}", 1u8..=99, any::<u32>()).prop_map(
+        |(product_code, quantity, unit_price_cents)| OrderLine {
+            product_code,
+            quantity,
+            unit_price_cents,
+        },
+    );
+    let delivery = (
+        "[ -~]{0,10}",
+        "[0-9]{5}",
+        proptest::option::of(any::<bool>()),
+    )
+        .prop_map(|(street_address, postal_code, leave_at_door)| Delivery {
+            street_address,
+            postal_code,
+            leave_at_door,
+        });
+    (
+        "[A-Za-z][A-Za-z ]{0,20}",
+        "[a-z]{1,6}@[a-z]{1,6}\\\\.com",
+        proptest::collection::vec(line, 1..4),
+        proptest::option::of(delivery),
+        any::<bool>(),
+        prop_oneof![Just(Priority::Standard), Just(Priority::Express)],
+    )
+        .prop_map(
+            |(customer_name, contact_email, line_items, delivery, gift_wrap, priority)| {
+                PlaceOrder {
+                    customer_name,
+                    contact_email,
+                    line_items,
+                    delivery,
+                    gift_wrap,
+                    priority,
+                }
+            },
+        )
+}
+
+/// A corruption of a valid argument object: set, drop or add a key, at the
+/// top or inside the first line item.
+fn corrupt(mut json: Value, choice: usize, key: usize, value: Value) -> Value {
+    let object = json.as_object_mut().expect("object");
+    let keys: Vec<String> = object.keys().cloned().collect();
+    match choice % 6 {
+        0 => {}
+        1 => {
+            object.insert(keys[key % keys.len()].clone(), value);
+        }
+        2 => {
+            object.remove(&keys[key % keys.len()]);
+        }
+        3 => {
+            object.insert("surprise".into(), value);
+        }
+        4 => {
+            if let Some(Value::Object(line)) =
+                object.get_mut("lineItems").and_then(|l| l.get_mut(0))
+            {
+                let line_keys: Vec<String> = line.keys().cloned().collect();
+                line.insert(line_keys[key % line_keys.len()].clone(), value);
+            }
+        }
+        _ => {
+            object.insert("_schema_discovery".into(), value);
+        }
+    }
+    json
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn orders_agree(order in order(), choice in 0usize..6, key in 0usize..16, value in any_json()) {
+        let text = corrupt(exposed(&order), choice, key, value).to_string();
+        agree::<PlaceOrder>(&text)?;
+    }
+
+    #[test]
+    fn field_attributes_agree(key in 0usize..16, value in any_json(), choice in 0usize..6) {
+        let base = json!({
+            "userId": 7, "note": "n", "page_size": 10, "verbose": true, "email": "ada@example.com",
+            "offset": -3, "percent": 12.5, "slug": "abc-1", "tags": ["x"], "reason": "because"
+        });
+        let text = corrupt(base, choice, key, value).to_string();
+        agree::<FieldAttributes>(&text)?;
+    }
+}
+
+#[test]
+fn the_one_pass_vouches_for_valid_arguments() {
+    let validator = InputValidator::new(PlaceOrder::TOOL, Limits::default());
+    let mut payload = crate::calls::valid_order();
+    payload["delivery"] = json!({"streetAddress": "1 Main St", "postalCode": "12345"});
+    payload["_schema_discovery"] = json!("seen");
+    assert!(validator.fast_path_accepts::<PlaceOrder>(&payload.to_string()));
+    let order: PlaceOrder = validator.parse(&payload.to_string()).expect("valid");
+    assert_eq!(order.delivery.map(|d| d.postal_code), Some("12345".into()));
+    // What it cannot vouch for goes down the full path, with every violation.
+    payload["contactEmail"] = json!("not an email");
+    payload["coupon"] = json!(1);
+    assert!(!validator.fast_path_accepts::<PlaceOrder>(&payload.to_string()));
+    let errors = validator
+        .parse::<PlaceOrder>(&payload.to_string())
+        .expect_err("invalid");
+    assert_eq!(errors.len(), 2);
+}
