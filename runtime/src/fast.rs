@@ -34,7 +34,7 @@ pub(crate) struct Strings {
     validators: HashMap<usize, jsonschema::Validator>,
     /// Each object's members (flattening resolved), by the address of its
     /// field list, sorted for a binary search: computed once, not per call.
-    members: Vec<(usize, Vec<Member>)>,
+    members: Vec<(usize, Object)>,
 }
 
 impl Strings {
@@ -88,8 +88,16 @@ impl Strings {
                 }
                 seen.push(name);
                 let address = object.fields.as_ptr() as usize;
-                self.members
-                    .push((address, members(object.fields, Direction::Input)));
+                let members = members(object.fields, Direction::Input);
+                if members.len() > 128 {
+                    return None;
+                }
+                let required = members
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| m.is_required(Direction::Input))
+                    .fold(0u128, |mask, (i, _)| mask | (1 << i));
+                self.members.push((address, Object { members, required }));
                 for field in object.fields {
                     self.walk((field.schema)(), Some(field), seen)?;
                 }
@@ -99,7 +107,7 @@ impl Strings {
         }
     }
 
-    fn members(&self, fields: &'static [Field]) -> Option<&[Member]> {
+    fn object(&self, fields: &'static [Field]) -> Option<&Object> {
         let address = fields.as_ptr() as usize;
         let at = self
             .members
@@ -121,6 +129,13 @@ fn key(node: &'static Node, field: Option<&'static Field>) -> usize {
         Some(field) => core::ptr::from_ref(field) as usize,
         None => core::ptr::from_ref(node) as usize,
     }
+}
+
+/// What the one pass needs of an object: its members (flattening resolved)
+/// and which of them are required, as a bit mask.
+pub(crate) struct Object {
+    members: Vec<Member>,
+    required: u128,
 }
 
 /// The error that sends a call down the full path.
@@ -529,25 +544,20 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
                 {
                     return Err(self.place.fail());
                 }
-                let Some(members) = self.place.strings.members(object.fields) else {
+                let Some(plan) = self.place.strings.object(object.fields) else {
                     return Err(self.place.fail());
                 };
+                let members = &plan.members[..];
                 let seen = Cell::new(0u128);
-                if members.len() > 128 {
-                    return Err(self.place.fail());
-                }
                 let value = self.visitor.visit_map(Properties {
                     map,
                     members,
+                    guess: 0,
                     place: self.place,
                     current: None,
                     seen: &seen,
                 })?;
-                let missing = members
-                    .iter()
-                    .enumerate()
-                    .any(|(i, m)| m.is_required(Direction::Input) && seen.get() & (1 << i) == 0);
-                if missing {
+                if seen.get() & plan.required != plan.required {
                     return Err(self.place.fail());
                 }
                 Ok(value)
@@ -595,6 +605,9 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, A> {
 struct Properties<'a, A> {
     map: A,
     members: &'a [Member],
+    /// Where the next property probably is: arguments usually come in
+    /// declaration order.
+    guess: usize,
     place: Place<'a>,
     current: Option<usize>,
     seen: &'a Cell<u128>,
@@ -610,6 +623,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Properties<'_, A> {
         loop {
             let Some(key) = self.map.next_key_seed(KeySeed {
                 members: self.members,
+                guess: self.guess,
             })?
             else {
                 return Ok(None);
@@ -629,6 +643,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Properties<'_, A> {
             }
             self.seen.set(self.seen.get() | bit);
             self.current = Some(index);
+            self.guess = index + 1;
             let source = self.members[index].field.source;
             return seed
                 .deserialize(de::value::BorrowedStrDeserializer::<A::Error>::new(source))
@@ -758,6 +773,7 @@ enum Key {
 
 struct KeySeed<'a> {
     members: &'a [Member],
+    guess: usize,
 }
 
 impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
@@ -778,6 +794,13 @@ impl<'de> Visitor<'de> for KeySeed<'_> {
     fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
         if name == HINT_FIELD {
             return Ok(Key::Hint);
+        }
+        if self
+            .members
+            .get(self.guess)
+            .is_some_and(|m| m.field.exposed == name)
+        {
+            return Ok(Key::Member(self.guess));
         }
         Ok(
             match self.members.iter().position(|m| m.field.exposed == name) {
