@@ -14,6 +14,15 @@ use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_toolschema");
 
+/// The demo catalog with globex's support toolset in Full mode: only
+/// `globex-support`'s list changes.
+fn globex_in_full(text: &str) -> String {
+    text.replace(
+        "mode = \"lazy\"\ntools = [\"support.open-ticket\"",
+        "mode = \"full\"\ntools = [\"support.open-ticket\"",
+    )
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -210,14 +219,7 @@ fn a_stdio_client_hears_that_its_list_changed() {
     ]);
     server.send(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));
     assert_eq!(server.next()["id"], 1);
-    std::fs::write(
-        &config,
-        text.replace(
-            "mode = \"lazy\"\ntools = [\"support.open-ticket\"",
-            "mode = \"full\"\ntools = [\"support.open-ticket\"",
-        ),
-    )
-    .expect("write");
+    std::fs::write(&config, globex_in_full(&text)).expect("write");
     let notice = server.next();
     assert_eq!(
         notice,
@@ -554,14 +556,7 @@ fn http_streams_change_notices_in_both_eras() {
     // Let the server open the legacy stream before the change.
     std::thread::sleep(Duration::from_millis(200));
 
-    std::fs::write(
-        &config,
-        text.replace(
-            "mode = \"lazy\"\ntools = [\"support.open-ticket\"",
-            "mode = \"full\"\ntools = [\"support.open-ticket\"",
-        ),
-    )
-    .expect("write");
+    std::fs::write(&config, globex_in_full(&text)).expect("write");
     // The acknowledgment was read above; what comes now is the change.
     let modern_events = read_events(&mut modern, 1);
     let change = &modern_events[0];

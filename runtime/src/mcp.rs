@@ -517,13 +517,7 @@ fn text(text: &str) -> Value {
 /// carries one: transports use it to answer from the snapshot that made the
 /// cursor ([`crate::catalog::Catalog::snapshot_with_list`]).
 pub fn cursor_fingerprint(message: &[u8]) -> Option<u64> {
-    if !contains(message, b"\"cursor\"") {
-        return None;
-    }
-    let message: Value = serde_json::from_slice(message).ok()?;
-    if message.get("method")?.as_str()? != "tools/list" {
-        return None;
-    }
+    let message = request_of(message, "tools/list", b"\"cursor\"")?;
     let cursor = message.get("params")?.get("cursor")?.as_str()?;
     parse_cursor(cursor).map(|(fingerprint, _)| fingerprint)
 }
@@ -552,14 +546,7 @@ impl Subscription {
     /// The subscription a message opens, if it is a `subscriptions/listen`
     /// request.
     pub fn parse(message: &[u8]) -> Option<Subscription> {
-        // Most messages are not subscriptions: skip parsing them twice.
-        if !contains(message, b"subscriptions/listen") {
-            return None;
-        }
-        let message: Value = serde_json::from_slice(message).ok()?;
-        if message.get("method")?.as_str()? != "subscriptions/listen" {
-            return None;
-        }
+        let message = request_of(message, "subscriptions/listen", b"subscriptions/listen")?;
         let id = message.get("id")?.clone();
         let tools = message
             .get("params")
@@ -684,6 +671,16 @@ impl Trace {
         let parsed: Value = serde_json::from_slice(message).ok()?;
         parsed.get("method")?.as_str().map(str::to_owned)
     }
+}
+
+/// The message, parsed, if it is a `method` request; messages without
+/// `hint` in their bytes are passed over unparsed, since most are not.
+fn request_of(message: &[u8], method: &str, hint: &[u8]) -> Option<Value> {
+    if !contains(message, hint) {
+        return None;
+    }
+    let parsed: Value = serde_json::from_slice(message).ok()?;
+    (parsed.get("method")?.as_str()? == method).then_some(parsed)
 }
 
 /// Whether `haystack` contains `needle`: a cheap test before parsing.

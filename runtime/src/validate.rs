@@ -293,15 +293,14 @@ impl InputValidator {
     /// serde over the text when that suffices, else the full path (every
     /// violation reported). Both accept exactly the same arguments.
     pub fn parse<T: serde::de::DeserializeOwned>(&self, text: &str) -> Result<T, ArgumentErrors> {
-        if text.len() <= self.limits.max_bytes
-            && !nesting_exceeds(text.as_bytes(), self.limits.max_depth)
-            && self.validator.is_ok()
+        self.check_limits(text)?;
+        if self.validator.is_ok()
             && let Some(strings) = &self.strings
             && let Some(value) = crate::fast::parse::<T>(text, self.root, strings)
         {
             return Ok(value);
         }
-        let value = self.check_str(text)?;
+        let value = self.parse_then_check(text, text.contains("null"))?;
         serde_json::from_value(value).map_err(|_| self.unreadable())
     }
 
@@ -317,6 +316,13 @@ impl InputValidator {
     /// Checks a payload of JSON text: size, nesting, syntax, then the schema.
     /// On success, returns the arguments with source names, ready for serde.
     pub fn check_str(&self, text: &str) -> Result<Value, ArgumentErrors> {
+        self.check_limits(text)?;
+        // Text without a `null` literal has no null to strip.
+        self.parse_then_check(text, text.contains("null"))
+    }
+
+    /// The size and nesting limits, checked on the bytes before parsing.
+    fn check_limits(&self, text: &str) -> Result<(), ArgumentErrors> {
         if text.len() > self.limits.max_bytes {
             return Err(ArgumentErrors::one(Violation::new(
                 "",
@@ -331,8 +337,7 @@ impl InputValidator {
         if nesting_exceeds(text.as_bytes(), self.limits.max_depth) {
             return Err(self.too_deep());
         }
-        // Text without a `null` literal has no null to strip.
-        self.parse_then_check(text, text.contains("null"))
+        Ok(())
     }
 
     fn parse_then_check(&self, text: &str, may_hold_nulls: bool) -> Result<Value, ArgumentErrors> {

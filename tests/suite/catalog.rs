@@ -1,6 +1,7 @@
 //! The governed catalog: the selection rule, visibility, modes, ordering,
 //! the meta-tool, configuration errors with locations, and the demo catalog.
 
+use crate::support::tool_names;
 use serde_json::{Value, json};
 use toolschema::call::CallError;
 use toolschema::catalog::{
@@ -71,11 +72,10 @@ fn demo() -> Catalog {
 fn names(snapshot: &Snapshot, client: &str) -> Vec<String> {
     let list: Value =
         serde_json::from_str(&snapshot.discover(client).expect("known client")).expect("JSON");
-    list["tools"]
-        .as_array()
-        .expect("tools")
-        .iter()
-        .map(|t| t["name"].as_str().unwrap_or("").to_owned())
+    assert!(list["tools"].is_array(), "{list}");
+    tool_names(&list["tools"])
+        .into_iter()
+        .map(str::to_owned)
         .collect()
 }
 

@@ -3,6 +3,7 @@
 //! appear; lists are sorted; the meta-tool appears exactly when a tool is
 //! shown in a reduced mode; modes and versions follow the rules.
 
+use crate::support::tool_names;
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
@@ -216,7 +217,7 @@ proptest! {
         for id in config.clients.keys() {
             let view = snapshot.client(id).ok_or_else(|| TestCaseError::fail("client missing"))?;
             let list: Value = serde_json::from_str(view.list_json()).map_err(|e| TestCaseError::fail(e.to_string()))?;
-            let names: Vec<&str> = list["tools"].as_array().into_iter().flatten().filter_map(|t| t["name"].as_str()).collect();
+            let names: Vec<&str> = tool_names(&list["tools"]);
             let mut sorted = names.clone();
             sorted.sort_unstable();
             sorted.dedup();

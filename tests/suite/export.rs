@@ -2,6 +2,7 @@
 //! `Tool`, deterministic, free of secrets and source names; the staleness
 //! check catches real changes and blessing rewrites.
 
+use crate::support::tool_names;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -141,12 +142,7 @@ fn every_export_is_a_valid_server_json_of_valid_tools() {
     }
     let whole: Value =
         serde_json::from_str(&export(&snapshot, Scope::Catalog).expect("exports")).expect("JSON");
-    let names: Vec<&str> = whole["_meta"][NAMESPACE]["tools"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|t| t["name"].as_str())
-        .collect();
+    let names: Vec<&str> = tool_names(&whole["_meta"][NAMESPACE]["tools"]);
     assert_eq!(
         names,
         [

@@ -12,8 +12,9 @@ use toolschema::render::Direction;
 use toolschema::validate::{InputValidator, Limits};
 use toolschema::values::{Names, rename};
 
-use crate::calls::{Delivery, OrderLine, PlaceOrder, Priority};
+use crate::calls::PlaceOrder;
 use crate::corpus::FieldAttributes;
+use crate::properties::place_order;
 
 fn exposed<T: Tool + Serialize>(value: &T) -> Value {
     let mut json = serde_json::to_value(value).expect("serialize");
@@ -79,46 +80,6 @@ fn any_json() -> impl Strategy<Value = Value> {
     ]
 }
 
-fn order() -> impl Strategy<Value = PlaceOrder> {
-    let line = ("[A-Z0-9-]{0,6}", 1u8..=99, any::<u32>()).prop_map(
-        |(product_code, quantity, unit_price_cents)| OrderLine {
-            product_code,
-            quantity,
-            unit_price_cents,
-        },
-    );
-    let delivery = (
-        "[ -~]{0,10}",
-        "[0-9]{5}",
-        proptest::option::of(any::<bool>()),
-    )
-        .prop_map(|(street_address, postal_code, leave_at_door)| Delivery {
-            street_address,
-            postal_code,
-            leave_at_door,
-        });
-    (
-        "[A-Za-z][A-Za-z ]{0,20}",
-        "[a-z]{1,6}@[a-z]{1,6}\\\\.com",
-        proptest::collection::vec(line, 1..4),
-        proptest::option::of(delivery),
-        any::<bool>(),
-        prop_oneof![Just(Priority::Standard), Just(Priority::Express)],
-    )
-        .prop_map(
-            |(customer_name, contact_email, line_items, delivery, gift_wrap, priority)| {
-                PlaceOrder {
-                    customer_name,
-                    contact_email,
-                    line_items,
-                    delivery,
-                    gift_wrap,
-                    priority,
-                }
-            },
-        )
-}
-
 /// A corruption of a valid argument object: set, drop or add a key, at the
 /// top or inside the first line item.
 fn corrupt(mut json: Value, choice: usize, key: usize, value: Value) -> Value {
@@ -154,7 +115,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
 
     #[test]
-    fn orders_agree(order in order(), choice in 0usize..6, key in 0usize..16, value in any_json()) {
+    fn orders_agree(order in place_order(), choice in 0usize..6, key in 0usize..16, value in any_json()) {
         let text = corrupt(exposed(&order), choice, key, value).to_string();
         agree::<PlaceOrder>(&text)?;
     }

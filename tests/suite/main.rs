@@ -17,4 +17,5 @@ mod properties;
 mod reload;
 mod roundtrip;
 mod snapshots;
+mod support;
 mod validity;

@@ -3,6 +3,7 @@
 //! DESIGN §5; tenants are isolated, and a refusal never tells a hidden tool
 //! from a missing one.
 
+use crate::support::tool_names;
 use serde_json::{Value, json};
 use toolschema::catalog::{Catalog, Snapshot};
 use toolschema::mcp::{LIST_CHANGED, STATELESS_VERSION, Server, Session};
@@ -226,12 +227,7 @@ fn the_stateless_revision_is_served() {
     .expect("reply");
     conforms(v, "ListToolsResult", &list["result"]);
     assert_eq!(list["result"]["cacheScope"], "private");
-    let names: Vec<&str> = list["result"]["tools"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|t| t["name"].as_str())
-        .collect();
+    let names: Vec<&str> = tool_names(&list["result"]["tools"]);
     assert_eq!(
         names,
         [
@@ -365,11 +361,9 @@ fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
         .expect("reply");
         conforms("2025-11-25", "ListToolsResult", &page["result"]);
         names.extend(
-            page["result"]["tools"]
-                .as_array()
+            tool_names(&page["result"]["tools"])
                 .into_iter()
-                .flatten()
-                .filter_map(|t| t["name"].as_str().map(str::to_owned)),
+                .map(str::to_owned),
         );
         cursor = page["result"]["nextCursor"].as_str().map(str::to_owned);
         if cursor.is_none() {
@@ -444,11 +438,9 @@ fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
         )
         .expect("reply");
         names.extend(
-            page["result"]["tools"]
-                .as_array()
+            tool_names(&page["result"]["tools"])
                 .into_iter()
-                .flatten()
-                .filter_map(|t| t["name"].as_str().map(str::to_owned)),
+                .map(str::to_owned),
         );
         cursor = page["result"]["nextCursor"].as_str().map(str::to_owned);
     }

@@ -53,7 +53,8 @@ fn delivery() -> impl Strategy<Value = Delivery> {
         })
 }
 
-fn place_order() -> impl Strategy<Value = PlaceOrder> {
+/// Random valid orders (shared with the fast-path agreement tests).
+pub fn place_order() -> impl Strategy<Value = PlaceOrder> {
     (
         "[A-Za-z][A-Za-z '\"]{0,39}",
         "[a-z]{1,8}@[a-z]{1,8}\\.com",
