@@ -15,7 +15,7 @@ use toolschema::export::{NAMESPACE, Scope, Verdict, export, verify_file, verify_
 use toolschema::model::Node;
 use toolschema_demo::{CATALOG_TOML, GetInvoice, ListInvoices, VoidInvoice, registry};
 
-use crate::validity::mcp_validator;
+use crate::validity::spec_validator;
 
 fn registry_validator() -> jsonschema::Validator {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -84,8 +84,8 @@ fn every_export_is_a_valid_server_json_of_valid_tools() {
     let snapshot = demo();
     let registry_check = registry_validator();
     let tool_checks = [
-        mcp_validator("2025-11-25", "Tool"),
-        mcp_validator("2026-07-28", "Tool"),
+        spec_validator("2025-11-25", "Tool"),
+        spec_validator("2026-07-28", "Tool"),
     ];
     let scopes = [
         Scope::Catalog,

@@ -10,7 +10,7 @@ use toolschema::{Tool, tool_json_as};
 use crate::calls::{PlaceOrder, valid_order};
 use crate::corpus::{self, Entry};
 use crate::snapshots::check;
-use crate::validity::mcp_validator;
+use crate::validity::spec_validator;
 
 /// What one provider accepts in a schema.
 struct Rules {
@@ -200,8 +200,8 @@ fn every_profile_output_obeys_its_provider() {
 #[test]
 fn every_profile_output_is_a_valid_mcp_tool() {
     let validators = [
-        mcp_validator("2025-11-25", "Tool"),
-        mcp_validator("2026-07-28", "Tool"),
+        spec_validator("2025-11-25", "Tool"),
+        spec_validator("2026-07-28", "Tool"),
     ];
     for (name, tool) in corpus::tool_defs() {
         for profile in Profile::ALL {

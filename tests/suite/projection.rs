@@ -6,7 +6,7 @@ use toolschema::project::{HINT_FIELD, META_TOOL, Mode, meta_tool, project_tool};
 
 use crate::corpus::{self, Entry};
 use crate::snapshots::check;
-use crate::validity::mcp_validator;
+use crate::validity::spec_validator;
 
 fn projections() -> Vec<(Mode, &'static str, Value, Value)> {
     let mut out = Vec::new();
@@ -48,7 +48,7 @@ fn projection_snapshots_match() {
 #[test]
 fn every_projection_is_a_valid_mcp_tool() {
     for version in ["2025-11-25", "2026-07-28"] {
-        let validator = mcp_validator(version, "Tool");
+        let validator = spec_validator(version, "Tool");
         let meta = meta_tool().to_value();
         assert!(
             validator.is_valid(&meta),

@@ -44,11 +44,6 @@ pub fn spec_validator(version: &str, definition: &str) -> jsonschema::Validator 
     }
 }
 
-/// A validator for `#/$defs/<definition>` of a 2020-12 MCP schema version.
-pub fn mcp_validator(version: &str, definition: &str) -> jsonschema::Validator {
-    spec_validator(version, definition)
-}
-
 fn assert_meta_valid(name: &str, schema: &Value) {
     let mut schema = schema.clone();
     schema
@@ -81,7 +76,7 @@ fn every_schema_is_valid_2020_12() {
 #[test]
 fn every_tool_is_a_valid_mcp_tool() {
     for version in ["2025-11-25", "2026-07-28"] {
-        let validator = mcp_validator(version, "Tool");
+        let validator = spec_validator(version, "Tool");
         for entry in corpus::tools() {
             let tool = entry.json.to_value();
             let errors: Vec<String> = validator
@@ -100,7 +95,7 @@ fn every_tool_is_a_valid_mcp_tool() {
 #[test]
 fn the_mcp_tool_check_is_real() {
     // Shapes MCP refuses: proves the validator above is not vacuous.
-    let validator = mcp_validator("2026-07-28", "Tool");
+    let validator = spec_validator("2026-07-28", "Tool");
     let bad = [
         json!({"name": "x", "inputSchema": {"type": "array"}}),
         json!({"name": "x"}),
