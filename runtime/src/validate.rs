@@ -252,9 +252,8 @@ pub struct InputValidator {
     validator: Result<jsonschema::Validator, String>,
     renames: bool,
     limits: Limits,
-    /// The fast path's string checks; `None` leaves every call to the full
-    /// path.
-    strings: Option<crate::fast::Strings>,
+    /// The one pass's check plan; `None` leaves every call to the full path.
+    plan: Option<crate::fast::Plan>,
 }
 
 impl fmt::Debug for InputValidator {
@@ -285,7 +284,7 @@ impl InputValidator {
             validator: compile(&schema),
             renames: has_renames(root),
             limits,
-            strings: crate::fast::Strings::compile(root),
+            plan: crate::fast::Plan::compile(root),
         }
     }
 
@@ -293,12 +292,19 @@ impl InputValidator {
     /// serde over the text when that suffices, else the full path (every
     /// violation reported). Both accept exactly the same arguments.
     pub fn parse<T: serde::de::DeserializeOwned>(&self, text: &str) -> Result<T, ArgumentErrors> {
-        self.check_limits(text)?;
-        if self.validator.is_ok()
-            && let Some(strings) = &self.strings
-            && let Some(value) = crate::fast::parse::<T>(text, self.root, strings)
-        {
+        self.check_size(text)?;
+        let plan = self.plan.as_ref().filter(|_| self.validator.is_ok());
+        // What the one pass accepts nests no deeper than its plan; only
+        // when that is unbounded, or too deep, are the bytes scanned first.
+        let bounded = plan.is_some_and(|plan| plan.bounds_depth(self.limits.max_depth));
+        if !bounded {
+            self.check_depth(text)?;
+        }
+        if let Some(value) = plan.and_then(|plan| crate::fast::parse::<T>(text, plan)) {
             return Ok(value);
+        }
+        if bounded {
+            self.check_depth(text)?;
         }
         let value = self.parse_then_check(text, text.contains("null"))?;
         serde_json::from_value(value).map_err(|_| self.unreadable())
@@ -308,9 +314,9 @@ impl InputValidator {
     /// it to the full path).
     #[doc(hidden)]
     pub fn fast_path_accepts<T: serde::de::DeserializeOwned>(&self, text: &str) -> bool {
-        self.strings
+        self.plan
             .as_ref()
-            .is_some_and(|strings| crate::fast::parse::<T>(text, self.root, strings).is_some())
+            .is_some_and(|plan| crate::fast::parse::<T>(text, plan).is_some())
     }
 
     /// Checks a payload of JSON text: size, nesting, syntax, then the schema.
@@ -323,6 +329,11 @@ impl InputValidator {
 
     /// The size and nesting limits, checked on the bytes before parsing.
     fn check_limits(&self, text: &str) -> Result<(), ArgumentErrors> {
+        self.check_size(text)?;
+        self.check_depth(text)
+    }
+
+    fn check_size(&self, text: &str) -> Result<(), ArgumentErrors> {
         if text.len() > self.limits.max_bytes {
             return Err(ArgumentErrors::one(Violation::new(
                 "",
@@ -334,6 +345,10 @@ impl InputValidator {
                 ),
             )));
         }
+        Ok(())
+    }
+
+    fn check_depth(&self, text: &str) -> Result<(), ArgumentErrors> {
         if nesting_exceeds(text.as_bytes(), self.limits.max_depth) {
             return Err(self.too_deep());
         }
