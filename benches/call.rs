@@ -1,8 +1,9 @@
 //! The inbound path of one tool, on the same struct and payload:
 //! (a) `serde_json::from_str::<T>`, the floor; (b) the usual stack: parse to
 //! `Value`, validate with `jsonschema`, `serde_json::from_value::<T>`;
-//! (c) toolschema's `parse_args`. And the error path: a payload with five
-//! violations, all reported. Ratios are in `benches/README.md`.
+//! (c) toolschema's `parse_args`. The same for arguments already parsed
+//! (served calls). And the error path: a payload with five violations, all
+//! reported. Ratios are in `benches/README.md`.
 
 #![allow(missing_docs, unreachable_pub, dead_code)]
 
@@ -152,6 +153,25 @@ fn inbound(c: &mut Criterion) {
     );
     group.bench_function("one_pass_alone", |b| {
         b.iter(|| black_box(own.fast_path_accepts::<CreateInvoice>(black_box(&text))))
+    });
+    group.finish();
+
+    // Arguments already parsed, as they arrive inside a JSON-RPC request:
+    // what served calls go through. Each variant starts from its own copy.
+    let mut group = c.benchmark_group("parsed_arguments");
+    group.bench_function("a_serde_from_value", |b| {
+        b.iter(|| {
+            black_box(serde_json::from_value::<CreateInvoice>(black_box(parsed.clone())).is_ok())
+        })
+    });
+    group.bench_function("b_full_path_check_value_from_value", |b| {
+        b.iter(|| {
+            let value = own.check_value(black_box(parsed.clone())).expect("valid");
+            black_box(serde_json::from_value::<CreateInvoice>(value).is_ok())
+        })
+    });
+    group.bench_function("c_toolschema_read", |b| {
+        b.iter(|| black_box(own.read::<CreateInvoice>(black_box(parsed.clone())).is_ok()))
     });
     group.finish();
 

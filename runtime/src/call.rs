@@ -136,25 +136,45 @@ impl std::error::Error for CallError {}
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
-/// Failures of the typed part of a call.
+/// Failures of the typed part of a call, once the arguments were read.
 enum Invocation {
-    Unreadable,
     Tool(ToolError),
     Unserializable(String),
 }
 
-/// Deserializes, runs the handler and serializes: the part of a call that
+/// Arguments as they arrive: parsed inside a request, or as JSON text.
+enum Arguments<'a> {
+    Parsed(Value),
+    Text(&'a str),
+}
+
+/// Reads the arguments into `T` (the whole inbound path: limits, the one
+/// pass or the full path) and starts the handler: the part of a call that
 /// knows the tool's types.
-fn invoke<T: Handler>(arguments: Value, ctx: Context) -> BoxFuture<Result<Value, Invocation>>
+fn invoke<T: Handler>(
+    input: &InputValidator,
+    arguments: Arguments<'_>,
+    ctx: Context,
+) -> Result<BoxFuture<Result<Value, Invocation>>, ArgumentErrors>
 where
     T::Output: Serialize + Send,
 {
-    Box::pin(async move {
-        let args: T = serde_json::from_value(arguments).map_err(|_| Invocation::Unreadable)?;
+    let args: T = match arguments {
+        Arguments::Parsed(value) => input.read(value)?,
+        Arguments::Text(text) => input.parse(text)?,
+    };
+    Ok(Box::pin(async move {
         let output = args.call(ctx).await.map_err(Invocation::Tool)?;
         serde_json::to_value(&output).map_err(|e| Invocation::Unserializable(e.to_string()))
-    })
+    }))
 }
+
+/// [`invoke`] for one tool type.
+type Invoke = fn(
+    &InputValidator,
+    Arguments<'_>,
+    Context,
+) -> Result<BoxFuture<Result<Value, Invocation>>, ArgumentErrors>;
 
 /// One registered tool version. Its validators are compiled on the first
 /// call, so that registering (and building catalogs of) many tools is cheap.
@@ -163,7 +183,7 @@ struct Registered {
     input: OnceLock<InputValidator>,
     output: OnceLock<Option<OutputValidator>>,
     limits: Limits,
-    invoke: fn(Value, Context) -> BoxFuture<Result<Value, Invocation>>,
+    invoke: Invoke,
 }
 
 impl Registered {
@@ -305,32 +325,20 @@ impl Registry {
             .ok_or_else(|| CallError::UnknownTool {
                 name: name.to_owned(),
             })?;
-        let arguments = tool
-            .input()
-            .check_value(arguments)
-            .map_err(CallError::InvalidArguments)?;
-        self.run(tool, arguments).await
+        self.run(tool, Arguments::Parsed(arguments)).await
     }
 
     /// Calls the highest registered version of `name` with parsed arguments.
     pub async fn call(&self, name: &str, arguments: Value) -> Result<Value, CallError> {
         let tool = self.latest(name)?;
-        let arguments = tool
-            .input()
-            .check_value(arguments)
-            .map_err(CallError::InvalidArguments)?;
-        self.run(tool, arguments).await
+        self.run(tool, Arguments::Parsed(arguments)).await
     }
 
     /// Calls the highest registered version of `name` with arguments as JSON
     /// text (size and nesting are checked before parsing).
     pub async fn call_str(&self, name: &str, arguments: &str) -> Result<Value, CallError> {
         let tool = self.latest(name)?;
-        let arguments = tool
-            .input()
-            .check_str(arguments)
-            .map_err(CallError::InvalidArguments)?;
-        self.run(tool, arguments).await
+        self.run(tool, Arguments::Text(arguments)).await
     }
 
     fn latest(&self, name: &str) -> Result<&Registered, CallError> {
@@ -342,21 +350,20 @@ impl Registry {
             })
     }
 
-    async fn run(&self, tool: &Registered, arguments: Value) -> Result<Value, CallError> {
+    async fn run(&self, tool: &Registered, arguments: Arguments<'_>) -> Result<Value, CallError> {
         let ctx = Context {
             tool: tool.def.name,
             version: tool.def.version,
         };
-        let result = (tool.invoke)(arguments, ctx)
-            .await
-            .map_err(|failure| match failure {
-                Invocation::Unreadable => CallError::InvalidArguments(tool.input().unreadable()),
-                Invocation::Tool(error) => CallError::Tool(error),
-                Invocation::Unserializable(message) => CallError::Unserializable {
-                    tool: tool.def.name,
-                    message,
-                },
-            })?;
+        let running =
+            (tool.invoke)(tool.input(), arguments, ctx).map_err(CallError::InvalidArguments)?;
+        let result = running.await.map_err(|failure| match failure {
+            Invocation::Tool(error) => CallError::Tool(error),
+            Invocation::Unserializable(message) => CallError::Unserializable {
+                tool: tool.def.name,
+                message,
+            },
+        })?;
         match tool.output() {
             Some(output) => output.check(result).map_err(CallError::InvalidOutput),
             None => Ok(result),

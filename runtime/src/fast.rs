@@ -516,17 +516,29 @@ impl de::Error for NotSure {
 /// Reads `text` as `T`, checking it against `plan` on the way; `None` when
 /// the full path must decide.
 pub(crate) fn parse<T: de::DeserializeOwned>(text: &str, plan: &Plan) -> Option<T> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = read_with(&mut de, plan)?;
+    de.end().ok()?;
+    Some(value)
+}
+
+/// Reads arguments already parsed (as they arrive inside a JSON-RPC
+/// request) as `T`, checking them against `plan`; `None` when the full path
+/// must decide.
+pub(crate) fn read<T: de::DeserializeOwned>(value: &Value, plan: &Plan) -> Option<T> {
+    read_with(value, plan)
+}
+
+fn read_with<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(de: D, plan: &Plan) -> Option<T> {
     let run = Run {
         plan,
         failed: Cell::new(false),
     };
-    let mut de = serde_json::Deserializer::from_str(text);
     let place = Place {
         run: &run,
         slot: &plan.slots[0],
     };
-    let value = T::deserialize(Checked { de: &mut de, place }).ok()?;
-    de.end().ok()?;
+    let value = T::deserialize(Checked { de, place }).ok()?;
     (!run.failed.get()).then_some(value)
 }
 

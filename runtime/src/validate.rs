@@ -310,6 +310,25 @@ impl InputValidator {
         serde_json::from_value(value).map_err(|_| self.unreadable())
     }
 
+    /// The whole inbound path into `T` for arguments already parsed (as they
+    /// arrive inside a JSON-RPC request): nesting, then one checked pass of
+    /// serde over the value when that suffices, else the full path. Accepts
+    /// exactly what [`check_value`](Self::check_value) accepts.
+    pub fn read<T: serde::de::DeserializeOwned>(&self, value: Value) -> Result<T, ArgumentErrors> {
+        let plan = self.plan.as_ref().filter(|_| self.validator.is_ok());
+        if let Some(plan) = plan {
+            let bounded = plan.bounds_depth(self.limits.max_depth);
+            if !bounded && depth(&value) > self.limits.max_depth {
+                return Err(self.too_deep());
+            }
+            if let Some(arguments) = crate::fast::read::<T>(&value, plan) {
+                return Ok(arguments);
+            }
+        }
+        let value = self.check_value(value)?;
+        serde_json::from_value(value).map_err(|_| self.unreadable())
+    }
+
     /// Whether the one-pass path alone accepts `text` (for tests that hold
     /// it to the full path).
     #[doc(hidden)]
@@ -317,6 +336,15 @@ impl InputValidator {
         self.plan
             .as_ref()
             .is_some_and(|plan| crate::fast::parse::<T>(text, plan).is_some())
+    }
+
+    /// Whether the one-pass path alone accepts `value` (for tests that hold
+    /// it to the full path).
+    #[doc(hidden)]
+    pub fn fast_path_accepts_value<T: serde::de::DeserializeOwned>(&self, value: &Value) -> bool {
+        self.plan
+            .as_ref()
+            .is_some_and(|plan| crate::fast::read::<T>(value, plan).is_some())
     }
 
     /// Checks a payload of JSON text: size, nesting, syntax, then the schema.

@@ -48,6 +48,18 @@ fn agree<T: Tool + DeserializeOwned + PartialEq + std::fmt::Debug>(
             text
         );
     }
+    // The same arguments already parsed, as they arrive inside a request.
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        if validator.fast_path_accepts_value::<T>(&value) {
+            prop_assert!(
+                full.is_some(),
+                "the one pass over a value accepted what the full path refuses: {}",
+                text
+            );
+        }
+        let read = validator.read::<T>(value).ok();
+        prop_assert_eq!(&read, &full, "for the value of {}", text);
+    }
     Ok(())
 }
 
@@ -255,6 +267,16 @@ fn nesting_limits_hold_for_bounded_and_recursive_types() {
     assert!(validator.fast_path_accepts::<Tree>(&shallow));
     assert!(validator.parse::<Tree>(&shallow).is_ok());
     let errors = validator.parse::<Tree>(&tree(40)).expect_err("81 levels");
+    assert_eq!(
+        errors.iter().map(|v| v.rule()).collect::<Vec<_>>(),
+        [Rule::TooDeep]
+    );
+    // The same for arguments already parsed.
+    let parsed = |text: &str| serde_json::from_str::<Value>(text).expect("json");
+    assert!(validator.fast_path_accepts_value::<Tree>(&parsed(&shallow)));
+    let errors = validator
+        .read::<Tree>(parsed(&tree(40)))
+        .expect_err("81 levels");
     assert_eq!(
         errors.iter().map(|v| v.rule()).collect::<Vec<_>>(),
         [Rule::TooDeep]
