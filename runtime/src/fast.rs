@@ -1169,3 +1169,30 @@ impl<'de> Visitor<'de> for PlainValue {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Name;
+
+    #[test]
+    fn names_compare_equal_exactly_when_their_text_is() {
+        // Every pair among strings of 0 to 20 bytes over a small alphabet,
+        // many differing in one byte only, at every position.
+        let mut texts: Vec<String> = Vec::new();
+        for len in 0..=20 {
+            let base: String = (0..len).map(|i| (b'a' + (i % 3) as u8) as char).collect();
+            texts.push(base.clone());
+            for at in 0..len {
+                let mut bytes = base.clone().into_bytes();
+                bytes[at] = b'z';
+                texts.push(String::from_utf8(bytes).expect("ascii"));
+            }
+        }
+        for a in &texts {
+            let name = Name::new(Box::leak(a.clone().into_boxed_str()));
+            for b in &texts {
+                assert_eq!(name.is(b), a == b, "{a:?} against {b:?}");
+            }
+        }
+    }
+}
