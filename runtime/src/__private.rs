@@ -81,6 +81,103 @@ pub const fn check_flatten(node: &Node) {
     }
 }
 
+/// A property of a struct, as [`check_flattened_names`] sees it.
+pub struct Property {
+    /// The exposed name.
+    pub name: &'static str,
+    /// Whether serde reads it (it is part of the input).
+    pub read: bool,
+    /// Whether serde writes it (it is part of the output).
+    pub written: bool,
+}
+
+/// Rejects a flattened struct that brings in a property the struct already
+/// has, in the same direction: one of its own fields (`own`) or one that an
+/// earlier flattened struct brought in. Flattening nested inside the
+/// flattened struct is checked by its own derive against its own fields.
+pub const fn check_flattened_names(own: &[Property], earlier: &[&Node], flattened: &Node) {
+    let Node::Object(object) = flattened.unwrap_optional() else {
+        return;
+    };
+    let mut i = 0;
+    while i < object.fields.len() {
+        let field = &object.fields[i];
+        i += 1;
+        if field.flatten {
+            continue;
+        }
+        let mut j = 0;
+        while j < own.len() {
+            let property = &own[j];
+            j += 1;
+            if same_str(property.name, field.exposed)
+                && ((property.read && field.read) || (property.written && field.written))
+            {
+                duplicate_property(field.exposed);
+            }
+        }
+        let mut k = 0;
+        while k < earlier.len() {
+            if let Node::Object(before) = earlier[k].unwrap_optional() {
+                let mut j = 0;
+                while j < before.fields.len() {
+                    let other = &before.fields[j];
+                    j += 1;
+                    if !other.flatten
+                        && same_str(other.exposed, field.exposed)
+                        && ((other.read && field.read) || (other.written && field.written))
+                    {
+                        duplicate_property(field.exposed);
+                    }
+                }
+            }
+            k += 1;
+        }
+    }
+}
+
+const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Fails constant evaluation with a message naming `name`.
+const fn duplicate_property(name: &str) -> ! {
+    const HEAD: &[u8] = b"the flattened struct brings in a property exposed as `";
+    const TAIL: &[u8] = b"`, which this struct already has; give one of them another name with `#[tool(rename = \"...\")]`";
+    let mut buffer = [0u8; 512];
+    let mut len = 0;
+    let parts: [&[u8]; 3] = [HEAD, name.as_bytes(), TAIL];
+    let mut part = 0;
+    while part < parts.len() {
+        let bytes = parts[part];
+        let mut i = 0;
+        while i < bytes.len() && len < buffer.len() {
+            buffer[len] = bytes[i];
+            len += 1;
+            i += 1;
+        }
+        part += 1;
+    }
+    let (message, _) = buffer.split_at(len);
+    match core::str::from_utf8(message) {
+        Ok(message) => panic!("{}", message),
+        Err(_) => panic!(
+            "the flattened struct brings in a property this struct already has; give one of them another name with `#[tool(rename = \"...\")]`"
+        ),
+    }
+}
+
 /// Rejects a newtype variant under an internal tag whose payload is not an
 /// object (serde could not put the tag beside it).
 pub const fn check_tagged_payload(node: &Node) {

@@ -16,8 +16,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::render::Direction;
 use crate::tool::{Tool, ToolDef};
 use crate::validate::{ArgumentErrors, InputValidator, Limits, OutputErrors, OutputValidator};
+use crate::values::duplicate_property;
 
 /// What a handler knows about the call it serves.
 #[derive(Debug, Clone)]
@@ -210,6 +212,17 @@ pub enum RegistryError {
         /// The version.
         version: u32,
     },
+    /// Two members of one object in the tool's arguments or result are
+    /// exposed under the same name (through flattening the derive could not
+    /// see into, or a hand-written schema).
+    DuplicateProperty {
+        /// The tool name.
+        name: &'static str,
+        /// The type holding the two members.
+        type_name: &'static str,
+        /// The exposed name they share.
+        property: &'static str,
+    },
 }
 
 impl fmt::Display for RegistryError {
@@ -218,6 +231,14 @@ impl fmt::Display for RegistryError {
             RegistryError::Duplicate { name, version } => write!(
                 f,
                 "tool `{name}` version {version} is registered twice; give one type another `#[tool(version = N)]`"
+            ),
+            RegistryError::DuplicateProperty {
+                name,
+                type_name,
+                property,
+            } => write!(
+                f,
+                "tool `{name}`: `{type_name}` has two members exposed as `{property}`; give one of them another name with `#[tool(rename = \"...\")]`"
             ),
         }
     }
@@ -273,6 +294,19 @@ impl Registry {
     where
         T::Output: Serialize + Send,
     {
+        let input = ((def.input)(), Direction::Input);
+        let output = def.output.map(|output| (output(), Direction::Output));
+        if let Some((type_name, property)) = [Some(input), output]
+            .into_iter()
+            .flatten()
+            .find_map(|(root, direction)| duplicate_property(root, direction))
+        {
+            return Err(RegistryError::DuplicateProperty {
+                name: def.name,
+                type_name,
+                property,
+            });
+        }
         let versions = self.tools.entry(def.name).or_default();
         if versions.contains_key(&def.version) {
             return Err(RegistryError::Duplicate {

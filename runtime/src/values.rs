@@ -93,6 +93,76 @@ pub(crate) fn flattened(
     out
 }
 
+/// Two members of one object exposed under the same name, which the JSON
+/// object could not hold apart: `(the type's name, the property)`. Found
+/// through flattening at any depth, in one direction.
+pub(crate) fn duplicate_property(
+    root: &'static Node,
+    direction: Direction,
+) -> Option<(&'static str, &'static str)> {
+    fn fields(
+        name: &'static str,
+        fields: &'static [Field],
+        direction: Direction,
+        seen: &mut Vec<&'static str>,
+    ) -> Option<(&'static str, &'static str)> {
+        let members = members(fields, direction);
+        for (i, member) in members.iter().enumerate() {
+            let exposed = member.field.exposed;
+            if members[..i].iter().any(|m| m.field.exposed == exposed) {
+                return Some((name, exposed));
+            }
+        }
+        members
+            .iter()
+            .find_map(|m| visit((m.field.schema)(), direction, seen))
+    }
+    fn visit(
+        node: &'static Node,
+        direction: Direction,
+        seen: &mut Vec<&'static str>,
+    ) -> Option<(&'static str, &'static str)> {
+        match node {
+            Node::Optional(inner) => visit(inner, direction, seen),
+            Node::Array(array) => visit(array.items, direction, seen),
+            Node::Map(map) => visit(map.values, direction, seen),
+            Node::Tuple(nodes) | Node::AnyOf(nodes) => {
+                nodes.iter().find_map(|n| visit(n, direction, seen))
+            }
+            Node::Object(object) => {
+                let type_name = (object.info.type_name)();
+                if seen.contains(&type_name) {
+                    return None;
+                }
+                seen.push(type_name);
+                fields(object.info.name, object.fields, direction, seen)
+            }
+            Node::Enum(enumeration) => {
+                let type_name = (enumeration.info.type_name)();
+                if seen.contains(&type_name) {
+                    return None;
+                }
+                seen.push(type_name);
+                enumeration
+                    .variants
+                    .iter()
+                    .find_map(|variant| match variant.shape {
+                        Shape::Unit => None,
+                        Shape::Newtype(schema) => visit(schema(), direction, seen),
+                        Shape::Tuple(schemas) => {
+                            schemas.iter().find_map(|s| visit(s(), direction, seen))
+                        }
+                        Shape::Struct(struct_fields) => {
+                            fields(enumeration.info.name, struct_fields, direction, seen)
+                        }
+                    })
+            }
+            _ => None,
+        }
+    }
+    visit(root, direction, &mut Vec::new())
+}
+
 /// What a walk does to each object it reaches, given the object's members.
 type Visit<'a> = dyn FnMut(&mut Map<String, Value>, &[Member]) + 'a;
 

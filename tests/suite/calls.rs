@@ -10,7 +10,9 @@ use core::task::{Context as TaskContext, Poll, Waker};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use toolschema::call::{CallError, Context, Handler, Registry, ToolError, parse_args};
+use toolschema::call::{
+    CallError, Context, Handler, Registry, RegistryError, ToolError, parse_args,
+};
 use toolschema::validate::{InputValidator, Limits, Rule};
 use toolschema::{Schema, Tool};
 
@@ -573,4 +575,62 @@ fn a_second_type_for_the_same_name_and_version_is_refused() {
         .map(|_| ())
         .expect_err("duplicate");
     assert!(again.to_string().contains("shop.place-order"));
+}
+
+/// Sizes, flattened two levels down.
+#[derive(Schema, Deserialize)]
+pub struct SizeFilter {
+    pub size: u32,
+}
+
+/// A filter that flattens another.
+#[derive(Schema, Deserialize)]
+pub struct Filters {
+    #[serde(flatten)]
+    pub sizes: SizeFilter,
+}
+
+/// Which page, and its size.
+#[derive(Schema, Deserialize)]
+pub struct Paging {
+    pub page: u32,
+    pub size: u32,
+}
+
+/// Lists files: `size` arrives twice, once through two levels of
+/// flattening, which the derive of this struct cannot see into.
+#[derive(Tool, Deserialize)]
+#[tool(name = "files.list")]
+pub struct ListFiles {
+    #[serde(flatten)]
+    pub paging: Paging,
+    #[serde(flatten)]
+    pub filters: Filters,
+}
+
+impl Handler for ListFiles {
+    async fn call(self, _ctx: Context) -> Result<Value, ToolError> {
+        Ok(json!({}))
+    }
+}
+
+#[test]
+fn the_registry_refuses_two_members_exposed_under_one_name() {
+    let mut registry = Registry::new();
+    let refused = registry
+        .register::<ListFiles>()
+        .map(drop)
+        .expect_err("size twice");
+    assert_eq!(
+        refused,
+        RegistryError::DuplicateProperty {
+            name: "files.list",
+            type_name: "ListFiles",
+            property: "size",
+        }
+    );
+    assert!(refused.to_string().contains("`size`"));
+    assert_eq!(registry.tools().count(), 0, "nothing half-registered");
+    // Tools without such a clash register as before.
+    assert!(registry.register::<PlaceOrder>().is_ok());
 }

@@ -75,6 +75,9 @@ pub(super) fn checks(item: &Container<'_>, derive: Derive) -> TokenStream {
             check(ty, span, quote_spanned!(span=> #p::check_skippable(#node)));
         }
     }
+    if let Data::Struct(Style::Named, fields) = &item.data {
+        flattened_names(&p, fields, &params, &mut check);
+    }
     if let Data::Enum(variants) = &item.data
         && item.attrs.serde.tag.is_some()
         && item.attrs.serde.content.is_none()
@@ -98,6 +101,42 @@ pub(super) fn checks(item: &Container<'_>, derive: Derive) -> TokenStream {
         out.extend(quote!(const _: &#p::ToolDef = <#ident as #p::Tool>::TOOL;));
     }
     quote!(#out)
+}
+
+/// For each flattened struct, a check that it brings in no property the
+/// struct already has (its own fields, or an earlier flattened struct's).
+/// Flattened types that mention type parameters are left out.
+fn flattened_names(
+    p: &TokenStream,
+    fields: &[Field<'_>],
+    params: &[&syn::Ident],
+    check: &mut impl FnMut(&syn::Type, Span, TokenStream),
+) {
+    let own: Vec<TokenStream> = fields
+        .iter()
+        .filter(|f| f.is_shown() && f.attrs.serde.flatten.is_none())
+        .map(|f| {
+            let (name, read, written) = (&f.exposed, f.is_read(), !f.attrs.serde.skip_serializing);
+            quote!(#p::Property { name: #name, read: #read, written: #written })
+        })
+        .collect();
+    let mut earlier: Vec<TokenStream> = Vec::new();
+    for field in fields.iter().filter(|f| f.is_shown()) {
+        let Some(span) = field.attrs.serde.flatten else {
+            continue;
+        };
+        let ty = field.attrs.schema.get().unwrap_or(field.ty);
+        if mentions(ty, params) {
+            continue;
+        }
+        let node = quote_spanned!(ty.span()=> <#ty as #p::Schema>::SCHEMA);
+        check(
+            ty,
+            span,
+            quote_spanned!(span=> #p::check_flattened_names(&[#(#own),*], &[#(#earlier),*], #node)),
+        );
+        earlier.push(node);
+    }
 }
 
 fn first_span(spans: &[Option<Span>]) -> Span {
