@@ -34,7 +34,7 @@ use serde_json::{Value, json};
 use toolschema::call::CallError;
 
 use axum::response::sse::{Event, KeepAlive, Sse};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc, watch};
 use toolschema::catalog::{Catalog, ChangeSet, ClientView, Snapshot};
 use toolschema::mcp::{
     LIST_CHANGED, Reply, STATELESS_VERSION, Server, Session, Subscription, Trace,
@@ -51,13 +51,44 @@ struct App {
     allowed_hosts: Vec<String>,
     /// Every reload's change set, for the event streams.
     changes: broadcast::Sender<Arc<ChangeSet>>,
+    /// Turns `true` when the server shuts down: event streams then end.
+    closing: watch::Receiver<bool>,
+    /// Kept here so that the channel lives as long as the router, whether
+    /// or not the [`Shutdown`] handle does.
+    _closer: Arc<watch::Sender<bool>>,
     trace: Arc<Trace>,
+}
+
+/// Ends the event streams of a [`router_with_shutdown`] router, so that a
+/// graceful shutdown is not held open by them: each `subscriptions/listen`
+/// stream receives its `SubscriptionsListenResult`, then every stream
+/// closes. Dropping it ends nothing.
+#[derive(Debug)]
+pub struct Shutdown(Arc<watch::Sender<bool>>);
+
+impl Shutdown {
+    /// Ends every event stream, open now or opened later.
+    pub fn close(&self) {
+        self.0.send_replace(true);
+    }
 }
 
 /// The router: MCP at `/mcp`, REST under `/v1/tools`, every request
 /// authenticated. `allowed_hosts` are accepted in `Host` and `Origin`
-/// besides loopback.
+/// besides loopback. Its event streams stay open until their clients leave;
+/// see [`router_with_shutdown`] to end them.
 pub fn router(catalog: Arc<Catalog>, allowed_hosts: Vec<String>) -> Router {
+    router_with_shutdown(catalog, allowed_hosts).0
+}
+
+/// [`router`], and the handle that ends its event streams when the server
+/// shuts down.
+pub fn router_with_shutdown(
+    catalog: Arc<Catalog>,
+    allowed_hosts: Vec<String>,
+) -> (Router, Shutdown) {
+    let (closer, closing) = watch::channel(false);
+    let closer = Arc::new(closer);
     let (changes, _) = broadcast::channel(64);
     let notices = catalog.subscribe();
     let forward = changes.clone();
@@ -72,19 +103,48 @@ pub fn router(catalog: Arc<Catalog>, allowed_hosts: Vec<String>) -> Router {
         server: Server::default(),
         allowed_hosts,
         changes,
+        closing,
+        _closer: closer.clone(),
         trace: Arc::new(Trace::from_env()),
     });
-    Router::new()
+    let router = Router::new()
         .route("/mcp", post(mcp).get(stream))
         .route("/v1/tools", get(list))
         .route("/v1/tools/{name}", get(schema))
         .route("/v1/tools/{name}/call", post(call))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .with_state(app)
+        .with_state(app);
+    (router, Shutdown(closer))
 }
 
-/// Serves [`router`] on `bind` until Ctrl-C, announcing the address on
-/// stderr.
+/// Resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for SIGTERM; stop with Ctrl-C");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Serves [`router`] on `bind` until Ctrl-C or SIGTERM, announcing the
+/// address on stderr. Shutting down ends the event streams (each
+/// `subscriptions/listen` stream with its result), lets requests in flight
+/// finish, and returns.
 pub async fn serve(
     catalog: Arc<Catalog>,
     bind: SocketAddr,
@@ -110,9 +170,12 @@ pub async fn serve(
             tracing::warn!(%error, "cannot set TCP_NODELAY");
         }
     });
-    axum::serve(listener, router(catalog, allowed_hosts))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
+    let (router, shutdown) = router_with_shutdown(catalog, allowed_hosts);
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            stop_signal().await;
+            tracing::info!("shutting down: ending event streams, finishing requests");
+            shutdown.close();
         })
         .await
         .map_err(|e| format!("the server stopped: {e}"))
@@ -204,8 +267,18 @@ async fn mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Re
     };
     if let Some(subscription) = Subscription::parse(&body) {
         let first = subscription.acknowledgement();
+        let last = subscription.ended();
         let notice = move || subscription.tools_changed();
-        return events(&app, view.id(), Some(first), STATELESS_VERSION, notice);
+        return events(
+            &app,
+            view.id(),
+            Stream {
+                first: Some(first),
+                last: Some(last),
+                version: STATELESS_VERSION,
+            },
+            notice,
+        );
     }
     // A cursor is read in the snapshot that made it, even after a reload.
     let (snapshot, view) = match cursor_fingerprint(&body) {
@@ -244,23 +317,41 @@ async fn stream(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
                 .get("mcp-protocol-version")
                 .and_then(|v| v.to_str().ok());
             let version = version_of(b"{}", &Session::default(), header);
-            events(&app, view.id(), None, version, || {
-                Some(LIST_CHANGED.to_owned())
-            })
+            let stream = Stream {
+                first: None,
+                last: None,
+                version,
+            };
+            events(&app, view.id(), stream, || Some(LIST_CHANGED.to_owned()))
         }
         Err(refused) => refused,
     }
 }
 
+/// What an event stream says besides change notices.
+struct Stream {
+    /// Sent when the stream opens.
+    first: Option<String>,
+    /// Sent when the server shuts down, before the stream closes.
+    last: Option<String>,
+    /// The protocol version its messages belong to (for the trace).
+    version: &'static str,
+}
+
 /// A server-sent event stream for one client: `first`, then what `notice`
-/// makes each time a reload changes that client's list.
+/// makes each time a reload changes that client's list, and `last` when the
+/// server shuts down.
 fn events(
     app: &App,
     client: &str,
-    first: Option<String>,
-    version: &'static str,
+    stream: Stream,
     notice: impl Fn() -> Option<String> + Send + 'static,
 ) -> Response {
+    let Stream {
+        first,
+        last,
+        version,
+    } = stream;
     let (send, receive) = mpsc::unbounded_channel::<String>();
     if let Some(first) = first {
         app.trace.record(version, None, &first);
@@ -268,20 +359,31 @@ fn events(
     }
     let trace = app.trace.clone();
     let mut changes = app.changes.subscribe();
+    let mut closing = app.closing.clone();
     let client = client.to_owned();
     tokio::spawn(async move {
         loop {
-            match changes.recv().await {
-                Ok(change) if change.clients.contains(&client) => {
-                    if let Some(message) = notice() {
-                        trace.record(version, None, &message);
-                        if send.send(message).is_err() {
-                            return;
+            tokio::select! {
+                change = changes.recv() => match change {
+                    Ok(change) if change.clients.contains(&client) => {
+                        if let Some(message) = notice() {
+                            trace.record(version, None, &message);
+                            if send.send(message).is_err() {
+                                return;
+                            }
                         }
                     }
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+                _ = closing.wait_for(|closing| *closing) => {
+                    if let Some(last) = last {
+                        trace.record(version, Some("subscriptions/listen"), &last);
+                        let _ = send.send(last);
+                    }
+                    // Dropping the sender ends the stream.
+                    return;
                 }
-                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
-                Err(broadcast::error::RecvError::Closed) => return,
             }
             if send.is_closed() {
                 return;

@@ -574,3 +574,74 @@ fn http_streams_change_notices_in_both_eras() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn shutting_down_ends_event_streams_and_exits() {
+    let mut server = Http::start();
+    let listen = json!({
+        "jsonrpc": "2.0", "id": "listen-9", "method": "subscriptions/listen",
+        "params": {
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}, "io.modelcontextprotocol/clientCapabilities": {}},
+            "notifications": {"toolsListChanged": true}
+        }
+    })
+    .to_string();
+    let mut modern = connect(server.port);
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: demo-globex-support-key\r\nContent-Length: {}\r\n\r\n{listen}",
+        listen.len()
+    );
+    modern.write_all(request.as_bytes()).expect("write");
+    assert_eq!(read_events(&mut modern, 1).len(), 1, "acknowledged");
+    let mut legacy = connect(server.port);
+    legacy
+        .write_all(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: demo-globex-support-key\r\nAccept: text/event-stream\r\n\r\n")
+        .expect("write");
+    std::thread::sleep(Duration::from_millis(200));
+
+    // What a container runtime sends to stop a service.
+    let terminated = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(terminated.success());
+
+    // The listen stream gets its result (the acknowledgment was read above),
+    // then closes.
+    let events = read_events(&mut modern, 1);
+    let last = &events[0];
+    assert_eq!(last["id"], "listen-9");
+    assert!(
+        spec_validator("2026-07-28", "JSONRPCResultResponse").is_valid(last),
+        "{last}"
+    );
+    assert!(
+        spec_validator("2026-07-28", "SubscriptionsListenResult").is_valid(&last["result"]),
+        "{last}"
+    );
+    assert_eq!(
+        last["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "listen-9"
+    );
+    // Both streams end, and so does the server, on its own and cleanly.
+    for stream in [&mut modern, &mut legacy] {
+        let mut rest = Vec::new();
+        let _ = stream.read_to_end(&mut rest);
+        assert!(
+            !String::from_utf8_lossy(&rest).contains("\"method\""),
+            "nothing more after the end"
+        );
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = server.child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server still runs 10 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+}

@@ -576,6 +576,28 @@ impl Subscription {
         .to_string()
     }
 
+    /// The response that ends the subscription gracefully (the server is
+    /// shutting down): a `SubscriptionsListenResult` answering the listen
+    /// request, after which the stream closes.
+    ///
+    /// ```
+    /// use toolschema_runtime::mcp::Subscription;
+    ///
+    /// let listen = br#"{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true}}}"#;
+    /// let subscription = Subscription::parse(listen).unwrap();
+    /// let end: serde_json::Value = serde_json::from_str(&subscription.ended()).unwrap();
+    /// assert_eq!(end["id"], 7);
+    /// assert_eq!(end["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 7);
+    /// ```
+    pub fn ended(&self) -> String {
+        json!({
+            "jsonrpc": "2.0",
+            "id": self.id,
+            "result": {"resultType": "complete", "_meta": self.meta()},
+        })
+        .to_string()
+    }
+
     /// The notification that the client's tool list changed, on this stream;
     /// `None` when the client did not ask for it.
     pub fn tools_changed(&self) -> Option<String> {
