@@ -518,6 +518,34 @@ fn read_events(stream: &mut TcpStream, count: usize) -> Vec<Value> {
     }
 }
 
+/// Opens a 2026-07-28 `subscriptions/listen` stream (id `id`) and an event
+/// stream of the handshake era (`GET /mcp`), both as Globex's support
+/// client; returns them with the listen stream's acknowledgment read.
+fn open_streams(port: u16, id: &str) -> (TcpStream, Value, TcpStream) {
+    let listen = json!({
+        "jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+        "params": {
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}, "io.modelcontextprotocol/clientCapabilities": {}},
+            "notifications": {"toolsListChanged": true}
+        }
+    })
+    .to_string();
+    let mut modern = connect(port);
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: demo-globex-support-key\r\nContent-Length: {}\r\n\r\n{listen}",
+        listen.len()
+    );
+    modern.write_all(request.as_bytes()).expect("write");
+    let ack = read_events(&mut modern, 1).remove(0);
+    let mut legacy = connect(port);
+    legacy
+        .write_all(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: demo-globex-support-key\r\nAccept: text/event-stream\r\n\r\n")
+        .expect("write");
+    // Let the server open the legacy stream before anything happens.
+    std::thread::sleep(Duration::from_millis(200));
+    (modern, ack, legacy)
+}
+
 #[test]
 fn http_streams_change_notices_in_both_eras() {
     let dir = std::env::temp_dir().join(format!("toolschema-cli-sse-{}", std::process::id()));
@@ -527,34 +555,12 @@ fn http_streams_change_notices_in_both_eras() {
     std::fs::write(&config, &text).expect("write");
     let server = Http::start_with(&["--config", config.to_str().expect("utf-8")]);
 
-    let listen = json!({
-        "jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
-        "params": {
-            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}, "io.modelcontextprotocol/clientCapabilities": {}},
-            "notifications": {"toolsListChanged": true}
-        }
-    })
-    .to_string();
-    let mut modern = connect(server.port);
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: demo-globex-support-key\r\nContent-Length: {}\r\n\r\n{listen}",
-        listen.len()
-    );
-    modern.write_all(request.as_bytes()).expect("write");
-    let ack = read_events(&mut modern, 1);
+    let (mut modern, ack, mut legacy) = open_streams(server.port, "listen-1");
     assert!(
-        spec_validator("2026-07-28", "SubscriptionsAcknowledgedNotification").is_valid(&ack[0]),
-        "{}",
-        ack[0]
+        spec_validator("2026-07-28", "SubscriptionsAcknowledgedNotification").is_valid(&ack),
+        "{ack}"
     );
-    assert_eq!(ack[0]["params"]["notifications"]["toolsListChanged"], true);
-
-    let mut legacy = connect(server.port);
-    legacy
-        .write_all(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: demo-globex-support-key\r\nAccept: text/event-stream\r\n\r\n")
-        .expect("write");
-    // Let the server open the legacy stream before the change.
-    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(ack["params"]["notifications"]["toolsListChanged"], true);
 
     std::fs::write(&config, globex_in_full(&text)).expect("write");
     // The acknowledgment was read above; what comes now is the change.
@@ -578,26 +584,8 @@ fn http_streams_change_notices_in_both_eras() {
 #[test]
 fn shutting_down_ends_event_streams_and_exits() {
     let mut server = Http::start();
-    let listen = json!({
-        "jsonrpc": "2.0", "id": "listen-9", "method": "subscriptions/listen",
-        "params": {
-            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}, "io.modelcontextprotocol/clientCapabilities": {}},
-            "notifications": {"toolsListChanged": true}
-        }
-    })
-    .to_string();
-    let mut modern = connect(server.port);
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: demo-globex-support-key\r\nContent-Length: {}\r\n\r\n{listen}",
-        listen.len()
-    );
-    modern.write_all(request.as_bytes()).expect("write");
-    assert_eq!(read_events(&mut modern, 1).len(), 1, "acknowledged");
-    let mut legacy = connect(server.port);
-    legacy
-        .write_all(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: demo-globex-support-key\r\nAccept: text/event-stream\r\n\r\n")
-        .expect("write");
-    std::thread::sleep(Duration::from_millis(200));
+    let (mut modern, ack, mut legacy) = open_streams(server.port, "listen-9");
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
 
     // What a container runtime sends to stop a service.
     let terminated = Command::new("kill")
