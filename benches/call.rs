@@ -175,6 +175,19 @@ fn inbound(c: &mut Criterion) {
     });
     group.finish();
 
+    // What the first call of a tool waits for unless the catalog prepared
+    // its validators beforehand (`Catalog::prepare_in_background`).
+    let mut group = c.benchmark_group("first_call");
+    group.bench_function("compile_input_validator", |b| {
+        b.iter(|| {
+            black_box(toolschema::validate::InputValidator::new(
+                <CreateInvoice as toolschema::Tool>::TOOL,
+                toolschema::validate::Limits::default(),
+            ))
+        })
+    });
+    group.finish();
+
     let bad = bad_payload();
     let errors = toolschema::parse_args::<CreateInvoice>(&bad)
         .err()

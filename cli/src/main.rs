@@ -128,6 +128,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 .init();
             let (catalog, path) = load(config.as_ref())?;
             let catalog = Arc::new(catalog);
+            // Validators are compiled before calls need them, and again for
+            // what each reload newly serves.
+            catalog.prepare_in_background();
             let _watch = path.map(|path| catalog.watch(path, Duration::from_millis(500)));
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()

@@ -327,6 +327,32 @@ impl Registry {
         Ok(self)
     }
 
+    /// Compiles the validators of `name` at `version` now, rather than on
+    /// its first call. `false` when no such tool version is registered.
+    pub fn prepare(&self, name: &str, version: u32) -> bool {
+        match self
+            .tools
+            .get(name)
+            .and_then(|versions| versions.get(&version))
+        {
+            Some(tool) => {
+                tool.input();
+                tool.output();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether the validators of `name` at `version` are compiled (by
+    /// [`prepare`](Self::prepare) or a first call).
+    pub fn is_prepared(&self, name: &str, version: u32) -> bool {
+        self.tools
+            .get(name)
+            .and_then(|versions| versions.get(&version))
+            .is_some_and(|tool| tool.input.get().is_some() && tool.output.get().is_some())
+    }
+
     /// Every registered tool version, by name then version.
     pub fn tools(&self) -> impl Iterator<Item = &'static ToolDef> + '_ {
         self.tools.values().flat_map(|v| v.values().map(|r| r.def))

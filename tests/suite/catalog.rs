@@ -3,6 +3,7 @@
 
 use crate::support::tool_names;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use toolschema::call::CallError;
 use toolschema::catalog::{
     Catalog, Config, Refusal, Snapshot, Status, active_version, hash_api_key,
@@ -323,4 +324,57 @@ fn syntax_and_shape_errors_point_into_the_file() {
 #[test]
 fn configured_key_hashes_match_the_helper() {
     assert!(CATALOG_TOML.contains(&hash_api_key("demo-acme-finance-key")));
+}
+
+#[test]
+fn preparing_compiles_the_validators_of_what_is_served_and_nothing_else() {
+    let catalog = demo();
+    let snapshot = catalog.snapshot();
+    let registry = catalog.registry();
+    assert!(
+        !registry.is_prepared("billing.refund", 1),
+        "lazy until asked"
+    );
+    let served: std::collections::BTreeSet<(&str, u32)> = snapshot
+        .clients()
+        .flat_map(|view| view.tools().map(|(def, _)| (def.name, def.version)))
+        .collect();
+    assert_eq!(snapshot.prepare(), served.len());
+    for (name, version) in &served {
+        assert!(registry.is_prepared(name, *version), "{name} v{version}");
+    }
+    // A draft version is served to nobody, and is not compiled.
+    assert!(served.contains(&("billing.refund", 1)));
+    assert!(!registry.is_prepared("billing.refund", 2));
+    assert!(!registry.prepare("no.such-tool", 1));
+}
+
+#[test]
+fn preparing_in_the_background_follows_reloads() {
+    let catalog = Arc::new(demo());
+    catalog.prepare_in_background();
+    let registry = catalog.registry().clone();
+    let wait_for = |name: &str, version: u32| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !registry.is_prepared(name, version) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{name} v{version} was never prepared"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    };
+    wait_for("support.open-ticket", 1);
+    wait_for("billing.refund", 1);
+    assert!(!registry.is_prepared("billing.refund", 2));
+    // Publishing version 2 serves it, and the thread compiles it.
+    let published = CATALOG_TOML.replace(
+        r#"{ version = 2, status = "draft" }"#,
+        r#"{ version = 2, status = "published" }"#,
+    );
+    assert_ne!(published, CATALOG_TOML);
+    catalog
+        .reload_toml(&published, "published.toml")
+        .expect("valid");
+    wait_for("billing.refund", 2);
 }

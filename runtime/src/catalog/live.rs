@@ -135,6 +135,29 @@ impl Catalog {
         Ok(changes)
     }
 
+    /// Compiles validators on a background thread: those of every tool
+    /// version some client can call now, then those a reload newly exposes,
+    /// so that calls find them ready (a call that comes first compiles its
+    /// own, as without this). The thread ends when the catalog is dropped.
+    pub fn prepare_in_background(self: &Arc<Self>) {
+        let catalog = Arc::downgrade(self);
+        let changes = self.subscribe();
+        std::thread::spawn(move || {
+            loop {
+                let Some(catalog) = catalog.upgrade() else {
+                    return;
+                };
+                let prepared = catalog.snapshot().prepare();
+                tracing::debug!(prepared, "validators compiled");
+                drop(catalog);
+                // Ends when the catalog, and with it the sender, is dropped.
+                if changes.recv().is_err() {
+                    return;
+                }
+            }
+        });
+    }
+
     /// Watches a configuration file, polling every `interval`, and reloads
     /// when its content changes. Errors are logged (with `tracing`) and the
     /// last good snapshot keeps serving. Watching stops when the returned

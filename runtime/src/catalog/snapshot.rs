@@ -2,7 +2,7 @@
 //! serialized once, ready to send.
 
 use core::fmt;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -408,6 +408,24 @@ impl Snapshot {
         }
         let (_, id) = self.keys.get(found)?;
         self.clients.get(id)
+    }
+
+    /// Compiles the validators of every tool version some client can call,
+    /// so that no call waits for one; returns how many tool versions that
+    /// is. Each is compiled once for the life of the registry, so preparing
+    /// the next snapshot compiles only what is new. See
+    /// [`Catalog::prepare_in_background`](super::Catalog::prepare_in_background).
+    pub fn prepare(&self) -> usize {
+        let mut served = BTreeSet::new();
+        for view in self.clients() {
+            for (def, _) in view.tools() {
+                served.insert((def.name, def.version));
+            }
+        }
+        served
+            .into_iter()
+            .filter(|(name, version)| self.registry.prepare(name, *version))
+            .count()
     }
 
     /// Every client view, in no particular order.
