@@ -196,7 +196,7 @@ impl Server {
         session: &mut Session,
         message: &[u8],
     ) -> Option<Reply> {
-        let message: Value = match serde_json::from_slice(message) {
+        let mut message: Value = match serde_json::from_slice(message) {
             Ok(value) => value,
             Err(e) => {
                 return Some(Reply::from(error(
@@ -206,6 +206,14 @@ impl Server {
                     None,
                 )));
             }
+        };
+        // A call's arguments are moved out of the request, not copied.
+        let arguments = match message.get("method").and_then(Value::as_str) {
+            Some("tools/call") => message
+                .get_mut("params")
+                .and_then(|params| params.get_mut("arguments"))
+                .map(Value::take),
+            _ => None,
         };
         let Some(request) = message.as_object() else {
             return Some(Reply::from(error(
@@ -266,7 +274,10 @@ impl Server {
             "initialize" => self.initialize(&id, params, session),
             "server/discover" => self.discover(&id),
             "ping" => response(&id, &self.result(era, "{}")),
-            "tools/call" => self.call(&id, era, snapshot, client, params).await,
+            "tools/call" => {
+                self.call(&id, era, snapshot, client, params, arguments)
+                    .await
+            }
             // Transports open these streams themselves (see `Subscription`).
             "subscriptions/listen" => error(
                 &id,
@@ -411,6 +422,7 @@ impl Server {
         snapshot: &Snapshot,
         client: &ClientView,
         params: &Map<String, Value>,
+        arguments: Option<Value>,
     ) -> String {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return error(
@@ -420,9 +432,9 @@ impl Server {
                 None,
             );
         };
-        let arguments = match params.get("arguments") {
+        let arguments = match arguments {
             None | Some(Value::Null) => Value::Object(Map::new()),
-            Some(arguments) => arguments.clone(),
+            Some(arguments) => arguments,
         };
         let unknown = || {
             error(
