@@ -4,7 +4,9 @@
 //! from each line, and hard-wrapped paragraphs are joined into one line, while
 //! blank lines, lists, headings, tables and code blocks keep their shape.
 //! `#[doc = include_str!(…)]` and other macro calls are kept as expressions and
-//! joined with `concat!`, so they still work.
+//! joined with `concat!`, so they still work; the joined text is normalized
+//! in the same way during constant evaluation (see the runtime's
+//! `__private::normalize_doc`).
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -60,9 +62,11 @@ pub(crate) fn read(attrs: &[syn::Attribute]) -> Option<Doc> {
                 if i > 0 {
                     pieces.push(quote!("\n"));
                 }
+                // The whole is normalized once, when it is known; only the
+                // one leading space of each `///` line goes now.
                 pieces.push(match part {
                     Part::Text(text) => {
-                        let text = normalize(text);
+                        let text = strip_one_space(text);
                         quote!(#text)
                     }
                     Part::Expr(expr) => quote!(#expr),
@@ -75,13 +79,28 @@ pub(crate) fn read(attrs: &[syn::Attribute]) -> Option<Doc> {
 }
 
 impl Doc {
-    /// The doc as a `&'static str` expression.
-    pub(crate) fn to_tokens(&self) -> TokenStream {
+    /// The doc as a `&'static str` expression. Text known only after
+    /// expansion is normalized during constant evaluation, by the runtime's
+    /// `normalize_doc` (`p` is the path to `__private`).
+    pub(crate) fn to_tokens(&self, p: &TokenStream) -> TokenStream {
         match self {
             Doc::Text(text) => quote!(#text),
-            Doc::Expr(expr) => expr.clone(),
+            Doc::Expr(expr) => quote!({
+                const RAW: &str = #expr;
+                const LONG: ([u8; RAW.len()], usize) = #p::normalize_doc::<{ RAW.len() }>(RAW);
+                const SHORT: [u8; LONG.1] = #p::doc_prefix::<{ RAW.len() }, { LONG.1 }>(&LONG.0);
+                #p::doc_str(&SHORT)
+            }),
         }
     }
+}
+
+/// Each line without its first leading space (the one `///` leaves).
+fn strip_one_space(text: &str) -> String {
+    text.split('\n')
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// What kind of Markdown block a line belongs to.

@@ -10,6 +10,7 @@ extern crate alloc;
 
 pub mod call;
 pub mod catalog;
+mod doc_text;
 pub mod export;
 mod fast;
 pub mod json;

@@ -373,6 +373,46 @@ pub struct IncludedDocs {
     pub query: String,
 }
 
+#[doc = include_str!("included_rich.md")]
+#[derive(Schema, Serialize, Deserialize, Debug, PartialEq)]
+pub struct RichIncluded {
+    pub period: String,
+}
+
+/// # Exports invoices
+///
+/// Writes every invoice of a period to a file,
+/// one line per invoice, and returns where the
+/// file is.
+///
+/// - `csv`: comma-separated values, with a
+///   header line
+/// - `json`: one object per line
+/// 1. pick a period
+/// 2) pick a format
+///
+/// | format | header |
+/// | --- | --- |
+/// | csv | yes |
+///
+/// > Large periods take
+/// > a while.
+///
+/// ```text
+/// 2026-01-01,INV-1,  125.00
+///   indented inside the fence
+/// ```
+///
+///     an indented block
+///       keeps its indent
+///
+/// The end,
+///    with a wrapped line.
+#[derive(Schema, Serialize, Deserialize, Debug, PartialEq)]
+pub struct RichWritten {
+    pub period: String,
+}
+
 /// Accepts properties it does not list.
 #[derive(Schema, Serialize, Deserialize, Debug, PartialEq)]
 #[tool(allow_unknown_fields, title = "Open record")]

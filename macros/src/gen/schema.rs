@@ -119,7 +119,7 @@ fn description(
 ) -> TokenStream {
     match (attr, doc) {
         (Some(lit), _) => option(p, Some(lit)),
-        (None, Some(doc)) => option(p, Some(doc.to_tokens())),
+        (None, Some(doc)) => option(p, Some(doc.to_tokens(p))),
         (None, None) => option::<TokenStream>(p, None),
     }
 }

@@ -17,7 +17,7 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
     let title = option(&p, attrs.title.get());
     let description = match (attrs.description.get(), &item.doc) {
         (Some(lit), _) => quote!(#lit),
-        (None, Some(doc)) => doc.to_tokens(),
+        (None, Some(doc)) => doc.to_tokens(&p),
         // The check refuses a tool without a description.
         (None, None) => quote!(""),
     };
