@@ -5,8 +5,9 @@ schemars' `JsonSchema` + `Deserialize`, against `Deserialize` alone.
 
 Each variant is a crate generated under `work/` (ignored by git) that shares
 one target directory. Dependencies are built once first; then the crate's own
-source is touched and rebuilt three times, and the median wall time is kept:
-the cost a user pays on every edit. Run from anywhere:
+source is touched and rebuilt 11 times, in rounds that interleave the
+variants, and the median wall time is kept: the cost a user pays on every
+edit. Run from anywhere:
 
     python3 benches/compile/compile_cost.py
 """
@@ -20,7 +21,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 WORK = HERE / "work"
 STRUCTS = 50
-RUNS = 5
+RUNS = 11
 
 VARIANTS = {
     "serde": {
@@ -105,18 +106,22 @@ def build(crate):
 
 
 def main():
-    results = {}
-    for variant in VARIANTS:
-        crate = write(variant)
+    crates = {variant: write(variant) for variant in VARIANTS}
+    for crate in crates.values():
         build(crate)  # dependencies, once
-        times = []
-        for _ in range(RUNS):
+    # Rounds interleave the variants, so that a slow stretch of the machine
+    # weighs on all of them alike.
+    times = {variant: [] for variant in VARIANTS}
+    for _ in range(RUNS):
+        for variant, crate in crates.items():
             (crate / "src" / "lib.rs").touch()
             start = time.perf_counter()
             build(crate)
-            times.append(time.perf_counter() - start)
-        results[variant] = statistics.median(times)
-        print(f"{variant:11} median {results[variant] * 1000:7.0f} ms  runs {[round(t * 1000) for t in times]}")
+            times[variant].append(time.perf_counter() - start)
+    results = {}
+    for variant, runs in times.items():
+        results[variant] = statistics.median(runs)
+        print(f"{variant:11} median {results[variant] * 1000:7.0f} ms  runs {[round(t * 1000) for t in runs]}")
     base = results["serde"]
     ours = results["toolschema"] - base
     theirs = results["schemars"] - base

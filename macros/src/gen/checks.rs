@@ -112,6 +112,9 @@ fn flattened_names(
     params: &[&syn::Ident],
     check: &mut impl FnMut(&syn::Type, Span, TokenStream),
 ) {
+    if !fields.iter().any(|f| f.attrs.serde.flatten.is_some()) {
+        return;
+    }
     let own: Vec<TokenStream> = fields
         .iter()
         .filter(|f| f.is_shown() && f.attrs.serde.flatten.is_none())
