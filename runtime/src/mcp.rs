@@ -186,16 +186,6 @@ impl Server {
         session: &mut Session,
         message: &[u8],
     ) -> Option<Reply> {
-        self.reply(snapshot, client, session, message).await
-    }
-
-    async fn reply(
-        &self,
-        snapshot: &Snapshot,
-        client: &ClientView,
-        session: &mut Session,
-        message: &[u8],
-    ) -> Option<Reply> {
         let mut message: Value = match serde_json::from_slice(message) {
             Ok(value) => value,
             Err(e) => {
