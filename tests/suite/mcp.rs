@@ -20,16 +20,31 @@ fn demo() -> Catalog {
 }
 
 /// Sends one message as `client` and returns the parsed reply.
-fn send(
-    server: &Server,
-    snapshot: &Snapshot,
-    client: &str,
-    session: &mut Session,
-    message: Value,
-) -> Option<Value> {
-    let view = snapshot.client(client).expect("demo client");
-    let reply = block_on(server.handle(snapshot, view, session, message.to_string().as_bytes()))?;
-    Some(serde_json::from_str(&reply.to_string()).expect("replies are JSON"))
+/// One connection to the MCP core: the server and the session it keeps.
+struct Chat<'a> {
+    server: &'a Server,
+    session: Session,
+}
+
+impl<'a> Chat<'a> {
+    fn new(server: &'a Server) -> Chat<'a> {
+        Chat {
+            server,
+            session: Session::default(),
+        }
+    }
+
+    /// Sends `message` as `client` over `snapshot`; the reply, if any.
+    fn send(&mut self, snapshot: &Snapshot, client: &str, message: Value) -> Option<Value> {
+        let view = snapshot.client(client).expect("demo client");
+        let bytes = message.to_string();
+        let reply =
+            block_on(
+                self.server
+                    .handle(snapshot, view, &mut self.session, bytes.as_bytes()),
+            )?;
+        Some(serde_json::from_str(&reply.to_string()).expect("replies are JSON"))
+    }
 }
 
 fn request(id: u64, method: &str, params: Value) -> Value {
@@ -80,52 +95,43 @@ fn a_handshake_session_speaks_each_version() {
     let snapshot = catalog.snapshot();
     let server = Server::default();
     for version in HANDSHAKE {
-        let mut session = Session::default();
+        let mut chat = Chat::new(&server);
         let init = json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "suite", "version": "1"}});
-        let reply = send(
-            &server,
-            &snapshot,
-            "acme-finance",
-            &mut session,
-            request(1, "initialize", init),
-        )
-        .expect("reply");
+        let reply = chat
+            .send(&snapshot, "acme-finance", request(1, "initialize", init))
+            .expect("reply");
         conforms(version, response_kind(version), &reply);
         conforms(version, "InitializeResult", &reply["result"]);
         assert_eq!(reply["result"]["protocolVersion"], version);
-        let none = send(
-            &server,
+        let none = chat.send(
             &snapshot,
             "acme-finance",
-            &mut session,
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         );
         assert!(none.is_none(), "notifications get no reply");
 
-        let list = send(
-            &server,
-            &snapshot,
-            "acme-finance",
-            &mut session,
-            request(2, "tools/list", json!({})),
-        )
-        .expect("reply");
+        let list = chat
+            .send(
+                &snapshot,
+                "acme-finance",
+                request(2, "tools/list", json!({})),
+            )
+            .expect("reply");
         conforms(version, response_kind(version), &list);
         conforms(version, "ListToolsResult", &list["result"]);
         assert_eq!(list["result"]["tools"].as_array().map(Vec::len), Some(4));
 
-        let call = send(
-            &server,
-            &snapshot,
-            "acme-finance",
-            &mut session,
-            request(
-                3,
-                "tools/call",
-                json!({"name": "billing.get-invoice", "arguments": {"invoice_id": PAID}}),
-            ),
-        )
-        .expect("reply");
+        let call = chat
+            .send(
+                &snapshot,
+                "acme-finance",
+                request(
+                    3,
+                    "tools/call",
+                    json!({"name": "billing.get-invoice", "arguments": {"invoice_id": PAID}}),
+                ),
+            )
+            .expect("reply");
         conforms(version, response_kind(version), &call);
         conforms(version, "CallToolResult", &call["result"]);
         let structured = &call["result"]["structuredContent"];
@@ -135,12 +141,7 @@ fn a_handshake_session_speaks_each_version() {
                 .expect("JSON text");
         assert_eq!(&text, structured, "the same JSON as text");
 
-        let bad = send(
-            &server,
-            &snapshot,
-            "acme-finance",
-            &mut session,
-            request(4, "tools/call", json!({"name": "billing.list-invoices", "arguments": {"customer": "", "limit": 500, "colour": 1}})),
+        let bad = chat.send(&snapshot, "acme-finance", request(4, "tools/call", json!({"name": "billing.list-invoices", "arguments": {"customer": "", "limit": 500, "colour": 1}})),
         )
         .expect("reply");
         conforms(version, "CallToolResult", &bad["result"]);
@@ -150,34 +151,27 @@ fn a_handshake_session_speaks_each_version() {
             assert!(text.contains(path), "{path} missing in {text}");
         }
 
-        let refused = send(
-            &server,
-            &snapshot,
-            "acme-finance",
-            &mut session,
-            request(5, "tools/call", json!({"name": "billing.nothing"})),
-        )
-        .expect("reply");
+        let refused = chat
+            .send(
+                &snapshot,
+                "acme-finance",
+                request(5, "tools/call", json!({"name": "billing.nothing"})),
+            )
+            .expect("reply");
         conforms(version, error_kind(version), &refused);
         assert_eq!(refused["error"]["code"], -32602);
 
-        let ping = send(
-            &server,
-            &snapshot,
-            "acme-finance",
-            &mut session,
-            request(6, "ping", json!({})),
-        )
-        .expect("reply");
+        let ping = chat
+            .send(&snapshot, "acme-finance", request(6, "ping", json!({})))
+            .expect("reply");
         conforms(version, response_kind(version), &ping);
-        let missing = send(
-            &server,
-            &snapshot,
-            "acme-finance",
-            &mut session,
-            request(7, "prompts/list", json!({})),
-        )
-        .expect("reply");
+        let missing = chat
+            .send(
+                &snapshot,
+                "acme-finance",
+                request(7, "prompts/list", json!({})),
+            )
+            .expect("reply");
         conforms(version, error_kind(version), &missing);
         assert_eq!(missing["error"]["code"], -32601);
     }
@@ -186,45 +180,39 @@ fn a_handshake_session_speaks_each_version() {
 #[test]
 fn unknown_handshake_versions_get_the_newest() {
     let snapshot = demo().snapshot();
-    let mut session = Session::default();
+    let server = Server::default();
+    let mut chat = Chat::new(&server);
     let init = json!({"protocolVersion": "2024-01-01", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}});
-    let reply = send(
-        &Server::default(),
-        &snapshot,
-        "acme-finance",
-        &mut session,
-        request(1, "initialize", init),
-    )
-    .expect("reply");
+    let reply = chat
+        .send(&snapshot, "acme-finance", request(1, "initialize", init))
+        .expect("reply");
     assert_eq!(reply["result"]["protocolVersion"], "2025-11-25");
-    assert_eq!(session.protocol, Some("2025-11-25"));
+    assert_eq!(chat.session.protocol, Some("2025-11-25"));
 }
 
 #[test]
 fn the_stateless_revision_is_served() {
     let snapshot = demo().snapshot();
     let server = Server::default();
-    let mut session = Session::default();
+    let mut chat = Chat::new(&server);
     let v = STATELESS_VERSION;
-    let discover = send(
-        &server,
-        &snapshot,
-        "acme-assistant",
-        &mut session,
-        request(1, "server/discover", stateless(json!({}))),
-    )
-    .expect("reply");
+    let discover = chat
+        .send(
+            &snapshot,
+            "acme-assistant",
+            request(1, "server/discover", stateless(json!({}))),
+        )
+        .expect("reply");
     conforms(v, "JSONRPCResultResponse", &discover);
     conforms(v, "DiscoverResult", &discover["result"]);
 
-    let list = send(
-        &server,
-        &snapshot,
-        "acme-assistant",
-        &mut session,
-        request(2, "tools/list", stateless(json!({}))),
-    )
-    .expect("reply");
+    let list = chat
+        .send(
+            &snapshot,
+            "acme-assistant",
+            request(2, "tools/list", stateless(json!({}))),
+        )
+        .expect("reply");
     conforms(v, "ListToolsResult", &list["result"]);
     assert_eq!(list["result"]["cacheScope"], "private");
     let names: Vec<&str> = tool_names(&list["result"]["tools"]);
@@ -237,12 +225,7 @@ fn the_stateless_revision_is_served() {
         ]
     );
 
-    let schema = send(
-        &server,
-        &snapshot,
-        "acme-assistant",
-        &mut session,
-        request(3, "tools/call", stateless(json!({"name": "discover_tool_schema", "arguments": {"name": "billing.list-invoices"}}))),
+    let schema = chat.send(&snapshot, "acme-assistant", request(3, "tools/call", stateless(json!({"name": "discover_tool_schema", "arguments": {"name": "billing.list-invoices"}}))),
     )
     .expect("reply");
     conforms(v, "CallToolResult", &schema["result"]);
@@ -252,12 +235,7 @@ fn the_stateless_revision_is_served() {
         "the Full descriptor"
     );
 
-    let call = send(
-        &server,
-        &snapshot,
-        "acme-assistant",
-        &mut session,
-        request(4, "tools/call", stateless(json!({"name": "billing.list-invoices", "arguments": {"customer": "cust-42", "_schema_discovery": "seen"}}))),
+    let call = chat.send(&snapshot, "acme-assistant", request(4, "tools/call", stateless(json!({"name": "billing.list-invoices", "arguments": {"customer": "cust-42", "_schema_discovery": "seen"}}))),
     )
     .expect("reply");
     conforms(v, "CallToolResult", &call["result"]);
@@ -270,14 +248,9 @@ fn the_stateless_revision_is_served() {
 
     let mut wrong = stateless(json!({}));
     wrong["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("1900-01-01");
-    let refused = send(
-        &server,
-        &snapshot,
-        "acme-assistant",
-        &mut session,
-        request(5, "tools/list", wrong),
-    )
-    .expect("reply");
+    let refused = chat
+        .send(&snapshot, "acme-assistant", request(5, "tools/list", wrong))
+        .expect("reply");
     conforms(v, "JSONRPCErrorResponse", &refused);
     assert_eq!(refused["error"]["code"], -32022);
     assert_eq!(refused["error"]["data"]["requested"], "1900-01-01");
@@ -343,7 +316,7 @@ fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
         page_size: 1,
         ..Server::default()
     };
-    let mut session = Session::default();
+    let mut chat = Chat::new(&server);
     let mut names = Vec::new();
     let mut cursor: Option<String> = None;
     for id in 0..10 {
@@ -351,14 +324,9 @@ fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
             Some(cursor) => json!({"cursor": cursor}),
             None => json!({}),
         };
-        let page = send(
-            &server,
-            &snapshot,
-            "acme-finance",
-            &mut session,
-            request(id, "tools/list", params),
-        )
-        .expect("reply");
+        let page = chat
+            .send(&snapshot, "acme-finance", request(id, "tools/list", params))
+            .expect("reply");
         conforms("2025-11-25", "ListToolsResult", &page["result"]);
         names.extend(
             tool_names(&page["result"]["tools"])
@@ -380,14 +348,13 @@ fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
         ]
     );
 
-    let first = send(
-        &server,
-        &snapshot,
-        "acme-finance",
-        &mut session,
-        request(20, "tools/list", json!({})),
-    )
-    .expect("reply");
+    let first = chat
+        .send(
+            &snapshot,
+            "acme-finance",
+            request(20, "tools/list", json!({})),
+        )
+        .expect("reply");
     let cursor = first["result"]["nextCursor"]
         .as_str()
         .expect("more pages")
@@ -400,14 +367,13 @@ fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
         .reload_toml(&changed, "catalog.toml")
         .expect("valid");
     let fresh = catalog.snapshot();
-    let stale = send(
-        &server,
-        &fresh,
-        "acme-finance",
-        &mut session,
-        request(21, "tools/list", json!({"cursor": cursor})),
-    )
-    .expect("reply");
+    let stale = chat
+        .send(
+            &fresh,
+            "acme-finance",
+            request(21, "tools/list", json!({"cursor": cursor})),
+        )
+        .expect("reply");
     // The current list cannot read a cursor of the list before the reload…
     assert_eq!(stale["error"]["code"], -32602);
     // …but the catalog still holds that snapshot, where the listing
@@ -429,14 +395,13 @@ fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
     ];
     let mut cursor = Some(cursor);
     while let Some(next) = cursor {
-        let page = send(
-            &server,
-            &before,
-            "acme-finance",
-            &mut session,
-            request(23, "tools/list", json!({"cursor": next})),
-        )
-        .expect("reply");
+        let page = chat
+            .send(
+                &before,
+                "acme-finance",
+                request(23, "tools/list", json!({"cursor": next})),
+            )
+            .expect("reply");
         names.extend(
             tool_names(&page["result"]["tools"])
                 .into_iter()
@@ -458,14 +423,13 @@ fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
             .snapshot_with_list("acme-finance", fingerprint ^ 1)
             .is_none()
     );
-    let junk = send(
-        &server,
-        &fresh,
-        "acme-finance",
-        &mut session,
-        request(22, "tools/list", json!({"cursor": "zzz"})),
-    )
-    .expect("reply");
+    let junk = chat
+        .send(
+            &fresh,
+            "acme-finance",
+            request(22, "tools/list", json!({"cursor": "zzz"})),
+        )
+        .expect("reply");
     assert_eq!(junk["error"]["code"], -32602);
 }
 
@@ -473,45 +437,42 @@ fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
 fn tenants_are_isolated_and_refusals_reveal_nothing() {
     let snapshot = demo().snapshot();
     let server = Server::default();
-    let mut session = Session::default();
-    let list = send(
-        &server,
-        &snapshot,
-        "globex-support",
-        &mut session,
-        request(1, "tools/list", json!({})),
-    )
-    .expect("reply");
+    let mut chat = Chat::new(&server);
+    let list = chat
+        .send(
+            &snapshot,
+            "globex-support",
+            request(1, "tools/list", json!({})),
+        )
+        .expect("reply");
     assert!(
         !list.to_string().contains("billing."),
         "globex sees no acme tool"
     );
     let mut refusals = Vec::new();
     for name in ["billing.get-invoice", "billing.no-such-tool"] {
-        let call = send(
-            &server,
-            &snapshot,
-            "globex-support",
-            &mut session,
-            request(
-                2,
-                "tools/call",
-                json!({"name": name, "arguments": {"invoice_id": PAID}}),
-            ),
-        )
-        .expect("reply");
-        let schema = send(
-            &server,
-            &snapshot,
-            "globex-support",
-            &mut session,
-            request(
-                3,
-                "tools/call",
-                json!({"name": "discover_tool_schema", "arguments": {"name": name}}),
-            ),
-        )
-        .expect("reply");
+        let call = chat
+            .send(
+                &snapshot,
+                "globex-support",
+                request(
+                    2,
+                    "tools/call",
+                    json!({"name": name, "arguments": {"invoice_id": PAID}}),
+                ),
+            )
+            .expect("reply");
+        let schema = chat
+            .send(
+                &snapshot,
+                "globex-support",
+                request(
+                    3,
+                    "tools/call",
+                    json!({"name": "discover_tool_schema", "arguments": {"name": name}}),
+                ),
+            )
+            .expect("reply");
         refusals.push((
             call.to_string().replace(name, "NAME"),
             schema.to_string().replace(name, "NAME"),
@@ -523,12 +484,7 @@ fn tenants_are_isolated_and_refusals_reveal_nothing() {
     );
     assert!(refusals[0].0.contains("-32602"));
     // A client without reduced modes has no meta-tool to call.
-    let meta = send(
-        &server,
-        &snapshot,
-        "acme-finance",
-        &mut session,
-        request(
+    let meta = chat.send(&snapshot, "acme-finance", request(
             4,
             "tools/call",
             json!({"name": "discover_tool_schema", "arguments": {"name": "billing.get-invoice"}}),
