@@ -7,15 +7,10 @@
 //! call works in a test or a build step; this repository runs it in
 //! `tests/suite/export.rs`, so CI keeps the file true.
 
-use toolschema::catalog::Catalog;
 use toolschema::export::{Scope, Verdict, export, verify_file};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let catalog = Catalog::from_toml(
-        toolschema_demo::registry(),
-        toolschema_demo::CATALOG_TOML,
-        "examples/catalog.toml",
-    )?;
+    let catalog = toolschema_demo::catalog();
     let document = export(&catalog.snapshot(), Scope::Catalog)?;
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/server.json");
     match verify_file(path, &document)? {

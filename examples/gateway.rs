@@ -4,7 +4,6 @@
 //! `cargo run --example gateway` prints each client's tool names and modes,
 //! then calls a tool as one client and shows that another cannot see it.
 
-use toolschema::catalog::Catalog;
 use toolschema::project::Mode;
 
 fn block_on<F: core::future::Future>(future: F) -> F::Output {
@@ -18,11 +17,7 @@ fn block_on<F: core::future::Future>(future: F) -> F::Output {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let catalog = Catalog::from_toml(
-        toolschema_demo::registry(),
-        toolschema_demo::CATALOG_TOML,
-        "examples/catalog.toml",
-    )?;
+    let catalog = toolschema_demo::catalog();
     let snapshot = catalog.snapshot();
     for client in ["acme-finance", "acme-assistant", "globex-support"] {
         let view = snapshot.client(client).ok_or("demo client missing")?;

@@ -66,8 +66,7 @@ fn selection_rule_over_every_combination_of_up_to_four_versions() {
 }
 
 fn demo() -> Catalog {
-    Catalog::from_toml(registry(), CATALOG_TOML, "examples/catalog.toml")
-        .expect("the demo catalog is valid")
+    toolschema_demo::catalog()
 }
 
 fn names(snapshot: &Snapshot, client: &str) -> Vec<String> {

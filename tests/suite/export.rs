@@ -50,9 +50,7 @@ fn examples(kind: &str) -> Vec<(String, Value)> {
 }
 
 fn demo() -> Arc<Snapshot> {
-    Catalog::from_toml(registry(), CATALOG_TOML, "examples/catalog.toml")
-        .expect("valid")
-        .snapshot()
+    toolschema_demo::catalog().snapshot()
 }
 
 #[test]

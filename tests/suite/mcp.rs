@@ -7,7 +7,7 @@ use crate::support::tool_names;
 use serde_json::{Value, json};
 use toolschema::catalog::{Catalog, Snapshot};
 use toolschema::mcp::{LIST_CHANGED, STATELESS_VERSION, Server, Session};
-use toolschema_demo::{CATALOG_TOML, registry};
+use toolschema_demo::CATALOG_TOML;
 
 use crate::calls::block_on;
 use crate::validity::spec_validator;
@@ -16,7 +16,7 @@ const HANDSHAKE: [&str; 2] = ["2025-06-18", "2025-11-25"];
 const PAID: &str = "0c1e55aa-0000-4000-8000-000000000001";
 
 fn demo() -> Catalog {
-    Catalog::from_toml(registry(), CATALOG_TOML, "catalog.toml").expect("valid")
+    toolschema_demo::catalog()
 }
 
 /// Sends one message as `client` and returns the parsed reply.

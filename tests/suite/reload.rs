@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use toolschema::catalog::Catalog;
-use toolschema_demo::{CATALOG_TOML, registry};
+use toolschema_demo::CATALOG_TOML;
 
 const CLIENTS: [&str; 3] = ["acme-finance", "acme-assistant", "globex-support"];
 
@@ -29,7 +29,7 @@ fn lists(catalog: &Catalog) -> Vec<Arc<str>> {
 }
 
 fn demo() -> Catalog {
-    Catalog::from_toml(registry(), CATALOG_TOML, "catalog.toml").expect("valid")
+    toolschema_demo::catalog()
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use toolschema::call::{Context, Handler, Registry, ToolError};
+use toolschema::catalog::Catalog;
 use toolschema::{Schema, Tool};
 
 /// The demo configuration: two tenants, three clients, all three modes.
@@ -328,6 +329,13 @@ impl Handler for SearchTickets {
             tickets: vec![ticket],
         })
     }
+}
+
+/// The demo catalog: every demo tool ([`registry`]) governed by
+/// [`CATALOG_TOML`] (named `examples/catalog.toml` in messages).
+pub fn catalog() -> Catalog {
+    Catalog::from_toml(registry(), CATALOG_TOML, "examples/catalog.toml")
+        .expect("the demo configuration is valid; the suite holds it so")
 }
 
 /// Every demo tool, registered.
