@@ -1,7 +1,7 @@
 //! The governed catalog: the selection rule, visibility, modes, ordering,
 //! the meta-tool, configuration errors with locations, and the demo catalog.
 
-use crate::support::tool_names;
+use crate::support::{DEMO_TOOLS, tool_names};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use toolschema::call::CallError;
@@ -197,17 +197,7 @@ fn without_configuration_everyone_sees_every_tool_in_full() {
     let catalog = Catalog::open(registry());
     let snapshot = catalog.snapshot();
     let all = names(&snapshot, "anyone");
-    assert_eq!(
-        all,
-        [
-            "billing.get-invoice",
-            "billing.list-invoices",
-            "billing.refund",
-            "billing.void-invoice",
-            "support.open-ticket",
-            "support.search-tickets"
-        ]
-    );
+    assert_eq!(all, DEMO_TOOLS);
     assert_eq!(names(&snapshot, "someone-else"), all);
     // The highest registered version, and never the internal tool.
     assert_eq!(

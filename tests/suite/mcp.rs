@@ -3,7 +3,7 @@
 //! DESIGN §5; tenants are isolated, and a refusal never tells a hidden tool
 //! from a missing one.
 
-use crate::support::tool_names;
+use crate::support::{tool_names, violations};
 use serde_json::{Value, json};
 use toolschema::catalog::{Catalog, Snapshot};
 use toolschema::mcp::{LIST_CHANGED, STATELESS_VERSION, Server, Session};
@@ -63,10 +63,7 @@ fn stateless(mut params: Value) -> Value {
 /// Asserts that `message` is valid as `definition` of `version`.
 fn conforms(version: &str, definition: &str, message: &Value) {
     let validator = spec_validator(version, definition);
-    let errors: Vec<String> = validator
-        .iter_errors(message)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
+    let errors = violations(&validator, message);
     assert!(
         errors.is_empty(),
         "{version} {definition}: {errors:#?}\n{message:#}"

@@ -2,6 +2,7 @@
 //! obeys its provider's rules (written down here as data, apart from the
 //! implementation), stays a valid MCP `Tool`, and is snapshotted.
 
+use crate::support::violations;
 use serde_json::{Value, json};
 use toolschema::profile::{Profile, apply};
 use toolschema::project::{Mode, project_tool};
@@ -208,10 +209,7 @@ fn every_profile_output_is_a_valid_mcp_tool() {
             for (mode, mode_name) in MODES {
                 let json = apply(project_tool(tool, mode), profile).to_value();
                 for validator in &validators {
-                    let errors: Vec<String> = validator
-                        .iter_errors(&json)
-                        .map(|e| e.to_string())
-                        .collect();
+                    let errors = violations(validator, &json);
                     assert!(
                         errors.is_empty(),
                         "{name} {mode_name} {}: {errors:#?}",

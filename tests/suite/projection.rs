@@ -1,6 +1,7 @@
 //! Projections of the corpus tools into the reduced discovery modes, and the
 //! meta-tool: snapshots, MCP validity, and what each mode keeps and drops.
 
+use crate::support::violations;
 use serde_json::Value;
 use toolschema::project::{HINT_FIELD, META_TOOL, Mode, meta_tool, project_tool};
 
@@ -55,10 +56,7 @@ fn every_projection_is_a_valid_mcp_tool() {
             "meta-tool is not an MCP {version} Tool"
         );
         for (mode, name, tool, _) in projections() {
-            let errors: Vec<String> = validator
-                .iter_errors(&tool)
-                .map(|e| e.to_string())
-                .collect();
+            let errors = violations(&validator, &tool);
             assert!(
                 errors.is_empty(),
                 "{name} in {mode:?} is not an MCP {version} Tool: {errors:#?}"

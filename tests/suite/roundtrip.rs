@@ -1,6 +1,7 @@
 //! Round trips: what serde writes validates against the derived schema, and
 //! JSON the schema refuses is refused by serde too.
 
+use crate::support::violations;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -25,10 +26,7 @@ where
     T: Schema + Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
 {
     let json = serde_json::to_value(&value).expect("serialize");
-    let errors: Vec<String> = validator::<T>(Direction::Output)
-        .iter_errors(&json)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
+    let errors = violations(&validator::<T>(Direction::Output), &json);
     assert!(
         errors.is_empty(),
         "{json} breaks the output schema of {}: {errors:#?}",

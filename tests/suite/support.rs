@@ -11,3 +11,22 @@ pub fn tool_names(tools: &Value) -> Vec<&str> {
         .filter_map(|tool| tool["name"].as_str())
         .collect()
 }
+
+/// What `validator` finds wrong with `value`, one line each with its place
+/// (empty when valid).
+pub fn violations(validator: &jsonschema::Validator, value: &Value) -> Vec<String> {
+    validator
+        .iter_errors(value)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect()
+}
+
+/// The demo catalog's tools, in list order.
+pub const DEMO_TOOLS: [&str; 6] = [
+    "billing.get-invoice",
+    "billing.list-invoices",
+    "billing.refund",
+    "billing.void-invoice",
+    "support.open-ticket",
+    "support.search-tickets",
+];

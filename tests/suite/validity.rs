@@ -1,6 +1,7 @@
 //! Every rendered schema is a valid JSON Schema 2020-12 document, and every
 //! tool is a valid MCP `Tool` of each protocol version that uses 2020-12.
 
+use crate::support::violations;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
@@ -79,10 +80,7 @@ fn every_tool_is_a_valid_mcp_tool() {
         let validator = spec_validator(version, "Tool");
         for entry in corpus::tools() {
             let tool = entry.json.to_value();
-            let errors: Vec<String> = validator
-                .iter_errors(&tool)
-                .map(|e| e.to_string())
-                .collect();
+            let errors = violations(&validator, &tool);
             assert!(
                 errors.is_empty(),
                 "{} is not an MCP {version} Tool: {errors:#?}",
