@@ -3,7 +3,7 @@
 //! appear; lists are sorted; the meta-tool appears exactly when a tool is
 //! shown in a reduced mode; modes and versions follow the rules.
 
-use crate::support::tool_names;
+use crate::support::{DEMO_TOOLS, tool_names};
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
@@ -13,14 +13,7 @@ use toolschema::project::{META_TOOL, Mode};
 use toolschema_demo::registry;
 
 /// Names of the demo tools a toolset may name (the internal one excepted).
-const TOOLS: [&str; 6] = [
-    "billing.get-invoice",
-    "billing.list-invoices",
-    "billing.refund",
-    "billing.void-invoice",
-    "support.open-ticket",
-    "support.search-tickets",
-];
+const TOOLS: [&str; 6] = DEMO_TOOLS;
 const MODES: [(&str, Mode); 3] = [
     ("full", Mode::Full),
     ("data-structure-only", Mode::DataStructureOnly),
