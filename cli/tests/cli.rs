@@ -42,7 +42,7 @@ fn run(args: &[&str]) -> (bool, String, String) {
 
 fn spec_validator(version: &str, definition: &str) -> jsonschema::Validator {
     let path = root()
-        .join("../shared/spec/mcp")
+        .join("tests/spec/mcp")
         .join(version)
         .join("schema.json");
     let document: Value =

@@ -30,7 +30,7 @@ MODES = ["legacy", "2026-07-28", "auto"]
 ASSISTANT_TOOLS = ["billing.get-invoice", "billing.list-invoices", "discover_tool_schema"]
 GLOBEX_TOOLS = ["discover_tool_schema", "support.open-ticket", "support.search-tickets"]
 PAID = "0c1e55aa-0000-4000-8000-000000000001"
-SPEC = ROOT.parent / "shared" / "spec" / "mcp"
+SPEC = ROOT / "tests" / "spec" / "mcp"
 
 # Every server started here records each message it sends, with its protocol
 # version; the last test checks them all against the spec.

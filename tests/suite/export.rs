@@ -19,7 +19,7 @@ use crate::validity::spec_validator;
 
 fn registry_validator() -> jsonschema::Validator {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/spec/registry/2025-12-11/server.schema.json");
+        .join("tests/spec/registry/2025-12-11/server.schema.json");
     let schema: Value =
         serde_json::from_str(&std::fs::read_to_string(&path).expect("registry schema"))
             .expect("JSON");
@@ -32,7 +32,7 @@ fn registry_validator() -> jsonschema::Validator {
 
 fn examples(kind: &str) -> Vec<(String, Value)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/spec/registry/examples")
+        .join("tests/spec/registry/examples")
         .join(kind);
     let mut out: Vec<(String, Value)> = std::fs::read_dir(&dir)
         .expect("examples")

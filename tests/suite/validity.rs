@@ -13,15 +13,11 @@ const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 /// The MCP schema document of a protocol version.
 fn spec_document(version: &str) -> Value {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/spec/mcp")
+        .join("tests/spec/mcp")
         .join(version)
         .join("schema.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "read {}: {e} (is ../shared beside the checkout?)",
-            path.display()
-        )
-    });
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
     serde_json::from_str(&text).expect("MCP schema is JSON")
 }
 
