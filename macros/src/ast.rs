@@ -9,6 +9,13 @@ use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
 use crate::docs::{self, Doc};
 
+/// Which derive is expanding: `#[derive(Tool)]` or `#[derive(Schema)]`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Derive {
+    Tool,
+    Schema,
+}
+
 pub(crate) struct Container<'a> {
     pub(crate) ident: &'a syn::Ident,
     pub(crate) generics: &'a syn::Generics,

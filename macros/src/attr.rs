@@ -11,8 +11,8 @@ use syn::{LitStr, Token};
 
 use crate::case::{RULE_NAMES, RenameRule};
 use crate::ctxt::Ctxt;
-use crate::suggest::closest;
 use crate::symbol::*;
+use toolschema_text::suggest::closest;
 
 /// An attribute value that may be given at most once, with the span of its key.
 pub(crate) struct Slot<T> {
@@ -409,7 +409,7 @@ impl Field {
                     if FORMATS.contains(&format.as_str()) {
                         self.format.set(cx, span, s);
                     } else {
-                        let hint = match closest(&format, FORMATS) {
+                        let hint = match closest(&format, FORMATS.iter().copied()) {
                             Some(near) => format!(", did you mean `{near}`?"),
                             None => format!("; use one of: {}", FORMATS.join(", ")),
                         };
@@ -628,7 +628,7 @@ fn unknown_key(
     } else {
         format!("`tool({inside})` key")
     };
-    let message = match closest(&key, candidates) {
+    let message = match closest(&key, candidates.iter().copied()) {
         Some(near) => format!("unknown {place} `{key}`, did you mean `{near}`?"),
         None => format!(
             "unknown {place} `{key}`; expected one of: {}",
@@ -753,7 +753,7 @@ fn rename_rule(
     match RenameRule::from_name(&s.value()) {
         Some(rule) => Ok(Some(rule)),
         None => {
-            let hint = match closest(&s.value(), RULE_NAMES) {
+            let hint = match closest(&s.value(), RULE_NAMES.iter().copied()) {
                 Some(near) => format!("did you mean `{near}`?"),
                 None => format!("expected one of: {}", RULE_NAMES.join(", ")),
             };

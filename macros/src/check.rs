@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 
+use crate::ast::Derive;
 use crate::ast::{Container, Data, Field, Style};
 use crate::ctxt::Ctxt;
-use crate::expand::Derive;
 
 /// The name a tool is reserved for.
 pub(crate) const META_TOOL: &str = "discover_tool_schema";

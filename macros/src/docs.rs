@@ -5,8 +5,8 @@
 //! blank lines, lists, headings, tables and code blocks keep their shape.
 //! `#[doc = include_str!(…)]` and other macro calls are kept as expressions and
 //! joined with `concat!`, so they still work; the joined text is normalized
-//! in the same way during constant evaluation (see the runtime's
-//! `__private::normalize_doc`).
+//! during constant evaluation. Both ways run the one normalizer of
+//! `toolschema_text::doc`.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -53,7 +53,7 @@ pub(crate) fn read(attrs: &[syn::Attribute]) -> Option<Doc> {
     match parts.as_slice() {
         [] => None,
         [Part::Text(text)] => {
-            let text = normalize(text);
+            let text = toolschema_text::doc::normalize(&strip_one_space(text));
             (!text.is_empty()).then_some(Doc::Text(text))
         }
         _ => {
@@ -103,121 +103,27 @@ fn strip_one_space(text: &str) -> String {
         .join("\n")
 }
 
-/// What kind of Markdown block a line belongs to.
-#[derive(PartialEq, Eq, Clone, Copy)]
-enum Block {
-    None,
-    Paragraph,
-    ListItem,
-    Code,
-}
-
-/// Normalizes one run of doc lines.
-pub(crate) fn normalize(raw: &str) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut block = Block::None;
-    let mut fence: Option<&str> = None;
-    for line in raw.lines() {
-        let line = line.strip_prefix(' ').unwrap_or(line).trim_end();
-        let trimmed = line.trim_start();
-        if let Some(marker) = fence {
-            out.push(line.to_owned());
-            if trimmed.starts_with(marker) {
-                fence = None;
-                block = Block::None;
-            }
-            continue;
-        }
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fence = Some(&trimmed[..3]);
-            out.push(line.to_owned());
-            block = Block::Code;
-            continue;
-        }
-        if trimmed.is_empty() {
-            if out.last().is_some_and(|last| !last.is_empty()) {
-                out.push(String::new());
-            }
-            block = Block::None;
-            continue;
-        }
-        let indent = line.len() - trimmed.len();
-        if indent >= 4 && matches!(block, Block::None | Block::Code) {
-            // An indented code block.
-            out.push(line.to_owned());
-            block = Block::Code;
-            continue;
-        }
-        if is_list_item(trimmed) {
-            out.push(line.to_owned());
-            block = Block::ListItem;
-            continue;
-        }
-        if trimmed.starts_with('#') || trimmed.starts_with('|') || trimmed.starts_with('>') {
-            out.push(line.to_owned());
-            block = Block::None;
-            continue;
-        }
-        match (block, out.last_mut()) {
-            (Block::Paragraph | Block::ListItem, Some(last)) => {
-                last.push(' ');
-                last.push_str(trimmed);
-            }
-            _ => {
-                out.push(trimmed.to_owned());
-                block = Block::Paragraph;
-            }
-        }
-    }
-    while out.last().is_some_and(String::is_empty) {
-        out.pop();
-    }
-    out.join("\n")
-}
-
-fn is_list_item(line: &str) -> bool {
-    if let Some(rest) = line
-        .strip_prefix("- ")
-        .or_else(|| line.strip_prefix("* "))
-        .or_else(|| line.strip_prefix("+ "))
-    {
-        return !rest.is_empty();
-    }
-    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::normalize;
+    use super::{Doc, read};
+
+    fn doc(lines: &[&str]) -> Option<String> {
+        let attrs: Vec<syn::Attribute> = lines
+            .iter()
+            .map(|line| syn::parse_quote!(#[doc = #line]))
+            .collect();
+        read(&attrs).map(|doc| match doc {
+            Doc::Text(text) => text,
+            Doc::Expr(_) => panic!("literal doc lines are text"),
+        })
+    }
 
     #[test]
-    fn joins_hard_wrapped_paragraphs() {
-        let doc = " Returns one invoice\n by its ID.\n\n Second paragraph\n continues.";
+    fn one_leading_space_goes_and_paragraphs_join() {
         assert_eq!(
-            normalize(doc),
-            "Returns one invoice by its ID.\n\nSecond paragraph continues."
+            doc(&[" Returns one invoice", " by its ID.", "", "     code"]).as_deref(),
+            Some("Returns one invoice by its ID.\n\n    code")
         );
-    }
-
-    #[test]
-    fn keeps_lists_and_code() {
-        let doc = " Steps:\n - first\n   wrapped\n - second\n\n ```\n let x = 1;\n   let y = 2;\n ```\n\n     indented code\n     more";
-        assert_eq!(
-            normalize(doc),
-            "Steps:\n- first wrapped\n- second\n\n```\nlet x = 1;\n  let y = 2;\n```\n\n    indented code\n    more"
-        );
-    }
-
-    #[test]
-    fn strips_one_space_only_and_blank_edges() {
-        assert_eq!(normalize("\n  two spaces\n\n\n"), "two spaces");
-        assert_eq!(normalize(" a\n\n\n b"), "a\n\nb");
-    }
-
-    #[test]
-    fn headings_and_numbered_lists_stay_on_their_lines() {
-        let doc = " # Title\n text\n 1. one\n 2) two";
-        assert_eq!(normalize(doc), "# Title\ntext\n1. one\n2) two");
+        assert_eq!(doc(&["", " "]), None);
     }
 }

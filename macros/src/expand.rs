@@ -3,17 +3,10 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ast::Container;
+use crate::ast::{Container, Derive};
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::r#gen;
-
-/// Which derive is expanding.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Derive {
-    Tool,
-    Schema,
-}
 
 pub(crate) fn derive(input: &syn::DeriveInput, derive: Derive) -> TokenStream {
     let cx = Ctxt::default();

@@ -16,7 +16,6 @@ mod ctxt;
 mod docs;
 mod expand;
 mod r#gen;
-mod suggest;
 mod symbol;
 
 use proc_macro::TokenStream;
@@ -26,7 +25,7 @@ use proc_macro::TokenStream;
 #[proc_macro_derive(Tool, attributes(tool, serde))]
 pub fn derive_tool(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    expand::derive(&input, expand::Derive::Tool).into()
+    expand::derive(&input, ast::Derive::Tool).into()
 }
 
 /// Derives `toolschema::Schema` for a struct or an enum. See the `toolschema`
@@ -34,5 +33,5 @@ pub fn derive_tool(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Schema, attributes(tool, serde))]
 pub fn derive_schema(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    expand::derive(&input, expand::Derive::Schema).into()
+    expand::derive(&input, ast::Derive::Schema).into()
 }

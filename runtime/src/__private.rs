@@ -5,7 +5,6 @@
 //! Each check panics during constant evaluation with a sentence that says what
 //! to change; the compiler shows it at the attribute.
 
-pub use crate::doc_text::{doc_prefix, doc_str, normalize_doc};
 pub use crate::model::{
     Additional, EnumNode, Field, Literal, Node, Number, ObjectNode, Presence, Refine, Shape,
     Tagging, TypeInfo, Variant,
@@ -14,6 +13,7 @@ pub use crate::{Annotations, Schema, Tool, ToolDef, schema_of};
 pub use core;
 pub use core::option::Option::{None, Some};
 pub use serde_json::Value;
+pub use toolschema_text::doc::{doc_prefix, doc_str, normalize_doc};
 
 /// Rejects refinements the field's type cannot carry.
 pub const fn check_refine(node: &Node, refine: &Refine) {

@@ -10,7 +10,6 @@ extern crate alloc;
 
 pub mod call;
 pub mod catalog;
-mod doc_text;
 pub mod export;
 mod fast;
 pub mod json;

@@ -12,8 +12,8 @@ use syn::spanned::Spanned;
 
 use super::schema::refine;
 use super::{literal, mentions, private, respan};
+use crate::ast::Derive;
 use crate::ast::{Container, Data, Field, Style};
-use crate::expand::Derive;
 
 pub(super) fn checks(item: &Container<'_>, derive: Derive) -> TokenStream {
     let p = private(item);

@@ -10,8 +10,8 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 use crate::ast::Container;
+use crate::ast::Derive;
 use crate::attr::LitValue;
-use crate::expand::Derive;
 
 /// The impls of a well-formed item.
 pub(crate) fn expand(item: &Container<'_>, derive: Derive) -> TokenStream {

@@ -5,8 +5,8 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::{literal, number, option, private, split};
+use crate::ast::Derive;
 use crate::ast::{Container, Data, Field, Style, Variant};
-use crate::expand::Derive;
 
 pub(super) fn schema_impl(item: &Container<'_>, derive: Derive) -> TokenStream {
     let p = private(item);

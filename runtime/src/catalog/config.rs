@@ -353,32 +353,10 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 }
 
 fn suggestion<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> String {
-    let best = candidates
-        .map(|c| (strsim(name, c), c))
-        .filter(|(d, c)| *d <= (c.len().max(name.len()) / 3).max(1))
-        .min_by_key(|(d, _)| *d);
-    match best {
-        Some((_, near)) => format!(" (did you mean `{near}`?)"),
+    match toolschema_text::suggest::closest(name, candidates) {
+        Some(near) => format!(" (did you mean `{near}`?)"),
         None => String::new(),
     }
-}
-
-/// Levenshtein distance.
-fn strsim(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = (previous + usize::from(ca != *cb))
-                .min(row[j] + 1)
-                .min(current + 1);
-            previous = current;
-        }
-    }
-    row[b.len()]
 }
 
 impl Config {

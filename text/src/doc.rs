@@ -1,22 +1,45 @@
-//! Doc comments that are only known after macro expansion
-//! (`#[doc = include_str!("…")]`, `concat!`), normalized during constant
-//! evaluation the way the derive normalizes literal doc comments: trailing
-//! whitespace dropped, hard-wrapped paragraphs (and list items) joined into
-//! one line, blank lines collapsed, and code blocks, lists, headings, tables
-//! and quotes kept as written. The one leading space of each `///` line is
-//! stripped by the derive beforehand; text from a file keeps its indentation.
-//! Whitespace is trimmed as ASCII whitespace.
+//! Doc comments as data, normalized one way whether the derive knows the
+//! text at expansion time (`///` lines) or only the compiler does, during
+//! constant evaluation (`#[doc = include_str!("…")]`, `concat!`).
 //!
-//! The derive emits, for such a doc:
+//! Normalizing drops trailing whitespace, joins hard-wrapped paragraphs (and
+//! list items) into one line, collapses runs of blank lines and drops blank
+//! edges, and keeps code blocks (fenced or indented), lists, headings,
+//! tables and quotes as written. The one leading space of each `///` line is
+//! stripped by the derive beforehand; text from a file keeps its
+//! indentation. Whitespace is ASCII whitespace.
+//!
+//! For text known only during constant evaluation, the derive emits:
 //!
 //! ```
-//! # use toolschema_runtime::__private::{normalize_doc, doc_prefix, doc_str};
+//! use toolschema_text::doc::{normalize_doc, doc_prefix, doc_str};
+//!
 //! const RAW: &str = concat!("Searches the archive\nat length.\n\n", "- one\n", "  item");
 //! const LONG: ([u8; RAW.len()], usize) = normalize_doc::<{ RAW.len() }>(RAW);
 //! const SHORT: [u8; LONG.1] = doc_prefix::<{ RAW.len() }, { LONG.1 }>(&LONG.0);
 //! const DOC: &str = doc_str(&SHORT);
 //! assert_eq!(DOC, "Searches the archive at length.\n\n- one item");
 //! ```
+
+use alloc::string::String;
+use alloc::vec;
+
+/// The normalized text of `raw`, at run time (what the derive calls on
+/// `///` lines, after stripping the one leading space of each).
+///
+/// ```
+/// use toolschema_text::doc::normalize;
+///
+/// assert_eq!(normalize("Returns one invoice\nby its ID."), "Returns one invoice by its ID.");
+/// ```
+pub fn normalize(raw: &str) -> String {
+    let mut out = vec![0u8; raw.len()];
+    let len = normalize_into(raw.as_bytes(), &mut out);
+    out.truncate(len);
+    // Normalizing only removes ASCII whitespace and writes spaces where
+    // line breaks were, so the text stays UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
 
 /// The normalized text of `raw`, in the first `.1` bytes of `.0`; never
 /// longer than `raw` (`N` is `raw.len()`).
@@ -211,12 +234,7 @@ const fn normalize_into(raw: &[u8], out: &mut [u8]) -> usize {
 
 #[cfg(test)]
 mod tests {
-    fn normalize(raw: &str) -> String {
-        let mut out = vec![0u8; raw.len()];
-        let len = super::normalize_into(raw.as_bytes(), &mut out);
-        out.truncate(len);
-        String::from_utf8(out).expect("utf-8")
-    }
+    use super::normalize;
 
     #[test]
     fn joins_hard_wrapped_paragraphs() {
@@ -260,5 +278,10 @@ mod tests {
             normalize("~~~\r\ncode\r\n~~~\r\nafter"),
             "~~~\ncode\n~~~\nafter"
         );
+    }
+
+    #[test]
+    fn a_dash_alone_is_text_not_a_list_item() {
+        assert_eq!(normalize("a\n-\nb"), "a - b");
     }
 }

@@ -1,0 +1,16 @@
+//! Text algorithms of toolschema that run both inside the derives (at macro
+//! expansion) and in the runtime (during constant evaluation, or on
+//! configuration errors), written once here:
+//!
+//! - [`doc`]: doc comments normalized as Markdown-aware text;
+//! - [`suggest`]: the "did you mean" of every misspelt name.
+//!
+//! Users never name this crate; `toolschema` uses it.
+
+#![no_std]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+
+pub mod doc;
+pub mod suggest;
