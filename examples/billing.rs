@@ -5,8 +5,8 @@
 //! handlers and the demo configuration live in `examples/demo/`.
 
 use toolschema::Tool;
-use toolschema::json::{Json, Object};
 use toolschema::render::render_tool;
+use toolschema::render::{Json, Object};
 use toolschema_demo::{GetInvoice, ListInvoices, RefundV1, VoidInvoice};
 
 fn main() {

@@ -108,11 +108,16 @@
 
 pub use toolschema_macros::{Schema, Tool};
 pub use toolschema_runtime::call::{Context, Handler, Registry, ToolError, parse_args};
+pub use toolschema_runtime::project::{Mode, Profile};
 pub use toolschema_runtime::validate::{ArgumentErrors, Violation};
 pub use toolschema_runtime::{
-    Annotations, MapKey, Schema, Tool, ToolDef, call, catalog, export, json, mcp, model, profile,
-    project, render, schema_json, schema_of, tool_json, tool_json_as, validate, values,
+    Annotations, MapKey, Schema, Tool, ToolDef, schema_json, schema_of, tool_json, tool_json_as,
 };
+
+pub use toolschema_runtime::{call, model, project, render, validate};
+#[cfg(feature = "catalog")]
+#[cfg_attr(docsrs, doc(cfg(feature = "catalog")))]
+pub use toolschema_runtime::{catalog, export, mcp};
 
 #[doc(hidden)]
 pub use toolschema_runtime::__private;

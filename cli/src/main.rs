@@ -161,9 +161,9 @@ fn run(cli: Cli) -> Result<(), String> {
                     println!(
                         "{}: ok ({} tenants, {} toolsets, {} client applications)",
                         config.display(),
-                        checked.tenants.len(),
-                        checked.toolsets.len(),
-                        checked.clients.len()
+                        checked.tenants().count(),
+                        checked.toolsets().count(),
+                        checked.clients().count()
                     );
                     Ok(())
                 }

@@ -37,21 +37,21 @@ pub const fn check_refine(node: &Node, refine: &Refine) {
             ),
         };
         if let (Some(minimum), Some(lowest)) = (refine.minimum, lowest)
-            && less(minimum, lowest)
+            && minimum.is_less_than(lowest)
         {
             panic!(
                 "`minimum` is below the smallest value of this field's type, so it would advertise values serde refuses; raise it or widen the type"
             );
         }
         if let (Some(maximum), Some(highest)) = (refine.maximum, highest)
-            && less(highest, maximum)
+            && highest.is_less_than(maximum)
         {
             panic!(
                 "`maximum` is above the largest value of this field's type, so it would advertise values serde refuses; lower it or widen the type"
             );
         }
         if let (Some(minimum), Some(maximum)) = (refine.minimum, refine.maximum)
-            && less(maximum, minimum)
+            && maximum.is_less_than(minimum)
         {
             panic!("`minimum` is greater than `maximum`: no value could be valid");
         }
@@ -264,30 +264,4 @@ pub const fn check_literals(node: &Node, literals: &[Literal]) {
 
 const fn is_fractional(number: Option<Number>) -> bool {
     matches!(number, Some(Number::Float(_)))
-}
-
-/// `a < b` across the three number kinds.
-const fn less(a: Number, b: Number) -> bool {
-    match (a, b) {
-        (Number::Float(a), b) => a < as_float(b),
-        (a, Number::Float(b)) => as_float(a) < b,
-        (a, b) => as_wide(a) < as_wide(b),
-    }
-}
-
-const fn as_float(n: Number) -> f64 {
-    match n {
-        Number::Int(n) => n as f64,
-        Number::UInt(n) => n as f64,
-        Number::Float(n) => n,
-    }
-}
-
-const fn as_wide(n: Number) -> i128 {
-    match n {
-        Number::Int(n) => n as i128,
-        Number::UInt(n) => n as i128,
-        // Only reached with two whole numbers.
-        Number::Float(n) => n as i128,
-    }
 }

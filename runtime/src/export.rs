@@ -13,10 +13,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::catalog::{ServerInfo, Snapshot};
-use crate::json::{Json, Object};
-use crate::profile::apply;
-use crate::project::{META_TOOL, Mode, meta_tool, project_tool};
-use crate::tool::ToolDef;
+use crate::model::ToolDef;
+use crate::project::{META_TOOL, Mode, apply_profile, meta_tool, project_tool};
+use crate::render::{Json, Object};
 
 /// The `_meta` key the tool catalog is exported under.
 pub const NAMESPACE: &str = "dev.toolschema/catalog";
@@ -84,10 +83,10 @@ pub fn export(snapshot: &Snapshot, scope: Scope<'_>) -> Result<String, ExportErr
             let profile = view.profile();
             let mut tools: Vec<(&str, Json)> = view
                 .tools()
-                .map(|(def, mode)| (def.name, apply(project_tool(def, mode), profile)))
+                .map(|(def, mode)| (def.name, apply_profile(project_tool(def, mode), profile)))
                 .collect();
             if view.has_meta_tool() {
-                tools.push((META_TOOL, apply(meta_tool(), profile)));
+                tools.push((META_TOOL, apply_profile(meta_tool(), profile)));
                 tools.sort_by(|a, b| a.0.cmp(b.0));
             }
             tools.into_iter().map(|(_, json)| json).collect()
@@ -99,26 +98,22 @@ pub fn export(snapshot: &Snapshot, scope: Scope<'_>) -> Result<String, ExportErr
 fn document(server: &ServerInfo, tools: Vec<Json>) -> Json {
     let mut out = Object::new();
     out.insert("$schema", SERVER_SCHEMA);
-    out.insert("name", server.name.clone());
-    if let Some(title) = &server.title {
-        out.insert("title", title.clone());
+    out.insert("name", server.name().to_owned());
+    if let Some(title) = server.title() {
+        out.insert("title", title.to_owned());
     }
-    out.insert("description", server.description.clone());
-    out.insert("version", server.version.clone());
-    if let Some(url) = &server.website_url {
-        out.insert("websiteUrl", url.clone());
+    out.insert("description", server.description().to_owned());
+    out.insert("version", server.version().to_owned());
+    if let Some(url) = server.website_url() {
+        out.insert("websiteUrl", url.to_owned());
     }
-    if !server.remotes.is_empty() {
-        out.insert(
-            "remotes",
-            Json::Array(server.remotes.iter().map(from_value).collect()),
-        );
-    }
-    if !server.packages.is_empty() {
-        out.insert(
-            "packages",
-            Json::Array(server.packages.iter().map(from_value).collect()),
-        );
+    for (key, list) in [
+        ("remotes", server.remotes()),
+        ("packages", server.packages()),
+    ] {
+        if !list.is_empty() {
+            out.insert(key, Json::Array(list.iter().map(from_value).collect()));
+        }
     }
     let mut catalog = Object::new();
     catalog.insert("protocolVersion", PROTOCOL_VERSION);

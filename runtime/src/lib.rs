@@ -1,39 +1,45 @@
-//! The runtime of toolschema: the static schema model of derived tools, and
-//! its rendering to JSON Schema.
+//! The runtime of toolschema, in layers that each use only the ones
+//! before them:
 //!
-//! Users depend on the `toolschema` facade, which re-exports this crate and the
-//! derives. See its documentation for the tutorial.
+//! 1. [`model`]: the static schema model the derives emit, the [`Schema`]
+//!    and [`Tool`] traits;
+//! 2. [`render`]: the model as JSON Schema (2020-12) and MCP `Tool` objects;
+//! 3. [`project`]: discovery modes and client dialect profiles;
+//! 4. [`validate`]: arguments and results checked against the very schema
+//!    a client is shown, names mapped, the one-pass parser;
+//! 5. [`call`]: handlers and the registry of callable tools;
+//! 6. `catalog` and `export` (feature `catalog`): the governed catalog of
+//!    tenants, client applications, toolsets and versions, and its
+//!    `server.json` export.
+//!
+//! Users depend on the `toolschema` facade, which re-exports this crate and
+//! the derives. See its documentation for the tutorial.
 
 #![forbid(unsafe_code)]
 
 extern crate alloc;
 
 pub mod call;
+#[cfg(feature = "catalog")]
 pub mod catalog;
+#[cfg(feature = "catalog")]
 pub mod export;
-mod fast;
-pub mod json;
+#[cfg(feature = "catalog")]
 pub mod mcp;
 pub mod model;
-pub mod profile;
 pub mod project;
 pub mod render;
-mod schema;
-mod third_party;
-mod tool;
 pub mod validate;
-pub mod values;
 
 #[doc(hidden)]
 pub mod __private;
 
-pub use schema::{MapKey, Schema, schema_of};
-pub use tool::{Annotations, Tool, ToolDef};
+pub use model::{Annotations, MapKey, Schema, Tool, ToolDef, schema_of};
 
 /// The MCP `Tool` object of `T` in Full mode, as a [`serde_json::Value`].
 ///
 /// ```
-/// # use toolschema_runtime::{Schema, Tool, ToolDef, Annotations, model::*, schema_of};
+/// # use toolschema_runtime::model::*;
 /// # struct Ping;
 /// # impl Schema for Ping {
 /// #     const SCHEMA: &'static Node = &Node::Object(ObjectNode {
@@ -60,7 +66,7 @@ pub fn tool_json<T: Tool>() -> serde_json::Value {
 /// The MCP `Tool` object of `T` as a client in `mode` with `profile` sees it.
 ///
 /// ```
-/// # use toolschema_runtime::{Schema, Tool, ToolDef, Annotations, model::*, schema_of};
+/// # use toolschema_runtime::model::*;
 /// # struct Ping;
 /// # impl Schema for Ping {
 /// #     const SCHEMA: &'static Node = &Node::Object(ObjectNode {
@@ -76,14 +82,14 @@ pub fn tool_json<T: Tool>() -> serde_json::Value {
 /// #     };
 /// #     type Output = serde_json::Value;
 /// # }
-/// use toolschema_runtime::{profile::Profile, project::Mode, tool_json_as};
+/// use toolschema_runtime::{project::{Mode, Profile}, tool_json_as};
 ///
 /// let strict = tool_json_as::<Ping>(Mode::Full, Profile::OpenAiStrict);
 /// assert_eq!(strict["inputSchema"]["required"][0], "note");
 /// assert_eq!(strict["inputSchema"]["properties"]["note"]["type"][1], "null");
 /// ```
-pub fn tool_json_as<T: Tool>(mode: project::Mode, profile: profile::Profile) -> serde_json::Value {
-    profile::apply(project::project_tool(T::TOOL, mode), profile).to_value()
+pub fn tool_json_as<T: Tool>(mode: project::Mode, profile: project::Profile) -> serde_json::Value {
+    project::project_tool_as(T::TOOL, mode, profile).to_value()
 }
 
 /// The JSON Schema of `T` (what deserialization reads), as a
@@ -94,5 +100,5 @@ pub fn tool_json_as<T: Tool>(mode: project::Mode, profile: profile::Profile) -> 
 /// assert_eq!(schema["anyOf"][0]["maximum"], 255);
 /// ```
 pub fn schema_json<T: Schema + ?Sized>() -> serde_json::Value {
-    render::render_schema(T::SCHEMA, render::Direction::Input).to_value()
+    render::render_schema(T::SCHEMA, model::Direction::Input).to_value()
 }

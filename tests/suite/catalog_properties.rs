@@ -168,26 +168,22 @@ impl Catalog {
 /// What the rules say client `c` sees: tool -> (mode, version).
 fn expected(config: &Config, client: &str) -> BTreeMap<String, (Mode, u32)> {
     let mut out: BTreeMap<String, (Mode, u32)> = BTreeMap::new();
-    let Some(client) = config.clients.get(client) else {
+    let Some(client) = config.client(client) else {
         return out;
     };
-    for set in client
-        .toolsets
-        .iter()
-        .filter_map(|s| config.toolsets.get(s))
-    {
-        if !set.active || set.tenant != client.tenant {
+    for set in client.toolsets().filter_map(|s| config.toolset(s)) {
+        if !set.is_active() || set.tenant() != client.tenant() {
             continue;
         }
-        for tool in &set.tools {
-            let version = match config.mappings.get(tool) {
+        for tool in set.tools() {
+            let version = match config.mapping(tool) {
                 Some(versions) => active_version(versions),
                 None if tool == "billing.refund" => Some(2),
                 None => Some(1),
             };
             let Some(version) = version else { continue };
-            let mode = set.overrides.get(tool).copied().unwrap_or(set.mode);
-            let entry = out.entry(tool.clone()).or_insert((mode, version));
+            let mode = set.mode_of(tool);
+            let entry = out.entry(tool.to_owned()).or_insert((mode, version));
             entry.0 = entry.0.max(mode);
         }
     }
@@ -207,7 +203,7 @@ proptest! {
             Err(errors) => return Err(TestCaseError::fail(format!("{errors}\n{text}"))),
         };
         let snapshot = Snapshot::build(registry, &config);
-        for id in config.clients.keys() {
+        for id in config.clients().map(|c| c.id()) {
             let view = snapshot.client(id).ok_or_else(|| TestCaseError::fail("client missing"))?;
             let list: Value = serde_json::from_str(view.list_json()).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let names: Vec<&str> = tool_names(&list["tools"]);
@@ -217,7 +213,7 @@ proptest! {
             prop_assert_eq!(&names, &sorted, "sorted and unique");
             prop_assert_eq!(names.clone(), view.names());
             prop_assert!(!names.contains(&"internal.reindex"));
-            if config.internal_prefixes.iter().any(|p| p == "support.") {
+            if config.is_internal_name("support.open-ticket") {
                 prop_assert!(!names.iter().any(|n| n.starts_with("support.")));
             }
             let want = expected(&config, id);

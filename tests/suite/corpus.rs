@@ -12,8 +12,9 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use toolschema::json::Json;
-use toolschema::render::{Direction, render_schema, render_tool};
+use toolschema::model::Direction;
+use toolschema::render::Json;
+use toolschema::render::{render_schema, render_tool};
 use toolschema::{Schema, Tool};
 
 /// Every integer width, floats, booleans and characters.

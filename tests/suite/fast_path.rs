@@ -9,9 +9,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use toolschema::Tool;
 use toolschema::ToolDef;
-use toolschema::render::Direction;
+use toolschema::model::Direction;
 use toolschema::validate::{InputValidator, Limits, Rule};
-use toolschema::values::{Names, rename};
+use toolschema::validate::{Names, rename};
 
 use crate::calls::PlaceOrder;
 use crate::corpus::{FieldAttributes, Tree};

@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 
 use toolschema::model::{Node, Shape};
-use toolschema::profile::{Profile, apply};
 use toolschema::project::{Mode, project_tool};
+use toolschema::project::{Profile, apply_profile};
 use toolschema::{Tool, ToolDef};
 
 use crate::calls::{PlaceOrder, cases};
@@ -102,7 +102,7 @@ fn no_projection_shows_a_source_name() {
     for tool in tools() {
         for mode in [Mode::Full, Mode::DataStructureOnly, Mode::Lazy] {
             for profile in Profile::ALL {
-                let text = apply(project_tool(tool, mode), profile).to_compact_string();
+                let text = apply_profile(project_tool(tool, mode), profile).to_compact_string();
                 for name in &hidden {
                     assert!(
                         !mentions(&text, name),

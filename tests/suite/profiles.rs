@@ -4,8 +4,8 @@
 
 use crate::support::violations;
 use serde_json::{Value, json};
-use toolschema::profile::{Profile, apply};
 use toolschema::project::{Mode, project_tool};
+use toolschema::project::{Profile, apply_profile};
 use toolschema::{Tool, tool_json_as};
 
 use crate::calls::{PlaceOrder, valid_order};
@@ -180,7 +180,7 @@ fn every_profile_output_obeys_its_provider() {
     for rules in RULES {
         for (name, tool) in &tools {
             for (mode, mode_name) in MODES {
-                let json = apply(project_tool(tool, mode), rules.profile).to_value();
+                let json = apply_profile(project_tool(tool, mode), rules.profile).to_value();
                 let mut problems = Vec::new();
                 obey(rules, &json["inputSchema"], "inputSchema", &mut problems);
                 // Output schemas stay as rendered: results must conform to them.
@@ -207,7 +207,7 @@ fn every_profile_output_is_a_valid_mcp_tool() {
     for (name, tool) in corpus::tool_defs() {
         for profile in Profile::ALL {
             for (mode, mode_name) in MODES {
-                let json = apply(project_tool(tool, mode), profile).to_value();
+                let json = apply_profile(project_tool(tool, mode), profile).to_value();
                 for validator in &validators {
                     let errors = violations(validator, &json);
                     assert!(
@@ -238,7 +238,7 @@ fn profile_snapshots_match() {
                     Box::leak(format!("{name}.{mode_name}.{}", profile.name()).into_boxed_str());
                 entries.push(Entry {
                     name: file,
-                    json: apply(project_tool(tool, mode), profile),
+                    json: apply_profile(project_tool(tool, mode), profile),
                 });
             }
         }
@@ -251,7 +251,7 @@ fn the_default_profile_changes_nothing() {
     for (_, tool) in corpus::tool_defs() {
         for (mode, _) in MODES {
             assert_eq!(
-                apply(project_tool(tool, mode), Profile::Default),
+                apply_profile(project_tool(tool, mode), Profile::Default),
                 project_tool(tool, mode)
             );
         }

@@ -5,9 +5,9 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use toolschema::Tool;
-use toolschema::render::Direction;
+use toolschema::model::Direction;
 use toolschema::validate::{InputValidator, Limits};
-use toolschema::values::{Names, rename};
+use toolschema::validate::{Names, rename};
 
 use crate::calls::{Delivery, OrderLine, PlaceOrder, Priority};
 use crate::corpus::{Evaluate, Expr};

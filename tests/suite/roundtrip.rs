@@ -6,7 +6,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use toolschema::Schema;
-use toolschema::render::{Direction, render_schema};
+use toolschema::model::Direction;
+use toolschema::render::render_schema;
 
 use crate::corpus::*;
 

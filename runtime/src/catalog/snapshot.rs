@@ -10,9 +10,8 @@ use serde_json::Value;
 use super::config::{Config, ServerInfo, key_digest};
 use super::rules::active_version;
 use crate::call::{CallError, Registry};
-use crate::profile::{Profile, apply};
-use crate::project::{META_TOOL, Mode, meta_tool, project_tool};
-use crate::tool::ToolDef;
+use crate::model::ToolDef;
+use crate::project::{META_TOOL, Mode, Profile, apply_profile, meta_tool, project_tool_as};
 
 /// Why a snapshot refuses a request. A tool a client may not see is refused
 /// exactly as a tool that does not exist.
@@ -195,12 +194,9 @@ fn render_all(plans: &[(Profile, Plan)]) -> HashMap<RenderKey, Arc<str>> {
 }
 
 fn render(def: &'static ToolDef, mode: Mode, profile: Profile) -> Arc<str> {
-    let json = project_tool(def, mode);
-    let json = match profile {
-        Profile::Default => json,
-        other => apply(json, other),
-    };
-    json.to_compact_string().into()
+    project_tool_as(def, mode, profile)
+        .to_compact_string()
+        .into()
 }
 
 /// The shared view of one plan.
@@ -218,7 +214,9 @@ fn shared(profile: Profile, plan: &Plan, renders: &HashMap<RenderKey, Arc<str>>)
         .collect();
     if needs_meta {
         let at = entries.partition_point(|(name, _)| *name < META_TOOL);
-        let meta: Arc<str> = apply(meta_tool(), profile).to_compact_string().into();
+        let meta: Arc<str> = apply_profile(meta_tool(), profile)
+            .to_compact_string()
+            .into();
         entries.insert(at, (META_TOOL, meta));
     }
     let mut list =
@@ -296,7 +294,7 @@ impl Snapshot {
             if def.internal || config.is_internal_name(def.name) || active.contains_key(def.name) {
                 continue;
             }
-            let version = match config.mappings.get(def.name) {
+            let version = match config.mapping(def.name) {
                 Some(versions) => active_version(versions),
                 None => registry.versions(def.name).max(),
             };
@@ -308,38 +306,35 @@ impl Snapshot {
         // same list: plan, render and serialize it once for all of them.
         let mut groups: HashMap<(Profile, Vec<&str>), usize> = HashMap::new();
         let mut plans: Vec<(Profile, Plan)> = Vec::new();
-        let mut client_group = Vec::with_capacity(config.clients.len());
-        for client in config.clients.values() {
+        let mut client_group = Vec::new();
+        for client in config.clients() {
             let mut sets: Vec<&str> = client
-                .toolsets
-                .iter()
+                .toolsets()
                 .filter(|id| {
                     config
-                        .toolsets
-                        .get(id.as_str())
-                        .is_some_and(|set| set.active && set.tenant == client.tenant)
+                        .toolset(id)
+                        .is_some_and(|set| set.is_active() && set.tenant() == client.tenant())
                 })
-                .map(String::as_str)
                 .collect();
             sets.sort_unstable();
             sets.dedup();
             let next = plans.len();
             let group = *groups
-                .entry((client.profile, sets.clone()))
+                .entry((client.profile(), sets.clone()))
                 .or_insert_with(|| {
                     let mut plan = Plan::new();
-                    for set in sets.iter().filter_map(|id| config.toolsets.get(*id)) {
-                        for name in &set.tools {
-                            let Some(def) = active.get(name.as_str()) else {
+                    for set in sets.iter().filter_map(|id| config.toolset(id)) {
+                        for name in set.tools() {
+                            let Some(def) = active.get(name) else {
                                 continue;
                             };
-                            let mode = set.overrides.get(name).copied().unwrap_or(set.mode);
+                            let mode = set.mode_of(name);
                             let entry = plan.entry(def.name).or_insert((def, mode));
                             // The most informative mode wins.
                             entry.1 = entry.1.max(mode);
                         }
                     }
-                    plans.push((client.profile, plan));
+                    plans.push((client.profile(), plan));
                     next
                 });
             client_group.push(group);
@@ -351,24 +346,24 @@ impl Snapshot {
             .collect();
         let mut clients = HashMap::new();
         let mut keys = Vec::new();
-        for (client, group) in config.clients.values().zip(client_group) {
+        for (client, group) in config.clients().zip(client_group) {
             for hash in &client.key_hashes {
-                keys.push((*hash, client.id.clone()));
+                keys.push((*hash, client.id().to_owned()));
             }
             let view = ClientView {
-                id: client.id.clone(),
-                tenant: client.tenant.clone(),
-                profile: client.profile,
+                id: client.id().to_owned(),
+                tenant: client.tenant().to_owned(),
+                profile: client.profile(),
                 shared: shared[group].clone(),
             };
-            clients.insert(client.id.clone(), Arc::new(view));
+            clients.insert(client.id().to_owned(), Arc::new(view));
         }
         Snapshot {
             registry,
             clients,
             governed: true,
             keys,
-            server: config.server.clone(),
+            server: config.server().cloned(),
         }
     }
 

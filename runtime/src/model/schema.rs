@@ -1,6 +1,6 @@
 //! The [`Schema`] trait and its implementations for standard types.
 
-use crate::model::{ArrayNode, IntegerNode, MapNode, Node, Number, NumberNode, StringNode};
+use super::{ArrayNode, IntegerNode, MapNode, Node, Number, NumberNode, StringNode};
 
 /// A type whose JSON shape is known at compile time.
 ///

@@ -1,6 +1,6 @@
 //! The [`Tool`] trait: a struct that is the input of an MCP tool.
 
-use crate::{Schema, model::SchemaFn};
+use super::{Schema, SchemaFn};
 
 /// An MCP tool whose input is `Self`.
 ///

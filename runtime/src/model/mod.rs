@@ -12,6 +12,17 @@
 
 use core::fmt;
 
+mod members;
+mod schema;
+mod third_party;
+mod tool;
+pub(crate) mod walk;
+
+pub use members::Direction;
+pub(crate) use members::{Member, flattened, members};
+pub use schema::{MapKey, Schema, schema_of};
+pub use tool::{Annotations, Tool, ToolDef};
+
 /// A link to the schema of another type: calling it returns that type's node.
 ///
 /// Obtain one with [`schema_of`](crate::schema_of).
@@ -73,6 +84,43 @@ pub enum Number {
     UInt(u64),
     /// A fractional number.
     Float(f64),
+}
+
+impl Number {
+    /// `self < other`, exactly across the three kinds of number.
+    ///
+    /// ```
+    /// use toolschema_runtime::model::Number;
+    ///
+    /// assert!(Number::Int(-1).is_less_than(Number::UInt(u64::MAX)));
+    /// assert!(Number::UInt(2).is_less_than(Number::Float(2.5)));
+    /// assert!(!Number::UInt(u64::MAX).is_less_than(Number::Int(i64::MAX)));
+    /// ```
+    pub const fn is_less_than(self, other: Number) -> bool {
+        match (self, other) {
+            (Number::Float(a), b) => a < b.as_f64(),
+            (a, Number::Float(b)) => a.as_f64() < b,
+            (a, b) => a.as_i128() < b.as_i128(),
+        }
+    }
+
+    /// The number as a float (whole numbers beyond 2^53 rounded).
+    pub const fn as_f64(self) -> f64 {
+        match self {
+            Number::Int(n) => n as f64,
+            Number::UInt(n) => n as f64,
+            Number::Float(n) => n,
+        }
+    }
+
+    /// A whole number, exactly (a float truncated).
+    const fn as_i128(self) -> i128 {
+        match self {
+            Number::Int(n) => n as i128,
+            Number::UInt(n) => n as i128,
+            Number::Float(n) => n as i128,
+        }
+    }
 }
 
 impl fmt::Display for Number {

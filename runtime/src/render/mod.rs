@@ -7,27 +7,20 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::{
-    json::{Json, Object},
-    model::{
-        Additional, EnumNode, Field, Node, ObjectNode, Refine, Shape, Tagging, TypeInfo, Variant,
-    },
-    tool::ToolDef,
-};
+mod json;
 
-/// Which side of serde a schema describes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// What deserialization reads: a tool's arguments.
-    Input,
-    /// What serialization writes: a tool's result.
-    Output,
-}
+pub use json::{Json, Object};
+
+use crate::model::walk::{recursive_types, type_info};
+use crate::model::{
+    Additional, Direction, EnumNode, Field, Node, ObjectNode, Refine, Shape, Tagging, ToolDef,
+    TypeInfo, Variant, flattened,
+};
 
 /// Renders the JSON Schema of `node`.
 ///
 /// ```
-/// use toolschema_runtime::{Schema, render::{render_schema, Direction}};
+/// use toolschema_runtime::{model::{Direction, Schema}, render::render_schema};
 ///
 /// let json = render_schema(<Vec<bool> as Schema>::SCHEMA, Direction::Input);
 /// assert_eq!(json.to_compact_string(), r#"{"type":"array","items":{"type":"boolean"}}"#);
@@ -76,76 +69,6 @@ pub fn render_tool(tool: &ToolDef) -> Json {
     Json::Object(object)
 }
 
-/// The identity of a derived type, if `node` is one.
-fn type_info(node: &Node) -> Option<&TypeInfo> {
-    match node {
-        Node::Object(object) => Some(&object.info),
-        Node::Enum(enumeration) => Some(&enumeration.info),
-        _ => None,
-    }
-}
-
-/// The nodes `node` links to directly.
-fn children(node: &'static Node, mut visit: impl FnMut(&'static Node)) {
-    match node {
-        Node::Optional(inner) => visit(inner),
-        Node::Array(array) => visit(array.items),
-        Node::Map(map) => visit(map.values),
-        Node::Tuple(items) | Node::AnyOf(items) => items.iter().for_each(|item| visit(item)),
-        Node::Object(object) => object.fields.iter().for_each(|f| visit((f.schema)())),
-        Node::Enum(enumeration) => {
-            for variant in enumeration.variants {
-                match variant.shape {
-                    Shape::Unit => {}
-                    Shape::Newtype(payload) => visit(payload()),
-                    Shape::Tuple(items) => items.iter().for_each(|item| visit(item())),
-                    Shape::Struct(fields) => fields.iter().for_each(|f| visit((f.schema)())),
-                }
-            }
-        }
-        Node::Any
-        | Node::Null
-        | Node::Boolean
-        | Node::Integer(_)
-        | Node::Number(_)
-        | Node::String(_) => {}
-    }
-}
-
-/// Finds the derived types that contain themselves: a depth-first walk, where
-/// reaching a type that is still on the path closes a cycle.
-fn recursive_types(root: &'static Node) -> HashSet<&'static str> {
-    struct Walk {
-        on_path: Vec<&'static str>,
-        done: HashSet<&'static str>,
-        recursive: HashSet<&'static str>,
-    }
-    fn visit(walk: &mut Walk, node: &'static Node) {
-        let Some(info) = type_info(node) else {
-            children(node, |child| visit(walk, child));
-            return;
-        };
-        let name = (info.type_name)();
-        if walk.on_path.contains(&name) {
-            walk.recursive.insert(name);
-            return;
-        }
-        if !walk.done.insert(name) {
-            return;
-        }
-        walk.on_path.push(name);
-        children(node, |child| visit(walk, child));
-        walk.on_path.pop();
-    }
-    let mut walk = Walk {
-        on_path: Vec::new(),
-        done: HashSet::new(),
-        recursive: HashSet::new(),
-    };
-    visit(&mut walk, root);
-    walk.recursive
-}
-
 struct Renderer {
     direction: Direction,
     root: Option<&'static str>,
@@ -160,7 +83,7 @@ impl Renderer {
         Renderer {
             direction,
             root: type_info(root).map(|info| (info.type_name)()),
-            recursive: recursive_types(root),
+            recursive: recursive_types(root, direction),
             def_keys: HashMap::new(),
             defs: Object::new(),
         }
@@ -336,7 +259,7 @@ impl Renderer {
 
     /// Collects the properties of `fields` (flattened fields merged).
     fn members(&mut self, fields: &'static [Field], members: &mut Members) {
-        let (list, map) = crate::values::flattened(fields, self.direction);
+        let (list, map) = flattened(fields, self.direction);
         for member in list {
             let property = self.property(member.field);
             members.properties.insert(member.field.exposed, property);

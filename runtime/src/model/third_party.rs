@@ -5,10 +5,7 @@
 //! to JSON; the round-trip tests hold them to it.
 
 #[allow(unused_imports)]
-use crate::{
-    Schema,
-    model::{Node, StringNode},
-};
+use crate::model::{Node, Schema, StringNode};
 
 /// A string in RFC 3339 `date` form.
 #[allow(dead_code)]
@@ -21,10 +18,7 @@ const DATE_TIME: &Node = &Node::String(StringNode::format("date-time"));
 #[cfg(feature = "chrono")]
 mod chrono_impls {
     use super::{DATE, DATE_TIME};
-    use crate::{
-        Schema,
-        model::{Node, StringNode},
-    };
+    use crate::model::{Node, Schema, StringNode};
 
     impl Schema for chrono::NaiveDate {
         const SCHEMA: &'static Node = DATE;
@@ -56,10 +50,7 @@ mod chrono_impls {
 #[cfg(feature = "time")]
 mod time_impls {
     use super::{DATE, DATE_TIME};
-    use crate::{
-        Schema,
-        model::{Node, StringNode},
-    };
+    use crate::model::{Node, Schema, StringNode};
 
     impl Schema for time::Date {
         const SCHEMA: &'static Node = DATE;

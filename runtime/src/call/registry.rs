@@ -1,140 +1,18 @@
-//! Calling tools: handlers, a registry, and the inbound path for one tool.
-//!
-//! A call runs validate -> map -> deserialize -> handler -> serialize -> map
-//! -> check. Arguments are checked against the very schema a client is shown
-//! (the Full rendering of the same model); results are checked against the
-//! output schema, and one that breaks it is a server-side error, never sent
-//! as if valid.
+//! The registry: tools by name and version, and the typed part of a call.
 
 use core::fmt;
 use core::future::Future;
 use core::pin::Pin;
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{OnceLock, RwLock};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::render::Direction;
-use crate::tool::{Tool, ToolDef};
-use crate::validate::{ArgumentErrors, InputValidator, Limits, OutputErrors, OutputValidator};
-use crate::values::duplicate_property;
-
-/// What a handler knows about the call it serves.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Context {
-    /// The tool called.
-    pub tool: &'static str,
-    /// The version of the tool called.
-    pub version: u32,
-}
-
-/// The failure of a tool itself: the arguments were valid, the work failed.
-/// Its message is shown to the model.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolError {
-    message: Box<str>,
-}
-
-impl ToolError {
-    /// A tool error with a message for the model.
-    pub fn new(message: impl Into<String>) -> ToolError {
-        ToolError {
-            message: message.into().into_boxed_str(),
-        }
-    }
-
-    /// The message.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for ToolError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ToolError {}
-
-/// A tool that can be called: `#[derive(Tool)]` on the arguments, and this
-/// trait for the work.
-///
-/// ```
-/// use serde::{Deserialize, Serialize};
-/// use toolschema_runtime::call::{Context, Handler, ToolError};
-/// # use toolschema_runtime::{Schema, Tool, ToolDef, Annotations, model::*, schema_of};
-/// # #[derive(Deserialize)] struct Echo { text: String }
-/// # #[derive(Serialize)] struct Echoed { text: String }
-/// # impl Schema for Echoed { const SCHEMA: &'static Node = &Node::Map(MapNode { values: &Node::Any }); }
-/// # impl Schema for Echo { const SCHEMA: &'static Node = &Node::Any; }
-/// # impl Tool for Echo {
-/// #     const TOOL: &'static ToolDef = &ToolDef { name: "echo", title: None, description: "Echoes.",
-/// #         version: 1, input: schema_of::<Echo>, output: Some(schema_of::<Echoed>),
-/// #         annotations: Annotations::NONE, internal: false };
-/// #     type Output = Echoed;
-/// # }
-///
-/// impl Handler for Echo {
-///     async fn call(self, _ctx: Context) -> Result<Echoed, ToolError> {
-///         Ok(Echoed { text: self.text })
-///     }
-/// }
-/// ```
-pub trait Handler: Tool + DeserializeOwned + Send + 'static
-where
-    Self::Output: Serialize + Send,
-{
-    /// Does the tool's work.
-    fn call(self, ctx: Context) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
-}
-
-/// Why a call did not produce a result.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum CallError {
-    /// No tool of that name (MCP: JSON-RPC -32602).
-    UnknownTool {
-        /// The name asked for.
-        name: String,
-    },
-    /// The arguments break the schema (MCP: a result with `isError: true`
-    /// listing every violation).
-    InvalidArguments(ArgumentErrors),
-    /// The tool ran and failed (MCP: a result with `isError: true`).
-    Tool(ToolError),
-    /// The tool's result breaks its own output schema: a server-side defect.
-    InvalidOutput(OutputErrors),
-    /// The tool's result could not be serialized: a server-side defect.
-    Unserializable {
-        /// The tool.
-        tool: &'static str,
-        /// serde's message.
-        message: String,
-    },
-}
-
-impl fmt::Display for CallError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CallError::UnknownTool { name } => write!(f, "there is no tool named `{name}`"),
-            CallError::InvalidArguments(errors) => errors.fmt(f),
-            CallError::Tool(error) => error.fmt(f),
-            CallError::InvalidOutput(errors) => errors.fmt(f),
-            CallError::Unserializable { tool, message } => {
-                write!(
-                    f,
-                    "tool `{tool}` returned a result that cannot be serialized ({message}); this is a server-side defect"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for CallError {}
+use super::{CallError, Context, Handler, ToolError};
+use crate::model::walk::duplicate_property;
+use crate::model::{Direction, ToolDef};
+use crate::validate::{ArgumentErrors, InputValidator, Limits, OutputValidator};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
@@ -429,71 +307,4 @@ impl Registry {
             None => Ok(result),
         }
     }
-}
-
-/// The input validator of `T`, compiled on first use and kept for the life
-/// of the process (one per tool type).
-///
-/// Keyed by the address of `T`'s descriptor. The first [`SLOTS`] tool types
-/// live in a table read without locks or reference counts (one acquire load
-/// per probe); any beyond that share a map behind a lock.
-fn input_validator<T: Tool>() -> &'static InputValidator {
-    const SLOTS: usize = 256;
-    type Slot = OnceLock<(usize, &'static InputValidator)>;
-    static TABLE: [Slot; SLOTS] = [const { OnceLock::new() }; SLOTS];
-    static OVERFLOW: OnceLock<RwLock<HashMap<usize, &'static InputValidator>>> = OnceLock::new();
-
-    let key = core::ptr::from_ref(T::TOOL) as usize;
-    let compile = || -> &'static InputValidator {
-        Box::leak(Box::new(InputValidator::new(T::TOOL, Limits::default())))
-    };
-    // Descriptors are at least 8-byte aligned: drop the bits that never vary.
-    let start = (key >> 3).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - 8);
-    for probe in 0..SLOTS {
-        let slot = &TABLE[(start + probe) % SLOTS];
-        let (found, validator) = *slot.get_or_init(|| (key, compile()));
-        if found == key {
-            return validator;
-        }
-    }
-    let overflow = OVERFLOW.get_or_init(RwLock::default);
-    if let Some(found) = overflow.read().ok().and_then(|map| map.get(&key).copied()) {
-        return found;
-    }
-    match overflow.write() {
-        Ok(mut map) => map.entry(key).or_insert_with(compile),
-        Err(_) => compile(),
-    }
-}
-
-/// The whole inbound path of one tool, without the handler: limits, JSON,
-/// the `_schema_discovery` hint, null-as-absent, schema validation (every
-/// violation), exposed-to-source names, and serde.
-///
-/// ```
-/// # use toolschema_runtime::{Schema, Tool, ToolDef, Annotations, model::*, schema_of};
-/// # #[derive(serde::Deserialize, Debug)] struct Ping { count: u8 }
-/// # impl Schema for Ping {
-/// #     const SCHEMA: &'static Node = &Node::Object(ObjectNode {
-/// #         info: TypeInfo { name: "Ping", type_name: core::any::type_name::<Ping>, title: None, description: None },
-/// #         fields: &[Field { exposed: "count", source: "count", schema: schema_of::<u8>, ..Field::BLANK }],
-/// #         additional: Additional::Deny,
-/// #     });
-/// # }
-/// # impl Tool for Ping {
-/// #     const TOOL: &'static ToolDef = &ToolDef { name: "ping", title: None, description: "Pings.",
-/// #         version: 1, input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, internal: false };
-/// #     type Output = serde_json::Value;
-/// # }
-/// use toolschema_runtime::call::parse_args;
-///
-/// let ping: Ping = parse_args(r#"{"count": 3}"#).unwrap();
-/// assert_eq!(ping.count, 3);
-///
-/// let errors = parse_args::<Ping>(r#"{"count": 300, "extra": true}"#).unwrap_err();
-/// let paths: Vec<&str> = errors.iter().map(|v| v.path()).collect();
-/// assert_eq!(paths, ["/count", "/extra"]);
-/// ```
-pub fn parse_args<T: Tool + DeserializeOwned>(json: &str) -> Result<T, ArgumentErrors> {
-    input_validator::<T>().parse(json)
 }

@@ -1,26 +1,8 @@
-//! Client dialect profiles: a second projection, independent of the
-//! discovery mode, for clients with stricter schema rules.
-//!
-//! - [`Profile::Default`]: JSON Schema 2020-12, as rendered.
-//! - [`Profile::OpenAiStrict`]: OpenAI's strict mode. Every property is
-//!   required and the optional ones are nullable; every object carries
-//!   `additionalProperties: false`; `oneOf` becomes `anyOf`; keywords and
-//!   formats the provider refuses are moved into the description.
-//! - [`Profile::Gemini`]: Gemini's OpenAPI 3.0 subset. No `$ref`/`$defs`
-//!   (references are inlined; recursion is cut with a described placeholder),
-//!   no `oneOf`, `const` or `additionalProperties`; `null` is `nullable`;
-//!   enums are strings; other keywords are moved into the description.
-//!
-//! Profiles apply to input schemas, the parameters a provider constrains;
-//! output schemas stay as rendered so that results conform to them.
-//! Validation always uses the Full default schema: a profile changes what a
-//! client is shown, never what a call is checked against. A value the
-//! client sends as `null` for an optional property is absent, so the
-//! nullable forms these profiles add are read back correctly.
+//! Client dialect profiles, for clients with stricter schema rules.
 
 use std::collections::HashMap;
 
-use crate::json::{Json, Object};
+use crate::render::{Json, Object};
 
 /// A client's schema dialect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -51,7 +33,7 @@ impl Profile {
     /// The profile of a configuration name.
     ///
     /// ```
-    /// use toolschema_runtime::profile::Profile;
+    /// use toolschema_runtime::project::Profile;
     /// assert_eq!(Profile::from_name("gemini"), Some(Profile::Gemini));
     /// assert_eq!(Profile::from_name("claude"), None);
     /// ```
@@ -61,7 +43,7 @@ impl Profile {
 }
 
 /// Keywords OpenAI strict mode accepts.
-pub const OPENAI_KEYWORDS: &[&str] = &[
+const OPENAI_KEYWORDS: &[&str] = &[
     "type",
     "properties",
     "required",
@@ -86,7 +68,7 @@ pub const OPENAI_KEYWORDS: &[&str] = &[
 ];
 
 /// String formats OpenAI strict mode accepts.
-pub const OPENAI_FORMATS: &[&str] = &[
+const OPENAI_FORMATS: &[&str] = &[
     "date-time",
     "time",
     "date",
@@ -99,7 +81,7 @@ pub const OPENAI_FORMATS: &[&str] = &[
 ];
 
 /// Keywords of Gemini's OpenAPI 3.0 schema subset.
-pub const GEMINI_KEYWORDS: &[&str] = &[
+const GEMINI_KEYWORDS: &[&str] = &[
     "type",
     "format",
     "title",
@@ -121,7 +103,7 @@ pub const GEMINI_KEYWORDS: &[&str] = &[
 ];
 
 /// String formats Gemini accepts.
-pub const GEMINI_FORMATS: &[&str] = &["date-time", "enum"];
+const GEMINI_FORMATS: &[&str] = &["date-time", "enum"];
 
 /// Applies `profile` to an MCP `Tool` object's input schema.
 ///
@@ -129,7 +111,7 @@ pub const GEMINI_FORMATS: &[&str] = &["date-time", "enum"];
 /// schema is left as rendered, because MCP clients check `structuredContent`
 /// against it and results are shaped by the Full schema (an absent optional
 /// property stays absent, where strict mode would demand a `null`).
-pub fn apply(tool: Json, profile: Profile) -> Json {
+pub fn apply_profile(tool: Json, profile: Profile) -> Json {
     let Json::Object(mut tool) = tool else {
         return tool;
     };

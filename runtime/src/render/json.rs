@@ -109,7 +109,7 @@ impl Json {
     /// The compact JSON text.
     ///
     /// ```
-    /// use toolschema_runtime::json::{Json, Object};
+    /// use toolschema_runtime::render::{Json, Object};
     ///
     /// let mut object = Object::new();
     /// object.insert("b", 1u64);

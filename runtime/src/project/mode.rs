@@ -1,18 +1,7 @@
-//! Projection of a tool into a schema discovery mode (DESIGN §4).
-//!
-//! | mode | `inputSchema` | `outputSchema` |
-//! | --- | --- | --- |
-//! | [`Mode::Full`] | the whole schema | the whole schema |
-//! | [`Mode::DataStructureOnly`] | structure only, plus the `_schema_discovery` hint | structure only |
-//! | [`Mode::Lazy`] | only the hint; other properties allowed | omitted |
-//!
-//! The tool's own description is kept in every mode. A client that sees a
-//! tool in a reduced mode learns its full schema from the
-//! [`discover_tool_schema`](META_TOOL) meta-tool.
+//! Discovery modes: how much of a tool's schema a client is shown.
 
-use crate::json::{Json, Object};
-use crate::render::render_tool;
-use crate::tool::ToolDef;
+use crate::model::ToolDef;
+use crate::render::{Json, Object, render_tool};
 
 /// The name of the schema discovery meta-tool.
 pub const META_TOOL: &str = "discover_tool_schema";
@@ -62,7 +51,7 @@ const STRUCTURE: &[&str] = &[
 ///
 /// ```
 /// use toolschema_runtime::project::{project_tool, Mode, HINT_FIELD};
-/// # use toolschema_runtime::{Annotations, ToolDef, model::*};
+/// # use toolschema_runtime::model::*;
 /// # static INPUT: Node = Node::Object(ObjectNode {
 /// #     info: TypeInfo { name: "Ping", type_name: || "Ping", title: None, description: None },
 /// #     fields: &[], additional: Additional::Deny,

@@ -1,0 +1,137 @@
+//! Calling tools: handlers, a registry, and the inbound path for one tool.
+//!
+//! A call runs validate -> map -> deserialize -> handler -> serialize -> map
+//! -> check. Arguments are checked against the very schema a client is shown
+//! (the Full rendering of the same model); results are checked against the
+//! output schema, and one that breaks it is a server-side error, never sent
+//! as if valid.
+
+mod parse;
+mod registry;
+
+pub use parse::parse_args;
+pub use registry::{Registry, RegistryError};
+
+use core::fmt;
+use core::future::Future;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::model::Tool;
+use crate::validate::{ArgumentErrors, OutputErrors};
+
+/// What a handler knows about the call it serves.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Context {
+    /// The tool called.
+    pub tool: &'static str,
+    /// The version of the tool called.
+    pub version: u32,
+}
+
+/// The failure of a tool itself: the arguments were valid, the work failed.
+/// Its message is shown to the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError {
+    message: Box<str>,
+}
+
+impl ToolError {
+    /// A tool error with a message for the model.
+    pub fn new(message: impl Into<String>) -> ToolError {
+        ToolError {
+            message: message.into().into_boxed_str(),
+        }
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+/// A tool that can be called: `#[derive(Tool)]` on the arguments, and this
+/// trait for the work.
+///
+/// ```
+/// use serde::{Deserialize, Serialize};
+/// use toolschema_runtime::call::{Context, Handler, ToolError};
+/// # use toolschema_runtime::model::*;
+/// # #[derive(Deserialize)] struct Echo { text: String }
+/// # #[derive(Serialize)] struct Echoed { text: String }
+/// # impl Schema for Echoed { const SCHEMA: &'static Node = &Node::Map(MapNode { values: &Node::Any }); }
+/// # impl Schema for Echo { const SCHEMA: &'static Node = &Node::Any; }
+/// # impl Tool for Echo {
+/// #     const TOOL: &'static ToolDef = &ToolDef { name: "echo", title: None, description: "Echoes.",
+/// #         version: 1, input: schema_of::<Echo>, output: Some(schema_of::<Echoed>),
+/// #         annotations: Annotations::NONE, internal: false };
+/// #     type Output = Echoed;
+/// # }
+///
+/// impl Handler for Echo {
+///     async fn call(self, _ctx: Context) -> Result<Echoed, ToolError> {
+///         Ok(Echoed { text: self.text })
+///     }
+/// }
+/// ```
+pub trait Handler: Tool + DeserializeOwned + Send + 'static
+where
+    Self::Output: Serialize + Send,
+{
+    /// Does the tool's work.
+    fn call(self, ctx: Context) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+}
+
+/// Why a call did not produce a result.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum CallError {
+    /// No tool of that name (MCP: JSON-RPC -32602).
+    UnknownTool {
+        /// The name asked for.
+        name: String,
+    },
+    /// The arguments break the schema (MCP: a result with `isError: true`
+    /// listing every violation).
+    InvalidArguments(ArgumentErrors),
+    /// The tool ran and failed (MCP: a result with `isError: true`).
+    Tool(ToolError),
+    /// The tool's result breaks its own output schema: a server-side defect.
+    InvalidOutput(OutputErrors),
+    /// The tool's result could not be serialized: a server-side defect.
+    Unserializable {
+        /// The tool.
+        tool: &'static str,
+        /// serde's message.
+        message: String,
+    },
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallError::UnknownTool { name } => write!(f, "there is no tool named `{name}`"),
+            CallError::InvalidArguments(errors) => errors.fmt(f),
+            CallError::Tool(error) => error.fmt(f),
+            CallError::InvalidOutput(errors) => errors.fmt(f),
+            CallError::Unserializable { tool, message } => {
+                write!(
+                    f,
+                    "tool `{tool}` returned a result that cannot be serialized ({message}); this is a server-side defect"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for CallError {}

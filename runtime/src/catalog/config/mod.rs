@@ -1,0 +1,271 @@
+//! The catalog's configuration: tenants, client applications, toolsets and
+//! mapping versions, read from TOML.
+//!
+//! A [`Config`] exists only as the result of loading a file and checking it
+//! against the registered tools ([`Config::from_toml`]): every problem is
+//! reported at once, each with file, line, column and key, and a file with
+//! any problem is refused whole. Its parts are read through accessors, so
+//! nothing unchecked can reach a snapshot.
+
+use std::collections::BTreeMap;
+
+mod check;
+mod errors;
+mod keys;
+mod raw;
+mod server;
+
+pub use errors::{ConfigError, ConfigErrors};
+pub use keys::hash_api_key;
+pub(crate) use keys::key_digest;
+
+use crate::call::Registry;
+use crate::project::{Mode, Profile};
+use errors::Problems;
+
+/// The status of one version of a mapping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Status {
+    /// Being written; never exposed.
+    Draft,
+    /// Awaiting review; never exposed.
+    Proposed,
+    /// Exposed (the highest published version is the active one).
+    Published,
+    /// Withdrawn: as the highest version, hides the whole mapping.
+    Deprecated,
+}
+
+impl Status {
+    const NAMES: [(&'static str, Status); 4] = [
+        ("draft", Status::Draft),
+        ("proposed", Status::Proposed),
+        ("published", Status::Published),
+        ("deprecated", Status::Deprecated),
+    ];
+
+    /// The status of a configuration word.
+    ///
+    /// ```
+    /// use toolschema_runtime::catalog::Status;
+    ///
+    /// assert_eq!(Status::from_name("published"), Some(Status::Published));
+    /// assert_eq!(Status::from_name("live"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Status> {
+        Status::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, s)| *s)
+    }
+}
+
+/// The configuration words of the discovery modes.
+const MODE_NAMES: [(&str, Mode); 3] = [
+    ("full", Mode::Full),
+    ("data-structure-only", Mode::DataStructureOnly),
+    ("lazy", Mode::Lazy),
+];
+
+fn mode_from_name(name: &str) -> Option<Mode> {
+    MODE_NAMES.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
+}
+
+/// A client application, as configured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Client {
+    id: String,
+    tenant: String,
+    /// SHA-256 hashes of its API keys.
+    pub(crate) key_hashes: Vec<[u8; 32]>,
+    toolsets: Vec<String>,
+    profile: Profile,
+}
+
+impl Client {
+    /// Its id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Its tenant.
+    pub fn tenant(&self) -> &str {
+        &self.tenant
+    }
+
+    /// The toolsets assigned to it, in the order configured (each of its
+    /// own tenant).
+    pub fn toolsets(&self) -> impl Iterator<Item = &str> {
+        self.toolsets.iter().map(String::as_str)
+    }
+
+    /// The schema dialect it is served.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+}
+
+/// A set of tools assigned to clients as one, as configured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Toolset {
+    id: String,
+    tenant: String,
+    active: bool,
+    mode: Mode,
+    tools: Vec<String>,
+    overrides: BTreeMap<String, Mode>,
+}
+
+impl Toolset {
+    /// Its id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Its tenant.
+    pub fn tenant(&self) -> &str {
+        &self.tenant
+    }
+
+    /// Whether it is in force; an inactive toolset exposes nothing.
+    pub fn is_active(&self) -> bool {
+        self.active
+    }
+
+    /// Its tools, by name, in the order configured.
+    pub fn tools(&self) -> impl Iterator<Item = &str> {
+        self.tools.iter().map(String::as_str)
+    }
+
+    /// The discovery mode of `tool` in this toolset: its override, else the
+    /// toolset's mode.
+    pub fn mode_of(&self, tool: &str) -> Mode {
+        self.overrides.get(tool).copied().unwrap_or(self.mode)
+    }
+}
+
+/// A configuration, checked against the registered tools. It can only be
+/// made by [`Config::from_toml`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    tenants: Vec<String>,
+    clients: BTreeMap<String, Client>,
+    toolsets: BTreeMap<String, Toolset>,
+    mappings: BTreeMap<String, Vec<(u32, Status)>>,
+    internal_prefixes: Vec<String>,
+    server: Option<ServerInfo>,
+}
+
+/// The `[server]` section: what a `server.json` export says about the
+/// server, checked against the MCP registry's rules when loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerInfo {
+    name: String,
+    description: String,
+    version: String,
+    title: Option<String>,
+    website_url: Option<String>,
+    remotes: Vec<serde_json::Value>,
+    packages: Vec<serde_json::Value>,
+}
+
+impl ServerInfo {
+    /// Reverse-DNS name, `namespace/name`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// At most 100 characters.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// A specific version (no ranges).
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// A display name.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// The server's homepage.
+    pub fn website_url(&self) -> Option<&str> {
+        self.website_url.as_deref()
+    }
+
+    /// Remote transports, as the registry describes them.
+    pub fn remotes(&self) -> &[serde_json::Value] {
+        &self.remotes
+    }
+
+    /// Packages, as the registry describes them.
+    pub fn packages(&self) -> &[serde_json::Value] {
+        &self.packages
+    }
+}
+
+impl Config {
+    /// Reads and checks a configuration against the registered tools.
+    /// `file` names the source in error messages.
+    pub fn from_toml(text: &str, file: &str, registry: &Registry) -> Result<Config, ConfigErrors> {
+        let raw: raw::RawConfig = toml::from_str(text).map_err(|error| {
+            let offset = error.span().map_or(0, |span| span.start);
+            let mut problems = Problems::new(file, text);
+            problems.at(offset..offset, "(file)", error.message().trim());
+            problems.into_errors()
+        })?;
+        let mut problems = Problems::new(file, text);
+        let config = check::check(raw, registry, &mut problems);
+        match problems.is_empty() {
+            true => Ok(config),
+            false => Err(problems.into_errors()),
+        }
+    }
+
+    /// Tenant ids, in the order configured.
+    pub fn tenants(&self) -> impl Iterator<Item = &str> {
+        self.tenants.iter().map(String::as_str)
+    }
+
+    /// Client applications, by id.
+    pub fn clients(&self) -> impl Iterator<Item = &Client> {
+        self.clients.values()
+    }
+
+    /// The client application `id`.
+    pub fn client(&self, id: &str) -> Option<&Client> {
+        self.clients.get(id)
+    }
+
+    /// Toolsets, by id.
+    pub fn toolsets(&self) -> impl Iterator<Item = &Toolset> {
+        self.toolsets.values()
+    }
+
+    /// The toolset `id`.
+    pub fn toolset(&self, id: &str) -> Option<&Toolset> {
+        self.toolsets.get(id)
+    }
+
+    /// The configured versions of `tool` and their statuses; `None` when the
+    /// tool has no `[[mapping]]` (it is then published at its highest
+    /// registered version).
+    pub fn mapping(&self, tool: &str) -> Option<&[(u32, Status)]> {
+        self.mappings.get(tool).map(Vec::as_slice)
+    }
+
+    /// Whether a tool name is internal by a configured prefix.
+    pub fn is_internal_name(&self, name: &str) -> bool {
+        self.internal_prefixes
+            .iter()
+            .any(|prefix| name.starts_with(prefix.as_str()))
+    }
+
+    /// The `[server]` section, if any.
+    pub fn server(&self) -> Option<&ServerInfo> {
+        self.server.as_ref()
+    }
+}

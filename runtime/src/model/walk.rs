@@ -1,0 +1,204 @@
+//! The one walk of the schema graph.
+//!
+//! Links between types are function pointers, so a graph may contain
+//! cycles (a type that contains itself). Every question asked of a whole
+//! graph (which types recurse, whether any name is renamed, whether two
+//! members share an exposed name) is a [`Visit`] of this walk, which enters
+//! each derived type once and reports the cycles it closes.
+
+use core::ops::ControlFlow;
+use std::collections::HashSet;
+
+use super::members::Direction;
+use super::{Field, Node, Shape, TypeInfo};
+
+/// What a walk does at each node.
+pub(crate) trait Visit {
+    /// Called once for each node reached; a derived type (object or enum)
+    /// is reached once however many places refer to it. `Break` ends the
+    /// walk.
+    fn node(&mut self, node: &'static Node) -> ControlFlow<()>;
+
+    /// A derived type reached again from inside itself: the graph recurses
+    /// through it.
+    fn cycle(&mut self, _type_name: &'static str) {}
+}
+
+/// The identity of a derived type, if `node` is one.
+pub(crate) fn type_info(node: &Node) -> Option<&TypeInfo> {
+    match node {
+        Node::Object(object) => Some(&object.info),
+        Node::Enum(enumeration) => Some(&enumeration.info),
+        _ => None,
+    }
+}
+
+/// Walks the graph from `root`, depth first, following the fields that take
+/// part in `direction`.
+pub(crate) fn walk(root: &'static Node, direction: Direction, visit: &mut impl Visit) {
+    let mut walk = Walk {
+        direction,
+        on_path: Vec::new(),
+        done: HashSet::new(),
+    };
+    let _ = walk.enter(root, visit);
+}
+
+struct Walk {
+    direction: Direction,
+    /// The derived types being walked, outermost first.
+    on_path: Vec<&'static str>,
+    /// The derived types already entered.
+    done: HashSet<&'static str>,
+}
+
+impl Walk {
+    fn enter(&mut self, node: &'static Node, visit: &mut impl Visit) -> ControlFlow<()> {
+        let Some(info) = type_info(node) else {
+            visit.node(node)?;
+            return self.children(node, visit);
+        };
+        let name = (info.type_name)();
+        if self.on_path.contains(&name) {
+            visit.cycle(name);
+            return ControlFlow::Continue(());
+        }
+        if !self.done.insert(name) {
+            return ControlFlow::Continue(());
+        }
+        visit.node(node)?;
+        self.on_path.push(name);
+        let flow = self.children(node, visit);
+        self.on_path.pop();
+        flow
+    }
+
+    fn fields(&mut self, fields: &'static [Field], visit: &mut impl Visit) -> ControlFlow<()> {
+        let direction = self.direction;
+        for field in fields.iter().filter(|f| direction.includes(f)) {
+            self.enter((field.schema)(), visit)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Enters the nodes `node` links to directly.
+    fn children(&mut self, node: &'static Node, visit: &mut impl Visit) -> ControlFlow<()> {
+        match node {
+            Node::Optional(inner) => self.enter(inner, visit),
+            Node::Array(array) => self.enter(array.items, visit),
+            Node::Map(map) => self.enter(map.values, visit),
+            Node::Tuple(items) | Node::AnyOf(items) => {
+                items.iter().try_for_each(|item| self.enter(item, visit))
+            }
+            Node::Object(object) => self.fields(object.fields, visit),
+            Node::Enum(enumeration) => {
+                enumeration
+                    .variants
+                    .iter()
+                    .try_for_each(|variant| match variant.shape {
+                        Shape::Unit => ControlFlow::Continue(()),
+                        Shape::Newtype(payload) => self.enter(payload(), visit),
+                        Shape::Tuple(items) => {
+                            items.iter().try_for_each(|item| self.enter(item(), visit))
+                        }
+                        Shape::Struct(fields) => self.fields(fields, visit),
+                    })
+            }
+            Node::Any
+            | Node::Null
+            | Node::Boolean
+            | Node::Integer(_)
+            | Node::Number(_)
+            | Node::String(_) => ControlFlow::Continue(()),
+        }
+    }
+}
+
+/// The derived types that contain themselves, by type name: those a
+/// rendering writes once under `$defs` and refers to with `$ref`.
+pub(crate) fn recursive_types(root: &'static Node, direction: Direction) -> HashSet<&'static str> {
+    struct Cycles(HashSet<&'static str>);
+    impl Visit for Cycles {
+        fn node(&mut self, _: &'static Node) -> ControlFlow<()> {
+            ControlFlow::Continue(())
+        }
+        fn cycle(&mut self, type_name: &'static str) {
+            self.0.insert(type_name);
+        }
+    }
+    let mut cycles = Cycles(HashSet::new());
+    walk(root, direction, &mut cycles);
+    cycles.0
+}
+
+/// The field lists of a node: an object's, or those of an enum's struct
+/// variants.
+pub(crate) fn field_lists(node: &'static Node) -> impl Iterator<Item = &'static [Field]> {
+    let (object, variants) = match node {
+        Node::Object(object) => (Some(object.fields), &[][..]),
+        Node::Enum(enumeration) => (None, enumeration.variants),
+        _ => (None, &[][..]),
+    };
+    object
+        .into_iter()
+        .chain(variants.iter().filter_map(|v| match v.shape {
+            Shape::Struct(fields) => Some(fields),
+            _ => None,
+        }))
+}
+
+/// Whether any field reachable from `root` in `direction` has an exposed
+/// name that differs from its source name (so that values need renaming at
+/// all).
+pub(crate) fn has_renames(root: &'static Node, direction: Direction) -> bool {
+    struct Renames(bool);
+    impl Visit for Renames {
+        fn node(&mut self, node: &'static Node) -> ControlFlow<()> {
+            if field_lists(node).flatten().any(|f| f.exposed != f.source) {
+                self.0 = true;
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        }
+    }
+    let mut renames = Renames(false);
+    walk(root, direction, &mut renames);
+    renames.0
+}
+
+/// Two members of one object exposed under the same name, which the JSON
+/// object could not hold apart: `(the type's name, the property)`. Found
+/// through flattening at any depth, in one direction.
+pub(crate) fn duplicate_property(
+    root: &'static Node,
+    direction: Direction,
+) -> Option<(&'static str, &'static str)> {
+    struct Duplicates {
+        direction: Direction,
+        found: Option<(&'static str, &'static str)>,
+    }
+    impl Visit for Duplicates {
+        fn node(&mut self, node: &'static Node) -> ControlFlow<()> {
+            let Some(info) = type_info(node) else {
+                return ControlFlow::Continue(());
+            };
+            for fields in field_lists(node) {
+                let members = super::members::members(fields, self.direction);
+                for (i, member) in members.iter().enumerate() {
+                    let exposed = member.field.exposed;
+                    if members[..i].iter().any(|m| m.field.exposed == exposed) {
+                        self.found = Some((info.name, exposed));
+                        return ControlFlow::Break(());
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        }
+    }
+    let mut duplicates = Duplicates {
+        direction,
+        found: None,
+    };
+    walk(root, direction, &mut duplicates);
+    duplicates.found
+}

@@ -1,0 +1,302 @@
+//! Validation of arguments and results against the Full rendered schema.
+//!
+//! A validator is compiled once per tool (with the `jsonschema` crate, formats
+//! checked) and reused. Before validating arguments, the `_schema_discovery`
+//! hint is removed and `null` for an optional field is treated as absent.
+//! Every violation is reported, each with the exposed JSON pointer, the rule
+//! broken and one sentence a model can act on; source names never appear.
+
+mod limits;
+mod names;
+mod one_pass;
+mod violation;
+
+pub use limits::Limits;
+pub use names::{Names, rename, strip_absent_nulls};
+pub use violation::{ArgumentErrors, OutputErrors, Rule, Violation};
+
+use core::fmt;
+
+use serde_json::Value;
+
+use crate::model::walk::has_renames;
+use crate::model::{Direction, Node, ToolDef};
+use crate::project::HINT_FIELD;
+use crate::render::render_schema;
+use limits::{depth, nesting_exceeds};
+use violation::{kind_of, violations};
+
+/// The input side of one tool, compiled once: what `tools/call` arguments
+/// go through before the tool's handler sees them.
+pub struct InputValidator {
+    tool: &'static str,
+    root: &'static Node,
+    validator: Result<jsonschema::Validator, String>,
+    renames: bool,
+    limits: Limits,
+    /// The one pass's check plan; `None` leaves every call to the full path.
+    plan: Option<one_pass::Plan>,
+}
+
+impl fmt::Debug for InputValidator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InputValidator")
+            .field("tool", &self.tool)
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(schema)
+        .map_err(|error| error.to_string())
+}
+
+impl InputValidator {
+    /// Compiles the validator of `tool`'s Full input schema.
+    pub fn new(tool: &ToolDef, limits: Limits) -> InputValidator {
+        let root = (tool.input)();
+        let schema = render_schema(root, Direction::Input).to_value();
+        InputValidator {
+            tool: tool.name,
+            root,
+            validator: compile(&schema),
+            renames: has_renames(root, Direction::Input),
+            limits,
+            plan: one_pass::Plan::compile(root),
+        }
+    }
+
+    /// The whole inbound path into `T`: limits, then one checked pass of
+    /// serde over the text when that suffices, else the full path (every
+    /// violation reported). Both accept exactly the same arguments.
+    pub fn parse<T: serde::de::DeserializeOwned>(&self, text: &str) -> Result<T, ArgumentErrors> {
+        self.check_size(text)?;
+        let plan = self.plan.as_ref().filter(|_| self.validator.is_ok());
+        // What the one pass accepts nests no deeper than its plan; only
+        // when that is unbounded, or too deep, are the bytes scanned first.
+        let bounded = plan.is_some_and(|plan| plan.bounds_depth(self.limits.max_depth));
+        if !bounded {
+            self.check_depth(text)?;
+        }
+        if let Some(value) = plan.and_then(|plan| one_pass::parse::<T>(text, plan)) {
+            return Ok(value);
+        }
+        if bounded {
+            self.check_depth(text)?;
+        }
+        let value = self.parse_then_check(text, text.contains("null"))?;
+        serde_json::from_value(value).map_err(|_| self.unreadable())
+    }
+
+    /// The whole inbound path into `T` for arguments already parsed (as they
+    /// arrive inside a JSON-RPC request): nesting, then one checked pass of
+    /// serde over the value when that suffices, else the full path. Accepts
+    /// exactly what [`check_value`](Self::check_value) accepts.
+    pub fn read<T: serde::de::DeserializeOwned>(&self, value: Value) -> Result<T, ArgumentErrors> {
+        let plan = self.plan.as_ref().filter(|_| self.validator.is_ok());
+        if let Some(plan) = plan {
+            let bounded = plan.bounds_depth(self.limits.max_depth);
+            if !bounded && depth(&value) > self.limits.max_depth {
+                return Err(self.too_deep());
+            }
+            if let Some(arguments) = one_pass::read::<T>(&value, plan) {
+                return Ok(arguments);
+            }
+        }
+        let value = self.check_value(value)?;
+        serde_json::from_value(value).map_err(|_| self.unreadable())
+    }
+
+    /// Whether the one-pass path alone accepts `text` (for tests that hold
+    /// it to the full path).
+    #[doc(hidden)]
+    pub fn fast_path_accepts<T: serde::de::DeserializeOwned>(&self, text: &str) -> bool {
+        self.plan
+            .as_ref()
+            .is_some_and(|plan| one_pass::parse::<T>(text, plan).is_some())
+    }
+
+    /// Whether the one-pass path alone accepts `value` (for tests that hold
+    /// it to the full path).
+    #[doc(hidden)]
+    pub fn fast_path_accepts_value<T: serde::de::DeserializeOwned>(&self, value: &Value) -> bool {
+        self.plan
+            .as_ref()
+            .is_some_and(|plan| one_pass::read::<T>(value, plan).is_some())
+    }
+
+    /// Checks a payload of JSON text: size, nesting, syntax, then the schema.
+    /// On success, returns the arguments with source names, ready for serde.
+    pub fn check_str(&self, text: &str) -> Result<Value, ArgumentErrors> {
+        self.check_limits(text)?;
+        // Text without a `null` literal has no null to strip.
+        self.parse_then_check(text, text.contains("null"))
+    }
+
+    /// The size and nesting limits, checked on the bytes before parsing.
+    fn check_limits(&self, text: &str) -> Result<(), ArgumentErrors> {
+        self.check_size(text)?;
+        self.check_depth(text)
+    }
+
+    fn check_size(&self, text: &str) -> Result<(), ArgumentErrors> {
+        if text.len() > self.limits.max_bytes {
+            return Err(ArgumentErrors::one(Violation::new(
+                "",
+                Rule::TooLarge,
+                format!(
+                    "The arguments are {} bytes, more than the {} allowed; send less data.",
+                    text.len(),
+                    self.limits.max_bytes
+                ),
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_depth(&self, text: &str) -> Result<(), ArgumentErrors> {
+        if nesting_exceeds(text.as_bytes(), self.limits.max_depth) {
+            return Err(self.too_deep());
+        }
+        Ok(())
+    }
+
+    fn parse_then_check(&self, text: &str, may_hold_nulls: bool) -> Result<Value, ArgumentErrors> {
+        let value: Value = serde_json::from_str(text).map_err(|error| {
+            ArgumentErrors::one(Violation::new(
+                "",
+                Rule::InvalidJson,
+                format!("The arguments are not valid JSON ({error}); send a JSON object."),
+            ))
+        })?;
+        self.check_parsed(value, may_hold_nulls)
+    }
+
+    /// Checks arguments that are already parsed. On success, returns them with
+    /// source names, ready for serde.
+    pub fn check_value(&self, value: Value) -> Result<Value, ArgumentErrors> {
+        if depth(&value) > self.limits.max_depth {
+            return Err(self.too_deep());
+        }
+        self.check_parsed(value, true)
+    }
+
+    fn too_deep(&self) -> ArgumentErrors {
+        ArgumentErrors::one(Violation::new(
+            "",
+            Rule::TooDeep,
+            format!(
+                "The arguments nest arrays and objects more than {} levels deep; flatten them.",
+                self.limits.max_depth
+            ),
+        ))
+    }
+
+    fn check_parsed(
+        &self,
+        mut value: Value,
+        may_hold_nulls: bool,
+    ) -> Result<Value, ArgumentErrors> {
+        let Some(object) = value.as_object_mut() else {
+            return Err(ArgumentErrors::one(Violation::new(
+                "",
+                Rule::NotAnObject,
+                format!(
+                    "The arguments must be a JSON object, not {}; send {{\"name\": value, ...}}.",
+                    kind_of(&value)
+                ),
+            )));
+        };
+        object.remove(HINT_FIELD);
+        if may_hold_nulls {
+            strip_absent_nulls(self.root, &mut value, Direction::Input);
+        }
+        let validator = self.validator.as_ref().map_err(|error| {
+            ArgumentErrors::one(Violation::new(
+                "",
+                Rule::InvalidSchema,
+                format!(
+                    "Tool `{}` has an input schema that does not compile ({error}); the server must be fixed.",
+                    self.tool
+                ),
+            ))
+        })?;
+        // Valid arguments, the common case, skip building error reports.
+        if !validator.is_valid(&value) {
+            let found = validator.iter_errors(&value).flat_map(violations).collect();
+            return Err(ArgumentErrors::sorted(found));
+        }
+        if self.renames {
+            rename(self.root, &mut value, Names::Source, Direction::Input);
+        }
+        Ok(value)
+    }
+
+    /// The violation for arguments that passed the schema but that serde
+    /// could not read. serde's own message may name source fields, so it is
+    /// not passed on.
+    pub fn unreadable(&self) -> ArgumentErrors {
+        ArgumentErrors::one(Violation::new(
+            "",
+            Rule::Unreadable,
+            "The arguments match the schema, but the tool could not read them; check the values against the field descriptions.",
+        ))
+    }
+}
+
+/// The output side of one tool, compiled once: what a result goes through
+/// before it leaves.
+pub struct OutputValidator {
+    tool: &'static str,
+    root: &'static Node,
+    validator: Result<jsonschema::Validator, String>,
+    renames: bool,
+}
+
+impl fmt::Debug for OutputValidator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OutputValidator")
+            .field("tool", &self.tool)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OutputValidator {
+    /// Compiles the validator of `tool`'s output schema, if it declares one.
+    pub fn new(tool: &ToolDef) -> Option<OutputValidator> {
+        let root = (tool.output?)();
+        let schema = render_schema(root, Direction::Output).to_value();
+        Some(OutputValidator {
+            tool: tool.name,
+            root,
+            validator: compile(&schema),
+            renames: has_renames(root, Direction::Output),
+        })
+    }
+
+    /// Maps a serialized result (source names) to exposed names and checks it
+    /// against the output schema.
+    pub fn check(&self, mut value: Value) -> Result<Value, OutputErrors> {
+        if self.renames {
+            rename(self.root, &mut value, Names::Exposed, Direction::Output);
+        }
+        strip_absent_nulls(self.root, &mut value, Direction::Output);
+        let violations: Vec<Violation> = match &self.validator {
+            Ok(validator) => validator.iter_errors(&value).flat_map(violations).collect(),
+            Err(error) => vec![Violation::new(
+                "",
+                Rule::InvalidSchema,
+                format!("The output schema does not compile ({error})."),
+            )],
+        };
+        if violations.is_empty() {
+            Ok(value)
+        } else {
+            Err(OutputErrors::sorted(self.tool, violations))
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! Walks of JSON values guided by the schema model: the null-as-absent rule
+//! and the mapping between exposed and source names.
+//!
+//! [`InputValidator`](crate::validate::InputValidator) and
+//! [`OutputValidator`](crate::validate::OutputValidator) apply these on every
+//! call; they are public for callers that hold values of their own.
+
+use serde_json::{Map, Value};
+
+use crate::model::{Direction, Member, Node, Shape, Tagging, members};
+
+/// Which names an object's keys use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Names {
+    /// The names a client sees.
+    Exposed,
+    /// The names serde reads and writes.
+    Source,
+}
+
+/// The key of `member` in `names`.
+fn key(member: &Member, names: Names) -> &'static str {
+    match names {
+        Names::Exposed => member.field.exposed,
+        Names::Source => member.field.source,
+    }
+}
+
+/// What a walk does to each object it reaches, given the object's members.
+type Visit<'a> = dyn FnMut(&mut Map<String, Value>, &[Member]) + 'a;
+
+/// Calls `visit` on every JSON object that the model describes with named
+/// fields, outermost first; `visit` may rename keys from the other naming to
+/// `names`, which is then used to find the children.
+fn walk(
+    node: &'static Node,
+    value: &mut Value,
+    names: Names,
+    direction: Direction,
+    visit: &mut Visit<'_>,
+) {
+    match (node, value) {
+        (Node::Optional(_), Value::Null) => {}
+        (Node::Optional(inner), value) => walk(inner, value, names, direction, visit),
+        (Node::Array(array), Value::Array(items)) => {
+            for item in items {
+                walk(array.items, item, names, direction, visit);
+            }
+        }
+        (Node::Tuple(nodes), Value::Array(items)) => {
+            for (node, item) in nodes.iter().zip(items) {
+                walk(node, item, names, direction, visit);
+            }
+        }
+        (Node::Map(map), Value::Object(entries)) => {
+            for value in entries.values_mut() {
+                walk(map.values, value, names, direction, visit);
+            }
+        }
+        (Node::Object(object), Value::Object(map)) => {
+            walk_fields(
+                &members(object.fields, direction),
+                map,
+                names,
+                direction,
+                visit,
+            );
+        }
+        (Node::Enum(enumeration), value) => walk_enum(
+            enumeration.tagging,
+            enumeration.variants,
+            value,
+            names,
+            direction,
+            visit,
+        ),
+        _ => {}
+    }
+}
+
+fn walk_fields(
+    members: &[Member],
+    map: &mut Map<String, Value>,
+    names: Names,
+    direction: Direction,
+    visit: &mut Visit<'_>,
+) {
+    visit(map, members);
+    for member in members {
+        if let Some(child) = map.get_mut(key(member, names)) {
+            walk((member.field.schema)(), child, names, direction, visit);
+        }
+    }
+}
+
+fn walk_enum(
+    tagging: Tagging,
+    variants: &'static [crate::model::Variant],
+    value: &mut Value,
+    names: Names,
+    direction: Direction,
+    visit: &mut Visit<'_>,
+) {
+    let Value::Object(map) = value else { return };
+    let find = |name: &str| variants.iter().find(|v| v.name == name);
+    let (variant, payload) = match tagging {
+        Tagging::External if map.len() == 1 => {
+            let Some((name, payload)) = map.iter_mut().next() else {
+                return;
+            };
+            match find(name) {
+                Some(variant) => (variant, payload),
+                None => return,
+            }
+        }
+        Tagging::Internal { tag } => {
+            let Some(variant) = map.get(tag).and_then(Value::as_str).and_then(find) else {
+                return;
+            };
+            match variant.shape {
+                Shape::Struct(fields) => {
+                    walk_fields(&members(fields, direction), map, names, direction, visit)
+                }
+                Shape::Newtype(payload) => walk(payload(), value, names, direction, visit),
+                Shape::Unit | Shape::Tuple(_) => {}
+            }
+            return;
+        }
+        Tagging::Adjacent { tag, content } => {
+            let Some(variant) = map.get(tag).and_then(Value::as_str).and_then(find) else {
+                return;
+            };
+            match map.get_mut(content) {
+                Some(payload) => (variant, payload),
+                None => return,
+            }
+        }
+        // Which variant an untagged value is cannot be told without trying
+        // each; nothing inside an untagged enum is renamed or made optional.
+        Tagging::External | Tagging::Untagged => return,
+    };
+    match (variant.shape, payload) {
+        (Shape::Struct(fields), Value::Object(inner)) => {
+            walk_fields(&members(fields, direction), inner, names, direction, visit)
+        }
+        (Shape::Newtype(node), payload) => walk(node(), payload, names, direction, visit),
+        (Shape::Tuple(nodes), Value::Array(items)) => {
+            for (node, item) in nodes.iter().zip(items) {
+                walk(node(), item, names, direction, visit);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Removes `null` given for a field that may be absent: at call time `null`
+/// for an optional field means "absent". `value` uses exposed names.
+///
+/// ```
+/// # use toolschema_runtime::{model::{Direction, Schema}, validate::strip_absent_nulls};
+/// let mut value = serde_json::json!([null, 1]);
+/// strip_absent_nulls(<Vec<Option<u8>> as Schema>::SCHEMA, &mut value, Direction::Input);
+/// assert_eq!(value, serde_json::json!([null, 1])); // items are not fields
+/// ```
+pub fn strip_absent_nulls(node: &'static Node, value: &mut Value, direction: Direction) {
+    walk(
+        node,
+        value,
+        Names::Exposed,
+        direction,
+        &mut |map, members| {
+            for member in members {
+                let key = member.field.exposed;
+                if !member.is_required(direction) && map.get(key).is_some_and(Value::is_null) {
+                    map.remove(key);
+                }
+            }
+        },
+    );
+}
+
+/// Renames keys from one naming to the other (`to`), through nesting and
+/// arrays.
+pub fn rename(node: &'static Node, value: &mut Value, to: Names, direction: Direction) {
+    walk(node, value, to, direction, &mut |map, members| {
+        for member in members {
+            let (from, to) = match to {
+                Names::Source => (member.field.exposed, member.field.source),
+                Names::Exposed => (member.field.source, member.field.exposed),
+            };
+            if from != to
+                && let Some(value) = map.remove(from)
+            {
+                map.insert(to.to_owned(), value);
+            }
+        }
+    });
+}

@@ -1,0 +1,46 @@
+//! The fast path of argument parsing: one pass in which serde reads the
+//! arguments straight into the tool's type while every value is checked
+//! against a flat check plan, and exposed names are turned into source names.
+//!
+//! It only ever answers "valid, here is the value" or "not sure": any
+//! violation, any construct it does not check itself (enums with data,
+//! tuples, unique items, flattened fields, open objects, a discovery hint
+//! that is not a plain value), and any serde error send the call down the
+//! full path ([`InputValidator`](crate::validate::InputValidator)), which
+//! validates with `jsonschema` and reports every violation.
+//!
+//! The plan is built once per tool from the schema model: every place a
+//! value can stand becomes a slot with its bounds resolved (the type's
+//! and the field's), every object its members and a bit mask of the
+//! required ones, so a call walks no model. String formats and patterns are
+//! checked by small `jsonschema` validators compiled once per field, so both
+//! paths agree on them; plain e-mail addresses are accepted by a stricter
+//! hand-written check first, and anything it does not accept still goes to
+//! the validator.
+
+mod checked;
+mod email;
+mod plan;
+
+pub(crate) use plan::Plan;
+
+use serde::de;
+use serde_json::Value;
+
+use checked::read_with;
+
+/// Reads `text` as `T`, checking it against `plan` on the way; `None` when
+/// the full path must decide.
+pub(crate) fn parse<T: de::DeserializeOwned>(text: &str, plan: &Plan) -> Option<T> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = read_with(&mut de, plan)?;
+    de.end().ok()?;
+    Some(value)
+}
+
+/// Reads arguments already parsed (as they arrive inside a JSON-RPC
+/// request) as `T`, checking them against `plan`; `None` when the full path
+/// must decide.
+pub(crate) fn read<T: de::DeserializeOwned>(value: &Value, plan: &Plan) -> Option<T> {
+    read_with(value, plan)
+}
