@@ -116,8 +116,9 @@ pub use toolschema_runtime::{
 
 pub use toolschema_runtime::{call, model, project, render, validate};
 #[cfg(feature = "catalog")]
-#[cfg_attr(docsrs, doc(cfg(feature = "catalog")))]
-pub use toolschema_runtime::{catalog, export, mcp};
+pub use toolschema_runtime::{catalog, export};
+#[cfg(feature = "serve")]
+pub use toolschema_serve as serve;
 
 #[doc(hidden)]
 pub use toolschema_runtime::__private;

@@ -222,12 +222,8 @@ fn show(path: &[ModulePath]) -> String {
 #[test]
 fn no_two_sibling_modules_use_each_other() {
     for name in ["text", "macros", "runtime", "serve", "cli"] {
-        let src = crate_src(name);
-        if !src.exists() {
-            continue;
-        }
-        let all = modules(&src);
-        assert!(all.len() > 1 || name == "text", "{name}: no modules read");
+        let all = modules(&crate_src(name));
+        assert!(!all.is_empty(), "{name}: no modules read");
         if let Some(found) = cycle(&sibling_edges(&all)) {
             panic!("{name}: modules use each other: {}", show(&found));
         }

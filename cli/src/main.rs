@@ -2,21 +2,20 @@
 //! stdio) and REST, list what a client sees, check a configuration, export
 //! `server.json`.
 //!
-//! The binary serves the demo tools (`examples/demo`). Without `--config` it
-//! uses the embedded demo configuration (`examples/catalog.toml`: two
-//! tenants, three clients, all three discovery modes).
-
-use toolschema_cli::{http, stdio};
+//! The binary serves the demo tools (`examples/demo`) through the serving
+//! library (`toolschema::serve`), as any service would serve its own.
+//! Without `--config` it uses the embedded demo configuration
+//! (`examples/catalog.toml`: two tenants, three clients, all three
+//! discovery modes).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use toolschema::catalog::{Catalog, Config, hash_api_key};
 use toolschema::export::{Scope, Verdict, export, verify_file};
+use toolschema::serve::Server;
 
 #[derive(Parser)]
 #[command(
@@ -86,17 +85,15 @@ enum Command {
 const EMBEDDED: &str = "examples/catalog.toml (embedded)";
 
 /// Loads the catalog over the demo tools.
-fn load(config: Option<&PathBuf>) -> Result<(Catalog, Option<PathBuf>), String> {
+fn load(config: Option<&PathBuf>) -> Result<Catalog, String> {
     let registry = toolschema_demo::registry();
     match config {
         None => Catalog::from_toml(registry, toolschema_demo::CATALOG_TOML, EMBEDDED)
-            .map(|c| (c, None))
             .map_err(|e| e.to_string()),
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             Catalog::from_toml(registry, &text, &path.display().to_string())
-                .map(|c| (c, Some(path.clone())))
                 .map_err(|e| e.to_string())
         }
     }
@@ -126,25 +123,45 @@ fn run(cli: Cli) -> Result<(), String> {
                 .with_writer(std::io::stderr)
                 .with_ansi(false)
                 .init();
-            let (catalog, path) = load(config.as_ref())?;
-            let catalog = Arc::new(catalog);
-            // Validators are compiled before calls need them, and again for
-            // what each reload newly serves.
-            catalog.prepare_in_background();
-            let _watch = path.map(|path| catalog.watch(path, Duration::from_millis(500)));
+            let mut server = Server::new("toolschema", env!("CARGO_PKG_VERSION"))
+                .title("toolschema demo catalog")
+                .registry(toolschema_demo::registry());
+            server = match &config {
+                Some(path) => server.catalog_file(path),
+                None => server.catalog_toml(toolschema_demo::CATALOG_TOML, EMBEDDED),
+            };
+            for host in allow_hosts {
+                server = server.allow_host(host);
+            }
+            if let Some(client) = client.or_else(|| std::env::var("TOOLSCHEMA_CLIENT").ok()) {
+                server = server.stdio_client(client);
+            }
+            if let Some(trace) = std::env::var_os("TOOLSCHEMA_TRACE") {
+                server = server.trace_file(trace);
+            }
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .build()
                 .map_err(|e| format!("cannot start the runtime: {e}"))?;
-            if stdio {
-                let client = client.or_else(|| std::env::var("TOOLSCHEMA_CLIENT").ok());
-                runtime.block_on(stdio::serve(catalog, client))
-            } else {
-                runtime.block_on(http::serve(catalog, bind, allow_hosts))
-            }
+            runtime.block_on(async move {
+                if stdio {
+                    return server.serve_stdio().await.map_err(|e| e.to_string());
+                }
+                let http = server.bind_http(bind).await.map_err(|e| e.to_string())?;
+                let local = http.local_addr();
+                eprintln!(
+                    "toolschema is serving on http://{local}\n  MCP (Streamable HTTP): http://{local}/mcp\n  REST: http://{local}/v1/tools\n  authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>`{}",
+                    if config.is_none() {
+                        " (demo keys: demo-acme-finance-key, demo-acme-assistant-key, demo-globex-support-key)"
+                    } else {
+                        ""
+                    }
+                );
+                http.run().await.map_err(|e| e.to_string())
+            })
         }
         Command::List { client, config } => {
-            let (catalog, _) = load(config.as_ref())?;
+            let catalog = load(config.as_ref())?;
             let list = catalog
                 .snapshot()
                 .discover(&client)
@@ -175,7 +192,7 @@ fn run(cli: Cli) -> Result<(), String> {
             client,
             check,
         } => {
-            let (catalog, _) = load(config.as_ref())?;
+            let catalog = load(config.as_ref())?;
             let scope = match &client {
                 Some(id) => Scope::Client(id),
                 None => Scope::Catalog,

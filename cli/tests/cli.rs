@@ -11,6 +11,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use toolschema_test_support::spec_validator;
 
 const BIN: &str = env!("CARGO_BIN_EXE_toolschema");
 
@@ -38,29 +39,6 @@ fn run(args: &[&str]) -> (bool, String, String) {
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
-}
-
-fn spec_validator(version: &str, definition: &str) -> jsonschema::Validator {
-    let path = root()
-        .join("tests/spec/mcp")
-        .join(version)
-        .join("schema.json");
-    let document: Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("spec")).expect("JSON");
-    match document.get("definitions") {
-        Some(definitions) => jsonschema::draft7::new(&json!({
-            "$schema": "http://json-schema.org/draft-07/schema#",
-            "definitions": definitions,
-            "$ref": format!("#/definitions/{definition}"),
-        }))
-        .expect("compiles"),
-        None => jsonschema::draft202012::new(&json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$defs": document["$defs"],
-            "$ref": format!("#/$defs/{definition}"),
-        }))
-        .expect("compiles"),
-    }
 }
 
 #[test]

@@ -24,8 +24,6 @@ pub mod call;
 pub mod catalog;
 #[cfg(feature = "catalog")]
 pub mod export;
-#[cfg(feature = "catalog")]
-pub mod mcp;
 pub mod model;
 pub mod project;
 pub mod render;

@@ -4,10 +4,6 @@
 
 #![allow(dead_code)]
 
-use core::future::Future;
-use core::pin::pin;
-use core::task::{Context as TaskContext, Poll, Waker};
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolschema::call::{
@@ -126,15 +122,7 @@ impl Handler for Broken {
 }
 
 /// Runs a future whose handlers never wait.
-pub fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    let mut cx = TaskContext::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(value) = future.as_mut().poll(&mut cx) {
-            return value;
-        }
-    }
-}
+pub use toolschema_test_support::block_on;
 
 pub fn valid_order() -> Value {
     json!({

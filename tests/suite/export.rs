@@ -15,14 +15,10 @@ use toolschema::export::{NAMESPACE, Scope, Verdict, export, verify_file, verify_
 use toolschema::model::Node;
 use toolschema_demo::{CATALOG_TOML, GetInvoice, ListInvoices, VoidInvoice, registry};
 
-use crate::validity::spec_validator;
+use toolschema_test_support::{spec_dir, spec_json, spec_validator};
 
 fn registry_validator() -> jsonschema::Validator {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/spec/registry/2025-12-11/server.schema.json");
-    let schema: Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("registry schema"))
-            .expect("JSON");
+    let schema = spec_json("registry/2025-12-11/server.schema.json");
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft7)
         .should_validate_formats(true)
@@ -31,9 +27,7 @@ fn registry_validator() -> jsonschema::Validator {
 }
 
 fn examples(kind: &str) -> Vec<(String, Value)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/spec/registry/examples")
-        .join(kind);
+    let dir = spec_dir().join("registry/examples").join(kind);
     let mut out: Vec<(String, Value)> = std::fs::read_dir(&dir)
         .expect("examples")
         .map(|entry| {

@@ -9,7 +9,6 @@ mod catalog_properties;
 mod corpus;
 mod export;
 mod fast_path;
-mod mcp;
 mod names;
 mod profiles;
 mod projection;

@@ -11,7 +11,7 @@ use toolschema::{Tool, tool_json_as};
 use crate::calls::{PlaceOrder, valid_order};
 use crate::corpus::{self, Entry};
 use crate::snapshots::check;
-use crate::validity::spec_validator;
+use toolschema_test_support::spec_validator;
 
 /// What one provider accepts in a schema.
 struct Rules {

@@ -7,7 +7,7 @@ use toolschema::project::{HINT_FIELD, META_TOOL, Mode, meta_tool, project_tool};
 
 use crate::corpus::{self, Entry};
 use crate::snapshots::check;
-use crate::validity::spec_validator;
+use toolschema_test_support::spec_validator;
 
 fn projections() -> Vec<(Mode, &'static str, Value, Value)> {
     let mut out = Vec::new();

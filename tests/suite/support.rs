@@ -2,6 +2,8 @@
 
 use serde_json::Value;
 
+pub use toolschema_test_support::violations;
+
 /// The `name` of each tool in a JSON array of tools (`null` gives none).
 pub fn tool_names(tools: &Value) -> Vec<&str> {
     tools
@@ -9,15 +11,6 @@ pub fn tool_names(tools: &Value) -> Vec<&str> {
         .into_iter()
         .flatten()
         .filter_map(|tool| tool["name"].as_str())
-        .collect()
-}
-
-/// What `validator` finds wrong with `value`, one line each with its place
-/// (empty when valid).
-pub fn violations(validator: &jsonschema::Validator, value: &Value) -> Vec<String> {
-    validator
-        .iter_errors(value)
-        .map(|e| format!("{e} at {}", e.instance_path()))
         .collect()
 }
 

@@ -1,45 +1,13 @@
 //! Every rendered schema is a valid JSON Schema 2020-12 document, and every
 //! tool is a valid MCP `Tool` of each protocol version that uses 2020-12.
 
-use crate::support::violations;
-use std::path::PathBuf;
+use toolschema_test_support::{spec_validator, violations};
 
 use serde_json::{Value, json};
 
 use crate::corpus;
 
 const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
-
-/// The MCP schema document of a protocol version.
-fn spec_document(version: &str) -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/spec/mcp")
-        .join(version)
-        .join("schema.json");
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
-    serde_json::from_str(&text).expect("MCP schema is JSON")
-}
-
-/// A validator for one definition of an MCP schema version, whichever
-/// dialect the version uses (2025-06-18 is draft-07 with `definitions`).
-pub fn spec_validator(version: &str, definition: &str) -> jsonschema::Validator {
-    let document = spec_document(version);
-    match document.get("definitions") {
-        Some(definitions) => jsonschema::draft7::new(&json!({
-            "$schema": "http://json-schema.org/draft-07/schema#",
-            "definitions": definitions,
-            "$ref": format!("#/definitions/{definition}"),
-        }))
-        .expect("MCP schema compiles"),
-        None => jsonschema::draft202012::new(&json!({
-            "$schema": DRAFT_2020_12,
-            "$defs": document["$defs"],
-            "$ref": format!("#/$defs/{definition}"),
-        }))
-        .expect("MCP schema compiles"),
-    }
-}
 
 fn assert_meta_valid(name: &str, schema: &Value) {
     let mut schema = schema.clone();

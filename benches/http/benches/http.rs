@@ -21,13 +21,13 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use toolschema::Tool;
 use toolschema::ToolDef;
 use toolschema::call::Registry;
-use toolschema::catalog::Catalog;
+use toolschema::serve::{Server, Service};
 use toolschema_demo::ListInvoices;
 
 const TOOLS: usize = 1_000;
 const KEY: &str = "bench-key";
 
-fn catalog() -> Catalog {
+fn service() -> Arc<Service> {
     let mut registry = Registry::new();
     let mut names = Vec::new();
     for i in 0..TOOLS {
@@ -46,7 +46,12 @@ fn catalog() -> Catalog {
         names.join(", "),
         toolschema::catalog::hash_api_key(KEY)
     );
-    Catalog::from_toml(registry, &config, "bench.toml").expect("valid")
+    let service = Server::new("bench", "1")
+        .registry(registry)
+        .catalog_toml(config, "bench.toml")
+        .build()
+        .expect("valid");
+    Arc::new(service)
 }
 
 /// Serves `app` on a loopback port in a background runtime.
@@ -105,14 +110,15 @@ fn round_trip(stream: &mut TcpStream, request: &[u8], buffer: &mut Vec<u8>) -> u
 }
 
 fn list_over_http(c: &mut Criterion) {
-    let catalog = Arc::new(catalog());
+    let service = service();
+    let catalog = service.catalog();
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
     let request = format!(
         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: {KEY}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
 
-    let ours = start(toolschema_cli::http::router(catalog.clone(), Vec::new()));
+    let ours = start(service.router());
     // The bare handler answers with the very bytes our server sends.
     let list = catalog.snapshot().discover("c").expect("client");
     let cached = format!(
@@ -166,7 +172,7 @@ fn list_over_http(c: &mut Criterion) {
     #[cfg(feature = "rmcp")]
     {
         let service =
-            toolschema_cli::sdk::service(&catalog, "c").expect("the SDK serves the client");
+            toolschema_bench_http::sdk::service(catalog, "c").expect("the SDK serves the client");
         let sdk = start(Router::new().route_service("/mcp", service));
         let mut sdk_stream = TcpStream::connect(sdk).expect("connect");
         sdk_stream.set_nodelay(true).expect("nodelay");

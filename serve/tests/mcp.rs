@@ -3,14 +3,49 @@
 //! DESIGN §5; tenants are isolated, and a refusal never tells a hidden tool
 //! from a missing one.
 
-use crate::support::{tool_names, violations};
-use serde_json::{Value, json};
-use toolschema::catalog::{Catalog, Snapshot};
-use toolschema::mcp::{LIST_CHANGED, STATELESS_VERSION, Server, Session};
-use toolschema_demo::CATALOG_TOML;
+#![allow(missing_docs)]
 
-use crate::calls::block_on;
-use crate::validity::spec_validator;
+use serde_json::{Value, json};
+use toolschema_demo::CATALOG_TOML;
+use toolschema_runtime::catalog::{Catalog, ClientView, Snapshot};
+use toolschema_serve::mcp::{
+    Identity, Incoming, LIST_CHANGED, Protocol, Reply, STATELESS_VERSION, Session,
+};
+use toolschema_test_support::{assert_conforms as conforms, block_on};
+
+/// The `name` of each tool in a JSON array of tools.
+fn tool_names(tools: &Value) -> Vec<&str> {
+    tools
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect()
+}
+
+/// The protocol core as the binary configures it.
+fn protocol() -> Protocol {
+    Protocol::new(Identity::new("toolschema", "0.1.0"))
+}
+
+/// One message through the core, as a transport passes it: read once, then
+/// answered; `None` when it needs no reply.
+fn handle(
+    protocol: &Protocol,
+    snapshot: &Snapshot,
+    view: &ClientView,
+    session: &mut Session,
+    bytes: &[u8],
+) -> Option<Reply> {
+    match Incoming::parse(bytes) {
+        Incoming::Request(request) => {
+            Some(block_on(protocol.handle(snapshot, view, session, request)))
+        }
+        Incoming::Malformed(reply) => Some(reply),
+        Incoming::Listen(subscription) => Some(Reply::from(subscription.acknowledgement())),
+        _ => None,
+    }
+}
 
 const HANDSHAKE: [&str; 2] = ["2025-06-18", "2025-11-25"];
 const PAID: &str = "0c1e55aa-0000-4000-8000-000000000001";
@@ -22,12 +57,12 @@ fn demo() -> Catalog {
 /// Sends one message as `client` and returns the parsed reply.
 /// One connection to the MCP core: the server and the session it keeps.
 struct Chat<'a> {
-    server: &'a Server,
+    server: &'a Protocol,
     session: Session,
 }
 
 impl<'a> Chat<'a> {
-    fn new(server: &'a Server) -> Chat<'a> {
+    fn new(server: &'a Protocol) -> Chat<'a> {
         Chat {
             server,
             session: Session::default(),
@@ -38,11 +73,13 @@ impl<'a> Chat<'a> {
     fn send(&mut self, snapshot: &Snapshot, client: &str, message: Value) -> Option<Value> {
         let view = snapshot.client(client).expect("demo client");
         let bytes = message.to_string();
-        let reply =
-            block_on(
-                self.server
-                    .handle(snapshot, view, &mut self.session, bytes.as_bytes()),
-            )?;
+        let reply = handle(
+            self.server,
+            snapshot,
+            view,
+            &mut self.session,
+            bytes.as_bytes(),
+        )?;
         Some(serde_json::from_str(&reply.to_string()).expect("replies are JSON"))
     }
 }
@@ -58,16 +95,6 @@ fn stateless(mut params: Value) -> Value {
         "io.modelcontextprotocol/clientCapabilities": {}
     });
     params
-}
-
-/// Asserts that `message` is valid as `definition` of `version`.
-fn conforms(version: &str, definition: &str, message: &Value) {
-    let validator = spec_validator(version, definition);
-    let errors = violations(&validator, message);
-    assert!(
-        errors.is_empty(),
-        "{version} {definition}: {errors:#?}\n{message:#}"
-    );
 }
 
 fn response_kind(version: &str) -> &'static str {
@@ -90,7 +117,7 @@ fn error_kind(version: &str) -> &'static str {
 fn a_handshake_session_speaks_each_version() {
     let catalog = demo();
     let snapshot = catalog.snapshot();
-    let server = Server::default();
+    let server = protocol();
     for version in HANDSHAKE {
         let mut chat = Chat::new(&server);
         let init = json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "suite", "version": "1"}});
@@ -177,20 +204,20 @@ fn a_handshake_session_speaks_each_version() {
 #[test]
 fn unknown_handshake_versions_get_the_newest() {
     let snapshot = demo().snapshot();
-    let server = Server::default();
+    let server = protocol();
     let mut chat = Chat::new(&server);
     let init = json!({"protocolVersion": "2024-01-01", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}});
     let reply = chat
         .send(&snapshot, "acme-finance", request(1, "initialize", init))
         .expect("reply");
     assert_eq!(reply["result"]["protocolVersion"], "2025-11-25");
-    assert_eq!(chat.session.protocol, Some("2025-11-25"));
+    assert_eq!(chat.session.protocol(), Some("2025-11-25"));
 }
 
 #[test]
 fn the_stateless_revision_is_served() {
     let snapshot = demo().snapshot();
-    let server = Server::default();
+    let server = protocol();
     let mut chat = Chat::new(&server);
     let v = STATELESS_VERSION;
     let discover = chat
@@ -257,11 +284,11 @@ fn the_stateless_revision_is_served() {
 fn malformed_messages_get_json_rpc_errors() {
     let snapshot = demo().snapshot();
     let view = snapshot.client("acme-finance").expect("client");
-    let server = Server::default();
+    let server = protocol();
     let mut session = Session::default();
     let reply = |bytes: &[u8], session: &mut Session| -> Value {
         serde_json::from_str(
-            &block_on(server.handle(&snapshot, view, session, bytes))
+            &handle(&server, &snapshot, view, session, bytes)
                 .expect("reply")
                 .to_string(),
         )
@@ -296,12 +323,13 @@ fn malformed_messages_get_json_rpc_errors() {
             &reply(b"{not json", &mut session),
         );
     }
-    let response = block_on(server.handle(
+    let response = handle(
+        &server,
         &snapshot,
         view,
         &mut session,
         br#"{"jsonrpc": "2.0", "id": 9, "result": {}}"#,
-    ));
+    );
     assert!(response.is_none(), "a client's response needs no answer");
 }
 
@@ -309,10 +337,7 @@ fn malformed_messages_get_json_rpc_errors() {
 fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
     let catalog = demo();
     let snapshot = catalog.snapshot();
-    let server = Server {
-        page_size: 1,
-        ..Server::default()
-    };
+    let server = protocol().with_page_size(1);
     let mut chat = Chat::new(&server);
     let mut names = Vec::new();
     let mut cursor: Option<String> = None;
@@ -375,12 +400,11 @@ fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
     assert_eq!(stale["error"]["code"], -32602);
     // …but the catalog still holds that snapshot, where the listing
     // finishes as it began: four tools, the refund among them.
-    let fingerprint = toolschema::mcp::cursor_fingerprint(
-        request(21, "tools/list", json!({"cursor": cursor}))
-            .to_string()
-            .as_bytes(),
-    )
-    .expect("a cursor of ours");
+    let listing = request(21, "tools/list", json!({"cursor": cursor})).to_string();
+    let Incoming::Request(listing) = Incoming::parse(listing.as_bytes()) else {
+        panic!("a request");
+    };
+    let fingerprint = listing.cursor_fingerprint().expect("a cursor of ours");
     let before = catalog
         .snapshot_with_list("acme-finance", fingerprint)
         .expect("kept");
@@ -433,7 +457,7 @@ fn pages_chain_through_cursors_and_stale_cursors_are_refused() {
 #[test]
 fn tenants_are_isolated_and_refusals_reveal_nothing() {
     let snapshot = demo().snapshot();
-    let server = Server::default();
+    let server = protocol();
     let mut chat = Chat::new(&server);
     let list = chat
         .send(

@@ -4,7 +4,7 @@
 //! It serves one client application's tools through the SDK's own path:
 //! `tools/list` builds SDK `Tool` values and the SDK serializes them on every
 //! request. The `toolschema` server answers from the snapshot's bytes
-//! instead; `cargo bench -p toolschema-cli --features rmcp --bench http`
+//! instead; `cargo bench -p toolschema-bench-http --features rmcp`
 //! compares the two, and the faster one (ours) is what the binary serves.
 
 use std::sync::Arc;

@@ -1,0 +1,67 @@
+//! Replies as response bodies that hand the snapshot's bytes to the network
+//! as they are, without copying them.
+
+use core::convert::Infallible;
+use core::pin::Pin;
+use core::task::{Context, Poll};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use axum::http::{HeaderValue, header};
+use axum::response::Response;
+use bytes::Bytes;
+
+use crate::mcp::Reply;
+
+/// A reply as a JSON response.
+pub(super) fn reply_response(reply: Reply) -> Response {
+    let chunks: VecDeque<Bytes> = reply
+        .into_chunks()
+        .map(|chunk| match chunk {
+            Ok((text, range)) => Bytes::from_owner(Shared(text, range)),
+            Err(owned) => Bytes::from(owned),
+        })
+        .collect();
+    let mut response = Response::new(axum::body::Body::new(Chunks(chunks)));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// A range of a snapshot's text, as bytes.
+struct Shared(Arc<str>, core::ops::Range<usize>);
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        &self.0.as_bytes()[self.1.clone()]
+    }
+}
+
+/// A body of chunks known in advance, so that its length is exact.
+struct Chunks(VecDeque<Bytes>);
+
+impl http_body::Body for Chunks {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
+        Poll::Ready(
+            self.0
+                .pop_front()
+                .map(|chunk| Ok(http_body::Frame::data(chunk))),
+        )
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        http_body::SizeHint::with_exact(self.0.iter().map(|c| c.len() as u64).sum())
+    }
+}

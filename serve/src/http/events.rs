@@ -1,0 +1,89 @@
+//! Server-sent event streams: the handshake era's `GET /mcp` and the
+//! 2026-07-28 `subscriptions/listen` stream, both fed by the notices.
+
+use core::convert::Infallible;
+use core::pin::Pin;
+use core::task::{Context, Poll};
+use std::sync::Arc;
+
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use tokio::sync::mpsc;
+
+use crate::notices::Notice;
+use crate::service::Service;
+
+/// What an event stream says besides change notices.
+pub(super) struct Stream {
+    /// Sent when the stream opens.
+    pub(super) first: Option<String>,
+    /// Sent when the server shuts down, before the stream closes.
+    pub(super) last: Option<String>,
+    /// The protocol version its messages belong to (for the trace).
+    pub(super) version: &'static str,
+}
+
+/// A server-sent event stream for one client: `first`, then what `notice`
+/// makes each time a reload changes that client's list, and `last` when the
+/// server shuts down.
+pub(super) fn events(
+    service: &Arc<Service>,
+    client: &str,
+    stream: Stream,
+    notice: impl Fn() -> Option<String> + Send + 'static,
+) -> Response {
+    let Stream {
+        first,
+        last,
+        version,
+    } = stream;
+    let (send, receive) = mpsc::unbounded_channel::<String>();
+    if let Some(first) = first {
+        service.trace.record(version, None, &first);
+        let _ = send.send(first);
+    }
+    let mut listener = service.notices.listen(client);
+    let service = service.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                heard = listener.next() => match heard {
+                    Notice::ListChanged => {
+                        if let Some(message) = notice() {
+                            service.trace.record(version, None, &message);
+                            if send.send(message).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    Notice::Closing => {
+                        if let Some(last) = last {
+                            service.trace.record(version, Some("subscriptions/listen"), &last);
+                            let _ = send.send(last);
+                        }
+                        // Dropping the sender ends the stream.
+                        return;
+                    }
+                },
+                // The client left.
+                () = send.closed() => return,
+            }
+        }
+    });
+    Sse::new(Messages(receive))
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// Messages as server-sent events.
+struct Messages(mpsc::UnboundedReceiver<String>);
+
+impl futures_core::Stream for Messages {
+    type Item = Result<Event, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.0
+            .poll_recv(cx)
+            .map(|message| message.map(|m| Ok(Event::default().event("message").data(m))))
+    }
+}

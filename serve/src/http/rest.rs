@@ -1,0 +1,75 @@
+//! REST over the same snapshot and projection as MCP:
+//!
+//! - `GET /v1/tools`: the descriptors the client gets over MCP;
+//! - `GET /v1/tools/{name}`: the Full descriptor, as `discover_tool_schema`
+//!   returns it;
+//! - `POST /v1/tools/{name}/call`: the arguments as the body; errors carry
+//!   the same violation list as MCP.
+
+use axum::extract::Path;
+use axum::http::StatusCode;
+use axum::response::Response;
+use bytes::Bytes;
+use serde_json::{Value, json};
+use toolschema_runtime::call::CallError;
+
+use super::caller::Caller;
+use super::{json_response, refusal};
+
+pub(super) async fn list(caller: Caller) -> Response {
+    json_response(StatusCode::OK, caller.view.list_json().to_string())
+}
+
+pub(super) async fn schema(caller: Caller, Path(name): Path<String>) -> Response {
+    match caller.snapshot.discover_schema(caller.view.id(), &name) {
+        Ok(descriptor) => json_response(StatusCode::OK, descriptor.to_string()),
+        Err(refused) => refusal(StatusCode::NOT_FOUND, "unknown_tool", &refused.to_string()),
+    }
+}
+
+pub(super) async fn call(caller: Caller, Path(name): Path<String>, body: Bytes) -> Response {
+    let arguments: Value = if body.is_empty() {
+        json!({})
+    } else {
+        match serde_json::from_slice(&body) {
+            Ok(arguments) => arguments,
+            Err(e) => {
+                return refusal(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_json",
+                    &format!("the body is not JSON: {e}"),
+                );
+            }
+        }
+    };
+    match caller
+        .snapshot
+        .call(caller.view.id(), &name, arguments)
+        .await
+    {
+        Ok(result) => json_response(StatusCode::OK, json!({"result": result}).to_string()),
+        Err(CallError::UnknownTool { name }) => refusal(
+            StatusCode::NOT_FOUND,
+            "unknown_tool",
+            &format!("there is no tool named `{name}`"),
+        ),
+        Err(CallError::InvalidArguments(errors)) => {
+            let violations: Vec<Value> = errors
+                .iter()
+                .map(|v| json!({"path": v.path(), "rule": v.rule().keyword(), "message": v.message()}))
+                .collect();
+            json_response(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                json!({"error": "invalid_arguments", "message": errors.to_string(), "violations": violations}).to_string(),
+            )
+        }
+        Err(CallError::Tool(failure)) => {
+            refusal(StatusCode::CONFLICT, "tool_error", failure.message())
+        }
+        Err(defect) => refusal(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "server_defect",
+            &defect.to_string(),
+        ),
+    }
+}

@@ -1,0 +1,41 @@
+//! Serving of toolschema: a service's own tools over MCP (Streamable HTTP
+//! and stdio, both protocol eras) and REST, governed by an optional catalog
+//! configuration.
+//!
+//! A [`Server`] takes derived tools with their handlers, an optional catalog
+//! configuration, and serves them with one call per transport:
+//! [`Server::serve_http`], [`Server::serve_stdio`], or [`Server::router`]
+//! to merge into an existing axum application.
+//!
+//! Without a catalog configuration the server runs in **open mode**: every
+//! tool is listed in Full mode to every caller, no API key is asked for,
+//! and it listens only on loopback addresses unless
+//! [`Server::allow_open_network`] says otherwise. With one, each request is
+//! authenticated as one client application of one tenant, which sees only
+//! its own tools, in its modes and versions; the file is watched and a
+//! valid change is swapped in while serving.
+//!
+//! The protocol core ([`mcp`]) is public for transports of your own. Users
+//! depend on the `toolschema` facade (feature `serve`), which re-exports
+//! this crate as `toolschema::serve`.
+//!
+//! Cargo features: `http` (Streamable HTTP and REST, with axum and tokio's
+//! network) and `stdio`.
+
+#![forbid(unsafe_code)]
+
+mod error;
+#[cfg(feature = "http")]
+mod http;
+pub mod mcp;
+mod notices;
+mod server;
+mod service;
+#[cfg(feature = "stdio")]
+mod stdio;
+
+pub use error::ServeError;
+#[cfg(feature = "http")]
+pub use http::HttpServer;
+pub use server::Server;
+pub use service::Service;

@@ -1,0 +1,266 @@
+//! One JSON-RPC message from a client, read once into a typed envelope.
+
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use super::id::Id;
+use super::reply::{Reply, error};
+use super::subscription::Subscription;
+use super::{STATELESS_VERSION, VERSION_KEY, code};
+
+/// A request to answer: its id, method and params.
+#[derive(Debug, Clone)]
+pub struct Request {
+    id: Id,
+    method: String,
+    params: Map<String, Value>,
+}
+
+impl Request {
+    /// The request id.
+    pub fn id(&self) -> &Id {
+        &self.id
+    }
+
+    /// The method.
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// The params (an empty object when the request has none).
+    pub fn params(&self) -> &Map<String, Value> {
+        &self.params
+    }
+
+    pub(crate) fn params_mut(&mut self) -> &mut Map<String, Value> {
+        &mut self.params
+    }
+
+    /// The protocol version named in `_meta` (2026-07-28 requests carry
+    /// one), if any.
+    pub fn meta_version(&self) -> Option<&Value> {
+        self.params.get("_meta")?.get(VERSION_KEY)
+    }
+
+    /// Whether the request belongs to the stateless 2026-07-28 revision.
+    pub fn is_stateless(&self) -> bool {
+        self.meta_version().and_then(Value::as_str) == Some(STATELESS_VERSION)
+    }
+
+    /// The list fingerprint a `tools/list` request's cursor came from, if it
+    /// carries one: transports use it to answer from the snapshot that made
+    /// the cursor.
+    pub fn cursor_fingerprint(&self) -> Option<u64> {
+        if self.method != "tools/list" {
+            return None;
+        }
+        let cursor = self.params.get("cursor")?.as_str()?;
+        parse_cursor(cursor).map(|(fingerprint, _)| fingerprint)
+    }
+}
+
+/// `(fingerprint, offset)` of a cursor made by a paged `tools/list`.
+pub(crate) fn parse_cursor(cursor: &str) -> Option<(u64, usize)> {
+    if cursor.len() != 24 {
+        return None;
+    }
+    let fingerprint = u64::from_str_radix(cursor.get(..16)?, 16).ok()?;
+    let offset = usize::from_str_radix(cursor.get(16..)?, 16).ok()?;
+    Some((fingerprint, offset))
+}
+
+/// A cursor that continues a list with `fingerprint` at `offset`.
+pub(crate) fn cursor(fingerprint: u64, offset: usize) -> String {
+    format!("{fingerprint:016x}{offset:08x}")
+}
+
+/// What a client sent, read once.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Incoming {
+    /// A request to answer with [`Protocol::handle`](super::Protocol::handle).
+    Request(Request),
+    /// A `subscriptions/listen` request (2026-07-28): a long-lived stream of
+    /// notifications, which the transport opens.
+    Listen(Subscription),
+    /// A notification, or a response from the client: nothing to answer.
+    Notification,
+    /// A message that cannot be handled, with the error reply to send.
+    Malformed(Reply),
+}
+
+/// The JSON-RPC envelope, each member as it came.
+#[derive(Deserialize)]
+struct Envelope {
+    #[serde(default, deserialize_with = "present")]
+    jsonrpc: Option<Box<RawValue>>,
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Box<RawValue>>,
+    #[serde(default)]
+    method: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    params: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    result: Option<Box<RawValue>>,
+    #[serde(default, deserialize_with = "present")]
+    error: Option<Box<RawValue>>,
+}
+
+/// A member that is present, even as `null`.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
+impl Incoming {
+    /// Reads one message.
+    ///
+    /// ```
+    /// use toolschema_serve::mcp::Incoming;
+    ///
+    /// let Incoming::Request(request) =
+    ///     Incoming::parse(br#"{"jsonrpc":"2.0","id":"a-1","method":"ping"}"#)
+    /// else {
+    ///     panic!("a request");
+    /// };
+    /// assert_eq!((request.id().as_json(), request.method()), (r#""a-1""#, "ping"));
+    /// assert!(matches!(Incoming::parse(b"{oops"), Incoming::Malformed(_)));
+    /// ```
+    pub fn parse(message: &[u8]) -> Incoming {
+        let envelope: Envelope = match serde_json::from_slice(message) {
+            Ok(envelope) => envelope,
+            Err(e) => {
+                // Only on this path is the text parsed again, to tell JSON
+                // that is not a request from text that is not JSON.
+                return match serde_json::from_slice::<serde::de::IgnoredAny>(message) {
+                    Ok(_) => invalid(None, "send one JSON-RPC request object per message"),
+                    Err(_) => Incoming::Malformed(Reply::from(error(
+                        None,
+                        code::PARSE_ERROR,
+                        &format!("Parse error: {e}"),
+                        None,
+                    ))),
+                };
+            }
+        };
+        let Envelope {
+            jsonrpc,
+            id,
+            method,
+            params,
+            result,
+            error: failure,
+        } = envelope;
+        let had_id = id.is_some();
+        let id = id.filter(|raw| Id::is_valid(raw)).map(Id);
+        let version_ok = jsonrpc.as_deref().map(RawValue::get) == Some("\"2.0\"");
+        let method = match method {
+            Some(Value::String(method)) => Some(method),
+            _ => None,
+        };
+        let Some(method) = method.filter(|_| version_ok) else {
+            if result.is_some() || failure.is_some() {
+                // A response from the client: nothing to answer.
+                return Incoming::Notification;
+            }
+            return invalid(
+                id,
+                "a JSON-RPC 2.0 request needs \"jsonrpc\": \"2.0\" and a \"method\" string",
+            );
+        };
+        let id = match id {
+            Some(id) => id,
+            None if had_id => {
+                return invalid(None, "a request id must be a string or an integer");
+            }
+            // Notifications (`notifications/initialized`, …) need no reply.
+            None => return Incoming::Notification,
+        };
+        let params = match params {
+            None => Map::new(),
+            Some(Value::Object(params)) => params,
+            Some(_) => {
+                return Incoming::Malformed(Reply::from(error(
+                    Some(&id),
+                    code::INVALID_PARAMS,
+                    "Invalid params: params must be an object",
+                    None,
+                )));
+            }
+        };
+        if method == "subscriptions/listen" {
+            return Incoming::Listen(Subscription::new(id, &params));
+        }
+        Incoming::Request(Request { id, method, params })
+    }
+}
+
+fn invalid(id: Option<Id>, what: &str) -> Incoming {
+    Incoming::Malformed(Reply::from(error(
+        id.as_ref(),
+        code::INVALID_REQUEST,
+        &format!("Invalid request: {what}"),
+        None,
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(text: &str) -> Request {
+        match Incoming::parse(text.as_bytes()) {
+            Incoming::Request(request) => request,
+            other => panic!("not a request: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn ids_are_echoed_as_written() {
+        assert_eq!(
+            request(r#"{"jsonrpc":"2.0","id":12345678901234567890123,"method":"ping"}"#)
+                .id()
+                .as_json(),
+            "12345678901234567890123"
+        );
+        assert_eq!(
+            request(r#"{"jsonrpc":"2.0","id":"\u00e9","method":"ping"}"#)
+                .id()
+                .as_json(),
+            r#""\u00e9""#
+        );
+    }
+
+    #[test]
+    fn null_and_fractional_ids_are_refused() {
+        for id in ["null", "1.5", "true", "[1]"] {
+            let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+            assert!(
+                matches!(Incoming::parse(text.as_bytes()), Incoming::Malformed(_)),
+                "{id}"
+            );
+        }
+    }
+
+    #[test]
+    fn notifications_and_responses_get_no_reply() {
+        for text in [
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        ] {
+            assert!(matches!(
+                Incoming::parse(text.as_bytes()),
+                Incoming::Notification
+            ));
+        }
+    }
+
+    #[test]
+    fn cursors_round_trip() {
+        let text = cursor(0xfeed, 1000);
+        assert_eq!(parse_cursor(&text), Some((0xfeed, 1000)));
+        assert_eq!(parse_cursor("nope"), None);
+    }
+}

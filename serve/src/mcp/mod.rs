@@ -1,0 +1,455 @@
+//! The MCP protocol over a catalog snapshot: a message in, a reply out, for
+//! one authenticated client application. Transports (stdio, Streamable HTTP)
+//! carry the bytes; this module decides what they say.
+//!
+//! A message is read once ([`Incoming::parse`]) into a typed envelope; a
+//! request is answered by [`Protocol::handle`]. Both protocol eras are
+//! served: the handshake era (`initialize`, 2025-06-18 and 2025-11-25) and
+//! the stateless 2026-07-28 revision (`server/discover`, `_meta` on every
+//! request, `resultType`, and `ttlMs` with `cacheScope` on lists).
+//!
+//! Error policy (DESIGN §5): an unknown or invisible tool, or malformed
+//! params, is a JSON-RPC error -32602; arguments that break the schema are a
+//! result with `isError: true` listing every violation; a result that breaks
+//! its own output schema is an internal error (-32603), never sent as valid.
+//! `tools/list` is answered from the snapshot's pre-serialized bytes.
+
+mod id;
+mod message;
+mod reply;
+mod subscription;
+mod trace;
+
+pub use id::Id;
+pub use message::{Incoming, Request};
+pub use reply::{Reply, error};
+pub use subscription::Subscription;
+pub use trace::Trace;
+
+use serde_json::{Map, Value, json};
+use toolschema_runtime::call::CallError;
+use toolschema_runtime::catalog::{ClientView, Snapshot};
+use toolschema_runtime::project::META_TOOL;
+
+use message::{cursor, parse_cursor};
+use reply::success;
+
+/// The handshake-era protocol versions served, oldest first.
+pub const HANDSHAKE_VERSIONS: [&str; 2] = ["2025-06-18", "2025-11-25"];
+
+/// The stateless protocol version served.
+pub const STATELESS_VERSION: &str = "2026-07-28";
+
+/// The `_meta` key that carries a stateless request's protocol version.
+const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// JSON-RPC error codes.
+pub mod code {
+    /// The message is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The message is not a JSON-RPC request.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// No such method.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Bad params, or an unknown tool.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// A server-side defect.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// A protocol version the server does not speak.
+    pub const UNSUPPORTED_VERSION: i64 = -32022;
+}
+
+/// The notification that a client's tool list changed (handshake era).
+pub const LIST_CHANGED: &str = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+
+/// Who the server is: `serverInfo` in `initialize` and `server/discover`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    name: String,
+    version: String,
+    title: Option<String>,
+}
+
+impl Identity {
+    /// A server called `name` at `version`.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Identity {
+        Identity {
+            name: name.into(),
+            version: version.into(),
+            title: None,
+        }
+    }
+
+    /// The same, with a display title.
+    pub fn with_title(mut self, title: impl Into<String>) -> Identity {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The version.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// The display title, if any.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    fn to_json(&self) -> Value {
+        let mut info = json!({"name": self.name, "version": self.version});
+        if let Some(title) = &self.title {
+            info["title"] = json!(title);
+        }
+        info
+    }
+}
+
+/// The protocol core: the server's identity and list settings.
+#[derive(Debug, Clone)]
+pub struct Protocol {
+    identity: Identity,
+    page_size: usize,
+    list_ttl_ms: u64,
+}
+
+/// What a connection has agreed on (handshake era).
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    protocol: Option<&'static str>,
+}
+
+impl Session {
+    /// The protocol version agreed at `initialize`, if any.
+    pub fn protocol(&self) -> Option<&'static str> {
+        self.protocol
+    }
+}
+
+/// The era a request belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Era {
+    Handshake,
+    Stateless,
+}
+
+impl Protocol {
+    /// The core for a server with `identity`: lists in pages of at most
+    /// 1,000 tools, cacheable by stateless clients for a minute.
+    pub fn new(identity: Identity) -> Protocol {
+        Protocol {
+            identity,
+            page_size: 1_000,
+            list_ttl_ms: 60_000,
+        }
+    }
+
+    /// The same, with at most `page_size` tools per `tools/list` page.
+    pub fn with_page_size(mut self, page_size: usize) -> Protocol {
+        self.page_size = page_size.max(1);
+        self
+    }
+
+    /// The same, with lists cacheable for `ttl_ms` (`ttlMs`).
+    pub fn with_list_ttl_ms(mut self, ttl_ms: u64) -> Protocol {
+        self.list_ttl_ms = ttl_ms;
+        self
+    }
+
+    /// The server's identity.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    /// Answers one request from `client`.
+    pub async fn handle(
+        &self,
+        snapshot: &Snapshot,
+        client: &ClientView,
+        session: &mut Session,
+        mut request: Request,
+    ) -> Reply {
+        let id = request.id().clone();
+        let era = match request.meta_version() {
+            None => Era::Handshake,
+            Some(Value::String(v)) if v == STATELESS_VERSION => Era::Stateless,
+            Some(requested) => {
+                let data = json!({"supported": [STATELESS_VERSION, HANDSHAKE_VERSIONS[1], HANDSHAKE_VERSIONS[0]], "requested": requested});
+                return Reply::from(error(
+                    Some(&id),
+                    code::UNSUPPORTED_VERSION,
+                    "Unsupported protocol version",
+                    Some(data),
+                ));
+            }
+        };
+        Reply::from(match request.method() {
+            "tools/list" => return self.list(&id, era, client, request.params()),
+            "initialize" => self.initialize(&id, request.params(), session),
+            "server/discover" => self.discover(&id),
+            "ping" => success(&id, self.result(era, Map::new())),
+            "tools/call" => {
+                let arguments = request.params_mut().remove("arguments");
+                self.call(&id, era, snapshot, client, request.params(), arguments)
+                    .await
+            }
+            other => error(
+                Some(&id),
+                code::METHOD_NOT_FOUND,
+                &format!("Method not found: {other}"),
+                None,
+            ),
+        })
+    }
+
+    /// The protocol version a reply to `request` belongs to: 2026-07-28
+    /// when its `_meta` says so, else the version the session agreed on,
+    /// else the one an HTTP client names in its `MCP-Protocol-Version`
+    /// header, else the newest handshake-era version (an `initialize` names
+    /// its own).
+    pub fn version_of(
+        request: Option<&Request>,
+        session: &Session,
+        header: Option<&str>,
+    ) -> &'static str {
+        if request.is_some_and(Request::is_stateless) {
+            return STATELESS_VERSION;
+        }
+        if let Some(version) = session.protocol {
+            return version;
+        }
+        let named = header.or_else(|| {
+            request
+                .filter(|r| r.method() == "initialize")
+                .and_then(|r| r.params().get("protocolVersion"))
+                .and_then(Value::as_str)
+        });
+        HANDSHAKE_VERSIONS
+            .iter()
+            .find(|v| Some(**v) == named)
+            .copied()
+            .unwrap_or(HANDSHAKE_VERSIONS[1])
+    }
+
+    /// A result object, with `resultType` in the stateless era.
+    fn result(&self, era: Era, body: Map<String, Value>) -> Map<String, Value> {
+        match era {
+            Era::Handshake => body,
+            Era::Stateless => {
+                let mut out = Map::new();
+                out.insert("resultType".into(), json!("complete"));
+                out.extend(body);
+                out
+            }
+        }
+    }
+
+    fn initialize(&self, id: &Id, params: &Map<String, Value>, session: &mut Session) -> String {
+        let requested = params.get("protocolVersion").and_then(Value::as_str);
+        // Agree on the client's version if served, else offer the newest.
+        let version = HANDSHAKE_VERSIONS
+            .iter()
+            .find(|v| Some(**v) == requested)
+            .copied()
+            .unwrap_or(HANDSHAKE_VERSIONS[1]);
+        session.protocol = Some(version);
+        success(
+            id,
+            json!({
+                "protocolVersion": version,
+                "capabilities": {"tools": {"listChanged": true}},
+                "serverInfo": self.identity.to_json(),
+            }),
+        )
+    }
+
+    fn discover(&self, id: &Id) -> String {
+        success(
+            id,
+            json!({
+                "resultType": "complete",
+                "supportedVersions": [STATELESS_VERSION],
+                "capabilities": {"tools": {"listChanged": true}},
+                "_meta": {"io.modelcontextprotocol/serverInfo": self.identity.to_json()},
+                "ttlMs": self.list_ttl_ms,
+                "cacheScope": "private",
+            }),
+        )
+    }
+
+    /// `tools/list`: the client's pre-serialized entries, paged, sent as
+    /// parts of the snapshot's own text.
+    fn list(&self, id: &Id, era: Era, client: &ClientView, params: &Map<String, Value>) -> Reply {
+        let entries = client.entries();
+        let start = match params.get("cursor") {
+            None | Some(Value::Null) => 0,
+            Some(Value::String(text)) => match parse_cursor(text) {
+                Some((fingerprint, offset))
+                    if fingerprint == client.fingerprint() && offset <= entries.len() =>
+                {
+                    offset
+                }
+                _ => {
+                    return error(
+                        Some(id),
+                        code::INVALID_PARAMS,
+                        "Invalid cursor: it is not from this tool list (the list may have changed); list again without a cursor",
+                        None,
+                    )
+                    .into();
+                }
+            },
+            Some(_) => {
+                return error(
+                    Some(id),
+                    code::INVALID_PARAMS,
+                    "Invalid params: cursor must be a string",
+                    None,
+                )
+                .into();
+            }
+        };
+        let end = (start + self.page_size).min(entries.len());
+        let mut reply = Reply::default();
+        let mut head = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"#);
+        if era == Era::Stateless {
+            head.push_str(r#""resultType":"complete","#);
+        }
+        if start == 0 && end == entries.len() {
+            // The whole list: the pre-serialized `{"tools":[...]}`, unbraced.
+            reply.push(head);
+            let list = client.list_json();
+            reply.share(list, 1..list.len() - 1);
+        } else {
+            head.push_str(r#""tools":["#);
+            reply.push(head);
+            for (i, entry) in entries[start..end].iter().enumerate() {
+                if i > 0 {
+                    reply.push(",");
+                }
+                reply.share(entry, 0..entry.len());
+            }
+            reply.push("]");
+        }
+        let mut tail = String::new();
+        if end < entries.len() {
+            tail.push_str(&format!(
+                r#","nextCursor":"{}""#,
+                cursor(client.fingerprint(), end)
+            ));
+        }
+        if era == Era::Stateless {
+            tail.push_str(&format!(
+                r#","ttlMs":{},"cacheScope":"private""#,
+                self.list_ttl_ms
+            ));
+        }
+        tail.push_str("}}");
+        reply.push(tail);
+        reply
+    }
+
+    async fn call(
+        &self,
+        id: &Id,
+        era: Era,
+        snapshot: &Snapshot,
+        client: &ClientView,
+        params: &Map<String, Value>,
+        arguments: Option<Value>,
+    ) -> String {
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return error(
+                Some(id),
+                code::INVALID_PARAMS,
+                "Invalid params: tools/call needs a tool \"name\"",
+                None,
+            );
+        };
+        let arguments = match arguments {
+            None | Some(Value::Null) => Value::Object(Map::new()),
+            Some(arguments) => arguments,
+        };
+        let unknown = |name: &str| {
+            error(
+                Some(id),
+                code::INVALID_PARAMS,
+                &format!("Unknown tool: {name}"),
+                None,
+            )
+        };
+        if name == META_TOOL {
+            if !client.has_meta_tool() {
+                return unknown(name);
+            }
+            let Some(target) = arguments.get("name").and_then(Value::as_str) else {
+                return self.tool_result(
+                    id,
+                    era,
+                    text("discover_tool_schema needs a tool \"name\" (a string)."),
+                    None,
+                    true,
+                );
+            };
+            return match snapshot.discover_schema(client.id(), target) {
+                Ok(descriptor) => {
+                    let value: Value = serde_json::from_str(&descriptor).unwrap_or(Value::Null);
+                    self.tool_result(id, era, text(&descriptor), Some(value), false)
+                }
+                Err(_) => unknown(target),
+            };
+        }
+        let has_output = client
+            .tools()
+            .any(|(def, _)| def.name == name && def.output.is_some());
+        match snapshot.call(client.id(), name, arguments).await {
+            Ok(value) => {
+                let content = text(&value.to_string());
+                let structured = has_output.then_some(value);
+                self.tool_result(id, era, content, structured, false)
+            }
+            Err(CallError::UnknownTool { .. }) => unknown(name),
+            Err(CallError::InvalidArguments(errors)) => {
+                let message = format!("The arguments for `{name}` were refused: {errors}");
+                self.tool_result(id, era, text(&message), None, true)
+            }
+            Err(CallError::Tool(failure)) => {
+                self.tool_result(id, era, text(failure.message()), None, true)
+            }
+            Err(defect) => error(
+                Some(id),
+                code::INTERNAL_ERROR,
+                &format!("Internal error: {defect}"),
+                None,
+            ),
+        }
+    }
+
+    fn tool_result(
+        &self,
+        id: &Id,
+        era: Era,
+        content: Value,
+        structured: Option<Value>,
+        is_error: bool,
+    ) -> String {
+        let mut result = Map::new();
+        result.insert("content".into(), Value::Array(vec![content]));
+        if let Some(structured) = structured {
+            result.insert("structuredContent".into(), structured);
+        }
+        if is_error {
+            result.insert("isError".into(), json!(true));
+        }
+        success(id, self.result(era, result))
+    }
+}
+
+fn text(text: &str) -> Value {
+    json!({"type": "text", "text": text})
+}

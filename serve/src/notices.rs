@@ -1,0 +1,88 @@
+//! Change notices and shutdown, once for every transport: each reload that
+//! changes some clients' lists reaches the streams of those clients, and a
+//! shutdown ends every stream.
+
+use std::sync::Arc;
+
+use tokio::sync::{broadcast, watch};
+use toolschema_runtime::catalog::{Catalog, ChangeSet};
+
+/// The notices of one catalog, for any number of listeners.
+#[derive(Debug)]
+pub(crate) struct Notices {
+    changes: broadcast::Sender<Arc<ChangeSet>>,
+    closing: watch::Sender<bool>,
+}
+
+/// What a listener hears next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Notice {
+    /// The client's tool list changed.
+    ListChanged,
+    /// The server is shutting down: the stream ends.
+    Closing,
+}
+
+impl Notices {
+    /// The notices of `catalog`: a thread forwards its change sets for as
+    /// long as the catalog lives.
+    pub(crate) fn new(catalog: &Catalog) -> Notices {
+        let (changes, _) = broadcast::channel(64);
+        let (closing, _) = watch::channel(false);
+        let reloads = catalog.subscribe();
+        let forward = changes.clone();
+        std::thread::spawn(move || {
+            while let Ok(change) = reloads.recv() {
+                // Sending fails only when no stream is listening, which is fine.
+                let _ = forward.send(Arc::new(change));
+            }
+        });
+        Notices { changes, closing }
+    }
+
+    /// What `client` hears from now on.
+    pub(crate) fn listen(&self, client: &str) -> Listener {
+        Listener {
+            client: client.to_owned(),
+            changes: self.changes.subscribe(),
+            closing: self.closing.subscribe(),
+        }
+    }
+
+    /// Ends every stream, open now or opened later.
+    pub(crate) fn close(&self) {
+        self.closing.send_replace(true);
+    }
+}
+
+/// One client's notices.
+#[derive(Debug)]
+pub(crate) struct Listener {
+    client: String,
+    changes: broadcast::Receiver<Arc<ChangeSet>>,
+    closing: watch::Receiver<bool>,
+}
+
+impl Listener {
+    /// The next notice for this client; `Closing` once the server shuts
+    /// down (or the catalog is gone).
+    pub(crate) async fn next(&mut self) -> Notice {
+        loop {
+            tokio::select! {
+                change = self.changes.recv() => match change {
+                    Ok(change) if change.clients.contains(&self.client) => {
+                        return Notice::ListChanged;
+                    }
+                    Ok(_) => {}
+                    // Notices were missed: the list may have changed.
+                    Err(broadcast::error::RecvError::Lagged(_)) => return Notice::ListChanged,
+                    Err(broadcast::error::RecvError::Closed) => return Notice::Closing,
+                },
+                closing = self.closing.wait_for(|closing| *closing) => {
+                    let _ = closing;
+                    return Notice::Closing;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! The builder a service starts from: its identity, its tools, an optional
+//! catalog configuration, and one call per transport.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use toolschema_runtime::call::{Handler, Registry, RegistryError};
+use toolschema_runtime::catalog::Catalog;
+
+use crate::error::ServeError;
+use crate::mcp::{Identity, Protocol, Trace};
+use crate::notices::Notices;
+use crate::service::{Options, Service};
+
+/// A server of derived tools, built step by step and served over
+/// Streamable HTTP, stdio, or merged into an axum application.
+///
+/// ```no_run
+/// # use serde::{Deserialize, Serialize};
+/// # use toolschema_serve::Server;
+/// # use toolschema_runtime::call::{Context, Handler, ToolError};
+/// # use toolschema_runtime::model::*;
+/// # #[derive(Deserialize)] struct Ping {}
+/// # impl Schema for Ping { const SCHEMA: &'static Node = &Node::Object(ObjectNode {
+/// #     info: TypeInfo { name: "Ping", type_name: core::any::type_name::<Ping>, title: None, description: None },
+/// #     fields: &[], additional: Additional::Deny }); }
+/// # impl Tool for Ping {
+/// #     const TOOL: &'static ToolDef = &ToolDef { name: "ping", title: None, description: "Pings.",
+/// #         version: 1, input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, internal: false };
+/// #     type Output = serde_json::Value;
+/// # }
+/// # impl Handler for Ping {
+/// #     async fn call(self, _ctx: Context) -> Result<serde_json::Value, ToolError> { Ok(serde_json::json!({})) }
+/// # }
+/// # async fn run() -> Result<(), toolschema_serve::ServeError> {
+/// Server::new("pinger", "1.0.0")
+///     .tool::<Ping>()
+///     .serve_http("127.0.0.1:8080")
+///     .await
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct Server {
+    identity: Identity,
+    registry: Registry,
+    refused: Vec<RegistryError>,
+    catalog: Source,
+    reload_every: Duration,
+    page_size: Option<usize>,
+    trace: Option<PathBuf>,
+    options: Options,
+}
+
+/// Where the catalog configuration comes from.
+#[derive(Debug)]
+enum Source {
+    /// None: open mode.
+    Open,
+    /// A file, watched for changes.
+    File(PathBuf),
+    /// Text given in code (`name` for error messages), never reloaded.
+    Text { text: String, name: String },
+}
+
+impl Server {
+    /// A server called `name` at `version` (its MCP `serverInfo`), with no
+    /// tools yet.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Server {
+        Server {
+            identity: Identity::new(name, version),
+            registry: Registry::new(),
+            refused: Vec::new(),
+            catalog: Source::Open,
+            reload_every: Duration::from_millis(500),
+            page_size: None,
+            trace: None,
+            options: Options::default(),
+        }
+    }
+
+    /// A display title for `serverInfo`.
+    pub fn title(mut self, title: impl Into<String>) -> Server {
+        self.identity = self.identity.with_title(title);
+        self
+    }
+
+    /// Adds the tool `T` (a `#[derive(Tool)]` type with a [`Handler`]). A
+    /// tool that cannot be registered is reported when the server is built.
+    pub fn tool<T: Handler>(mut self) -> Server
+    where
+        T::Output: Serialize + Send,
+    {
+        if let Err(refused) = self.registry.register::<T>() {
+            self.refused.push(refused);
+        }
+        self
+    }
+
+    /// Serves the tools of `registry` (built by hand, for instance with
+    /// descriptors generated at run time) instead of those added so far;
+    /// tools added with [`tool`](Self::tool) afterwards join them.
+    pub fn registry(mut self, registry: Registry) -> Server {
+        self.registry = registry;
+        self
+    }
+
+    /// Governs the tools with the catalog configuration in `path` (TOML:
+    /// tenants, client applications and their keys, toolsets, versions).
+    /// The file is checked when the server is built and watched while it
+    /// serves: a valid change is swapped in and clients are told; an invalid
+    /// one is logged and the last good catalog keeps serving.
+    pub fn catalog_file(mut self, path: impl Into<PathBuf>) -> Server {
+        self.catalog = Source::File(path.into());
+        self
+    }
+
+    /// Governs the tools with a configuration given as text (`name` names
+    /// it in error messages); it is never reloaded.
+    pub fn catalog_toml(mut self, text: impl Into<String>, name: impl Into<String>) -> Server {
+        self.catalog = Source::Text {
+            text: text.into(),
+            name: name.into(),
+        };
+        self
+    }
+
+    /// How often the configuration file is checked for changes (default
+    /// half a second).
+    pub fn reload_every(mut self, interval: Duration) -> Server {
+        self.reload_every = interval;
+        self
+    }
+
+    /// Accepts `host` in the `Host` and `Origin` headers, besides loopback
+    /// names (which are always accepted). Others are refused, against DNS
+    /// rebinding.
+    pub fn allow_host(mut self, host: impl Into<String>) -> Server {
+        self.options.allowed_hosts.push(host.into());
+        self
+    }
+
+    /// Lets open mode (no catalog configuration: every tool, to anyone,
+    /// without a key) listen on addresses other than loopback. Without it,
+    /// such a bind is refused.
+    pub fn allow_open_network(mut self) -> Server {
+        self.options.open_network = true;
+        self
+    }
+
+    /// The client application served over stdio (with a catalog
+    /// configuration; in open mode, everyone is served alike).
+    pub fn stdio_client(mut self, id: impl Into<String>) -> Server {
+        self.options.stdio_client = Some(id.into());
+        self
+    }
+
+    /// At most `size` tools in one `tools/list` page (default 1,000).
+    pub fn page_size(mut self, size: usize) -> Server {
+        self.page_size = Some(size);
+        self
+    }
+
+    /// Records every message the transports send to the file at `path`,
+    /// one JSON object a line, for conformance checks.
+    pub fn trace_file(mut self, path: impl Into<PathBuf>) -> Server {
+        self.trace = Some(path.into());
+        self
+    }
+
+    /// Checks the tools and the configuration and builds the service the
+    /// transports share. Validators are compiled on a background thread
+    /// (after this and after each reload), so that calls find them ready.
+    pub fn build(self) -> Result<Service, ServeError> {
+        if !self.refused.is_empty() {
+            return Err(ServeError::Tools(self.refused));
+        }
+        let (catalog, watched) = match self.catalog {
+            Source::Open => (Catalog::open(self.registry), None),
+            Source::File(path) => {
+                let text = std::fs::read_to_string(&path).map_err(|error| ServeError::Read {
+                    path: path.clone(),
+                    error,
+                })?;
+                let name = path.display().to_string();
+                let catalog =
+                    Catalog::from_toml(self.registry, &text, &name).map_err(ServeError::Config)?;
+                (catalog, Some(path))
+            }
+            Source::Text { text, name } => (
+                Catalog::from_toml(self.registry, &text, &name).map_err(ServeError::Config)?,
+                None,
+            ),
+        };
+        let trace = match self.trace {
+            Some(path) => {
+                Trace::to_file(&path).map_err(|error| ServeError::Trace { path, error })?
+            }
+            None => Trace::off(),
+        };
+        let catalog = Arc::new(catalog);
+        catalog.prepare_in_background();
+        let watch = watched.map(|path| catalog.watch(path, self.reload_every));
+        let mut protocol = Protocol::new(self.identity);
+        if let Some(size) = self.page_size {
+            protocol = protocol.with_page_size(size);
+        }
+        Ok(Service {
+            notices: Notices::new(&catalog),
+            catalog,
+            protocol,
+            trace,
+            options: self.options,
+            _watch: watch,
+        })
+    }
+
+    /// Serves MCP (Streamable HTTP, at `/mcp`) and REST (at `/v1/tools`) on
+    /// `address` until Ctrl-C or SIGTERM, then shuts down gracefully.
+    ///
+    /// In open mode, only a loopback address is accepted unless
+    /// [`allow_open_network`](Self::allow_open_network) was called.
+    #[cfg(feature = "http")]
+    pub async fn serve_http(
+        self,
+        address: impl tokio::net::ToSocketAddrs,
+    ) -> Result<(), ServeError> {
+        self.bind_http(address).await?.run().await
+    }
+
+    /// Builds the service and listens on `address` without serving yet: the
+    /// returned server tells its address (useful with port 0) and runs.
+    #[cfg(feature = "http")]
+    pub async fn bind_http(
+        self,
+        address: impl tokio::net::ToSocketAddrs,
+    ) -> Result<crate::http::HttpServer, ServeError> {
+        crate::http::HttpServer::bind(Arc::new(self.build()?), address).await
+    }
+
+    /// The axum router (MCP at `/mcp`, REST under `/v1/tools`), to merge
+    /// into an application that listens itself. The application decides
+    /// where it listens: in open mode, keep it on loopback.
+    #[cfg(feature = "http")]
+    pub fn router(self) -> Result<axum::Router, ServeError> {
+        Ok(Arc::new(self.build()?).router())
+    }
+
+    /// Serves MCP over stdin and stdout until stdin closes.
+    #[cfg(feature = "stdio")]
+    pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        crate::stdio::serve(
+            Arc::new(self.build()?),
+            tokio::io::stdin(),
+            tokio::io::stdout(),
+        )
+        .await
+    }
+}
