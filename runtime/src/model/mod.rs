@@ -1,6 +1,6 @@
 //! The static schema model.
 //!
-//! Every type that implements [`Schema`](crate::Schema) describes itself with a
+//! Every type that implements [`Schema`] describes itself with a
 //! `&'static` [`Node`]. The derives emit these nodes as constant data, so
 //! describing a type never allocates; JSON is rendered from the model once,
 //! when a catalog is built (see [`render`](crate::render)).
@@ -25,7 +25,7 @@ pub use tool::{Annotations, Tool, ToolDef};
 
 /// A link to the schema of another type: calling it returns that type's node.
 ///
-/// Obtain one with [`schema_of`](crate::schema_of).
+/// Obtain one with [`schema_of`].
 pub type SchemaFn = fn() -> &'static Node;
 
 /// One node of the schema model: the JSON shape of a Rust type.

@@ -11,9 +11,9 @@ use serde_json::Value;
 pub enum Rule {
     /// The payload is not JSON.
     InvalidJson,
-    /// The payload exceeds [`Limits::max_bytes`].
+    /// The payload exceeds [`Limits::max_bytes`](super::Limits::max_bytes).
     TooLarge,
-    /// The payload nests deeper than [`Limits::max_depth`].
+    /// The payload nests deeper than [`Limits::max_depth`](super::Limits::max_depth).
     TooDeep,
     /// The arguments are not a JSON object.
     NotAnObject,
