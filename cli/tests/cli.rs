@@ -4,14 +4,14 @@
 #![allow(missing_docs)]
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use toolschema_test_support::spec_validator;
+use toolschema_test_support::{exchange, spec_validator};
 
 const BIN: &str = env!("CARGO_BIN_EXE_toolschema");
 
@@ -252,51 +252,8 @@ impl Drop for Http {
     }
 }
 
-/// One HTTP/1.1 exchange on a kept-alive connection: (status, body).
-fn exchange(
-    stream: &mut TcpStream,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &[u8],
-) -> (u16, Vec<u8>) {
-    let mut request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (name, value) in headers {
-        request.push_str(&format!("{name}: {value}\r\n"));
-    }
-    request.push_str("\r\n");
-    stream.write_all(request.as_bytes()).expect("write");
-    stream.write_all(body).expect("write body");
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") {
-        stream.read_exact(&mut byte).expect("read head");
-        head.push(byte[0]);
-    }
-    let head = String::from_utf8_lossy(&head).into_owned();
-    let status: u16 = head[9..12].parse().expect("status");
-    let length: usize = head
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-length:")
-                .map(|v| v.trim().parse().unwrap_or(0))
-        })
-        .unwrap_or(0);
-    let mut body = vec![0u8; length];
-    stream.read_exact(&mut body).expect("read body");
-    (status, body)
-}
-
 fn connect(port: u16) -> TcpStream {
-    let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .expect("timeout");
-    stream
+    toolschema_test_support::connect(SocketAddr::from(([127, 0, 0, 1], port)))
 }
 
 const GLOBEX: (&str, &str) = ("X-API-Key", "demo-globex-support-key");

@@ -23,6 +23,8 @@
 //! network) and `stdio`.
 
 #![forbid(unsafe_code)]
+// Without a transport, the parts only transports use are idle.
+#![cfg_attr(not(any(feature = "http", feature = "stdio")), allow(dead_code))]
 
 mod error;
 #[cfg(feature = "http")]

@@ -124,7 +124,9 @@ impl fmt::Display for RegistryError {
 
 impl std::error::Error for RegistryError {}
 
-/// Tools by name and version, with validators compiled at registration.
+/// Tools by name and version. Each tool version's validators are compiled
+/// once, on its first call or ahead of it ([`prepare`](Registry::prepare),
+/// which catalogs run on a background thread), and kept.
 #[derive(Default)]
 pub struct Registry {
     tools: BTreeMap<&'static str, BTreeMap<u32, Registered>>,

@@ -5,7 +5,10 @@
 use core::future::Future;
 use core::pin::pin;
 use core::task::{Context, Poll, Waker};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -71,4 +74,82 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
             return value;
         }
     }
+}
+
+/// A connection to a server under test, reads timing out after 10 s.
+pub fn connect(address: SocketAddr) -> TcpStream {
+    let stream = TcpStream::connect(address).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    stream
+}
+
+/// One HTTP/1.1 exchange on a kept-alive connection (`Host: 127.0.0.1`
+/// unless `headers` name another): the status and the body.
+pub fn exchange(
+    stream: &mut TcpStream,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, Vec<u8>) {
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+    {
+        request.push_str("Host: 127.0.0.1\r\n");
+    }
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).expect("write");
+    stream.write_all(body).expect("write body");
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        stream.read_exact(&mut byte).expect("read head");
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).into_owned();
+    let status: u16 = head[9..12].parse().expect("status");
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length:")
+                .map(|v| v.trim().parse().unwrap_or(0))
+        })
+        .unwrap_or(0);
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).expect("read body");
+    (status, body)
+}
+
+/// POSTs a JSON-RPC message to `/mcp` with `headers`: the status and the
+/// parsed reply (`null` for an empty body).
+pub fn post_mcp(
+    address: SocketAddr,
+    headers: &[(&str, &str)],
+    message: &serde_json::Value,
+) -> (u16, serde_json::Value) {
+    let mut stream = connect(address);
+    let (status, body) = exchange(
+        &mut stream,
+        "POST",
+        "/mcp",
+        headers,
+        message.to_string().as_bytes(),
+    );
+    let reply = if body.is_empty() {
+        serde_json::Value::Null
+    } else {
+        serde_json::from_slice(&body).expect("a JSON reply")
+    };
+    (status, reply)
 }

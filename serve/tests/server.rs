@@ -1,0 +1,248 @@
+//! The serving library as a service uses it: the builder's checks, open
+//! mode and its loopback rule, a governed catalog, the router merged into
+//! an application of its own, and a graceful stop.
+
+#![allow(missing_docs)]
+
+use std::net::SocketAddr;
+use std::sync::mpsc;
+
+use serde_json::{Value, json};
+use toolschema_demo::{CATALOG_TOML, GetInvoice, ListInvoices};
+use toolschema_serve::{ServeError, Server};
+use toolschema_test_support::{connect, exchange, post_mcp};
+
+/// Runs `server` on a free loopback port in a runtime of its own; the
+/// address and the sender that stops it.
+fn spawn(server: Server) -> (SocketAddr, mpsc::Sender<()>) {
+    let (ready, address) = mpsc::channel();
+    let (stop, stopped) = mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let http = server.bind_http("127.0.0.1:0").await.expect("binds");
+            ready.send(http.local_addr()).expect("send");
+            let until = async move {
+                let _ = tokio::task::spawn_blocking(move || stopped.recv()).await;
+            };
+            http.run_until(until).await.expect("serves");
+        });
+    });
+    (address.recv().expect("the server starts"), stop)
+}
+
+fn request(id: u64, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+fn names(list: &Value) -> Vec<&str> {
+    list["result"]["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str())
+        .collect()
+}
+
+fn block_on<F: core::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(future)
+}
+
+#[test]
+fn open_mode_serves_every_tool_without_a_key_and_says_who_it_is() {
+    let server = Server::new("billing", "2.1.0")
+        .title("Billing")
+        .tool::<GetInvoice>()
+        .tool::<ListInvoices>();
+    let (address, _stop) = spawn(server);
+    let (status, list) = post_mcp(address, &[], &request(1, "tools/list", json!({})));
+    assert_eq!(status, 200);
+    assert_eq!(
+        names(&list),
+        ["billing.get-invoice", "billing.list-invoices"]
+    );
+    let (_, info) = post_mcp(
+        address,
+        &[],
+        &request(
+            2,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        ),
+    );
+    assert_eq!(
+        info["result"]["serverInfo"],
+        json!({"name": "billing", "version": "2.1.0", "title": "Billing"})
+    );
+    let mut stream = connect(address);
+    let (status, body) = exchange(&mut stream, "GET", "/v1/tools", &[], b"");
+    assert_eq!(status, 200, "REST needs no key either");
+    assert!(String::from_utf8_lossy(&body).contains("billing.get-invoice"));
+}
+
+#[test]
+fn open_mode_refuses_a_network_address_unless_allowed() {
+    let refused = block_on(
+        Server::new("billing", "1")
+            .tool::<GetInvoice>()
+            .bind_http("0.0.0.0:0"),
+    );
+    match refused {
+        Err(ServeError::OpenModeNotLoopback { address }) => {
+            assert!(address.ip().is_unspecified());
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    let message = ServeError::OpenModeNotLoopback {
+        address: "0.0.0.0:8080".parse().expect("address"),
+    }
+    .to_string();
+    assert!(message.contains("allow_open_network()"), "{message}");
+
+    let allowed = block_on(
+        Server::new("billing", "1")
+            .tool::<GetInvoice>()
+            .allow_open_network()
+            .bind_http("0.0.0.0:0"),
+    )
+    .expect("the opt-in allows it");
+    assert!(allowed.local_addr().ip().is_unspecified());
+
+    // A governed server may listen anywhere: every request needs a key.
+    let governed = block_on(
+        Server::new("billing", "1")
+            .registry(toolschema_demo::registry())
+            .catalog_toml(CATALOG_TOML, "catalog.toml")
+            .bind_http("0.0.0.0:0"),
+    );
+    assert!(governed.is_ok());
+}
+
+#[test]
+fn a_governed_server_authenticates_each_request() {
+    let server = Server::new("demo", "1")
+        .registry(toolschema_demo::registry())
+        .catalog_toml(CATALOG_TOML, "catalog.toml");
+    let (address, _stop) = spawn(server);
+    let list = request(1, "tools/list", json!({}));
+    let (status, _) = post_mcp(address, &[], &list);
+    assert_eq!(status, 401);
+    let (status, reply) = post_mcp(address, &[("X-API-Key", "demo-globex-support-key")], &list);
+    assert_eq!(status, 200);
+    assert!(names(&reply).iter().all(|n| !n.starts_with("billing.")));
+}
+
+#[test]
+fn the_builder_reports_every_problem_before_serving() {
+    let twice = Server::new("x", "1")
+        .tool::<GetInvoice>()
+        .tool::<GetInvoice>()
+        .build();
+    match twice {
+        Err(ServeError::Tools(errors)) => {
+            assert_eq!(errors.len(), 1);
+            assert!(errors[0].to_string().contains("registered twice"));
+        }
+        other => panic!("expected the duplicate, got {other:?}"),
+    }
+
+    let bad = Server::new("x", "1")
+        .tool::<GetInvoice>()
+        .catalog_toml(
+            "[[toolset]]\nid = \"s\"\ntenant = \"nobody\"\ntools = [\"billing.get-invoise\"]\n",
+            "inline.toml",
+        )
+        .build();
+    match bad {
+        Err(ServeError::Config(errors)) => {
+            let text = errors.to_string();
+            assert_eq!(errors.len(), 2, "{text}");
+            assert!(text.contains("inline.toml:3:"), "{text}");
+            assert!(
+                text.contains("did you mean `billing.get-invoice`"),
+                "{text}"
+            );
+        }
+        other => panic!("expected configuration errors, got {other:?}"),
+    }
+
+    let missing = Server::new("x", "1")
+        .catalog_file("/nonexistent/catalog.toml")
+        .build();
+    assert!(
+        matches!(&missing, Err(ServeError::Read { path, .. }) if path.ends_with("catalog.toml")),
+        "{missing:?}"
+    );
+    assert!(missing.err().is_some_and(|e| {
+        e.to_string()
+            .starts_with("cannot read /nonexistent/catalog.toml")
+    }));
+
+    let no_client = block_on(
+        Server::new("x", "1")
+            .registry(toolschema_demo::registry())
+            .catalog_toml(CATALOG_TOML, "catalog.toml")
+            .serve_stdio(),
+    );
+    assert!(matches!(no_client, Err(ServeError::NoStdioClient)));
+    let unknown = block_on(
+        Server::new("x", "1")
+            .registry(toolschema_demo::registry())
+            .catalog_toml(CATALOG_TOML, "catalog.toml")
+            .stdio_client("nobody")
+            .serve_stdio(),
+    );
+    assert!(matches!(unknown, Err(ServeError::UnknownClient { id }) if id == "nobody"));
+}
+
+#[test]
+fn the_router_merges_into_an_application() {
+    let tools = Server::new("billing", "1")
+        .tool::<ListInvoices>()
+        .router()
+        .expect("builds");
+    let app = axum::Router::new()
+        .route("/health", axum::routing::get(|| async { "ok" }))
+        .merge(tools);
+    let (ready, address) = mpsc::channel();
+    std::thread::spawn(move || {
+        block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("bind");
+            ready
+                .send(listener.local_addr().expect("addr"))
+                .expect("send");
+            axum::serve(listener, app).await.expect("serve");
+        });
+    });
+    let address = address.recv().expect("started");
+    let mut stream = connect(address);
+    let (status, body) = exchange(&mut stream, "GET", "/health", &[], b"");
+    assert_eq!((status, body.as_slice()), (200, &b"ok"[..]));
+    let (status, list) = post_mcp(address, &[], &request(1, "tools/list", json!({})));
+    assert_eq!(status, 200);
+    assert_eq!(names(&list), ["billing.list-invoices"]);
+}
+
+#[test]
+fn stopping_ends_the_server() {
+    let (address, stop) = spawn(Server::new("x", "1").tool::<GetInvoice>());
+    let (status, _) = post_mcp(address, &[], &request(1, "ping", json!({})));
+    assert_eq!(status, 200);
+    stop.send(()).expect("stop");
+    // The listener closes once the server has stopped.
+    let closed = (0..100).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::net::TcpStream::connect(address).is_err()
+    });
+    assert!(closed, "the server stopped listening");
+}
