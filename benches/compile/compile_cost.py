@@ -33,7 +33,7 @@ VARIANTS = {
     },
     "toolschema": {
         "deps": 'serde = { version = "1", features = ["derive"] }\n'
-        f'toolschema = {{ path = "{ROOT}" }}\n',
+        f'toolschema = {{ path = "{ROOT}", default-features = false }}\n',
         "uses": "use serde::Deserialize;\nuse toolschema::{Schema, Tool};\n",
         "derive": "Tool, Deserialize",
         "nested": "Schema, Deserialize",

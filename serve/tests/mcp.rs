@@ -11,17 +11,7 @@ use toolschema_runtime::catalog::{Catalog, ClientView, Snapshot};
 use toolschema_serve::mcp::{
     Identity, Incoming, LIST_CHANGED, Protocol, Reply, STATELESS_VERSION, Session,
 };
-use toolschema_test_support::{assert_conforms as conforms, block_on};
-
-/// The `name` of each tool in a JSON array of tools.
-fn tool_names(tools: &Value) -> Vec<&str> {
-    tools
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|tool| tool["name"].as_str())
-        .collect()
-}
+use toolschema_test_support::{assert_conforms as conforms, block_on, tool_names};
 
 /// The protocol core as the binary configures it.
 fn protocol() -> Protocol {

@@ -65,6 +65,16 @@ pub fn assert_conforms(version: &str, definition: &str, message: &Value) {
     );
 }
 
+/// The `name` of each tool in a JSON array of tools (`null` gives none).
+pub fn tool_names(tools: &Value) -> Vec<&str> {
+    tools
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect()
+}
+
 /// Runs a future that never waits on I/O to completion.
 pub fn block_on<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
