@@ -149,14 +149,16 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 let http = server.bind_http(bind).await.map_err(|e| e.to_string())?;
                 let local = http.local_addr();
-                eprintln!(
-                    "toolschema is serving on http://{local}\n  MCP (Streamable HTTP): http://{local}/mcp\n  REST: http://{local}/v1/tools\n  authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>`{}",
-                    if config.is_none() {
-                        " (demo keys: demo-acme-finance-key, demo-acme-assistant-key, demo-globex-support-key)"
-                    } else {
-                        ""
-                    }
+                let keys = if config.is_none() {
+                    " (demo keys: demo-acme-finance-key, demo-acme-assistant-key, demo-globex-support-key)"
+                } else {
+                    ""
+                };
+                // One write, so that a reader never sees half the address.
+                let banner = format!(
+                    "toolschema is serving on http://{local}\n  MCP (Streamable HTTP): http://{local}/mcp\n  REST: http://{local}/v1/tools\n  authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>`{keys}\n"
                 );
+                let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), banner.as_bytes());
                 http.run().await.map_err(|e| e.to_string())
             })
         }

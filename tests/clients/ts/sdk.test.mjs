@@ -65,7 +65,8 @@ function serveHttp(...extra) {
     let seen = "";
     child.stderr.on("data", (chunk) => {
       seen += chunk;
-      const match = seen.match(/toolschema is serving on (http:\/\/\S+)/);
+      // Only a whole line: the address may arrive in pieces.
+      const match = seen.match(/toolschema is serving on (http:\/\/\S+)\n/);
       if (match) {
         resolveUrl({ url: `${match[1]}/mcp`, child });
       }
