@@ -8,100 +8,12 @@
 #![allow(missing_docs, unreachable_pub, dead_code)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use serde::Deserialize;
 use std::hint::black_box;
-use toolschema::{Schema, Tool};
 
-/// One line of an invoice.
-#[derive(Schema, Deserialize)]
-pub struct Line {
-    /// The product's stock-keeping unit.
-    #[tool(min_length = 1, max_length = 32)]
-    pub sku: String,
-    /// How many.
-    #[tool(minimum = 1, maximum = 1000)]
-    pub quantity: u32,
-    /// The price of one, in cents.
-    pub unit_price_cents: u64,
-    /// A note.
-    pub note: Option<String>,
-}
+#[path = "fixtures/invoice.rs"]
+mod invoice;
 
-/// Where an invoice goes.
-#[derive(Schema, Deserialize)]
-pub struct Address {
-    pub street: String,
-    pub city: String,
-    #[tool(pattern = "^[A-Z]{2}$")]
-    pub country: String,
-}
-
-/// Creates an invoice.
-#[derive(Tool, Deserialize)]
-#[tool(name = "billing.create-invoice")]
-pub struct CreateInvoice {
-    /// The customer billed.
-    #[tool(format = "email")]
-    pub customer_email: String,
-    /// The currency.
-    #[tool(min_length = 3, max_length = 3)]
-    pub currency: String,
-    /// What is billed.
-    #[tool(min_items = 1, max_items = 100)]
-    pub lines: Vec<Line>,
-    /// Where the invoice goes.
-    pub billing_address: Address,
-    /// Days until due.
-    #[serde(default)]
-    pub due_in_days: u16,
-    /// Send it now.
-    pub send: bool,
-}
-
-fn payload() -> String {
-    let lines: Vec<serde_json::Value> = (0..8)
-        .map(|i| {
-            let mut line = serde_json::json!({
-                "sku": format!("SKU-{i:04}"),
-                "quantity": i + 1,
-                "unit_price_cents": 1999 + i * 100,
-            });
-            if i % 2 == 1 {
-                line["note"] = "gift wrapped".into();
-            }
-            line
-        })
-        .collect();
-    serde_json::json!({
-        "customer_email": "ada@example.com",
-        "currency": "EUR",
-        "lines": lines,
-        "billing_address": {"street": "1 Main Street", "city": "Springfield", "country": "US"},
-        "due_in_days": 30,
-        "send": true
-    })
-    .to_string()
-}
-
-fn bad_payload() -> String {
-    serde_json::json!({
-        "customer_email": "not an email",
-        "currency": "EURO",
-        "lines": [{"sku": "", "quantity": 0, "unit_price_cents": 1}],
-        "billing_address": {"street": "s", "city": "c", "country": "usa"},
-        "send": true
-    })
-    .to_string()
-}
-
-fn usual_validator() -> jsonschema::Validator {
-    let schema = toolschema::tool_json::<CreateInvoice>()["inputSchema"].clone();
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
-        .build(&schema)
-        .expect("schema compiles")
-}
+use invoice::{CreateInvoice, bad_payload, payload, usual_validator};
 
 fn inbound(c: &mut Criterion) {
     let text = payload();

@@ -10,11 +10,26 @@ variants, and the median wall time is kept: the cost a user pays on every
 edit. Run from anywhere:
 
     python3 benches/compile/compile_cost.py
+
+Wall and CPU times on a shared two-core machine move by a third between
+runs. `--instructions` counts instead what rustc executes to compile each
+crate once from scratch (no incremental cache), with valgrind's callgrind:
+the same figure run after run, though it leaves out what costs time without
+instructions (mapping dependency metadata and the proc-macro library,
+page faults).
+
+    python3 benches/compile/compile_cost.py --instructions
 """
 
+import os
 import pathlib
+import re
+import resource
+import shlex
 import statistics
 import subprocess
+import sys
+import tempfile
 import time
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -105,29 +120,79 @@ def build(crate):
     )
 
 
+def rustc_command(crate):
+    """The rustc command cargo runs for the crate itself, without its
+    incremental cache."""
+    (crate / "src" / "lib.rs").touch()
+    out = subprocess.run(
+        ["cargo", "build", "-v", "--manifest-path", str(crate / "Cargo.toml")],
+        check=True, capture_output=True, text=True,
+        env={**os.environ, "CARGO_TARGET_DIR": str(WORK / "target")},
+    ).stderr
+    line = [l for l in out.splitlines() if "Running `" in l and "--crate-name cost_" in l][-1]
+    command = line.split("Running `", 1)[1].rstrip("`")
+    return re.sub(r" -C incremental=\S+", "", command)
+
+
+def instructions(crates):
+    counts = {}
+    for variant, crate in crates.items():
+        command = rustc_command(crate)
+        with tempfile.TemporaryDirectory() as tmp:
+            out = pathlib.Path(tmp) / "callgrind.out"
+            subprocess.run(
+                ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + shlex.split(command),
+                cwd=crate, check=True, capture_output=True,
+            )
+            total = next(
+                int(l.split()[1]) for l in out.read_text().splitlines() if l.startswith("summary:")
+            )
+        counts[variant] = total
+        print(f"instructions {variant:11} {total / 1e9:6.3f} G")
+    base = counts["serde"]
+    ours = counts["toolschema"] - base
+    theirs = counts["schemars"] - base
+    print(f"instructions overhead over serde: toolschema {ours / 1e9:.3f} G, schemars {theirs / 1e9:.3f} G")
+    print(f"instructions toolschema overhead / schemars overhead = {ours / theirs:.2f} (target <= 0.50)")
+
+
 def main():
     crates = {variant: write(variant) for variant in VARIANTS}
+    if "--instructions" in sys.argv:
+        for crate in crates.values():
+            build(crate)  # dependencies, once
+        instructions(crates)
+        return
     for crate in crates.values():
         build(crate)  # dependencies, once
     # Rounds interleave the variants, so that a slow stretch of the machine
     # weighs on all of them alike.
+    # Wall time, and the CPU time (user + system) of cargo and rustc, which a
+    # busy neighbour on a shared machine disturbs less.
     times = {variant: [] for variant in VARIANTS}
+    cpu = {variant: [] for variant in VARIANTS}
     for _ in range(RUNS):
         for variant, crate in crates.items():
             (crate / "src" / "lib.rs").touch()
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             build(crate)
             times[variant].append(time.perf_counter() - start)
-    results = {}
-    for variant, runs in times.items():
-        results[variant] = statistics.median(runs)
-        print(f"{variant:11} median {results[variant] * 1000:7.0f} ms  runs {[round(t * 1000) for t in runs]}")
-    base = results["serde"]
-    ours = results["toolschema"] - base
-    theirs = results["schemars"] - base
-    print(f"overhead over serde: toolschema {ours * 1000:.0f} ms, schemars {theirs * 1000:.0f} ms")
-    if theirs > 0:
-        print(f"toolschema overhead / schemars overhead = {ours / theirs:.2f} (target <= 0.50)")
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[variant].append(
+                after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+            )
+    for label, samples in [("wall", times), ("cpu", cpu)]:
+        results = {}
+        for variant, runs in samples.items():
+            results[variant] = statistics.median(runs)
+            print(f"{label:4} {variant:11} median {results[variant] * 1000:7.0f} ms  runs {[round(t * 1000) for t in runs]}")
+        base = results["serde"]
+        ours = results["toolschema"] - base
+        theirs = results["schemars"] - base
+        print(f"{label:4} overhead over serde: toolschema {ours * 1000:.0f} ms, schemars {theirs * 1000:.0f} ms")
+        if theirs > 0:
+            print(f"{label:4} toolschema overhead / schemars overhead = {ours / theirs:.2f} (target <= 0.50)")
 
 
 if __name__ == "__main__":

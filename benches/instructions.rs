@@ -1,0 +1,64 @@
+//! The call path in instructions rather than seconds: timings on a shared
+//! two-core machine move by a third from run to run, instruction counts do
+//! not. `python3 benches/instructions.py` runs each variant under
+//! `valgrind --tool=callgrind` twice (with a few calls and with many) and
+//! reports the instructions of one call, the difference divided by the
+//! difference in calls, so that start-up and set-up cancel out.
+//!
+//! Run directly: `instructions <variant> <calls>`, where the variants are
+//! those of `call.rs`: `a` (`serde_json::from_str`), `b` (the usual stack),
+//! `c` (`parse_args`), `a-value`, `b-value`, `c-value` (arguments already
+//! parsed), `b-errors`, `c-errors` (five violations).
+
+#![allow(missing_docs, unreachable_pub, dead_code)]
+
+use std::hint::black_box;
+
+#[path = "fixtures/invoice.rs"]
+mod invoice;
+
+use invoice::{CreateInvoice, bad_payload, payload, usual_validator};
+use toolschema::validate::{InputValidator, Limits};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let (Some(variant), Some(calls)) = (args.next(), args.next()) else {
+        // `cargo bench` runs every bench target without these arguments.
+        eprintln!("usage: instructions <variant> <calls> (see benches/instructions.py)");
+        return;
+    };
+    let calls: usize = calls.parse().expect("a number of calls");
+    let text = payload();
+    let bad = bad_payload();
+    let validator = usual_validator();
+    let parsed: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let own = InputValidator::new(<CreateInvoice as toolschema::Tool>::TOOL, Limits::default());
+    // Warm the compiled-validator cache, as a running server would have it.
+    assert!(toolschema::parse_args::<CreateInvoice>(&text).is_ok());
+    let mut ok = 0usize;
+    for _ in 0..calls {
+        ok += usize::from(match variant.as_str() {
+            "a" => serde_json::from_str::<CreateInvoice>(black_box(&text)).is_ok(),
+            "b" => {
+                let value: serde_json::Value =
+                    serde_json::from_str(black_box(&text)).expect("json");
+                validator.is_valid(&value) && serde_json::from_value::<CreateInvoice>(value).is_ok()
+            }
+            "c" => toolschema::parse_args::<CreateInvoice>(black_box(&text)).is_ok(),
+            "a-value" => serde_json::from_value::<CreateInvoice>(black_box(parsed.clone())).is_ok(),
+            "b-value" => own
+                .check_value(black_box(parsed.clone()))
+                .is_ok_and(|value| serde_json::from_value::<CreateInvoice>(value).is_ok()),
+            "c-value" => own.read::<CreateInvoice>(black_box(parsed.clone())).is_ok(),
+            "b-errors" => {
+                let value: serde_json::Value = serde_json::from_str(black_box(&bad)).expect("json");
+                validator.iter_errors(&value).map(|e| e.to_string()).count() == 5
+            }
+            "c-errors" => toolschema::parse_args::<CreateInvoice>(black_box(&bad))
+                .err()
+                .is_some_and(|e| e.len() == 5),
+            other => panic!("unknown variant `{other}`"),
+        });
+    }
+    assert_eq!(ok, calls, "every call gives the expected answer");
+}
