@@ -52,7 +52,11 @@ fn main() {
             "c-value" => own.read::<CreateInvoice>(black_box(parsed.clone())).is_ok(),
             "b-errors" => {
                 let value: serde_json::Value = serde_json::from_str(black_box(&bad)).expect("json");
-                validator.iter_errors(&value).map(|e| e.to_string()).count() == 5
+                let errors: Vec<String> = validator
+                    .iter_errors(&value)
+                    .map(|e| e.to_string())
+                    .collect();
+                errors.len() == 5
             }
             "c-errors" => toolschema::parse_args::<CreateInvoice>(black_box(&bad))
                 .err()
