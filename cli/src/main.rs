@@ -47,6 +47,10 @@ enum Command {
         /// Host names accepted in the Host and Origin headers, besides loopback.
         #[arg(long = "allow-host")]
         allow_hosts: Vec<String>,
+        /// Open mode: no configuration, every demo tool in Full mode for
+        /// anyone, no API key (loopback addresses only).
+        #[arg(long, conflicts_with = "config")]
+        open: bool,
     },
     /// Print a client's tools/list result.
     List {
@@ -118,6 +122,7 @@ fn run(cli: Cli) -> Result<(), String> {
             stdio,
             client,
             allow_hosts,
+            open,
         } => {
             tracing_subscriber::fmt()
                 .with_writer(std::io::stderr)
@@ -128,6 +133,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 .registry(toolschema_demo::registry());
             server = match &config {
                 Some(path) => server.catalog_file(path),
+                None if open => server,
                 None => server.catalog_toml(toolschema_demo::CATALOG_TOML, EMBEDDED),
             };
             for host in allow_hosts {
@@ -149,10 +155,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 let http = server.bind_http(bind).await.map_err(|e| e.to_string())?;
                 let local = http.local_addr();
-                let keys = if config.is_none() {
-                    " (demo keys: demo-acme-finance-key, demo-acme-assistant-key, demo-globex-support-key)"
-                } else {
-                    ""
+                let keys = match (&config, open) {
+                    (_, true) => " (open mode: no key needed)",
+                    (None, false) => {
+                        " (demo keys: demo-acme-finance-key, demo-acme-assistant-key, demo-globex-support-key)"
+                    }
+                    (Some(_), false) => "",
                 };
                 // One write, so that a reader never sees half the address.
                 let banner = format!(

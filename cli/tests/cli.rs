@@ -467,7 +467,7 @@ fn open_streams(port: u16, id: &str) -> (TcpStream, Value, TcpStream) {
     .to_string();
     let mut modern = connect(port);
     let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: demo-globex-support-key\r\nContent-Length: {}\r\n\r\n{listen}",
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: demo-globex-support-key\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: {}\r\n\r\n{listen}",
         listen.len()
     );
     modern.write_all(request.as_bytes()).expect("write");

@@ -8,8 +8,8 @@ use tokio::sync::Mutex;
 
 use crate::error::ServeError;
 use crate::mcp::{
-    HANDSHAKE_VERSIONS, Incoming, LIST_CHANGED, Protocol, Reply, STATELESS_VERSION, Session,
-    Subscription, code, error,
+    Answer, HANDSHAKE_VERSIONS, Headers, Incoming, LIST_CHANGED, Protocol, Reply,
+    STATELESS_VERSION, Session, Subscription, code, error,
 };
 use crate::notices::Notice;
 use crate::service::Service;
@@ -111,14 +111,6 @@ async fn answer(
         Incoming::Malformed(reply) => {
             return Some((reply, Protocol::version_of(None, session, None), None));
         }
-        Incoming::Listen(subscription) => {
-            let ack = subscription.acknowledgement();
-            if let Ok(mut open) = subscriptions.lock() {
-                open.push(subscription);
-            }
-            let method = Some("subscriptions/listen".to_owned());
-            return Some((Reply::from(ack), STATELESS_VERSION, method));
-        }
     };
     let version = Protocol::version_of(Some(&request), session, None);
     let method = Some(request.method().to_owned());
@@ -129,12 +121,20 @@ async fn answer(
         .and_then(|fingerprint| catalog.snapshot_with_list(client, fingerprint))
         .unwrap_or_else(|| catalog.snapshot());
     let reply = match snapshot.client(client) {
-        Some(view) => {
-            service
-                .protocol
-                .handle(&snapshot, view, session, request)
-                .await
-        }
+        Some(view) => match service
+            .protocol
+            .handle(&snapshot, view, session, request, &Headers::NONE)
+            .await
+        {
+            Answer::Reply(reply) => reply,
+            Answer::Stream(subscription) => {
+                let ack = subscription.acknowledgement();
+                if let Ok(mut open) = subscriptions.lock() {
+                    open.push(subscription);
+                }
+                Reply::from(ack)
+            }
+        },
         None => Reply::from(error(
             Some(request.id()),
             code::INVALID_REQUEST,

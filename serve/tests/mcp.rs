@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use toolschema_demo::CATALOG_TOML;
 use toolschema_runtime::catalog::{Catalog, ClientView, Snapshot};
 use toolschema_serve::mcp::{
-    Identity, Incoming, LIST_CHANGED, Protocol, Reply, STATELESS_VERSION, Session,
+    Answer, Headers, Identity, Incoming, LIST_CHANGED, Protocol, Reply, STATELESS_VERSION, Session,
 };
 use toolschema_test_support::{assert_conforms as conforms, block_on, tool_names};
 
@@ -29,10 +29,13 @@ fn handle(
 ) -> Option<Reply> {
     match Incoming::parse(bytes) {
         Incoming::Request(request) => {
-            Some(block_on(protocol.handle(snapshot, view, session, request)))
+            match block_on(protocol.handle(snapshot, view, session, request, &Headers::NONE)) {
+                Answer::Reply(reply) => Some(reply),
+                Answer::Stream(subscription) => Some(Reply::from(subscription.acknowledgement())),
+                _ => None,
+            }
         }
         Incoming::Malformed(reply) => Some(reply),
-        Incoming::Listen(subscription) => Some(Reply::from(subscription.acknowledgement())),
         _ => None,
     }
 }

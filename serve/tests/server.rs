@@ -4,7 +4,6 @@
 
 #![allow(missing_docs)]
 
-use std::net::SocketAddr;
 use std::sync::mpsc;
 
 use serde_json::{Value, json};
@@ -12,28 +11,8 @@ use toolschema_demo::{CATALOG_TOML, GetInvoice, ListInvoices};
 use toolschema_serve::{ServeError, Server};
 use toolschema_test_support::{connect, exchange, post_mcp};
 
-/// Runs `server` on a free loopback port in a runtime of its own; the
-/// address and the sender that stops it.
-fn spawn(server: Server) -> (SocketAddr, mpsc::Sender<()>) {
-    let (ready, address) = mpsc::channel();
-    let (stop, stopped) = mpsc::channel::<()>();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        runtime.block_on(async move {
-            let http = server.bind_http("127.0.0.1:0").await.expect("binds");
-            ready.send(http.local_addr()).expect("send");
-            let until = async move {
-                let _ = tokio::task::spawn_blocking(move || stopped.recv()).await;
-            };
-            http.run_until(until).await.expect("serves");
-        });
-    });
-    (address.recv().expect("the server starts"), stop)
-}
+mod common;
+use common::spawn;
 
 fn request(id: u64, method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})

@@ -7,7 +7,7 @@ use core::task::{Context, Poll};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 use bytes::Bytes;
 
@@ -15,6 +15,7 @@ use crate::mcp::Reply;
 
 /// A reply as a JSON response.
 pub(super) fn reply_response(reply: Reply) -> Response {
+    let status = reply.status();
     let chunks: VecDeque<Bytes> = reply
         .into_chunks()
         .map(|chunk| match chunk {
@@ -22,7 +23,9 @@ pub(super) fn reply_response(reply: Reply) -> Response {
             Err(owned) => Bytes::from(owned),
         })
         .collect();
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
     let mut response = Response::new(axum::body::Body::new(Chunks(chunks)));
+    *response.status_mut() = status;
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),

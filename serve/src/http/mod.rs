@@ -31,7 +31,7 @@ use bytes::Bytes;
 use serde_json::json;
 
 use crate::error::ServeError;
-use crate::mcp::{Incoming, LIST_CHANGED, Protocol, STATELESS_VERSION, Session};
+use crate::mcp::{Answer, Headers, Incoming, LIST_CHANGED, Protocol, STATELESS_VERSION, Session};
 use crate::service::Service;
 use caller::Caller;
 use events::{Stream, events};
@@ -205,6 +205,17 @@ fn protocol_header(headers: &HeaderMap) -> Option<&str> {
         .and_then(|v| v.to_str().ok())
 }
 
+/// The MCP headers of a request, for the core to check against the body.
+fn mcp_headers(headers: &HeaderMap) -> Headers<'_> {
+    let get = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    Headers {
+        http: true,
+        protocol_version: get("mcp-protocol-version"),
+        method: get("mcp-method"),
+        name: get("mcp-name"),
+    }
+}
+
 /// `POST /mcp`.
 async fn mcp(
     State(service): State<Arc<Service>>,
@@ -220,17 +231,6 @@ async fn mcp(
                 Protocol::version_of(None, &Session::default(), protocol_header(&headers));
             service.trace.record(version, None, &reply);
             return body::reply_response(reply);
-        }
-        Incoming::Listen(subscription) => {
-            let first = subscription.acknowledgement();
-            let last = subscription.ended();
-            let notice = move || subscription.tools_changed();
-            let stream = Stream {
-                first: Some(first),
-                last: Some(last),
-                version: STATELESS_VERSION,
-            };
-            return events(&service, caller.view.id(), stream, notice);
         }
     };
     // A cursor is read in the snapshot that made it, even after a reload.
@@ -249,14 +249,35 @@ async fn mcp(
         let version = Protocol::version_of(Some(&request), &session, protocol_header(&headers));
         (version, request.method().to_owned())
     });
-    let reply = service
+    let answer = service
         .protocol
-        .handle(&snapshot, &view, &mut session, request)
+        .handle(
+            &snapshot,
+            &view,
+            &mut session,
+            request,
+            &mcp_headers(&headers),
+        )
         .await;
-    if let Some((version, method)) = traced {
-        service.trace.record(version, Some(&method), &reply);
+    match answer {
+        Answer::Reply(reply) => {
+            if let Some((version, method)) = traced {
+                service.trace.record(version, Some(&method), &reply);
+            }
+            body::reply_response(reply)
+        }
+        Answer::Stream(subscription) => {
+            let first = subscription.acknowledgement();
+            let last = subscription.ended();
+            let notice = move || subscription.tools_changed();
+            let stream = Stream {
+                first: Some(first),
+                last: Some(last),
+                version: STATELESS_VERSION,
+            };
+            events(&service, view.id(), stream, notice)
+        }
     }
-    body::reply_response(reply)
 }
 
 /// `GET /mcp`: the handshake era's event stream.

@@ -6,7 +6,6 @@ use serde_json::{Map, Value};
 
 use super::id::Id;
 use super::reply::{Reply, error};
-use super::subscription::Subscription;
 use super::{STATELESS_VERSION, VERSION_KEY, code};
 
 /// A request to answer: its id, method and params.
@@ -40,7 +39,12 @@ impl Request {
     /// The protocol version named in `_meta` (2026-07-28 requests carry
     /// one), if any.
     pub fn meta_version(&self) -> Option<&Value> {
-        self.params.get("_meta")?.get(VERSION_KEY)
+        self.meta(VERSION_KEY)
+    }
+
+    /// A member of the request's `_meta`, if any.
+    pub fn meta(&self, key: &str) -> Option<&Value> {
+        self.params.get("_meta")?.get(key)
     }
 
     /// Whether the request belongs to the stateless 2026-07-28 revision.
@@ -81,9 +85,6 @@ pub(crate) fn cursor(fingerprint: u64, offset: usize) -> String {
 pub enum Incoming {
     /// A request to answer with [`Protocol::handle`](super::Protocol::handle).
     Request(Request),
-    /// A `subscriptions/listen` request (2026-07-28): a long-lived stream of
-    /// notifications, which the transport opens.
-    Listen(Subscription),
     /// A notification, or a response from the client: nothing to answer.
     Notification,
     /// A message that cannot be handled, with the error reply to send.
@@ -190,9 +191,6 @@ impl Incoming {
                 )));
             }
         };
-        if method == "subscriptions/listen" {
-            return Incoming::Listen(Subscription::new(id, &params));
-        }
         Incoming::Request(Request { id, method, params })
     }
 }

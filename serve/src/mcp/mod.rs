@@ -40,8 +40,15 @@ pub const HANDSHAKE_VERSIONS: [&str; 2] = ["2025-06-18", "2025-11-25"];
 /// The stateless protocol version served.
 pub const STATELESS_VERSION: &str = "2026-07-28";
 
+/// Every protocol version served, newest first: what `server/discover`
+/// lists and an unsupported version's error names.
+pub const SUPPORTED_VERSIONS: [&str; 3] = [STATELESS_VERSION, "2025-11-25", "2025-06-18"];
+
 /// The `_meta` key that carries a stateless request's protocol version.
 const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// The `_meta` key that carries a stateless request's client capabilities.
+const CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
 
 /// JSON-RPC error codes.
 pub mod code {
@@ -55,8 +62,49 @@ pub mod code {
     pub const INVALID_PARAMS: i64 = -32602;
     /// A server-side defect.
     pub const INTERNAL_ERROR: i64 = -32603;
+    /// HTTP headers missing, or disagreeing with the body (2026-07-28).
+    pub const HEADER_MISMATCH: i64 = -32020;
+    /// The request needs a client capability the client did not declare.
+    pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
     /// A protocol version the server does not speak.
     pub const UNSUPPORTED_VERSION: i64 = -32022;
+}
+
+/// What a transport knows of a request besides its body: over HTTP, the
+/// headers the 2026-07-28 revision requires and checks against the body.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Headers<'a> {
+    /// Whether the request came over HTTP (where 2026-07-28 requests must
+    /// carry `MCP-Protocol-Version`, `Mcp-Method` and, naming a tool,
+    /// `Mcp-Name`).
+    pub http: bool,
+    /// `MCP-Protocol-Version`.
+    pub protocol_version: Option<&'a str>,
+    /// `Mcp-Method`.
+    pub method: Option<&'a str>,
+    /// `Mcp-Name`.
+    pub name: Option<&'a str>,
+}
+
+impl Headers<'static> {
+    /// No headers: stdio, or a caller of the core of its own.
+    pub const NONE: Headers<'static> = Headers {
+        http: false,
+        protocol_version: None,
+        method: None,
+        name: None,
+    };
+}
+
+/// What the core makes of a request: a reply to send, or a stream of
+/// notifications for the transport to open (`subscriptions/listen`).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Answer {
+    /// Send this.
+    Reply(Reply),
+    /// Open a notification stream for this subscription.
+    Stream(Subscription),
 }
 
 /// The notification that a client's tool list changed (handshake era).
@@ -166,45 +214,50 @@ impl Protocol {
         &self.identity
     }
 
-    /// Answers one request from `client`.
+    /// Answers one request from `client`: checks which protocol era it
+    /// belongs to (and, for 2026-07-28, its `_meta` and `headers`), then
+    /// the method that era serves.
     pub async fn handle(
         &self,
         snapshot: &Snapshot,
         client: &ClientView,
         session: &mut Session,
         mut request: Request,
-    ) -> Reply {
+        headers: &Headers<'_>,
+    ) -> Answer {
+        let era = match admit(&request, headers) {
+            Ok(era) => era,
+            Err(refused) => return Answer::Reply(refused),
+        };
         let id = request.id().clone();
-        let era = match request.meta_version() {
-            None => Era::Handshake,
-            Some(Value::String(v)) if v == STATELESS_VERSION => Era::Stateless,
-            Some(requested) => {
-                let data = json!({"supported": [STATELESS_VERSION, HANDSHAKE_VERSIONS[1], HANDSHAKE_VERSIONS[0]], "requested": requested});
-                return Reply::from(error(
-                    Some(&id),
-                    code::UNSUPPORTED_VERSION,
-                    "Unsupported protocol version",
-                    Some(data),
+        let text = match (era, request.method()) {
+            (_, "tools/list") => {
+                return Answer::Reply(self.list(&id, era, client, request.params()));
+            }
+            (_, "tools/call") => {
+                let arguments = request.params_mut().remove("arguments");
+                return Answer::Reply(
+                    self.call(&id, era, snapshot, client, request.params(), arguments)
+                        .await,
+                );
+            }
+            (Era::Handshake, "initialize") => self.initialize(&id, request.params(), session),
+            (Era::Handshake, "ping") => success(&id, Map::new()),
+            (Era::Stateless, "server/discover") => self.discover(&id),
+            (Era::Stateless, "subscriptions/listen") => {
+                return Answer::Stream(Subscription::new(id, request.params()));
+            }
+            (era, other) => {
+                return Answer::Reply(refusal(
+                    era,
+                    &id,
+                    code::METHOD_NOT_FOUND,
+                    &format!("Method not found: {other}"),
+                    None,
                 ));
             }
         };
-        Reply::from(match request.method() {
-            "tools/list" => return self.list(&id, era, client, request.params()),
-            "initialize" => self.initialize(&id, request.params(), session),
-            "server/discover" => self.discover(&id),
-            "ping" => success(&id, self.result(era, Map::new())),
-            "tools/call" => {
-                let arguments = request.params_mut().remove("arguments");
-                self.call(&id, era, snapshot, client, request.params(), arguments)
-                    .await
-            }
-            other => error(
-                Some(&id),
-                code::METHOD_NOT_FOUND,
-                &format!("Method not found: {other}"),
-                None,
-            ),
-        })
+        Answer::Reply(Reply::from(text))
     }
 
     /// The protocol version a reply to `request` belongs to: 2026-07-28
@@ -273,7 +326,7 @@ impl Protocol {
             id,
             json!({
                 "resultType": "complete",
-                "supportedVersions": [STATELESS_VERSION],
+                "supportedVersions": SUPPORTED_VERSIONS,
                 "capabilities": {"tools": {"listChanged": true}},
                 "_meta": {"io.modelcontextprotocol/serverInfo": self.identity.to_json()},
                 "ttlMs": self.list_ttl_ms,
@@ -295,23 +348,23 @@ impl Protocol {
                     offset
                 }
                 _ => {
-                    return error(
-                        Some(id),
+                    return refusal(
+                        era,
+                        id,
                         code::INVALID_PARAMS,
                         "Invalid cursor: it is not from this tool list (the list may have changed); list again without a cursor",
                         None,
-                    )
-                    .into();
+                    );
                 }
             },
             Some(_) => {
-                return error(
-                    Some(id),
+                return refusal(
+                    era,
+                    id,
                     code::INVALID_PARAMS,
                     "Invalid params: cursor must be a string",
                     None,
-                )
-                .into();
+                );
             }
         };
         let end = (start + self.page_size).min(entries.len());
@@ -362,10 +415,11 @@ impl Protocol {
         client: &ClientView,
         params: &Map<String, Value>,
         arguments: Option<Value>,
-    ) -> String {
+    ) -> Reply {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
-            return error(
-                Some(id),
+            return refusal(
+                era,
+                id,
                 code::INVALID_PARAMS,
                 "Invalid params: tools/call needs a tool \"name\"",
                 None,
@@ -376,8 +430,9 @@ impl Protocol {
             Some(arguments) => arguments,
         };
         let unknown = |name: &str| {
-            error(
-                Some(id),
+            refusal(
+                era,
+                id,
                 code::INVALID_PARAMS,
                 &format!("Unknown tool: {name}"),
                 None,
@@ -421,8 +476,9 @@ impl Protocol {
             Err(CallError::Tool(failure)) => {
                 self.tool_result(id, era, text(failure.message()), None, true)
             }
-            Err(defect) => error(
-                Some(id),
+            Err(defect) => refusal(
+                era,
+                id,
                 code::INTERNAL_ERROR,
                 &format!("Internal error: {defect}"),
                 None,
@@ -437,7 +493,7 @@ impl Protocol {
         content: Value,
         structured: Option<Value>,
         is_error: bool,
-    ) -> String {
+    ) -> Reply {
         let mut result = Map::new();
         result.insert("content".into(), Value::Array(vec![content]));
         if let Some(structured) = structured {
@@ -446,7 +502,142 @@ impl Protocol {
         if is_error {
             result.insert("isError".into(), json!(true));
         }
-        success(id, self.result(era, result))
+        Reply::from(success(id, self.result(era, result)))
+    }
+}
+
+/// An error reply to a request of `era`: over HTTP, a 2026-07-28 refusal
+/// carries the status its code calls for (404 for an unknown method, 400
+/// for bad params, headers, capabilities or versions); the handshake era's
+/// errors travel with 200.
+fn refusal(era: Era, id: &Id, code: i64, message: &str, data: Option<Value>) -> Reply {
+    let status = match (era, code) {
+        (Era::Handshake, _) => 200,
+        (Era::Stateless, code::METHOD_NOT_FOUND) => 404,
+        (
+            Era::Stateless,
+            code::INVALID_PARAMS
+            | code::HEADER_MISMATCH
+            | code::MISSING_CLIENT_CAPABILITY
+            | code::UNSUPPORTED_VERSION,
+        ) => 400,
+        (Era::Stateless, _) => 200,
+    };
+    Reply::from(error(Some(id), code, message, data)).with_status(status)
+}
+
+/// The era `request` belongs to, or the refusal to send: a request with a
+/// protocol version in `_meta`, or a non-handshake `MCP-Protocol-Version`
+/// header, is a 2026-07-28 request, whose `_meta` must name the version and
+/// the client's capabilities, agree with the headers, and name a version
+/// served.
+fn admit(request: &Request, headers: &Headers<'_>) -> Result<Era, Reply> {
+    let header = headers.protocol_version.map(str::trim);
+    let meta_version = request.meta_version();
+    let refuse =
+        |code, message: &str, data| Err(refusal(Era::Stateless, request.id(), code, message, data));
+    let unsupported = |requested: &str| {
+        refuse(
+            code::UNSUPPORTED_VERSION,
+            &format!("Unsupported protocol version: {requested}"),
+            Some(json!({"supported": SUPPORTED_VERSIONS, "requested": requested})),
+        )
+    };
+    match (meta_version, header) {
+        (None, None) => return Ok(Era::Handshake),
+        (None, Some(header)) if HANDSHAKE_VERSIONS.contains(&header) => return Ok(Era::Handshake),
+        (None, Some(header)) if header != STATELESS_VERSION => return unsupported(header),
+        _ => {}
+    }
+    if headers.http && header.is_none() {
+        return refuse(
+            code::HEADER_MISMATCH,
+            "Header mismatch: a 2026-07-28 request needs the MCP-Protocol-Version header",
+            None,
+        );
+    }
+    let missing: Vec<&str> = [VERSION_KEY, CAPABILITIES_KEY]
+        .into_iter()
+        .filter(|key| request.meta(key).is_none())
+        .collect();
+    if !missing.is_empty() {
+        return refuse(
+            code::INVALID_PARAMS,
+            &format!(
+                "Invalid params: a 2026-07-28 request's _meta must carry {}",
+                missing.join(" and ")
+            ),
+            None,
+        );
+    }
+    let Some(version) = meta_version.and_then(Value::as_str) else {
+        return refuse(
+            code::INVALID_PARAMS,
+            &format!("Invalid params: _meta {VERSION_KEY} must be a string"),
+            None,
+        );
+    };
+    if let Some(header) = header.filter(|header| *header != version) {
+        return refuse(
+            code::HEADER_MISMATCH,
+            &format!(
+                "Header mismatch: the MCP-Protocol-Version header says {header}, _meta says {version}"
+            ),
+            None,
+        );
+    }
+    if version != STATELESS_VERSION {
+        return unsupported(version);
+    }
+    if headers.http {
+        check_routing_headers(request, headers).map_err(|message| {
+            refusal(
+                Era::Stateless,
+                request.id(),
+                code::HEADER_MISMATCH,
+                &message,
+                None,
+            )
+        })?;
+    }
+    Ok(Era::Stateless)
+}
+
+/// The 2026-07-28 routing headers: `Mcp-Method` must be the body's method,
+/// exactly (values are case-sensitive; surrounding whitespace is not part
+/// of a value), and `Mcp-Name` the name or URI the body targets.
+fn check_routing_headers(request: &Request, headers: &Headers<'_>) -> Result<(), String> {
+    match headers.method.map(str::trim) {
+        Some(method) if method == request.method() => {}
+        Some(method) => {
+            return Err(format!(
+                "Header mismatch: the Mcp-Method header says {method}, the body's method is {}",
+                request.method()
+            ));
+        }
+        None => {
+            return Err(format!(
+                "Header mismatch: the Mcp-Method header is missing; send Mcp-Method: {}",
+                request.method()
+            ));
+        }
+    }
+    let key = match request.method() {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        _ => return Ok(()),
+    };
+    let Some(target) = request.params().get(key).and_then(Value::as_str) else {
+        return Ok(());
+    };
+    match headers.name.map(str::trim) {
+        Some(name) if name == target => Ok(()),
+        Some(name) => Err(format!(
+            "Header mismatch: the Mcp-Name header says {name}, the body names {target}"
+        )),
+        None => Err(format!(
+            "Header mismatch: the Mcp-Name header is missing; send Mcp-Name: {target}"
+        )),
     }
 }
 

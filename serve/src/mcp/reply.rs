@@ -11,9 +11,20 @@ use super::id::Id;
 /// A reply ready to send: its text in parts, written in order. The tool
 /// list is a part shared with the snapshot, never copied: a 1,000-tool list
 /// is megabytes.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Reply {
     parts: Vec<Part>,
+    /// The HTTP status it travels with.
+    status: u16,
+}
+
+impl Default for Reply {
+    fn default() -> Reply {
+        Reply {
+            parts: Vec::new(),
+            status: 200,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -44,6 +55,17 @@ impl Reply {
         })
     }
 
+    /// The HTTP status the reply travels with: 200, or for a 2026-07-28
+    /// refusal the status its error code calls for (400, 404).
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    pub(crate) fn with_status(mut self, status: u16) -> Reply {
+        self.status = status;
+        self
+    }
+
     /// The total length in bytes.
     pub fn len(&self) -> usize {
         self.parts().map(str::len).sum()
@@ -67,6 +89,7 @@ impl From<String> for Reply {
     fn from(text: String) -> Reply {
         Reply {
             parts: vec![Part::Owned(text)],
+            status: 200,
         }
     }
 }

@@ -58,10 +58,21 @@ impl Subscription {
     /// request, after which the stream closes.
     ///
     /// ```
-    /// use toolschema_serve::mcp::Incoming;
+    /// use toolschema_serve::mcp::{Answer, Headers, Identity, Incoming, Protocol, Session};
+    /// # let catalog = toolschema_runtime::catalog::Catalog::open(Default::default());
+    /// # let snapshot = catalog.snapshot();
+    /// # let client = snapshot.client("*").unwrap();
     ///
-    /// let listen = br#"{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true}}}"#;
-    /// let Incoming::Listen(subscription) = Incoming::parse(listen) else { panic!() };
+    /// let listen = br#"{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    /// let Incoming::Request(request) = Incoming::parse(listen) else { panic!() };
+    /// let protocol = Protocol::new(Identity::new("doc", "1"));
+    /// # fn block_on<F: core::future::Future>(f: F) -> F::Output {
+    /// #     let mut f = core::pin::pin!(f);
+    /// #     let mut cx = core::task::Context::from_waker(core::task::Waker::noop());
+    /// #     loop { if let core::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
+    /// # }
+    /// let answer = block_on(protocol.handle(&snapshot, client, &mut Session::default(), request, &Headers::NONE));
+    /// let Answer::Stream(subscription) = answer else { panic!() };
     /// let end: serde_json::Value = serde_json::from_str(&subscription.ended()).unwrap();
     /// assert_eq!(end["id"], 7);
     /// assert_eq!(end["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 7);
