@@ -20,7 +20,9 @@ struct Rules {
     keywords: &'static [&'static str],
     /// String formats that may appear.
     formats: &'static [&'static str],
-    /// Every object lists all its properties as required and is closed.
+    /// Every object lists all its properties as required, and is closed
+    /// unless the tool leaves it open (a map's values, a Lazy tool's
+    /// arguments): those stay open, or real calls would be refused.
     closed_objects: bool,
     /// `type` is one string, never a list.
     single_type: bool,
@@ -121,8 +123,10 @@ fn obey(rules: &Rules, schema: &Value, at: &str, problems: &mut Vec<String>) {
     let is_object = object.get("type").and_then(Value::as_str) == Some("object")
         || object.contains_key("properties");
     if rules.closed_objects && is_object {
-        if object.get("additionalProperties") != Some(&Value::Bool(false)) {
-            problems.push(format!("{at}: object not closed"));
+        if object.get("additionalProperties") == Some(&Value::Bool(true)) {
+            problems.push(format!(
+                "{at}: `additionalProperties: true` instead of leaving it out"
+            ));
         }
         let names: Vec<&String> = object
             .get("properties")
@@ -267,9 +271,6 @@ fn fill_nulls(value: &mut Value, schema: &Value) {
                 return;
             };
             for (name, sub) in properties {
-                if name == "_schema_discovery" {
-                    continue;
-                }
                 let entry = map.entry(name.clone()).or_insert(Value::Null);
                 fill_nulls(entry, sub);
             }
@@ -310,4 +311,88 @@ fn gemini_inlines_recursion_with_a_placeholder() {
     let text = gemini["inputSchema"].to_string();
     assert!(!text.contains("$ref") && !text.contains("$defs"), "{text}");
     assert!(text.contains("recursive"), "{text}");
+}
+
+/// A valid call of each demo tool version, by name and version.
+fn demo_calls() -> Vec<(&'static str, u32, Value)> {
+    const PAID: &str = "0c1e55aa-0000-4000-8000-000000000001";
+    vec![
+        (
+            "billing.get-invoice",
+            1,
+            json!({"invoice_id": PAID, "include_items": true}),
+        ),
+        (
+            "billing.list-invoices",
+            1,
+            json!({"customer": "cust-42", "status": "paid"}),
+        ),
+        (
+            "billing.refund",
+            1,
+            json!({"invoice_id": PAID, "amount": "10.00"}),
+        ),
+        (
+            "billing.refund",
+            2,
+            json!({"invoice_id": PAID, "amount": "10.00", "reason": "late"}),
+        ),
+        (
+            "billing.void-invoice",
+            1,
+            json!({"invoiceId": PAID, "reason": "duplicate"}),
+        ),
+        ("internal.reindex", 1, json!({"full": true})),
+        (
+            "support.open-ticket",
+            1,
+            json!({"subject": "Printer", "body": "It jams.", "priority": "urgent"}),
+        ),
+        ("support.search-tickets", 1, json!({"query": "printer"})),
+    ]
+}
+
+#[test]
+fn every_advertised_schema_accepts_a_valid_call() {
+    let registry = toolschema_demo::registry();
+    let calls = demo_calls();
+    let registered: Vec<(&str, u32)> = registry.tools().map(|d| (d.name, d.version)).collect();
+    assert_eq!(
+        registered,
+        calls.iter().map(|(n, v, _)| (*n, *v)).collect::<Vec<_>>(),
+        "a sample call for every demo tool version"
+    );
+    for (name, version, arguments) in calls {
+        let def = registry.get(name, version).expect("registered");
+        for profile in Profile::ALL {
+            for (mode, mode_name) in MODES {
+                let advertised = apply_profile(project_tool(def, mode), profile).to_value();
+                let schema = &advertised["inputSchema"];
+                // What a client of the profile sends: a strict client sends
+                // every property, the absent ones as null.
+                let mut sent = arguments.clone();
+                if profile == Profile::OpenAiStrict {
+                    fill_nulls(&mut sent, schema);
+                }
+                let validator =
+                    jsonschema::draft202012::new(schema).expect("advertised schema compiles");
+                let errors = violations(&validator, &sent);
+                assert!(
+                    errors.is_empty(),
+                    "{name} v{version} {mode_name} {}: the advertised schema refuses {sent}: {errors:#?}\n{schema:#}",
+                    profile.name()
+                );
+                let result =
+                    crate::calls::block_on(registry.call_version(name, version, sent.clone()));
+                assert!(
+                    !matches!(
+                        result,
+                        Err(toolschema::call::CallError::InvalidArguments(_))
+                    ),
+                    "{name} v{version} {mode_name} {}: the server refuses {sent}: {result:?}",
+                    profile.name()
+                );
+            }
+        }
+    }
 }

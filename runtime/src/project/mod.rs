@@ -16,9 +16,12 @@
 //!
 //! - [`Profile::Default`]: JSON Schema 2020-12, as rendered.
 //! - [`Profile::OpenAiStrict`]: OpenAI's strict mode. Every property is
-//!   required and the optional ones are nullable; every object carries
-//!   `additionalProperties: false`; `oneOf` becomes `anyOf`; keywords and
-//!   formats the provider refuses are moved into the description.
+//!   required and the optional ones are nullable; closed objects stay
+//!   closed (`additionalProperties: false`); `oneOf` becomes `anyOf`;
+//!   keywords and formats the provider refuses are moved into the
+//!   description. An object the tool leaves open (a map, a struct that
+//!   allows unknown fields, a Lazy tool's arguments) stays open: no
+//!   advertised schema may refuse a real call.
 //! - [`Profile::Gemini`]: Gemini's OpenAPI 3.0 subset. No `$ref`/`$defs`
 //!   (references are inlined; recursion is cut with a described placeholder),
 //!   no `oneOf`, `const` or `additionalProperties`; `null` is `nullable`;

@@ -223,12 +223,6 @@ fn openai(schema: &mut Json) {
     }
     tuple_to_items(object, &mut notes);
     if is_object_schema(object) {
-        if let Some(Json::Object(values)) = object.get("additionalProperties").cloned() {
-            notes.0.push(format!(
-                "any property names; each value: {}",
-                Json::Object(values).to_compact_string()
-            ));
-        }
         if object.get("properties").is_none() {
             object.insert("properties", Object::new());
         }
@@ -252,7 +246,9 @@ fn openai(schema: &mut Json) {
             }
         }
         object.insert("required", Json::Array(all));
-        object.insert("additionalProperties", false);
+        // A closed object stays closed. One the tool leaves open (a map, a
+        // struct that allows unknown fields, a Lazy tool's arguments) stays
+        // open: closing it would refuse the tool's real arguments.
     }
     if let Some(Json::String(format)) = object.get("format")
         && !OPENAI_FORMATS.contains(&format.as_ref())
