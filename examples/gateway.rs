@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let page = block_on(snapshot.call("acme-finance", "billing.list-invoices", arguments.clone()))?;
     println!(
         "\nacme-finance lists invoices:\n{}",
-        serde_json::to_string_pretty(&page)?
+        serde_json::to_string_pretty(&page.structured())?
     );
     match block_on(snapshot.call("globex-support", "billing.list-invoices", arguments)) {
         Ok(_) => println!("globex-support could call it (unexpected)"),

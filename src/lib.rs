@@ -107,7 +107,9 @@
 #![forbid(unsafe_code)]
 
 pub use toolschema_macros::{Schema, Tool};
-pub use toolschema_runtime::call::{Context, Handler, Registry, ToolError, parse_args};
+pub use toolschema_runtime::call::{
+    Content, Context, Handler, LogLevel, Registry, ToolError, ToolResult, parse_args,
+};
 pub use toolschema_runtime::project::{Mode, Profile};
 pub use toolschema_runtime::validate::{ArgumentErrors, Violation};
 pub use toolschema_runtime::{

@@ -5,6 +5,7 @@
 //! Each check panics during constant evaluation with a sentence that says what
 //! to change; the compiler shows it at the attribute.
 
+pub use crate::call::ToolResult;
 pub use crate::model::{
     Additional, EnumNode, Field, Literal, Node, Number, ObjectNode, Presence, Refine, Shape,
     Tagging, TypeInfo, Variant,

@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Serialize;
-use toolschema_runtime::call::{Handler, Registry, RegistryError};
+use toolschema_runtime::call::{Handler, Registry, RegistryError, ToolOutput};
 use toolschema_runtime::catalog::Catalog;
 
 use crate::error::ServeError;
@@ -90,7 +89,7 @@ impl Server {
     /// tool that cannot be registered is reported when the server is built.
     pub fn tool<T: Handler>(mut self) -> Server
     where
-        T::Output: Serialize + Send,
+        T::Output: ToolOutput,
     {
         if let Err(refused) = self.registry.register::<T>() {
             self.refused.push(refused);

@@ -7,7 +7,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolschema::call::{
-    CallError, Context, Handler, Registry, RegistryError, ToolError, parse_args,
+    CallError, Content, Context, Handler, Registry, RegistryError, ToolError, ToolResult,
+    parse_args,
 };
 use toolschema::validate::{InputValidator, Limits, Rule};
 use toolschema::{Schema, Tool};
@@ -516,10 +517,11 @@ fn the_registry_runs_the_whole_path() {
     let mut payload = valid_order();
     payload["delivery"] = json!({"streetAddress": "s", "postalCode": "p"});
     let result = block_on(registry.call("shop.place-order", payload)).expect("runs");
-    assert_eq!(
-        result,
-        json!({"orderNumber": 7, "totalCents": 1000, "trackingUrl": "https://track.example/7"})
-    );
+    let expected =
+        json!({"orderNumber": 7, "totalCents": 1000, "trackingUrl": "https://track.example/7"});
+    assert_eq!(result.structured(), Some(&expected));
+    // The same JSON travels as text for clients that read only content.
+    assert_eq!(result.content(), [Content::text(expected.to_string())]);
     let names: Vec<&str> = registry.tools().map(|t| t.name).collect();
     assert_eq!(names, ["shop.broken", "shop.place-order"]);
 }
@@ -597,8 +599,8 @@ pub struct ListFiles {
 }
 
 impl Handler for ListFiles {
-    async fn call(self, _ctx: Context) -> Result<Value, ToolError> {
-        Ok(json!({}))
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::text("no files"))
     }
 }
 

@@ -159,7 +159,10 @@ fn an_invisible_tool_is_refused_exactly_as_an_unknown_one() {
     );
     let visible =
         block_on(snapshot.call("acme-finance", "billing.get-invoice", args)).expect("visible");
-    assert_eq!(visible["customer"], "cust-42");
+    assert_eq!(
+        visible.structured().expect("structured")["customer"],
+        "cust-42"
+    );
 }
 
 #[test]
@@ -366,4 +369,43 @@ fn preparing_in_the_background_follows_reloads() {
         .reload_toml(&published, "published.toml")
         .expect("valid");
     wait_for("billing.refund", 2);
+}
+
+/// Says who called it.
+#[derive(toolschema::Tool, serde::Deserialize)]
+#[tool(name = "who.am-i")]
+struct WhoAmI {}
+
+impl toolschema::Handler for WhoAmI {
+    async fn call(
+        self,
+        ctx: toolschema::Context,
+    ) -> Result<toolschema::ToolResult, toolschema::ToolError> {
+        Ok(toolschema::ToolResult::text(format!(
+            "{} / {}",
+            ctx.tenant().unwrap_or("-"),
+            ctx.client().unwrap_or("-")
+        )))
+    }
+}
+
+#[test]
+fn a_handler_knows_the_calling_tenant_and_client() {
+    let said = |result: toolschema::ToolResult| match result.content() {
+        [toolschema::Content::Text(text)] => text.clone(),
+        other => panic!("one text block, not {other:?}"),
+    };
+    let mut registry = toolschema::Registry::new();
+    registry.register::<WhoAmI>().expect("registers");
+    let config = "[[tenant]]\nid = \"acme\"\n\n[[toolset]]\nid = \"s\"\ntenant = \"acme\"\ntools = [\"who.am-i\"]\n\n[[client]]\nid = \"acme-bot\"\ntenant = \"acme\"\ntoolsets = [\"s\"]\n";
+    let governed = Catalog::from_toml(registry, config, "who.toml").expect("valid");
+    let result =
+        block_on(governed.snapshot().call("acme-bot", "who.am-i", json!({}))).expect("runs");
+    assert_eq!(said(result), "acme / acme-bot");
+
+    let mut registry = toolschema::Registry::new();
+    registry.register::<WhoAmI>().expect("registers");
+    let open = Catalog::open(registry);
+    let result = block_on(open.snapshot().call("*", "who.am-i", json!({}))).expect("runs");
+    assert_eq!(said(result), "- / -", "open mode knows no tenant");
 }

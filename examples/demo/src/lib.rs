@@ -3,7 +3,7 @@
 //! configuration in `examples/catalog.toml` that governs them.
 
 use serde::{Deserialize, Serialize};
-use toolschema::call::{Context, Handler, Registry, ToolError};
+use toolschema::call::{Context, Handler, Registry, ToolError, ToolResult};
 use toolschema::catalog::Catalog;
 use toolschema::{Schema, Tool};
 
@@ -246,8 +246,10 @@ pub struct Reindex {
 }
 
 impl Handler for Reindex {
-    async fn call(self, _ctx: Context) -> Result<serde_json::Value, ToolError> {
-        Ok(serde_json::json!({"reindexed": true, "full": self.full}))
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::json(
+            &serde_json::json!({"reindexed": true, "full": self.full}),
+        ))
     }
 }
 

@@ -44,7 +44,7 @@ pub(crate) fn stub(item: &Container<'_>, derive: Derive) -> TokenStream {
                     annotations: #p::Annotations::NONE,
                     internal: false,
                 };
-                type Output = #p::Value;
+                type Output = #p::ToolResult;
             }
         },
         Derive::Schema => TokenStream::new(),

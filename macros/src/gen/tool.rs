@@ -33,7 +33,7 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
     );
     let output_type = match attrs.output.get() {
         Some(ty) => quote!(#ty),
-        None => quote!(#p::Value),
+        None => quote!(#p::ToolResult),
     };
     let hints = attrs.annotations.get();
     let hint =

@@ -6,30 +6,23 @@
 //! output schema, and one that breaks it is a server-side error, never sent
 //! as if valid.
 
+mod context;
 mod parse;
 mod registry;
+mod result;
 
+pub use context::{Caller, Cancellation, Cancelled, Context, LogLevel, Peer};
 pub use parse::parse_args;
 pub use registry::{Registry, RegistryError};
+pub use result::{Content, Produced, Resource, ToolOutput, ToolResult};
 
 use core::fmt;
 use core::future::Future;
 
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::model::Tool;
 use crate::validate::{ArgumentErrors, OutputErrors};
-
-/// What a handler knows about the call it serves.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Context {
-    /// The tool called.
-    pub tool: &'static str,
-    /// The version of the tool called.
-    pub version: u32,
-}
 
 /// The failure of a tool itself: the arguments were valid, the work failed.
 /// Its message is shown to the model.
@@ -86,7 +79,7 @@ impl std::error::Error for ToolError {}
 /// ```
 pub trait Handler: Tool + DeserializeOwned + Send + 'static
 where
-    Self::Output: Serialize + Send,
+    Self::Output: ToolOutput,
 {
     /// Does the tool's work.
     fn call(self, ctx: Context) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;

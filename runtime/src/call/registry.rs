@@ -6,10 +6,9 @@ use core::pin::Pin;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use serde::Serialize;
 use serde_json::Value;
 
-use super::{CallError, Context, Handler, ToolError};
+use super::{CallError, Caller, Context, Handler, Produced, ToolError, ToolOutput, ToolResult};
 use crate::model::walk::duplicate_property;
 use crate::model::{Direction, ToolDef};
 use crate::validate::{ArgumentErrors, InputValidator, Limits, OutputValidator};
@@ -35,9 +34,9 @@ fn invoke<T: Handler>(
     input: &InputValidator,
     arguments: Arguments<'_>,
     ctx: Context,
-) -> Result<BoxFuture<Result<Value, Invocation>>, ArgumentErrors>
+) -> Result<BoxFuture<Result<Produced, Invocation>>, ArgumentErrors>
 where
-    T::Output: Serialize + Send,
+    T::Output: ToolOutput,
 {
     let args: T = match arguments {
         Arguments::Parsed(value) => input.read(value)?,
@@ -45,7 +44,7 @@ where
     };
     Ok(Box::pin(async move {
         let output = args.call(ctx).await.map_err(Invocation::Tool)?;
-        serde_json::to_value(&output).map_err(|e| Invocation::Unserializable(e.to_string()))
+        output.into_produced().map_err(Invocation::Unserializable)
     }))
 }
 
@@ -54,7 +53,7 @@ type Invoke = fn(
     &InputValidator,
     Arguments<'_>,
     Context,
-) -> Result<BoxFuture<Result<Value, Invocation>>, ArgumentErrors>;
+) -> Result<BoxFuture<Result<Produced, Invocation>>, ArgumentErrors>;
 
 /// One registered tool version. Its validators are compiled on the first
 /// call, so that registering (and building catalogs of) many tools is cheap.
@@ -159,7 +158,7 @@ impl Registry {
     /// Adds a tool.
     pub fn register<T: Handler>(&mut self) -> Result<&mut Registry, RegistryError>
     where
-        T::Output: Serialize + Send,
+        T::Output: ToolOutput,
     {
         self.register_descriptor::<T>(T::TOOL)
     }
@@ -172,7 +171,7 @@ impl Registry {
         def: &'static ToolDef,
     ) -> Result<&mut Registry, RegistryError>
     where
-        T::Output: Serialize + Send,
+        T::Output: ToolOutput,
     {
         let input = ((def.input)(), Direction::Input);
         let output = def.output.map(|output| (output(), Direction::Output));
@@ -251,13 +250,14 @@ impl Registry {
             .flat_map(|v| v.keys().copied())
     }
 
-    /// Calls `name` at `version` with parsed arguments.
-    pub async fn call_version(
+    /// Calls `name` at `version` with parsed arguments, for `caller`.
+    pub async fn call_as(
         &self,
+        caller: Caller,
         name: &str,
         version: u32,
         arguments: Value,
-    ) -> Result<Value, CallError> {
+    ) -> Result<ToolResult, CallError> {
         let tool = self
             .tools
             .get(name)
@@ -265,20 +265,33 @@ impl Registry {
             .ok_or_else(|| CallError::UnknownTool {
                 name: name.to_owned(),
             })?;
-        self.run(tool, Arguments::Parsed(arguments)).await
+        self.run(tool, caller, Arguments::Parsed(arguments)).await
+    }
+
+    /// Calls `name` at `version` with parsed arguments.
+    pub async fn call_version(
+        &self,
+        name: &str,
+        version: u32,
+        arguments: Value,
+    ) -> Result<ToolResult, CallError> {
+        self.call_as(Caller::anonymous(), name, version, arguments)
+            .await
     }
 
     /// Calls the highest registered version of `name` with parsed arguments.
-    pub async fn call(&self, name: &str, arguments: Value) -> Result<Value, CallError> {
+    pub async fn call(&self, name: &str, arguments: Value) -> Result<ToolResult, CallError> {
         let tool = self.latest(name)?;
-        self.run(tool, Arguments::Parsed(arguments)).await
+        self.run(tool, Caller::anonymous(), Arguments::Parsed(arguments))
+            .await
     }
 
     /// Calls the highest registered version of `name` with arguments as JSON
     /// text (size and nesting are checked before parsing).
-    pub async fn call_str(&self, name: &str, arguments: &str) -> Result<Value, CallError> {
+    pub async fn call_str(&self, name: &str, arguments: &str) -> Result<ToolResult, CallError> {
         let tool = self.latest(name)?;
-        self.run(tool, Arguments::Text(arguments)).await
+        self.run(tool, Caller::anonymous(), Arguments::Text(arguments))
+            .await
     }
 
     fn latest(&self, name: &str) -> Result<&Registered, CallError> {
@@ -290,23 +303,30 @@ impl Registry {
             })
     }
 
-    async fn run(&self, tool: &Registered, arguments: Arguments<'_>) -> Result<Value, CallError> {
-        let ctx = Context {
-            tool: tool.def.name,
-            version: tool.def.version,
-        };
+    async fn run(
+        &self,
+        tool: &Registered,
+        caller: Caller,
+        arguments: Arguments<'_>,
+    ) -> Result<ToolResult, CallError> {
+        let ctx = Context::new(tool.def.name, tool.def.version, caller);
         let running =
             (tool.invoke)(tool.input(), arguments, ctx).map_err(CallError::InvalidArguments)?;
-        let result = running.await.map_err(|failure| match failure {
+        let produced = running.await.map_err(|failure| match failure {
             Invocation::Tool(error) => CallError::Tool(error),
             Invocation::Unserializable(message) => CallError::Unserializable {
                 tool: tool.def.name,
                 message,
             },
         })?;
-        match tool.output() {
-            Some(output) => output.check(result).map_err(CallError::InvalidOutput),
-            None => Ok(result),
+        match (produced, tool.output()) {
+            (Produced::Structured(value), Some(output)) => output
+                .check(value)
+                .map(ToolResult::structured_value)
+                .map_err(CallError::InvalidOutput),
+            // JSON without an output schema to hold it to: text only.
+            (Produced::Structured(value), None) => Ok(ToolResult::json(&value)),
+            (Produced::Content(result), _) => Ok(result),
         }
     }
 }

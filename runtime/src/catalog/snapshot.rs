@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::config::{Config, ServerInfo, key_digest};
 use super::rules::active_version;
-use crate::call::{CallError, Registry};
+use crate::call::{CallError, Caller, Registry, ToolResult};
 use crate::model::ToolDef;
 use crate::project::{META_TOOL, Mode, Profile, apply_profile, meta_tool, project_tool_as};
 
@@ -454,14 +454,33 @@ impl Snapshot {
         client: &str,
         tool: &str,
         arguments: Value,
-    ) -> Result<Value, CallError> {
+    ) -> Result<ToolResult, CallError> {
+        self.call_with(client, tool, arguments, Caller::anonymous())
+            .await
+    }
+
+    /// [`call`](Self::call), with the transport's side of the call: the
+    /// peer a handler talks back through, and its cancellation. The
+    /// handler's context names the client application and its tenant when
+    /// a configuration is in force.
+    pub async fn call_with(
+        &self,
+        client: &str,
+        tool: &str,
+        arguments: Value,
+        caller: Caller,
+    ) -> Result<ToolResult, CallError> {
         let unknown = || CallError::UnknownTool {
             name: tool.to_owned(),
         };
         let view = self.client(client).ok_or_else(unknown)?;
         let exposed = view.exposed(tool).ok_or_else(unknown)?;
+        let caller = match self.governed {
+            true => caller.identified(view.tenant(), view.id()),
+            false => caller,
+        };
         self.registry
-            .call_version(exposed.def.name, exposed.def.version, arguments)
+            .call_as(caller, exposed.def.name, exposed.def.version, arguments)
             .await
     }
 

@@ -3,8 +3,10 @@
 //! - `GET /v1/tools`: the descriptors the client gets over MCP;
 //! - `GET /v1/tools/{name}`: the Full descriptor, as `discover_tool_schema`
 //!   returns it;
-//! - `POST /v1/tools/{name}/call`: the arguments as the body; errors carry
-//!   the same violation list as MCP.
+//! - `POST /v1/tools/{name}/call`: the arguments as the body; the answer
+//!   is `{"result": ...}` for a tool with an output schema, `{"content":
+//!   [...]}` (MCP content blocks) for one without; errors carry the same
+//!   violation list as MCP.
 
 use axum::extract::Path;
 use axum::http::StatusCode;
@@ -47,7 +49,13 @@ pub(super) async fn call(caller: Caller, Path(name): Path<String>, body: Bytes) 
         .call(caller.view.id(), &name, arguments)
         .await
     {
-        Ok(result) => json_response(StatusCode::OK, json!({"result": result}).to_string()),
+        Ok(result) => {
+            let body = match result.structured() {
+                Some(structured) => json!({"result": structured}),
+                None => json!({"content": result.content_json()}),
+            };
+            json_response(StatusCode::OK, body.to_string())
+        }
         Err(CallError::UnknownTool { name }) => refusal(
             StatusCode::NOT_FOUND,
             "unknown_tool",

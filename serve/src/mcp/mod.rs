@@ -459,14 +459,10 @@ impl Protocol {
                 Err(_) => unknown(target),
             };
         }
-        let has_output = client
-            .tools()
-            .any(|(def, _)| def.name == name && def.output.is_some());
         match snapshot.call(client.id(), name, arguments).await {
-            Ok(value) => {
-                let content = text(&value.to_string());
-                let structured = has_output.then_some(value);
-                self.tool_result(id, era, content, structured, false)
+            Ok(result) => {
+                let content = result.content_json();
+                self.tool_result(id, era, content, result.into_structured(), false)
             }
             Err(CallError::UnknownTool { .. }) => unknown(name),
             Err(CallError::InvalidArguments(errors)) => {
@@ -494,8 +490,9 @@ impl Protocol {
         structured: Option<Value>,
         is_error: bool,
     ) -> Reply {
+        // `content` is the whole array.
         let mut result = Map::new();
-        result.insert("content".into(), Value::Array(vec![content]));
+        result.insert("content".into(), content);
         if let Some(structured) = structured {
             result.insert("structuredContent".into(), structured);
         }
@@ -641,6 +638,7 @@ fn check_routing_headers(request: &Request, headers: &Headers<'_>) -> Result<(),
     }
 }
 
+/// A `content` array of one text block.
 fn text(text: &str) -> Value {
-    json!({"type": "text", "text": text})
+    json!([{"type": "text", "text": text}])
 }

@@ -1,0 +1,314 @@
+//! What a handler knows about the call it serves, and how it talks back to
+//! the client while it runs: who called (tenant and client application),
+//! progress, log messages, and whether the client cancelled.
+
+use core::fmt;
+use core::future::Future;
+use core::pin::Pin;
+use core::task::{Context as TaskContext, Poll, Waker};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+/// The severity of a log message (RFC 5424, as MCP names them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum LogLevel {
+    /// Detailed debugging information.
+    Debug,
+    /// Normal operation.
+    Info,
+    /// Normal but significant.
+    Notice,
+    /// Something may go wrong.
+    Warning,
+    /// Something went wrong.
+    Error,
+    /// A critical condition.
+    Critical,
+    /// Action must be taken immediately.
+    Alert,
+    /// The system is unusable.
+    Emergency,
+}
+
+impl LogLevel {
+    /// Every level, least severe first.
+    pub const ALL: [LogLevel; 8] = [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Notice,
+        LogLevel::Warning,
+        LogLevel::Error,
+        LogLevel::Critical,
+        LogLevel::Alert,
+        LogLevel::Emergency,
+    ];
+
+    /// The level's name in MCP (`info`, `warning`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Notice => "notice",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+            LogLevel::Critical => "critical",
+            LogLevel::Alert => "alert",
+            LogLevel::Emergency => "emergency",
+        }
+    }
+
+    /// The level of an MCP name.
+    ///
+    /// ```
+    /// use toolschema_runtime::call::LogLevel;
+    ///
+    /// assert_eq!(LogLevel::from_name("warning"), Some(LogLevel::Warning));
+    /// assert!(LogLevel::Error > LogLevel::Info);
+    /// ```
+    pub fn from_name(name: &str) -> Option<LogLevel> {
+        LogLevel::ALL.into_iter().find(|level| level.name() == name)
+    }
+}
+
+/// What a transport lets a running tool say to its client. The serving
+/// library implements it; a handler uses it through [`Context`].
+pub trait Peer: Send + Sync {
+    /// Reports progress: `progress` of `total` (if known), with a message.
+    fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>);
+
+    /// Sends a log message (dropped if the client did not ask for this
+    /// level).
+    fn log(&self, level: LogLevel, logger: Option<&str>, data: Value);
+}
+
+/// Who calls a tool, and the channel back to them: what the serving side
+/// hands the registry with each call.
+#[derive(Clone, Default)]
+pub struct Caller {
+    tenant: Option<Arc<str>>,
+    client: Option<Arc<str>>,
+    peer: Option<Arc<dyn Peer>>,
+    cancellation: Cancellation,
+}
+
+impl fmt::Debug for Caller {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Caller")
+            .field("tenant", &self.tenant)
+            .field("client", &self.client)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Caller {
+    /// A caller known by neither tenant nor client application (a call
+    /// outside any governed catalog).
+    pub fn anonymous() -> Caller {
+        Caller::default()
+    }
+
+    /// The client application `client` of tenant `tenant`.
+    pub fn client(tenant: &str, client: &str) -> Caller {
+        Caller {
+            tenant: Some(tenant.into()),
+            client: Some(client.into()),
+            ..Caller::default()
+        }
+    }
+
+    /// The same peer and cancellation, for the client application `client`
+    /// of tenant `tenant`.
+    pub(crate) fn identified(mut self, tenant: &str, client: &str) -> Caller {
+        self.tenant = Some(tenant.into());
+        self.client = Some(client.into());
+        self
+    }
+
+    /// The same caller, whose tool may talk back through `peer`.
+    pub fn with_peer(mut self, peer: Arc<dyn Peer>) -> Caller {
+        self.peer = Some(peer);
+        self
+    }
+
+    /// The same caller, whose call ends early when `cancellation` fires.
+    pub fn with_cancellation(mut self, cancellation: Cancellation) -> Caller {
+        self.cancellation = cancellation;
+        self
+    }
+}
+
+/// What a handler knows about the call it serves, and how it talks back.
+///
+/// ```
+/// use toolschema_runtime::call::{Context, LogLevel};
+///
+/// async fn work(ctx: &Context) {
+///     ctx.log(LogLevel::Info, "starting");
+///     ctx.progress(0.0, Some(2.0));
+///     // … the first half …
+///     ctx.progress(1.0, Some(2.0));
+///     if ctx.is_cancelled() {
+///         return;
+///     }
+///     // … the second half …
+///     ctx.progress(2.0, Some(2.0));
+/// }
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Context {
+    /// The tool called.
+    pub tool: &'static str,
+    /// The version of the tool called.
+    pub version: u32,
+    caller: Caller,
+}
+
+impl Context {
+    pub(crate) fn new(tool: &'static str, version: u32, caller: Caller) -> Context {
+        Context {
+            tool,
+            version,
+            caller,
+        }
+    }
+
+    /// The tenant of the client application that called, when the call came
+    /// through a governed catalog.
+    pub fn tenant(&self) -> Option<&str> {
+        self.caller.tenant.as_deref()
+    }
+
+    /// The client application that called, when the call came through a
+    /// governed catalog.
+    pub fn client(&self) -> Option<&str> {
+        self.caller.client.as_deref()
+    }
+
+    /// Reports progress to the client (sent only if the client asked for
+    /// progress with a progress token).
+    pub fn progress(&self, progress: f64, total: Option<f64>) {
+        if let Some(peer) = &self.caller.peer {
+            peer.progress(progress, total, None);
+        }
+    }
+
+    /// Reports progress with a message for the user.
+    pub fn progress_message(&self, progress: f64, total: Option<f64>, message: &str) {
+        if let Some(peer) = &self.caller.peer {
+            peer.progress(progress, total, Some(message));
+        }
+    }
+
+    /// Logs a message to the client (sent only at levels the client asked
+    /// for).
+    pub fn log(&self, level: LogLevel, message: &str) {
+        self.log_data(level, None, Value::String(message.to_owned()));
+    }
+
+    /// Logs any JSON to the client, naming the logger.
+    pub fn log_data(&self, level: LogLevel, logger: Option<&str>, data: Value) {
+        if let Some(peer) = &self.caller.peer {
+            peer.log(level, logger, data);
+        }
+    }
+
+    /// Whether the client cancelled the call.
+    pub fn is_cancelled(&self) -> bool {
+        self.caller.cancellation.is_cancelled()
+    }
+
+    /// Resolves when the client cancels the call (never, if it does not).
+    pub fn cancelled(&self) -> Cancelled {
+        self.caller.cancellation.cancelled()
+    }
+}
+
+/// A cancellation that a transport fires and a handler watches.
+#[derive(Debug, Clone, Default)]
+pub struct Cancellation(Arc<Flag>);
+
+#[derive(Debug, Default)]
+struct Flag {
+    fired: AtomicBool,
+    waiting: Mutex<Vec<Waker>>,
+}
+
+impl Cancellation {
+    /// A cancellation not fired yet.
+    pub fn new() -> Cancellation {
+        Cancellation::default()
+    }
+
+    /// Fires it: every watcher wakes, and it stays fired.
+    pub fn cancel(&self) {
+        self.0.fired.store(true, Ordering::Release);
+        let waiting = match self.0.waiting.lock() {
+            Ok(mut waiting) => core::mem::take(&mut *waiting),
+            Err(poisoned) => core::mem::take(&mut *poisoned.into_inner()),
+        };
+        waiting.into_iter().for_each(Waker::wake);
+    }
+
+    /// Whether it was fired.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.fired.load(Ordering::Acquire)
+    }
+
+    /// Resolves when it is fired.
+    pub fn cancelled(&self) -> Cancelled {
+        Cancelled(self.clone())
+    }
+}
+
+/// The future of [`Cancellation::cancelled`].
+#[derive(Debug)]
+pub struct Cancelled(Cancellation);
+
+impl Future for Cancelled {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<()> {
+        let flag = &(self.0).0;
+        if flag.fired.load(Ordering::Acquire) {
+            return Poll::Ready(());
+        }
+        if let Ok(mut waiting) = flag.waiting.lock() {
+            if !waiting.iter().any(|w| w.will_wake(cx.waker())) {
+                waiting.push(cx.waker().clone());
+            }
+        }
+        // Fired between the first check and registering: do not sleep.
+        if flag.fired.load(Ordering::Acquire) {
+            return Poll::Ready(());
+        }
+        Poll::Pending
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cancellation_wakes_its_watchers_and_stays_fired() {
+        let cancellation = Cancellation::new();
+        let mut watching = Box::pin(cancellation.cancelled());
+        let waker = Waker::noop();
+        let mut cx = TaskContext::from_waker(waker);
+        assert!(watching.as_mut().poll(&mut cx).is_pending());
+        assert!(!cancellation.is_cancelled());
+        cancellation.clone().cancel();
+        assert!(watching.as_mut().poll(&mut cx).is_ready());
+        assert!(cancellation.is_cancelled());
+        assert!(
+            Box::pin(cancellation.cancelled())
+                .as_mut()
+                .poll(&mut cx)
+                .is_ready()
+        );
+    }
+}
