@@ -276,10 +276,10 @@ impl Future for Cancelled {
         if flag.fired.load(Ordering::Acquire) {
             return Poll::Ready(());
         }
-        if let Ok(mut waiting) = flag.waiting.lock() {
-            if !waiting.iter().any(|w| w.will_wake(cx.waker())) {
-                waiting.push(cx.waker().clone());
-            }
+        if let Ok(mut waiting) = flag.waiting.lock()
+            && !waiting.iter().any(|w| w.will_wake(cx.waker()))
+        {
+            waiting.push(cx.waker().clone());
         }
         // Fired between the first check and registering: do not sleep.
         if flag.fired.load(Ordering::Acquire) {
