@@ -29,6 +29,7 @@
 mod error;
 #[cfg(feature = "http")]
 mod http;
+mod inflight;
 pub mod mcp;
 mod notices;
 mod server;

@@ -211,6 +211,7 @@ impl Server {
             protocol,
             trace,
             options: self.options,
+            inflight: Arc::default(),
             _watch: watch,
         })
     }

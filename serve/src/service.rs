@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use toolschema_runtime::catalog::{Catalog, Watch};
 
+use crate::inflight::Inflight;
 use crate::mcp::{Protocol, Trace};
 use crate::notices::Notices;
 
@@ -17,6 +18,8 @@ pub struct Service {
     pub(crate) notices: Notices,
     pub(crate) trace: Trace,
     pub(crate) options: Options,
+    /// Requests running now, for cancellations.
+    pub(crate) inflight: Arc<Inflight>,
     /// The configuration file's watch, if any: it stops with the service.
     pub(crate) _watch: Option<Watch>,
 }

@@ -4,12 +4,14 @@
 use std::sync::{Arc, Mutex as StdMutex};
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, mpsc};
+use toolschema_runtime::catalog::{ClientView, Snapshot};
 
 use crate::error::ServeError;
+use crate::inflight::Inflight;
 use crate::mcp::{
-    Answer, HANDSHAKE_VERSIONS, Headers, Incoming, LIST_CHANGED, Protocol, Reply,
-    STATELESS_VERSION, Session, Subscription, code, error,
+    Answer, Backchannel, HANDSHAKE_VERSIONS, Headers, Incoming, LIST_CHANGED, Protocol, Reply,
+    Request, STATELESS_VERSION, Session, Subscription, code, error,
 };
 use crate::notices::Notice;
 use crate::service::Service;
@@ -66,6 +68,25 @@ pub(crate) async fn serve(
         }
     });
 
+    // Notifications of running calls, and their replies, in the order they
+    // are made: one writer keeps a call's notifications before its reply.
+    let (outbox, mut outgoing) = mpsc::unbounded_channel::<String>();
+    let out = output.clone();
+    let writer = tokio::spawn(async move {
+        while let Some(line) = outgoing.recv().await {
+            if write_parts(&out, [line.as_str()]).await.is_err() {
+                return;
+            }
+        }
+    });
+    let connection = Connection {
+        service: service.clone(),
+        client: client.clone(),
+        subscriptions,
+        inflight: Arc::default(),
+        outbox,
+    };
+
     let mut session = Session::default();
     let mut input = BufReader::new(input);
     let mut line = Vec::new();
@@ -79,11 +100,9 @@ pub(crate) async fn serve(
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let (reply, version, method) =
-            match answer(&service, &client, &mut session, &subscriptions, &line).await {
-                Some(answered) => answered,
-                None => continue,
-            };
+        let Some((reply, version, method)) = connection.answer(&mut session, &line).await else {
+            continue;
+        };
         if let (Some(version), Ok(mut agreed)) = (session.protocol(), agreed.lock()) {
             *agreed = version;
         }
@@ -93,56 +112,129 @@ pub(crate) async fn serve(
         }
     };
     notices.abort();
+    // Calls still running are told the client is gone.
+    connection.inflight.cancel_all();
+    drop(connection);
+    // Calls still running end with the connection; what they sent is
+    // written first.
+    let _ = writer.await;
     result
 }
 
-/// The reply to one line, with the version and method it belongs to (for
-/// the trace); `None` when the line needs none.
-async fn answer(
-    service: &Service,
-    client: &str,
-    session: &mut Session,
-    subscriptions: &StdMutex<Vec<Subscription>>,
-    line: &[u8],
-) -> Option<(Reply, &'static str, Option<String>)> {
-    let request = match Incoming::parse(line) {
-        Incoming::Request(request) => request,
-        Incoming::Notification => return None,
-        Incoming::Malformed(reply) => {
-            return Some((reply, Protocol::version_of(None, session, None), None));
+/// One stdio connection: its client, its open subscriptions and running
+/// calls, and the writer their messages go through.
+struct Connection {
+    service: Arc<Service>,
+    client: String,
+    subscriptions: Arc<StdMutex<Vec<Subscription>>>,
+    inflight: Arc<Inflight>,
+    outbox: mpsc::UnboundedSender<String>,
+}
+
+impl Connection {
+    /// The reply to one line, with the version and method it belongs to
+    /// (for the trace); `None` when the line needs none now (a
+    /// notification, or a call that answers when it is done).
+    async fn answer(
+        &self,
+        session: &mut Session,
+        line: &[u8],
+    ) -> Option<(Reply, &'static str, Option<String>)> {
+        let request = match Incoming::parse(line) {
+            Incoming::Request(request) => request,
+            Incoming::Notification(notification) => {
+                if let Some(id) = notification.cancelled_request() {
+                    self.inflight.cancel(&self.client, &id);
+                }
+                return None;
+            }
+            Incoming::Response => return None,
+            Incoming::Malformed(reply) => {
+                return Some((reply, Protocol::version_of(None, session, None), None));
+            }
+        };
+        let version = Protocol::version_of(Some(&request), session, None);
+        let method = Some(request.method().to_owned());
+        // A cursor is read in the snapshot that made it, even after a reload.
+        let catalog = &self.service.catalog;
+        let snapshot = request
+            .cursor_fingerprint()
+            .and_then(|fingerprint| catalog.snapshot_with_list(&self.client, fingerprint))
+            .unwrap_or_else(|| catalog.snapshot());
+        let Some(view) = snapshot.client(&self.client).cloned() else {
+            let reply = Reply::from(error(
+                Some(request.id()),
+                code::INVALID_REQUEST,
+                "this client application no longer exists in the configuration",
+                None,
+            ));
+            return Some((reply, version, method));
+        };
+        if request.method() == "tools/call" {
+            self.spawn_call(snapshot, view, session.clone(), request, version);
+            return None;
         }
-    };
-    let version = Protocol::version_of(Some(&request), session, None);
-    let method = Some(request.method().to_owned());
-    // A cursor is read in the snapshot that made it, even after a reload.
-    let catalog = &service.catalog;
-    let snapshot = request
-        .cursor_fingerprint()
-        .and_then(|fingerprint| catalog.snapshot_with_list(client, fingerprint))
-        .unwrap_or_else(|| catalog.snapshot());
-    let reply = match snapshot.client(client) {
-        Some(view) => match service
+        let answer = self
+            .service
             .protocol
-            .handle(&snapshot, view, session, request, &Headers::NONE)
-            .await
-        {
+            .handle(
+                &snapshot,
+                &view,
+                session,
+                request,
+                &Headers::NONE,
+                &Backchannel::none(),
+            )
+            .await;
+        let reply = match answer {
             Answer::Reply(reply) => reply,
             Answer::Stream(subscription) => {
                 let ack = subscription.acknowledgement();
-                if let Ok(mut open) = subscriptions.lock() {
+                if let Ok(mut open) = self.subscriptions.lock() {
                     open.push(subscription);
                 }
                 Reply::from(ack)
             }
-        },
-        None => Reply::from(error(
-            Some(request.id()),
-            code::INVALID_REQUEST,
-            "this client application no longer exists in the configuration",
-            None,
-        )),
-    };
-    Some((reply, version, method))
+        };
+        Some((reply, version, method))
+    }
+
+    /// Runs a tool call on its own, so that the connection reads on (a
+    /// cancellation, the next request) meanwhile; its notifications and
+    /// then its reply go through the writer.
+    fn spawn_call(
+        &self,
+        snapshot: Arc<Snapshot>,
+        view: Arc<ClientView>,
+        mut session: Session,
+        request: Request,
+        version: &'static str,
+    ) {
+        let running = self.inflight.start(&self.client, request.id().as_json());
+        let back = Backchannel::none()
+            .with_outbox(self.outbox.clone())
+            .with_cancellation(running.cancellation().clone());
+        let outbox = self.outbox.clone();
+        let service = self.service.clone();
+        tokio::spawn(async move {
+            let _running = running;
+            let answer = service
+                .protocol
+                .handle(
+                    &snapshot,
+                    &view,
+                    &mut session,
+                    request,
+                    &Headers::NONE,
+                    &back,
+                )
+                .await;
+            if let Answer::Reply(reply) = answer {
+                service.trace.record(version, Some("tools/call"), &reply);
+                let _ = outbox.send(reply.to_string());
+            }
+        });
+    }
 }
 
 /// Writes `parts` as one line, without joining them first.

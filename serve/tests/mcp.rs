@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use toolschema_demo::CATALOG_TOML;
 use toolschema_runtime::catalog::{Catalog, ClientView, Snapshot};
 use toolschema_serve::mcp::{
-    Answer, Headers, Identity, Incoming, LIST_CHANGED, Protocol, Reply, STATELESS_VERSION, Session,
+    Answer, Backchannel, Headers, Identity, Incoming, LIST_CHANGED, Protocol, Reply,
+    STATELESS_VERSION, Session,
 };
 use toolschema_test_support::{assert_conforms as conforms, block_on, tool_names};
 
@@ -29,7 +30,14 @@ fn handle(
 ) -> Option<Reply> {
     match Incoming::parse(bytes) {
         Incoming::Request(request) => {
-            match block_on(protocol.handle(snapshot, view, session, request, &Headers::NONE)) {
+            match block_on(protocol.handle(
+                snapshot,
+                view,
+                session,
+                request,
+                &Headers::NONE,
+                &Backchannel::none(),
+            )) {
                 Answer::Reply(reply) => Some(reply),
                 Answer::Stream(subscription) => Some(Reply::from(subscription.acknowledgement())),
                 _ => None,

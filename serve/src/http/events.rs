@@ -70,6 +70,12 @@ pub(super) fn events(
             }
         }
     });
+    messages(receive)
+}
+
+/// A server-sent event stream of the messages `receive` gets, until its
+/// senders are gone.
+pub(super) fn messages(receive: mpsc::UnboundedReceiver<String>) -> Response {
     Sse::new(Messages(receive))
         .keep_alive(KeepAlive::default())
         .into_response()

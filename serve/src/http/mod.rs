@@ -31,7 +31,11 @@ use bytes::Bytes;
 use serde_json::json;
 
 use crate::error::ServeError;
-use crate::mcp::{Answer, Headers, Incoming, LIST_CHANGED, Protocol, STATELESS_VERSION, Session};
+use tokio::sync::mpsc;
+
+use crate::mcp::{
+    Answer, Backchannel, Headers, Incoming, LIST_CHANGED, Protocol, STATELESS_VERSION, Session,
+};
 use crate::service::Service;
 use caller::Caller;
 use events::{Stream, events};
@@ -205,8 +209,37 @@ fn protocol_header(headers: &HeaderMap) -> Option<&str> {
         .and_then(|v| v.to_str().ok())
 }
 
-/// The MCP headers of a request, for the core to check against the body.
-fn mcp_headers(headers: &HeaderMap) -> Headers<'_> {
+/// The MCP headers of a request, owned, for the core to check against the
+/// body.
+#[derive(Debug, Clone, Default)]
+struct McpHeaders {
+    protocol_version: Option<String>,
+    method: Option<String>,
+    name: Option<String>,
+}
+
+impl McpHeaders {
+    fn of(headers: &HeaderMap) -> McpHeaders {
+        let borrowed = borrowed(headers);
+        McpHeaders {
+            protocol_version: borrowed.protocol_version.map(str::to_owned),
+            method: borrowed.method.map(str::to_owned),
+            name: borrowed.name.map(str::to_owned),
+        }
+    }
+
+    fn borrow(&self) -> Headers<'_> {
+        Headers {
+            http: true,
+            protocol_version: self.protocol_version.as_deref(),
+            method: self.method.as_deref(),
+            name: self.name.as_deref(),
+        }
+    }
+}
+
+/// The MCP headers of a request, borrowed.
+fn borrowed(headers: &HeaderMap) -> Headers<'_> {
     let get = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     Headers {
         http: true,
@@ -216,6 +249,14 @@ fn mcp_headers(headers: &HeaderMap) -> Headers<'_> {
     }
 }
 
+/// Whether the client takes a server-sent event stream in answer.
+fn accepts_events(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.contains("text/event-stream"))
+}
+
 /// `POST /mcp`.
 async fn mcp(
     State(service): State<Arc<Service>>,
@@ -223,9 +264,16 @@ async fn mcp(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    let Caller { snapshot, view } = caller;
     let request = match Incoming::parse(&body) {
         Incoming::Request(request) => request,
-        Incoming::Notification => return StatusCode::ACCEPTED.into_response(),
+        Incoming::Notification(notification) => {
+            if let Some(id) = notification.cancelled_request() {
+                service.inflight.cancel(view.id(), &id);
+            }
+            return StatusCode::ACCEPTED.into_response();
+        }
+        Incoming::Response => return StatusCode::ACCEPTED.into_response(),
         Incoming::Malformed(reply) => {
             let version =
                 Protocol::version_of(None, &Session::default(), protocol_header(&headers));
@@ -234,7 +282,6 @@ async fn mcp(
         }
     };
     // A cursor is read in the snapshot that made it, even after a reload.
-    let Caller { snapshot, view } = caller;
     let (snapshot, view) = match request.cursor_fingerprint() {
         Some(fingerprint) if fingerprint != view.fingerprint() => service
             .catalog
@@ -243,27 +290,108 @@ async fn mcp(
             .unwrap_or((snapshot, view)),
         _ => (snapshot, view),
     };
-    // Each request stands alone: the catalog is stateless per request.
-    let mut session = Session::default();
-    let traced = service.trace.is_on().then(|| {
-        let version = Protocol::version_of(Some(&request), &session, protocol_header(&headers));
-        (version, request.method().to_owned())
+    let version = Protocol::version_of(
+        Some(&request),
+        &Session::default(),
+        protocol_header(&headers),
+    );
+    let method = request.method().to_owned();
+    if method != "tools/call" {
+        // Each request stands alone: the catalog is stateless per request.
+        let mut session = Session::default();
+        let answer = service
+            .protocol
+            .handle(
+                &snapshot,
+                &view,
+                &mut session,
+                request,
+                &borrowed(&headers),
+                &Backchannel::none(),
+            )
+            .await;
+        return respond(&service, view.id(), version, &method, answer);
+    }
+    // A call may send notifications while it runs, and may be cancelled.
+    let running = service.inflight.start(view.id(), request.id().as_json());
+    let (outbox, mut inbox) = mpsc::unbounded_channel::<String>();
+    let mut back = Backchannel::none().with_cancellation(running.cancellation().clone());
+    if accepts_events(&headers) {
+        back = back.with_outbox(outbox);
+    }
+    let mcp_headers = McpHeaders::of(&headers);
+    let worker = service.clone();
+    let view_id = view.id().to_owned();
+    // The request runs on its own, so that notifications it sends can
+    // stream while it goes on.
+    let mut answer = tokio::spawn(async move {
+        let _running = running;
+        // Each request stands alone: the catalog is stateless per request.
+        let mut session = Session::default();
+        worker
+            .protocol
+            .handle(
+                &snapshot,
+                &view,
+                &mut session,
+                request,
+                &mcp_headers.borrow(),
+                &back,
+            )
+            .await
     });
-    let answer = service
-        .protocol
-        .handle(
-            &snapshot,
-            &view,
-            &mut session,
-            request,
-            &mcp_headers(&headers),
-        )
-        .await;
+    let first = tokio::select! {
+        answer = &mut answer => Ok(answer),
+        Some(notification) = inbox.recv() => Err(notification),
+    };
+    match first {
+        Ok(Ok(answer)) => respond(&service, &view_id, version, &method, answer),
+        Ok(Err(_)) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+        // A notification came first: the answer becomes an event stream of
+        // the notifications, then the reply.
+        Err(notification) => {
+            let (send, receive) = mpsc::unbounded_channel::<String>();
+            let service = service.clone();
+            service.trace.record(version, None, &notification);
+            let _ = send.send(notification);
+            tokio::spawn(async move {
+                loop {
+                    tokio::select! {
+                        Some(notification) = inbox.recv() => {
+                            service.trace.record(version, None, &notification);
+                            let _ = send.send(notification);
+                        }
+                        answer = &mut answer => {
+                            // What was sent before the reply goes first.
+                            while let Ok(notification) = inbox.try_recv() {
+                                service.trace.record(version, None, &notification);
+                                let _ = send.send(notification);
+                            }
+                            if let Ok(Answer::Reply(reply)) = answer {
+                                service.trace.record(version, Some(&method), &reply);
+                                let _ = send.send(reply.to_string());
+                            }
+                            return;
+                        }
+                    }
+                }
+            });
+            events::messages(receive)
+        }
+    }
+}
+
+/// The response of an answer that sent no notifications first.
+fn respond(
+    service: &Arc<Service>,
+    client: &str,
+    version: &'static str,
+    method: &str,
+    answer: Answer,
+) -> Response {
     match answer {
         Answer::Reply(reply) => {
-            if let Some((version, method)) = traced {
-                service.trace.record(version, Some(&method), &reply);
-            }
+            service.trace.record(version, Some(method), &reply);
             body::reply_response(reply)
         }
         Answer::Stream(subscription) => {
@@ -275,7 +403,7 @@ async fn mcp(
                 last: Some(last),
                 version: STATELESS_VERSION,
             };
-            events(&service, view.id(), stream, notice)
+            events(service, client, stream, notice)
         }
     }
 }

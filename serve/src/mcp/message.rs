@@ -64,6 +64,34 @@ impl Request {
     }
 }
 
+/// A notification from the client.
+#[derive(Debug, Clone)]
+pub struct Notification {
+    method: String,
+    params: Map<String, Value>,
+}
+
+impl Notification {
+    /// The method (`notifications/cancelled`, `notifications/initialized`, …).
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// The params (an empty object when there are none).
+    pub fn params(&self) -> &Map<String, Value> {
+        &self.params
+    }
+
+    /// The id of the request a `notifications/cancelled` cancels, as JSON
+    /// text (the form [`Id::as_json`](super::Id::as_json) gives).
+    pub fn cancelled_request(&self) -> Option<String> {
+        if self.method != "notifications/cancelled" {
+            return None;
+        }
+        self.params.get("requestId").map(Value::to_string)
+    }
+}
+
 /// `(fingerprint, offset)` of a cursor made by a paged `tools/list`.
 pub(crate) fn parse_cursor(cursor: &str) -> Option<(u64, usize)> {
     if cursor.len() != 24 {
@@ -85,8 +113,12 @@ pub(crate) fn cursor(fingerprint: u64, offset: usize) -> String {
 pub enum Incoming {
     /// A request to answer with [`Protocol::handle`](super::Protocol::handle).
     Request(Request),
-    /// A notification, or a response from the client: nothing to answer.
-    Notification,
+    /// A notification from the client (`notifications/cancelled`, …):
+    /// nothing to answer.
+    Notification(Notification),
+    /// A response from the client (to a request of the server's): nothing
+    /// to answer.
+    Response,
     /// A message that cannot be handled, with the error reply to send.
     Malformed(Reply),
 }
@@ -163,8 +195,7 @@ impl Incoming {
         };
         let Some(method) = method.filter(|_| version_ok) else {
             if result.is_some() || failure.is_some() {
-                // A response from the client: nothing to answer.
-                return Incoming::Notification;
+                return Incoming::Response;
             }
             return invalid(
                 id,
@@ -177,7 +208,13 @@ impl Incoming {
                 return invalid(None, "a request id must be a string or an integer");
             }
             // Notifications (`notifications/initialized`, …) need no reply.
-            None => return Incoming::Notification,
+            None => {
+                let params = match params {
+                    Some(Value::Object(params)) => params,
+                    _ => Map::new(),
+                };
+                return Incoming::Notification(Notification { method, params });
+            }
         };
         let params = match params {
             None => Map::new(),
@@ -250,7 +287,7 @@ mod tests {
         ] {
             assert!(matches!(
                 Incoming::parse(text.as_bytes()),
-                Incoming::Notification
+                Incoming::Notification(_) | Incoming::Response
             ));
         }
     }

@@ -14,20 +14,24 @@
 //! its own output schema is an internal error (-32603), never sent as valid.
 //! `tools/list` is answered from the snapshot's pre-serialized bytes.
 
+mod backchannel;
 mod id;
 mod message;
 mod reply;
 mod subscription;
 mod trace;
 
+pub use backchannel::Backchannel;
 pub use id::Id;
-pub use message::{Incoming, Request};
+pub use message::{Incoming, Notification, Request};
 pub use reply::{Reply, error};
 pub use subscription::Subscription;
 pub use trace::Trace;
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
-use toolschema_runtime::call::CallError;
+use toolschema_runtime::call::{CallError, Caller, LogLevel};
 use toolschema_runtime::catalog::{ClientView, Snapshot};
 use toolschema_runtime::project::META_TOOL;
 
@@ -49,6 +53,9 @@ const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// The `_meta` key that carries a stateless request's client capabilities.
 const CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+
+/// The `_meta` key by which a stateless request asks for log messages.
+const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 
 /// JSON-RPC error codes.
 pub mod code {
@@ -166,10 +173,23 @@ pub struct Protocol {
     list_ttl_ms: u64,
 }
 
-/// What a connection has agreed on (handshake era).
-#[derive(Debug, Clone, Default)]
+/// What a connection has agreed on (handshake era): the protocol version
+/// and the least severe log level the client wants (`info` until it says
+/// otherwise with `logging/setLevel`). Over HTTP each request is a session
+/// of its own.
+#[derive(Debug, Clone)]
 pub struct Session {
     protocol: Option<&'static str>,
+    log_level: LogLevel,
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session {
+            protocol: None,
+            log_level: LogLevel::Info,
+        }
+    }
 }
 
 impl Session {
@@ -177,6 +197,18 @@ impl Session {
     pub fn protocol(&self) -> Option<&'static str> {
         self.protocol
     }
+
+    /// The least severe log level the client wants.
+    pub fn log_level(&self) -> LogLevel {
+        self.log_level
+    }
+}
+
+/// Whom a tool call is for, and by whom.
+struct Target<'a> {
+    snapshot: &'a Snapshot,
+    client: &'a ClientView,
+    caller: Caller,
 }
 
 /// The era a request belongs to.
@@ -224,6 +256,7 @@ impl Protocol {
         session: &mut Session,
         mut request: Request,
         headers: &Headers<'_>,
+        back: &Backchannel,
     ) -> Answer {
         let era = match admit(&request, headers) {
             Ok(era) => era,
@@ -236,13 +269,49 @@ impl Protocol {
             }
             (_, "tools/call") => {
                 let arguments = request.params_mut().remove("arguments");
+                let min_level = match era {
+                    Era::Handshake => Some(session.log_level),
+                    Era::Stateless => request
+                        .meta(LOG_LEVEL_KEY)
+                        .and_then(Value::as_str)
+                        .and_then(LogLevel::from_name),
+                };
+                let peer = back.peer(request.meta("progressToken").cloned(), min_level);
+                let mut caller = Caller::anonymous().with_cancellation(back.cancellation().clone());
+                if let Some(peer) = peer {
+                    caller = caller.with_peer(Arc::new(peer));
+                }
+                let target = Target {
+                    snapshot,
+                    client,
+                    caller,
+                };
                 return Answer::Reply(
-                    self.call(&id, era, snapshot, client, request.params(), arguments)
+                    self.call(&id, era, target, request.params(), arguments)
                         .await,
                 );
             }
             (Era::Handshake, "initialize") => self.initialize(&id, request.params(), session),
             (Era::Handshake, "ping") => success(&id, Map::new()),
+            (Era::Handshake, "logging/setLevel") => {
+                match request
+                    .params()
+                    .get("level")
+                    .and_then(Value::as_str)
+                    .and_then(LogLevel::from_name)
+                {
+                    Some(level) => {
+                        session.log_level = level;
+                        success(&id, Map::new())
+                    }
+                    None => error(
+                        Some(&id),
+                        code::INVALID_PARAMS,
+                        "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency",
+                        None,
+                    ),
+                }
+            }
             (Era::Stateless, "server/discover") => self.discover(&id),
             (Era::Stateless, "subscriptions/listen") => {
                 return Answer::Stream(Subscription::new(id, request.params()));
@@ -315,7 +384,7 @@ impl Protocol {
             id,
             json!({
                 "protocolVersion": version,
-                "capabilities": {"tools": {"listChanged": true}},
+                "capabilities": {"tools": {"listChanged": true}, "logging": {}},
                 "serverInfo": self.identity.to_json(),
             }),
         )
@@ -327,7 +396,7 @@ impl Protocol {
             json!({
                 "resultType": "complete",
                 "supportedVersions": SUPPORTED_VERSIONS,
-                "capabilities": {"tools": {"listChanged": true}},
+                "capabilities": {"tools": {"listChanged": true}, "logging": {}},
                 "_meta": {"io.modelcontextprotocol/serverInfo": self.identity.to_json()},
                 "ttlMs": self.list_ttl_ms,
                 "cacheScope": "private",
@@ -411,11 +480,15 @@ impl Protocol {
         &self,
         id: &Id,
         era: Era,
-        snapshot: &Snapshot,
-        client: &ClientView,
+        target: Target<'_>,
         params: &Map<String, Value>,
         arguments: Option<Value>,
     ) -> Reply {
+        let Target {
+            snapshot,
+            client,
+            caller,
+        } = target;
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return refusal(
                 era,
@@ -459,7 +532,10 @@ impl Protocol {
                 Err(_) => unknown(target),
             };
         }
-        match snapshot.call(client.id(), name, arguments).await {
+        match snapshot
+            .call_with(client.id(), name, arguments, caller)
+            .await
+        {
             Ok(result) => {
                 let content = result.content_json();
                 self.tool_result(id, era, content, result.into_structured(), false)

@@ -58,7 +58,7 @@ impl Subscription {
     /// request, after which the stream closes.
     ///
     /// ```
-    /// use toolschema_serve::mcp::{Answer, Headers, Identity, Incoming, Protocol, Session};
+    /// use toolschema_serve::mcp::{Answer, Backchannel, Headers, Identity, Incoming, Protocol, Session};
     /// # let catalog = toolschema_runtime::catalog::Catalog::open(Default::default());
     /// # let snapshot = catalog.snapshot();
     /// # let client = snapshot.client("*").unwrap();
@@ -71,7 +71,7 @@ impl Subscription {
     /// #     let mut cx = core::task::Context::from_waker(core::task::Waker::noop());
     /// #     loop { if let core::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
     /// # }
-    /// let answer = block_on(protocol.handle(&snapshot, client, &mut Session::default(), request, &Headers::NONE));
+    /// let answer = block_on(protocol.handle(&snapshot, client, &mut Session::default(), request, &Headers::NONE, &Backchannel::none()));
     /// let Answer::Stream(subscription) = answer else { panic!() };
     /// let end: serde_json::Value = serde_json::from_str(&subscription.ended()).unwrap();
     /// assert_eq!(end["id"], 7);
