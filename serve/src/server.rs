@@ -250,11 +250,17 @@ impl Server {
     /// Serves MCP over stdin and stdout until stdin closes.
     #[cfg(feature = "stdio")]
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
-        crate::stdio::serve(
-            Arc::new(self.build()?),
-            tokio::io::stdin(),
-            tokio::io::stdout(),
-        )
-        .await
+        self.serve_on(tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// Serves MCP as over stdio, one message per line, on `input` and
+    /// `output` (a child process's pipes, a socket) until `input` ends.
+    #[cfg(feature = "stdio")]
+    pub async fn serve_on(
+        self,
+        input: impl tokio::io::AsyncRead + Unpin,
+        output: impl tokio::io::AsyncWrite + Unpin + Send + 'static,
+    ) -> Result<(), ServeError> {
+        crate::stdio::serve(Arc::new(self.build()?), input, output).await
     }
 }

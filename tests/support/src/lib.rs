@@ -163,3 +163,60 @@ pub fn post_mcp(
     };
     (status, reply)
 }
+
+/// What one MCP POST answered: the status, and the messages (one for a
+/// JSON answer, each event's for an event stream, in order).
+#[derive(Debug)]
+pub struct Answered {
+    /// The HTTP status.
+    pub status: u16,
+    /// Whether the answer was a server-sent event stream.
+    pub streamed: bool,
+    /// The JSON-RPC messages.
+    pub messages: Vec<serde_json::Value>,
+}
+
+/// POSTs a JSON-RPC message to `/mcp` on a connection of its own and reads
+/// the whole answer, JSON or an event stream, until the server ends it.
+pub fn post_mcp_all(
+    address: SocketAddr,
+    headers: &[(&str, &str)],
+    message: &serde_json::Value,
+) -> Answered {
+    let mut stream = connect(address);
+    let body = message.to_string();
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(&body);
+    stream.write_all(request.as_bytes()).expect("write");
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("read the answer");
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, rest) = text.split_once("\r\n\r\n").expect("a response");
+    let status: u16 = head[9..12].parse().expect("status");
+    let streamed = head.lines().any(|l| {
+        l.to_ascii_lowercase()
+            .starts_with("content-type: text/event-stream")
+    });
+    let messages = if streamed {
+        rest.lines()
+            .filter_map(|line| line.strip_prefix("data: "))
+            .filter_map(|data| serde_json::from_str(data).ok())
+            .collect()
+    } else if rest.trim().is_empty() {
+        Vec::new()
+    } else {
+        vec![serde_json::from_str(rest.trim()).expect("a JSON answer")]
+    };
+    Answered {
+        status,
+        streamed,
+        messages,
+    }
+}
