@@ -10,9 +10,11 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use toolschema::call::{Elicitation, Question};
 use toolschema::serve::Server;
-use toolschema::{Content, Context, Handler, LogLevel, Tool, ToolError, ToolResult};
+use toolschema::{Content, Context, Handler, LogLevel, Schema, Tool, ToolError, ToolResult};
 
 /// A 1×1 red pixel, as PNG.
 const PNG: &[u8] = &[
@@ -159,6 +161,314 @@ async fn log_three(ctx: &Context) {
     ctx.log(LogLevel::Info, "Tool execution completed");
 }
 
+/// Asks the client's model.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_sampling")]
+struct Sampling {
+    /// The prompt for the model.
+    prompt: String,
+}
+
+impl Handler for Sampling {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let answer = ctx.sample("sampling", &self.prompt, 100).await?;
+        Ok(ToolResult::text(format!("LLM response: {answer}")))
+    }
+}
+
+/// Asks the user for a name and an e-mail address.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_elicitation")]
+struct Elicit {
+    /// What to show the user.
+    message: String,
+}
+
+/// What `test_elicitation` asks the user for.
+#[derive(Schema, Deserialize, Serialize)]
+struct Contact {
+    /// User's response
+    username: String,
+    /// User's email address
+    email: String,
+}
+
+impl Handler for Elicit {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let answer = ctx.elicit::<Contact>("contact", &self.message).await?;
+        Ok(ToolResult::text(format!(
+            "User response: {}",
+            describe(&answer)
+        )))
+    }
+}
+
+/// Asks the user with defaults for every primitive type (SEP-1034).
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_elicitation_sep1034_defaults")]
+struct ElicitDefaults {}
+
+impl Handler for ElicitDefaults {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "default": "John Doe"},
+                "age": {"type": "integer", "default": 30},
+                "score": {"type": "number", "default": 95.5},
+                "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
+                "verified": {"type": "boolean", "default": true}
+            }
+        });
+        let answer = ctx
+            .elicit_with("defaults", "Confirm your details", schema)
+            .await?;
+        Ok(ToolResult::text(format!(
+            "Elicitation completed: {}",
+            describe(&answer)
+        )))
+    }
+}
+
+/// Asks the user with every kind of enum (SEP-1330).
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_elicitation_sep1330_enums")]
+struct ElicitEnums {}
+
+impl Handler for ElicitEnums {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+                "titledSingle": {"type": "string", "oneOf": [
+                    {"const": "value1", "title": "First Option"},
+                    {"const": "value2", "title": "Second Option"},
+                    {"const": "value3", "title": "Third Option"}
+                ]},
+                "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"], "enumNames": ["Option One", "Option Two", "Option Three"]},
+                "untitledMulti": {"type": "array", "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+                "titledMulti": {"type": "array", "items": {"anyOf": [
+                    {"const": "value1", "title": "First Choice"},
+                    {"const": "value2", "title": "Second Choice"},
+                    {"const": "value3", "title": "Third Choice"}
+                ]}}
+            }
+        });
+        let answer = ctx
+            .elicit_with("enums", "Choose your options", schema)
+            .await?;
+        Ok(ToolResult::text(format!(
+            "Elicitation completed: {}",
+            describe(&answer)
+        )))
+    }
+}
+
+/// `action=…, content=…` of an elicitation.
+fn describe<T: Serialize>(answer: &Elicitation<T>) -> String {
+    match answer {
+        Elicitation::Accept(content) => format!(
+            "action=accept, content={}",
+            serde_json::to_string(content).unwrap_or_default()
+        ),
+        Elicitation::Decline => "action=decline, content={}".to_owned(),
+        Elicitation::Cancel => "action=cancel, content={}".to_owned(),
+    }
+}
+
+/// Needs the client's model, which a client without `sampling` cannot lend.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_missing_capability")]
+struct MissingCapability {}
+
+impl Handler for MissingCapability {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let answer = ctx.sample("needs-sampling", "Say hello", 20).await?;
+        Ok(ToolResult::text(answer))
+    }
+}
+
+/// Asks the user in the middle of a call (2026-07-28: an input-required
+/// result, never a request on the response stream).
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_streaming_elicitation")]
+struct StreamingElicitation {}
+
+impl Handler for StreamingElicitation {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let answer = ctx
+            .elicit::<Name>("user_name", "What is your name?")
+            .await?;
+        Ok(ToolResult::text(format!("Answered: {}", describe(&answer))))
+    }
+}
+
+/// A name, asked of the user.
+#[derive(Schema, Deserialize, Serialize)]
+struct Name {
+    /// The name.
+    name: String,
+}
+
+/// Asks for the user's name, then greets them.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_input_required_result_elicitation")]
+struct InputElicitation {}
+
+impl Handler for InputElicitation {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        match ctx
+            .elicit::<Name>("user_name", "What is your name?")
+            .await?
+        {
+            Elicitation::Accept(answer) => Ok(ToolResult::text(format!("Hello, {}!", answer.name))),
+            _ => Ok(ToolResult::text("Hello, stranger!")),
+        }
+    }
+}
+
+/// Asks the client's model for a capital.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_input_required_result_sampling")]
+struct InputSampling {}
+
+impl Handler for InputSampling {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let answer = ctx
+            .sample("capital_question", "What is the capital of France?", 100)
+            .await?;
+        Ok(ToolResult::text(format!("The model says: {answer}")))
+    }
+}
+
+/// Asks the client for its roots.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_input_required_result_list_roots")]
+struct InputRoots {}
+
+impl Handler for InputRoots {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let roots = ctx.list_roots("client_roots").await?;
+        let uris: Vec<&str> = roots.iter().map(|r| r.uri.as_str()).collect();
+        Ok(ToolResult::text(format!("Roots: {}", uris.join(", "))))
+    }
+}
+
+/// A confirmation, asked of the user.
+#[derive(Schema, Deserialize)]
+struct Confirm {
+    /// Whether to go ahead.
+    ok: bool,
+}
+
+/// Asks for a confirmation; the sealed state comes back with the answer.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_input_required_result_request_state")]
+struct InputState {}
+
+impl Handler for InputState {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let ok = matches!(
+            ctx.elicit::<Confirm>("confirm", "Please confirm").await?,
+            Elicitation::Accept(Confirm { ok: true })
+        );
+        // Reaching here with an answer means the requestState was checked.
+        Ok(ToolResult::text(format!("state-ok, confirmed: {ok}")))
+    }
+}
+
+/// Asks three questions in one round.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_input_required_result_multiple_inputs")]
+struct InputMultiple {}
+
+impl Handler for InputMultiple {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let answers = ctx
+            .ask_all(vec![
+                Question::elicit_for::<Name>("user_name", "What is your name?"),
+                Question::sample("greeting", "Generate a greeting", 50),
+                Question::list_roots("client_roots"),
+            ])
+            .await?;
+        Ok(ToolResult::text(format!("Got {} answers.", answers.len())))
+    }
+}
+
+/// A colour, asked of the user.
+#[derive(Schema, Deserialize)]
+struct Colour {
+    /// The colour.
+    color: String,
+}
+
+/// Asks two questions, one round after the other.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_input_required_result_multi_round")]
+struct InputMultiRound {}
+
+impl Handler for InputMultiRound {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let Elicitation::Accept(name) = ctx
+            .elicit::<Name>("step1", "Step 1: What is your name?")
+            .await?
+        else {
+            return Ok(ToolResult::text("No name given."));
+        };
+        let Elicitation::Accept(colour) = ctx
+            .elicit::<Colour>("step2", "Step 2: What is your favorite color?")
+            .await?
+        else {
+            return Ok(ToolResult::text("No colour given."));
+        };
+        Ok(ToolResult::text(format!(
+            "{} likes {}.",
+            name.name, colour.color
+        )))
+    }
+}
+
+/// Asks a question whose sealed state the suite alters.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_input_required_result_tampered_state")]
+struct InputTampered {}
+
+impl Handler for InputTampered {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let ok = matches!(
+            ctx.elicit::<Confirm>("confirm", "Please confirm").await?,
+            Elicitation::Accept(Confirm { ok: true })
+        );
+        Ok(ToolResult::text(format!("confirmed: {ok}")))
+    }
+}
+
+/// Asks only what the client can answer.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_input_required_result_capabilities")]
+struct InputCapabilities {}
+
+impl Handler for InputCapabilities {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let mut questions = Vec::new();
+        if ctx.supports("elicitation") != Some(false) {
+            questions.push(Question::elicit_for::<Name>(
+                "user_name",
+                "What is your name?",
+            ));
+        }
+        if ctx.supports("sampling") != Some(false) {
+            questions.push(Question::sample("greeting", "Generate a greeting", 50));
+        }
+        if ctx.supports("roots") != Some(false) {
+            questions.push(Question::list_roots("client_roots"));
+        }
+        let answers = ctx.ask_all(questions).await?;
+        Ok(ToolResult::text(format!("Got {} answers.", answers.len())))
+    }
+}
+
 fn server() -> Server {
     Server::new("toolschema-conformance", env!("CARGO_PKG_VERSION"))
         .tool::<SimpleText>()
@@ -170,6 +480,20 @@ fn server() -> Server {
         .tool::<WithProgress>()
         .tool::<WithLogging>()
         .tool::<LoggingTool>()
+        .tool::<Sampling>()
+        .tool::<Elicit>()
+        .tool::<ElicitDefaults>()
+        .tool::<ElicitEnums>()
+        .tool::<MissingCapability>()
+        .tool::<StreamingElicitation>()
+        .tool::<InputElicitation>()
+        .tool::<InputSampling>()
+        .tool::<InputRoots>()
+        .tool::<InputState>()
+        .tool::<InputMultiple>()
+        .tool::<InputMultiRound>()
+        .tool::<InputTampered>()
+        .tool::<InputCapabilities>()
 }
 
 #[tokio::main]

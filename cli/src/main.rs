@@ -145,6 +145,10 @@ fn run(cli: Cli) -> Result<(), String> {
             if let Some(trace) = std::env::var_os("TOOLSCHEMA_TRACE") {
                 server = server.trace_file(trace);
             }
+            // Replicas given the same secret continue each other's calls.
+            if let Ok(secret) = std::env::var("TOOLSCHEMA_STATE_KEY") {
+                server = server.state_secret(secret);
+            }
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .build()

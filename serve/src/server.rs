@@ -9,7 +9,7 @@ use toolschema_runtime::call::{Handler, Registry, RegistryError, ToolOutput};
 use toolschema_runtime::catalog::Catalog;
 
 use crate::error::ServeError;
-use crate::mcp::{Identity, Protocol, Trace};
+use crate::mcp::{Identity, Protocol, StateKey, Trace};
 use crate::notices::Notices;
 use crate::service::{Options, Service};
 
@@ -48,6 +48,7 @@ pub struct Server {
     catalog: Source,
     reload_every: Duration,
     page_size: Option<usize>,
+    state_secret: Option<Vec<u8>>,
     trace: Option<PathBuf>,
     options: Options,
 }
@@ -74,6 +75,7 @@ impl Server {
             catalog: Source::Open,
             reload_every: Duration::from_millis(500),
             page_size: None,
+            state_secret: None,
             trace: None,
             options: Options::default(),
         }
@@ -161,6 +163,15 @@ impl Server {
         self
     }
 
+    /// Seals the `requestState` of input-required results (2026-07-28)
+    /// with a key derived from `secret`, so that every replica given the
+    /// same secret can continue a call another one began. Without it, each
+    /// process seals with a random key of its own.
+    pub fn state_secret(mut self, secret: impl Into<Vec<u8>>) -> Server {
+        self.state_secret = Some(secret.into());
+        self
+    }
+
     /// Records every message the transports send to the file at `path`,
     /// one JSON object a line, for conformance checks.
     pub fn trace_file(mut self, path: impl Into<PathBuf>) -> Server {
@@ -205,6 +216,9 @@ impl Server {
         if let Some(size) = self.page_size {
             protocol = protocol.with_page_size(size);
         }
+        if let Some(secret) = &self.state_secret {
+            protocol = protocol.with_state_key(StateKey::from_secret(secret));
+        }
         Ok(Service {
             notices: Notices::new(&catalog),
             catalog,
@@ -212,6 +226,7 @@ impl Server {
             trace,
             options: self.options,
             inflight: Arc::default(),
+            pending: Arc::default(),
             _watch: watch,
         })
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use toolschema_runtime::catalog::{Catalog, Watch};
 
 use crate::inflight::Inflight;
-use crate::mcp::{Protocol, Trace};
+use crate::mcp::{Pending, Protocol, Trace};
 use crate::notices::Notices;
 
 /// Everything the transports share, built once from a [`Server`](crate::Server).
@@ -20,6 +20,8 @@ pub struct Service {
     pub(crate) options: Options,
     /// Requests running now, for cancellations.
     pub(crate) inflight: Arc<Inflight>,
+    /// The server's questions to clients waiting for answers.
+    pub(crate) pending: Arc<Pending>,
     /// The configuration file's watch, if any: it stops with the service.
     pub(crate) _watch: Option<Watch>,
 }

@@ -10,8 +10,8 @@ use toolschema_runtime::catalog::{ClientView, Snapshot};
 use crate::error::ServeError;
 use crate::inflight::Inflight;
 use crate::mcp::{
-    Answer, Backchannel, HANDSHAKE_VERSIONS, Headers, Incoming, LIST_CHANGED, Protocol, Reply,
-    Request, STATELESS_VERSION, Session, Subscription, code, error,
+    Answer, Backchannel, HANDSHAKE_VERSIONS, Headers, Incoming, LIST_CHANGED, Pending, Protocol,
+    Reply, Request, STATELESS_VERSION, Session, Subscription, code, error,
 };
 use crate::notices::Notice;
 use crate::service::Service;
@@ -84,6 +84,7 @@ pub(crate) async fn serve(
         client: client.clone(),
         subscriptions,
         inflight: Arc::default(),
+        pending: Arc::default(),
         outbox,
     };
 
@@ -128,6 +129,8 @@ struct Connection {
     client: String,
     subscriptions: Arc<StdMutex<Vec<Subscription>>>,
     inflight: Arc<Inflight>,
+    /// The server's questions waiting for this client's answers.
+    pending: Arc<Pending>,
     outbox: mpsc::UnboundedSender<String>,
 }
 
@@ -148,7 +151,10 @@ impl Connection {
                 }
                 return None;
             }
-            Incoming::Response => return None,
+            Incoming::Response(response) => {
+                self.pending.answer(&self.client, response);
+                return None;
+            }
             Incoming::Malformed(reply) => {
                 return Some((reply, Protocol::version_of(None, session, None), None));
             }
@@ -213,6 +219,7 @@ impl Connection {
         let running = self.inflight.start(&self.client, request.id().as_json());
         let back = Backchannel::none()
             .with_outbox(self.outbox.clone())
+            .with_pending(self.pending.clone())
             .with_cancellation(running.cancellation().clone());
         let outbox = self.outbox.clone();
         let service = self.service.clone();

@@ -9,7 +9,14 @@ use core::task::{Context as TaskContext, Poll, Waker};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
+
+use super::ask::{AskError, Elicitation, Question, Root, roots, sampled_text};
+use crate::model::Schema;
+
+/// The future of [`Peer::ask`].
+pub type Asking<'a> = Pin<Box<dyn Future<Output = Result<Value, AskError>> + Send + 'a>>;
 
 /// The severity of a log message (RFC 5424, as MCP names them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -82,6 +89,20 @@ pub trait Peer: Send + Sync {
     /// Sends a log message (dropped if the client did not ask for this
     /// level).
     fn log(&self, level: LogLevel, logger: Option<&str>, data: Value);
+
+    /// Asks the client `question`: the result of the request it names
+    /// (`elicitation/create`, `sampling/createMessage`, `roots/list`).
+    fn ask<'a>(&'a self, question: &'a Question) -> Asking<'a> {
+        let _ = question;
+        Box::pin(async { Err(AskError::Unavailable) })
+    }
+
+    /// Whether the client declared `capability` (`elicitation`,
+    /// `sampling`, `roots`); `None` when the transport cannot tell.
+    fn supports(&self, capability: &str) -> Option<bool> {
+        let _ = capability;
+        None
+    }
 }
 
 /// Who calls a tool, and the channel back to them: what the serving side
@@ -121,6 +142,7 @@ impl Caller {
 
     /// The same peer and cancellation, for the client application `client`
     /// of tenant `tenant`.
+    #[cfg_attr(not(feature = "catalog"), allow(dead_code))]
     pub(crate) fn identified(mut self, tenant: &str, client: &str) -> Caller {
         self.tenant = Some(tenant.into());
         self.client = Some(client.into());
@@ -214,6 +236,102 @@ impl Context {
         if let Some(peer) = &self.caller.peer {
             peer.log(level, logger, data);
         }
+    }
+
+    /// Whether the client declared `capability` (`elicitation`,
+    /// `sampling`, `roots`); `None` when it cannot be told (a handshake-era
+    /// call over HTTP, where the capabilities were given to another
+    /// request).
+    pub fn supports(&self, capability: &str) -> Option<bool> {
+        self.caller.peer.as_ref()?.supports(capability)
+    }
+
+    /// Asks the client `question` and returns the result of the request.
+    ///
+    /// In the handshake era the request goes to the client now and the
+    /// answer comes back in this call. In 2026-07-28 the first time this
+    /// runs it gives [`AskError::InputRequired`], which the handler passes
+    /// on with `?`: the call ends with the question, and the client calls
+    /// again with the answer, which this then returns.
+    pub async fn ask(&self, question: Question) -> Result<Value, AskError> {
+        match &self.caller.peer {
+            Some(peer) => peer.ask(&question).await,
+            None => Err(AskError::Unavailable),
+        }
+    }
+
+    /// Asks several questions at once (one round in 2026-07-28): every
+    /// answer, in order, or the first error.
+    pub async fn ask_all(&self, questions: Vec<Question>) -> Result<Vec<Value>, AskError> {
+        let mut answers = Vec::with_capacity(questions.len());
+        let mut required = false;
+        for question in questions {
+            match self.ask(question).await {
+                Ok(answer) => answers.push(answer),
+                // Every missing answer is asked for in the same round.
+                Err(AskError::InputRequired) => required = true,
+                Err(other) => return Err(other),
+            }
+        }
+        match required {
+            true => Err(AskError::InputRequired),
+            false => Ok(answers),
+        }
+    }
+
+    /// Asks the user for a `T` (its derived schema is the one requested).
+    ///
+    /// ```
+    /// use serde::Deserialize;
+    /// use toolschema_runtime::call::{Context, Elicitation, ToolError};
+    /// # use toolschema_runtime::model::*;
+    /// # #[derive(Deserialize)] struct Confirm { ok: bool }
+    /// # impl Schema for Confirm { const SCHEMA: &'static Node = &Node::Any; }
+    ///
+    /// async fn confirmed(ctx: &Context) -> Result<bool, ToolError> {
+    ///     Ok(match ctx.elicit::<Confirm>("confirm", "Really delete?").await? {
+    ///         Elicitation::Accept(answer) => answer.ok,
+    ///         Elicitation::Decline | Elicitation::Cancel => false,
+    ///     })
+    /// }
+    /// ```
+    pub async fn elicit<T: Schema + DeserializeOwned>(
+        &self,
+        key: &str,
+        message: &str,
+    ) -> Result<Elicitation<T>, AskError> {
+        let result = self.ask(Question::elicit_for::<T>(key, message)).await?;
+        Elicitation::from_result(result)?.read()
+    }
+
+    /// Asks the user for a value of a schema written by hand.
+    pub async fn elicit_with(
+        &self,
+        key: &str,
+        message: &str,
+        requested_schema: Value,
+    ) -> Result<Elicitation<Value>, AskError> {
+        let result = self
+            .ask(Question::elicit(key, message, requested_schema))
+            .await?;
+        Elicitation::from_result(result)
+    }
+
+    /// Asks the client's model to answer `prompt`; the text of its answer.
+    pub async fn sample(
+        &self,
+        key: &str,
+        prompt: &str,
+        max_tokens: u32,
+    ) -> Result<String, AskError> {
+        let result = self.ask(Question::sample(key, prompt, max_tokens)).await?;
+        sampled_text(&result)
+    }
+
+    /// Asks the client for its roots.
+    pub async fn list_roots(&self, key: &str) -> Result<Vec<Root>, AskError> {
+        let result = self.ask(Question::list_roots(key)).await?;
+        roots(&result)
     }
 
     /// Whether the client cancelled the call.

@@ -6,12 +6,14 @@
 //! output schema, and one that breaks it is a server-side error, never sent
 //! as if valid.
 
+mod ask;
 mod context;
 mod parse;
 mod registry;
 mod result;
 
-pub use context::{Caller, Cancellation, Cancelled, Context, LogLevel, Peer};
+pub use ask::{AskError, Elicitation, Question, Root};
+pub use context::{Asking, Caller, Cancellation, Cancelled, Context, LogLevel, Peer};
 pub use parse::parse_args;
 pub use registry::{Registry, RegistryError};
 pub use result::{Content, Produced, Resource, ToolOutput, ToolResult};
@@ -29,6 +31,9 @@ use crate::validate::{ArgumentErrors, OutputErrors};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolError {
     message: Box<str>,
+    /// The tool stopped to wait for the client's input (2026-07-28): the
+    /// call ends with the questions, not with this error.
+    input_required: bool,
 }
 
 impl ToolError {
@@ -36,7 +41,14 @@ impl ToolError {
     pub fn new(message: impl Into<String>) -> ToolError {
         ToolError {
             message: message.into().into_boxed_str(),
+            input_required: false,
         }
+    }
+
+    /// Whether the tool stopped to wait for the client's input rather than
+    /// failing.
+    pub fn is_input_required(&self) -> bool {
+        self.input_required
     }
 
     /// The message.
@@ -52,6 +64,15 @@ impl fmt::Display for ToolError {
 }
 
 impl std::error::Error for ToolError {}
+
+impl From<AskError> for ToolError {
+    fn from(error: AskError) -> ToolError {
+        ToolError {
+            message: error.to_string().into_boxed_str(),
+            input_required: error == AskError::InputRequired,
+        }
+    }
+}
 
 /// A tool that can be called: `#[derive(Tool)]` on the arguments, and this
 /// trait for the work.

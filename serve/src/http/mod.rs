@@ -273,7 +273,11 @@ async fn mcp(
             }
             return StatusCode::ACCEPTED.into_response();
         }
-        Incoming::Response => return StatusCode::ACCEPTED.into_response(),
+        Incoming::Response(response) => {
+            // The answer to a question a running call of this client asked.
+            service.pending.answer(view.id(), response);
+            return StatusCode::ACCEPTED.into_response();
+        }
         Incoming::Malformed(reply) => {
             let version =
                 Protocol::version_of(None, &Session::default(), protocol_header(&headers));
@@ -317,7 +321,9 @@ async fn mcp(
     let (outbox, mut inbox) = mpsc::unbounded_channel::<String>();
     let mut back = Backchannel::none().with_cancellation(running.cancellation().clone());
     if accepts_events(&headers) {
-        back = back.with_outbox(outbox);
+        back = back
+            .with_outbox(outbox)
+            .with_pending(service.pending.clone());
     }
     let mcp_headers = McpHeaders::of(&headers);
     let worker = service.clone();

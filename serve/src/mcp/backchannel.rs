@@ -1,17 +1,23 @@
 //! The way back to the client while a request runs: the notifications a
-//! tool sends (progress, log messages), and the cancellation the client
-//! may fire.
+//! tool sends (progress, log messages), the questions it asks, and the
+//! cancellation the client may fire.
+
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
-use toolschema_runtime::call::{Cancellation, LogLevel, Peer};
+use toolschema_runtime::call::{AskError, Asking, Cancellation, LogLevel, Peer, Question};
 
-/// What a transport offers a request while it runs: where notifications go
-/// (none: they are dropped), and the cancellation it fires when the client
-/// cancels the request.
+use super::asking::{Pending, Round};
+
+/// What a transport offers a request while it runs: where notifications
+/// and requests to the client go (none: they are dropped, and nothing can
+/// be asked in the same call), where the client's answers arrive, and the
+/// cancellation it fires when the client cancels the request.
 #[derive(Debug, Clone, Default)]
 pub struct Backchannel {
     outbox: Option<mpsc::UnboundedSender<String>>,
+    pending: Option<Arc<Pending>>,
     cancellation: Cancellation,
 }
 
@@ -21,10 +27,17 @@ impl Backchannel {
         Backchannel::default()
     }
 
-    /// The same, with notifications going to `outbox`, one JSON-RPC
-    /// message each.
+    /// The same, with notifications and requests to the client going to
+    /// `outbox`, one JSON-RPC message each.
     pub fn with_outbox(mut self, outbox: mpsc::UnboundedSender<String>) -> Backchannel {
         self.outbox = Some(outbox);
+        self
+    }
+
+    /// The same, with the client's answers to requests arriving through
+    /// `pending` (the transport hands responses to it).
+    pub fn with_pending(mut self, pending: Arc<Pending>) -> Backchannel {
+        self.pending = Some(pending);
         self
     }
 
@@ -39,41 +52,51 @@ impl Backchannel {
         &self.cancellation
     }
 
-    /// The peer of one tool call: progress for `progress_token`, logs at
-    /// `min_level` and above.
-    pub(crate) fn peer(
-        &self,
-        progress_token: Option<Value>,
-        min_level: Option<LogLevel>,
-    ) -> Option<Notifier> {
-        let outbox = self.outbox.clone()?;
-        Some(Notifier {
-            outbox,
-            progress_token,
-            min_level,
-        })
+    /// The peer of one tool call.
+    pub(crate) fn peer(&self, call: CallPeer) -> Notifier {
+        Notifier {
+            outbox: self.outbox.clone(),
+            pending: self.pending.clone(),
+            call,
+        }
     }
 }
 
-/// A tool call's notifications, as JSON-RPC messages into the outbox.
+/// What the core knows of one call that its peer needs.
+#[derive(Debug, Default)]
+pub(crate) struct CallPeer {
+    /// The client application.
+    pub(crate) client: String,
+    /// The request's progress token, if it asked for progress.
+    pub(crate) progress_token: Option<Value>,
+    /// The least severe log level the client wants, if it wants any.
+    pub(crate) min_level: Option<LogLevel>,
+    /// The client's declared capabilities, when known.
+    pub(crate) capabilities: Option<Value>,
+    /// 2026-07-28: the round the call is in.
+    pub(crate) round: Option<Arc<Round>>,
+}
+
+/// A tool call's way back, as JSON-RPC messages into the outbox.
 #[derive(Debug)]
 pub(crate) struct Notifier {
-    outbox: mpsc::UnboundedSender<String>,
-    progress_token: Option<Value>,
-    min_level: Option<LogLevel>,
+    outbox: Option<mpsc::UnboundedSender<String>>,
+    pending: Option<Arc<Pending>>,
+    call: CallPeer,
 }
 
 impl Notifier {
     fn send(&self, method: &str, params: Value) {
+        let Some(outbox) = &self.outbox else { return };
         let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
         // The request may have ended meanwhile; then nobody listens.
-        let _ = self.outbox.send(message.to_string());
+        let _ = outbox.send(message.to_string());
     }
 }
 
 impl Peer for Notifier {
     fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
-        let Some(token) = &self.progress_token else {
+        let Some(token) = &self.call.progress_token else {
             return;
         };
         let mut params = Map::new();
@@ -89,7 +112,7 @@ impl Peer for Notifier {
     }
 
     fn log(&self, level: LogLevel, logger: Option<&str>, data: Value) {
-        if self.min_level.is_none_or(|min| level < min) {
+        if self.call.min_level.is_none_or(|min| level < min) {
             return;
         }
         let mut params = Map::new();
@@ -99,5 +122,32 @@ impl Peer for Notifier {
         }
         params.insert("data".into(), data);
         self.send("notifications/message", Value::Object(params));
+    }
+
+    fn supports(&self, capability: &str) -> Option<bool> {
+        let capabilities = self.call.capabilities.as_ref()?;
+        Some(capabilities.get(capability).is_some())
+    }
+
+    fn ask<'a>(&'a self, question: &'a Question) -> Asking<'a> {
+        Box::pin(async move {
+            if self.supports(question.capability()) == Some(false) {
+                if let Some(round) = &self.call.round {
+                    round.lacks(question.capability());
+                }
+                return Err(AskError::Unsupported {
+                    capability: question.capability(),
+                });
+            }
+            if let Some(round) = &self.call.round {
+                return round.ask(question);
+            }
+            match (&self.pending, &self.outbox) {
+                (Some(pending), Some(outbox)) => {
+                    pending.ask(&self.call.client, outbox, question).await
+                }
+                _ => Err(AskError::Unavailable),
+            }
+        })
     }
 }

@@ -64,6 +64,15 @@ impl Request {
     }
 }
 
+/// A response from the client to a request of the server's.
+#[derive(Debug, Clone)]
+pub struct ClientResponse {
+    /// The id of the server's request, as JSON text.
+    pub(crate) id: String,
+    /// The result, or the error object.
+    pub(crate) outcome: Result<Value, Value>,
+}
+
 /// A notification from the client.
 #[derive(Debug, Clone)]
 pub struct Notification {
@@ -116,9 +125,9 @@ pub enum Incoming {
     /// A notification from the client (`notifications/cancelled`, …):
     /// nothing to answer.
     Notification(Notification),
-    /// A response from the client (to a request of the server's): nothing
-    /// to answer.
-    Response,
+    /// A response from the client to a request of the server's: nothing to
+    /// answer; it goes to the call that asked.
+    Response(ClientResponse),
     /// A message that cannot be handled, with the error reply to send.
     Malformed(Reply),
 }
@@ -194,8 +203,22 @@ impl Incoming {
             _ => None,
         };
         let Some(method) = method.filter(|_| version_ok) else {
+            if let (Some(id), true) = (&id, result.is_some() || failure.is_some()) {
+                let outcome = match (result, failure) {
+                    (Some(result), _) => {
+                        Ok(serde_json::from_str(result.get()).unwrap_or(Value::Null))
+                    }
+                    (None, failure) => Err(failure
+                        .and_then(|f| serde_json::from_str(f.get()).ok())
+                        .unwrap_or(Value::Null)),
+                };
+                return Incoming::Response(ClientResponse {
+                    id: id.as_json().to_owned(),
+                    outcome,
+                });
+            }
             if result.is_some() || failure.is_some() {
-                return Incoming::Response;
+                return invalid(None, "a response needs the id of the request it answers");
             }
             return invalid(
                 id,
@@ -287,7 +310,7 @@ mod tests {
         ] {
             assert!(matches!(
                 Incoming::parse(text.as_bytes()),
-                Incoming::Notification(_) | Incoming::Response
+                Incoming::Notification(_) | Incoming::Response(_)
             ));
         }
     }

@@ -14,17 +14,21 @@
 //! its own output schema is an internal error (-32603), never sent as valid.
 //! `tools/list` is answered from the snapshot's pre-serialized bytes.
 
+mod asking;
 mod backchannel;
 mod id;
 mod message;
 mod reply;
+mod state;
 mod subscription;
 mod trace;
 
+pub use asking::Pending;
 pub use backchannel::Backchannel;
 pub use id::Id;
-pub use message::{Incoming, Notification, Request};
+pub use message::{ClientResponse, Incoming, Notification, Request};
 pub use reply::{Reply, error};
+pub use state::StateKey;
 pub use subscription::Subscription;
 pub use trace::Trace;
 
@@ -32,6 +36,10 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use toolschema_runtime::call::{CallError, Caller, LogLevel};
+
+use asking::{Round, input_requests};
+use backchannel::CallPeer;
+use state::RequestState;
 use toolschema_runtime::catalog::{ClientView, Snapshot};
 use toolschema_runtime::project::META_TOOL;
 
@@ -171,6 +179,7 @@ pub struct Protocol {
     identity: Identity,
     page_size: usize,
     list_ttl_ms: u64,
+    state_key: StateKey,
 }
 
 /// What a connection has agreed on (handshake era): the protocol version
@@ -181,6 +190,7 @@ pub struct Protocol {
 pub struct Session {
     protocol: Option<&'static str>,
     log_level: LogLevel,
+    capabilities: Option<Value>,
 }
 
 impl Default for Session {
@@ -188,6 +198,7 @@ impl Default for Session {
         Session {
             protocol: None,
             log_level: LogLevel::Info,
+            capabilities: None,
         }
     }
 }
@@ -209,6 +220,8 @@ struct Target<'a> {
     snapshot: &'a Snapshot,
     client: &'a ClientView,
     caller: Caller,
+    /// 2026-07-28: the round of answers and questions.
+    round: Option<Arc<Round>>,
 }
 
 /// The era a request belongs to.
@@ -226,7 +239,16 @@ impl Protocol {
             identity,
             page_size: 1_000,
             list_ttl_ms: 60_000,
+            state_key: StateKey::random(),
         }
+    }
+
+    /// The same, sealing the `requestState` of input-required results
+    /// (2026-07-28) with `key`. Replicas that share the key can continue
+    /// each other's calls; the default key is this process's own.
+    pub fn with_state_key(mut self, key: StateKey) -> Protocol {
+        self.state_key = key;
+        self
     }
 
     /// The same, with at most `page_size` tools per `tools/list` page.
@@ -269,22 +291,44 @@ impl Protocol {
             }
             (_, "tools/call") => {
                 let arguments = request.params_mut().remove("arguments");
-                let min_level = match era {
-                    Era::Handshake => Some(session.log_level),
-                    Era::Stateless => request
-                        .meta(LOG_LEVEL_KEY)
-                        .and_then(Value::as_str)
-                        .and_then(LogLevel::from_name),
+                let tool = request
+                    .params()
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let (min_level, capabilities, round) = match era {
+                    Era::Handshake => (Some(session.log_level), session.capabilities.clone(), None),
+                    Era::Stateless => {
+                        let round = match self.round(&request, client.id(), tool) {
+                            Ok(round) => Arc::new(round),
+                            Err(refused) => return Answer::Reply(refused),
+                        };
+                        let min_level = request
+                            .meta(LOG_LEVEL_KEY)
+                            .and_then(Value::as_str)
+                            .and_then(LogLevel::from_name);
+                        (
+                            min_level,
+                            request.meta(CAPABILITIES_KEY).cloned(),
+                            Some(round),
+                        )
+                    }
                 };
-                let peer = back.peer(request.meta("progressToken").cloned(), min_level);
-                let mut caller = Caller::anonymous().with_cancellation(back.cancellation().clone());
-                if let Some(peer) = peer {
-                    caller = caller.with_peer(Arc::new(peer));
-                }
+                let peer = back.peer(CallPeer {
+                    client: client.id().to_owned(),
+                    progress_token: request.meta("progressToken").cloned(),
+                    min_level,
+                    capabilities,
+                    round: round.clone(),
+                });
+                let caller = Caller::anonymous()
+                    .with_cancellation(back.cancellation().clone())
+                    .with_peer(Arc::new(peer));
                 let target = Target {
                     snapshot,
                     client,
                     caller,
+                    round,
                 };
                 return Answer::Reply(
                     self.call(&id, era, target, request.params(), arguments)
@@ -380,6 +424,7 @@ impl Protocol {
             .copied()
             .unwrap_or(HANDSHAKE_VERSIONS[1]);
         session.protocol = Some(version);
+        session.capabilities = params.get("capabilities").cloned();
         success(
             id,
             json!({
@@ -488,6 +533,7 @@ impl Protocol {
             snapshot,
             client,
             caller,
+            round,
         } = target;
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return refusal(
@@ -532,10 +578,29 @@ impl Protocol {
                 Err(_) => unknown(target),
             };
         }
-        match snapshot
+        let outcome = snapshot
             .call_with(client.id(), name, arguments, caller)
-            .await
-        {
+            .await;
+        if let Some(round) = &round {
+            if let Some(capability) = round.missing() {
+                let mut required = Map::new();
+                required.insert(capability.into(), json!({}));
+                return refusal(
+                    era,
+                    id,
+                    code::MISSING_CLIENT_CAPABILITY,
+                    &format!(
+                        "Missing client capability: `{name}` needs `{capability}`, which the client did not declare"
+                    ),
+                    Some(json!({"requiredCapabilities": required})),
+                );
+            }
+            let asked = round.asked();
+            if !asked.is_empty() {
+                return self.input_required(id, name, client.id(), round, &asked);
+            }
+        }
+        match outcome {
             Ok(result) => {
                 let content = result.content_json();
                 self.tool_result(id, era, content, result.into_structured(), false)
@@ -556,6 +621,74 @@ impl Protocol {
                 None,
             ),
         }
+    }
+
+    /// The round of answers a 2026-07-28 call comes with: those of its
+    /// sealed `requestState`, and the new ones (`inputResponses`) to the
+    /// questions last asked. A state that fails its check is refused.
+    fn round(&self, request: &Request, client: &str, tool: &str) -> Result<Round, Reply> {
+        let invalid = |message: &str| {
+            Err(refusal(
+                Era::Stateless,
+                request.id(),
+                code::INVALID_PARAMS,
+                message,
+                None,
+            ))
+        };
+        let responses = match request.params().get("inputResponses") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(responses)) => responses.clone(),
+            Some(_) => {
+                return invalid(
+                    "Invalid params: inputResponses must be an object of answers by question key",
+                );
+            }
+        };
+        let answers = match request.params().get("requestState") {
+            None | Some(Value::Null) => responses,
+            Some(Value::String(sealed)) => {
+                let Some(state) = self
+                    .state_key
+                    .open(sealed)
+                    .filter(|state| state.tool == tool && state.client == client)
+                else {
+                    return invalid(
+                        "Invalid params: requestState failed its integrity check (altered, expired, or not from this call); call the tool again without it",
+                    );
+                };
+                let mut answers = state.answers;
+                for key in state.asked {
+                    if let Some(answer) = responses.get(&key) {
+                        answers.insert(key, answer.clone());
+                    }
+                }
+                answers
+            }
+            Some(_) => return invalid("Invalid params: requestState must be a string"),
+        };
+        Ok(Round::new(answers))
+    }
+
+    /// The input-required result of a round that ended with questions.
+    fn input_required(
+        &self,
+        id: &Id,
+        tool: &str,
+        client: &str,
+        round: &Round,
+        asked: &[toolschema_runtime::call::Question],
+    ) -> Reply {
+        let keys = asked.iter().map(|q| q.key().to_owned()).collect();
+        let state = RequestState::new(tool, client, round.answers().clone(), keys);
+        Reply::from(success(
+            id,
+            json!({
+                "resultType": "input_required",
+                "inputRequests": input_requests(asked),
+                "requestState": self.state_key.seal(&state),
+            }),
+        ))
     }
 
     fn tool_result(
