@@ -162,7 +162,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 let keys = match (&config, open) {
                     (_, true) => " (open mode: no key needed)",
                     (None, false) => {
-                        " (demo keys: demo-acme-finance-key, demo-acme-assistant-key, demo-globex-support-key)"
+                        " (demo keys: demo-acme-finance-key, demo-acme-assistant-key, demo-acme-analyst-key, demo-globex-support-key)"
                     }
                     (Some(_), false) => "",
                 };

@@ -2,8 +2,11 @@
 
 Over stdio and Streamable HTTP, in the handshake era (mode="legacy") and the
 2026-07-28 revision, a client lists only its own client application's tools,
-calls them, gets `isError` with every violation for bad arguments, and hears
-`notifications/tools/list_changed` after the configuration file changes.
+calls them, gets `isError` with every violation for bad arguments, hears
+`notifications/tools/list_changed` after the configuration file changes, and
+follows a tool's progress, gets its image and answers its question to the user
+(elicitation: a request in the handshake era, an input-required result in
+2026-07-28).
 
 Run by .ci/run after `cargo build -p toolschema-cli`; TOOLSCHEMA_BIN names
 the binary.
@@ -68,6 +71,60 @@ async def exercise(client, expected_names):
         )
         assert not ticket.is_error, ticket
         assert ticket.structured_content["number"] == 1001
+
+
+ANALYST_TOOLS = ["billing.close-period", "billing.statement-chart"]
+
+
+async def exercise_analyst(client, progress):
+    """Progress while a chart renders, the chart as an image, and a question
+    to the user before a period closes (answered by the elicitation callback)."""
+    listed = await client.list_tools()
+    assert [tool.name for tool in listed.tools] == ANALYST_TOOLS
+
+    seen = []
+
+    async def on_progress(done, total, message):
+        seen.append((done, total, message))
+
+    chart = await client.call_tool("billing.statement-chart", {"customer": "cust-42"}, progress_callback=on_progress)
+    assert not chart.is_error, chart
+    kinds = [block.type for block in chart.content]
+    assert kinds == ["text", "image"], kinds
+    assert chart.content[1].mime_type == "image/png"
+    assert chart.content[0].text == "Statement of cust-42: 2 invoice(s)."
+    if progress:
+        assert [done for done, _, _ in seen] == [0, 1, 2, 3], seen
+        assert all(total == 3 for _, total, _ in seen), seen
+        assert seen[0][2] == "reading invoices", seen
+
+    closed = await client.call_tool("billing.close-period", {"period": "2026-11"})
+    assert not closed.is_error, closed
+    assert closed.content[0].text == "Period 2026-11 closed.", closed
+
+
+async def confirm(context, params):
+    from mcp import types
+
+    assert "2026-11" in params.message, params
+    assert params.requested_schema["properties"]["confirm"]["type"] == "boolean"
+    return types.ElicitResult(action="accept", content={"confirm": True})
+
+
+def test_progress_images_and_questions_to_the_user():
+    async def main(url):
+        for mode in MODES:
+            # stdio: a session; progress reaches the callback in every era.
+            async with Client(stdio("acme-analyst"), mode=mode, elicitation_callback=confirm) as client:
+                await exercise_analyst(client, progress=True)
+            # HTTP: the call's answer streams its notifications and, in the
+            # handshake era, the question; 2026-07-28 asks with an
+            # input-required result instead.
+            async with Client(http(url, "demo-acme-analyst-key"), mode=mode, elicitation_callback=confirm) as client:
+                await exercise_analyst(client, progress=True)
+
+    with HttpServer() as server:
+        asyncio.run(main(server.url))
 
 
 def test_stdio_in_both_eras():
@@ -194,6 +251,13 @@ RESULTS = {
 NOTIFICATIONS = {
     "notifications/tools/list_changed": "ToolListChangedNotification",
     "notifications/subscriptions/acknowledged": "SubscriptionsAcknowledgedNotification",
+    "notifications/progress": "ProgressNotification",
+    "notifications/message": "LoggingMessageNotification",
+}
+# Requests the server sends the client (handshake era).
+REQUESTS = {
+    "elicitation/create": "ElicitRequest",
+    "sampling/createMessage": "CreateMessageRequest",
 }
 
 
@@ -221,10 +285,14 @@ def test_every_message_the_server_sent_conforms_to_its_protocol_version():
         checks = []
         if "result" in message:
             checks.append(("JSONRPCResponse" if legacy else "JSONRPCResultResponse", message))
-            if method in RESULTS:
+            if message["result"].get("resultType") == "input_required":
+                checks.append(("InputRequiredResult", message["result"]))
+            elif method in RESULTS:
                 checks.append((RESULTS[method], message["result"]))
         elif "error" in message:
             checks.append(("JSONRPCError" if legacy else "JSONRPCErrorResponse", message))
+        elif "id" in message:
+            checks.append((REQUESTS[message["method"]], message))
         else:
             checks.append((NOTIFICATIONS[message["method"]], message))
         for definition, instance in checks:

@@ -13,7 +13,7 @@ use toolschema::project::{META_TOOL, Mode};
 use toolschema_demo::registry;
 
 /// Names of the demo tools a toolset may name (the internal one excepted).
-const TOOLS: [&str; 6] = DEMO_TOOLS;
+const TOOLS: [&str; DEMO_TOOLS.len()] = DEMO_TOOLS;
 const MODES: [(&str, Mode); 3] = [
     ("full", Mode::Full),
     ("data-structure-only", Mode::DataStructureOnly),

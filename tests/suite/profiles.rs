@@ -317,6 +317,7 @@ fn gemini_inlines_recursion_with_a_placeholder() {
 fn demo_calls() -> Vec<(&'static str, u32, Value)> {
     const PAID: &str = "0c1e55aa-0000-4000-8000-000000000001";
     vec![
+        ("billing.close-period", 1, json!({"period": "2026-11"})),
         (
             "billing.get-invoice",
             1,
@@ -337,6 +338,7 @@ fn demo_calls() -> Vec<(&'static str, u32, Value)> {
             2,
             json!({"invoice_id": PAID, "amount": "10.00", "reason": "late"}),
         ),
+        ("billing.statement-chart", 1, json!({"customer": "cust-42"})),
         (
             "billing.void-invoice",
             1,

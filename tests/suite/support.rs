@@ -3,10 +3,12 @@
 pub use toolschema_test_support::{tool_names, violations};
 
 /// The demo catalog's tools, in list order.
-pub const DEMO_TOOLS: [&str; 6] = [
+pub const DEMO_TOOLS: [&str; 8] = [
+    "billing.close-period",
     "billing.get-invoice",
     "billing.list-invoices",
     "billing.refund",
+    "billing.statement-chart",
     "billing.void-invoice",
     "support.open-ticket",
     "support.search-tickets",

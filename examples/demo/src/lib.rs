@@ -3,7 +3,9 @@
 //! configuration in `examples/catalog.toml` that governs them.
 
 use serde::{Deserialize, Serialize};
-use toolschema::call::{Context, Handler, Registry, ToolError, ToolResult};
+use toolschema::call::{
+    Content, Context, Elicitation, Handler, LogLevel, Registry, ToolError, ToolResult,
+};
 use toolschema::catalog::Catalog;
 use toolschema::{Schema, Tool};
 
@@ -253,6 +255,79 @@ impl Handler for Reindex {
     }
 }
 
+/// A 1×1 PNG: the demo's stand-in for a rendered chart.
+const CHART_PNG: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53,
+    0xde, 0x00, 0x00, 0x00, 0x0c, 0x49, 0x44, 0x41, 0x54, 0x08, 0xd7, 0x63, 0xf8, 0xcf, 0xc0, 0x00,
+    0x00, 0x03, 0x01, 0x01, 0x00, 0x18, 0xdd, 0x8d, 0xb0, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e,
+    0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+/// Draws a customer's statement as a chart, reporting progress while it
+/// renders.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "billing.statement-chart", annotations(read_only))]
+pub struct StatementChart {
+    /// The customer whose statement to draw.
+    #[tool(min_length = 1, max_length = 64)]
+    pub customer: String,
+}
+
+impl Handler for StatementChart {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let steps = ["reading invoices", "totalling", "drawing"];
+        for (i, step) in steps.iter().enumerate() {
+            ctx.progress_message(i as f64, Some(steps.len() as f64), step);
+            ctx.log(LogLevel::Info, step);
+        }
+        ctx.progress(steps.len() as f64, Some(steps.len() as f64));
+        let paid = invoices()
+            .iter()
+            .filter(|i| i.customer == self.customer)
+            .count();
+        Ok(ToolResult::text(format!(
+            "Statement of {}: {paid} invoice(s).",
+            self.customer
+        ))
+        .with(Content::image(CHART_PNG, "image/png")))
+    }
+}
+
+/// What closing a billing period asks the user.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub struct CloseConfirmation {
+    /// Close the period: its invoices can no longer change.
+    pub confirm: bool,
+}
+
+/// Closes a billing period, after the user confirms.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "billing.close-period", annotations(destructive, idempotent))]
+pub struct ClosePeriod {
+    /// The period, as `YYYY-MM`.
+    #[tool(pattern = "^[0-9]{4}-[0-9]{2}$")]
+    pub period: String,
+}
+
+impl Handler for ClosePeriod {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        let question = format!(
+            "Close the billing period {}? Its invoices can no longer change.",
+            self.period
+        );
+        let confirmed = matches!(
+            ctx.elicit::<CloseConfirmation>("confirm", &question)
+                .await?,
+            Elicitation::Accept(CloseConfirmation { confirm: true })
+        );
+        Ok(ToolResult::text(match confirmed {
+            true => format!("Period {} closed.", self.period),
+            false => format!("Period {} left open.", self.period),
+        }))
+    }
+}
+
 /// A support ticket.
 #[derive(Schema, Serialize, Deserialize, Debug)]
 pub struct Ticket {
@@ -352,6 +427,8 @@ pub fn registry() -> Registry {
         .and_then(|r| r.register::<Reindex>())
         .and_then(|r| r.register::<OpenTicket>())
         .and_then(|r| r.register::<SearchTickets>())
+        .and_then(|r| r.register::<StatementChart>())
+        .and_then(|r| r.register::<ClosePeriod>())
         .expect("every demo tool has its own name and version");
     registry
 }

@@ -346,45 +346,48 @@ async fn mcp(
             )
             .await
     });
-    let first = tokio::select! {
-        answer = &mut answer => Ok(answer),
-        Some(notification) = inbox.recv() => Err(notification),
+    // The first notification, if one comes before the answer (or with it:
+    // a handler that finishes at once may have sent some).
+    let (first, done) = tokio::select! {
+        biased;
+        Some(notification) = inbox.recv() => (Some(notification), None),
+        answer = &mut answer => (inbox.try_recv().ok(), Some(answer)),
     };
-    match first {
-        Ok(Ok(answer)) => respond(&service, &view_id, version, &method, answer),
-        Ok(Err(_)) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
-        // A notification came first: the answer becomes an event stream of
-        // the notifications, then the reply.
-        Err(notification) => {
-            let (send, receive) = mpsc::unbounded_channel::<String>();
-            let service = service.clone();
+    let Some(first) = first else {
+        return match done {
+            Some(Ok(answer)) => respond(&service, &view_id, version, &method, answer),
+            _ => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+        };
+    };
+    // Notifications came: the answer becomes an event stream of them, then
+    // the reply.
+    let (send, receive) = mpsc::unbounded_channel::<String>();
+    let service = service.clone();
+    tokio::spawn(async move {
+        let forward = |notification: String| {
             service.trace.record(version, None, &notification);
             let _ = send.send(notification);
-            tokio::spawn(async move {
-                loop {
-                    tokio::select! {
-                        Some(notification) = inbox.recv() => {
-                            service.trace.record(version, None, &notification);
-                            let _ = send.send(notification);
-                        }
-                        answer = &mut answer => {
-                            // What was sent before the reply goes first.
-                            while let Ok(notification) = inbox.try_recv() {
-                                service.trace.record(version, None, &notification);
-                                let _ = send.send(notification);
-                            }
-                            if let Ok(Answer::Reply(reply)) = answer {
-                                service.trace.record(version, Some(&method), &reply);
-                                let _ = send.send(reply.to_string());
-                            }
-                            return;
-                        }
-                    }
+        };
+        forward(first);
+        let answer = match done {
+            Some(answer) => answer,
+            None => loop {
+                tokio::select! {
+                    Some(notification) = inbox.recv() => forward(notification),
+                    answer = &mut answer => break answer,
                 }
-            });
-            events::messages(receive)
+            },
+        };
+        // What was sent before the reply goes first.
+        while let Ok(notification) = inbox.try_recv() {
+            forward(notification);
         }
-    }
+        if let Ok(Answer::Reply(reply)) = answer {
+            service.trace.record(version, Some(&method), &reply);
+            let _ = send.send(reply.to_string());
+        }
+    });
+    events::messages(receive)
 }
 
 /// The response of an answer that sent no notifications first.

@@ -4,8 +4,10 @@
 // application's tools, calls them (the SDK checks every `structuredContent`
 // against the tool's advertised `outputSchema` and throws if it does not
 // conform), gets `isError` with every violation for bad arguments, is refused
-// tools of another tenant as unknown, uses `discover_tool_schema`, and hears
-// `notifications/tools/list_changed` after the configuration file changes.
+// tools of another tenant as unknown, uses `discover_tool_schema`, hears
+// `notifications/tools/list_changed` after the configuration file changes,
+// and follows a tool's progress, gets its image, and answers its question to
+// the user (elicitation).
 //
 // Run by .ci/run after `cargo build -p toolschema-cli`; TOOLSCHEMA_BIN names
 // the binary.
@@ -21,12 +23,17 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitRequestSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const BIN = process.env.TOOLSCHEMA_BIN ?? join(ROOT, "target", "debug", "toolschema");
 const FINANCE_TOOLS = ["billing.get-invoice", "billing.list-invoices", "billing.refund", "billing.void-invoice"];
 const GLOBEX_TOOLS = ["discover_tool_schema", "support.open-ticket", "support.search-tickets"];
+const ANALYST_TOOLS = ["billing.close-period", "billing.statement-chart"];
 const PAID = "0c1e55aa-0000-4000-8000-000000000001";
 const DEMO_CONFIG = readFileSync(join(ROOT, "examples", "catalog.toml"), "utf8");
 // The same catalog with Globex's open-ticket tool in Full mode: the toolset
@@ -135,6 +142,57 @@ async function exerciseGlobex(client) {
   assert.equal(ticket.structuredContent.number, 1001);
 }
 
+/// A client that can answer the user's questions: it confirms closing a
+/// period.
+function askingClient() {
+  const client = new Client(
+    { name: "toolschema-ts-test", version: "1.0.0" },
+    { capabilities: { elicitation: {} } },
+  );
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    assert.match(request.params.message, /2026-11/);
+    assert.equal(request.params.requestedSchema.properties.confirm.type, "boolean");
+    return { action: "accept", content: { confirm: true } };
+  });
+  return client;
+}
+
+/// Progress while a chart renders, the chart as an image, and a question
+/// to the user before a period closes.
+async function exerciseAnalyst(transport) {
+  const client = askingClient();
+  await client.connect(transport);
+  try {
+    const listed = await client.listTools();
+    assert.deepEqual(
+      listed.tools.map((tool) => tool.name),
+      ANALYST_TOOLS,
+    );
+    const progress = [];
+    const chart = await client.callTool(
+      { name: "billing.statement-chart", arguments: { customer: "cust-42" } },
+      undefined,
+      { onprogress: (notice) => progress.push(notice) },
+    );
+    assert.ok(!chart.isError, JSON.stringify(chart));
+    assert.deepEqual(
+      chart.content.map((block) => block.type),
+      ["text", "image"],
+    );
+    assert.equal(chart.content[1].mimeType, "image/png");
+    assert.deepEqual(
+      progress.map((notice) => notice.progress),
+      [0, 1, 2, 3],
+    );
+    assert.ok(progress.every((notice) => notice.total === 3));
+    const closed = await client.callTool({ name: "billing.close-period", arguments: { period: "2026-11" } });
+    assert.ok(!closed.isError, JSON.stringify(closed));
+    assert.equal(closed.content[0].text, "Period 2026-11 closed.");
+  } finally {
+    await client.close();
+  }
+}
+
 /// Waits for `notifications/tools/list_changed` after `change()` runs.
 function listChanged(client, change) {
   const heard = new Promise((resolveHeard, reject) => {
@@ -152,6 +210,10 @@ describe("stdio", () => {
   test("a client sees and calls only its own tools", async () => {
     await withClient(stdio("acme-finance"), exerciseFinance);
     await withClient(stdio("globex-support"), exerciseGlobex);
+  });
+
+  test("progress, an image, and a question to the user", async () => {
+    await exerciseAnalyst(stdio("acme-analyst"));
   });
 
   test("list_changed after the configuration file changes", async () => {
@@ -197,6 +259,10 @@ describe("Streamable HTTP", () => {
   test("a client sees and calls only its own tools", async () => {
     await withClient(http(server.url, "demo-acme-finance-key"), exerciseFinance);
     await withClient(http(server.url, "demo-globex-support-key"), exerciseGlobex);
+  });
+
+  test("progress, an image, and a question to the user", async () => {
+    await exerciseAnalyst(http(server.url, "demo-acme-analyst-key"));
   });
 
   test("a wrong key is refused", async () => {
