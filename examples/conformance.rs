@@ -469,6 +469,22 @@ impl Handler for InputCapabilities {
     }
 }
 
+/// Tells the weather of a region; the region also travels in the
+/// `Mcp-Param-Region` header, for routing.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_custom_headers", annotations(read_only))]
+struct CustomHeaders {
+    /// The region.
+    #[tool(header = "Region")]
+    region: String,
+}
+
+impl Handler for CustomHeaders {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::text(format!("Sunny in {}.", self.region)))
+    }
+}
+
 fn server() -> Server {
     Server::new("toolschema-conformance", env!("CARGO_PKG_VERSION"))
         .tool::<SimpleText>()
@@ -494,6 +510,7 @@ fn server() -> Server {
         .tool::<InputMultiRound>()
         .tool::<InputTampered>()
         .tool::<InputCapabilities>()
+        .tool::<CustomHeaders>()
 }
 
 #[tokio::main]

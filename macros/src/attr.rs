@@ -90,6 +90,7 @@ const FIELD_KEYS: &[&str] = &[
     MIN_ITEMS,
     MAX_ITEMS,
     SCHEMA,
+    HEADER,
 ];
 
 /// The keys `#[tool]` accepts on an enum variant.
@@ -172,6 +173,8 @@ pub(crate) struct Field {
     pub(crate) min_items: Slot<u64>,
     pub(crate) max_items: Slot<u64>,
     pub(crate) schema: Slot<syn::Type>,
+    /// The HTTP header the argument is mirrored in (`Mcp-Param-<name>`).
+    pub(crate) header: Slot<LitStr>,
     pub(crate) serde: SerdeField,
 }
 
@@ -361,6 +364,7 @@ impl Field {
             min_items: Slot::new(MIN_ITEMS),
             max_items: Slot::new(MAX_ITEMS),
             schema: Slot::new(SCHEMA),
+            header: Slot::new(HEADER),
             serde: SerdeField::default(),
         };
         for attr in attrs {
@@ -403,6 +407,21 @@ impl Field {
             }
             REQUIRED => self.required.set(cx, span, ()),
             SKIP => self.skip.set(cx, span, ()),
+            HEADER => {
+                if let Some(s) = lit_str(cx, meta, HEADER)? {
+                    let name = s.value();
+                    let token = !name.is_empty()
+                        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+                    if token {
+                        self.header.set(cx, span, s);
+                    } else {
+                        cx.error_at(
+                            &s,
+                            format!("`{name}` cannot name an HTTP header: use letters, digits and `-` (the header is `Mcp-Param-{name}`)"),
+                        );
+                    }
+                }
+            }
             FORMAT => {
                 if let Some(s) = lit_str(cx, meta, FORMAT)? {
                     let format = s.value();

@@ -170,6 +170,7 @@ fn check_fields(
     named: bool,
 ) {
     let mut seen: HashMap<&str, ()> = HashMap::new();
+    let mut headers: HashMap<String, ()> = HashMap::new();
     for field in fields {
         let attrs = &field.attrs;
         let serde = &attrs.serde;
@@ -190,6 +191,7 @@ fn check_fields(
                 attrs.min_items.span(),
                 attrs.max_items.span(),
                 attrs.schema.span(),
+                attrs.header.span(),
             ];
             for span in keys.into_iter().flatten() {
                 cx.error_span(span, "`tool` field attributes apply to named fields only");
@@ -268,6 +270,34 @@ fn check_fields(
                 cx.error_span(
                     span,
                     "a flattened field is not a property of its own; put this attribute on the fields of the flattened type",
+                );
+            }
+        }
+        if let Some(header) = attrs.header.get() {
+            let span = attrs.header.span().unwrap_or_else(|| header.span());
+            if derive != Derive::Tool {
+                cx.error_span(
+                    span,
+                    "only a tool's own arguments travel in headers: put `header` on a field of the `#[derive(Tool)]` struct",
+                );
+            } else if !field.is_shown()
+                || serde.flatten.is_some()
+                || serde.skip_deserializing.is_some()
+            {
+                cx.error_span(
+                    span,
+                    "a skipped or flattened field is not an argument of its own, so it cannot travel in a header",
+                );
+            } else if headers
+                .insert(header.value().to_ascii_lowercase(), ())
+                .is_some()
+            {
+                cx.error_at(
+                    header,
+                    format!(
+                        "two arguments travel in the header `Mcp-Param-{}`; give one another `header`",
+                        header.value()
+                    ),
                 );
             }
         }

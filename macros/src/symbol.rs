@@ -37,6 +37,7 @@ pub(crate) const PATTERN: &str = "pattern";
 pub(crate) const MIN_ITEMS: &str = "min_items";
 pub(crate) const MAX_ITEMS: &str = "max_items";
 pub(crate) const SCHEMA: &str = "schema";
+pub(crate) const HEADER: &str = "header";
 
 // `#[serde(...)]`.
 pub(crate) const ALIAS: &str = "alias";

@@ -74,6 +74,18 @@ pub const fn check_refine(node: &Node, refine: &Refine) {
     }
 }
 
+/// Rejects `#[tool(header)]` on an argument a header cannot carry.
+pub const fn check_header(node: &Node) {
+    if !matches!(
+        node.unwrap_optional(),
+        Node::String(_) | Node::Integer(_) | Node::Number(_) | Node::Boolean
+    ) {
+        panic!(
+            "a header carries one string, number or boolean, and this field's type is none of these; remove `header` or change the field's type"
+        );
+    }
+}
+
 /// Rejects `#[serde(flatten)]` on a type whose properties cannot be merged.
 pub const fn check_flatten(node: &Node) {
     if !matches!(node.unwrap_optional(), Node::Object(_) | Node::Map(_)) {

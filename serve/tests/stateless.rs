@@ -364,3 +364,225 @@ fn stateless_refusals_of_tools_are_bad_requests_and_results_are_complete() {
     assert!(list["result"]["ttlMs"].is_u64());
     assert_eq!(list["result"]["cacheScope"], "private");
 }
+
+/// Moves a shipment; the region and the priority also travel in headers,
+/// for routing.
+#[derive(toolschema::Tool, serde::Deserialize)]
+#[tool(name = "ship")]
+struct Ship {
+    /// Where the shipment goes.
+    #[tool(header = "Region")]
+    region: String,
+    /// How urgent it is.
+    #[tool(header = "Priority")]
+    priority: Option<u8>,
+    /// A note, in the body only.
+    note: Option<String>,
+}
+
+impl toolschema::Handler for Ship {
+    async fn call(
+        self,
+        _ctx: toolschema::Context,
+    ) -> Result<toolschema::ToolResult, toolschema::ToolError> {
+        Ok(toolschema::ToolResult::text(format!(
+            "to {} ({:?}) {:?}",
+            self.region, self.priority, self.note
+        )))
+    }
+}
+
+#[test]
+fn arguments_mirrored_in_headers_must_agree_with_the_body() {
+    let (address, stop) = common::spawn(Server::new("shipping", "1").tool::<Ship>());
+    let (status, list) = send(address, 1, "tools/list", json!({"_meta": meta()}), &[]);
+    assert_eq!(status, 200);
+    let properties = &list["result"]["tools"][0]["inputSchema"]["properties"];
+    assert_eq!(properties["region"]["x-mcp-header"], "Region", "{list:#}");
+    assert_eq!(properties["priority"]["x-mcp-header"], "Priority");
+    assert!(properties["note"].get("x-mcp-header").is_none());
+
+    let call = |arguments: Value| json!({"name": "ship", "arguments": arguments, "_meta": meta()});
+    let ok = |reply: (u16, Value)| {
+        assert_eq!(reply.0, 200, "{:#}", reply.1);
+        assert_ne!(reply.1["result"]["isError"], true, "{:#}", reply.1);
+        reply.1["result"]["content"][0]["text"].clone()
+    };
+    // Literal values, header names in any case, numbers as JSON writes them.
+    let text = ok(send(
+        address,
+        2,
+        "tools/call",
+        call(json!({"region": "eu-west", "priority": 3, "note": "fragile"})),
+        &[
+            ("mcp-param-region", Some("eu-west")),
+            ("MCP-PARAM-PRIORITY", Some("3")),
+        ],
+    ));
+    assert_eq!(text, "to eu-west (Some(3)) Some(\"fragile\")");
+    // Base64 carries what a header cannot: "Zürich" is not ASCII.
+    let text = ok(send(
+        address,
+        3,
+        "tools/call",
+        call(json!({"region": "Zürich"})),
+        &[("Mcp-Param-Region", Some("=?base64?WsO8cmljaA==?="))],
+    ));
+    assert_eq!(text, "to Zürich (None) None");
+
+    let mismatch = |id, arguments, headers: &[(&str, Option<&str>)], says: &str| {
+        let reply = send(address, id, "tools/call", call(arguments), headers);
+        refused(&reply, 400, -32020, id);
+        let message = reply.1["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "{message}");
+    };
+    mismatch(
+        4,
+        json!({"region": "eu-west"}),
+        &[],
+        "send it as the Mcp-Param-Region header",
+    );
+    mismatch(
+        5,
+        json!({"region": "eu-west"}),
+        &[("Mcp-Param-Region", Some("us-east"))],
+        "does not match `region`",
+    );
+    mismatch(
+        6,
+        json!({"region": "eu-west"}),
+        &[
+            ("Mcp-Param-Region", Some("eu-west")),
+            ("Mcp-Param-Priority", Some("1")),
+        ],
+        "`priority` is not in the body",
+    );
+    mismatch(
+        7,
+        json!({"region": "eu-west"}),
+        &[("Mcp-Param-Region", Some("=?base64?not base64!?="))],
+        "not valid base64",
+    );
+    mismatch(
+        8,
+        json!({"region": "eu-west", "priority": 3}),
+        &[
+            ("Mcp-Param-Region", Some("eu-west")),
+            ("Mcp-Param-Priority", Some("03")),
+        ],
+        "does not match `priority`",
+    );
+
+    // The handshake era has no such headers: the body alone counts.
+    let initialize = json!({"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}});
+    let (status, _) = post_mcp(address, &[], &initialize);
+    assert_eq!(status, 200);
+    let legacy = json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call",
+        "params": {"name": "ship", "arguments": {"region": "eu-west"}}});
+    let (status, reply) = post_mcp(
+        address,
+        &[
+            ("MCP-Protocol-Version", "2025-11-25"),
+            ("Mcp-Param-Region", "elsewhere"),
+        ],
+        &legacy,
+    );
+    assert_eq!(status, 200, "{reply:#}");
+    assert_eq!(
+        reply["result"]["content"][0]["text"],
+        "to eu-west (None) None"
+    );
+    drop(stop);
+}
+
+/// Three clients of one tool: shown the headers, shown a dialect without
+/// them, shown the tool without its properties.
+const SHIPPING_CATALOG: &str = r#"
+[[tenant]]
+id = "logistics"
+
+[[toolset]]
+id = "full"
+tenant = "logistics"
+tools = ["ship"]
+
+[[toolset]]
+id = "lazy"
+tenant = "logistics"
+mode = "lazy"
+tools = ["ship"]
+
+[[client]]
+id = "shipper"
+tenant = "logistics"
+api_keys = ["sha256:35d706a19b74224c7817d2e520324c9a8bb3e4deadc1be93dcee00ee038ff308"]
+toolsets = ["full"]
+
+[[client]]
+id = "gemini"
+tenant = "logistics"
+profile = "gemini"
+api_keys = ["sha256:b647c36e02b856909e64617626b8bc671ccf00da8596ac6cb86487d5586af07d"]
+toolsets = ["full"]
+
+[[client]]
+id = "lazy"
+tenant = "logistics"
+api_keys = ["sha256:b0a603f422515d2eefa8e9469658dba7415fe101d1239bd54bd15b33928b6ef7"]
+toolsets = ["lazy"]
+"#;
+
+#[test]
+fn only_a_client_shown_the_header_annotations_must_send_the_headers() {
+    let server = Server::new("shipping", "1")
+        .tool::<Ship>()
+        .catalog_toml(SHIPPING_CATALOG, "shipping.toml");
+    let (address, stop) = common::spawn(server);
+    let call = json!({"name": "ship", "arguments": {"region": "eu-west"}, "_meta": meta()});
+    for (key, annotated) in [
+        ("shipper-key", true),
+        ("gemini-key", false),
+        ("lazy-key", false),
+    ] {
+        let (_, list) = send(
+            address,
+            1,
+            "tools/list",
+            json!({"_meta": meta()}),
+            &[("X-API-Key", Some(key))],
+        );
+        let listed = list["result"]["tools"]
+            .as_array()
+            .and_then(|tools| tools.iter().find(|tool| tool["name"] == "ship"))
+            .cloned()
+            .unwrap_or_else(|| panic!("{key} sees ship: {list:#}"));
+        assert_eq!(
+            listed.to_string().contains("x-mcp-header"),
+            annotated,
+            "{key}: {listed:#}"
+        );
+        let reply = send(
+            address,
+            2,
+            "tools/call",
+            call.clone(),
+            &[("X-API-Key", Some(key))],
+        );
+        if annotated {
+            refused(&reply, 400, -32020, 2);
+        } else {
+            assert_eq!(
+                reply.0, 200,
+                "{key} is not asked for headers: {:#}",
+                reply.1
+            );
+            assert_eq!(
+                reply.1["result"]["content"][0]["text"],
+                "to eu-west (None) None"
+            );
+        }
+    }
+    drop(stop);
+}

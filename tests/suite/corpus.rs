@@ -425,8 +425,9 @@ pub struct OpenRecord {
 #[derive(Tool, Serialize, Deserialize, Debug, PartialEq)]
 #[tool(name = "corpus.field-attributes")]
 pub struct FieldAttributes {
-    /// The exposed name differs from the source name.
-    #[tool(rename = "userId")]
+    /// The exposed name differs from the source name; it also travels in
+    /// the `Mcp-Param-User` header.
+    #[tool(rename = "userId", header = "User")]
     pub user_id: u64,
     #[tool(description = "Stated in the attribute, not a doc comment.")]
     pub note: String,

@@ -51,6 +51,9 @@ pub(super) fn checks(item: &Container<'_>, derive: Derive) -> TokenStream {
         if let Some(span) = attrs.serde.flatten {
             check(ty, span, quote_spanned!(span=> #p::check_flatten(#node)));
         }
+        if let Some(span) = attrs.header.span() {
+            check(ty, span, quote_spanned!(span=> #p::check_header(#node)));
+        }
         let literals: Vec<TokenStream> = attrs
             .default
             .get()

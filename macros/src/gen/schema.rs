@@ -178,6 +178,9 @@ fn field(item: &Container<'_>, field: &Field<'_>, p: &TokenStream) -> Option<Tok
         let examples = examples.iter().map(|v| literal(p, v));
         rest.extend(quote!(examples: &[#(#examples),*],));
     }
+    if let Some(header) = attrs.header.get() {
+        rest.extend(quote!(header: #p::Some(#header),));
+    }
     Some(quote! {
         #p::Field {
             exposed: #exposed,

@@ -123,6 +123,11 @@ impl ClientView {
         self.shared.tools.get(tool).map(|t| t.mode)
     }
 
+    /// The definition of a tool this client is served, if it sees it.
+    pub fn def_of(&self, tool: &str) -> Option<&'static ToolDef> {
+        self.shared.tools.get(tool).map(|t| t.def)
+    }
+
     /// The version of a tool this client is served, if it sees it.
     pub fn version_of(&self, tool: &str) -> Option<u32> {
         self.shared.tools.get(tool).map(|t| t.def.version)

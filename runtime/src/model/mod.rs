@@ -290,6 +290,9 @@ pub struct Field {
     pub default: Option<Literal>,
     /// Example values advertised to clients.
     pub examples: &'static [Literal],
+    /// The HTTP header a tool argument is mirrored in, as the `x-mcp-header`
+    /// keyword says (`#[tool(header = "Region")]`: `Mcp-Param-Region`).
+    pub header: Option<&'static str>,
 }
 
 impl Field {
@@ -309,6 +312,7 @@ impl Field {
         refine: Refine::NONE,
         default: None,
         examples: &[],
+        header: None,
     };
 }
 

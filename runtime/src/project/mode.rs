@@ -45,6 +45,8 @@ const STRUCTURE: &[&str] = &[
     "anyOf",
     "$ref",
     "$defs",
+    // What the client must send as a header (`Mcp-Param-…`).
+    "x-mcp-header",
 ];
 
 /// The MCP `Tool` object of `tool` as a client in `mode` sees it.

@@ -154,12 +154,20 @@ fn each_subschema(schema: &mut Object, f: &mut dyn FnMut(&mut Json)) {
     }
 }
 
+/// Keywords for the MCP client rather than the model: a dialect that
+/// refuses them drops them without a note (the server then asks such a
+/// client for no `Mcp-Param-*` headers).
+const FOR_THE_CLIENT: &[&str] = &["x-mcp-header"];
+
 /// Notes on keywords moved into the description.
 #[derive(Default)]
 struct Notes(Vec<String>);
 
 impl Notes {
     fn push(&mut self, key: &str, value: &Json) {
+        if FOR_THE_CLIENT.contains(&key) {
+            return;
+        }
         let value = match value {
             Json::String(s) => s.to_string(),
             other => other.to_compact_string(),

@@ -300,6 +300,9 @@ impl Renderer {
             let examples = field.examples.iter().map(|e| Json::from(*e)).collect();
             out.insert("examples", Json::Array(examples));
         }
+        if let Some(header) = field.header {
+            out.insert("x-mcp-header", header);
+        }
         json
     }
 

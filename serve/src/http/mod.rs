@@ -216,37 +216,59 @@ struct McpHeaders {
     protocol_version: Option<String>,
     method: Option<String>,
     name: Option<String>,
+    params: Vec<(String, String)>,
 }
 
 impl McpHeaders {
     fn of(headers: &HeaderMap) -> McpHeaders {
-        let borrowed = borrowed(headers);
+        let borrowed = borrowed(headers, &[]);
         McpHeaders {
             protocol_version: borrowed.protocol_version.map(str::to_owned),
             method: borrowed.method.map(str::to_owned),
             name: borrowed.name.map(str::to_owned),
+            params: param_headers(headers)
+                .into_iter()
+                .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                .collect(),
         }
     }
 
-    fn borrow(&self) -> Headers<'_> {
+    /// The headers, borrowed; `params` is where their `Mcp-Param-*` list
+    /// is laid out.
+    fn borrow<'a>(&'a self, params: &'a mut Vec<(&'a str, &'a str)>) -> Headers<'a> {
+        params.extend(self.params.iter().map(|(n, v)| (n.as_str(), v.as_str())));
         Headers {
             http: true,
             protocol_version: self.protocol_version.as_deref(),
             method: self.method.as_deref(),
             name: self.name.as_deref(),
+            params,
         }
     }
 }
 
-/// The MCP headers of a request, borrowed.
-fn borrowed(headers: &HeaderMap) -> Headers<'_> {
+/// The MCP headers of a request, borrowed (`params` holds the
+/// `Mcp-Param-*` headers).
+fn borrowed<'a>(headers: &'a HeaderMap, params: &'a [(&'a str, &'a str)]) -> Headers<'a> {
     let get = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     Headers {
         http: true,
         protocol_version: get("mcp-protocol-version"),
         method: get("mcp-method"),
         name: get("mcp-name"),
+        params,
     }
+}
+
+/// The `Mcp-Param-<name>` headers of a request, as `(name, value)`.
+fn param_headers(headers: &HeaderMap) -> Vec<(&str, &str)> {
+    headers
+        .iter()
+        .filter_map(|(name, value)| {
+            let name = name.as_str().strip_prefix("mcp-param-")?;
+            Some((name, value.to_str().ok()?))
+        })
+        .collect()
 }
 
 /// Whether the client takes a server-sent event stream in answer.
@@ -310,7 +332,7 @@ async fn mcp(
                 &view,
                 &mut session,
                 request,
-                &borrowed(&headers),
+                &borrowed(&headers, &param_headers(&headers)),
                 &Backchannel::none(),
             )
             .await;
@@ -341,7 +363,7 @@ async fn mcp(
                 &view,
                 &mut session,
                 request,
-                &mcp_headers.borrow(),
+                &mcp_headers.borrow(&mut Vec::new()),
                 &back,
             )
             .await

@@ -41,7 +41,7 @@ use asking::{Round, input_requests};
 use backchannel::CallPeer;
 use state::RequestState;
 use toolschema_runtime::catalog::{ClientView, Snapshot};
-use toolschema_runtime::project::META_TOOL;
+use toolschema_runtime::project::{META_TOOL, Mode, Profile};
 
 use message::{cursor, parse_cursor};
 use reply::success;
@@ -99,6 +99,9 @@ pub struct Headers<'a> {
     pub method: Option<&'a str>,
     /// `Mcp-Name`.
     pub name: Option<&'a str>,
+    /// The `Mcp-Param-<name>` headers, as `(name, value)`: arguments a tool
+    /// marks with `x-mcp-header`, mirrored for routing.
+    pub params: &'a [(&'a str, &'a str)],
 }
 
 impl Headers<'static> {
@@ -108,6 +111,7 @@ impl Headers<'static> {
         protocol_version: None,
         method: None,
         name: None,
+        params: &[],
     };
 }
 
@@ -291,6 +295,27 @@ impl Protocol {
             }
             (_, "tools/call") => {
                 let arguments = request.params_mut().remove("arguments");
+                if era == Era::Stateless && headers.http {
+                    let tool = request.params().get("name").and_then(Value::as_str);
+                    // Only a client shown the `x-mcp-header` annotations can
+                    // send the headers: not one whose dialect drops them, nor
+                    // one shown the tool without its properties.
+                    let shown = client.profile() == Profile::Default;
+                    let def = tool
+                        .filter(|tool| shown && client.mode_of(tool) != Some(Mode::Lazy))
+                        .and_then(|tool| client.def_of(tool));
+                    if let Some(Err(message)) =
+                        def.map(|def| check_param_headers(def, arguments.as_ref(), headers))
+                    {
+                        return Answer::Reply(refusal(
+                            era,
+                            &id,
+                            code::HEADER_MISMATCH,
+                            &message,
+                            None,
+                        ));
+                    }
+                }
                 let tool = request
                     .params()
                     .get("name")
@@ -845,6 +870,82 @@ fn check_routing_headers(request: &Request, headers: &Headers<'_>) -> Result<(),
             "Header mismatch: the Mcp-Name header is missing; send Mcp-Name: {target}"
         )),
     }
+}
+
+/// The arguments a tool mirrors in `Mcp-Param-<name>` headers
+/// (`x-mcp-header`) must agree with the body: a value in the body needs its
+/// header, and a header its value; a header value is literal, or base64
+/// as `=?base64?…?=` (which must decode).
+fn check_param_headers(
+    def: &toolschema_runtime::ToolDef,
+    arguments: Option<&Value>,
+    headers: &Headers<'_>,
+) -> Result<(), String> {
+    use base64::Engine;
+    let toolschema_runtime::model::Node::Object(object) = (def.input)() else {
+        return Ok(());
+    };
+    for field in object.fields {
+        let Some(name) = field.header else { continue };
+        let body = arguments
+            .and_then(|a| a.get(field.exposed))
+            .and_then(|value| match value {
+                Value::String(text) => Some(text.clone()),
+                Value::Number(_) | Value::Bool(_) => Some(value.to_string()),
+                _ => None,
+            });
+        let header = headers
+            .params
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim());
+        let header = match header {
+            Some(raw) => match raw
+                .strip_prefix("=?base64?")
+                .and_then(|rest| rest.strip_suffix("?="))
+            {
+                Some(encoded) => {
+                    let decoded = base64::engine::general_purpose::STANDARD
+                        .decode(encoded)
+                        .ok()
+                        .and_then(|bytes| String::from_utf8(bytes).ok());
+                    match decoded {
+                        Some(decoded) => Some(decoded),
+                        None => {
+                            return Err(format!(
+                                "Header mismatch: Mcp-Param-{name} is not valid base64 inside =?base64?…?="
+                            ));
+                        }
+                    }
+                }
+                None => Some(raw.to_owned()),
+            },
+            None => None,
+        };
+        match (body, header) {
+            (None, None) => {}
+            (Some(body), Some(header)) if body == header => {}
+            (Some(_), None) => {
+                return Err(format!(
+                    "Header mismatch: `{}` is in the body, so send it as the Mcp-Param-{name} header too",
+                    field.exposed
+                ));
+            }
+            (None, Some(_)) => {
+                return Err(format!(
+                    "Header mismatch: Mcp-Param-{name} is sent, but `{}` is not in the body",
+                    field.exposed
+                ));
+            }
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "Header mismatch: Mcp-Param-{name} does not match `{}` in the body",
+                    field.exposed
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A `content` array of one text block.

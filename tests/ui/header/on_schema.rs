@@ -1,0 +1,10 @@
+use serde::Deserialize;
+use toolschema::Schema;
+
+#[derive(Schema, Deserialize)]
+struct Address {
+    #[tool(header = "Street")]
+    street: String,
+}
+
+fn main() {}
