@@ -8,11 +8,14 @@
 //! `npx @modelcontextprotocol/conformance server --url http://127.0.0.1:3000/mcp`.
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use toolschema::call::{Elicitation, Question};
+use toolschema::call::{Elicitation, Question, Registry, RegistryError};
+use toolschema::catalog::Catalog;
 use toolschema::serve::Server;
 use toolschema::{Content, Context, Handler, LogLevel, Schema, Tool, ToolError, ToolResult};
 
@@ -485,40 +488,121 @@ impl Handler for CustomHeaders {
     }
 }
 
-fn server() -> Server {
-    Server::new("toolschema-conformance", env!("CARGO_PKG_VERSION"))
-        .tool::<SimpleText>()
-        .tool::<ImageContent>()
-        .tool::<AudioContent>()
-        .tool::<EmbeddedResource>()
-        .tool::<MultipleContentTypes>()
-        .tool::<ErrorHandling>()
-        .tool::<WithProgress>()
-        .tool::<WithLogging>()
-        .tool::<LoggingTool>()
-        .tool::<Sampling>()
-        .tool::<Elicit>()
-        .tool::<ElicitDefaults>()
-        .tool::<ElicitEnums>()
-        .tool::<MissingCapability>()
-        .tool::<StreamingElicitation>()
-        .tool::<InputElicitation>()
-        .tool::<InputSampling>()
-        .tool::<InputRoots>()
-        .tool::<InputState>()
-        .tool::<InputMultiple>()
-        .tool::<InputMultiRound>()
-        .tool::<InputTampered>()
-        .tool::<InputCapabilities>()
-        .tool::<CustomHeaders>()
+/// A tool that is listed or not, as `test_trigger_tool_change` decides.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_tool_that_comes_and_goes", annotations(read_only))]
+struct ComesAndGoes {}
+
+impl Handler for ComesAndGoes {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::text("Still here."))
+    }
+}
+
+/// The live catalog, for `test_trigger_tool_change`.
+static CATALOG: OnceLock<Arc<Catalog>> = OnceLock::new();
+
+/// Whether `test_tool_that_comes_and_goes` is listed now.
+static LISTED: AtomicBool = AtomicBool::new(true);
+
+/// Changes the tool list: lists `test_tool_that_comes_and_goes` if it is
+/// not, or stops listing it. Every client is told.
+#[derive(Tool, Deserialize)]
+#[tool(name = "test_trigger_tool_change")]
+struct TriggerToolChange {}
+
+impl Handler for TriggerToolChange {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        let catalog = CATALOG
+            .get()
+            .ok_or_else(|| ToolError::new("the catalog is not served yet"))?;
+        let listed = !LISTED.fetch_xor(true, Ordering::SeqCst);
+        catalog
+            .reload_toml(&configuration(catalog.registry(), listed), "fixture.toml")
+            .map_err(|errors| ToolError::new(errors.to_string()))?;
+        Ok(ToolResult::text(if listed {
+            "test_tool_that_comes_and_goes is listed."
+        } else {
+            "test_tool_that_comes_and_goes is no longer listed."
+        }))
+    }
+}
+
+fn registry() -> Result<Registry, RegistryError> {
+    let mut registry = Registry::new();
+    registry
+        .register::<SimpleText>()?
+        .register::<ImageContent>()?
+        .register::<AudioContent>()?
+        .register::<EmbeddedResource>()?
+        .register::<MultipleContentTypes>()?
+        .register::<ErrorHandling>()?
+        .register::<WithProgress>()?
+        .register::<WithLogging>()?
+        .register::<LoggingTool>()?
+        .register::<Sampling>()?
+        .register::<Elicit>()?
+        .register::<ElicitDefaults>()?
+        .register::<ElicitEnums>()?
+        .register::<MissingCapability>()?
+        .register::<StreamingElicitation>()?
+        .register::<InputElicitation>()?
+        .register::<InputSampling>()?
+        .register::<InputRoots>()?
+        .register::<InputState>()?
+        .register::<InputMultiple>()?
+        .register::<InputMultiRound>()?
+        .register::<InputTampered>()?
+        .register::<InputCapabilities>()?
+        .register::<CustomHeaders>()?
+        .register::<ComesAndGoes>()?
+        .register::<TriggerToolChange>()?;
+    Ok(registry)
+}
+
+/// The catalog the suite is served: every tool (`test_tool_that_comes_and_goes`
+/// if `listed`) to one client application, the one a request without a key
+/// is (the suite sends none).
+fn configuration(registry: &Registry, listed: bool) -> String {
+    let tools: Vec<String> = registry
+        .tools()
+        .map(|tool| tool.name)
+        .filter(|name| listed || *name != ComesAndGoes::TOOL.name)
+        .map(|name| format!("{name:?}"))
+        .collect();
+    format!(
+        "[catalog]\nkeyless_client = \"suite\"\n\n\
+         [[tenant]]\nid = \"suite\"\n\n\
+         [[toolset]]\nid = \"suite\"\ntenant = \"suite\"\ntools = [{}]\n\n\
+         [[client]]\nid = \"suite\"\ntenant = \"suite\"\ntoolsets = [\"suite\"]\n",
+        tools.join(", ")
+    )
+}
+
+fn server() -> Result<Server, RegistryError> {
+    let registry = registry()?;
+    let configuration = configuration(&registry, true);
+    Ok(
+        Server::new("toolschema-conformance", env!("CARGO_PKG_VERSION"))
+            .registry(registry)
+            .catalog_toml(configuration, "fixture.toml"),
+    )
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let address = std::env::args().nth(1);
     let address = address.as_deref().unwrap_or("127.0.0.1:3000");
-    let served = match server().bind_http(address).await {
+    let server = match server() {
+        Ok(server) => server,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let served = match server.bind_http(address).await {
         Ok(http) => {
+            let _ = CATALOG.set(http.service().catalog().clone());
             println!("serving MCP at http://{}/mcp", http.local_addr());
             http.run().await
         }

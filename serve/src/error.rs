@@ -85,7 +85,7 @@ impl fmt::Display for ServeError {
             ),
             ServeError::Bind { address, error } => write!(f, "cannot listen on {address}: {error}"),
             ServeError::NoStdioClient => f.write_str(
-                "serving over stdio with a catalog configuration needs the client application to serve: name it with `stdio_client`",
+                "serving over stdio with a catalog configuration needs the client application to serve: name it with `stdio_client` (or configure a `keyless_client`)",
             ),
             ServeError::UnknownClient { id } => {
                 write!(f, "there is no client application `{id}` in the configuration")

@@ -25,8 +25,10 @@ pub(crate) async fn serve(
     let snapshot = service.catalog.snapshot();
     let client = match service.options.stdio_client.clone() {
         Some(id) => id,
-        None if !snapshot.is_governed() => "*".to_owned(),
-        None => return Err(ServeError::NoStdioClient),
+        None => match snapshot.keyless_client() {
+            Some(view) => view.id().to_owned(),
+            None => return Err(ServeError::NoStdioClient),
+        },
     };
     if snapshot.client(&client).is_none() {
         return Err(ServeError::UnknownClient { id: client });

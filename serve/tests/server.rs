@@ -120,6 +120,30 @@ fn a_governed_server_authenticates_each_request() {
 }
 
 #[test]
+fn a_keyless_client_is_served_without_a_key_and_a_wrong_key_is_still_refused() {
+    let public = CATALOG_TOML.replacen(
+        "[catalog]\n",
+        "[catalog]\nkeyless_client = \"globex-support\"\n",
+        1,
+    );
+    let server = Server::new("demo", "1")
+        .registry(toolschema_demo::registry())
+        .catalog_toml(public, "public.toml");
+    let (address, _stop) = spawn(server);
+    let list = request(1, "tools/list", json!({}));
+    let (status, reply) = post_mcp(address, &[], &list);
+    assert_eq!(status, 200, "{reply:#}");
+    let keyless = names(&reply);
+    assert!(keyless.contains(&"support.open-ticket"), "{keyless:?}");
+    assert!(keyless.iter().all(|n| !n.starts_with("billing.")));
+    let (status, _) = post_mcp(address, &[("X-API-Key", "not-a-key")], &list);
+    assert_eq!(status, 401, "a wrong key is not the same as no key");
+    let (status, reply) = post_mcp(address, &[("X-API-Key", "demo-acme-finance-key")], &list);
+    assert_eq!(status, 200);
+    assert!(names(&reply).contains(&"billing.refund"));
+}
+
+#[test]
 fn the_builder_reports_every_problem_before_serving() {
     let twice = Server::new("x", "1")
         .tool::<GetInvoice>()

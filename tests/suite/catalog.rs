@@ -217,6 +217,47 @@ fn without_configuration_everyone_sees_every_tool_in_full() {
 }
 
 #[test]
+fn a_keyless_client_serves_requests_without_a_key() {
+    // Without configuration, everyone is the open client; with one, nobody
+    // is, unless `keyless_client` names a client.
+    let open = Catalog::open(registry()).snapshot();
+    assert_eq!(open.keyless_client().map(|c| c.id()), Some("*"));
+    assert!(demo().snapshot().keyless_client().is_none());
+
+    let public = CATALOG_TOML.replacen(
+        "[catalog]\n",
+        "[catalog]\nkeyless_client = \"globex-support\"\n",
+        1,
+    );
+    let catalog = Catalog::from_toml(registry(), &public, "public.toml").expect("valid");
+    let snapshot = catalog.snapshot();
+    let keyless = snapshot.keyless_client().expect("configured");
+    assert_eq!(keyless.id(), "globex-support");
+    assert_eq!(keyless.tenant(), "globex");
+    // A key still selects its own client.
+    assert_eq!(
+        snapshot
+            .client_by_key("demo-acme-finance-key")
+            .map(|c| c.id()),
+        Some("acme-finance")
+    );
+
+    let typo = CATALOG_TOML.replacen(
+        "[catalog]\n",
+        "[catalog]\nkeyless_client = \"globex-suport\"\n",
+        1,
+    );
+    let errors = Catalog::from_toml(registry(), &typo, "typo.toml").expect_err("unknown client");
+    let text = errors.to_string();
+    assert!(
+        text.contains(
+            "typo.toml:9:18: catalog.keyless_client: unknown client `globex-suport` (did you mean `globex-support`?)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn every_problem_of_a_bad_file_is_reported_with_its_location() {
     let text = r#"[catalog]
 internal_prefixes = ["internal."]

@@ -159,6 +159,8 @@ pub struct Snapshot {
     governed: bool,
     /// API key hashes and the client each belongs to.
     keys: Vec<([u8; 32], String)>,
+    /// The client a request without a key is served as, if any.
+    keyless: Option<String>,
     /// The `[server]` section, for exports.
     server: Option<ServerInfo>,
 }
@@ -287,6 +289,7 @@ impl Snapshot {
             clients: HashMap::from([(EVERYONE.to_owned(), Arc::new(view))]),
             governed: false,
             keys: Vec::new(),
+            keyless: None,
             server: None,
         }
     }
@@ -368,6 +371,7 @@ impl Snapshot {
             clients,
             governed: true,
             keys,
+            keyless: config.keyless_client().map(str::to_owned),
             server: config.server().cloned(),
         }
     }
@@ -389,6 +393,17 @@ impl Snapshot {
             self.clients.get(id)
         } else {
             self.clients.get(EVERYONE)
+        }
+    }
+
+    /// The view a request without an API key is served: the open view
+    /// without configuration, else the `keyless_client` if one is
+    /// configured (and none otherwise: the request must authenticate).
+    pub fn keyless_client(&self) -> Option<&Arc<ClientView>> {
+        match (&self.keyless, self.governed) {
+            (_, false) => self.clients.get(EVERYONE),
+            (Some(id), true) => self.clients.get(id),
+            (None, true) => None,
         }
     }
 

@@ -64,7 +64,8 @@ pub(super) async fn guard_host(
 
 /// The client application a request is authenticated as, with the snapshot
 /// it was found in. Without a catalog configuration (open mode) every
-/// request is the one open client.
+/// request is the one open client; with one, a request without a key is
+/// the `keyless_client`, if the configuration names one.
 #[derive(Debug, Clone)]
 pub(super) struct Caller {
     pub(super) snapshot: Arc<Snapshot>,
@@ -91,8 +92,7 @@ impl FromRequestParts<Arc<Service>> for Caller {
         let snapshot = service.catalog.snapshot();
         let view = match api_key(&parts.headers) {
             Some(key) => snapshot.client_by_key(key.trim()).cloned(),
-            None if !snapshot.is_governed() => snapshot.client("*").cloned(),
-            None => None,
+            None => snapshot.keyless_client().cloned(),
         };
         match view {
             Some(view) => Ok(Caller { snapshot, view }),

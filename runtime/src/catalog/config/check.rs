@@ -22,6 +22,7 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
             .iter()
             .map(|s| s.get_ref().clone())
             .collect(),
+        keyless_client: None,
         tenants: Vec::new(),
         clients: BTreeMap::new(),
         toolsets: BTreeMap::new(),
@@ -270,6 +271,21 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
             }
         }
         config.mappings.insert(name.clone(), versions);
+    }
+    if let Some(keyless) = &raw.catalog.keyless_client {
+        let id = keyless.get_ref();
+        if config.clients.contains_key(id) {
+            config.keyless_client = Some(id.clone());
+        } else {
+            p.at(
+                keyless.span(),
+                "catalog.keyless_client",
+                format!(
+                    "unknown client `{id}`{}; name a [[client]] whose tools anyone may call without a key",
+                    suggestion(id, config.clients.keys().map(String::as_str))
+                ),
+            );
+        }
     }
     config.server = raw.server.map(|server| check_server(server, p));
     config

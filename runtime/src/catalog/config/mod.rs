@@ -154,6 +154,7 @@ pub struct Config {
     toolsets: BTreeMap<String, Toolset>,
     mappings: BTreeMap<String, Vec<(u32, Status)>>,
     internal_prefixes: Vec<String>,
+    keyless_client: Option<String>,
     server: Option<ServerInfo>,
 }
 
@@ -262,6 +263,12 @@ impl Config {
         self.internal_prefixes
             .iter()
             .any(|prefix| name.starts_with(prefix.as_str()))
+    }
+
+    /// The client application a request without an API key is served as
+    /// (`[catalog] keyless_client`), if any: its tools are public.
+    pub fn keyless_client(&self) -> Option<&str> {
+        self.keyless_client.as_deref()
     }
 
     /// The `[server]` section, if any.

@@ -44,6 +44,8 @@ pub(super) struct RawServer {
 pub(super) struct RawCatalog {
     #[serde(default)]
     pub(super) internal_prefixes: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) keyless_client: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
