@@ -488,6 +488,30 @@ impl Handler for CustomHeaders {
     }
 }
 
+/// Tool with JSON Schema 2020-12 features
+#[derive(Tool, Deserialize)]
+#[tool(
+    name = "json_schema_2020_12_tool",
+    input_schema = "schemas/contact.json"
+)]
+struct JsonSchema202012 {
+    name: Option<String>,
+    phone: Option<String>,
+    email: Option<String>,
+}
+
+impl Handler for JsonSchema202012 {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        let how = match (&self.phone, &self.email) {
+            (Some(phone), _) => format!("by phone at {phone}"),
+            (None, Some(email)) => format!("by email at {email}"),
+            (None, None) => "somehow".to_owned(),
+        };
+        let name = self.name.as_deref().unwrap_or("them");
+        Ok(ToolResult::text(format!("Will reach {name} {how}.")))
+    }
+}
+
 /// A tool that is listed or not, as `test_trigger_tool_change` decides.
 #[derive(Tool, Deserialize)]
 #[tool(name = "test_tool_that_comes_and_goes", annotations(read_only))]
@@ -555,6 +579,7 @@ fn registry() -> Result<Registry, RegistryError> {
         .register::<InputTampered>()?
         .register::<InputCapabilities>()?
         .register::<CustomHeaders>()?
+        .register::<JsonSchema202012>()?
         .register::<ComesAndGoes>()?
         .register::<TriggerToolChange>()?;
     Ok(registry)

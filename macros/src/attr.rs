@@ -68,6 +68,7 @@ const CONTAINER_KEYS: &[&str] = &[
     INTERNAL,
     CRATE,
     ALLOW_UNKNOWN_FIELDS,
+    INPUT_SCHEMA,
 ];
 
 /// The keys of `#[tool(annotations(...))]`.
@@ -140,6 +141,8 @@ pub(crate) struct Container {
     pub(crate) internal: Slot<()>,
     pub(crate) krate: Slot<syn::Path>,
     pub(crate) allow_unknown_fields: Slot<()>,
+    /// A JSON Schema file that is the tool's input schema, verbatim.
+    pub(crate) input_schema: Slot<LitStr>,
     pub(crate) serde: SerdeContainer,
 }
 
@@ -214,6 +217,7 @@ impl Container {
             internal: Slot::new(INTERNAL),
             krate: Slot::new(CRATE),
             allow_unknown_fields: Slot::new(ALLOW_UNKNOWN_FIELDS),
+            input_schema: Slot::new(INPUT_SCHEMA),
             serde: SerdeContainer::default(),
         };
         for attr in attrs {
@@ -293,6 +297,11 @@ impl Container {
             }
             INTERNAL => self.internal.set(cx, span, ()),
             ALLOW_UNKNOWN_FIELDS => self.allow_unknown_fields.set(cx, span, ()),
+            INPUT_SCHEMA => {
+                if let Some(s) = lit_str(cx, meta, INPUT_SCHEMA)? {
+                    self.input_schema.set(cx, span, s);
+                }
+            }
             CRATE => {
                 if let Some(s) = lit_str(cx, meta, CRATE)? {
                     match s.parse::<syn::Path>() {
@@ -491,6 +500,23 @@ impl Field {
             _ => return unknown_key(cx, meta, "", FIELD_KEYS),
         }
         Ok(())
+    }
+
+    /// The spans of every `#[tool]` key the field sets.
+    pub(crate) fn key_spans(&self) -> impl Iterator<Item = Span> {
+        [
+            self.rename.span(),
+            self.description.span(),
+            self.default.span(),
+            self.required.span(),
+            self.skip.span(),
+            self.examples.span(),
+            self.schema.span(),
+            self.header.span(),
+        ]
+        .into_iter()
+        .flatten()
+        .chain(self.refinement_spans())
     }
 
     /// The spans of the refinement keywords the field sets, in the order

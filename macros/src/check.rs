@@ -15,6 +15,10 @@ pub(crate) const HINT_FIELD: &str = "_schema_discovery";
 pub(crate) fn check(cx: &Ctxt, item: &Container<'_>, derive: Derive) {
     check_kind(cx, item, derive);
     check_container(cx, item, derive);
+    if let Some(path) = item.attrs.input_schema.get() {
+        check_input_schema(cx, item, derive, path);
+        return;
+    }
     match &item.data {
         Data::Struct(style, fields) => {
             check_fields(cx, item, derive, fields, *style == Style::Named);
@@ -49,6 +53,46 @@ pub(crate) fn check(cx: &Ctxt, item: &Container<'_>, derive: Derive) {
                     variant.style == Style::Named,
                 );
             }
+        }
+    }
+}
+
+/// A tool whose input schema is a file: the file is a valid schema of an
+/// object, and nothing in the struct claims to describe the arguments.
+fn check_input_schema(cx: &Ctxt, item: &Container<'_>, derive: Derive, path: &syn::LitStr) {
+    let span = item
+        .attrs
+        .input_schema
+        .span()
+        .unwrap_or_else(|| path.span());
+    if derive != Derive::Tool {
+        cx.error_span(
+            span,
+            "`input_schema` gives a tool's arguments their schema; it applies with `#[derive(Tool)]`",
+        );
+        return;
+    }
+    if let Err(problem) = crate::raw::load(path) {
+        cx.error_at(path, problem);
+    }
+    let attrs = &item.attrs;
+    for (key, span) in [
+        ("rename_all", attrs.rename_all.span()),
+        ("allow_unknown_fields", attrs.allow_unknown_fields.span()),
+    ] {
+        if let Some(span) = span {
+            cx.error_span(
+                span,
+                format!("the schema file describes the arguments, so `{key}` has nothing to change; say it in the file"),
+            );
+        }
+    }
+    if let Data::Struct(_, fields) = &item.data {
+        for span in fields.iter().flat_map(|field| field.attrs.key_spans()) {
+            cx.error_span(
+                span,
+                "the schema file describes the arguments, so field attributes have nothing to change; say it in the file",
+            );
         }
     }
 }
@@ -175,25 +219,7 @@ fn check_fields(
         let attrs = &field.attrs;
         let serde = &attrs.serde;
         if !named {
-            let keys = [
-                attrs.rename.span(),
-                attrs.description.span(),
-                attrs.default.span(),
-                attrs.required.span(),
-                attrs.skip.span(),
-                attrs.format.span(),
-                attrs.examples.span(),
-                attrs.minimum.span(),
-                attrs.maximum.span(),
-                attrs.min_length.span(),
-                attrs.max_length.span(),
-                attrs.pattern.span(),
-                attrs.min_items.span(),
-                attrs.max_items.span(),
-                attrs.schema.span(),
-                attrs.header.span(),
-            ];
-            for span in keys.into_iter().flatten() {
+            for span in attrs.key_spans() {
                 cx.error_span(span, "`tool` field attributes apply to named fields only");
             }
             if let Some((key, span)) = serde.with {

@@ -16,6 +16,7 @@ mod ctxt;
 mod docs;
 mod expand;
 mod r#gen;
+mod raw;
 mod symbol;
 
 use proc_macro::TokenStream;

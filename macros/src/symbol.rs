@@ -15,6 +15,7 @@ pub(crate) const ANNOTATIONS: &str = "annotations";
 pub(crate) const INTERNAL: &str = "internal";
 pub(crate) const CRATE: &str = "crate";
 pub(crate) const ALLOW_UNKNOWN_FIELDS: &str = "allow_unknown_fields";
+pub(crate) const INPUT_SCHEMA: &str = "input_schema";
 
 // `annotations(...)`.
 pub(crate) const READ_ONLY: &str = "read_only";

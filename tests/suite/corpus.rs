@@ -17,6 +17,8 @@ use toolschema::render::Json;
 use toolschema::render::{render_schema, render_tool};
 use toolschema::{Schema, Tool};
 
+use crate::input_schema::BookRoom;
+
 /// Every integer width, floats, booleans and characters.
 #[derive(Schema, Serialize, Deserialize, Debug, PartialEq)]
 pub struct Scalars {
@@ -580,6 +582,7 @@ pub fn tool_defs() -> Vec<(&'static str, &'static toolschema::ToolDef)> {
         ("tool_poll_events", PollEvents::TOOL),
         ("tool_evaluate", Evaluate::TOOL),
         ("tool_self_referential", SelfReferential::TOOL),
+        ("tool_book_room", BookRoom::TOOL),
     ]
 }
 
@@ -591,5 +594,6 @@ pub fn tools() -> Vec<Entry> {
         tool::<PollEvents>("tool_poll_events"),
         tool::<Evaluate>("tool_evaluate"),
         tool::<SelfReferential>("tool_self_referential"),
+        tool::<BookRoom>("tool_book_room"),
     ]
 }

@@ -10,7 +10,10 @@ use toolschema::{Tool, tool_json_as};
 
 use crate::calls::{PlaceOrder, valid_order};
 use crate::corpus::{self, Entry};
+use crate::input_schema::BookRoom;
 use crate::snapshots::check;
+use toolschema::call::Registry;
+use toolschema_test_support::block_on;
 use toolschema_test_support::spec_validator;
 
 /// What one provider accepts in a schema.
@@ -303,6 +306,30 @@ fn what_a_strict_client_sends_is_accepted() {
     let order: PlaceOrder = toolschema::parse_args(&payload.to_string()).expect("accepted");
     assert_eq!(order.delivery, None);
     assert!(!order.gift_wrap);
+}
+
+#[test]
+fn what_a_strict_client_sends_to_a_hand_written_schema_is_accepted() {
+    let strict = tool_json_as::<BookRoom>(Mode::Full, Profile::OpenAiStrict);
+    let schema = &strict["inputSchema"];
+    let mut payload = json!({"room": "B204", "guests": 2, "dates": ["2026-12-01", "2026-12-03"]});
+    fill_nulls(&mut payload, schema);
+    assert!(payload["phone"].is_null(), "{payload}");
+    let validator = jsonschema::draft202012::new(schema).expect("strict schema compiles");
+    assert!(
+        validator.is_valid(&payload),
+        "the strict schema refuses {payload}"
+    );
+    let mut registry = Registry::new();
+    registry.register::<BookRoom>().expect("registers");
+    let booked = block_on(registry.call("hotel.book", payload)).expect("the null means absent");
+    assert!(format!("{:?}", booked.content()).contains("no phone"));
+    // A null the file accepts is not taken for an absent property.
+    let required_null = block_on(registry.call(
+        "hotel.book",
+        json!({"room": null, "guests": 2, "dates": ["2026-12-01", "2026-12-03"]}),
+    ));
+    assert!(required_null.is_err(), "{required_null:?}");
 }
 
 #[test]

@@ -16,6 +16,10 @@ use crate::ast::Derive;
 use crate::ast::{Container, Data, Field, Style};
 
 pub(super) fn checks(item: &Container<'_>, derive: Derive) -> TokenStream {
+    if item.attrs.input_schema.is_set() {
+        // The file is the schema: no field is described, nothing to check.
+        return TokenStream::new();
+    }
     let p = private(item);
     let params = item.type_params();
     let mut out = TokenStream::new();

@@ -12,11 +12,39 @@ pub(super) fn schema_impl(item: &Container<'_>, derive: Derive) -> TokenStream {
     let p = private(item);
     let (impl_generics, ty_generics, where_clause) = split(item);
     let ident = item.ident;
+    if let Some(path) = item.attrs.input_schema.get() {
+        return raw_schema_impl(item, path);
+    }
     let node = node(item, derive, &p);
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::Schema for #ident #ty_generics #where_clause {
             const SCHEMA: &'static #p::Node = #node;
+        }
+    }
+}
+
+/// The schema of a tool whose input schema is a file: the file's text, and
+/// an `include_bytes!` of it so that editing the file rebuilds the crate.
+fn raw_schema_impl(item: &Container<'_>, path: &syn::LitStr) -> TokenStream {
+    let p = private(item);
+    let (impl_generics, ty_generics, where_clause) = split(item);
+    let ident = item.ident;
+    // The check has read the file; a file that changed since is read again.
+    let Ok(raw) = crate::raw::load(path) else {
+        return quote! {
+            impl #impl_generics #p::Schema for #ident #ty_generics #where_clause {
+                const SCHEMA: &'static #p::Node = &#p::Node::Any;
+            }
+        };
+    };
+    let text = raw.text;
+    let file = raw.path.to_string_lossy().into_owned();
+    quote! {
+        const _: &[u8] = ::core::include_bytes!(#file);
+        #[automatically_derived]
+        impl #impl_generics #p::Schema for #ident #ty_generics #where_clause {
+            const SCHEMA: &'static #p::Node = &#p::Node::Raw(#text);
         }
     }
 }

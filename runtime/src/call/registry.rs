@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::{CallError, Caller, Context, Handler, Produced, ToolError, ToolOutput, ToolResult};
-use crate::model::walk::duplicate_property;
-use crate::model::{Direction, ToolDef};
+use crate::model::walk::{duplicate_property, has_nested_raw};
+use crate::model::{Direction, Node, ToolDef};
 use crate::validate::{ArgumentErrors, InputValidator, Limits, OutputValidator};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
@@ -100,6 +100,15 @@ pub enum RegistryError {
         /// The exposed name they share.
         property: &'static str,
     },
+    /// A schema written by hand (`#[tool(input_schema = "...")]`) that
+    /// cannot serve: it does not compile as JSON Schema 2020-12 (a `$ref`
+    /// that resolves nowhere), or it is nested inside another schema.
+    InvalidSchema {
+        /// The tool name.
+        name: &'static str,
+        /// What is wrong.
+        problem: String,
+    },
 }
 
 impl fmt::Display for RegistryError {
@@ -117,11 +126,40 @@ impl fmt::Display for RegistryError {
                 f,
                 "tool `{name}`: `{type_name}` has two members exposed as `{property}`; give one of them another name with `#[tool(rename = \"...\")]`"
             ),
+            RegistryError::InvalidSchema { name, problem } => {
+                write!(f, "tool `{name}`: {problem}")
+            }
         }
     }
 }
 
 impl std::error::Error for RegistryError {}
+
+/// A hand-written input schema stands at the input root and compiles.
+fn check_raw(
+    def: &'static ToolDef,
+    input: &'static Node,
+    output: Option<&'static Node>,
+) -> Result<(), RegistryError> {
+    let invalid = |problem: String| RegistryError::InvalidSchema {
+        name: def.name,
+        problem,
+    };
+    let nested = has_nested_raw(input, Direction::Input)
+        || output.is_some_and(|root| {
+            matches!(root, Node::Raw(_)) || has_nested_raw(root, Direction::Output)
+        });
+    if nested {
+        return Err(invalid(
+            "a type with `#[tool(input_schema)]` is used inside another schema, where its `$ref`s would not resolve; use it only as a tool's arguments".to_owned(),
+        ));
+    }
+    if let Node::Raw(_) = input {
+        crate::validate::compile_input(def)
+            .map_err(|error| invalid(format!("its input schema does not compile: {error}")))?;
+    }
+    Ok(())
+}
 
 /// Tools by name and version. Each tool version's validators are compiled
 /// once, on its first call or ahead of it ([`prepare`](Registry::prepare),
@@ -186,6 +224,7 @@ impl Registry {
                 property,
             });
         }
+        check_raw(def, input.0, output.map(|(root, _)| root))?;
         let versions = self.tools.entry(def.name).or_default();
         if versions.contains_key(&def.version) {
             return Err(RegistryError::Duplicate {

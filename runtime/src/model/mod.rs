@@ -58,6 +58,10 @@ pub enum Node {
     Optional(&'static Node),
     /// One of several alternatives, the first that matches (`IpAddr`).
     AnyOf(&'static [&'static Node]),
+    /// A schema written by hand, as JSON text (`#[tool(input_schema =
+    /// "file.json")]`): rendered as written, and the arguments validated
+    /// against it alone. Only a tool's input root may be one.
+    Raw(&'static str),
 }
 
 impl Node {

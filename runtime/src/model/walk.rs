@@ -105,6 +105,7 @@ impl Walk {
                     })
             }
             Node::Any
+            | Node::Raw(_)
             | Node::Null
             | Node::Boolean
             | Node::Integer(_)
@@ -201,4 +202,25 @@ pub(crate) fn duplicate_property(
     };
     walk(root, direction, &mut duplicates);
     duplicates.found
+}
+
+/// Whether a hand-written schema ([`Node::Raw`]) sits below `root`: it
+/// stands only at a tool's input root, where its own `$ref`s resolve.
+pub(crate) fn has_nested_raw(root: &'static Node, direction: Direction) -> bool {
+    struct Nested {
+        root: &'static Node,
+        found: bool,
+    }
+    impl Visit for Nested {
+        fn node(&mut self, node: &'static Node) -> ControlFlow<()> {
+            if matches!(node, Node::Raw(_)) && !core::ptr::eq(node, self.root) {
+                self.found = true;
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        }
+    }
+    let mut nested = Nested { root, found: false };
+    walk(root, direction, &mut nested);
+    nested.found
 }

@@ -45,6 +45,19 @@ const STRUCTURE: &[&str] = &[
     "anyOf",
     "$ref",
     "$defs",
+    // What a hand-written (2020-12) schema may also say about its shape:
+    // which properties go together, which are required when.
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "patternProperties",
+    "unevaluatedProperties",
+    "definitions",
+    "$anchor",
     // What the client must send as a header (`Mcp-Param-…`).
     "x-mcp-header",
 ];
@@ -100,40 +113,83 @@ pub fn project_tool(tool: &ToolDef, mode: Mode) -> Json {
 const INPUT: &str = "inputSchema";
 const OUTPUT: &str = "outputSchema";
 
+/// Keywords that only annotate: dropping them changes no verdict.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+];
+
 /// The schema `schema` reduced to its structure keywords, recursively.
+///
+/// Dropping a constraint only widens what a subschema accepts, which is what
+/// the mode means, except where a subschema's verdict is turned around or
+/// counted: `not` and `if` are kept whole (a reduced condition would hold
+/// for values it did not), and `oneOf` becomes `anyOf` when reducing its
+/// alternatives lost a constraint (two of them could then both match).
 fn structure(schema: Object) -> Object {
+    reduce(&schema, &|key| STRUCTURE.contains(&key))
+}
+
+/// `schema` with only the keywords `keep` admits, recursively through every
+/// keyword that holds subschemas.
+fn reduce(schema: &Object, keep: &dyn Fn(&str) -> bool) -> Object {
     let mut out = Object::new();
     for (key, value) in schema.iter() {
-        if !STRUCTURE.contains(&key) {
+        if !keep(key) {
             continue;
         }
-        let value = match (key, value) {
+        let sub = |schema: &Json| match schema {
+            Json::Object(object) => Json::Object(reduce(object, keep)),
+            other => other.clone(),
+        };
+        let (key, value) = match (key, value) {
+            // Conditions, whole.
+            ("not" | "if", condition) => (key, condition.clone()),
             // Maps of names to subschemas.
-            ("properties" | "$defs", Json::Object(map)) => {
+            (
+                "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas",
+                Json::Object(map),
+            ) => {
                 let mut reduced = Object::new();
-                for (name, sub) in map.iter() {
-                    reduced.insert(name.to_owned(), subschema(sub));
+                for (name, schema) in map.iter() {
+                    reduced.insert(name.to_owned(), sub(schema));
                 }
-                Json::Object(reduced)
+                (key, Json::Object(reduced))
+            }
+            ("oneOf", Json::Array(alternatives)) => {
+                let reduced: Vec<Json> = alternatives.iter().map(sub).collect();
+                let kept = |schema: &Json| match schema {
+                    Json::Object(object) => {
+                        Json::Object(reduce(object, &|key| !ANNOTATIONS.contains(&key)))
+                    }
+                    other => other.clone(),
+                };
+                let exclusive = alternatives.iter().map(kept).eq(reduced.iter().cloned());
+                (
+                    if exclusive { "oneOf" } else { "anyOf" },
+                    Json::Array(reduced),
+                )
             }
             // Lists of subschemas.
-            ("prefixItems" | "oneOf" | "anyOf", Json::Array(items)) => {
-                Json::Array(items.iter().map(subschema).collect())
+            ("prefixItems" | "anyOf" | "allOf", Json::Array(items)) => {
+                (key, Json::Array(items.iter().map(sub).collect()))
             }
             // One subschema (`additionalProperties: false` stays as it is).
-            ("items" | "additionalProperties", sub) => subschema(sub),
-            (_, other) => other.clone(),
+            (
+                "items" | "additionalProperties" | "unevaluatedProperties" | "then" | "else",
+                schema,
+            ) => (key, sub(schema)),
+            (_, other) => (key, other.clone()),
         };
         out.insert(key.to_owned(), value);
     }
     out
-}
-
-fn subschema(schema: &Json) -> Json {
-    match schema {
-        Json::Object(object) => Json::Object(structure(object.clone())),
-        other => other.clone(),
-    }
 }
 
 /// Adds the optional `_schema_discovery` hint property to an input schema.

@@ -154,10 +154,11 @@ fn each_subschema(schema: &mut Object, f: &mut dyn FnMut(&mut Json)) {
     }
 }
 
-/// Keywords for the MCP client rather than the model: a dialect that
-/// refuses them drops them without a note (the server then asks such a
-/// client for no `Mcp-Param-*` headers).
-const FOR_THE_CLIENT: &[&str] = &["x-mcp-header"];
+/// Keywords for the MCP client or the validator rather than the model: a
+/// dialect that refuses them drops them without a note (the server then asks
+/// such a client for no `Mcp-Param-*` headers; arguments are validated in
+/// 2020-12 whatever a hand-written schema's `$schema` said).
+const FOR_THE_CLIENT: &[&str] = &["x-mcp-header", "$schema", "$comment"];
 
 /// Notes on keywords moved into the description.
 #[derive(Default)]

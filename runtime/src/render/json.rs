@@ -243,3 +243,77 @@ impl Serialize for Json {
         }
     }
 }
+
+impl Json {
+    /// Parses JSON text, keeping the order of object keys as written.
+    ///
+    /// ```
+    /// use toolschema_runtime::render::Json;
+    /// let json = Json::parse(r#"{"b": 1, "a": [true, null, "x", -2.5]}"#).unwrap();
+    /// assert_eq!(json.to_compact_string(), r#"{"b":1,"a":[true,null,"x",-2.5]}"#);
+    /// ```
+    pub fn parse(text: &str) -> Result<Json, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Json {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Json, D::Error> {
+        deserializer.deserialize_any(JsonVisitor)
+    }
+}
+
+/// Builds a [`Json`] as serde reads it, object keys in order.
+struct JsonVisitor;
+
+impl<'de> serde::de::Visitor<'de> for JsonVisitor {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Json, E> {
+        Ok(Json::Bool(b))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Json, E> {
+        Ok(Json::Number(Number::Int(n)))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Json, E> {
+        Ok(Json::Number(Number::UInt(n)))
+    }
+
+    fn visit_f64<E>(self, n: f64) -> Result<Json, E> {
+        Ok(Json::Number(Number::Float(n)))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Json, E> {
+        Ok(Json::String(Cow::Owned(s.to_owned())))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Json, E> {
+        Ok(Json::String(Cow::Owned(s)))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut object = Object::new();
+        while let Some((key, value)) = map.next_entry::<String, Json>()? {
+            object.insert(key, value);
+        }
+        Ok(Json::Object(object))
+    }
+}

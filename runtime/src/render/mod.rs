@@ -223,6 +223,8 @@ impl Renderer {
             }
             Node::Object(object) => return self.object(object),
             Node::Enum(enumeration) => return self.enumeration(enumeration),
+            // Registration refused a file that does not parse.
+            Node::Raw(text) => return Json::parse(text).unwrap_or(Json::Object(out)),
         }
         Json::Object(out)
     }

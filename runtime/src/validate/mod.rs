@@ -32,6 +32,9 @@ pub struct InputValidator {
     tool: &'static str,
     root: &'static Node,
     validator: Result<jsonschema::Validator, String>,
+    /// A schema written by hand (the input root is [`Node::Raw`]), parsed
+    /// once: it tells which nulls mean "absent".
+    raw: Option<Value>,
     renames: bool,
     limits: Limits,
     /// The one pass's check plan; `None` leaves every call to the full path.
@@ -55,6 +58,11 @@ fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
         .map_err(|error| error.to_string())
 }
 
+/// Compiles `tool`'s Full input schema, or says why it does not compile.
+pub(crate) fn compile_input(tool: &ToolDef) -> Result<(), String> {
+    compile(&render_schema((tool.input)(), Direction::Input).to_value()).map(|_| ())
+}
+
 impl InputValidator {
     /// Compiles the validator of `tool`'s Full input schema.
     pub fn new(tool: &ToolDef, limits: Limits) -> InputValidator {
@@ -64,6 +72,7 @@ impl InputValidator {
             tool: tool.name,
             root,
             validator: compile(&schema),
+            raw: matches!(root, Node::Raw(_)).then(|| schema.clone()),
             renames: has_renames(root, Direction::Input),
             limits,
             plan: one_pass::Plan::compile(root),
@@ -213,7 +222,10 @@ impl InputValidator {
         };
         object.remove(HINT_FIELD);
         if may_hold_nulls {
-            strip_absent_nulls(self.root, &mut value, Direction::Input);
+            match &self.raw {
+                Some(schema) => names::strip_unaccepted_nulls(schema, &mut value),
+                None => strip_absent_nulls(self.root, &mut value, Direction::Input),
+            }
         }
         let validator = self.validator.as_ref().map_err(|error| {
             ArgumentErrors::one(Violation::new(

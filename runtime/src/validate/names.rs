@@ -163,6 +163,12 @@ fn walk_enum(
 /// assert_eq!(value, serde_json::json!([null, 1])); // items are not fields
 /// ```
 pub fn strip_absent_nulls(node: &'static Node, value: &mut Value, direction: Direction) {
+    if let Node::Raw(text) = node {
+        if let Ok(schema) = serde_json::from_str::<Value>(text) {
+            strip_unaccepted_nulls(&schema, value);
+        }
+        return;
+    }
     walk(
         node,
         value,
@@ -195,4 +201,98 @@ pub fn rename(node: &'static Node, value: &mut Value, to: Names, direction: Dire
             }
         }
     });
+}
+
+/// [`strip_absent_nulls`] for a schema written by hand: removes `null` given
+/// for a property its object does not require and whose schema does not
+/// accept `null`, through `properties`, `items`, `prefixItems` and local
+/// `$ref`s. A client in a strict dialect sends such nulls for every optional
+/// property it leaves out.
+pub(crate) fn strip_unaccepted_nulls(root: &Value, value: &mut Value) {
+    strip_by_schema(root, root, value);
+}
+
+/// How many `$ref`s in a row are followed before giving up (a cycle).
+const MAX_REF_HOPS: usize = 16;
+
+/// `schema` with its local `$ref`s followed.
+fn resolve<'a>(root: &'a Value, mut schema: &'a Value) -> &'a Value {
+    for _ in 0..MAX_REF_HOPS {
+        let Some(target) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| reference.strip_prefix('#'))
+            .and_then(|pointer| root.pointer(pointer))
+        else {
+            break;
+        };
+        schema = target;
+    }
+    schema
+}
+
+fn strip_by_schema(root: &Value, schema: &Value, value: &mut Value) {
+    let schema = resolve(root, schema);
+    match value {
+        Value::Object(map) => {
+            let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+                return;
+            };
+            let required = |name: &str| {
+                schema
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .is_some_and(|names| names.iter().any(|n| n.as_str() == Some(name)))
+            };
+            for (name, sub) in properties {
+                match map.get_mut(name) {
+                    Some(Value::Null) if !required(name) && !accepts_null(root, sub) => {
+                        map.remove(name);
+                    }
+                    Some(child) => strip_by_schema(root, sub, child),
+                    None => {}
+                }
+            }
+        }
+        Value::Array(items) => {
+            let prefix = schema.get("prefixItems").and_then(Value::as_array);
+            let rest = schema.get("items");
+            for (index, item) in items.iter_mut().enumerate() {
+                let sub = prefix.and_then(|prefix| prefix.get(index)).or(rest);
+                if let Some(sub) = sub {
+                    strip_by_schema(root, sub, item);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether `schema` may accept `null`: said by `type`, `enum`, `const` or
+/// an alternative; a schema that constrains none of these is given the
+/// benefit of the doubt (the validator decides).
+fn accepts_null(root: &Value, schema: &Value) -> bool {
+    let schema = resolve(root, schema);
+    let Some(object) = schema.as_object() else {
+        return schema != &Value::Bool(false);
+    };
+    if let Some(kind) = object.get("type") {
+        return match kind {
+            Value::String(kind) => kind == "null",
+            Value::Array(kinds) => kinds.iter().any(|k| k.as_str() == Some("null")),
+            _ => false,
+        };
+    }
+    if let Some(Value::Array(values)) = object.get("enum") {
+        return values.contains(&Value::Null);
+    }
+    if let Some(value) = object.get("const") {
+        return value.is_null();
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(alternatives)) = object.get(key) {
+            return alternatives.iter().any(|sub| accepts_null(root, sub));
+        }
+    }
+    true
 }

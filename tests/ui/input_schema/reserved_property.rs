@@ -1,0 +1,11 @@
+use serde::Deserialize;
+use toolschema::Tool;
+
+/// Saves a contact.
+#[derive(Tool, Deserialize)]
+#[tool(input_schema = "schemas/reserved.json")]
+struct SaveContact {
+    name: String,
+}
+
+fn main() {}
