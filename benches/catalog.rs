@@ -7,6 +7,7 @@
 
 use std::hint::black_box;
 use std::sync::Arc;
+use toolschema::project::Revision;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use toolschema::Tool;
@@ -86,7 +87,7 @@ fn discover(c: &mut Criterion) {
     let registry = Arc::new(registry(10_000));
     let config = Config::from_toml(&config_text(10_000), "bench.toml", &registry).expect("valid");
     let snapshot = Snapshot::build(registry, &config);
-    let list = snapshot.discover("c3").expect("client");
+    let list = snapshot.discover("c3", Revision::LATEST).expect("client");
     let tools = serde_json::from_str::<serde_json::Value>(&list).expect("JSON")["tools"]
         .as_array()
         .map_or(0, Vec::len);
@@ -96,11 +97,13 @@ fn discover(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("discover_1000_tools");
     group.bench_function("discover", |b| {
-        b.iter(|| black_box(snapshot.discover(black_box("c3"))))
+        b.iter(|| black_box(snapshot.discover(black_box("c3"), Revision::LATEST)))
     });
     group.bench_function("discover_into_buffer", |b| {
         b.iter(|| {
-            let list = snapshot.discover(black_box("c3")).expect("client");
+            let list = snapshot
+                .discover(black_box("c3"), Revision::LATEST)
+                .expect("client");
             let mut out = Vec::with_capacity(list.len());
             out.extend_from_slice(list.as_bytes());
             black_box(out)

@@ -15,6 +15,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use toolschema::catalog::{Catalog, Config, hash_api_key};
 use toolschema::export::{Scope, Verdict, export, verify_file};
+use toolschema::project::Revision;
 use toolschema::serve::Server;
 
 #[derive(Parser)]
@@ -178,7 +179,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let catalog = load(config.as_ref())?;
             let list = catalog
                 .snapshot()
-                .discover(&client)
+                .discover(&client, Revision::LATEST)
                 .map_err(|_| format!("there is no client application `{client}`"))?;
             println!("{list}");
             Ok(())

@@ -69,7 +69,11 @@ const CONTAINER_KEYS: &[&str] = &[
     CRATE,
     ALLOW_UNKNOWN_FIELDS,
     INPUT_SCHEMA,
+    ICON,
 ];
+
+/// The keys of `#[tool(icon(...))]`.
+const ICON_KEYS: &[&str] = &[SRC, FILE, MIME_TYPE, SIZES, THEME];
 
 /// The keys of `#[tool(annotations(...))]`.
 const ANNOTATION_KEYS: &[&str] = &[READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD];
@@ -129,6 +133,17 @@ pub(crate) struct Annotations {
     pub(crate) open_world: Option<bool>,
 }
 
+/// One `#[tool(icon(...))]`: where the image is and what it suits.
+pub(crate) struct IconAttr {
+    /// The `icon` key, for errors about the whole icon.
+    pub(crate) span: Span,
+    pub(crate) src: Slot<LitStr>,
+    pub(crate) file: Slot<LitStr>,
+    pub(crate) mime_type: Slot<LitStr>,
+    pub(crate) sizes: Slot<Vec<LitStr>>,
+    pub(crate) theme: Slot<LitStr>,
+}
+
 /// Attributes of a struct or enum.
 pub(crate) struct Container {
     pub(crate) name: Slot<LitStr>,
@@ -143,6 +158,8 @@ pub(crate) struct Container {
     pub(crate) allow_unknown_fields: Slot<()>,
     /// A JSON Schema file that is the tool's input schema, verbatim.
     pub(crate) input_schema: Slot<LitStr>,
+    /// Every `icon(...)`, in order; the key may repeat.
+    pub(crate) icons: Vec<IconAttr>,
     pub(crate) serde: SerdeContainer,
 }
 
@@ -218,6 +235,7 @@ impl Container {
             krate: Slot::new(CRATE),
             allow_unknown_fields: Slot::new(ALLOW_UNKNOWN_FIELDS),
             input_schema: Slot::new(INPUT_SCHEMA),
+            icons: Vec::new(),
             serde: SerdeContainer::default(),
         };
         for attr in attrs {
@@ -301,6 +319,38 @@ impl Container {
                 if let Some(s) = lit_str(cx, meta, INPUT_SCHEMA)? {
                     self.input_schema.set(cx, span, s);
                 }
+            }
+            ICON => {
+                let mut icon = IconAttr {
+                    span,
+                    src: Slot::new(SRC),
+                    file: Slot::new(FILE),
+                    mime_type: Slot::new(MIME_TYPE),
+                    sizes: Slot::new(SIZES),
+                    theme: Slot::new(THEME),
+                };
+                meta.parse_nested_meta(|inner| {
+                    let span = inner.path.span();
+                    let key = key_name(&inner);
+                    let slot = match key.as_deref() {
+                        Some(SRC) => &mut icon.src,
+                        Some(FILE) => &mut icon.file,
+                        Some(MIME_TYPE) => &mut icon.mime_type,
+                        Some(THEME) => &mut icon.theme,
+                        Some(SIZES) => {
+                            let sizes = lit_strs(&inner)?;
+                            icon.sizes.set(cx, span, sizes);
+                            return Ok(());
+                        }
+                        _ => return unknown_key(cx, &inner, ICON, ICON_KEYS),
+                    };
+                    let name = key.unwrap_or_default();
+                    if let Some(value) = lit_str(cx, &inner, &name)? {
+                        slot.set(cx, span, value);
+                    }
+                    Ok(())
+                })?;
+                self.icons.push(icon);
             }
             CRATE => {
                 if let Some(s) = lit_str(cx, meta, CRATE)? {
@@ -717,6 +767,15 @@ fn lit_str(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Opti
             Ok(None)
         }
     }
+}
+
+/// `key = ["a", "b"]`: a list of strings.
+fn lit_strs(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
+    let value = meta.value()?;
+    let content;
+    syn::bracketed!(content in value);
+    let list = content.parse_terminated(|input| input.parse::<LitStr>(), Token![,])?;
+    Ok(list.into_iter().collect())
 }
 
 /// `key = 123`; anything else is recorded as an error.

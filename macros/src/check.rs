@@ -135,12 +135,22 @@ fn check_container(cx: &Ctxt, item: &Container<'_>, derive: Derive) {
             ("annotations", attrs.annotations.span()),
             ("internal", attrs.internal.span()),
         ];
-        for (key, span) in tool_only {
+        let icons = attrs.icons.iter().map(|icon| ("icon", Some(icon.span)));
+        for (key, span) in tool_only.into_iter().chain(icons) {
             if let Some(span) = span {
                 cx.error_span(
                     span,
                     format!("`{key}` describes a tool; it applies with `#[derive(Tool)]`, not `#[derive(Schema)]`"),
                 );
+            }
+        }
+    }
+    if derive == Derive::Tool {
+        for icon in &attrs.icons {
+            if let Err(problems) = crate::icon::resolve(icon) {
+                for (span, message) in problems {
+                    cx.error_span(span, message);
+                }
             }
         }
     }

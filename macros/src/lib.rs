@@ -16,6 +16,7 @@ mod ctxt;
 mod docs;
 mod expand;
 mod r#gen;
+mod icon;
 mod raw;
 mod symbol;
 

@@ -41,7 +41,7 @@ pub(crate) fn load(lit: &LitStr) -> Result<RawSchema, String> {
 /// The directory paths are relative to: the source file's, else the
 /// crate's. Absolute, for `include_bytes!` reads a relative path from the
 /// source file's directory, and the compiler names it from its own.
-fn base_dir(lit: &LitStr) -> PathBuf {
+pub(crate) fn base_dir(lit: &LitStr) -> PathBuf {
     let file = lit.span().unwrap().local_file();
     let dir = match file.as_deref().and_then(std::path::Path::parent) {
         Some(dir) => dir.to_owned(),

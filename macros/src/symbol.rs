@@ -16,6 +16,14 @@ pub(crate) const INTERNAL: &str = "internal";
 pub(crate) const CRATE: &str = "crate";
 pub(crate) const ALLOW_UNKNOWN_FIELDS: &str = "allow_unknown_fields";
 pub(crate) const INPUT_SCHEMA: &str = "input_schema";
+pub(crate) const ICON: &str = "icon";
+
+// `icon(...)`.
+pub(crate) const SRC: &str = "src";
+pub(crate) const FILE: &str = "file";
+pub(crate) const MIME_TYPE: &str = "mime_type";
+pub(crate) const SIZES: &str = "sizes";
+pub(crate) const THEME: &str = "theme";
 
 // `annotations(...)`.
 pub(crate) const READ_ONLY: &str = "read_only";

@@ -10,6 +10,7 @@ pub use crate::model::{
     Additional, EnumNode, Field, Literal, Node, Number, ObjectNode, Presence, Refine, Shape,
     Tagging, TypeInfo, Variant,
 };
+pub use crate::model::{Icon, IconTheme};
 pub use crate::{Annotations, Schema, Tool, ToolDef, schema_of};
 pub use core;
 pub use core::option::Option::{None, Some};
@@ -202,41 +203,11 @@ pub const fn check_tagged_payload(node: &Node) {
     }
 }
 
-/// The link to a tool's output schema, after [`check_output`]: the derive
-/// names the output type only here, so a type without a schema is reported
-/// once.
+/// The link to a tool's output schema: the derive names the output type
+/// only here, so a type without a schema is reported once. Any JSON value
+/// may be an output (MCP 2026-07-28); older clients get it wrapped.
 pub const fn output_of<T: Schema + ?Sized>() -> crate::model::SchemaFn {
-    check_output(T::SCHEMA);
     schema_of::<T>
-}
-
-/// Rejects a tool output that is not a JSON object: MCP carries structured
-/// results as objects.
-pub const fn check_output(node: &Node) {
-    let ok = match node {
-        Node::Object(_) | Node::Map(_) => true,
-        Node::Enum(enumeration) => match enumeration.tagging {
-            Tagging::Internal { .. } | Tagging::Adjacent { .. } => true,
-            Tagging::External => {
-                let mut all = true;
-                let mut i = 0;
-                while i < enumeration.variants.len() {
-                    if matches!(enumeration.variants[i].shape, Shape::Unit) {
-                        all = false;
-                    }
-                    i += 1;
-                }
-                all
-            }
-            Tagging::Untagged => false,
-        },
-        _ => false,
-    };
-    if !ok {
-        panic!(
-            "a tool's output must be a JSON object (a struct, a map, or an enum whose variants are objects), since MCP returns structured results as objects; wrap it in a struct"
-        );
-    }
 }
 
 /// Rejects `#[tool(skip)]` on a field serde would require: a call never

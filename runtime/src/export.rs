@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use crate::catalog::{ServerInfo, Snapshot};
 use crate::model::ToolDef;
-use crate::project::{META_TOOL, Mode, apply_profile, meta_tool, project_tool};
+use crate::project::{META_TOOL, Mode, Revision, apply_profile, meta_tool, project_tool};
 use crate::render::{Json, Object};
 
 /// The `_meta` key the tool catalog is exported under.
@@ -24,8 +24,11 @@ pub const NAMESPACE: &str = "dev.toolschema/catalog";
 pub const SERVER_SCHEMA: &str =
     "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
 
+/// The MCP revision whose `Tool` objects an export lists.
+const REVISION: Revision = Revision::V2025_11_25;
+
 /// The MCP protocol version whose `Tool` objects an export lists.
-pub const PROTOCOL_VERSION: &str = "2025-11-25";
+pub const PROTOCOL_VERSION: &str = REVISION.version();
 
 /// What to export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +75,7 @@ pub fn export(snapshot: &Snapshot, scope: Scope<'_>) -> Result<String, ExportErr
                 }
             }
             all.values()
-                .map(|def| project_tool(def, Mode::Full))
+                .map(|def| REVISION.fit(def, project_tool(def, Mode::Full)))
                 .collect()
         }
         Scope::Client(id) => {
@@ -83,7 +86,10 @@ pub fn export(snapshot: &Snapshot, scope: Scope<'_>) -> Result<String, ExportErr
             let profile = view.profile();
             let mut tools: Vec<(&str, Json)> = view
                 .tools()
-                .map(|(def, mode)| (def.name, apply_profile(project_tool(def, mode), profile)))
+                .map(|(def, mode)| {
+                    let json = apply_profile(project_tool(def, mode), profile);
+                    (def.name, REVISION.fit(def, json))
+                })
                 .collect();
             if view.has_meta_tool() {
                 tools.push((META_TOOL, apply_profile(meta_tool(), profile)));

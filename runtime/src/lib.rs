@@ -49,7 +49,7 @@ pub use model::{Annotations, MapKey, Schema, Tool, ToolDef, schema_of};
 /// # impl Tool for Ping {
 /// #     const TOOL: &'static ToolDef = &ToolDef {
 /// #         name: "ping", title: None, description: "Answers pong.", version: 1,
-/// #         input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, internal: false,
+/// #         input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, icons: &[], internal: false,
 /// #     };
 /// #     type Output = serde_json::Value;
 /// # }
@@ -76,7 +76,7 @@ pub fn tool_json<T: Tool>() -> serde_json::Value {
 /// # impl Tool for Ping {
 /// #     const TOOL: &'static ToolDef = &ToolDef {
 /// #         name: "ping", title: None, description: "Answers pong.", version: 1,
-/// #         input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, internal: false,
+/// #         input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, icons: &[], internal: false,
 /// #     };
 /// #     type Output = serde_json::Value;
 /// # }

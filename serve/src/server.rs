@@ -27,7 +27,7 @@ use crate::service::{Options, Service};
 /// #     fields: &[], additional: Additional::Deny }); }
 /// # impl Tool for Ping {
 /// #     const TOOL: &'static ToolDef = &ToolDef { name: "ping", title: None, description: "Pings.",
-/// #         version: 1, input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, internal: false };
+/// #         version: 1, input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, icons: &[], internal: false };
 /// #     type Output = serde_json::Value;
 /// # }
 /// # impl Handler for Ping {

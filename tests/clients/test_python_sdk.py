@@ -73,7 +73,7 @@ async def exercise(client, expected_names):
         assert ticket.structured_content["number"] == 1001
 
 
-ANALYST_TOOLS = ["billing.close-period", "billing.statement-chart"]
+ANALYST_TOOLS = ["billing.close-period", "billing.open-balances", "billing.statement-chart"]
 
 
 async def exercise_analyst(client, progress):
@@ -101,6 +101,20 @@ async def exercise_analyst(client, progress):
     closed = await client.call_tool("billing.close-period", {"period": "2026-11"})
     assert not closed.is_error, closed
     assert closed.content[0].text == "Period 2026-11 closed.", closed
+
+    # A tool whose icon is embedded, and whose result is a list: as it is in
+    # 2026-07-28, as {"result": [...]} for older revisions; either way what
+    # the listed output schema describes (the SDK checks it too).
+    tools = {tool.name: tool for tool in listed.tools}
+    icon = tools["billing.statement-chart"].icons[0]
+    assert icon.src.startswith("data:image/svg+xml;base64,"), icon
+    balances = await client.call_tool("billing.open-balances", {"limit": 1})
+    assert not balances.is_error, balances
+    structured = balances.structured_content
+    output = tools["billing.open-balances"].output_schema
+    jsonschema.validate(structured, output)
+    rows = structured if output["type"] == "array" else structured["result"]
+    assert rows[0]["customer"] == "cust-42", structured
 
 
 async def confirm(context, params):

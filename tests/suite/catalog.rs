@@ -8,6 +8,7 @@ use toolschema::call::CallError;
 use toolschema::catalog::{
     Catalog, Config, Refusal, Snapshot, Status, active_version, hash_api_key,
 };
+use toolschema::project::Revision;
 use toolschema::project::{META_TOOL, Mode};
 use toolschema_demo::{CATALOG_TOML, registry};
 
@@ -70,8 +71,12 @@ fn demo() -> Catalog {
 }
 
 fn names(snapshot: &Snapshot, client: &str) -> Vec<String> {
-    let list: Value =
-        serde_json::from_str(&snapshot.discover(client).expect("known client")).expect("JSON");
+    let list: Value = serde_json::from_str(
+        &snapshot
+            .discover(client, Revision::LATEST)
+            .expect("known client"),
+    )
+    .expect("JSON");
     assert!(list["tools"].is_array(), "{list}");
     tool_names(&list["tools"])
         .into_iter()
@@ -131,10 +136,10 @@ fn clients_are_found_by_key() {
 fn an_invisible_tool_is_refused_exactly_as_an_unknown_one() {
     let snapshot = demo().snapshot();
     let invisible = snapshot
-        .discover_schema("globex-support", "billing.get-invoice")
+        .discover_schema("globex-support", "billing.get-invoice", Revision::LATEST)
         .expect_err("hidden");
     let unknown = snapshot
-        .discover_schema("globex-support", "billing.get-invoicez")
+        .discover_schema("globex-support", "billing.get-invoicez", Revision::LATEST)
         .expect_err("unknown");
     assert!(
         matches!(invisible, Refusal::UnknownTool { .. })
@@ -170,7 +175,7 @@ fn discover_schema_returns_the_full_descriptor_in_the_clients_profile() {
     let snapshot = demo().snapshot();
     let full: Value = serde_json::from_str(
         &snapshot
-            .discover_schema("acme-assistant", "billing.list-invoices")
+            .discover_schema("acme-assistant", "billing.list-invoices", Revision::LATEST)
             .expect("visible"),
     )
     .expect("JSON");
@@ -186,8 +191,12 @@ fn discover_schema_returns_the_full_descriptor_in_the_clients_profile() {
         full["inputSchema"]["required"].as_array().map(Vec::len),
         Some(4)
     );
-    let listed: Value =
-        serde_json::from_str(&snapshot.discover("acme-assistant").expect("known")).expect("JSON");
+    let listed: Value = serde_json::from_str(
+        &snapshot
+            .discover("acme-assistant", Revision::LATEST)
+            .expect("known"),
+    )
+    .expect("JSON");
     let lazy = listed["tools"]
         .as_array()
         .and_then(|t| t.iter().find(|t| t["name"] == "billing.list-invoices"))

@@ -251,6 +251,7 @@ fn nesting_limits_hold_for_bounded_and_recursive_types() {
         input: toolschema::schema_of::<Tree>,
         output: None,
         annotations: toolschema::Annotations::NONE,
+        icons: &[],
         internal: false,
     };
     let validator = InputValidator::new(&TREE, Limits::default());

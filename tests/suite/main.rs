@@ -15,6 +15,7 @@ mod profiles;
 mod projection;
 mod properties;
 mod reload;
+mod revisions;
 mod roundtrip;
 mod snapshots;
 mod support;

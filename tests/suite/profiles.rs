@@ -355,6 +355,7 @@ fn demo_calls() -> Vec<(&'static str, u32, Value)> {
             1,
             json!({"customer": "cust-42", "status": "paid"}),
         ),
+        ("billing.open-balances", 1, json!({"limit": 5})),
         (
             "billing.refund",
             1,

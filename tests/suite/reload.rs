@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
+use toolschema::project::Revision;
 
 use toolschema::catalog::Catalog;
 use toolschema_demo::CATALOG_TOML;
@@ -24,7 +25,7 @@ fn lists(catalog: &Catalog) -> Vec<Arc<str>> {
     let snapshot = catalog.snapshot();
     CLIENTS
         .iter()
-        .map(|c| snapshot.discover(c).expect("demo client"))
+        .map(|c| snapshot.discover(c, Revision::LATEST).expect("demo client"))
         .collect()
 }
 

@@ -12,6 +12,7 @@ use std::hint::black_box;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
+use toolschema::project::Revision;
 
 use axum::Router;
 use axum::http::{HeaderValue, header};
@@ -120,7 +121,10 @@ fn list_over_http(c: &mut Criterion) {
 
     let ours = start(service.router());
     // The bare handler answers with the very bytes our server sends.
-    let list = catalog.snapshot().discover("c").expect("client");
+    let list = catalog
+        .snapshot()
+        .discover("c", Revision::LATEST)
+        .expect("client");
     let cached = format!(
         r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete",{},"ttlMs":60000,"cacheScope":"private"}}}}"#,
         &list[1..list.len() - 1]

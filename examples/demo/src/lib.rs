@@ -267,7 +267,11 @@ const CHART_PNG: &[u8] = &[
 /// Draws a customer's statement as a chart, reporting progress while it
 /// renders.
 #[derive(Tool, Deserialize, Debug)]
-#[tool(name = "billing.statement-chart", annotations(read_only))]
+#[tool(
+    name = "billing.statement-chart",
+    annotations(read_only),
+    icon(file = "../icons/chart.svg", sizes = ["any"])
+)]
 pub struct StatementChart {
     /// The customer whose statement to draw.
     #[tool(min_length = 1, max_length = 64)]
@@ -291,6 +295,53 @@ impl Handler for StatementChart {
             self.customer
         ))
         .with(Content::image(CHART_PNG, "image/png")))
+    }
+}
+
+/// What one customer owes.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub struct Balance {
+    /// The customer.
+    pub customer: String,
+    /// The total of the customer's open invoices.
+    pub outstanding: rust_decimal::Decimal,
+}
+
+/// Lists what each customer owes on open invoices, largest balance first.
+///
+/// The result is a list (MCP 2026-07-28); clients of older revisions get it
+/// as `{"result": [...]}`.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(
+    name = "billing.open-balances",
+    output = Vec<Balance>,
+    annotations(read_only, idempotent),
+    icon(file = "../icons/balances.svg", sizes = ["any"], theme = "light")
+)]
+pub struct OpenBalances {
+    /// At most this many customers; all of them if absent.
+    #[tool(minimum = 1)]
+    pub limit: Option<u32>,
+}
+
+impl Handler for OpenBalances {
+    async fn call(self, _ctx: Context) -> Result<Vec<Balance>, ToolError> {
+        let mut balances: Vec<Balance> = Vec::new();
+        for invoice in invoices() {
+            if !matches!(invoice.status, InvoiceStatus::Open) {
+                continue;
+            }
+            match balances.iter_mut().find(|b| b.customer == invoice.customer) {
+                Some(balance) => balance.outstanding += invoice.total,
+                None => balances.push(Balance {
+                    customer: invoice.customer,
+                    outstanding: invoice.total,
+                }),
+            }
+        }
+        balances.sort_by_key(|b| std::cmp::Reverse(b.outstanding));
+        balances.truncate(self.limit.map_or(usize::MAX, |n| n as usize));
+        Ok(balances)
     }
 }
 
@@ -429,6 +480,7 @@ pub fn registry() -> Registry {
         .and_then(|r| r.register::<SearchTickets>())
         .and_then(|r| r.register::<StatementChart>())
         .and_then(|r| r.register::<ClosePeriod>())
+        .and_then(|r| r.register::<OpenBalances>())
         .expect("every demo tool has its own name and version");
     registry
 }

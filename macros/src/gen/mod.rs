@@ -42,6 +42,7 @@ pub(crate) fn stub(item: &Container<'_>, derive: Derive) -> TokenStream {
                     input: #p::schema_of::<Self>,
                     output: #p::None,
                     annotations: #p::Annotations::NONE,
+                    icons: &[],
                     internal: false,
                 };
                 type Output = #p::ToolResult;

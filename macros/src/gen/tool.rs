@@ -55,6 +55,40 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
         quote!(#p::Annotations::NONE)
     };
     let internal = attrs.internal.is_set();
+    // Checked already: an icon that does not resolve stopped the expansion.
+    let icons = attrs
+        .icons
+        .iter()
+        .filter_map(|icon| crate::icon::resolve(icon).ok())
+        .map(|icon| {
+            let src = &icon.src;
+            let mime_type = option(&p, icon.mime_type.as_ref());
+            let sizes = &icon.sizes;
+            let theme = option(
+                &p,
+                icon.theme.map(|theme| match theme {
+                    "dark" => quote!(#p::IconTheme::Dark),
+                    _ => quote!(#p::IconTheme::Light),
+                }),
+            );
+            let rebuild = icon.file.as_ref().map(|path| {
+                let path = path.to_string_lossy();
+                quote!(
+                    const _: &[u8] = include_bytes!(#path);
+                )
+            });
+            quote! {
+                {
+                    #rebuild
+                    #p::Icon {
+                        src: #src,
+                        mime_type: #mime_type,
+                        sizes: &[#(#sizes),*],
+                        theme: #theme,
+                    }
+                }
+            }
+        });
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::Tool for #ident #ty_generics #where_clause {
@@ -66,6 +100,7 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
                 input: #p::schema_of::<Self>,
                 output: #output,
                 annotations: #annotations,
+                icons: &[#(#icons),*],
                 internal: #internal,
             };
             type Output = #output_type;

@@ -88,7 +88,7 @@ impl From<AskError> for ToolError {
 /// # impl Tool for Echo {
 /// #     const TOOL: &'static ToolDef = &ToolDef { name: "echo", title: None, description: "Echoes.",
 /// #         version: 1, input: schema_of::<Echo>, output: Some(schema_of::<Echoed>),
-/// #         annotations: Annotations::NONE, internal: false };
+/// #         annotations: Annotations::NONE, icons: &[], internal: false };
 /// #     type Output = Echoed;
 /// # }
 ///

@@ -59,7 +59,7 @@ fn input_validator<T: Tool>() -> &'static InputValidator {
 /// # }
 /// # impl Tool for Ping {
 /// #     const TOOL: &'static ToolDef = &ToolDef { name: "ping", title: None, description: "Pings.",
-/// #         version: 1, input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, internal: false };
+/// #         version: 1, input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, icons: &[], internal: false };
 /// #     type Output = serde_json::Value;
 /// # }
 /// use toolschema_runtime::call::parse_args;

@@ -92,7 +92,7 @@ impl Catalog {
         let matches = |snapshot: &Arc<Snapshot>| {
             snapshot
                 .client(client)
-                .is_some_and(|view| view.fingerprint() == fingerprint)
+                .is_some_and(|view| view.has_list(fingerprint))
         };
         let current = self.snapshot();
         if matches(&current) {
@@ -207,7 +207,7 @@ fn changes(before: &Snapshot, after: &Snapshot) -> ChangeSet {
     let mut clients = BTreeSet::new();
     for view in after.clients() {
         match before.client(view.id()) {
-            Some(old) if old.id() == view.id() && old.list_json() == view.list_json() => {}
+            Some(old) if old.id() == view.id() && old.same_list(view) => {}
             _ => {
                 clients.insert(view.id().to_owned());
             }

@@ -11,7 +11,9 @@ use super::config::{Config, ServerInfo, key_digest};
 use super::rules::active_version;
 use crate::call::{CallError, Caller, Registry, ToolResult};
 use crate::model::ToolDef;
-use crate::project::{META_TOOL, Mode, Profile, apply_profile, meta_tool, project_tool_as};
+use crate::project::{
+    META_TOOL, Mode, Profile, Revision, apply_profile, meta_tool, project_tool_as,
+};
 
 /// Why a snapshot refuses a request. A tool a client may not see is refused
 /// exactly as a tool that does not exist.
@@ -52,20 +54,37 @@ struct Exposed {
     def: &'static ToolDef,
     mode: Mode,
     /// The Full descriptor in the client's profile, as `discover_tool_schema`
-    /// returns it.
-    full: Arc<str>,
+    /// returns it, per revision (shared where they are equal).
+    full: PerRevision<Arc<str>>,
 }
 
-/// What clients with the same profile and the same toolsets share.
-#[derive(Debug)]
-struct Shared {
-    tools: BTreeMap<&'static str, Exposed>,
+/// One value per [`Revision`], in [`Revision::ALL`] order.
+#[derive(Debug, Clone)]
+struct PerRevision<T>([T; 3]);
+
+impl<T> PerRevision<T> {
+    fn get(&self, revision: Revision) -> &T {
+        &self.0[revision as usize]
+    }
+}
+
+/// One revision's `tools/list` of a group of clients.
+#[derive(Debug, PartialEq)]
+struct Listing {
     /// Each listed tool's JSON, in list order (the meta-tool included).
     entries: Arc<[Arc<str>]>,
     /// `{"tools":[...]}`, ready to send.
     list: Arc<str>,
     /// A hash of `list`: which list a pagination cursor came from.
     fingerprint: u64,
+}
+
+/// What clients with the same profile and the same toolsets share.
+#[derive(Debug)]
+struct Shared {
+    tools: BTreeMap<&'static str, Exposed>,
+    /// The list in each revision; one `Arc` where revisions agree.
+    listings: PerRevision<Arc<Listing>>,
 }
 
 /// What one client application sees.
@@ -93,19 +112,40 @@ impl ClientView {
         self.profile
     }
 
-    /// The `tools/list` result, serialized: `{"tools":[...]}`.
-    pub fn list_json(&self) -> &Arc<str> {
-        &self.shared.list
+    /// The `tools/list` result a client of `revision` gets, serialized:
+    /// `{"tools":[...]}`.
+    pub fn list_json(&self, revision: Revision) -> &Arc<str> {
+        &self.shared.listings.get(revision).list
     }
 
-    /// Each listed tool's JSON, in list order.
-    pub fn entries(&self) -> &[Arc<str>] {
-        &self.shared.entries
+    /// Each listed tool's JSON for `revision`, in list order.
+    pub fn entries(&self, revision: Revision) -> &[Arc<str>] {
+        &self.shared.listings.get(revision).entries
     }
 
-    /// A hash of the list bytes: equal lists have equal fingerprints.
-    pub fn fingerprint(&self) -> u64 {
-        self.shared.fingerprint
+    /// A hash of the list bytes of `revision`: equal lists have equal
+    /// fingerprints.
+    pub fn fingerprint(&self, revision: Revision) -> u64 {
+        self.shared.listings.get(revision).fingerprint
+    }
+
+    /// Whether one of this client's lists (in some revision) has
+    /// `fingerprint`.
+    pub fn has_list(&self, fingerprint: u64) -> bool {
+        self.shared
+            .listings
+            .0
+            .iter()
+            .any(|listing| listing.fingerprint == fingerprint)
+    }
+
+    /// Whether this client's list is the same as `other`'s in every
+    /// revision.
+    pub fn same_list(&self, other: &ClientView) -> bool {
+        Arc::ptr_eq(&self.shared, &other.shared)
+            || Revision::ALL
+                .into_iter()
+                .all(|r| self.list_json(r) == other.list_json(r))
     }
 
     /// The names of the tools listed, in byte order, the meta-tool included.
@@ -185,10 +225,11 @@ type RenderKey = (&'static str, u32, Mode, Profile);
 type Plan = BTreeMap<&'static str, (&'static ToolDef, Mode)>;
 
 /// Renders every tool of `plans` once per mode and profile needed, plus the
-/// Full descriptor `discover_tool_schema` returns. (Rendering on several
-/// threads was measured slower on two cores: the work is mostly allocation.)
-fn render_all(plans: &[(Profile, Plan)]) -> HashMap<RenderKey, Arc<str>> {
-    let mut out: HashMap<RenderKey, Arc<str>> = HashMap::new();
+/// Full descriptor `discover_tool_schema` returns, in each revision (one
+/// `Arc` for the revisions that agree). (Rendering on several threads was
+/// measured slower on two cores: the work is mostly allocation.)
+fn render_all(plans: &[(Profile, Plan)]) -> HashMap<RenderKey, PerRevision<Arc<str>>> {
+    let mut out = HashMap::new();
     for (profile, plan) in plans {
         for (def, mode) in plan.values() {
             for mode in [*mode, Mode::Full] {
@@ -200,65 +241,92 @@ fn render_all(plans: &[(Profile, Plan)]) -> HashMap<RenderKey, Arc<str>> {
     out
 }
 
-fn render(def: &'static ToolDef, mode: Mode, profile: Profile) -> Arc<str> {
-    project_tool_as(def, mode, profile)
-        .to_compact_string()
-        .into()
+fn render(def: &'static ToolDef, mode: Mode, profile: Profile) -> PerRevision<Arc<str>> {
+    let latest = project_tool_as(def, mode, profile);
+    let text: Arc<str> = latest.to_compact_string().into();
+    PerRevision(Revision::ALL.map(|revision| {
+        if revision.changes(def) {
+            revision.fit(def, latest.clone()).to_compact_string().into()
+        } else {
+            text.clone()
+        }
+    }))
 }
 
 /// The shared view of one plan.
-fn shared(profile: Profile, plan: &Plan, renders: &HashMap<RenderKey, Arc<str>>) -> Shared {
-    let rendered = |def: &'static ToolDef, mode: Mode| -> Arc<str> {
+fn shared(
+    profile: Profile,
+    plan: &Plan,
+    renders: &HashMap<RenderKey, PerRevision<Arc<str>>>,
+) -> Shared {
+    let rendered = |def: &'static ToolDef, mode: Mode| -> PerRevision<Arc<str>> {
         match renders.get(&(def.name, def.version, mode, profile)) {
             Some(json) => json.clone(),
             None => render(def, mode, profile),
         }
     };
     let needs_meta = plan.values().any(|(_, mode)| mode.needs_discovery());
-    let mut entries: Vec<(&str, Arc<str>)> = plan
+    let meta: Option<Arc<str>> = needs_meta.then(|| {
+        apply_profile(meta_tool(), profile)
+            .to_compact_string()
+            .into()
+    });
+    let entries: Vec<(&str, PerRevision<Arc<str>>)> = plan
         .iter()
         .map(|(name, (def, mode))| (*name, rendered(def, *mode)))
         .collect();
-    if needs_meta {
-        let at = entries.partition_point(|(name, _)| *name < META_TOOL);
-        let meta: Arc<str> = apply_profile(meta_tool(), profile)
-            .to_compact_string()
-            .into();
-        entries.insert(at, (META_TOOL, meta));
-    }
-    let mut list =
-        String::with_capacity(12 + entries.iter().map(|(_, e)| e.len() + 1).sum::<usize>());
+    let listing = |revision: Revision| {
+        let mut entries: Vec<(&str, Arc<str>)> = entries
+            .iter()
+            .map(|(name, json)| (*name, json.get(revision).clone()))
+            .collect();
+        if let Some(meta) = &meta {
+            let at = entries.partition_point(|(name, _)| *name < META_TOOL);
+            entries.insert(at, (META_TOOL, meta.clone()));
+        }
+        listing(entries.into_iter().map(|(_, e)| e).collect())
+    };
+    let latest = Arc::new(listing(Revision::LATEST));
+    let listings = PerRevision(Revision::ALL.map(|revision| {
+        if plan.values().any(|(def, _)| revision.changes(def)) {
+            Arc::new(listing(revision))
+        } else {
+            latest.clone()
+        }
+    }));
+    let tools = plan
+        .iter()
+        .map(|(name, (def, mode))| {
+            let exposed = Exposed {
+                def,
+                mode: *mode,
+                full: rendered(def, Mode::Full),
+            };
+            (*name, exposed)
+        })
+        .collect();
+    Shared { tools, listings }
+}
+
+/// The list of `entries`, serialized and fingerprinted.
+fn listing(entries: Arc<[Arc<str>]>) -> Listing {
+    let mut list = String::with_capacity(12 + entries.iter().map(|e| e.len() + 1).sum::<usize>());
     list.push_str("{\"tools\":[");
-    for (i, (_, entry)) in entries.iter().enumerate() {
+    for (i, entry) in entries.iter().enumerate() {
         if i > 0 {
             list.push(',');
         }
         list.push_str(entry);
     }
     list.push_str("]}");
-    let tools = plan
-        .iter()
-        .map(|(name, (def, mode))| {
-            let full = rendered(def, Mode::Full);
-            (
-                *name,
-                Exposed {
-                    def,
-                    mode: *mode,
-                    full,
-                },
-            )
-        })
-        .collect();
     let fingerprint = {
         use std::hash::{Hash, Hasher};
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         list.hash(&mut hasher);
         hasher.finish()
     };
-    Shared {
-        tools,
-        entries: entries.into_iter().map(|(_, e)| e).collect(),
+    Listing {
+        entries,
         list: list.into(),
         fingerprint,
     }
@@ -448,20 +516,26 @@ impl Snapshot {
         self.clients.values()
     }
 
-    /// The serialized `tools/list` result of a client.
-    pub fn discover(&self, client: &str) -> Result<Arc<str>, Refusal> {
+    /// The serialized `tools/list` result of a client of `revision`.
+    pub fn discover(&self, client: &str, revision: Revision) -> Result<Arc<str>, Refusal> {
         Ok(self
             .client(client)
             .ok_or(Refusal::UnknownClient)?
-            .list_json()
+            .list_json(revision)
             .clone())
     }
 
-    /// The Full descriptor of a tool the client sees, in its profile.
-    pub fn discover_schema(&self, client: &str, tool: &str) -> Result<Arc<str>, Refusal> {
+    /// The Full descriptor of a tool the client sees, in its profile and
+    /// `revision`.
+    pub fn discover_schema(
+        &self,
+        client: &str,
+        tool: &str,
+        revision: Revision,
+    ) -> Result<Arc<str>, Refusal> {
         let view = self.client(client).ok_or(Refusal::UnknownClient)?;
         view.exposed(tool)
-            .map(|t| t.full.clone())
+            .map(|t| t.full.get(revision).clone())
             .ok_or_else(|| Refusal::UnknownTool {
                 name: tool.to_owned(),
             })

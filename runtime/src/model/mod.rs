@@ -21,7 +21,7 @@ pub(crate) mod walk;
 pub use members::Direction;
 pub(crate) use members::{Member, flattened, members};
 pub use schema::{MapKey, Schema, schema_of};
-pub use tool::{Annotations, Tool, ToolDef};
+pub use tool::{Annotations, Icon, IconTheme, Tool, ToolDef};
 
 /// A link to the schema of another type: calling it returns that type's node.
 ///
@@ -75,6 +75,38 @@ impl Node {
         match self {
             Node::Optional(inner) => inner.unwrap_optional(),
             other => other,
+        }
+    }
+
+    /// Whether every value of this schema is a JSON object (a struct, a
+    /// map, an enum whose variants are all objects), as a tool's output had
+    /// to be before MCP 2026-07-28.
+    ///
+    /// ```
+    /// use toolschema_runtime::model::Schema;
+    /// use std::collections::BTreeMap;
+    /// assert!(<BTreeMap<String, u8> as Schema>::SCHEMA.is_json_object());
+    /// assert!(!<Vec<u8> as Schema>::SCHEMA.is_json_object());
+    /// assert!(!<Option<BTreeMap<String, u8>> as Schema>::SCHEMA.is_json_object());
+    /// ```
+    pub const fn is_json_object(&self) -> bool {
+        match self {
+            Node::Object(_) | Node::Map(_) => true,
+            Node::Enum(enumeration) => match enumeration.tagging {
+                Tagging::Internal { .. } | Tagging::Adjacent { .. } => true,
+                Tagging::External => {
+                    let mut i = 0;
+                    while i < enumeration.variants.len() {
+                        if matches!(enumeration.variants[i].shape, Shape::Unit) {
+                            return false;
+                        }
+                        i += 1;
+                    }
+                    true
+                }
+                Tagging::Untagged => false,
+            },
+            _ => false,
         }
     }
 }

@@ -45,8 +45,66 @@ pub struct ToolDef {
     pub output: Option<SchemaFn>,
     /// Hints about the tool's behaviour.
     pub annotations: Annotations,
+    /// Images a client may show beside the tool (`#[tool(icon(...))]`).
+    pub icons: &'static [Icon],
     /// Whether the tool is internal: never exposed, whatever configuration says.
     pub internal: bool,
+}
+
+impl ToolDef {
+    /// Whether the tool's structured result is always a JSON object, as
+    /// clients before MCP 2026-07-28 require; otherwise they get it wrapped
+    /// (see [`Revision`](crate::project::Revision)). A tool without an
+    /// output schema returns content blocks, and counts as one.
+    pub fn output_is_object(&self) -> bool {
+        self.output.is_none_or(|schema| schema().is_json_object())
+    }
+}
+
+/// An image a client may show for a tool (MCP `Icon`, from revision
+/// 2025-11-25).
+///
+/// ```
+/// use toolschema_runtime::model::{Icon, IconTheme};
+///
+/// const INVOICE: Icon = Icon {
+///     src: "https://acme.example/icons/invoice.svg",
+///     mime_type: Some("image/svg+xml"),
+///     sizes: &["any"],
+///     theme: Some(IconTheme::Light),
+/// };
+/// assert_eq!(INVOICE.theme.map(IconTheme::name), Some("light"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Icon {
+    /// An `https:` (or `http:`) URL, or a `data:` URI with the image in
+    /// base64.
+    pub src: &'static str,
+    /// The image's MIME type, when the source does not say it well.
+    pub mime_type: Option<&'static str>,
+    /// The sizes it suits, each `WxH` (`48x48`) or `any`; none is any size.
+    pub sizes: &'static [&'static str],
+    /// The background it is drawn for; `None` suits both.
+    pub theme: Option<IconTheme>,
+}
+
+/// The background an [`Icon`] is drawn for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IconTheme {
+    /// A light background.
+    Light,
+    /// A dark background.
+    Dark,
+}
+
+impl IconTheme {
+    /// The name MCP uses: `light` or `dark`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            IconTheme::Light => "light",
+            IconTheme::Dark => "dark",
+        }
+    }
 }
 
 /// MCP tool annotations: hints about a tool's behaviour. `None` leaves a hint

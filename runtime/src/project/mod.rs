@@ -36,9 +36,11 @@
 
 mod mode;
 mod profile;
+mod revision;
 
 pub use mode::{HINT_FIELD, META_TOOL, Mode, meta_tool, project_tool};
 pub use profile::{Profile, apply_profile};
+pub use revision::{RESULT_PROPERTY, Revision};
 
 use crate::model::ToolDef;
 use crate::render::Json;

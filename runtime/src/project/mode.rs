@@ -73,7 +73,7 @@ const STRUCTURE: &[&str] = &[
 /// # });
 /// # let tool = ToolDef {
 /// #     name: "ping", title: None, description: "Answers pong.", version: 1,
-/// #     input: || &INPUT, output: None, annotations: Annotations::NONE, internal: false,
+/// #     input: || &INPUT, output: None, annotations: Annotations::NONE, icons: &[], internal: false,
 /// # };
 /// let lazy = project_tool(&tool, Mode::Lazy).to_value();
 /// assert_eq!(lazy["description"], "Answers pong.");

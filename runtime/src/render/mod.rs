@@ -13,8 +13,8 @@ pub use json::{Json, Object};
 
 use crate::model::walk::{recursive_types, type_info};
 use crate::model::{
-    Additional, Direction, EnumNode, Field, Node, ObjectNode, Refine, Shape, Tagging, ToolDef,
-    TypeInfo, Variant, flattened,
+    Additional, Direction, EnumNode, Field, Icon, Node, ObjectNode, Refine, Shape, Tagging,
+    ToolDef, TypeInfo, Variant, flattened,
 };
 
 /// Renders the JSON Schema of `node`.
@@ -65,6 +65,27 @@ pub fn render_tool(tool: &ToolDef) -> Json {
             }
         }
         object.insert("annotations", annotations);
+    }
+    if !tool.icons.is_empty() {
+        let icons: Vec<Json> = tool.icons.iter().map(render_icon).collect();
+        object.insert("icons", icons);
+    }
+    Json::Object(object)
+}
+
+/// An MCP `Icon` object.
+fn render_icon(icon: &Icon) -> Json {
+    let mut object = Object::new();
+    object.insert("src", icon.src);
+    if let Some(mime_type) = icon.mime_type {
+        object.insert("mimeType", mime_type);
+    }
+    if !icon.sizes.is_empty() {
+        let sizes: Vec<Json> = icon.sizes.iter().map(|&size| Json::from(size)).collect();
+        object.insert("sizes", sizes);
+    }
+    if let Some(theme) = icon.theme {
+        object.insert("theme", theme.name());
     }
     Json::Object(object)
 }

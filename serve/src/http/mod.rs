@@ -309,7 +309,7 @@ async fn mcp(
     };
     // A cursor is read in the snapshot that made it, even after a reload.
     let (snapshot, view) = match request.cursor_fingerprint() {
-        Some(fingerprint) if fingerprint != view.fingerprint() => service
+        Some(fingerprint) if !view.has_list(fingerprint) => service
             .catalog
             .snapshot_with_list(view.id(), fingerprint)
             .and_then(|older| older.client(view.id()).cloned().map(|v| (older.clone(), v)))

@@ -14,16 +14,23 @@ use axum::response::Response;
 use bytes::Bytes;
 use serde_json::{Value, json};
 use toolschema_runtime::call::CallError;
+use toolschema_runtime::project::Revision;
 
 use super::caller::Caller;
 use super::{json_response, refusal};
 
 pub(super) async fn list(caller: Caller) -> Response {
-    json_response(StatusCode::OK, caller.view.list_json().to_string())
+    json_response(
+        StatusCode::OK,
+        caller.view.list_json(Revision::LATEST).to_string(),
+    )
 }
 
 pub(super) async fn schema(caller: Caller, Path(name): Path<String>) -> Response {
-    match caller.snapshot.discover_schema(caller.view.id(), &name) {
+    match caller
+        .snapshot
+        .discover_schema(caller.view.id(), &name, Revision::LATEST)
+    {
         Ok(descriptor) => json_response(StatusCode::OK, descriptor.to_string()),
         Err(refused) => refusal(StatusCode::NOT_FOUND, "unknown_tool", &refused.to_string()),
     }

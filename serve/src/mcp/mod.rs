@@ -41,7 +41,7 @@ use asking::{Round, input_requests};
 use backchannel::CallPeer;
 use state::RequestState;
 use toolschema_runtime::catalog::{ClientView, Snapshot};
-use toolschema_runtime::project::{META_TOOL, Mode, Profile};
+use toolschema_runtime::project::{META_TOOL, Mode, Profile, Revision};
 
 use message::{cursor, parse_cursor};
 use reply::success;
@@ -223,9 +223,26 @@ impl Session {
 struct Target<'a> {
     snapshot: &'a Snapshot,
     client: &'a ClientView,
+    /// The revision the answer is shaped for.
+    revision: Revision,
     caller: Caller,
     /// 2026-07-28: the round of answers and questions.
     round: Option<Arc<Round>>,
+}
+
+/// The revision a reply is shaped for: 2026-07-28 for a stateless request;
+/// in the handshake era the version agreed at `initialize`, else the one the
+/// `MCP-Protocol-Version` header names, else the oldest served (an HTTP
+/// client that sends no header predates the header).
+fn revision_of(era: Era, session: &Session, headers: &Headers<'_>) -> Revision {
+    if era == Era::Stateless {
+        return Revision::V2026_07_28;
+    }
+    session
+        .protocol
+        .or(headers.protocol_version.map(str::trim))
+        .and_then(Revision::from_version)
+        .unwrap_or(Revision::V2025_06_18)
 }
 
 /// The era a request belongs to.
@@ -289,9 +306,10 @@ impl Protocol {
             Err(refused) => return Answer::Reply(refused),
         };
         let id = request.id().clone();
+        let revision = revision_of(era, session, headers);
         let text = match (era, request.method()) {
             (_, "tools/list") => {
-                return Answer::Reply(self.list(&id, era, client, request.params()));
+                return Answer::Reply(self.list(&id, era, revision, client, request.params()));
             }
             (_, "tools/call") => {
                 let arguments = request.params_mut().remove("arguments");
@@ -352,6 +370,7 @@ impl Protocol {
                 let target = Target {
                     snapshot,
                     client,
+                    revision,
                     caller,
                     round,
                 };
@@ -476,13 +495,20 @@ impl Protocol {
 
     /// `tools/list`: the client's pre-serialized entries, paged, sent as
     /// parts of the snapshot's own text.
-    fn list(&self, id: &Id, era: Era, client: &ClientView, params: &Map<String, Value>) -> Reply {
-        let entries = client.entries();
+    fn list(
+        &self,
+        id: &Id,
+        era: Era,
+        revision: Revision,
+        client: &ClientView,
+        params: &Map<String, Value>,
+    ) -> Reply {
+        let entries = client.entries(revision);
         let start = match params.get("cursor") {
             None | Some(Value::Null) => 0,
             Some(Value::String(text)) => match parse_cursor(text) {
                 Some((fingerprint, offset))
-                    if fingerprint == client.fingerprint() && offset <= entries.len() =>
+                    if fingerprint == client.fingerprint(revision) && offset <= entries.len() =>
                 {
                     offset
                 }
@@ -515,7 +541,7 @@ impl Protocol {
         if start == 0 && end == entries.len() {
             // The whole list: the pre-serialized `{"tools":[...]}`, unbraced.
             reply.push(head);
-            let list = client.list_json();
+            let list = client.list_json(revision);
             reply.share(list, 1..list.len() - 1);
         } else {
             head.push_str(r#""tools":["#);
@@ -532,7 +558,7 @@ impl Protocol {
         if end < entries.len() {
             tail.push_str(&format!(
                 r#","nextCursor":"{}""#,
-                cursor(client.fingerprint(), end)
+                cursor(client.fingerprint(revision), end)
             ));
         }
         if era == Era::Stateless {
@@ -557,6 +583,7 @@ impl Protocol {
         let Target {
             snapshot,
             client,
+            revision,
             caller,
             round,
         } = target;
@@ -595,7 +622,7 @@ impl Protocol {
                     true,
                 );
             };
-            return match snapshot.discover_schema(client.id(), target) {
+            return match snapshot.discover_schema(client.id(), target, revision) {
                 Ok(descriptor) => {
                     let value: Value = serde_json::from_str(&descriptor).unwrap_or(Value::Null);
                     self.tool_result(id, era, text(&descriptor), Some(value), false)
@@ -628,7 +655,13 @@ impl Protocol {
         match outcome {
             Ok(result) => {
                 let content = result.content_json();
-                self.tool_result(id, era, content, result.into_structured(), false)
+                let structured = result
+                    .into_structured()
+                    .map(|value| match client.def_of(name) {
+                        Some(def) => revision.fit_result(def, value),
+                        None => value,
+                    });
+                self.tool_result(id, era, content, structured, false)
             }
             Err(CallError::UnknownTool { .. }) => unknown(name),
             Err(CallError::InvalidArguments(errors)) => {
