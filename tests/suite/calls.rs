@@ -481,6 +481,7 @@ fn limits_are_configurable_and_each_has_its_own_error() {
         Limits {
             max_bytes: 64,
             max_depth: 2,
+            ..Limits::default()
         },
     );
     let big = strict

@@ -232,6 +232,7 @@ fn nesting_limits_hold_for_bounded_and_recursive_types() {
         Limits {
             max_bytes: 1 << 20,
             max_depth: 2,
+            ..Limits::default()
         },
     );
     let valid = crate::calls::valid_order().to_string();

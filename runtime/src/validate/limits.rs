@@ -10,6 +10,10 @@ pub struct Limits {
     pub max_bytes: usize,
     /// The deepest nesting of arrays and objects accepted (default 64).
     pub max_depth: usize,
+    /// At most how many violations are reported, the first by path; the
+    /// others are counted (default 100). However many a payload breaks, the
+    /// report stays small.
+    pub max_violations: usize,
 }
 
 impl Default for Limits {
@@ -17,6 +21,7 @@ impl Default for Limits {
         Limits {
             max_bytes: 1 << 20,
             max_depth: 64,
+            max_violations: 100,
         }
     }
 }

@@ -24,7 +24,7 @@ use crate::model::{Direction, Node, ToolDef};
 use crate::project::HINT_FIELD;
 use crate::render::render_schema;
 use limits::{depth, nesting_exceeds};
-use violation::{kind_of, violations};
+use violation::{Found, kind_of};
 
 /// The input side of one tool, compiled once: what `tools/call` arguments
 /// go through before the tool's handler sees them.
@@ -239,8 +239,11 @@ impl InputValidator {
         })?;
         // Valid arguments, the common case, skip building error reports.
         if !validator.is_valid(&value) {
-            let found = validator.iter_errors(&value).flat_map(violations).collect();
-            return Err(ArgumentErrors::sorted(found));
+            let mut found = Found::new(self.limits.max_violations);
+            for error in validator.iter_errors(&value) {
+                found.add(&error);
+            }
+            return Err(ArgumentErrors::from_found(found));
         }
         if self.renames {
             rename(self.root, &mut value, Names::Source, Direction::Input);
@@ -297,18 +300,23 @@ impl OutputValidator {
             rename(self.root, &mut value, Names::Exposed, Direction::Output);
         }
         strip_absent_nulls(self.root, &mut value, Direction::Output);
-        let violations: Vec<Violation> = match &self.validator {
-            Ok(validator) => validator.iter_errors(&value).flat_map(violations).collect(),
-            Err(error) => vec![Violation::new(
+        let mut found = Found::new(Limits::default().max_violations);
+        match &self.validator {
+            Ok(validator) => {
+                for error in validator.iter_errors(&value) {
+                    found.add(&error);
+                }
+            }
+            Err(error) => found.push(Violation::new(
                 "",
                 Rule::InvalidSchema,
                 format!("The output schema does not compile ({error})."),
-            )],
-        };
-        if violations.is_empty() {
+            )),
+        }
+        if found.is_empty() {
             Ok(value)
         } else {
-            Err(OutputErrors::sorted(self.tool, violations))
+            Err(OutputErrors::from_found(self.tool, found))
         }
     }
 }

@@ -2,6 +2,7 @@
 //! sentence a model can act on; and how `jsonschema`'s errors become them.
 
 use core::fmt;
+use std::collections::BinaryHeap;
 
 use serde_json::Value;
 
@@ -132,36 +133,47 @@ impl fmt::Display for Violation {
     }
 }
 
-/// Every violation found in one set of arguments (never empty).
+/// The violations found in one set of arguments (never none): the first
+/// [`Limits::max_violations`](super::Limits::max_violations) by path, and
+/// how many more there are.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArgumentErrors {
     violations: Box<[Violation]>,
+    omitted: usize,
 }
 
 impl ArgumentErrors {
     pub(crate) fn one(violation: Violation) -> ArgumentErrors {
         ArgumentErrors {
             violations: Box::new([violation]),
+            omitted: 0,
         }
     }
 
-    /// `violations` (at least one), ordered by path.
-    pub(crate) fn sorted(mut violations: Vec<Violation>) -> ArgumentErrors {
-        violations.sort_by(|a, b| a.path.cmp(&b.path));
+    /// What `found` kept (at least one violation).
+    pub(crate) fn from_found(found: Found) -> ArgumentErrors {
+        let (violations, omitted) = found.finish();
         ArgumentErrors {
-            violations: violations.into_boxed_slice(),
+            violations,
+            omitted,
         }
     }
 
-    /// The violations, ordered by path (one value's violations in the order
-    /// the schema lists its rules).
+    /// The violations listed, ordered by path (one value's violations in
+    /// the order the schema lists its rules).
     pub fn iter(&self) -> core::slice::Iter<'_, Violation> {
         self.violations.iter()
     }
 
-    /// How many violations there are.
+    /// How many violations are listed.
     pub fn len(&self) -> usize {
         self.violations.len()
+    }
+
+    /// How many more violations were found than are listed: the arguments
+    /// broke `len() + omitted()` rules in all.
+    pub fn omitted(&self) -> usize {
+        self.omitted
     }
 
     /// Always false: there is at least one violation.
@@ -181,17 +193,28 @@ impl<'a> IntoIterator for &'a ArgumentErrors {
 
 impl fmt::Display for ArgumentErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.violations.len();
+        let n = self.violations.len() + self.omitted;
         write!(
             f,
             "the arguments break {n} rule{}:",
             if n == 1 { "" } else { "s" }
         )?;
-        for violation in self.iter() {
-            write!(f, "\n- {violation}")?;
-        }
-        Ok(())
+        write_list(f, &self.violations, self.omitted)
     }
+}
+
+/// The listed violations, one per line, then how many are not listed.
+fn write_list(f: &mut fmt::Formatter<'_>, listed: &[Violation], omitted: usize) -> fmt::Result {
+    for violation in listed {
+        write!(f, "\n- {violation}")?;
+    }
+    if omitted > 0 {
+        write!(
+            f,
+            "\n- and {omitted} more, not listed; fix these and the rest will be reported."
+        )?;
+    }
+    Ok(())
 }
 
 impl std::error::Error for ArgumentErrors {}
@@ -202,21 +225,28 @@ impl std::error::Error for ArgumentErrors {}
 pub struct OutputErrors {
     tool: &'static str,
     violations: Box<[Violation]>,
+    omitted: usize,
 }
 
 impl OutputErrors {
-    /// `violations` of `tool`'s result (at least one), ordered by path.
-    pub(crate) fn sorted(tool: &'static str, mut violations: Vec<Violation>) -> OutputErrors {
-        violations.sort_by(|a, b| a.path.cmp(&b.path));
+    /// What `found` kept of `tool`'s result (at least one violation).
+    pub(crate) fn from_found(tool: &'static str, found: Found) -> OutputErrors {
+        let (violations, omitted) = found.finish();
         OutputErrors {
             tool,
-            violations: violations.into_boxed_slice(),
+            violations,
+            omitted,
         }
     }
 
-    /// The violations, with paths in exposed names.
+    /// The violations listed, with paths in exposed names.
     pub fn iter(&self) -> core::slice::Iter<'_, Violation> {
         self.violations.iter()
+    }
+
+    /// How many more violations were found than are listed.
+    pub fn omitted(&self) -> usize {
+        self.omitted
     }
 }
 
@@ -227,10 +257,7 @@ impl fmt::Display for OutputErrors {
             "tool `{}` returned a result that breaks its own output schema; this is a server-side defect:",
             self.tool
         )?;
-        for violation in self.violations.iter() {
-            write!(f, "\n- {violation}")?;
-        }
-        Ok(())
+        write_list(f, &self.violations, self.omitted)
     }
 }
 
@@ -248,9 +275,44 @@ pub(super) fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// Appends a property name to a JSON pointer.
+/// At most this many bytes of a path are reported; a longer one is cut and
+/// ends in `…` (a property name is the client's to choose, and a reply
+/// echoes it).
+const MAX_PATH_BYTES: usize = 200;
+
+/// At most this many bytes of one message.
+const MAX_MESSAGE_BYTES: usize = 600;
+
+/// `text` cut to at most `max` bytes on a character boundary, marked with
+/// `…` when cut.
+fn bounded(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push('…');
+    }
+    text
+}
+
+/// Appends a property name to a JSON pointer (bounded).
 fn child(path: &str, name: &str) -> String {
-    format!("{path}/{}", name.replace('~', "~0").replace('/', "~1"))
+    let mut pointer = String::with_capacity(path.len() + 1 + name.len().min(MAX_PATH_BYTES));
+    pointer.push_str(path);
+    pointer.push('/');
+    for c in name.chars() {
+        if pointer.len() > MAX_PATH_BYTES {
+            break;
+        }
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+    bounded(pointer, MAX_PATH_BYTES)
 }
 
 fn place(path: &str) -> String {
@@ -261,114 +323,220 @@ fn place(path: &str) -> String {
     }
 }
 
-/// The violations one `jsonschema` error stands for.
-pub(super) fn violations(error: jsonschema::ValidationError<'_>) -> Vec<Violation> {
-    use jsonschema::error::ValidationErrorKind as Kind;
-    let path = error.instance_path().as_str().to_owned();
-    let at = place(&path);
-    let one = |rule, message: String| vec![Violation::new(path.clone(), rule, message)];
-    match error.kind() {
-        Kind::Required { property } => {
-            let name = property.as_str().unwrap_or_default();
-            let path = child(&path, name);
-            vec![Violation::new(
-                path.clone(),
-                Rule::Required,
-                format!("`{path}` is required; add it."),
-            )]
+/// The violations of one validation: the first `cap` by path (a path's
+/// violations in the order found), and a count of the others. Memory stays
+/// bounded however many are found, and a message is written only for a
+/// violation that is kept.
+pub(crate) struct Found {
+    cap: usize,
+    /// A max-heap on (path, order): its top is the first to give way.
+    kept: BinaryHeap<Ranked>,
+    omitted: usize,
+    next: u64,
+}
+
+struct Ranked {
+    order: u64,
+    violation: Violation,
+}
+
+impl Ranked {
+    fn key(&self) -> (&str, u64) {
+        (&self.violation.path, self.order)
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Ranked) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Ranked) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Ranked) -> core::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl Found {
+    /// Keeps at most `cap` violations (at least one).
+    pub(crate) fn new(cap: usize) -> Found {
+        Found {
+            cap: cap.max(1),
+            kept: BinaryHeap::new(),
+            omitted: 0,
+            next: 0,
         }
-        Kind::AdditionalProperties { unexpected } => unexpected
-            .iter()
-            .map(|name| {
+    }
+
+    /// Whether nothing was found.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.kept.is_empty()
+    }
+
+    /// Offers a violation at `path`; its message is written only if it is
+    /// kept.
+    fn offer(&mut self, path: String, rule: Rule, message: impl FnOnce(&str) -> String) {
+        let order = self.next;
+        self.next += 1;
+        if self.kept.len() >= self.cap {
+            let later = self
+                .kept
+                .peek()
+                .is_some_and(|top| (path.as_str(), order) > top.key());
+            self.omitted += 1;
+            if later {
+                return;
+            }
+            self.kept.pop();
+        }
+        let message = bounded(message(&path), MAX_MESSAGE_BYTES);
+        self.kept.push(Ranked {
+            order,
+            violation: Violation::new(path, rule, message),
+        });
+    }
+
+    /// Offers one violation already made.
+    pub(crate) fn push(&mut self, violation: Violation) {
+        let Violation {
+            path,
+            rule,
+            message,
+        } = violation;
+        self.offer(path, rule, |_| message);
+    }
+
+    /// The violations kept, by path, and how many were not.
+    fn finish(self) -> (Box<[Violation]>, usize) {
+        let kept: Vec<Violation> = self
+            .kept
+            .into_sorted_vec()
+            .into_iter()
+            .map(|ranked| ranked.violation)
+            .collect();
+        (kept.into_boxed_slice(), self.omitted)
+    }
+
+    /// Offers the violations one `jsonschema` error stands for.
+    pub(crate) fn add(&mut self, error: &jsonschema::ValidationError<'_>) {
+        use jsonschema::error::ValidationErrorKind as Kind;
+        let path = bounded(error.instance_path().as_str().to_owned(), MAX_PATH_BYTES);
+        let at = |path: &str| place(path);
+        let mut one = |rule: Rule, message: &dyn Fn(&str) -> String| {
+            self.offer(path.clone(), rule, |path| message(&at(path)));
+        };
+        match error.kind() {
+            Kind::Required { property } => {
+                let name = property.as_str().unwrap_or_default();
                 let path = child(&path, name);
-                Violation::new(
-                    path.clone(),
-                    Rule::UnknownProperty,
-                    format!("`{path}` is not a parameter here; remove it or check its spelling."),
-                )
-            })
-            .collect(),
-        Kind::Type { kind } => {
-            let expected = match kind {
-                jsonschema::error::TypeKind::Single(t) => t.to_string(),
-                jsonschema::error::TypeKind::Multiple(set) => set
-                    .iter()
-                    .map(|t| t.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" or "),
-            };
-            one(
-                Rule::Type,
+                self.offer(path, Rule::Required, |path| {
+                    format!("`{path}` is required; add it.")
+                });
+            }
+            Kind::AdditionalProperties { unexpected } => {
+                for name in unexpected {
+                    self.offer(child(&path, name), Rule::UnknownProperty, |path| {
+                        format!(
+                            "`{path}` is not a parameter here; remove it or check its spelling."
+                        )
+                    });
+                }
+            }
+            Kind::Type { kind } => {
+                let expected = match kind {
+                    jsonschema::error::TypeKind::Single(t) => t.to_string(),
+                    jsonschema::error::TypeKind::Multiple(set) => set
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                };
+                let actual = kind_of(error.instance());
+                one(Rule::Type, &|at| {
+                    format!("{at} must be of type {expected}, not {actual}.")
+                });
+            }
+            Kind::Format { format } => one(Rule::Format, &|at| {
+                format!("{at} must be a string in `{format}` format.")
+            }),
+            Kind::Minimum { limit } => one(Rule::Minimum, &|at| {
+                format!("{at} must be at least {limit}.")
+            }),
+            Kind::Maximum { limit } => one(Rule::Maximum, &|at| {
+                format!("{at} must be at most {limit}.")
+            }),
+            Kind::MinLength { limit } => one(Rule::MinLength, &|at| {
                 format!(
-                    "{at} must be of type {expected}, not {}.",
-                    kind_of(error.instance())
-                ),
-            )
+                    "{at} must have at least {limit} character{}.",
+                    plural(*limit)
+                )
+            }),
+            Kind::MaxLength { limit } => one(Rule::MaxLength, &|at| {
+                format!(
+                    "{at} must have at most {limit} character{}.",
+                    plural(*limit)
+                )
+            }),
+            Kind::Pattern { pattern } => one(Rule::Pattern, &|at| {
+                format!("{at} must match the pattern `{pattern}`.")
+            }),
+            Kind::MinItems { limit } => one(Rule::MinItems, &|at| {
+                format!("{at} must have at least {limit} item{}.", plural(*limit))
+            }),
+            Kind::MaxItems { limit } => one(Rule::MaxItems, &|at| {
+                format!("{at} must have at most {limit} item{}.", plural(*limit))
+            }),
+            Kind::UniqueItems => one(Rule::UniqueItems, &|at| {
+                format!("{at} must not repeat an item.")
+            }),
+            Kind::Enum { options } => {
+                let options = match options.as_ref() {
+                    Value::Array(values) => values
+                        .iter()
+                        .map(Value::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    other => other.to_string(),
+                };
+                one(Rule::Enum, &|at| format!("{at} must be one of: {options}."));
+            }
+            Kind::Constant { expected_value } => {
+                one(Rule::Const, &|at| format!("{at} must be {expected_value}."))
+            }
+            Kind::OneOfNotValid { .. } | Kind::AnyOf { .. } => one(Rule::Alternatives, &|at| {
+                format!("{at} matches none of the allowed forms; check the schema of this value.")
+            }),
+            Kind::OneOfMultipleValid { .. } => one(Rule::Alternatives, &|at| {
+                format!("{at} matches more than one allowed form; make it match exactly one.")
+            }),
+            Kind::Not { schema } => {
+                let excluded = match schema.get("const") {
+                    Some(value) => format!(" ({value} is excluded)"),
+                    None => String::new(),
+                };
+                one(Rule::Not, &|at| {
+                    format!("{at} has a value that is not allowed here{excluded}.")
+                });
+            }
+            Kind::FalseSchema => one(Rule::UnknownProperty, &|at| {
+                format!("{at} is not allowed here; remove it.")
+            }),
+            _ => {
+                let keyword = error.kind().keyword();
+                one(Rule::Other, &|at| {
+                    format!("{at} breaks the schema's `{keyword}` rule.")
+                });
+            }
         }
-        Kind::Format { format } => one(
-            Rule::Format,
-            format!("{at} must be a string in `{format}` format."),
-        ),
-        Kind::Minimum { limit } => one(Rule::Minimum, format!("{at} must be at least {limit}.")),
-        Kind::Maximum { limit } => one(Rule::Maximum, format!("{at} must be at most {limit}.")),
-        Kind::MinLength { limit } => one(
-            Rule::MinLength,
-            format!(
-                "{at} must have at least {limit} character{}.",
-                plural(*limit)
-            ),
-        ),
-        Kind::MaxLength { limit } => one(
-            Rule::MaxLength,
-            format!(
-                "{at} must have at most {limit} character{}.",
-                plural(*limit)
-            ),
-        ),
-        Kind::Pattern { pattern } => one(
-            Rule::Pattern,
-            format!("{at} must match the pattern `{pattern}`."),
-        ),
-        Kind::MinItems { limit } => one(
-            Rule::MinItems,
-            format!("{at} must have at least {limit} item{}.", plural(*limit)),
-        ),
-        Kind::MaxItems { limit } => one(
-            Rule::MaxItems,
-            format!("{at} must have at most {limit} item{}.", plural(*limit)),
-        ),
-        Kind::UniqueItems => one(Rule::UniqueItems, format!("{at} must not repeat an item.")),
-        Kind::Enum { options } => {
-            let options = match options.as_ref() {
-                Value::Array(values) => values
-                    .iter()
-                    .map(Value::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                other => other.to_string(),
-            };
-            one(Rule::Enum, format!("{at} must be one of: {options}."))
-        }
-        Kind::Constant { expected_value } => {
-            one(Rule::Const, format!("{at} must be {expected_value}."))
-        }
-        Kind::OneOfNotValid { .. } | Kind::AnyOf { .. } => one(
-            Rule::Alternatives,
-            format!("{at} matches none of the allowed forms; check the schema of this value."),
-        ),
-        Kind::OneOfMultipleValid { .. } => one(
-            Rule::Alternatives,
-            format!("{at} matches more than one allowed form; make it match exactly one."),
-        ),
-        Kind::Not { .. } => one(
-            Rule::Not,
-            format!("{at} has a value that is not allowed here (0 is excluded)."),
-        ),
-        Kind::FalseSchema => one(
-            Rule::UnknownProperty,
-            format!("{at} is not allowed here; remove it."),
-        ),
-        _ => one(Rule::Other, format!("{at} is not valid: {error}.")),
     }
 }
 
@@ -383,5 +551,29 @@ mod tests {
     #[test]
     fn pointers_escape_names() {
         assert_eq!(child("/a", "b/c~d"), "/a/b~1c~0d");
+    }
+
+    #[test]
+    fn long_names_are_cut_on_a_character_boundary() {
+        let name = "é".repeat(1000);
+        let pointer = child("/a", &name);
+        assert!(
+            pointer.len() <= MAX_PATH_BYTES + '…'.len_utf8(),
+            "{}",
+            pointer.len()
+        );
+        assert!(pointer.ends_with('…') && pointer.starts_with("/a/é"));
+    }
+
+    #[test]
+    fn the_first_violations_by_path_are_kept_and_the_rest_counted() {
+        let mut found = Found::new(3);
+        for name in ["e", "b", "d", "a", "c", "a"] {
+            found.push(Violation::new(format!("/{name}"), Rule::Type, name));
+        }
+        let (kept, omitted) = found.finish();
+        let paths: Vec<&str> = kept.iter().map(Violation::path).collect();
+        assert_eq!(paths, ["/a", "/a", "/b"]);
+        assert_eq!(omitted, 3);
     }
 }

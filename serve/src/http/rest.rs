@@ -75,7 +75,13 @@ pub(super) async fn call(caller: Caller, Path(name): Path<String>, body: Bytes) 
                 .collect();
             json_response(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                json!({"error": "invalid_arguments", "message": errors.to_string(), "violations": violations}).to_string(),
+                json!({
+                    "error": "invalid_arguments",
+                    "message": errors.to_string(),
+                    "violations": violations,
+                    "omitted": errors.omitted(),
+                })
+                .to_string(),
             )
         }
         Err(CallError::Tool(failure)) => {
