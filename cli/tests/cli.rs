@@ -78,7 +78,8 @@ fn check_reports_every_problem() {
     std::fs::write(&bad, "[[tenant]]\nid = \"a\"\n[[toolset]]\nid = \"s\"\ntenant = \"b\"\nmode = \"eager\"\ntools = [\"billing.get-invoce\"]\n").expect("write");
     let (ok, _, err) = run(&["check", bad.to_str().expect("utf-8")]);
     assert!(!ok);
-    assert!(err.contains("3 problems"), "{err}");
+    assert!(err.contains("4 problems"), "{err}");
+    assert!(err.contains("names no client application"), "{err}");
     assert!(
         err.contains(":5:10: toolset[0].tenant: unknown tenant `b`"),
         "{err}"
@@ -87,6 +88,12 @@ fn check_reports_every_problem() {
         err.contains("unknown mode `eager`") && err.contains("did you mean `billing.get-invoice`"),
         "{err}"
     );
+    // An empty file is not an empty catalog.
+    let empty = dir.join("empty.toml");
+    std::fs::write(&empty, "").expect("write");
+    let (ok, out, err) = run(&["check", empty.to_str().expect("utf-8")]);
+    assert!(!ok, "{out}");
+    assert!(err.contains("the configuration is empty"), "{err}");
 }
 
 #[test]

@@ -47,6 +47,7 @@ pub struct Server {
     refused: Vec<RegistryError>,
     catalog: Source,
     reload_every: Duration,
+    reload_settle: Duration,
     page_size: Option<usize>,
     state_secret: Option<Vec<u8>>,
     trace: Option<PathBuf>,
@@ -74,6 +75,7 @@ impl Server {
             refused: Vec::new(),
             catalog: Source::Open,
             reload_every: Duration::from_millis(500),
+            reload_settle: Duration::from_secs(2),
             page_size: None,
             state_secret: None,
             trace: None,
@@ -131,6 +133,15 @@ impl Server {
     /// half a second).
     pub fn reload_every(mut self, interval: Duration) -> Server {
         self.reload_every = interval;
+        self
+    }
+
+    /// How long a changed configuration file must stay unchanged before it
+    /// is loaded (default two seconds), so that a file being written is
+    /// never loaded half-done. Publishing by renaming a complete file over
+    /// the watched one is atomic; then this is only a delay.
+    pub fn reload_settle(mut self, settle: Duration) -> Server {
+        self.reload_settle = settle;
         self
     }
 
@@ -211,7 +222,7 @@ impl Server {
         };
         let catalog = Arc::new(catalog);
         catalog.prepare_in_background();
-        let watch = watched.map(|path| catalog.watch(path, self.reload_every));
+        let watch = watched.map(|path| catalog.watch(path, self.reload_every, self.reload_settle));
         let mut protocol = Protocol::new(self.identity);
         if let Some(size) = self.page_size {
             protocol = protocol.with_page_size(size);

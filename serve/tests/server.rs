@@ -167,7 +167,8 @@ fn the_builder_reports_every_problem_before_serving() {
     match bad {
         Err(ServeError::Config(errors)) => {
             let text = errors.to_string();
-            assert_eq!(errors.len(), 2, "{text}");
+            assert_eq!(errors.len(), 3, "{text}");
+            assert!(text.contains("names no client application"), "{text}");
             assert!(text.contains("inline.toml:3:"), "{text}");
             assert!(
                 text.contains("did you mean `billing.get-invoice`"),

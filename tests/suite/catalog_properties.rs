@@ -81,7 +81,7 @@ fn catalog() -> impl Strategy<Value = Catalog> {
         1..=3usize,
         any::<bool>(),
         proptest::collection::vec(set, 0..6),
-        proptest::collection::vec(client, 0..6),
+        proptest::collection::vec(client, 1..6),
         proptest::collection::vec(0..4usize, 0..=2),
     )
         .prop_map(|(tenants, hide_support, sets, clients, refund)| Catalog {

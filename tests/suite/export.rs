@@ -195,8 +195,12 @@ fn refusals_name_the_field_and_the_rule() {
         "{text}"
     );
     assert!(text.contains("server.description: the description is 101 characters long; the registry allows 1 to 100"), "{text}");
-    let without =
-        Catalog::from_toml(registry(), "[[tenant]]\nid = \"a\"\n", "x.toml").expect("valid");
+    let without = Catalog::from_toml(
+        registry(),
+        "[[tenant]]\nid = \"a\"\n[[client]]\nid = \"c\"\ntenant = \"a\"\n",
+        "x.toml",
+    )
+    .expect("valid");
     let refused = export(&without.snapshot(), Scope::Catalog).expect_err("no [server]");
     assert!(refused.to_string().contains("[server]"));
     assert!(export(&demo(), Scope::Client("nobody")).is_err());

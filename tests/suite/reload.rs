@@ -131,7 +131,7 @@ fn a_watched_file_reloads_and_a_bad_one_is_refused() {
     std::fs::write(&path, CATALOG_TOML).expect("write");
     let catalog = Arc::new(demo());
     let notices = catalog.subscribe();
-    let watch = catalog.watch(&path, Duration::from_millis(10));
+    let watch = catalog.watch(&path, Duration::from_millis(10), Duration::ZERO);
 
     std::fs::write(&path, assistant_in_full()).expect("write");
     let changes = notices
@@ -154,4 +154,140 @@ fn a_watched_file_reloads_and_a_bad_one_is_refused() {
         "the watch stopped"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Lists every demo client's tools until `done`, and returns every list
+/// set seen that is neither `allowed[0]` nor `allowed[1]`.
+fn watch_lists(
+    catalog: Arc<Catalog>,
+    done: Arc<AtomicBool>,
+    allowed: [Vec<Arc<str>>; 2],
+) -> std::thread::JoinHandle<(usize, usize)> {
+    std::thread::spawn(move || {
+        let (mut reads, mut strange) = (0, 0);
+        while !done.load(Ordering::Acquire) {
+            let snapshot = catalog.snapshot();
+            let seen: Option<Vec<Arc<str>>> = CLIENTS
+                .iter()
+                .map(|c| snapshot.discover(c, Revision::LATEST).ok())
+                .collect();
+            if !seen.is_some_and(|seen| allowed.contains(&seen)) {
+                strange += 1;
+            }
+            reads += 1;
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        (reads, strange)
+    })
+}
+
+fn temp_file(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("toolschema-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join("catalog.toml")
+}
+
+#[test]
+fn a_file_written_slowly_is_loaded_only_whole() {
+    use std::io::Write as _;
+    let path = temp_file("slow-write");
+    std::fs::write(&path, CATALOG_TOML).expect("write");
+    let catalog = Arc::new(demo());
+    let notices = catalog.subscribe();
+    let before = lists(&catalog);
+    let whole = assistant_in_full();
+    // Cut before the last client: what a reader of the half-written file
+    // would load is a valid configuration, one client short.
+    let cut = whole.rfind("[[client]]").expect("clients");
+    let partial = &whole[..cut];
+    assert!(
+        toolschema::catalog::Config::from_toml(partial, "p", &toolschema_demo::registry()).is_ok(),
+        "the half-written file would load"
+    );
+    let after = {
+        let probe = Arc::new(demo());
+        probe.reload_toml(&whole, "whole").expect("valid");
+        lists(&probe)
+    };
+    let watch = catalog.watch(&path, Duration::from_millis(10), Duration::from_millis(400));
+    let done = Arc::new(AtomicBool::new(false));
+    let reader = watch_lists(catalog.clone(), done.clone(), [before, after.clone()]);
+
+    let mut file = std::fs::File::create(&path).expect("truncate");
+    file.write_all(partial.as_bytes()).expect("first part");
+    file.flush().expect("flush");
+    std::thread::sleep(Duration::from_millis(150));
+    file.write_all(&whole.as_bytes()[cut..]).expect("the rest");
+    drop(file);
+
+    let changes = notices
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the whole file loads");
+    assert_eq!(
+        changes.clients.iter().collect::<Vec<_>>(),
+        ["acme-assistant"]
+    );
+    assert!(
+        notices.recv_timeout(Duration::from_millis(200)).is_err(),
+        "one reload, of the whole file"
+    );
+    done.store(true, Ordering::Release);
+    let (reads, strange) = reader.join().expect("reader");
+    assert!(reads > 50, "{reads} reads");
+    assert_eq!(strange, 0, "a reader saw a list of the half-written file");
+    assert_eq!(lists(&catalog), after);
+    drop(watch);
+    let _ = std::fs::remove_dir_all(path.parent().expect("dir"));
+}
+
+#[test]
+fn an_emptied_file_is_refused_and_the_last_good_one_keeps_serving() {
+    let path = temp_file("truncate");
+    std::fs::write(&path, CATALOG_TOML).expect("write");
+    let catalog = Arc::new(demo());
+    let notices = catalog.subscribe();
+    let good = lists(&catalog);
+    let watch = catalog.watch(&path, Duration::from_millis(10), Duration::from_millis(50));
+    let done = Arc::new(AtomicBool::new(false));
+    let reader = watch_lists(catalog.clone(), done.clone(), [good.clone(), good.clone()]);
+
+    std::fs::File::create(&path).expect("truncate");
+    assert!(
+        notices.recv_timeout(Duration::from_millis(500)).is_err(),
+        "an empty file changes nothing"
+    );
+    std::fs::remove_file(&path).expect("delete");
+    assert!(notices.recv_timeout(Duration::from_millis(200)).is_err());
+    done.store(true, Ordering::Release);
+    let (_, strange) = reader.join().expect("reader");
+    assert_eq!(strange, 0);
+    assert_eq!(lists(&catalog), good);
+
+    // Back, and changed: it loads.
+    std::fs::write(&path, assistant_in_full()).expect("write");
+    let changes = notices
+        .recv_timeout(Duration::from_secs(10))
+        .expect("reloaded");
+    assert_eq!(
+        changes.clients.iter().collect::<Vec<_>>(),
+        ["acme-assistant"]
+    );
+    drop(watch);
+    let _ = std::fs::remove_dir_all(path.parent().expect("dir"));
+}
+
+#[test]
+fn an_empty_configuration_or_one_without_clients_is_refused() {
+    let registry = toolschema_demo::registry();
+    for (text, expected) in [
+        ("", "the configuration is empty"),
+        ("  \n\t\n", "the configuration is empty"),
+        ("[[tenant]]\nid = \"acme\"\n", "names no client application"),
+    ] {
+        let errors = toolschema::catalog::Config::from_toml(text, "catalog.toml", &registry)
+            .expect_err("refused");
+        let message = errors.to_string();
+        assert!(message.contains(expected), "{message}");
+        assert!(message.contains("\n  catalog.toml:1:1: "), "{message}");
+    }
 }

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use arc_swap::ArcSwap;
 
@@ -159,14 +160,28 @@ impl Catalog {
     }
 
     /// Watches a configuration file, polling every `interval`, and reloads
-    /// when its content changes. Errors are logged (with `tracing`) and the
-    /// last good snapshot keeps serving. Watching stops when the returned
-    /// [`Watch`] is dropped.
-    pub fn watch(self: &Arc<Self>, path: impl Into<PathBuf>, interval: Duration) -> Watch {
+    /// when its content has changed and then stayed the same for `settle`:
+    /// a file being written (an editor's save, a slow copy, a truncation
+    /// before a write) is not read half-done. Publishing by renaming a
+    /// complete file over the watched one is atomic and needs no settling.
+    /// A refused configuration (invalid, empty) is logged with `tracing`
+    /// and the last good snapshot keeps serving, as it does while the file
+    /// is missing (logged once). Watching stops when the returned [`Watch`]
+    /// is dropped.
+    pub fn watch(
+        self: &Arc<Self>,
+        path: impl Into<PathBuf>,
+        interval: Duration,
+        settle: Duration,
+    ) -> Watch {
         let path = path.into();
         let catalog = Arc::clone(self);
         let (stop, stopped) = mpsc::channel::<()>();
-        let mut last = std::fs::read(&path).ok();
+        let mut state = WatchState {
+            applied: std::fs::read(&path).ok(),
+            pending: None,
+            missing: false,
+        };
         let thread = std::thread::spawn(move || {
             let file = path.display().to_string();
             loop {
@@ -174,12 +189,9 @@ impl Catalog {
                     Err(RecvTimeoutError::Timeout) => {}
                     Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
                 }
-                let Ok(content) = std::fs::read(&path) else {
+                let Some(content) = state.poll(std::fs::read(&path), settle, &file) else {
                     continue;
                 };
-                if last.as_deref() == Some(content.as_slice()) {
-                    continue;
-                }
                 let text = String::from_utf8_lossy(&content);
                 match catalog.reload_toml(&text, &file) {
                     Ok(changes) => tracing::info!(
@@ -192,13 +204,70 @@ impl Catalog {
                         "configuration refused; the last good one keeps serving\n{errors}"
                     ),
                 }
-                last = Some(content);
+                state.applied = Some(content);
             }
         });
         Watch {
             stop: Some(stop),
             thread: Some(thread),
         }
+    }
+}
+
+/// What a watch has seen of its file.
+struct WatchState {
+    /// The content last loaded (or refused).
+    applied: Option<Vec<u8>>,
+    /// New content, and since when it has not changed.
+    pending: Option<(Vec<u8>, Instant)>,
+    /// Whether the file could not be read at the last poll.
+    missing: bool,
+}
+
+impl WatchState {
+    /// The content to load now, if the file changed and has settled.
+    fn poll(
+        &mut self,
+        read: std::io::Result<Vec<u8>>,
+        settle: Duration,
+        file: &str,
+    ) -> Option<Vec<u8>> {
+        let content = match read {
+            Ok(content) => content,
+            Err(error) => {
+                if !self.missing {
+                    tracing::warn!(
+                        file = %file,
+                        %error,
+                        "configuration file cannot be read (deleted?); the last good configuration keeps serving"
+                    );
+                }
+                self.missing = true;
+                self.pending = None;
+                return None;
+            }
+        };
+        if std::mem::take(&mut self.missing) {
+            tracing::info!(file = %file, "configuration file is back");
+        }
+        if self.applied.as_deref() == Some(content.as_slice()) {
+            self.pending = None;
+            return None;
+        }
+        match &self.pending {
+            Some((seen, since)) if *seen == content => {
+                if since.elapsed() < settle {
+                    return None;
+                }
+            }
+            _ => {
+                self.pending = Some((content, Instant::now()));
+                if !settle.is_zero() {
+                    return None;
+                }
+            }
+        }
+        self.pending.take().map(|(content, _)| content)
     }
 }
 

@@ -287,6 +287,13 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
             );
         }
     }
+    if raw.clients.is_empty() {
+        p.at(
+            0..0,
+            "client",
+            "the configuration names no client application (`[[client]]`), so every request would be refused; add one, or serve without a configuration (open mode)",
+        );
+    }
     config.server = raw.server.map(|server| check_server(server, p));
     config
 }

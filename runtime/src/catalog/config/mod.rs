@@ -212,6 +212,15 @@ impl Config {
     /// Reads and checks a configuration against the registered tools.
     /// `file` names the source in error messages.
     pub fn from_toml(text: &str, file: &str, registry: &Registry) -> Result<Config, ConfigErrors> {
+        if text.trim().is_empty() {
+            let mut problems = Problems::new(file, text);
+            problems.at(
+                0..0,
+                "(file)",
+                "the configuration is empty (if it is being written, publish it whole: write another file and rename it over this one); without a configuration, serve in open mode",
+            );
+            return Err(problems.into_errors());
+        }
         let raw: raw::RawConfig = toml::from_str(text).map_err(|error| {
             let offset = error.span().map_or(0, |span| span.start);
             let mut problems = Problems::new(file, text);
