@@ -116,7 +116,7 @@ fn export_checks_the_committed_file_and_keys_hash() {
 /// A running `serve --stdio`.
 struct StdioServer {
     child: Child,
-    replies: mpsc::Receiver<Value>,
+    replies: mpsc::Receiver<String>,
 }
 
 impl StdioServer {
@@ -135,10 +135,7 @@ impl StdioServer {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                if send
-                    .send(serde_json::from_str(&line).expect("each line is JSON"))
-                    .is_err()
-                {
+                if send.send(line).is_err() {
                     break;
                 }
             }
@@ -152,7 +149,18 @@ impl StdioServer {
         stdin.flush().expect("flush");
     }
 
+    fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.child.stdin.as_mut().expect("stdin");
+        stdin.write_all(bytes).expect("write");
+        stdin.flush().expect("flush");
+    }
+
     fn next(&self) -> Value {
+        serde_json::from_str(&self.next_text()).expect("each line is JSON")
+    }
+
+    /// The next line, as sent.
+    fn next_text(&self) -> String {
         self.replies
             .recv_timeout(Duration::from_secs(10))
             .expect("a reply")
@@ -213,6 +221,60 @@ fn a_stdio_client_hears_that_its_list_changed() {
     for version in ["2025-06-18", "2025-11-25", "2026-07-28"] {
         assert!(spec_validator(version, "ToolListChangedNotification").is_valid(&notice));
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn stdio_survives_bad_bytes_and_answers_every_request_with_its_id() {
+    let dir = std::env::temp_dir().join(format!("toolschema-cli-stdio-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let config = dir.join("catalog.toml");
+    let text = std::fs::read_to_string(root().join("examples/catalog.toml")).expect("read");
+    std::fs::write(&config, &text).expect("write");
+    let mut server = StdioServer::start(&[
+        "--client",
+        "acme-finance",
+        "--config",
+        config.to_str().expect("utf-8"),
+    ]);
+    // A line that is not UTF-8: a parse error (no id can be read), and the
+    // next request is still served.
+    server.send_raw(b"\xff\xfe{\n");
+    let refused = server.next();
+    assert_eq!(refused["error"]["code"], -32700, "{refused}");
+    assert!(refused.get("id").is_none_or(Value::is_null), "{refused}");
+    server.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":18446744073709551616,\"method\":\"ping\"}\n");
+    let big = server.next_text();
+    assert!(
+        big.contains(r#""id":18446744073709551616,"#),
+        "the id echoed as sent: {big}"
+    );
+    for id in ["1e2", "true", "null", "[1]", "{}"] {
+        server.send_raw(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n").as_bytes());
+        let refused = server.next();
+        assert_eq!(refused["error"]["code"], -32600, "{id}: {refused}");
+    }
+    // The client is removed from the configuration (published by rename):
+    // its requests are refused, each with its id.
+    let removed = text.replace("id = \"acme-finance\"", "id = \"acme-finance-retired\"");
+    let staged = dir.join("catalog.toml.new");
+    std::fs::write(&staged, removed).expect("write");
+    std::fs::rename(&staged, &config).expect("publish");
+    let mut reply = Value::Null;
+    for id in 3..200 {
+        server.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}));
+        // The removal is announced first (the client's list changed).
+        reply = server.next();
+        while reply.get("method").is_some() {
+            reply = server.next();
+        }
+        assert_eq!(reply["id"], id, "{reply}");
+        if reply.get("error").is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
