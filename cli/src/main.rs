@@ -104,6 +104,20 @@ fn load(config: Option<&PathBuf>) -> Result<Catalog, String> {
     }
 }
 
+/// Writes `text` and a newline to standard output. A reader that has
+/// stopped reading (`toolschema list | head`) is not an error: the output
+/// it wanted has gone, and there is nothing else to say.
+fn say(text: impl std::fmt::Display) -> Result<(), String> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write to standard output: {error}"))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -181,24 +195,20 @@ fn run(cli: Cli) -> Result<(), String> {
                 .snapshot()
                 .discover(&client, Revision::LATEST)
                 .map_err(|_| format!("there is no client application `{client}`"))?;
-            println!("{list}");
-            Ok(())
+            say(list)
         }
         Command::Check { config } => {
             let text = std::fs::read_to_string(&config)
                 .map_err(|e| format!("cannot read {}: {e}", config.display()))?;
             let registry = toolschema_demo::registry();
             match Config::from_toml(&text, &config.display().to_string(), &registry) {
-                Ok(checked) => {
-                    println!(
-                        "{}: ok ({} tenants, {} toolsets, {} client applications)",
-                        config.display(),
-                        checked.tenants().count(),
-                        checked.toolsets().count(),
-                        checked.clients().count()
-                    );
-                    Ok(())
-                }
+                Ok(checked) => say(format_args!(
+                    "{}: ok ({} tenants, {} toolsets, {} client applications)",
+                    config.display(),
+                    checked.tenants().count(),
+                    checked.toolsets().count(),
+                    checked.clients().count()
+                )),
                 Err(errors) => Err(errors.to_string()),
             }
         }
@@ -214,25 +224,13 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let document = export(&catalog.snapshot(), scope).map_err(|e| e.to_string())?;
             match check {
-                None => {
-                    print!("{document}");
-                    Ok(())
-                }
+                None => say(document.trim_end_matches('\n')),
                 Some(path) => match verify_file(&path, &document).map_err(|e| e.to_string())? {
-                    Verdict::Fresh => {
-                        println!("{} is up to date", path.display());
-                        Ok(())
-                    }
-                    Verdict::Blessed => {
-                        println!("{} rewritten", path.display());
-                        Ok(())
-                    }
+                    Verdict::Fresh => say(format_args!("{} is up to date", path.display())),
+                    Verdict::Blessed => say(format_args!("{} rewritten", path.display())),
                 },
             }
         }
-        Command::HashKey { key } => {
-            println!("{}", hash_api_key(&key));
-            Ok(())
-        }
+        Command::HashKey { key } => say(hash_api_key(&key)),
     }
 }

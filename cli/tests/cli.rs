@@ -65,6 +65,24 @@ fn list_prints_a_clients_tools() {
 }
 
 #[test]
+fn a_reader_that_stops_early_is_no_error() {
+    // `toolschema list ... | head -c 600`: the pipe closes before the list
+    // is written.
+    let mut child = Command::new(BIN)
+        .args(["list", "--client", "globex-support"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
 fn check_reports_every_problem() {
     let (ok, out, _) = run(&["check", "examples/catalog.toml"]);
     assert!(ok, "{out}");
@@ -250,7 +268,9 @@ fn stdio_survives_bad_bytes_and_answers_every_request_with_its_id() {
         "the id echoed as sent: {big}"
     );
     for id in ["1e2", "true", "null", "[1]", "{}"] {
-        server.send_raw(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n").as_bytes());
+        server.send_raw(
+            format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n").as_bytes(),
+        );
         let refused = server.next();
         assert_eq!(refused["error"]["code"], -32600, "{id}: {refused}");
     }
