@@ -111,3 +111,181 @@ fn a_huge_key_is_named_but_not_echoed_whole() {
     assert!(path.starts_with("/xxxx") && path.ends_with('…'), "{path}");
     assert_eq!(reply["violations"][0]["rule"], "additionalProperties");
 }
+
+/// The demo catalog, served with its keys.
+fn start_governed() -> SocketAddr {
+    let server = Server::new("billing", "1")
+        .registry(toolschema_demo::registry())
+        .catalog_toml(toolschema_demo::CATALOG_TOML, "catalog.toml");
+    let (address, stop) = common::spawn(server);
+    std::mem::forget(stop);
+    address
+}
+
+const ACME: &str = "demo-acme-finance-key";
+const GLOBEX: &str = "demo-globex-support-key";
+
+/// GET /v1/tools with raw header lines: the status, the body and the
+/// `WWW-Authenticate` challenge.
+fn list_with(address: SocketAddr, headers: &[(&str, &str)]) -> (u16, Value, Option<String>) {
+    use std::io::{Read as _, Write as _};
+    let mut stream = connect(address);
+    let mut request =
+        String::from("GET /v1/tools HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        let _ = write!(request, "{name}: {value}\r\n");
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).expect("write");
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("read");
+    let text = String::from_utf8_lossy(&raw);
+    let (head, body) = text.split_once("\r\n\r\n").expect("a response");
+    let status = head[9..12].parse().expect("status");
+    let challenge = head.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("www-authenticate")
+            .then(|| value.trim().to_owned())
+    });
+    (
+        status,
+        serde_json::from_str(body).unwrap_or(Value::Null),
+        challenge,
+    )
+}
+
+fn names(list: &Value) -> Vec<&str> {
+    toolschema_test_support::tool_names(&list["tools"])
+}
+
+#[test]
+fn one_request_is_one_client_or_none() {
+    let address = start_governed();
+    let bearer = |key: &str| format!("Bearer {key}");
+    let (status, acme, _) = list_with(address, &[("Authorization", &bearer(ACME))]);
+    assert_eq!(status, 200);
+    let acme_tools = names(&acme).join(",");
+    // The scheme is case-insensitive; the same key twice is one key.
+    for headers in [
+        vec![("Authorization", format!("bearer {ACME}"))],
+        vec![("Authorization", format!("BEARER   {ACME}"))],
+        vec![
+            ("Authorization", bearer(ACME)),
+            ("X-API-Key", ACME.to_owned()),
+        ],
+    ] {
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        let (status, list, _) = list_with(address, &headers);
+        assert_eq!(status, 200, "{headers:?}");
+        assert_eq!(names(&list).join(","), acme_tools, "{headers:?}");
+    }
+    // Two clients at once, two headers of a kind, another scheme, a blank
+    // key: refused, and said why.
+    for (headers, why) in [
+        (
+            vec![
+                ("Authorization", bearer(ACME)),
+                ("X-API-Key", GLOBEX.to_owned()),
+            ],
+            "different keys",
+        ),
+        (
+            vec![
+                ("Authorization", bearer(ACME)),
+                ("Authorization", bearer(GLOBEX)),
+            ],
+            "two of the same header",
+        ),
+        (
+            vec![
+                ("X-API-Key", ACME.to_owned()),
+                ("X-API-Key", ACME.to_owned()),
+            ],
+            "two of the same header",
+        ),
+        (
+            vec![("Authorization", format!("Basic {ACME}"))],
+            "only the Bearer scheme",
+        ),
+        (
+            vec![("Authorization", "Bearer  ".to_owned())],
+            "Bearer scheme",
+        ),
+        (vec![("X-API-Key", " ".to_owned())], "blank"),
+    ] {
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        let (status, body, challenge) = list_with(address, &headers);
+        assert_eq!(status, 401, "{headers:?}");
+        assert!(
+            body["message"].as_str().is_some_and(|m| m.contains(why)),
+            "{headers:?}: {body}"
+        );
+        assert_eq!(
+            challenge.as_deref(),
+            Some(r#"Bearer realm="mcp", error="invalid_token""#)
+        );
+    }
+    // No credential: a challenge without an error.
+    let (status, _, challenge) = list_with(address, &[]);
+    assert_eq!(status, 401);
+    assert_eq!(challenge.as_deref(), Some(r#"Bearer realm="mcp""#));
+    let (status, _, challenge) = list_with(address, &[("X-API-Key", "wrong")]);
+    assert_eq!(status, 401);
+    assert_eq!(
+        challenge.as_deref(),
+        Some(r#"Bearer realm="mcp", error="invalid_token""#)
+    );
+}
+
+/// Sends raw request bytes; the status.
+fn raw_status(address: SocketAddr, request: &str) -> u16 {
+    use std::io::{Read as _, Write as _};
+    let mut stream = connect(address);
+    stream.write_all(request.as_bytes()).expect("write");
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw);
+    text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+#[test]
+fn only_well_formed_served_hosts_pass() {
+    let address = start();
+    let port = address.port();
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let post = |target: &str, hosts: &[String]| {
+        let mut request = format!("POST {target} HTTP/1.1\r\n");
+        for host in hosts {
+            request.push_str(&format!("Host: {host}\r\n"));
+        }
+        request.push_str(&format!(
+            "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{ping}",
+            ping.len()
+        ));
+        raw_status(address, &request)
+    };
+    assert_eq!(post("/mcp", &[format!("127.0.0.1:{port}")]), 200);
+    assert_eq!(post("/mcp", &[format!("localhost:{port}")]), 200);
+    assert_eq!(post("/mcp", &[format!("[::1]:{port}")]), 200);
+    for hosts in [
+        vec![format!("127.0.0.1:{port}@evil.com")],
+        vec!["127.0.0.1:abc".to_owned()],
+        vec![format!("127.0.0.1:{port}"), "evil.com".to_owned()],
+        vec!["evil.com".to_owned()],
+        vec![format!("[::1]x:{port}")],
+        vec![],
+    ] {
+        let status = post("/mcp", &hosts);
+        assert!(status == 403 || status == 400, "{hosts:?}: {status}");
+    }
+    // An absolute-form target names the host the request is for.
+    let status = post("http://evil.com/mcp", &[format!("127.0.0.1:{port}")]);
+    assert!(status == 403 || status == 400, "absolute form: {status}");
+    assert_eq!(
+        post(
+            &format!("http://127.0.0.1:{port}/mcp"),
+            &[format!("127.0.0.1:{port}")]
+        ),
+        200
+    );
+}

@@ -14,44 +14,78 @@ use toolschema_runtime::catalog::{ClientView, Snapshot};
 use super::refusal;
 use crate::service::Service;
 
-/// The host part of `host[:port]` or `[v6]:port`.
-fn host_of(authority: &str) -> &str {
-    if let Some(rest) = authority.strip_prefix('[') {
-        return rest.split(']').next().unwrap_or(rest);
-    }
-    authority
-        .rsplit_once(':')
-        .map_or(authority, |(host, _)| host)
+/// The host of an authority (`host[:port]`, `[v6]:port`), if it is one: no
+/// user information, a port of digits only, a host of the characters a
+/// host may have.
+fn host_of(authority: &str) -> Option<&str> {
+    let (host, port, v6) = match authority.strip_prefix('[') {
+        Some(rest) => {
+            let (v6, after) = rest.split_once(']')?;
+            let port = match after {
+                "" => "",
+                _ => after.strip_prefix(':')?,
+            };
+            (v6, port, true)
+        }
+        None => match authority.rsplit_once(':') {
+            Some((host, port)) => (host, port, false),
+            None => (authority, "", false),
+        },
+    };
+    let port_ok = port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit());
+    let host_ok = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || (v6 && b == b':'));
+    (port_ok && host_ok).then_some(host)
 }
 
 fn host_allowed(service: &Service, host: &str) -> bool {
     matches!(host, "localhost" | "127.0.0.1" | "::1")
-        || service.options.allowed_hosts.iter().any(|h| h == host)
+        || service
+            .options
+            .allowed_hosts
+            .iter()
+            .any(|h| h.eq_ignore_ascii_case(host))
 }
 
-/// Refuses requests whose `Host` or `Origin` names a host that is not
-/// served, against DNS rebinding.
+/// The authority a request is addressed to: the request target's, when it
+/// is in absolute form (which then overrides `Host`, RFC 9112), else the one
+/// `Host` header. Two `Host` headers, or one that is not an authority, are
+/// none.
+fn addressed_host(request: &Request) -> Option<&str> {
+    if let Some(authority) = request.uri().authority() {
+        return host_of(authority.as_str());
+    }
+    let mut hosts = request.headers().get_all(header::HOST).iter();
+    let (host, extra) = (hosts.next()?, hosts.next());
+    if extra.is_some() {
+        return None;
+    }
+    host_of(host.to_str().ok()?)
+}
+
+/// Refuses requests whose `Host` (or absolute target) or `Origin` names a
+/// host that is not served, against DNS rebinding.
 pub(super) async fn guard_host(
     State(service): State<Arc<Service>>,
     request: Request,
     next: Next,
 ) -> Response {
-    let headers = request.headers();
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .map(host_of);
-    if !host.is_some_and(|h| host_allowed(&service, h)) {
+    if !addressed_host(&request).is_some_and(|h| host_allowed(&service, h)) {
         return refusal(
             StatusCode::FORBIDDEN,
             "forbidden_host",
             "this Host is not served; the server accepts it only when started with it as an allowed host",
         );
     }
-    if let Some(origin) = headers.get(header::ORIGIN) {
+    let mut origins = request.headers().get_all(header::ORIGIN).iter();
+    if let Some(origin) = origins.next() {
         let origin = origin.to_str().unwrap_or("");
         let authority = origin.split_once("://").map_or("", |(_, rest)| rest);
-        if !host_allowed(&service, host_of(authority)) {
+        let allowed = origins.next().is_none()
+            && host_of(authority).is_some_and(|h| host_allowed(&service, h));
+        if !allowed {
             return refusal(
                 StatusCode::FORBIDDEN,
                 "forbidden_origin",
@@ -72,14 +106,72 @@ pub(super) struct Caller {
     pub(super) view: Arc<ClientView>,
 }
 
-/// The API key a request carries: `Authorization: Bearer <key>` or
-/// `X-API-Key: <key>`.
-fn api_key(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .or_else(|| headers.get("x-api-key").and_then(|v| v.to_str().ok()))
+/// What a request says about its credentials.
+#[derive(Debug, PartialEq, Eq)]
+enum Credentials<'a> {
+    /// None: the keyless client, if any.
+    None,
+    /// One key, however many headers agree on it.
+    Key(&'a str),
+    /// Something that cannot be one client's key: refused with a reason.
+    Unusable(&'static str),
+}
+
+/// The API key a request carries: `Authorization: Bearer <key>` (the
+/// scheme in any case, RFC 9110) or `X-API-Key: <key>`. Two headers of a
+/// kind, two different keys, another scheme or a blank key are unusable:
+/// a request is one client or none.
+fn credentials(headers: &HeaderMap) -> Credentials<'_> {
+    let mut authorization = headers.get_all(header::AUTHORIZATION).iter();
+    let mut api_key = headers.get_all("x-api-key").iter();
+    let (bearer, extra_authorization) = (authorization.next(), authorization.next());
+    let (keyed, extra_key) = (api_key.next(), api_key.next());
+    if extra_authorization.is_some() || extra_key.is_some() {
+        return Credentials::Unusable(
+            "send one credential: the request has two of the same header",
+        );
+    }
+    let bearer = match bearer.map(|value| value.to_str().map(str::trim)) {
+        None => None,
+        Some(Err(_)) => return Credentials::Unusable("the Authorization header is not text"),
+        Some(Ok(value)) => match value.split_once(' ') {
+            Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => Some(token.trim()),
+            _ => {
+                return Credentials::Unusable(
+                    "only the Bearer scheme is accepted: `Authorization: Bearer <key>`",
+                );
+            }
+        },
+    };
+    let keyed = match keyed.map(|value| value.to_str().map(str::trim)) {
+        None => None,
+        Some(Err(_)) => return Credentials::Unusable("the X-API-Key header is not text"),
+        Some(Ok(value)) => Some(value),
+    };
+    match (bearer, keyed) {
+        (None, None) => Credentials::None,
+        (Some(""), _) | (_, Some("")) => Credentials::Unusable("the key is blank"),
+        (Some(a), Some(b)) if a != b => Credentials::Unusable(
+            "the Authorization and X-API-Key headers carry different keys; send one",
+        ),
+        (Some(key), _) | (None, Some(key)) => Credentials::Key(key),
+    }
+}
+
+/// A 401 with its `WWW-Authenticate` challenge (RFC 6750): `invalid_token`
+/// when a credential was sent and is not usable.
+fn unauthorized(message: &str, sent: bool) -> Response {
+    let mut response = refusal(StatusCode::UNAUTHORIZED, "unauthorized", message);
+    let challenge = if sent {
+        r#"Bearer realm="mcp", error="invalid_token""#
+    } else {
+        r#"Bearer realm="mcp""#
+    };
+    response.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        header::HeaderValue::from_static(challenge),
+    );
+    response
 }
 
 impl FromRequestParts<Arc<Service>> for Caller {
@@ -90,16 +182,22 @@ impl FromRequestParts<Arc<Service>> for Caller {
         service: &Arc<Service>,
     ) -> Result<Caller, Response> {
         let snapshot = service.catalog.snapshot();
-        let view = match api_key(&parts.headers) {
-            Some(key) => snapshot.client_by_key(key.trim()).cloned(),
-            None => snapshot.keyless_client().cloned(),
+        if !snapshot.is_governed() {
+            // Open mode: no keys, whatever a client sends.
+            if let Some(view) = snapshot.keyless_client().cloned() {
+                return Ok(Caller { snapshot, view });
+            }
+        }
+        let (view, sent) = match credentials(&parts.headers) {
+            Credentials::Key(key) => (snapshot.client_by_key(key).cloned(), true),
+            Credentials::None => (snapshot.keyless_client().cloned(), false),
+            Credentials::Unusable(why) => return Err(unauthorized(why, true)),
         };
         match view {
             Some(view) => Ok(Caller { snapshot, view }),
-            None => Err(refusal(
-                StatusCode::UNAUTHORIZED,
-                "unauthorized",
+            None => Err(unauthorized(
                 "send a valid API key as `Authorization: Bearer <key>` or `X-API-Key: <key>`",
+                sent,
             )),
         }
     }
