@@ -41,4 +41,4 @@ pub use error::ServeError;
 #[cfg(feature = "http")]
 pub use http::HttpServer;
 pub use server::Server;
-pub use service::Service;
+pub use service::{HttpTimeouts, Service};

@@ -168,6 +168,14 @@ impl Server {
         self
     }
 
+    /// How long HTTP clients may take to send a request, and how long an
+    /// idle connection is kept (see [`HttpTimeouts`](crate::HttpTimeouts)
+    /// for the defaults).
+    pub fn http_timeouts(mut self, timeouts: crate::HttpTimeouts) -> Server {
+        self.options.timeouts = timeouts;
+        self
+    }
+
     /// At most `size` tools in one `tools/list` page (default 1,000).
     pub fn page_size(mut self, size: usize) -> Server {
         self.page_size = Some(size);

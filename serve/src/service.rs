@@ -3,6 +3,7 @@
 //! [`Server::build`](crate::Server::build); every transport shares one.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use toolschema_runtime::catalog::{Catalog, Watch};
 
@@ -35,6 +36,46 @@ pub(crate) struct Options {
     pub(crate) open_network: bool,
     /// The client application served over stdio.
     pub(crate) stdio_client: Option<String>,
+    /// How long HTTP clients may take.
+    pub(crate) timeouts: HttpTimeouts,
+}
+
+/// How long an HTTP client may take before its connection is closed
+/// ([`Server::http_timeouts`](crate::Server::http_timeouts)): against
+/// clients that hold connections open without finishing a request.
+///
+/// ```
+/// use std::time::Duration;
+/// use toolschema_serve::HttpTimeouts;
+///
+/// let patient = HttpTimeouts {
+///     body: Duration::from_secs(120),
+///     ..HttpTimeouts::default()
+/// };
+/// assert_eq!(patient.headers, Duration::from_secs(10));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpTimeouts {
+    /// To receive a request's headers, counted from the connection's start
+    /// (default 10 s): a client that opens a connection and sends nothing,
+    /// or its headers a byte at a time, is cut off.
+    pub headers: Duration,
+    /// To receive a request's whole body, after its headers (default
+    /// 30 s); a slower body gets 408.
+    pub body: Duration,
+    /// A kept-alive connection with no request in flight (default 60 s). An
+    /// event stream is a request in flight, kept alive by its own pings.
+    pub idle: Duration,
+}
+
+impl Default for HttpTimeouts {
+    fn default() -> HttpTimeouts {
+        HttpTimeouts {
+            headers: Duration::from_secs(10),
+            body: Duration::from_secs(30),
+            idle: Duration::from_secs(60),
+        }
+    }
 }
 
 impl Service {

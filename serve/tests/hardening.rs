@@ -289,3 +289,122 @@ fn only_well_formed_served_hosts_pass() {
         200
     );
 }
+
+/// A server whose clients must be quick.
+fn start_impatient() -> SocketAddr {
+    let quick = std::time::Duration::from_millis(300);
+    let server = Server::new("billing", "1")
+        .tool::<GetInvoice>()
+        .tool::<ListInvoices>()
+        .http_timeouts(toolschema_serve::HttpTimeouts {
+            headers: quick,
+            body: quick,
+            idle: quick,
+        });
+    let (address, stop) = common::spawn(server);
+    std::mem::forget(stop);
+    address
+}
+
+/// Reads until the server closes the connection (or 5 s pass): what it
+/// sent, and whether it closed.
+fn read_until_closed(stream: &mut std::net::TcpStream) -> (String, bool) {
+    use std::io::Read as _;
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .expect("timeout");
+    let mut all = Vec::new();
+    let mut buffer = [0u8; 4096];
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => return (String::from_utf8_lossy(&all).into_owned(), true),
+            Ok(n) => all.extend_from_slice(&buffer[..n]),
+            Err(error) if error.kind() == std::io::ErrorKind::ConnectionReset => {
+                return (String::from_utf8_lossy(&all).into_owned(), true);
+            }
+            Err(_) => return (String::from_utf8_lossy(&all).into_owned(), false),
+        }
+    }
+}
+
+#[test]
+fn a_connection_that_sends_nothing_or_dawdles_is_closed() {
+    use std::io::Write as _;
+    let address = start_impatient();
+    let started = std::time::Instant::now();
+    // Nothing at all.
+    let mut silent = connect(address);
+    assert!(
+        read_until_closed(&mut silent).1,
+        "an idle connection stays open"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(3));
+
+    // Headers a byte at a time.
+    let mut slow = connect(address);
+    let head = b"GET /v1/tools HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    let mut cut_off = false;
+    for byte in head {
+        if slow.write_all(&[*byte]).is_err() {
+            cut_off = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let (answer, closed) = read_until_closed(&mut slow);
+    assert!(cut_off || closed, "slow headers were served: {answer}");
+    assert!(!answer.starts_with("HTTP/1.1 200"), "{answer}");
+
+    // A body a byte at a time: 408.
+    let mut dawdler = connect(address);
+    dawdler
+        .write_all(b"POST /v1/tools/billing.list-invoices/call HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n{")
+        .expect("head");
+    for _ in 0..10 {
+        if dawdler.write_all(b" ").is_err() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let (answer, closed) = read_until_closed(&mut dawdler);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(closed);
+}
+
+#[test]
+fn a_kept_alive_connection_is_closed_when_idle_but_an_event_stream_is_not() {
+    use std::io::Write as _;
+    let address = start_impatient();
+    let mut stream = connect(address);
+    let (status, _) = exchange(&mut stream, "GET", "/v1/tools", &[], b"");
+    assert_eq!(status, 200);
+    let (_, closed) = read_until_closed(&mut stream);
+    assert!(closed, "an idle kept-alive connection stays open");
+
+    // The handshake era's event stream: a request in flight, however
+    // quiet.
+    let mut events = connect(address);
+    events
+        .write_all(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n")
+        .expect("request");
+    events
+        .set_read_timeout(Some(std::time::Duration::from_millis(1500)))
+        .expect("timeout");
+    let mut buffer = [0u8; 1024];
+    let n = std::io::Read::read(&mut events, &mut buffer).expect("the stream's head");
+    assert!(String::from_utf8_lossy(&buffer[..n]).starts_with("HTTP/1.1 200"));
+    // Three idle timeouts later it is still open: a read times out rather
+    // than ending.
+    std::thread::sleep(std::time::Duration::from_millis(900));
+    match std::io::Read::read(&mut events, &mut buffer) {
+        Ok(0) => panic!("the event stream was closed as idle"),
+        Ok(_) => {}
+        Err(error) => assert!(
+            matches!(
+                error.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ),
+            "{error}"
+        ),
+    }
+}

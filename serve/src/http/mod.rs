@@ -16,6 +16,7 @@
 mod body;
 mod caller;
 mod events;
+mod listen;
 mod rest;
 
 use core::future::Future;
@@ -59,6 +60,10 @@ fn router(service: Arc<Service>) -> Router {
         .route("/v1/tools", get(rest::list))
         .route("/v1/tools/{name}", get(rest::schema))
         .route("/v1/tools/{name}/call", post(rest::call))
+        .layer(axum::middleware::from_fn({
+            let timeouts = service.options.timeouts;
+            move |request, next| listen::read_body_in_time(timeouts, request, next)
+        }))
         .layer(axum::middleware::from_fn_with_state(
             service.clone(),
             caller::guard_host,
@@ -135,7 +140,6 @@ impl HttpServer {
         self,
         stop: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
-        use axum::serve::ListenerExt;
         let HttpServer {
             listener,
             local,
@@ -146,20 +150,14 @@ impl HttpServer {
             open = service.is_open(),
             "serving MCP at /mcp and REST at /v1/tools"
         );
-        let listener = listener.tap_io(|tcp| {
-            if let Err(error) = tcp.set_nodelay(true) {
-                tracing::warn!(%error, "cannot set TCP_NODELAY");
-            }
-        });
         let closing = service.clone();
-        axum::serve(listener, router(service))
-            .with_graceful_shutdown(async move {
-                stop.await;
-                tracing::info!("shutting down: ending event streams, finishing requests");
-                closing.close_streams();
-            })
-            .await
-            .map_err(ServeError::Io)
+        let timeouts = service.options.timeouts;
+        listen::serve(listener, router(service), timeouts, stop, move || {
+            tracing::info!("shutting down: ending event streams, finishing requests");
+            closing.close_streams();
+        })
+        .await
+        .map_err(ServeError::Io)
     }
 }
 

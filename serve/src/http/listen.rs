@@ -1,0 +1,266 @@
+//! The connection loop: each accepted connection served by hyper's HTTP/1
+//! with the router as its service, under the server's timeouts, and shut
+//! down gracefully with the server.
+//!
+//! - headers: hyper's header read timeout, from the connection's start;
+//! - idle: a kept-alive connection with no request in flight is closed
+//!   (a request is in flight until its response body ends, so an event
+//!   stream never counts as idle);
+//! - body: a middleware reads each request body within its time (408).
+
+use core::future::Future;
+use core::pin::Pin;
+use core::task::{Context, Poll};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use http_body::{Frame, SizeHint};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::{Notify, mpsc, watch};
+use tokio::time::Instant;
+
+use super::{BODY_LIMIT, refusal};
+use crate::service::HttpTimeouts;
+
+/// Serves `router` on `listener` until `stop`; then stops accepting, lets
+/// each connection finish what it is doing (`closing` runs first, to end
+/// the event streams), and returns when all have.
+pub(super) async fn serve(
+    listener: TcpListener,
+    router: Router,
+    timeouts: HttpTimeouts,
+    stop: impl Future<Output = ()> + Send + 'static,
+    closing: impl FnOnce() + Send + 'static,
+) -> std::io::Result<()> {
+    let (shutdown, shutting_down) = watch::channel(false);
+    // Each connection holds a sender; all are gone when all have ended.
+    let (alive, mut ended) = mpsc::channel::<()>(1);
+    tokio::pin!(stop);
+    loop {
+        let (tcp, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(error) => {
+                    // Out of descriptors and the like: wait, do not spin.
+                    tracing::warn!(%error, "cannot accept a connection");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::warn!(%error, "cannot set TCP_NODELAY");
+        }
+        let activity = Arc::new(Activity::default());
+        let service = TowerToHyperService::new(Tracked {
+            router: router.clone(),
+            activity: activity.clone(),
+        });
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(timeouts.headers);
+        let connection = builder.serve_connection(TokioIo::new(tcp), service);
+        let mut shutting_down = shutting_down.clone();
+        let alive = alive.clone();
+        tokio::spawn(async move {
+            let _alive = alive;
+            tokio::pin!(connection);
+            let mut closing = false;
+            loop {
+                tokio::select! {
+                    _ = connection.as_mut() => break,
+                    changed = shutting_down.changed(), if !closing => {
+                        let _ = changed;
+                        closing = true;
+                        connection.as_mut().graceful_shutdown();
+                    }
+                    () = activity.idle_for(timeouts.idle), if !closing => {
+                        closing = true;
+                        connection.as_mut().graceful_shutdown();
+                    }
+                }
+            }
+        });
+    }
+    drop(listener);
+    closing();
+    let _ = shutdown.send(true);
+    drop(alive);
+    let _ = ended.recv().await;
+    Ok(())
+}
+
+/// Whether a connection has a request in flight, and since when it has not.
+#[derive(Debug)]
+struct Activity {
+    in_flight: AtomicUsize,
+    changed: Notify,
+    since: std::sync::Mutex<Instant>,
+}
+
+impl Default for Activity {
+    fn default() -> Activity {
+        Activity {
+            in_flight: AtomicUsize::new(0),
+            changed: Notify::new(),
+            since: std::sync::Mutex::new(Instant::now()),
+        }
+    }
+}
+
+impl Activity {
+    fn start(&self) {
+        self.in_flight.fetch_add(1, Ordering::AcqRel);
+        self.changed.notify_waiters();
+    }
+
+    fn end(&self) {
+        if let Ok(mut since) = self.since.lock() {
+            *since = Instant::now();
+        }
+        self.in_flight.fetch_sub(1, Ordering::AcqRel);
+        self.changed.notify_waiters();
+    }
+
+    /// Resolves once no request has been in flight for `idle`.
+    async fn idle_for(&self, idle: Duration) {
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            if self.in_flight.load(Ordering::Acquire) > 0 {
+                changed.await;
+                continue;
+            }
+            let since = self.since.lock().map_or_else(|_| Instant::now(), |s| *s);
+            tokio::select! {
+                () = tokio::time::sleep_until(since + idle) => {
+                    if self.in_flight.load(Ordering::Acquire) == 0 {
+                        return;
+                    }
+                }
+                () = changed => {}
+            }
+        }
+    }
+}
+
+/// The router, counting each request in flight until its response body
+/// ends.
+#[derive(Clone)]
+struct Tracked {
+    router: Router,
+    activity: Arc<Activity>,
+}
+
+impl tower_service::Service<Request<hyper::body::Incoming>> for Tracked {
+    type Response = Response;
+    type Error = core::convert::Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, Self::Error>> + Send>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<hyper::body::Incoming>) -> Self::Future {
+        let activity = self.activity.clone();
+        activity.start();
+        let mut router = self.router.clone();
+        Box::pin(async move {
+            let guard = InFlight(activity);
+            let request = request.map(Body::new);
+            let response = match tower_service::Service::call(&mut router, request).await {
+                Ok(response) => response,
+                Err(never) => match never {},
+            };
+            Ok(response.map(|body| {
+                Body::new(Ending {
+                    body,
+                    _guard: guard,
+                })
+            }))
+        })
+    }
+}
+
+/// Ends a request's flight when dropped.
+struct InFlight(Arc<Activity>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.end();
+    }
+}
+
+/// A response body that ends its request's flight when it is done.
+struct Ending {
+    body: Body,
+    _guard: InFlight,
+}
+
+impl http_body::Body for Ending {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// Reads a request's whole body within `timeouts.body`: 408 when the
+/// client is slower, 413 when the body is over the limit.
+pub(super) async fn read_body_in_time(
+    timeouts: HttpTimeouts,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let read = axum::body::to_bytes(body, BODY_LIMIT);
+    let bytes = match tokio::time::timeout(timeouts.body, read).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => {
+            return refusal(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                "the request body is larger than the server accepts",
+            );
+        }
+        Err(_) => {
+            let mut response = refusal(
+                StatusCode::REQUEST_TIMEOUT,
+                "timeout",
+                "the request body did not arrive in time; send it at once",
+            );
+            response.headers_mut().insert(
+                axum::http::header::CONNECTION,
+                axum::http::HeaderValue::from_static("close"),
+            );
+            return response.into_response();
+        }
+    };
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
