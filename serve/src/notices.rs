@@ -21,7 +21,13 @@ pub(crate) enum Notice {
     ListChanged,
     /// The server is shutting down: the stream ends.
     Closing,
+    /// A reload took away what the listener's client authenticated with
+    /// (its key, its client application): the stream ends.
+    Revoked,
 }
+
+/// Whether a listener's client still stands after a reload.
+pub(crate) type Standing = Box<dyn Fn() -> bool + Send>;
 
 impl Notices {
     /// The notices of `catalog`: a thread forwards its change sets for as
@@ -40,10 +46,12 @@ impl Notices {
         Notices { changes, closing }
     }
 
-    /// What `client` hears from now on.
-    pub(crate) fn listen(&self, client: &str) -> Listener {
+    /// What `client` hears from now on; after each reload `standing`, if
+    /// given, tells whether it still may.
+    pub(crate) fn listen(&self, client: &str, standing: Option<Standing>) -> Listener {
         Listener {
             client: client.to_owned(),
+            standing,
             changes: self.changes.subscribe(),
             closing: self.closing.subscribe(),
         }
@@ -56,11 +64,19 @@ impl Notices {
 }
 
 /// One client's notices.
-#[derive(Debug)]
 pub(crate) struct Listener {
     client: String,
+    standing: Option<Standing>,
     changes: broadcast::Receiver<Arc<ChangeSet>>,
     closing: watch::Receiver<bool>,
+}
+
+impl core::fmt::Debug for Listener {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Listener")
+            .field("client", &self.client)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Listener {
@@ -70,6 +86,9 @@ impl Listener {
         loop {
             tokio::select! {
                 change = self.changes.recv() => match change {
+                    Ok(_) if self.standing.as_ref().is_some_and(|standing| !standing()) => {
+                        return Notice::Revoked;
+                    }
                     Ok(change) if change.clients.contains(&self.client) => {
                         return Notice::ListChanged;
                     }

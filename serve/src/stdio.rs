@@ -41,7 +41,7 @@ pub(crate) async fn serve(
     // handshake era's plain notification is sent.
     let subscriptions: Arc<StdMutex<Vec<Subscription>>> = Arc::default();
 
-    let mut listener = service.notices.listen(&client);
+    let mut listener = service.notices.listen(&client, None);
     let (out, open, notifier, notice_agreed) = (
         output.clone(),
         subscriptions.clone(),

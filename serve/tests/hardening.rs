@@ -408,3 +408,75 @@ fn a_kept_alive_connection_is_closed_when_idle_but_an_event_stream_is_not() {
         ),
     }
 }
+
+/// Reads an event stream until it ends (its last chunk) or `wait` passes:
+/// what came, and whether it ended.
+fn read_stream(stream: &mut std::net::TcpStream, wait: std::time::Duration) -> (String, bool) {
+    use std::io::Read as _;
+    let deadline = std::time::Instant::now() + wait;
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_millis(100)))
+        .expect("timeout");
+    let mut all = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while std::time::Instant::now() < deadline {
+        match stream.read(&mut buffer) {
+            Ok(0) => return (String::from_utf8_lossy(&all).into_owned(), true),
+            Ok(n) => {
+                all.extend_from_slice(&buffer[..n]);
+                // The last chunk of a chunked body.
+                if all == b"0\r\n\r\n" || all.ends_with(b"\r\n0\r\n\r\n") {
+                    return (String::from_utf8_lossy(&all).into_owned(), true);
+                }
+            }
+            Err(_) => {}
+        }
+    }
+    (String::from_utf8_lossy(&all).into_owned(), false)
+}
+
+#[test]
+fn a_revoked_key_loses_its_streams() {
+    use std::io::Write as _;
+    let dir = std::env::temp_dir().join(format!("toolschema-revoke-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("catalog.toml");
+    let text = toolschema_demo::CATALOG_TOML;
+    std::fs::write(&path, text).expect("write");
+    let server = Server::new("billing", "1")
+        .registry(toolschema_demo::registry())
+        .catalog_file(&path)
+        .reload_every(std::time::Duration::from_millis(20))
+        .reload_settle(std::time::Duration::ZERO);
+    let (address, stop) = common::spawn(server);
+    let open = |key: &str| {
+        let mut stream = connect(address);
+        stream
+            .write_all(format!("GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nX-API-Key: {key}\r\n\r\n").as_bytes())
+            .expect("request");
+        let (head, ended) = read_stream(&mut stream, std::time::Duration::from_millis(300));
+        assert!(head.starts_with("HTTP/1.1 200") && !ended, "{head}");
+        stream
+    };
+    let mut acme = open(ACME);
+    let mut globex = open(GLOBEX);
+    // Acme's key is revoked; its client and every list stay as they were.
+    let acme_hash = text
+        .lines()
+        .skip_while(|line| *line != "id = \"acme-finance\"")
+        .find(|line| line.starts_with("api_keys"))
+        .expect("acme's keys");
+    let revoked = text.replacen(acme_hash, "api_keys = []", 1);
+    assert_ne!(revoked, text);
+    let staged = dir.join("catalog.toml.new");
+    std::fs::write(&staged, revoked).expect("write");
+    std::fs::rename(&staged, &path).expect("publish");
+    let (said, ended) = read_stream(&mut acme, std::time::Duration::from_secs(5));
+    let (status, _, _) = list_with(address, &[("X-API-Key", ACME)]);
+    assert_eq!(status, 401, "the key is revoked");
+    assert!(ended, "the revoked key's stream stays open: {said}");
+    let (said, ended) = read_stream(&mut globex, std::time::Duration::from_millis(500));
+    assert!(!ended, "another client's stream ended: {said}");
+    let _ = stop.send(());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -108,7 +108,8 @@ impl Catalog {
         &self.registry
     }
 
-    /// Receives a [`ChangeSet`] after every reload that changed a list.
+    /// Receives a [`ChangeSet`] after every reload: the clients whose lists
+    /// changed (none, when only keys or server details changed).
     pub fn subscribe(&self) -> Receiver<ChangeSet> {
         let (sender, receiver) = mpsc::channel();
         if let Ok(mut subscribers) = self.subscribers.lock() {
@@ -128,9 +129,9 @@ impl Catalog {
             recent.push_front(previous);
             recent.truncate(RECENT);
         }
-        if !changes.is_empty()
-            && let Ok(mut subscribers) = self.subscribers.lock()
-        {
+        // Every reload is told, even one that changed no list: what it
+        // changed may be who is let in (a key revoked).
+        if let Ok(mut subscribers) = self.subscribers.lock() {
             subscribers.retain(|s| s.send(changes.clone()).is_ok());
         }
         Ok(changes)

@@ -104,6 +104,44 @@ pub(super) async fn guard_host(
 pub(super) struct Caller {
     pub(super) snapshot: Arc<Snapshot>,
     pub(super) view: Arc<ClientView>,
+    /// How it authenticated, to tell later whether it still does.
+    pub(super) credential: Credential,
+}
+
+/// What a request authenticated with.
+#[derive(Clone)]
+pub(super) enum Credential {
+    /// Open mode: no configuration, no key.
+    Open,
+    /// No key: the configuration's keyless client.
+    Keyless,
+    /// An API key.
+    Key(Arc<str>),
+}
+
+impl core::fmt::Debug for Credential {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Credential::Open => "Open",
+            Credential::Keyless => "Keyless",
+            Credential::Key(_) => "Key(..)",
+        })
+    }
+}
+
+impl Credential {
+    /// Whether, in `snapshot`, this credential still authenticates as
+    /// `client`: after a reload that revoked its key (or its client, or the
+    /// keyless client), it does not.
+    pub(super) fn still_names(&self, snapshot: &Snapshot, client: &str) -> bool {
+        let view = match self {
+            Credential::Open if !snapshot.is_governed() => snapshot.keyless_client(),
+            Credential::Open => None,
+            Credential::Keyless => snapshot.keyless_client(),
+            Credential::Key(key) => snapshot.client_by_key(key),
+        };
+        view.is_some_and(|view| view.id() == client)
+    }
 }
 
 /// What a request says about its credentials.
@@ -185,16 +223,28 @@ impl FromRequestParts<Arc<Service>> for Caller {
         if !snapshot.is_governed() {
             // Open mode: no keys, whatever a client sends.
             if let Some(view) = snapshot.keyless_client().cloned() {
-                return Ok(Caller { snapshot, view });
+                return Ok(Caller {
+                    snapshot,
+                    view,
+                    credential: Credential::Open,
+                });
             }
         }
-        let (view, sent) = match credentials(&parts.headers) {
-            Credentials::Key(key) => (snapshot.client_by_key(key).cloned(), true),
-            Credentials::None => (snapshot.keyless_client().cloned(), false),
+        let (view, credential) = match credentials(&parts.headers) {
+            Credentials::Key(key) => (
+                snapshot.client_by_key(key).cloned(),
+                Credential::Key(key.into()),
+            ),
+            Credentials::None => (snapshot.keyless_client().cloned(), Credential::Keyless),
             Credentials::Unusable(why) => return Err(unauthorized(why, true)),
         };
+        let sent = matches!(credential, Credential::Key(_));
         match view {
-            Some(view) => Ok(Caller { snapshot, view }),
+            Some(view) => Ok(Caller {
+                snapshot,
+                view,
+                credential,
+            }),
             None => Err(unauthorized(
                 "send a valid API key as `Authorization: Bearer <key>` or `X-API-Key: <key>`",
                 sent,

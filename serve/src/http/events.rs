@@ -10,6 +10,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::mpsc;
 
+use super::caller::Caller;
 use crate::notices::Notice;
 use crate::service::Service;
 
@@ -28,7 +29,7 @@ pub(super) struct Stream {
 /// server shuts down.
 pub(super) fn events(
     service: &Arc<Service>,
-    client: &str,
+    caller: &Caller,
     stream: Stream,
     notice: impl Fn() -> Option<String> + Send + 'static,
 ) -> Response {
@@ -42,7 +43,13 @@ pub(super) fn events(
         service.trace.record(version, None, &first);
         let _ = send.send(first);
     }
-    let mut listener = service.notices.listen(client);
+    let client = caller.view.id().to_owned();
+    let (catalog, credential) = (service.catalog.clone(), caller.credential.clone());
+    let standing = {
+        let client = client.clone();
+        Box::new(move || credential.still_names(&catalog.snapshot(), &client))
+    };
+    let mut listener = service.notices.listen(&client, Some(standing));
     let service = service.clone();
     tokio::spawn(async move {
         loop {
@@ -56,6 +63,9 @@ pub(super) fn events(
                             }
                         }
                     }
+                    // Its key no longer opens it: the stream ends, with no
+                    // more word than a closed connection.
+                    Notice::Revoked => return,
                     Notice::Closing => {
                         if let Some(last) = last {
                             service.trace.record(version, Some("subscriptions/listen"), &last);

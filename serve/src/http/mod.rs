@@ -284,7 +284,11 @@ async fn mcp(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let Caller { snapshot, view } = caller;
+    let Caller {
+        snapshot,
+        view,
+        credential,
+    } = caller;
     let request = match Incoming::parse(&body) {
         Incoming::Request(request) => request,
         Incoming::Notification(notification) => {
@@ -334,7 +338,12 @@ async fn mcp(
                 &Backchannel::none(),
             )
             .await;
-        return respond(&service, view.id(), version, &method, answer);
+        let caller = Caller {
+            snapshot: snapshot.clone(),
+            view,
+            credential,
+        };
+        return respond(&service, &caller, version, &method, answer);
     }
     // A call may send notifications while it runs, and may be cancelled.
     let running = service.inflight.start(view.id(), request.id().as_json());
@@ -347,7 +356,11 @@ async fn mcp(
     }
     let mcp_headers = McpHeaders::of(&headers);
     let worker = service.clone();
-    let view_id = view.id().to_owned();
+    let caller = Caller {
+        snapshot: snapshot.clone(),
+        view: view.clone(),
+        credential,
+    };
     // The request runs on its own, so that notifications it sends can
     // stream while it goes on.
     let mut answer = tokio::spawn(async move {
@@ -375,7 +388,7 @@ async fn mcp(
     };
     let Some(first) = first else {
         return match done {
-            Some(Ok(answer)) => respond(&service, &view_id, version, &method, answer),
+            Some(Ok(answer)) => respond(&service, &caller, version, &method, answer),
             _ => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
         };
     };
@@ -413,7 +426,7 @@ async fn mcp(
 /// The response of an answer that sent no notifications first.
 fn respond(
     service: &Arc<Service>,
-    client: &str,
+    caller: &Caller,
     version: &'static str,
     method: &str,
     answer: Answer,
@@ -432,7 +445,7 @@ fn respond(
                 last: Some(last),
                 version: STATELESS_VERSION,
             };
-            events(service, client, stream, notice)
+            events(service, caller, stream, notice)
         }
     }
 }
@@ -449,7 +462,5 @@ async fn stream(
         last: None,
         version,
     };
-    events(&service, caller.view.id(), stream, || {
-        Some(LIST_CHANGED.to_owned())
-    })
+    events(&service, &caller, stream, || Some(LIST_CHANGED.to_owned()))
 }
