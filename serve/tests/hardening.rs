@@ -480,3 +480,72 @@ fn a_revoked_key_loses_its_streams() {
     let _ = stop.send(());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_meta_tool_listed_over_rest_is_served_over_rest() {
+    let address = start_governed();
+    let key = [("X-API-Key", "demo-acme-assistant-key")];
+    let (status, list, _) = list_with(address, &key);
+    assert_eq!(status, 200);
+    let listed = list["tools"]
+        .as_array()
+        .and_then(|tools| tools.iter().find(|t| t["name"] == "discover_tool_schema"))
+        .expect("a reduced-mode client is listed the meta-tool")
+        .clone();
+    let mut stream = connect(address);
+    let (status, descriptor) = exchange(
+        &mut stream,
+        "GET",
+        "/v1/tools/discover_tool_schema",
+        &key,
+        b"",
+    );
+    assert_eq!(status, 200);
+    let descriptor: Value = serde_json::from_slice(&descriptor).expect("JSON");
+    assert_eq!(descriptor, listed, "the descriptor is the listed one");
+
+    let (status, found) = exchange(
+        &mut stream,
+        "POST",
+        "/v1/tools/discover_tool_schema/call",
+        &key,
+        br#"{"name": "billing.list-invoices"}"#,
+    );
+    assert_eq!(status, 200);
+    let found: Value = serde_json::from_slice(&found).expect("JSON");
+    assert_eq!(found["result"]["name"], "billing.list-invoices");
+    assert!(
+        found["result"]["inputSchema"]["properties"]["customer"].is_object(),
+        "{found}"
+    );
+
+    let (status, _) = exchange(
+        &mut stream,
+        "POST",
+        "/v1/tools/discover_tool_schema/call",
+        &key,
+        br#"{"name": "support.open-ticket"}"#,
+    );
+    assert_eq!(status, 404, "another tenant's tool is unknown");
+    let (status, refused) = exchange(
+        &mut stream,
+        "POST",
+        "/v1/tools/discover_tool_schema/call",
+        &key,
+        b"{}",
+    );
+    assert_eq!(status, 422);
+    let refused: Value = serde_json::from_slice(&refused).expect("JSON");
+    assert_eq!(refused["violations"][0]["path"], "/name");
+
+    // A client shown every tool in Full mode has no meta-tool.
+    let finance = [("X-API-Key", ACME)];
+    let (status, _) = exchange(
+        &mut stream,
+        "GET",
+        "/v1/tools/discover_tool_schema",
+        &finance,
+        b"",
+    );
+    assert_eq!(status, 404);
+}

@@ -14,7 +14,7 @@ use axum::response::Response;
 use bytes::Bytes;
 use serde_json::{Value, json};
 use toolschema_runtime::call::CallError;
-use toolschema_runtime::project::Revision;
+use toolschema_runtime::project::{META_TOOL, Revision, apply_profile, meta_tool};
 
 use super::caller::Caller;
 use super::{json_response, refusal};
@@ -27,6 +27,10 @@ pub(super) async fn list(caller: Caller) -> Response {
 }
 
 pub(super) async fn schema(caller: Caller, Path(name): Path<String>) -> Response {
+    if name == META_TOOL && caller.view.has_meta_tool() {
+        let descriptor = apply_profile(meta_tool(), caller.view.profile());
+        return json_response(StatusCode::OK, descriptor.to_compact_string());
+    }
     match caller
         .snapshot
         .discover_schema(caller.view.id(), &name, Revision::LATEST)
@@ -51,6 +55,9 @@ pub(super) async fn call(caller: Caller, Path(name): Path<String>, body: Bytes) 
             }
         }
     };
+    if name == META_TOOL && caller.view.has_meta_tool() {
+        return discover(&caller, &arguments);
+    }
     match caller
         .snapshot
         .call(caller.view.id(), &name, arguments)
@@ -92,5 +99,37 @@ pub(super) async fn call(caller: Caller, Path(name): Path<String>, body: Bytes) 
             "server_defect",
             &defect.to_string(),
         ),
+    }
+}
+
+/// `POST /v1/tools/discover_tool_schema/call`: the Full descriptor of the
+/// tool `{"name": ...}` names, as the meta-tool returns it over MCP.
+fn discover(caller: &Caller, arguments: &Value) -> Response {
+    let Some(target) = arguments.get("name").and_then(Value::as_str) else {
+        let violation = json!({
+            "path": "/name",
+            "rule": "required",
+            "message": "`/name` is required: the name of the tool whose schema to return (a string).",
+        });
+        return json_response(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!({
+                "error": "invalid_arguments",
+                "message": "the arguments break 1 rule:\n- `/name` is required: the name of the tool whose schema to return (a string).",
+                "violations": [violation],
+                "omitted": 0,
+            })
+            .to_string(),
+        );
+    };
+    match caller
+        .snapshot
+        .discover_schema(caller.view.id(), target, Revision::LATEST)
+    {
+        Ok(descriptor) => {
+            let descriptor: Value = serde_json::from_str(&descriptor).unwrap_or(Value::Null);
+            json_response(StatusCode::OK, json!({"result": descriptor}).to_string())
+        }
+        Err(refused) => refusal(StatusCode::NOT_FOUND, "unknown_tool", &refused.to_string()),
     }
 }
