@@ -625,3 +625,36 @@ fn the_registry_refuses_two_members_exposed_under_one_name() {
     // Tools without such a clash register as before.
     assert!(registry.register::<PlaceOrder>().is_ok());
 }
+
+#[test]
+fn whole_numbers_written_as_floats_are_read_and_huge_ones_refused_by_rule() {
+    use toolschema_demo::ListInvoices;
+    for (limit, read) in [("1.0", 1), ("1e2", 100), ("20.000", 20)] {
+        let text = format!(r#"{{"customer": "cust-42", "limit": {limit}}}"#);
+        let args: ListInvoices = parse_args(&text).unwrap_or_else(|e| panic!("{limit}: {e}"));
+        assert_eq!(args.limit, read, "{limit}");
+    }
+    for limit in [
+        "1.5",
+        &"9".repeat(5000),
+        "1e400",
+        &format!("0.{}1", "0".repeat(5000)),
+    ] {
+        let text = format!(r#"{{"customer": "cust-42", "limit": {limit}}}"#);
+        let errors = parse_args::<ListInvoices>(&text).expect_err("refused");
+        let found: Vec<(&str, Rule)> = errors.iter().map(|v| (v.path(), v.rule())).collect();
+        assert!(
+            found
+                .iter()
+                .all(|(path, rule)| *path == "/limit" || *rule == Rule::InvalidJson),
+            "{limit:.20}: {found:?} {errors}"
+        );
+        assert!(
+            found.iter().all(|(_, rule)| *rule != Rule::Unreadable),
+            "{limit:.20}: {errors}"
+        );
+        if found[0].1 == Rule::InvalidJson {
+            assert!(errors.to_string().contains("too large to read"), "{errors}");
+        }
+    }
+}

@@ -176,11 +176,18 @@ impl InputValidator {
 
     fn parse_then_check(&self, text: &str, may_hold_nulls: bool) -> Result<Value, ArgumentErrors> {
         let value: Value = serde_json::from_str(text).map_err(|error| {
-            ArgumentErrors::one(Violation::new(
-                "",
-                Rule::InvalidJson,
-                format!("The arguments are not valid JSON ({error}); send a JSON object."),
-            ))
+            let message = if error.to_string().starts_with("number out of range") {
+                // Valid JSON, but no value of any schema here can be read
+                // from it.
+                format!(
+                    "The arguments hold a number too large to read (line {}, column {}); numbers must fit in a 64-bit float or integer.",
+                    error.line(),
+                    error.column()
+                )
+            } else {
+                format!("The arguments are not valid JSON ({error}); send a JSON object.")
+            };
+            ArgumentErrors::one(Violation::new("", Rule::InvalidJson, message))
         })?;
         self.check_parsed(value, may_hold_nulls)
     }
@@ -245,6 +252,7 @@ impl InputValidator {
             }
             return Err(ArgumentErrors::from_found(found));
         }
+        names::integral_floats_to_integers(self.root, &mut value, Direction::Input);
         if self.renames {
             rename(self.root, &mut value, Names::Source, Direction::Input);
         }

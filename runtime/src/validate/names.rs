@@ -296,3 +296,61 @@ fn accepts_null(root: &Value, schema: &Value) -> bool {
     }
     true
 }
+
+/// Writes each whole number given as a float (`1.0`, `1e2`) where the model
+/// has an integer as that integer: JSON Schema counts it as one, so the
+/// schema accepted it, and serde must read it too. `value` uses exposed
+/// names.
+pub(crate) fn integral_floats_to_integers(
+    node: &'static Node,
+    value: &mut Value,
+    direction: Direction,
+) {
+    match (node, value) {
+        (Node::Optional(inner), value) => integral_floats_to_integers(inner, value, direction),
+        (Node::Integer(_), Value::Number(number)) if number.is_f64() => {
+            let Some(float) = number.as_f64() else { return };
+            // Within ±2^63 every float with no fraction is exactly an i64
+            // (above, u64 up to 2^64).
+            const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+            let integer = if float.fract() != 0.0 || !float.is_finite() {
+                None
+            } else if (-TWO_63..TWO_63).contains(&float) {
+                Some(Value::from(float as i64))
+            } else if (TWO_63..2.0 * TWO_63).contains(&float) {
+                Some(Value::from(float as u64))
+            } else {
+                None
+            };
+            if let Some(integer) = integer {
+                *number = match integer {
+                    Value::Number(n) => n,
+                    _ => return,
+                };
+            }
+        }
+        (Node::Array(array), Value::Array(items)) => {
+            for item in items {
+                integral_floats_to_integers(array.items, item, direction);
+            }
+        }
+        (Node::Tuple(nodes), Value::Array(items)) => {
+            for (node, item) in nodes.iter().zip(items) {
+                integral_floats_to_integers(node, item, direction);
+            }
+        }
+        (Node::Map(map), Value::Object(entries)) => {
+            for value in entries.values_mut() {
+                integral_floats_to_integers(map.values, value, direction);
+            }
+        }
+        (Node::Object(object), Value::Object(map)) => {
+            for member in members(object.fields, direction) {
+                if let Some(child) = map.get_mut(member.field.exposed) {
+                    integral_floats_to_integers((member.field.schema)(), child, direction);
+                }
+            }
+        }
+        _ => {}
+    }
+}
