@@ -33,6 +33,19 @@ fn unknown_keys(count: usize) -> String {
     text
 }
 
+/// `POST /v1/tools/billing.list-invoices/call` with `body`: the status and
+/// the reply.
+fn list_invoices_over_rest(address: SocketAddr, body: &[u8]) -> (u16, Vec<u8>) {
+    let mut stream = connect(address);
+    exchange(
+        &mut stream,
+        "POST",
+        "/v1/tools/billing.list-invoices/call",
+        &[("Content-Type", "application/json")],
+        body,
+    )
+}
+
 /// The most a refusal of any size of arguments may take.
 const REPLY_BOUND: usize = 64 * 1024;
 
@@ -41,14 +54,7 @@ fn a_flood_of_unknown_keys_gets_a_bounded_report_over_rest() {
     let address = start();
     let body = unknown_keys(70_000);
     assert!(body.len() > 900_000, "{}", body.len());
-    let mut stream = connect(address);
-    let (status, reply) = exchange(
-        &mut stream,
-        "POST",
-        "/v1/tools/billing.list-invoices/call",
-        &[("Content-Type", "application/json")],
-        body.as_bytes(),
-    );
+    let (status, reply) = list_invoices_over_rest(address, body.as_bytes());
     assert_eq!(status, 422);
     assert!(
         reply.len() < REPLY_BOUND,
@@ -96,14 +102,7 @@ fn a_huge_key_is_named_but_not_echoed_whole() {
     let address = start();
     let key = "x".repeat(500_000);
     let body = format!(r#"{{"customer": "cust-42", "{key}": 1}}"#);
-    let mut stream = connect(address);
-    let (status, reply) = exchange(
-        &mut stream,
-        "POST",
-        "/v1/tools/billing.list-invoices/call",
-        &[("Content-Type", "application/json")],
-        body.as_bytes(),
-    );
+    let (status, reply) = list_invoices_over_rest(address, body.as_bytes());
     assert_eq!(status, 422);
     assert!(reply.len() < 4096, "a reply of {} bytes", reply.len());
     let reply: Value = serde_json::from_slice(&reply).expect("JSON");
