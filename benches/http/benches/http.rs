@@ -22,13 +22,15 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use toolschema::Tool;
 use toolschema::ToolDef;
 use toolschema::call::Registry;
-use toolschema::serve::{Server, Service};
+use toolschema::catalog::Catalog;
+use toolschema::serve::Server;
 use toolschema_demo::ListInvoices;
 
 const TOOLS: usize = 1_000;
 const KEY: &str = "bench-key";
 
-fn service() -> Arc<Service> {
+/// The server measured, configured with `TOOLS` tools for one client.
+fn server() -> Server {
     let mut registry = Registry::new();
     let mut names = Vec::new();
     for i in 0..TOOLS {
@@ -47,12 +49,32 @@ fn service() -> Arc<Service> {
         names.join(", "),
         toolschema::catalog::hash_api_key(KEY)
     );
-    let service = Server::new("bench", "1")
+    Server::new("bench", "1")
         .registry(registry)
         .catalog_toml(config, "bench.toml")
-        .build()
-        .expect("valid");
-    Arc::new(service)
+}
+
+/// Runs `server` as `toolschema serve` does (its own connection loop and
+/// timeouts) on a loopback port in a background runtime: its address and
+/// its catalog.
+fn start_server(server: Server) -> (SocketAddr, Arc<Catalog>) {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let http = server.bind_http("127.0.0.1:0").await.expect("binds");
+            send.send((http.local_addr(), http.service().catalog().clone()))
+                .expect("send");
+            http.run_until(std::future::pending())
+                .await
+                .expect("serves");
+        });
+    });
+    receive.recv().expect("the server starts")
 }
 
 /// Serves `app` on a loopback port in a background runtime.
@@ -111,15 +133,13 @@ fn round_trip(stream: &mut TcpStream, request: &[u8], buffer: &mut Vec<u8>) -> u
 }
 
 fn list_over_http(c: &mut Criterion) {
-    let service = service();
-    let catalog = service.catalog();
+    let (ours, catalog) = start_server(server());
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
     let request = format!(
         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: {KEY}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
 
-    let ours = start(service.router());
     // The bare handler answers with the very bytes our server sends.
     let list = catalog
         .snapshot()
@@ -176,7 +196,7 @@ fn list_over_http(c: &mut Criterion) {
     #[cfg(feature = "rmcp")]
     {
         let service =
-            toolschema_bench_http::sdk::service(catalog, "c").expect("the SDK serves the client");
+            toolschema_bench_http::sdk::service(&catalog, "c").expect("the SDK serves the client");
         let sdk = start(Router::new().route_service("/mcp", service));
         let mut sdk_stream = TcpStream::connect(sdk).expect("connect");
         sdk_stream.set_nodelay(true).expect("nodelay");
