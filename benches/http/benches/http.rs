@@ -54,10 +54,13 @@ fn server() -> Server {
         .catalog_toml(config, "bench.toml")
 }
 
-/// Runs `server` as `toolschema serve` does (its own connection loop and
-/// timeouts) on a loopback port in a background runtime: its address and
-/// its catalog.
-fn start_server(server: Server) -> (SocketAddr, Arc<Catalog>) {
+/// Runs `serve` on a one-worker runtime of its own thread; what it sends
+/// first (once it listens) is returned.
+fn in_background<T, F>(serve: impl FnOnce(std::sync::mpsc::Sender<T>) -> F + Send + 'static) -> T
+where
+    T: Send + 'static,
+    F: core::future::Future<Output = ()>,
+{
     let (send, receive) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -65,42 +68,39 @@ fn start_server(server: Server) -> (SocketAddr, Arc<Catalog>) {
             .enable_all()
             .build()
             .expect("runtime");
-        runtime.block_on(async move {
-            let http = server.bind_http("127.0.0.1:0").await.expect("binds");
-            send.send((http.local_addr(), http.service().catalog().clone()))
-                .expect("send");
-            http.run_until(std::future::pending())
-                .await
-                .expect("serves");
-        });
+        runtime.block_on(serve(send));
     });
     receive.recv().expect("the server starts")
 }
 
-/// Serves `app` on a loopback port in a background runtime.
+/// Runs `server` as `toolschema serve` does (its own connection loop and
+/// timeouts) on a loopback port: its address and its catalog.
+fn start_server(server: Server) -> (SocketAddr, Arc<Catalog>) {
+    in_background(|send| async move {
+        let http = server.bind_http("127.0.0.1:0").await.expect("binds");
+        send.send((http.local_addr(), http.service().catalog().clone()))
+            .expect("send");
+        http.run_until(std::future::pending())
+            .await
+            .expect("serves");
+    })
+}
+
+/// Serves `app` with `axum::serve` on a loopback port.
 fn start(app: Router) -> SocketAddr {
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                .await
-                .expect("bind");
-            send.send(listener.local_addr().expect("addr"))
-                .expect("send");
-            // As `toolschema serve` does, for every server measured.
-            use axum::serve::ListenerExt;
-            let listener = listener.tap_io(|tcp| {
-                let _ = tcp.set_nodelay(true);
-            });
-            axum::serve(listener, app).await.expect("serve");
+    in_background(|send| async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        send.send(listener.local_addr().expect("addr"))
+            .expect("send");
+        // As `toolschema serve` does, for every server measured.
+        use axum::serve::ListenerExt;
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
         });
-    });
-    receive.recv().expect("the server starts")
+        axum::serve(listener, app).await.expect("serve");
+    })
 }
 
 /// One request and its whole response on a kept-alive connection.
