@@ -215,13 +215,20 @@ fn a_stdio_session_lists_and_calls() {
     assert_eq!(call["result"]["structuredContent"]["status"], "void");
 }
 
-#[test]
-fn a_stdio_client_hears_that_its_list_changed() {
-    let dir = std::env::temp_dir().join(format!("toolschema-cli-watch-{}", std::process::id()));
+/// A copy of the demo configuration in a directory of its own (`name`
+/// tells the tests apart): the directory, the file, and its text.
+fn demo_config_copy(name: &str) -> (PathBuf, PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("toolschema-cli-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let config = dir.join("catalog.toml");
     let text = std::fs::read_to_string(root().join("examples/catalog.toml")).expect("read");
     std::fs::write(&config, &text).expect("write");
+    (dir, config, text)
+}
+
+#[test]
+fn a_stdio_client_hears_that_its_list_changed() {
+    let (dir, config, text) = demo_config_copy("watch");
     let mut server = StdioServer::start(&[
         "--client",
         "globex-support",
@@ -244,11 +251,7 @@ fn a_stdio_client_hears_that_its_list_changed() {
 
 #[test]
 fn stdio_survives_bad_bytes_and_answers_every_request_with_its_id() {
-    let dir = std::env::temp_dir().join(format!("toolschema-cli-stdio-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let config = dir.join("catalog.toml");
-    let text = std::fs::read_to_string(root().join("examples/catalog.toml")).expect("read");
-    std::fs::write(&config, &text).expect("write");
+    let (dir, config, text) = demo_config_copy("stdio");
     let mut server = StdioServer::start(&[
         "--client",
         "acme-finance",
