@@ -13,6 +13,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use toolschema::Tool;
 use toolschema::call::Registry;
 use toolschema::catalog::{Config, Snapshot};
+use toolschema::model::{Ref, Text};
 use toolschema::{ToolDef, tool_json};
 use toolschema_demo::ListInvoices;
 
@@ -23,12 +24,10 @@ const CLIENTS: usize = 100;
 fn registry(n: usize) -> Registry {
     let mut registry = Registry::new();
     for i in 0..n {
-        let name: &'static str =
-            Box::leak(format!("svc{}.tool-{i:05}", i % TENANTS).into_boxed_str());
-        let def: &'static ToolDef = Box::leak(Box::new(ToolDef {
-            name,
-            ..*ListInvoices::TOOL
-        }));
+        let def = Ref::new(ToolDef {
+            name: Text::from(format!("svc{}.tool-{i:05}", i % TENANTS)),
+            ..ListInvoices::TOOL.clone()
+        });
         registry
             .register_descriptor::<ListInvoices>(def)
             .expect("unique names");

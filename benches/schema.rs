@@ -67,8 +67,8 @@ fn access(c: &mut Criterion) {
     group.bench_function("toolschema", |b| {
         b.iter(|| {
             let tool = black_box(<ListInvoices as toolschema::Tool>::TOOL);
-            let input = (tool.input)();
-            let output = tool.output.map(|f| f());
+            let input: &toolschema::model::Node = &tool.input;
+            let output = tool.output.as_deref();
             black_box((input, output))
         })
     });

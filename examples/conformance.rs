@@ -591,8 +591,8 @@ fn registry() -> Result<Registry, RegistryError> {
 fn configuration(registry: &Registry, listed: bool) -> String {
     let tools: Vec<String> = registry
         .tools()
-        .map(|tool| tool.name)
-        .filter(|name| listed || *name != ComesAndGoes::TOOL.name)
+        .map(|tool| &*tool.name)
+        .filter(|name| listed || **name != *ComesAndGoes::TOOL.name)
         .map(|name| format!("{name:?}"))
         .collect();
     format!(

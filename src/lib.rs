@@ -77,10 +77,10 @@
 //! assert!(schema["properties"].get("q").is_some());
 //!
 //! let fields = match <FindCustomer as toolschema::Schema>::SCHEMA {
-//!     toolschema::model::Node::Object(object) => object.fields,
+//!     toolschema::model::Node::Object(object) => &object.fields,
 //!     _ => unreachable!(),
 //! };
-//! assert_eq!((fields[1].exposed, fields[1].source), ("q", "search_text"));
+//! assert_eq!((&*fields[1].exposed, &*fields[1].source), ("q", "search_text"));
 //! ```
 //!
 //! Mistakes are compile errors at the offending token, all reported in one

@@ -59,25 +59,25 @@ struct CreateInvoice {
 }
 
 /// Visits every node reachable from `node`, returning how many.
-fn walk(node: &'static Node) -> usize {
+fn walk(node: &Node) -> usize {
     1 + match node {
         Node::Optional(inner) => walk(inner),
-        Node::Array(array) => walk(array.items),
-        Node::Map(map) => walk(map.values),
+        Node::Array(array) => walk(&array.items),
+        Node::Map(map) => walk(&map.values),
         Node::Tuple(items) | Node::AnyOf(items) => items.iter().map(|n| walk(n)).sum(),
         Node::Object(object) => object
             .fields
             .iter()
-            .map(|f| walk((f.schema)()) + f.exposed.len().min(1))
+            .map(|f| walk(&f.schema) + f.exposed.len().min(1))
             .sum(),
         Node::Enum(enumeration) => enumeration
             .variants
             .iter()
-            .map(|v| match v.shape {
+            .map(|v| match &v.shape {
                 Shape::Unit => 0,
-                Shape::Newtype(f) => walk(f()),
-                Shape::Tuple(items) => items.iter().map(|f| walk(f())).sum(),
-                Shape::Struct(fields) => fields.iter().map(|f| walk((f.schema)())).sum(),
+                Shape::Newtype(f) => walk(f),
+                Shape::Tuple(items) => items.iter().map(|f| walk(f)).sum(),
+                Shape::Struct(fields) => fields.iter().map(|f| walk(&f.schema)).sum(),
             })
             .sum(),
         _ => 0,
@@ -88,7 +88,7 @@ fn walk(node: &'static Node) -> usize {
 fn describing_a_tool_allocates_nothing() {
     let before = ALLOCATIONS.load(Ordering::SeqCst);
     let tool = <CreateInvoice as Tool>::TOOL;
-    let visited = walk((tool.input)()) + tool.output.map_or(0, |f| walk(f()));
+    let visited = walk(&tool.input) + tool.output.as_ref().map_or(0, |f| walk(f));
     let name_len = tool.name.len() + tool.description.len();
     let after = ALLOCATIONS.load(Ordering::SeqCst);
     assert!(visited > 15, "the walk reached only {visited} nodes");

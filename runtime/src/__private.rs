@@ -7,7 +7,7 @@
 
 pub use crate::call::ToolResult;
 pub use crate::model::{
-    Additional, EnumNode, Field, Literal, Node, Number, ObjectNode, Presence, Refine, Shape,
+    Additional, EnumNode, Field, Literal, Node, Number, ObjectNode, Presence, Ref, Refine, Shape,
     Tagging, TypeInfo, Variant,
 };
 pub use crate::model::{Icon, IconTheme};
@@ -17,9 +17,37 @@ pub use core::option::Option::{None, Some};
 pub use serde_json::Value;
 pub use toolschema_text::doc::{doc_prefix, doc_str, normalize_doc};
 
+/// The node inside `Option<T>`, or this node, in constant evaluation
+/// (derived options hold their inner node as [`Ref::Static`]).
+const fn unwrap_optional(node: &Node) -> &Node {
+    match node {
+        Node::Optional(Ref::Static(inner)) => unwrap_optional(inner),
+        other => other,
+    }
+}
+
+/// The fields of a derived object, in constant evaluation.
+const fn fields_of(node: &Node) -> &[Field] {
+    match unwrap_optional(node) {
+        Node::Object(ObjectNode {
+            fields: Ref::Static(fields),
+            ..
+        }) => fields,
+        _ => &[],
+    }
+}
+
+/// A derived name, in constant evaluation.
+const fn text_of<'a>(text: &'a crate::model::Text) -> &'a str {
+    match text {
+        Ref::Static(text) => text,
+        _ => "",
+    }
+}
+
 /// Rejects refinements the field's type cannot carry.
 pub const fn check_refine(node: &Node, refine: &Refine) {
-    let node = node.unwrap_optional();
+    let node = unwrap_optional(node);
     if refine.has_string_keywords() && !matches!(node, Node::String(_)) {
         panic!(
             "`format`, `pattern`, `min_length` and `max_length` apply to strings, and this field's type is not a string; remove the attribute or change the field's type"
@@ -78,7 +106,7 @@ pub const fn check_refine(node: &Node, refine: &Refine) {
 /// Rejects `#[tool(header)]` on an argument a header cannot carry.
 pub const fn check_header(node: &Node) {
     if !matches!(
-        node.unwrap_optional(),
+        unwrap_optional(node),
         Node::String(_) | Node::Integer(_) | Node::Number(_) | Node::Boolean
     ) {
         panic!(
@@ -89,7 +117,7 @@ pub const fn check_header(node: &Node) {
 
 /// Rejects `#[serde(flatten)]` on a type whose properties cannot be merged.
 pub const fn check_flatten(node: &Node) {
-    if !matches!(node.unwrap_optional(), Node::Object(_) | Node::Map(_)) {
+    if !matches!(unwrap_optional(node), Node::Object(_) | Node::Map(_)) {
         panic!(
             "`#[serde(flatten)]` merges an object's properties, and this field's type is not a struct or map; remove `flatten` or flatten a struct"
         );
@@ -111,12 +139,11 @@ pub struct Property {
 /// earlier flattened struct brought in. Flattening nested inside the
 /// flattened struct is checked by its own derive against its own fields.
 pub const fn check_flattened_names(own: &[Property], earlier: &[&Node], flattened: &Node) {
-    let Node::Object(object) = flattened.unwrap_optional() else {
-        return;
-    };
+    let fields = fields_of(flattened);
     let mut i = 0;
-    while i < object.fields.len() {
-        let field = &object.fields[i];
+    while i < fields.len() {
+        let field = &fields[i];
+        let exposed = text_of(&field.exposed);
         i += 1;
         if field.flatten {
             continue;
@@ -125,25 +152,24 @@ pub const fn check_flattened_names(own: &[Property], earlier: &[&Node], flattene
         while j < own.len() {
             let property = &own[j];
             j += 1;
-            if same_str(property.name, field.exposed)
+            if same_str(property.name, exposed)
                 && ((property.read && field.read) || (property.written && field.written))
             {
-                duplicate_property(field.exposed);
+                duplicate_property(exposed);
             }
         }
         let mut k = 0;
         while k < earlier.len() {
-            if let Node::Object(before) = earlier[k].unwrap_optional() {
-                let mut j = 0;
-                while j < before.fields.len() {
-                    let other = &before.fields[j];
-                    j += 1;
-                    if !other.flatten
-                        && same_str(other.exposed, field.exposed)
-                        && ((other.read && field.read) || (other.written && field.written))
-                    {
-                        duplicate_property(field.exposed);
-                    }
+            let before = fields_of(earlier[k]);
+            let mut j = 0;
+            while j < before.len() {
+                let other = &before[j];
+                j += 1;
+                if !other.flatten
+                    && same_str(text_of(&other.exposed), exposed)
+                    && ((other.read && field.read) || (other.written && field.written))
+                {
+                    duplicate_property(exposed);
                 }
             }
             k += 1;
@@ -196,7 +222,7 @@ const fn duplicate_property(name: &str) -> ! {
 /// Rejects a newtype variant under an internal tag whose payload is not an
 /// object (serde could not put the tag beside it).
 pub const fn check_tagged_payload(node: &Node) {
-    if !matches!(node.unwrap_optional(), Node::Object(_) | Node::Map(_)) {
+    if !matches!(unwrap_optional(node), Node::Object(_) | Node::Map(_)) {
         panic!(
             "a newtype variant of an internally tagged enum must hold a struct or a map, since the tag is written beside its fields; use a struct variant or `#[serde(tag, content)]`"
         );
@@ -206,8 +232,8 @@ pub const fn check_tagged_payload(node: &Node) {
 /// The link to a tool's output schema: the derive names the output type
 /// only here, so a type without a schema is reported once. Any JSON value
 /// may be an output (MCP 2026-07-28); older clients get it wrapped.
-pub const fn output_of<T: Schema + ?Sized>() -> crate::model::SchemaFn {
-    schema_of::<T>
+pub const fn output_of<T: Schema + ?Sized>() -> crate::model::NodeRef {
+    Ref::Lazy(schema_of::<T>)
 }
 
 /// Rejects `#[tool(skip)]` on a field serde would require: a call never
@@ -222,10 +248,10 @@ pub const fn check_skippable(node: &Node) {
 
 /// Rejects examples and defaults whose JSON kind the field's type refuses.
 pub const fn check_literals(node: &Node, literals: &[Literal]) {
-    let node = node.unwrap_optional();
+    let node = unwrap_optional(node);
     let mut i = 0;
     while i < literals.len() {
-        let fits = match (literals[i], node) {
+        let fits = match (&literals[i], node) {
             (_, Node::Any) => true,
             (Literal::Null, _) => false,
             (Literal::Bool(_), Node::Boolean) => true,

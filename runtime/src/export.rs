@@ -68,10 +68,10 @@ pub fn export(snapshot: &Snapshot, scope: Scope<'_>) -> Result<String, ExportErr
     let server = snapshot.server().ok_or(ExportError::NoServerSection)?;
     let tools = match scope {
         Scope::Catalog => {
-            let mut all: BTreeMap<&'static str, &'static ToolDef> = BTreeMap::new();
+            let mut all: BTreeMap<&str, &ToolDef> = BTreeMap::new();
             for view in snapshot.clients() {
                 for (def, _) in view.tools() {
-                    all.insert(def.name, def);
+                    all.insert(&def.name, def);
                 }
             }
             all.values()
@@ -88,7 +88,7 @@ pub fn export(snapshot: &Snapshot, scope: Scope<'_>) -> Result<String, ExportErr
                 .tools()
                 .map(|(def, mode)| {
                     let json = apply_profile(project_tool(def, mode), profile);
-                    (def.name, REVISION.fit(def, json))
+                    (&*def.name, REVISION.fit(def, json))
                 })
                 .collect();
             if view.has_meta_tool() {

@@ -41,15 +41,15 @@ pub use model::{Annotations, MapKey, Schema, Tool, ToolDef, schema_of};
 /// # struct Ping;
 /// # impl Schema for Ping {
 /// #     const SCHEMA: &'static Node = &Node::Object(ObjectNode {
-/// #         info: TypeInfo { name: "Ping", type_name: core::any::type_name::<Ping>, title: None, description: None },
-/// #         fields: &[],
+/// #         info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Lazy(core::any::type_name::<Ping>), title: None, description: None },
+/// #         fields: Ref::Static(&[]),
 /// #         additional: Additional::Deny,
 /// #     });
 /// # }
 /// # impl Tool for Ping {
 /// #     const TOOL: &'static ToolDef = &ToolDef {
-/// #         name: "ping", title: None, description: "Answers pong.", version: 1,
-/// #         input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, icons: &[], internal: false,
+/// #         name: Ref::Static("ping"), title: None, description: Ref::Static("Answers pong."), version: 1,
+/// #         input: Ref::Lazy(schema_of::<Ping>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false,
 /// #     };
 /// #     type Output = serde_json::Value;
 /// # }
@@ -68,15 +68,15 @@ pub fn tool_json<T: Tool>() -> serde_json::Value {
 /// # struct Ping;
 /// # impl Schema for Ping {
 /// #     const SCHEMA: &'static Node = &Node::Object(ObjectNode {
-/// #         info: TypeInfo { name: "Ping", type_name: core::any::type_name::<Ping>, title: None, description: None },
-/// #         fields: &[Field { exposed: "note", source: "note", schema: schema_of::<Option<String>>, ..Field::BLANK }],
+/// #         info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Lazy(core::any::type_name::<Ping>), title: None, description: None },
+/// #         fields: Ref::Static(&[Field { exposed: Ref::Static("note"), source: Ref::Static("note"), schema: Ref::Lazy(schema_of::<Option<String>>), ..Field::BLANK }]),
 /// #         additional: Additional::Deny,
 /// #     });
 /// # }
 /// # impl Tool for Ping {
 /// #     const TOOL: &'static ToolDef = &ToolDef {
-/// #         name: "ping", title: None, description: "Answers pong.", version: 1,
-/// #         input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, icons: &[], internal: false,
+/// #         name: Ref::Static("ping"), title: None, description: Ref::Static("Answers pong."), version: 1,
+/// #         input: Ref::Lazy(schema_of::<Ping>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false,
 /// #     };
 /// #     type Output = serde_json::Value;
 /// # }

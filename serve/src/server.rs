@@ -23,11 +23,11 @@ use crate::service::{Options, Service};
 /// # use toolschema_runtime::model::*;
 /// # #[derive(Deserialize)] struct Ping {}
 /// # impl Schema for Ping { const SCHEMA: &'static Node = &Node::Object(ObjectNode {
-/// #     info: TypeInfo { name: "Ping", type_name: core::any::type_name::<Ping>, title: None, description: None },
-/// #     fields: &[], additional: Additional::Deny }); }
+/// #     info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Lazy(core::any::type_name::<Ping>), title: None, description: None },
+/// #     fields: Ref::Static(&[]), additional: Additional::Deny }); }
 /// # impl Tool for Ping {
-/// #     const TOOL: &'static ToolDef = &ToolDef { name: "ping", title: None, description: "Pings.",
-/// #         version: 1, input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, icons: &[], internal: false };
+/// #     const TOOL: &'static ToolDef = &ToolDef { name: Ref::Static("ping"), title: None, description: Ref::Static("Pings."),
+/// #         version: 1, input: Ref::Lazy(schema_of::<Ping>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false };
 /// #     type Output = serde_json::Value;
 /// # }
 /// # impl Handler for Ping {

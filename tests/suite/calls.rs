@@ -523,7 +523,7 @@ fn the_registry_runs_the_whole_path() {
     assert_eq!(result.structured(), Some(&expected));
     // The same JSON travels as text for clients that read only content.
     assert_eq!(result.content(), [Content::text(expected.to_string())]);
-    let names: Vec<&str> = registry.tools().map(|t| t.name).collect();
+    let names: Vec<&str> = registry.tools().map(|t| &*t.name).collect();
     assert_eq!(names, ["shop.broken", "shop.place-order"]);
 }
 
@@ -615,9 +615,9 @@ fn the_registry_refuses_two_members_exposed_under_one_name() {
     assert_eq!(
         refused,
         RegistryError::DuplicateProperty {
-            name: "files.list",
-            type_name: "ListFiles",
-            property: "size",
+            name: "files.list".into(),
+            type_name: "ListFiles".to_owned(),
+            property: "size".to_owned(),
         }
     );
     assert!(refused.to_string().contains("`size`"));

@@ -379,7 +379,7 @@ fn preparing_compiles_the_validators_of_what_is_served_and_nothing_else() {
     );
     let served: std::collections::BTreeSet<(&str, u32)> = snapshot
         .clients()
-        .flat_map(|view| view.tools().map(|(def, _)| (def.name, def.version)))
+        .flat_map(|view| view.tools().map(|(def, _)| (&*def.name, def.version)))
         .collect();
     assert_eq!(snapshot.prepare(), served.len());
     for (name, version) in &served {

@@ -12,7 +12,7 @@ use toolschema::ToolDef;
 use toolschema::call::Registry;
 use toolschema::catalog::{Catalog, Config, Snapshot};
 use toolschema::export::{NAMESPACE, Scope, Verdict, export, verify_file, verify_file_with};
-use toolschema::model::Node;
+use toolschema::model::{Node, Ref};
 use toolschema_demo::{CATALOG_TOML, GetInvoice, ListInvoices, VoidInvoice, registry};
 
 use toolschema_test_support::{spec_dir, spec_json, spec_validator};
@@ -169,7 +169,7 @@ fn no_source_name_is_exported() {
         void.contains("\"invoiceId\"") && !void.contains("\"invoice_id\""),
         "{void}"
     );
-    let Node::Object(object) = (VoidInvoice::TOOL.input)() else {
+    let Node::Object(object) = &*VoidInvoice::TOOL.input else {
         panic!("an object")
     };
     assert!(
@@ -207,11 +207,11 @@ fn refusals_name_the_field_and_the_rule() {
 }
 
 /// A catalog of the given descriptors, all exposed to one client.
-fn small_export(defs: &[&'static ToolDef]) -> String {
+fn small_export(defs: &[Ref<ToolDef>]) -> String {
     let mut registry = Registry::new();
     for def in defs {
         registry
-            .register_descriptor::<GetInvoice>(def)
+            .register_descriptor::<GetInvoice>(def.clone())
             .expect("unique");
     }
     let names: Vec<String> = defs.iter().map(|d| format!("\"{}\"", d.name)).collect();
@@ -223,16 +223,12 @@ fn small_export(defs: &[&'static ToolDef]) -> String {
     export(&catalog.snapshot(), Scope::Catalog).expect("exports")
 }
 
-fn leak(def: ToolDef) -> &'static ToolDef {
-    Box::leak(Box::new(def))
-}
-
 #[test]
 fn staleness_is_caught_and_blessing_rewrites() {
     let dir = std::env::temp_dir().join(format!("toolschema-export-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("server.json");
-    let base = [GetInvoice::TOOL, ListInvoices::TOOL];
+    let base = [Ref::Static(GetInvoice::TOOL), Ref::Static(ListInvoices::TOOL)];
     let original = small_export(&base);
     assert_eq!(
         verify_file_with(&path, &original, true).expect("written"),
@@ -243,18 +239,22 @@ fn staleness_is_caught_and_blessing_rewrites() {
         Verdict::Fresh
     );
 
-    let added = small_export(&[GetInvoice::TOOL, ListInvoices::TOOL, VoidInvoice::TOOL]);
+    let added = small_export(&[
+        Ref::Static(GetInvoice::TOOL),
+        Ref::Static(ListInvoices::TOOL),
+        Ref::Static(VoidInvoice::TOOL),
+    ]);
     let stale = verify_file_with(&path, &added, false).expect_err("a tool was added");
     assert!(
         stale.diff().contains("+") && stale.diff().contains("billing.void-invoice"),
         "{stale}"
     );
 
-    let described = leak(ToolDef {
-        description: "Returns one invoice, now described differently.",
-        ..*GetInvoice::TOOL
+    let described = Ref::new(ToolDef {
+        description: Ref::Static("Returns one invoice, now described differently."),
+        ..GetInvoice::TOOL.clone()
     });
-    let changed = small_export(&[described, ListInvoices::TOOL]);
+    let changed = small_export(&[described, Ref::Static(ListInvoices::TOOL)]);
     let stale = verify_file_with(&path, &changed, false).expect_err("a description changed");
     assert!(
         stale.diff().contains("- ") && stale.diff().contains("described differently"),
@@ -262,11 +262,11 @@ fn staleness_is_caught_and_blessing_rewrites() {
     );
     assert!(stale.to_string().contains("TOOLSCHEMA_BLESS=1"));
 
-    let reshaped = leak(ToolDef {
-        input: VoidInvoice::TOOL.input,
-        ..*GetInvoice::TOOL
+    let reshaped = Ref::new(ToolDef {
+        input: VoidInvoice::TOOL.input.clone(),
+        ..GetInvoice::TOOL.clone()
     });
-    let changed = small_export(&[reshaped, ListInvoices::TOOL]);
+    let changed = small_export(&[reshaped, Ref::Static(ListInvoices::TOOL)]);
     let stale = verify_file_with(&path, &changed, false).expect_err("a field changed");
     assert!(stale.diff().contains("\"invoiceId\""), "{stale}");
 

@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use toolschema::Tool;
 use toolschema::ToolDef;
-use toolschema::model::Direction;
+use toolschema::model::{Direction, Ref};
 use toolschema::validate::{InputValidator, Limits, Rule};
 use toolschema::validate::{Names, rename};
 
@@ -20,7 +20,7 @@ use crate::properties::place_order;
 fn exposed<T: Tool + Serialize>(value: &T) -> Value {
     let mut json = serde_json::to_value(value).expect("serialize");
     rename(
-        (T::TOOL.input)(),
+        &T::TOOL.input,
         &mut json,
         Names::Exposed,
         Direction::Input,
@@ -245,14 +245,14 @@ fn nesting_limits_hold_for_bounded_and_recursive_types() {
     // A type that contains itself nests without bound: the bytes are
     // scanned, and within the limit the one pass still vouches.
     static TREE: ToolDef = ToolDef {
-        name: "tree",
+        name: Ref::Static("tree"),
         title: None,
-        description: "A tree.",
+        description: Ref::Static("A tree."),
         version: 1,
-        input: toolschema::schema_of::<Tree>,
+        input: Ref::Lazy(toolschema::schema_of::<Tree>),
         output: None,
         annotations: toolschema::Annotations::NONE,
-        icons: &[],
+        icons: Ref::Static(&[]),
         internal: false,
     };
     let validator = InputValidator::new(&TREE, Limits::default());

@@ -12,36 +12,32 @@ use crate::calls::{PlaceOrder, cases};
 use crate::corpus;
 
 /// Source names that differ from their exposed names, reachable from `node`.
-fn hidden_names(
-    node: &'static Node,
-    seen: &mut BTreeSet<&'static str>,
-    out: &mut BTreeSet<&'static str>,
-) {
+fn hidden_names(node: &Node, seen: &mut BTreeSet<String>, out: &mut BTreeSet<String>) {
     let fields = match node {
         Node::Optional(inner) => return hidden_names(inner, seen, out),
-        Node::Array(array) => return hidden_names(array.items, seen, out),
-        Node::Map(map) => return hidden_names(map.values, seen, out),
+        Node::Array(array) => return hidden_names(&array.items, seen, out),
+        Node::Map(map) => return hidden_names(&map.values, seen, out),
         Node::Tuple(items) | Node::AnyOf(items) => {
             items.iter().for_each(|n| hidden_names(n, seen, out));
             return;
         }
         Node::Object(object) => {
-            if !seen.insert((object.info.type_name)()) {
+            if !seen.insert(object.info.type_name.to_string()) {
                 return;
             }
-            object.fields
+            &object.fields
         }
         Node::Enum(enumeration) => {
-            if !seen.insert((enumeration.info.type_name)()) {
+            if !seen.insert(enumeration.info.type_name.to_string()) {
                 return;
             }
-            for variant in enumeration.variants {
-                match variant.shape {
+            for variant in &enumeration.variants {
+                match &variant.shape {
                     Shape::Struct(fields) => fields
                         .iter()
-                        .for_each(|f| hidden_names((f.schema)(), seen, out)),
-                    Shape::Newtype(payload) => hidden_names(payload(), seen, out),
-                    Shape::Tuple(items) => items.iter().for_each(|n| hidden_names(n(), seen, out)),
+                        .for_each(|f| hidden_names(&f.schema, seen, out)),
+                    Shape::Newtype(payload) => hidden_names(payload, seen, out),
+                    Shape::Tuple(items) => items.iter().for_each(|n| hidden_names(n, seen, out)),
                     Shape::Unit => {}
                 }
             }
@@ -51,9 +47,9 @@ fn hidden_names(
     };
     for field in fields {
         if field.source != field.exposed {
-            out.insert(field.source);
+            out.insert(field.source.to_string());
         }
-        hidden_names((field.schema)(), seen, out);
+        hidden_names(&field.schema, seen, out);
     }
 }
 
@@ -64,13 +60,13 @@ fn tools() -> Vec<&'static ToolDef> {
     tools
 }
 
-fn all_hidden() -> BTreeSet<&'static str> {
+fn all_hidden() -> BTreeSet<String> {
     let mut hidden = BTreeSet::new();
     for tool in tools() {
         let mut seen = BTreeSet::new();
-        hidden_names((tool.input)(), &mut seen, &mut hidden);
-        if let Some(output) = tool.output {
-            hidden_names(output(), &mut seen, &mut hidden);
+        hidden_names(&tool.input, &mut seen, &mut hidden);
+        if let Some(output) = &tool.output {
+            hidden_names(output, &mut seen, &mut hidden);
         }
     }
     hidden

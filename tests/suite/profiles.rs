@@ -386,7 +386,7 @@ fn demo_calls() -> Vec<(&'static str, u32, Value)> {
 fn every_advertised_schema_accepts_a_valid_call() {
     let registry = toolschema_demo::registry();
     let calls = demo_calls();
-    let registered: Vec<(&str, u32)> = registry.tools().map(|d| (d.name, d.version)).collect();
+    let registered: Vec<(&str, u32)> = registry.tools().map(|d| (&*d.name, d.version)).collect();
     assert_eq!(
         registered,
         calls.iter().map(|(n, v, _)| (*n, *v)).collect::<Vec<_>>(),

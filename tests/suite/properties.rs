@@ -18,7 +18,7 @@ where
 {
     let mut json = serde_json::to_value(value).map_err(|e| e.to_string())?;
     rename(
-        (T::TOOL.input)(),
+        &T::TOOL.input,
         &mut json,
         Names::Exposed,
         Direction::Input,

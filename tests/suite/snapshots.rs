@@ -61,7 +61,7 @@ fn included_docs_read_as_written_ones() {
     use toolschema::Schema;
     use toolschema::model::Node;
     let description = |node: &'static Node| match node {
-        Node::Object(object) => object.info.description.expect("a description"),
+        Node::Object(object) => object.info.description.clone().expect("a description"),
         _ => panic!("a struct"),
     };
     let included = description(RichIncluded::SCHEMA);

@@ -21,6 +21,7 @@ use axum::routing::post;
 use criterion::{Criterion, criterion_group, criterion_main};
 use toolschema::Tool;
 use toolschema::ToolDef;
+use toolschema::model::{Ref, Text};
 use toolschema::call::Registry;
 use toolschema::catalog::Catalog;
 use toolschema::serve::Server;
@@ -34,11 +35,11 @@ fn server() -> Server {
     let mut registry = Registry::new();
     let mut names = Vec::new();
     for i in 0..TOOLS {
-        let name: &'static str = Box::leak(format!("svc.tool-{i:05}").into_boxed_str());
-        let def: &'static ToolDef = Box::leak(Box::new(ToolDef {
-            name,
-            ..*ListInvoices::TOOL
-        }));
+        let name = format!("svc.tool-{i:05}");
+        let def = Ref::new(ToolDef {
+            name: Text::from(name.clone()),
+            ..ListInvoices::TOOL.clone()
+        });
         registry
             .register_descriptor::<ListInvoices>(def)
             .expect("unique");

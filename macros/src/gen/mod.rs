@@ -35,14 +35,14 @@ pub(crate) fn stub(item: &Container<'_>, derive: Derive) -> TokenStream {
             #[automatically_derived]
             impl #impl_generics #p::Tool for #ident #ty_generics #where_clause {
                 const TOOL: &'static #p::ToolDef = &#p::ToolDef {
-                    name: "",
+                    name: #p::Ref::Static(""),
                     title: #p::None,
-                    description: "",
+                    description: #p::Ref::Static(""),
                     version: 1,
-                    input: #p::schema_of::<Self>,
+                    input: #p::Ref::Lazy(#p::schema_of::<Self>),
                     output: #p::None,
                     annotations: #p::Annotations::NONE,
-                    icons: &[],
+                    icons: #p::Ref::Static(&[]),
                     internal: false,
                 };
                 type Output = #p::ToolResult;
@@ -90,6 +90,17 @@ fn option<T: quote::ToTokens>(p: &TokenStream, value: Option<T>) -> TokenStream 
     }
 }
 
+/// Constant text of the model: `Ref::Static(value)`.
+fn text<T: quote::ToTokens>(p: &TokenStream, value: T) -> TokenStream {
+    quote!(#p::Ref::Static(#value))
+}
+
+/// A constant list of the model: `Ref::Static(&[items])`.
+fn list<T: quote::ToTokens>(p: &TokenStream, items: impl IntoIterator<Item = T>) -> TokenStream {
+    let items = items.into_iter();
+    quote!(#p::Ref::Static(&[#(#items),*]))
+}
+
 fn number(p: &TokenStream, value: &LitValue) -> TokenStream {
     match value {
         LitValue::Int(n) if *n < 0 => {
@@ -109,7 +120,10 @@ fn number(p: &TokenStream, value: &LitValue) -> TokenStream {
 fn literal(p: &TokenStream, value: &LitValue) -> TokenStream {
     match value {
         LitValue::Bool(b) => quote!(#p::Literal::Bool(#b)),
-        LitValue::Str(s) => quote!(#p::Literal::Str(#s)),
+        LitValue::Str(s) => {
+            let s = text(p, s);
+            quote!(#p::Literal::Str(#s))
+        }
         LitValue::Int(_) | LitValue::Float(_) => {
             let n = number(p, value);
             quote!(#p::Literal::Number(#n))

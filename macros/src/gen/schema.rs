@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::{literal, number, option, private, split};
+use super::{list, literal, number, option, private, split, text};
 use crate::ast::Derive;
 use crate::ast::{Container, Data, Field, Style, Variant};
 
@@ -44,7 +44,7 @@ fn raw_schema_impl(item: &Container<'_>, path: &syn::LitStr) -> TokenStream {
         const _: &[u8] = ::core::include_bytes!(#file);
         #[automatically_derived]
         impl #impl_generics #p::Schema for #ident #ty_generics #where_clause {
-            const SCHEMA: &'static #p::Node = &#p::Node::Raw(#text);
+            const SCHEMA: &'static #p::Node = &#p::Node::Raw(#p::Ref::Static(#text));
         }
     }
 }
@@ -60,7 +60,7 @@ fn node(item: &Container<'_>, derive: Derive, p: &TokenStream) -> TokenStream {
         }
         Data::Struct(Style::Named, fields) => {
             let info = info(item, derive, p);
-            let fields = fields.iter().filter_map(|f| field(item, f, p));
+            let fields = list(p, fields.iter().filter_map(|f| field(item, f, p)));
             let additional = if item.attrs.allow_unknown_fields.is_set() {
                 quote!(#p::Additional::Allow)
             } else {
@@ -69,7 +69,7 @@ fn node(item: &Container<'_>, derive: Derive, p: &TokenStream) -> TokenStream {
             quote! {
                 &#p::Node::Object(#p::ObjectNode {
                     info: #info,
-                    fields: &[#(#fields),*],
+                    fields: #fields,
                     additional: #additional,
                 })
             }
@@ -79,8 +79,8 @@ fn node(item: &Container<'_>, derive: Derive, p: &TokenStream) -> TokenStream {
             None => quote!(&#p::Node::Null),
         },
         Data::Struct(Style::Tuple, fields) => {
-            let items = fields.iter().map(|f| type_schema(p, f.ty));
-            quote!(&#p::Node::Tuple(&[#(#items),*]))
+            let items = list(p, fields.iter().map(|f| text(p, type_schema(p, f.ty))));
+            quote!(&#p::Node::Tuple(#items))
         }
         Data::Struct(Style::Unit, _) => quote!(&#p::Node::Null),
         Data::Enum(variants) => {
@@ -89,20 +89,27 @@ fn node(item: &Container<'_>, derive: Derive, p: &TokenStream) -> TokenStream {
             let tagging = match (&serde.untagged, &serde.tag, &serde.content) {
                 (Some(_), _, _) => quote!(#p::Tagging::Untagged),
                 (None, Some((tag, _)), Some((content, _))) => {
+                    let (tag, content) = (text(p, tag), text(p, content));
                     quote!(#p::Tagging::Adjacent { tag: #tag, content: #content })
                 }
-                (None, Some((tag, _)), None) => quote!(#p::Tagging::Internal { tag: #tag }),
+                (None, Some((tag, _)), None) => {
+                    let tag = text(p, tag);
+                    quote!(#p::Tagging::Internal { tag: #tag })
+                }
                 (None, None, _) => quote!(#p::Tagging::External),
             };
-            let variants = variants
-                .iter()
-                .filter(|v| v.attrs.serde.skip_deserializing.is_none() && !v.attrs.serde.other)
-                .map(|v| variant(item, v, p));
+            let variants = list(
+                p,
+                variants
+                    .iter()
+                    .filter(|v| v.attrs.serde.skip_deserializing.is_none() && !v.attrs.serde.other)
+                    .map(|v| variant(item, v, p)),
+            );
             quote! {
                 &#p::Node::Enum(#p::EnumNode {
                     info: #info,
                     tagging: #tagging,
-                    variants: &[#(#variants),*],
+                    variants: #variants,
                 })
             }
         }
@@ -115,25 +122,33 @@ fn type_schema(p: &TokenStream, ty: &syn::Type) -> TokenStream {
     quote_spanned!(ty.span()=> <#ty as #p::Schema>::SCHEMA)
 }
 
-/// The `SchemaFn` link to a type, spanned at the type.
+/// The lazy link to a type's schema, spanned at the type.
 fn type_link(p: &TokenStream, ty: &syn::Type) -> TokenStream {
-    quote_spanned!(ty.span()=> #p::schema_of::<#ty>)
+    quote_spanned!(ty.span()=> #p::Ref::Lazy(#p::schema_of::<#ty>))
 }
 
 fn info(item: &Container<'_>, derive: Derive, p: &TokenStream) -> TokenStream {
     let name = crate::ast::unraw(item.ident);
     let is_tool_input = derive == Derive::Tool;
-    let title = option(p, item.attrs.title.get().filter(|_| !is_tool_input));
+    let title = option(
+        p,
+        item.attrs
+            .title
+            .get()
+            .filter(|_| !is_tool_input)
+            .map(|title| text(p, title)),
+    );
     // A tool's doc is the tool's description; its input schema does not repeat it.
     let description = if is_tool_input {
         option::<TokenStream>(p, None)
     } else {
         description(item.attrs.description.get(), item.doc.as_ref(), p)
     };
+    let name = text(p, name);
     quote! {
         #p::TypeInfo {
             name: #name,
-            type_name: #p::core::any::type_name::<Self>,
+            type_name: #p::Ref::Lazy(#p::core::any::type_name::<Self>),
             title: #title,
             description: #description,
         }
@@ -146,8 +161,8 @@ fn description(
     p: &TokenStream,
 ) -> TokenStream {
     match (attr, doc) {
-        (Some(lit), _) => option(p, Some(lit)),
-        (None, Some(doc)) => option(p, Some(doc.to_tokens(p))),
+        (Some(lit), _) => option(p, Some(text(p, lit))),
+        (None, Some(doc)) => option(p, Some(text(p, doc.to_tokens(p)))),
         (None, None) => option::<TokenStream>(p, None),
     }
 }
@@ -162,15 +177,16 @@ fn field(item: &Container<'_>, field: &Field<'_>, p: &TokenStream) -> Option<Tok
         return None;
     }
     let ty = attrs.schema.get().unwrap_or(field.ty);
-    let exposed = &field.exposed;
-    let source = &field.source;
+    let exposed = text(p, &field.exposed);
+    let source = text(p, &field.source);
     let link = type_link(p, ty);
     // Only what differs from `Field::BLANK` is written: less for the
     // compiler to read.
     let mut rest = TokenStream::new();
     let aliases = &serde.aliases;
     if !aliases.is_empty() {
-        rest.extend(quote!(aliases: &[#(#aliases),*],));
+        let aliases = list(p, aliases.iter().map(|alias| text(p, alias)));
+        rest.extend(quote!(aliases: #aliases,));
     }
     if attrs.description.is_set() || field.doc.is_some() {
         let description = description(attrs.description.get(), field.doc.as_ref(), p);
@@ -203,10 +219,11 @@ fn field(item: &Container<'_>, field: &Field<'_>, p: &TokenStream) -> Option<Tok
         rest.extend(quote!(default: #p::Some(#value),));
     }
     if let Some(examples) = attrs.examples.get() {
-        let examples = examples.iter().map(|v| literal(p, v));
-        rest.extend(quote!(examples: &[#(#examples),*],));
+        let examples = list(p, examples.iter().map(|v| literal(p, v)));
+        rest.extend(quote!(examples: #examples,));
     }
     if let Some(header) = attrs.header.get() {
+        let header = text(p, header);
         rest.extend(quote!(header: #p::Some(#header),));
     }
     Some(quote! {
@@ -223,8 +240,8 @@ fn field(item: &Container<'_>, field: &Field<'_>, p: &TokenStream) -> Option<Tok
 /// The field's `Refine` expression.
 pub(super) fn refine(field: &Field<'_>, p: &TokenStream) -> TokenStream {
     let attrs = &field.attrs;
-    let format = option(p, attrs.format.get());
-    let pattern = option(p, attrs.pattern.get());
+    let format = option(p, attrs.format.get().map(|format| text(p, format)));
+    let pattern = option(p, attrs.pattern.get().map(|pattern| text(p, pattern)));
     let min_length = option(p, attrs.min_length.get());
     let max_length = option(p, attrs.max_length.get());
     let min_items = option(p, attrs.min_items.get());
@@ -246,7 +263,7 @@ pub(super) fn refine(field: &Field<'_>, p: &TokenStream) -> TokenStream {
 }
 
 fn variant(item: &Container<'_>, variant: &Variant<'_>, p: &TokenStream) -> TokenStream {
-    let name = &variant.name;
+    let name = text(p, &variant.name);
     let description = description(variant.attrs.description.get(), variant.doc.as_ref(), p);
     let shape = match variant.style {
         Style::Unit => quote!(#p::Shape::Unit),
@@ -255,12 +272,12 @@ fn variant(item: &Container<'_>, variant: &Variant<'_>, p: &TokenStream) -> Toke
             quote!(#p::Shape::Newtype(#link))
         }
         Style::Tuple => {
-            let links = variant.fields.iter().map(|f| type_link(p, f.ty));
-            quote!(#p::Shape::Tuple(&[#(#links),*]))
+            let links = list(p, variant.fields.iter().map(|f| type_link(p, f.ty)));
+            quote!(#p::Shape::Tuple(#links))
         }
         Style::Named => {
-            let fields = variant.fields.iter().filter_map(|f| field(item, f, p));
-            quote!(#p::Shape::Struct(&[#(#fields),*]))
+            let fields = list(p, variant.fields.iter().filter_map(|f| field(item, f, p)));
+            quote!(#p::Shape::Struct(#fields))
         }
     };
     quote! {

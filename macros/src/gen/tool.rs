@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::spanned::Spanned;
 
-use super::{option, private, split};
+use super::{list, option, private, split, text};
 use crate::ast::Container;
 use crate::check::tool_name;
 
@@ -13,14 +13,17 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = split(item);
     let ident = item.ident;
     let attrs = &item.attrs;
-    let name = tool_name(item);
-    let title = option(&p, attrs.title.get());
-    let description = match (attrs.description.get(), &item.doc) {
-        (Some(lit), _) => quote!(#lit),
-        (None, Some(doc)) => doc.to_tokens(&p),
-        // The check refuses a tool without a description.
-        (None, None) => quote!(""),
-    };
+    let name = text(&p, tool_name(item));
+    let title = option(&p, attrs.title.get().map(|title| text(&p, title)));
+    let description = text(
+        &p,
+        match (attrs.description.get(), &item.doc) {
+            (Some(lit), _) => quote!(#lit),
+            (None, Some(doc)) => doc.to_tokens(&p),
+            // The check refuses a tool without a description.
+            (None, None) => quote!(""),
+        },
+    );
     let version = attrs.version.get().copied().unwrap_or(1);
     // The output's schema is reached, and checked to be an object, in one
     // place, so that a mistake about it is reported once, at the type.
@@ -61,9 +64,9 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
         .iter()
         .filter_map(|icon| crate::icon::resolve(icon).ok())
         .map(|icon| {
-            let src = &icon.src;
-            let mime_type = option(&p, icon.mime_type.as_ref());
-            let sizes = &icon.sizes;
+            let src = text(&p, &icon.src);
+            let mime_type = option(&p, icon.mime_type.as_ref().map(|mime| text(&p, mime)));
+            let sizes = list(&p, icon.sizes.iter().map(|size| text(&p, size)));
             let theme = option(
                 &p,
                 icon.theme.map(|theme| match theme {
@@ -83,12 +86,13 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
                     #p::Icon {
                         src: #src,
                         mime_type: #mime_type,
-                        sizes: &[#(#sizes),*],
+                        sizes: #sizes,
                         theme: #theme,
                     }
                 }
             }
         });
+    let icons = list(&p, icons);
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::Tool for #ident #ty_generics #where_clause {
@@ -97,10 +101,10 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
                 title: #title,
                 description: #description,
                 version: #version,
-                input: #p::schema_of::<Self>,
+                input: #p::Ref::Lazy(#p::schema_of::<Self>),
                 output: #output,
                 annotations: #annotations,
-                icons: &[#(#icons),*],
+                icons: #icons,
                 internal: #internal,
             };
             type Output = #output_type;

@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::ask::{AskError, Elicitation, Question, Root, roots, sampled_text};
-use crate::model::Schema;
+use crate::model::{Schema, Text};
 
 /// The future of [`Peer::ask`].
 pub type Asking<'a> = Pin<Box<dyn Future<Output = Result<Value, AskError>> + Send + 'a>>;
@@ -183,14 +183,14 @@ impl Caller {
 #[non_exhaustive]
 pub struct Context {
     /// The tool called.
-    pub tool: &'static str,
+    pub tool: Text,
     /// The version of the tool called.
     pub version: u32,
     caller: Caller,
 }
 
 impl Context {
-    pub(crate) fn new(tool: &'static str, version: u32, caller: Caller) -> Context {
+    pub(crate) fn new(tool: Text, version: u32, caller: Caller) -> Context {
         Context {
             tool,
             version,

@@ -23,7 +23,7 @@ use core::future::Future;
 
 use serde::de::DeserializeOwned;
 
-use crate::model::Tool;
+use crate::model::{Text, Tool};
 use crate::validate::{ArgumentErrors, OutputErrors};
 
 /// The failure of a tool itself: the arguments were valid, the work failed.
@@ -83,12 +83,12 @@ impl From<AskError> for ToolError {
 /// # use toolschema_runtime::model::*;
 /// # #[derive(Deserialize)] struct Echo { text: String }
 /// # #[derive(Serialize)] struct Echoed { text: String }
-/// # impl Schema for Echoed { const SCHEMA: &'static Node = &Node::Map(MapNode { values: &Node::Any }); }
+/// # impl Schema for Echoed { const SCHEMA: &'static Node = &Node::Map(MapNode { values: Ref::Static(&Node::Any) }); }
 /// # impl Schema for Echo { const SCHEMA: &'static Node = &Node::Any; }
 /// # impl Tool for Echo {
-/// #     const TOOL: &'static ToolDef = &ToolDef { name: "echo", title: None, description: "Echoes.",
-/// #         version: 1, input: schema_of::<Echo>, output: Some(schema_of::<Echoed>),
-/// #         annotations: Annotations::NONE, icons: &[], internal: false };
+/// #     const TOOL: &'static ToolDef = &ToolDef { name: Ref::Static("echo"), title: None, description: Ref::Static("Echoes."),
+/// #         version: 1, input: Ref::Lazy(schema_of::<Echo>), output: Some(Ref::Lazy(schema_of::<Echoed>)),
+/// #         annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false };
 /// #     type Output = Echoed;
 /// # }
 ///
@@ -125,7 +125,7 @@ pub enum CallError {
     /// The tool's result could not be serialized: a server-side defect.
     Unserializable {
         /// The tool.
-        tool: &'static str,
+        tool: Text,
         /// serde's message.
         message: String,
     },

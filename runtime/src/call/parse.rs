@@ -52,14 +52,14 @@ fn input_validator<T: Tool>() -> &'static InputValidator {
 /// # #[derive(serde::Deserialize, Debug)] struct Ping { count: u8 }
 /// # impl Schema for Ping {
 /// #     const SCHEMA: &'static Node = &Node::Object(ObjectNode {
-/// #         info: TypeInfo { name: "Ping", type_name: core::any::type_name::<Ping>, title: None, description: None },
-/// #         fields: &[Field { exposed: "count", source: "count", schema: schema_of::<u8>, ..Field::BLANK }],
+/// #         info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Lazy(core::any::type_name::<Ping>), title: None, description: None },
+/// #         fields: Ref::Static(&[Field { exposed: Ref::Static("count"), source: Ref::Static("count"), schema: Ref::Lazy(schema_of::<u8>), ..Field::BLANK }]),
 /// #         additional: Additional::Deny,
 /// #     });
 /// # }
 /// # impl Tool for Ping {
-/// #     const TOOL: &'static ToolDef = &ToolDef { name: "ping", title: None, description: "Pings.",
-/// #         version: 1, input: schema_of::<Ping>, output: None, annotations: Annotations::NONE, icons: &[], internal: false };
+/// #     const TOOL: &'static ToolDef = &ToolDef { name: Ref::Static("ping"), title: None, description: Ref::Static("Pings."),
+/// #         version: 1, input: Ref::Lazy(schema_of::<Ping>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false };
 /// #     type Output = serde_json::Value;
 /// # }
 /// use toolschema_runtime::call::parse_args;

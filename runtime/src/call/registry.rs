@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::{CallError, Caller, Context, Handler, Produced, ToolError, ToolOutput, ToolResult};
 use crate::model::walk::{duplicate_property, has_nested_raw};
-use crate::model::{Direction, Node, ToolDef};
+use crate::model::{Direction, Node, Ref, Text, ToolDef};
 use crate::validate::{ArgumentErrors, InputValidator, Limits, OutputValidator};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
@@ -58,7 +58,7 @@ type Invoke = fn(
 /// One registered tool version. Its validators are compiled on the first
 /// call, so that registering (and building catalogs of) many tools is cheap.
 struct Registered {
-    def: &'static ToolDef,
+    def: Ref<ToolDef>,
     input: OnceLock<InputValidator>,
     output: OnceLock<Option<OutputValidator>>,
     limits: Limits,
@@ -68,12 +68,12 @@ struct Registered {
 impl Registered {
     fn input(&self) -> &InputValidator {
         self.input
-            .get_or_init(|| InputValidator::new(self.def, self.limits))
+            .get_or_init(|| InputValidator::new(&self.def, self.limits))
     }
 
     fn output(&self) -> Option<&OutputValidator> {
         self.output
-            .get_or_init(|| OutputValidator::new(self.def))
+            .get_or_init(|| OutputValidator::new(&self.def))
             .as_ref()
     }
 }
@@ -85,7 +85,7 @@ pub enum RegistryError {
     /// Another type already provides this tool name and version.
     Duplicate {
         /// The tool name.
-        name: &'static str,
+        name: Text,
         /// The version.
         version: u32,
     },
@@ -94,18 +94,18 @@ pub enum RegistryError {
     /// see into, or a hand-written schema).
     DuplicateProperty {
         /// The tool name.
-        name: &'static str,
+        name: Text,
         /// The type holding the two members.
-        type_name: &'static str,
+        type_name: String,
         /// The exposed name they share.
-        property: &'static str,
+        property: String,
     },
     /// A schema written by hand (`#[tool(input_schema = "...")]`) that
     /// cannot serve: it does not compile as JSON Schema 2020-12 (a `$ref`
     /// that resolves nowhere), or it is nested inside another schema.
     InvalidSchema {
         /// The tool name.
-        name: &'static str,
+        name: Text,
         /// What is wrong.
         problem: String,
     },
@@ -136,13 +136,9 @@ impl fmt::Display for RegistryError {
 impl std::error::Error for RegistryError {}
 
 /// A hand-written input schema stands at the input root and compiles.
-fn check_raw(
-    def: &'static ToolDef,
-    input: &'static Node,
-    output: Option<&'static Node>,
-) -> Result<(), RegistryError> {
+fn check_raw(def: &ToolDef, input: &Node, output: Option<&Node>) -> Result<(), RegistryError> {
     let invalid = |problem: String| RegistryError::InvalidSchema {
-        name: def.name,
+        name: def.name.clone(),
         problem,
     };
     let nested = has_nested_raw(input, Direction::Input)
@@ -166,7 +162,7 @@ fn check_raw(
 /// which catalogs run on a background thread), and kept.
 #[derive(Default)]
 pub struct Registry {
-    tools: BTreeMap<&'static str, BTreeMap<u32, Registered>>,
+    tools: BTreeMap<Text, BTreeMap<u32, Registered>>,
     limits: Limits,
 }
 
@@ -201,37 +197,51 @@ impl Registry {
         self.register_descriptor::<T>(T::TOOL)
     }
 
-    /// Adds `T`'s handler under another descriptor: for catalogs generated at
-    /// run time (many names over one handler). `def.input` must describe
-    /// what `T` reads, or calls fail as unreadable.
-    pub fn register_descriptor<T: Handler>(
-        &mut self,
-        def: &'static ToolDef,
-    ) -> Result<&mut Registry, RegistryError>
-    where
-        T::Output: ToolOutput,
-    {
-        let input = ((def.input)(), Direction::Input);
-        let output = def.output.map(|output| (output(), Direction::Output));
+    /// Checks a descriptor before it is registered: no two members share
+    /// an exposed name, a hand-written schema compiles, the name and
+    /// version are free.
+    fn admit(&self, def: &ToolDef) -> Result<(), RegistryError> {
+        let input = (&*def.input, Direction::Input);
+        let output = def.output.as_ref().map(|output| (&**output, Direction::Output));
         if let Some((type_name, property)) = [Some(input), output]
             .into_iter()
             .flatten()
             .find_map(|(root, direction)| duplicate_property(root, direction))
         {
             return Err(RegistryError::DuplicateProperty {
-                name: def.name,
-                type_name,
-                property,
+                name: def.name.clone(),
+                type_name: type_name.to_owned(),
+                property: property.to_owned(),
             });
         }
         check_raw(def, input.0, output.map(|(root, _)| root))?;
-        let versions = self.tools.entry(def.name).or_default();
-        if versions.contains_key(&def.version) {
+        if self
+            .tools
+            .get(&*def.name)
+            .is_some_and(|versions| versions.contains_key(&def.version))
+        {
             return Err(RegistryError::Duplicate {
-                name: def.name,
+                name: def.name.clone(),
                 version: def.version,
             });
         }
+        Ok(())
+    }
+
+    /// Adds `T`'s handler under another descriptor: for catalogs generated at
+    /// run time (many names over one handler), a constant `&'static
+    /// ToolDef` or one built at run time ([`Ref::new`]). `def.input` must
+    /// describe what `T` reads, or calls fail as unreadable.
+    pub fn register_descriptor<T: Handler>(
+        &mut self,
+        def: impl Into<Ref<ToolDef>>,
+    ) -> Result<&mut Registry, RegistryError>
+    where
+        T::Output: ToolOutput,
+    {
+        let def = def.into();
+        self.admit(&def)?;
+        let versions = self.tools.entry(def.name.clone()).or_default();
         versions.insert(
             def.version,
             Registered {
@@ -272,13 +282,13 @@ impl Registry {
     }
 
     /// Every registered tool version, by name then version.
-    pub fn tools(&self) -> impl Iterator<Item = &'static ToolDef> + '_ {
-        self.tools.values().flat_map(|v| v.values().map(|r| r.def))
+    pub fn tools(&self) -> impl Iterator<Item = &Ref<ToolDef>> + '_ {
+        self.tools.values().flat_map(|v| v.values().map(|r| &r.def))
     }
 
     /// The descriptor of `name` at `version`, if registered.
-    pub fn get(&self, name: &str, version: u32) -> Option<&'static ToolDef> {
-        self.tools.get(name)?.get(&version).map(|r| r.def)
+    pub fn get(&self, name: &str, version: u32) -> Option<&Ref<ToolDef>> {
+        self.tools.get(name)?.get(&version).map(|r| &r.def)
     }
 
     /// The registered versions of `name`, ascending.
@@ -348,13 +358,13 @@ impl Registry {
         caller: Caller,
         arguments: Arguments<'_>,
     ) -> Result<ToolResult, CallError> {
-        let ctx = Context::new(tool.def.name, tool.def.version, caller);
+        let ctx = Context::new(tool.def.name.clone(), tool.def.version, caller);
         let running =
             (tool.invoke)(tool.input(), arguments, ctx).map_err(CallError::InvalidArguments)?;
         let produced = running.await.map_err(|failure| match failure {
             Invocation::Tool(error) => CallError::Tool(error),
             Invocation::Unserializable(message) => CallError::Unserializable {
-                tool: tool.def.name,
+                tool: tool.def.name.clone(),
                 message,
             },
         })?;

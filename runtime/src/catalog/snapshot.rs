@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::config::{Config, ServerInfo, key_digest};
 use super::rules::active_version;
 use crate::call::{CallError, Caller, Registry, ToolResult};
-use crate::model::ToolDef;
+use crate::model::{Ref, Text, ToolDef};
 use crate::project::{
     META_TOOL, Mode, Profile, Revision, apply_profile, meta_tool, project_tool_as,
 };
@@ -51,7 +51,7 @@ fn equal_mask(a: &[u8; 32], b: &[u8; 32]) -> usize {
 /// A tool as one client sees it.
 #[derive(Debug, Clone)]
 struct Exposed {
-    def: &'static ToolDef,
+    def: Ref<ToolDef>,
     mode: Mode,
     /// The Full descriptor in the client's profile, as `discover_tool_schema`
     /// returns it, per revision (shared where they are equal).
@@ -82,7 +82,7 @@ struct Listing {
 /// What clients with the same profile and the same toolsets share.
 #[derive(Debug)]
 struct Shared {
-    tools: BTreeMap<&'static str, Exposed>,
+    tools: BTreeMap<Text, Exposed>,
     /// The list in each revision; one `Arc` where revisions agree.
     listings: PerRevision<Arc<Listing>>,
 }
@@ -150,7 +150,7 @@ impl ClientView {
 
     /// The names of the tools listed, in byte order, the meta-tool included.
     pub fn names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self.shared.tools.keys().copied().collect();
+        let mut names: Vec<&str> = self.shared.tools.keys().map(|name| &**name).collect();
         if self.has_meta_tool() {
             names.push(META_TOOL);
             names.sort_unstable();
@@ -164,8 +164,8 @@ impl ClientView {
     }
 
     /// The definition of a tool this client is served, if it sees it.
-    pub fn def_of(&self, tool: &str) -> Option<&'static ToolDef> {
-        self.shared.tools.get(tool).map(|t| t.def)
+    pub fn def_of(&self, tool: &str) -> Option<&Ref<ToolDef>> {
+        self.shared.tools.get(tool).map(|t| &t.def)
     }
 
     /// The version of a tool this client is served, if it sees it.
@@ -181,8 +181,8 @@ impl ClientView {
 
     /// Each tool this client sees (the meta-tool aside), with its mode, in
     /// byte order of name.
-    pub fn tools(&self) -> impl Iterator<Item = (&'static ToolDef, Mode)> + '_ {
-        self.shared.tools.values().map(|t| (t.def, t.mode))
+    pub fn tools(&self) -> impl Iterator<Item = (&Ref<ToolDef>, Mode)> + '_ {
+        self.shared.tools.values().map(|t| (&t.def, t.mode))
     }
 
     fn exposed(&self, tool: &str) -> Option<&Exposed> {
@@ -219,10 +219,10 @@ const EVERYONE: &str = "*";
 
 /// A tool's rendering: which tool, at which version, in which mode and
 /// profile.
-type RenderKey = (&'static str, u32, Mode, Profile);
+type RenderKey = (Text, u32, Mode, Profile);
 
 /// The tools one group of clients sees, with their modes.
-type Plan = BTreeMap<&'static str, (&'static ToolDef, Mode)>;
+type Plan = BTreeMap<Text, (Ref<ToolDef>, Mode)>;
 
 /// Renders every tool of `plans` once per mode and profile needed, plus the
 /// Full descriptor `discover_tool_schema` returns, in each revision (one
@@ -233,7 +233,7 @@ fn render_all(plans: &[(Profile, Plan)]) -> HashMap<RenderKey, PerRevision<Arc<s
     for (profile, plan) in plans {
         for (def, mode) in plan.values() {
             for mode in [*mode, Mode::Full] {
-                out.entry((def.name, def.version, mode, *profile))
+                out.entry((def.name.clone(), def.version, mode, *profile))
                     .or_insert_with(|| render(def, mode, *profile));
             }
         }
@@ -241,7 +241,7 @@ fn render_all(plans: &[(Profile, Plan)]) -> HashMap<RenderKey, PerRevision<Arc<s
     out
 }
 
-fn render(def: &'static ToolDef, mode: Mode, profile: Profile) -> PerRevision<Arc<str>> {
+fn render(def: &ToolDef, mode: Mode, profile: Profile) -> PerRevision<Arc<str>> {
     let latest = project_tool_as(def, mode, profile);
     let text: Arc<str> = latest.to_compact_string().into();
     PerRevision(Revision::ALL.map(|revision| {
@@ -259,8 +259,8 @@ fn shared(
     plan: &Plan,
     renders: &HashMap<RenderKey, PerRevision<Arc<str>>>,
 ) -> Shared {
-    let rendered = |def: &'static ToolDef, mode: Mode| -> PerRevision<Arc<str>> {
-        match renders.get(&(def.name, def.version, mode, profile)) {
+    let rendered = |def: &ToolDef, mode: Mode| -> PerRevision<Arc<str>> {
+        match renders.get(&(def.name.clone(), def.version, mode, profile)) {
             Some(json) => json.clone(),
             None => render(def, mode, profile),
         }
@@ -273,7 +273,7 @@ fn shared(
     });
     let entries: Vec<(&str, PerRevision<Arc<str>>)> = plan
         .iter()
-        .map(|(name, (def, mode))| (*name, rendered(def, *mode)))
+        .map(|(name, (def, mode))| (&**name, rendered(def, *mode)))
         .collect();
     let listing = |revision: Revision| {
         let mut entries: Vec<(&str, Arc<str>)> = entries
@@ -298,11 +298,11 @@ fn shared(
         .iter()
         .map(|(name, (def, mode))| {
             let exposed = Exposed {
-                def,
+                def: def.clone(),
                 mode: *mode,
                 full: rendered(def, Mode::Full),
             };
-            (*name, exposed)
+            (name.clone(), exposed)
         })
         .collect();
     Shared { tools, listings }
@@ -342,7 +342,7 @@ impl Snapshot {
                 continue;
             }
             // `tools()` runs by name then version: the last one wins.
-            plan.insert(def.name, (def, Mode::Full));
+            plan.insert(def.name.clone(), (def.clone(), Mode::Full));
         }
         let plans = [(Profile::Default, plan)];
         let renders = render_all(&plans);
@@ -365,17 +365,18 @@ impl Snapshot {
     /// The snapshot of a checked configuration.
     pub fn build(registry: Arc<Registry>, config: &Config) -> Snapshot {
         // The active descriptor of every tool a toolset may name.
-        let mut active: HashMap<&str, &'static ToolDef> = HashMap::new();
+        let mut active: HashMap<&str, &Ref<ToolDef>> = HashMap::new();
         for def in registry.tools() {
-            if def.internal || config.is_internal_name(def.name) || active.contains_key(def.name) {
+            if def.internal || config.is_internal_name(&def.name) || active.contains_key(&*def.name)
+            {
                 continue;
             }
-            let version = match config.mapping(def.name) {
+            let version = match config.mapping(&def.name) {
                 Some(versions) => active_version(versions),
-                None => registry.versions(def.name).max(),
+                None => registry.versions(&def.name).max(),
             };
-            if let Some(def) = version.and_then(|v| registry.get(def.name, v)) {
-                active.insert(def.name, def);
+            if let Some(def) = version.and_then(|v| registry.get(&def.name, v)) {
+                active.insert(&def.name, def);
             }
         }
         // Clients with the same profile and the same in-force toolsets see the
@@ -405,7 +406,9 @@ impl Snapshot {
                                 continue;
                             };
                             let mode = set.mode_of(name);
-                            let entry = plan.entry(def.name).or_insert((def, mode));
+                            let entry = plan
+                                .entry(def.name.clone())
+                                .or_insert(((*def).clone(), mode));
                             // The most informative mode wins.
                             entry.1 = entry.1.max(mode);
                         }
@@ -502,7 +505,7 @@ impl Snapshot {
         let mut served = BTreeSet::new();
         for view in self.clients() {
             for (def, _) in view.tools() {
-                served.insert((def.name, def.version));
+                served.insert((def.name.clone(), def.version));
             }
         }
         served
@@ -574,7 +577,7 @@ impl Snapshot {
             false => caller,
         };
         self.registry
-            .call_as(caller, exposed.def.name, exposed.def.version, arguments)
+            .call_as(caller, &exposed.def.name, exposed.def.version, arguments)
             .await
     }
 

@@ -25,13 +25,13 @@ impl Direction {
 
 /// A field as seen from an object, with flattening resolved.
 #[derive(Clone, Copy)]
-pub(crate) struct Member {
-    pub(crate) field: &'static Field,
+pub(crate) struct Member<'a> {
+    pub(crate) field: &'a Field,
     /// Inside a flattened `Option`: never required.
     pub(crate) optional: bool,
 }
 
-impl Member {
+impl Member<'_> {
     pub(crate) fn is_required(&self, direction: Direction) -> bool {
         !self.optional
             && match direction {
@@ -42,7 +42,7 @@ impl Member {
 }
 
 /// The members of an object's fields in `direction`, flattened fields merged.
-pub(crate) fn members(fields: &'static [Field], direction: Direction) -> Vec<Member> {
+pub(crate) fn members(fields: &[Field], direction: Direction) -> Vec<Member<'_>> {
     flattened(fields, direction).0
 }
 
@@ -50,29 +50,29 @@ pub(crate) fn members(fields: &'static [Field], direction: Direction) -> Vec<Mem
 /// merged, and the value schema of a flattened map, if any (unknown keys
 /// then take it).
 pub(crate) fn flattened(
-    fields: &'static [Field],
+    fields: &[Field],
     direction: Direction,
-) -> (Vec<Member>, Option<&'static Node>) {
-    fn collect(
-        fields: &'static [Field],
+) -> (Vec<Member<'_>>, Option<&Node>) {
+    fn collect<'a>(
+        fields: &'a [Field],
         direction: Direction,
         optional: bool,
-        out: &mut (Vec<Member>, Option<&'static Node>),
+        out: &mut (Vec<Member<'a>>, Option<&'a Node>),
     ) {
         for field in fields {
             if !direction.includes(field) {
                 continue;
             }
             if field.flatten {
-                let target = (field.schema)();
+                let target: &Node = &field.schema;
                 match target.unwrap_optional() {
                     Node::Object(inner) => collect(
-                        inner.fields,
+                        &inner.fields,
                         direction,
                         optional || target.is_optional(),
                         out,
                     ),
-                    Node::Map(map) => out.1 = Some(map.values),
+                    Node::Map(map) => out.1 = Some(&map.values),
                     // The derive refuses to flatten anything else.
                     _ => {}
                 }

@@ -5,19 +5,23 @@
 //! describing a type never allocates; JSON is rendered from the model once,
 //! when a catalog is built (see [`render`](crate::render)).
 //!
-//! Fields and variant payloads link to their types through [`SchemaFn`]
-//! function pointers rather than references. That indirection is what lets a
-//! type refer to itself (recursion) without a cycle in constant evaluation;
-//! every other link is a plain reference.
+//! The model holds its parts through [`Ref`]: constant data for derived
+//! types, or shared data for tools built at run time from configuration,
+//! freed when the last catalog that uses them goes. Fields and variant
+//! payloads link to derived types lazily ([`Ref::Lazy`] over a
+//! [`SchemaFn`]); that indirection is what lets a type refer to itself
+//! (recursion) without a cycle in constant evaluation.
 
 use core::fmt;
 
+mod link;
 mod members;
 mod schema;
 mod third_party;
 mod tool;
 pub(crate) mod walk;
 
+pub use link::{Ref, Text};
 pub use members::Direction;
 pub(crate) use members::{Member, flattened, members};
 pub use schema::{MapKey, Schema, schema_of};
@@ -25,8 +29,11 @@ pub use tool::{Annotations, Icon, IconTheme, Tool, ToolDef};
 
 /// A link to the schema of another type: calling it returns that type's node.
 ///
-/// Obtain one with [`schema_of`].
+/// Obtain one with [`schema_of`]; the model holds it as [`Ref::Lazy`].
 pub type SchemaFn = fn() -> &'static Node;
+
+/// A link to a node: constant, lazy (another derived type) or shared.
+pub type NodeRef = Ref<Node>;
 
 /// One node of the schema model: the JSON shape of a Rust type.
 #[derive(Debug)]
@@ -46,7 +53,7 @@ pub enum Node {
     /// A homogeneous array (`Vec<T>`, sets, slices, fixed-size arrays).
     Array(ArrayNode),
     /// A fixed-length array of positional items (tuples, tuple structs).
-    Tuple(&'static [&'static Node]),
+    Tuple(Ref<[NodeRef]>),
     /// An object with arbitrary string keys (`HashMap<String, V>`).
     Map(MapNode),
     /// An object with named properties (a struct).
@@ -55,13 +62,13 @@ pub enum Node {
     Enum(EnumNode),
     /// `Option<T>`: as a field it makes the field optional; elsewhere the value
     /// may also be `null`.
-    Optional(&'static Node),
+    Optional(NodeRef),
     /// One of several alternatives, the first that matches (`IpAddr`).
-    AnyOf(&'static [&'static Node]),
+    AnyOf(Ref<[NodeRef]>),
     /// A schema written by hand, as JSON text (`#[tool(input_schema =
     /// "file.json")]`): rendered as written, and the arguments validated
     /// against it alone. Only a tool's input root may be one.
-    Raw(&'static str),
+    Raw(Text),
 }
 
 impl Node {
@@ -71,7 +78,7 @@ impl Node {
     }
 
     /// The node inside `Option<T>`, or this node.
-    pub const fn unwrap_optional(&self) -> &Node {
+    pub fn unwrap_optional(&self) -> &Node {
         match self {
             Node::Optional(inner) => inner.unwrap_optional(),
             other => other,
@@ -89,21 +96,15 @@ impl Node {
     /// assert!(!<Vec<u8> as Schema>::SCHEMA.is_json_object());
     /// assert!(!<Option<BTreeMap<String, u8>> as Schema>::SCHEMA.is_json_object());
     /// ```
-    pub const fn is_json_object(&self) -> bool {
+    pub fn is_json_object(&self) -> bool {
         match self {
             Node::Object(_) | Node::Map(_) => true,
             Node::Enum(enumeration) => match enumeration.tagging {
                 Tagging::Internal { .. } | Tagging::Adjacent { .. } => true,
-                Tagging::External => {
-                    let mut i = 0;
-                    while i < enumeration.variants.len() {
-                        if matches!(enumeration.variants[i].shape, Shape::Unit) {
-                            return false;
-                        }
-                        i += 1;
-                    }
-                    true
-                }
+                Tagging::External => enumeration
+                    .variants
+                    .iter()
+                    .all(|variant| !matches!(variant.shape, Shape::Unit)),
                 Tagging::Untagged => false,
             },
             _ => false,
@@ -170,7 +171,7 @@ impl fmt::Display for Number {
 }
 
 /// A JSON literal written in the model: an example or a default value.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Literal {
     /// `null`.
     Null,
@@ -179,7 +180,7 @@ pub enum Literal {
     /// A number.
     Number(Number),
     /// A string.
-    Str(&'static str),
+    Str(Text),
 }
 
 /// `integer` with inclusive bounds.
@@ -203,12 +204,12 @@ pub struct NumberNode {
 }
 
 /// `string` with its refinements.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StringNode {
     /// A standard JSON Schema format (`date`, `uuid`, …).
-    pub format: Option<&'static str>,
+    pub format: Option<Text>,
     /// An ECMA-262 regular expression the whole value must match.
-    pub pattern: Option<&'static str>,
+    pub pattern: Option<Text>,
     /// The least number of characters.
     pub min_length: Option<u64>,
     /// The most characters.
@@ -227,7 +228,7 @@ impl StringNode {
     /// A string with a standard format.
     pub const fn format(format: &'static str) -> StringNode {
         StringNode {
-            format: Some(format),
+            format: Some(Ref::Static(format)),
             ..StringNode::PLAIN
         }
     }
@@ -235,17 +236,17 @@ impl StringNode {
     /// A string that matches a pattern.
     pub const fn pattern(pattern: &'static str) -> StringNode {
         StringNode {
-            pattern: Some(pattern),
+            pattern: Some(Ref::Static(pattern)),
             ..StringNode::PLAIN
         }
     }
 }
 
 /// `array` of one item type.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ArrayNode {
     /// The schema of every item.
-    pub items: &'static Node,
+    pub items: NodeRef,
     /// The least number of items.
     pub min_items: Option<u64>,
     /// The most items.
@@ -255,24 +256,25 @@ pub struct ArrayNode {
 }
 
 /// `object` with string keys and one value type.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct MapNode {
     /// The schema of every value.
-    pub values: &'static Node,
+    pub values: NodeRef,
 }
 
 /// The identity and documentation of a derived type.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct TypeInfo {
     /// The type's Rust name, used to name it under `$defs` when it recurses.
-    pub name: &'static str,
+    pub name: Text,
     /// The full type name, with generic arguments: the identity used to detect
-    /// recursion (`core::any::type_name::<Self>`).
-    pub type_name: fn() -> &'static str,
+    /// recursion (`Ref::Lazy(core::any::type_name::<Self>)`; unique per
+    /// object for tools built from configuration).
+    pub type_name: Text,
     /// The `title` keyword.
-    pub title: Option<&'static str>,
+    pub title: Option<Text>,
     /// The type's description (its doc comment).
-    pub description: Option<&'static str>,
+    pub description: Option<Text>,
 }
 
 /// What an object says about properties it does not list.
@@ -285,30 +287,30 @@ pub enum Additional {
 }
 
 /// `object` with named properties: a struct.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ObjectNode {
     /// The type's name and documentation.
     pub info: TypeInfo,
     /// The properties, in declaration order.
-    pub fields: &'static [Field],
+    pub fields: Ref<[Field]>,
     /// What the object says about properties it does not list.
     pub additional: Additional,
 }
 
 /// One property of an object.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Field {
     /// The name a client sees (`#[tool(rename)]`, else the serde name).
-    pub exposed: &'static str,
+    pub exposed: Text,
     /// The name serde reads and writes; never shown to a client.
-    pub source: &'static str,
+    pub source: Text,
     /// Other names serde accepts when reading (`#[serde(alias)]`); accepted at
     /// call time, never advertised.
-    pub aliases: &'static [&'static str],
+    pub aliases: Ref<[Text]>,
     /// The property's description (its doc comment).
-    pub description: Option<&'static str>,
+    pub description: Option<Text>,
     /// The field's type.
-    pub schema: SchemaFn,
+    pub schema: NodeRef,
     /// Whether a reader must receive the property.
     pub presence: Presence,
     /// `#[serde(flatten)]`: the type's properties are merged into this object.
@@ -325,21 +327,21 @@ pub struct Field {
     /// The default value advertised to clients.
     pub default: Option<Literal>,
     /// Example values advertised to clients.
-    pub examples: &'static [Literal],
+    pub examples: Ref<[Literal]>,
     /// The HTTP header a tool argument is mirrored in, as the `x-mcp-header`
     /// keyword says (`#[tool(header = "Region")]`: `Mcp-Param-Region`).
-    pub header: Option<&'static str>,
+    pub header: Option<Text>,
 }
 
 impl Field {
     /// A field with every option at its neutral value; the derives start from
     /// this and set what the source says.
     pub const BLANK: Field = Field {
-        exposed: "",
-        source: "",
-        aliases: &[],
+        exposed: Ref::Static(""),
+        source: Ref::Static(""),
+        aliases: Ref::Static(&[]),
         description: None,
-        schema: blank_schema,
+        schema: Ref::Static(&Node::Any),
         presence: Presence::FromType,
         flatten: false,
         read: true,
@@ -347,7 +349,7 @@ impl Field {
         omitted_when_written: false,
         refine: Refine::NONE,
         default: None,
-        examples: &[],
+        examples: Ref::Static(&[]),
         header: None,
     };
 }
@@ -362,7 +364,7 @@ impl Field {
         match self.presence {
             Presence::Required => true,
             Presence::Optional => false,
-            Presence::FromType => !(self.schema)().is_optional(),
+            Presence::FromType => !self.schema.is_optional(),
         }
     }
 }
@@ -378,17 +380,13 @@ pub enum Presence {
     FromType,
 }
 
-fn blank_schema() -> &'static Node {
-    &Node::Any
-}
-
 /// Refinements of a field's type, written as field attributes.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Refine {
     /// Overrides the string format.
-    pub format: Option<&'static str>,
+    pub format: Option<Text>,
     /// Overrides the string pattern.
-    pub pattern: Option<&'static str>,
+    pub pattern: Option<Text>,
     /// The least number of characters.
     pub min_length: Option<u64>,
     /// The most characters.
@@ -436,35 +434,35 @@ impl Refine {
 }
 
 /// How serde tags the variants of an enum.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Tagging {
     /// `{"Variant": payload}`, and unit variants as strings (serde's default).
     External,
     /// `#[serde(tag = "t")]`: `{"t": "Variant", ...fields}`.
     Internal {
         /// The tag property.
-        tag: &'static str,
+        tag: Text,
     },
     /// `#[serde(tag = "t", content = "c")]`: `{"t": "Variant", "c": payload}`.
     Adjacent {
         /// The tag property.
-        tag: &'static str,
+        tag: Text,
         /// The content property.
-        content: &'static str,
+        content: Text,
     },
     /// `#[serde(untagged)]`: the payload alone.
     Untagged,
 }
 
 /// An enum.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct EnumNode {
     /// The type's name and documentation.
     pub info: TypeInfo,
     /// How variants are tagged.
     pub tagging: Tagging,
     /// The variants serde reads, in declaration order.
-    pub variants: &'static [Variant],
+    pub variants: Ref<[Variant]>,
 }
 
 impl EnumNode {
@@ -477,25 +475,25 @@ impl EnumNode {
 }
 
 /// One variant of an enum.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Variant {
     /// The variant's name as serde writes it.
-    pub name: &'static str,
+    pub name: Text,
     /// The variant's description (its doc comment).
-    pub description: Option<&'static str>,
+    pub description: Option<Text>,
     /// What the variant carries.
     pub shape: Shape,
 }
 
 /// What a variant carries.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Shape {
     /// Nothing.
     Unit,
     /// One unnamed value.
-    Newtype(SchemaFn),
+    Newtype(NodeRef),
     /// Several unnamed values.
-    Tuple(&'static [SchemaFn]),
+    Tuple(Ref<[NodeRef]>),
     /// Named fields.
-    Struct(&'static [Field]),
+    Struct(Ref<[Field]>),
 }

@@ -1,6 +1,6 @@
 //! The [`Schema`] trait and its implementations for standard types.
 
-use super::{ArrayNode, IntegerNode, MapNode, Node, Number, NumberNode, StringNode};
+use super::{ArrayNode, IntegerNode, MapNode, Node, Number, NumberNode, Ref, StringNode};
 
 /// A type whose JSON shape is known at compile time.
 ///
@@ -148,7 +148,7 @@ impl MapKey for alloc::rc::Rc<str> {}
 impl<K: MapKey + ?Sized> MapKey for &K {}
 
 impl<T: Schema> Schema for Option<T> {
-    const SCHEMA: &'static Node = &Node::Optional(T::SCHEMA);
+    const SCHEMA: &'static Node = &Node::Optional(Ref::Static(T::SCHEMA));
 }
 
 macro_rules! transparent {
@@ -174,7 +174,7 @@ impl<T: Schema + Clone> Schema for alloc::borrow::Cow<'_, [T]> {
 
 const fn array(items: &'static Node, unique_items: bool) -> ArrayNode {
     ArrayNode {
-        items,
+        items: Ref::Static(items),
         min_items: None,
         max_items: None,
         unique_items,
@@ -203,7 +203,7 @@ impl<T: Schema, S> Schema for std::collections::HashSet<T, S> {
 
 impl<T: Schema, const N: usize> Schema for [T; N] {
     const SCHEMA: &'static Node = &Node::Array(ArrayNode {
-        items: T::SCHEMA,
+        items: Ref::Static(T::SCHEMA),
         min_items: Some(N as u64),
         max_items: Some(N as u64),
         unique_items: false,
@@ -211,11 +211,15 @@ impl<T: Schema, const N: usize> Schema for [T; N] {
 }
 
 impl<K: MapKey, V: Schema> Schema for alloc::collections::BTreeMap<K, V> {
-    const SCHEMA: &'static Node = &Node::Map(MapNode { values: V::SCHEMA });
+    const SCHEMA: &'static Node = &Node::Map(MapNode {
+        values: Ref::Static(V::SCHEMA),
+    });
 }
 
 impl<K: MapKey, V: Schema, S> Schema for std::collections::HashMap<K, V, S> {
-    const SCHEMA: &'static Node = &Node::Map(MapNode { values: V::SCHEMA });
+    const SCHEMA: &'static Node = &Node::Map(MapNode {
+        values: Ref::Static(V::SCHEMA),
+    });
 }
 
 impl Schema for serde_json::Value {
@@ -224,14 +228,14 @@ impl Schema for serde_json::Value {
 
 impl Schema for serde_json::Map<String, serde_json::Value> {
     const SCHEMA: &'static Node = &Node::Map(MapNode {
-        values: <serde_json::Value as Schema>::SCHEMA,
+        values: Ref::Static(<serde_json::Value as Schema>::SCHEMA),
     });
 }
 
 macro_rules! tuples {
     ($($name:ident)+) => {
         impl<$($name: Schema),+> Schema for ($($name,)+) {
-            const SCHEMA: &'static Node = &Node::Tuple(&[$($name::SCHEMA),+]);
+            const SCHEMA: &'static Node = &Node::Tuple(Ref::Static(&[$(Ref::Static($name::SCHEMA)),+]));
         }
     };
 }
@@ -252,8 +256,8 @@ impl Schema for std::net::Ipv6Addr {
 }
 
 impl Schema for std::net::IpAddr {
-    const SCHEMA: &'static Node = &Node::AnyOf(&[
-        <std::net::Ipv4Addr as Schema>::SCHEMA,
-        <std::net::Ipv6Addr as Schema>::SCHEMA,
-    ]);
+    const SCHEMA: &'static Node = &Node::AnyOf(Ref::Static(&[
+        Ref::Static(<std::net::Ipv4Addr as Schema>::SCHEMA),
+        Ref::Static(<std::net::Ipv6Addr as Schema>::SCHEMA),
+    ]));
 }

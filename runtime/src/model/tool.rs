@@ -1,6 +1,6 @@
 //! The [`Tool`] trait: a struct that is the input of an MCP tool.
 
-use super::{Schema, SchemaFn};
+use super::{NodeRef, Ref, Schema, Text};
 
 /// An MCP tool whose input is `Self`.
 ///
@@ -11,7 +11,7 @@ use super::{Schema, SchemaFn};
 /// use toolschema_runtime::Tool;
 ///
 /// fn tool_name<T: Tool>() -> &'static str {
-///     T::TOOL.name
+///     &T::TOOL.name
 /// }
 /// ```
 #[diagnostic::on_unimplemented(
@@ -29,24 +29,24 @@ pub trait Tool: Schema {
 }
 
 /// Everything known about a tool at compile time.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ToolDef {
     /// The tool's name (`#[tool(name)]`, else the struct name in kebab-case).
-    pub name: &'static str,
+    pub name: Text,
     /// A human-readable title.
-    pub title: Option<&'static str>,
+    pub title: Option<Text>,
     /// What the tool does, for the model (the struct's doc comment).
-    pub description: &'static str,
+    pub description: Text,
     /// The version of the tool's mapping this type provides.
     pub version: u32,
     /// The input schema: the struct itself.
-    pub input: SchemaFn,
+    pub input: NodeRef,
     /// The output schema (`#[tool(output = T)]`).
-    pub output: Option<SchemaFn>,
+    pub output: Option<NodeRef>,
     /// Hints about the tool's behaviour.
     pub annotations: Annotations,
     /// Images a client may show beside the tool (`#[tool(icon(...))]`).
-    pub icons: &'static [Icon],
+    pub icons: Ref<[Icon]>,
     /// Whether the tool is internal: never exposed, whatever configuration says.
     pub internal: bool,
 }
@@ -57,7 +57,9 @@ impl ToolDef {
     /// (see [`Revision`](crate::project::Revision)). A tool without an
     /// output schema returns content blocks, and counts as one.
     pub fn output_is_object(&self) -> bool {
-        self.output.is_none_or(|schema| schema().is_json_object())
+        self.output
+            .as_ref()
+            .is_none_or(|schema| schema.is_json_object())
     }
 }
 
@@ -65,25 +67,25 @@ impl ToolDef {
 /// 2025-11-25).
 ///
 /// ```
-/// use toolschema_runtime::model::{Icon, IconTheme};
+/// use toolschema_runtime::model::{Icon, IconTheme, Ref};
 ///
 /// const INVOICE: Icon = Icon {
-///     src: "https://acme.example/icons/invoice.svg",
-///     mime_type: Some("image/svg+xml"),
-///     sizes: &["any"],
+///     src: Ref::Static("https://acme.example/icons/invoice.svg"),
+///     mime_type: Some(Ref::Static("image/svg+xml")),
+///     sizes: Ref::Static(&[Ref::Static("any")]),
 ///     theme: Some(IconTheme::Light),
 /// };
 /// assert_eq!(INVOICE.theme.map(IconTheme::name), Some("light"));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Icon {
     /// An `https:` (or `http:`) URL, or a `data:` URI with the image in
     /// base64.
-    pub src: &'static str,
+    pub src: Text,
     /// The image's MIME type, when the source does not say it well.
-    pub mime_type: Option<&'static str>,
+    pub mime_type: Option<Text>,
     /// The sizes it suits, each `WxH` (`48x48`) or `any`; none is any size.
-    pub sizes: &'static [&'static str],
+    pub sizes: Ref<[Text]>,
     /// The background it is drawn for; `None` suits both.
     pub theme: Option<IconTheme>,
 }

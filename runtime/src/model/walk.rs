@@ -13,15 +13,15 @@ use super::members::Direction;
 use super::{Field, Node, Shape, TypeInfo};
 
 /// What a walk does at each node.
-pub(crate) trait Visit {
+pub(crate) trait Visit<'a> {
     /// Called once for each node reached; a derived type (object or enum)
     /// is reached once however many places refer to it. `Break` ends the
     /// walk.
-    fn node(&mut self, node: &'static Node) -> ControlFlow<()>;
+    fn node(&mut self, node: &'a Node) -> ControlFlow<()>;
 
     /// A derived type reached again from inside itself: the graph recurses
     /// through it.
-    fn cycle(&mut self, _type_name: &'static str) {}
+    fn cycle(&mut self, _type_name: &'a str) {}
 }
 
 /// The identity of a derived type, if `node` is one.
@@ -35,7 +35,7 @@ pub(crate) fn type_info(node: &Node) -> Option<&TypeInfo> {
 
 /// Walks the graph from `root`, depth first, following the fields that take
 /// part in `direction`.
-pub(crate) fn walk(root: &'static Node, direction: Direction, visit: &mut impl Visit) {
+pub(crate) fn walk<'a>(root: &'a Node, direction: Direction, visit: &mut impl Visit<'a>) {
     let mut walk = Walk {
         direction,
         on_path: Vec::new(),
@@ -44,21 +44,21 @@ pub(crate) fn walk(root: &'static Node, direction: Direction, visit: &mut impl V
     let _ = walk.enter(root, visit);
 }
 
-struct Walk {
+struct Walk<'a> {
     direction: Direction,
     /// The derived types being walked, outermost first.
-    on_path: Vec<&'static str>,
+    on_path: Vec<&'a str>,
     /// The derived types already entered.
-    done: HashSet<&'static str>,
+    done: HashSet<&'a str>,
 }
 
-impl Walk {
-    fn enter(&mut self, node: &'static Node, visit: &mut impl Visit) -> ControlFlow<()> {
+impl<'a> Walk<'a> {
+    fn enter(&mut self, node: &'a Node, visit: &mut impl Visit<'a>) -> ControlFlow<()> {
         let Some(info) = type_info(node) else {
             visit.node(node)?;
             return self.children(node, visit);
         };
-        let name = (info.type_name)();
+        let name: &'a str = &info.type_name;
         if self.on_path.contains(&name) {
             visit.cycle(name);
             return ControlFlow::Continue(());
@@ -73,33 +73,33 @@ impl Walk {
         flow
     }
 
-    fn fields(&mut self, fields: &'static [Field], visit: &mut impl Visit) -> ControlFlow<()> {
+    fn fields(&mut self, fields: &'a [Field], visit: &mut impl Visit<'a>) -> ControlFlow<()> {
         let direction = self.direction;
         for field in fields.iter().filter(|f| direction.includes(f)) {
-            self.enter((field.schema)(), visit)?;
+            self.enter(&field.schema, visit)?;
         }
         ControlFlow::Continue(())
     }
 
     /// Enters the nodes `node` links to directly.
-    fn children(&mut self, node: &'static Node, visit: &mut impl Visit) -> ControlFlow<()> {
+    fn children(&mut self, node: &'a Node, visit: &mut impl Visit<'a>) -> ControlFlow<()> {
         match node {
             Node::Optional(inner) => self.enter(inner, visit),
-            Node::Array(array) => self.enter(array.items, visit),
-            Node::Map(map) => self.enter(map.values, visit),
+            Node::Array(array) => self.enter(&array.items, visit),
+            Node::Map(map) => self.enter(&map.values, visit),
             Node::Tuple(items) | Node::AnyOf(items) => {
                 items.iter().try_for_each(|item| self.enter(item, visit))
             }
-            Node::Object(object) => self.fields(object.fields, visit),
+            Node::Object(object) => self.fields(&object.fields, visit),
             Node::Enum(enumeration) => {
                 enumeration
                     .variants
                     .iter()
-                    .try_for_each(|variant| match variant.shape {
+                    .try_for_each(|variant| match &variant.shape {
                         Shape::Unit => ControlFlow::Continue(()),
-                        Shape::Newtype(payload) => self.enter(payload(), visit),
+                        Shape::Newtype(payload) => self.enter(payload, visit),
                         Shape::Tuple(items) => {
-                            items.iter().try_for_each(|item| self.enter(item(), visit))
+                            items.iter().try_for_each(|item| self.enter(item, visit))
                         }
                         Shape::Struct(fields) => self.fields(fields, visit),
                     })
@@ -117,13 +117,13 @@ impl Walk {
 
 /// The derived types that contain themselves, by type name: those a
 /// rendering writes once under `$defs` and refers to with `$ref`.
-pub(crate) fn recursive_types(root: &'static Node, direction: Direction) -> HashSet<&'static str> {
-    struct Cycles(HashSet<&'static str>);
-    impl Visit for Cycles {
-        fn node(&mut self, _: &'static Node) -> ControlFlow<()> {
+pub(crate) fn recursive_types(root: &Node, direction: Direction) -> HashSet<&str> {
+    struct Cycles<'a>(HashSet<&'a str>);
+    impl<'a> Visit<'a> for Cycles<'a> {
+        fn node(&mut self, _: &'a Node) -> ControlFlow<()> {
             ControlFlow::Continue(())
         }
-        fn cycle(&mut self, type_name: &'static str) {
+        fn cycle(&mut self, type_name: &'a str) {
             self.0.insert(type_name);
         }
     }
@@ -134,16 +134,16 @@ pub(crate) fn recursive_types(root: &'static Node, direction: Direction) -> Hash
 
 /// The field lists of a node: an object's, or those of an enum's struct
 /// variants.
-pub(crate) fn field_lists(node: &'static Node) -> impl Iterator<Item = &'static [Field]> {
+pub(crate) fn field_lists(node: &Node) -> impl Iterator<Item = &[Field]> {
     let (object, variants) = match node {
-        Node::Object(object) => (Some(object.fields), &[][..]),
-        Node::Enum(enumeration) => (None, enumeration.variants),
+        Node::Object(object) => (Some(&*object.fields), &[][..]),
+        Node::Enum(enumeration) => (None, &*enumeration.variants),
         _ => (None, &[][..]),
     };
     object
         .into_iter()
-        .chain(variants.iter().filter_map(|v| match v.shape {
-            Shape::Struct(fields) => Some(fields),
+        .chain(variants.iter().filter_map(|v| match &v.shape {
+            Shape::Struct(fields) => Some(&**fields),
             _ => None,
         }))
 }
@@ -151,10 +151,10 @@ pub(crate) fn field_lists(node: &'static Node) -> impl Iterator<Item = &'static 
 /// Whether any field reachable from `root` in `direction` has an exposed
 /// name that differs from its source name (so that values need renaming at
 /// all).
-pub(crate) fn has_renames(root: &'static Node, direction: Direction) -> bool {
+pub(crate) fn has_renames(root: &Node, direction: Direction) -> bool {
     struct Renames(bool);
-    impl Visit for Renames {
-        fn node(&mut self, node: &'static Node) -> ControlFlow<()> {
+    impl Visit<'_> for Renames {
+        fn node(&mut self, node: &Node) -> ControlFlow<()> {
             if field_lists(node).flatten().any(|f| f.exposed != f.source) {
                 self.0 = true;
                 return ControlFlow::Break(());
@@ -171,24 +171,24 @@ pub(crate) fn has_renames(root: &'static Node, direction: Direction) -> bool {
 /// object could not hold apart: `(the type's name, the property)`. Found
 /// through flattening at any depth, in one direction.
 pub(crate) fn duplicate_property(
-    root: &'static Node,
+    root: &Node,
     direction: Direction,
-) -> Option<(&'static str, &'static str)> {
-    struct Duplicates {
+) -> Option<(&str, &str)> {
+    struct Duplicates<'a> {
         direction: Direction,
-        found: Option<(&'static str, &'static str)>,
+        found: Option<(&'a str, &'a str)>,
     }
-    impl Visit for Duplicates {
-        fn node(&mut self, node: &'static Node) -> ControlFlow<()> {
+    impl<'a> Visit<'a> for Duplicates<'a> {
+        fn node(&mut self, node: &'a Node) -> ControlFlow<()> {
             let Some(info) = type_info(node) else {
                 return ControlFlow::Continue(());
             };
             for fields in field_lists(node) {
                 let members = super::members::members(fields, self.direction);
                 for (i, member) in members.iter().enumerate() {
-                    let exposed = member.field.exposed;
+                    let exposed: &'a str = &member.field.exposed;
                     if members[..i].iter().any(|m| m.field.exposed == exposed) {
-                        self.found = Some((info.name, exposed));
+                        self.found = Some((&info.name, exposed));
                         return ControlFlow::Break(());
                     }
                 }
@@ -206,13 +206,13 @@ pub(crate) fn duplicate_property(
 
 /// Whether a hand-written schema ([`Node::Raw`]) sits below `root`: it
 /// stands only at a tool's input root, where its own `$ref`s resolve.
-pub(crate) fn has_nested_raw(root: &'static Node, direction: Direction) -> bool {
-    struct Nested {
-        root: &'static Node,
+pub(crate) fn has_nested_raw(root: &Node, direction: Direction) -> bool {
+    struct Nested<'a> {
+        root: &'a Node,
         found: bool,
     }
-    impl Visit for Nested {
-        fn node(&mut self, node: &'static Node) -> ControlFlow<()> {
+    impl<'a> Visit<'a> for Nested<'a> {
+        fn node(&mut self, node: &'a Node) -> ControlFlow<()> {
             if matches!(node, Node::Raw(_)) && !core::ptr::eq(node, self.root) {
                 self.found = true;
                 return ControlFlow::Break(());

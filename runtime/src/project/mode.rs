@@ -68,12 +68,12 @@ const STRUCTURE: &[&str] = &[
 /// use toolschema_runtime::project::{project_tool, Mode, HINT_FIELD};
 /// # use toolschema_runtime::model::*;
 /// # static INPUT: Node = Node::Object(ObjectNode {
-/// #     info: TypeInfo { name: "Ping", type_name: || "Ping", title: None, description: None },
-/// #     fields: &[], additional: Additional::Deny,
+/// #     info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Static("Ping"), title: None, description: None },
+/// #     fields: Ref::Static(&[]), additional: Additional::Deny,
 /// # });
 /// # let tool = ToolDef {
-/// #     name: "ping", title: None, description: "Answers pong.", version: 1,
-/// #     input: || &INPUT, output: None, annotations: Annotations::NONE, icons: &[], internal: false,
+/// #     name: Ref::Static("ping"), title: None, description: Ref::Static("Answers pong."), version: 1,
+/// #     input: Ref::Static(&INPUT), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false,
 /// # };
 /// let lazy = project_tool(&tool, Mode::Lazy).to_value();
 /// assert_eq!(lazy["description"], "Answers pong.");
@@ -92,7 +92,7 @@ pub fn project_tool(tool: &ToolDef, mode: Mode) -> Json {
         Mode::DataStructureOnly => {
             if let Some(Json::Object(input)) = object.get(INPUT).cloned() {
                 let mut input = structure(input);
-                add_hint(&mut input, tool.name);
+                add_hint(&mut input, &tool.name);
                 object.insert(INPUT, input);
             }
             if let Some(Json::Object(output)) = object.get(OUTPUT).cloned() {
@@ -102,7 +102,7 @@ pub fn project_tool(tool: &ToolDef, mode: Mode) -> Json {
         Mode::Lazy => {
             let mut input = Object::new();
             input.insert("type", "object");
-            add_hint(&mut input, tool.name);
+            add_hint(&mut input, &tool.name);
             object.insert(INPUT, input);
             object.remove(OUTPUT);
         }

@@ -84,13 +84,13 @@ impl Revision {
     /// # use toolschema_runtime::model::*;
     /// # static OUTPUT: Node = Node::Boolean;
     /// # static INPUT: Node = Node::Object(ObjectNode {
-    /// #     info: TypeInfo { name: "Ping", type_name: || "Ping", title: None, description: None },
-    /// #     fields: &[], additional: Additional::Deny,
+    /// #     info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Static("Ping"), title: None, description: None },
+    /// #     fields: Ref::Static(&[]), additional: Additional::Deny,
     /// # });
     /// # let tool = ToolDef {
-    /// #     name: "ping", title: None, description: "Answers.", version: 1,
-    /// #     input: || &INPUT, output: Some(|| &OUTPUT), annotations: Annotations::NONE,
-    /// #     icons: &[], internal: false,
+    /// #     name: Ref::Static("ping"), title: None, description: Ref::Static("Answers."), version: 1,
+    /// #     input: Ref::Static(&INPUT), output: Some(Ref::Static(&OUTPUT)), annotations: Annotations::NONE,
+    /// #     icons: Ref::Static(&[]), internal: false,
     /// # };
     /// // A tool whose result is `true` or `false`.
     /// let latest = project_tool(&tool, Mode::Full);
@@ -129,13 +129,13 @@ impl Revision {
     /// use toolschema_runtime::project::Revision;
     /// # static OUTPUT: Node = Node::Boolean;
     /// # static INPUT: Node = Node::Object(ObjectNode {
-    /// #     info: TypeInfo { name: "Ping", type_name: || "Ping", title: None, description: None },
-    /// #     fields: &[], additional: Additional::Deny,
+    /// #     info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Static("Ping"), title: None, description: None },
+    /// #     fields: Ref::Static(&[]), additional: Additional::Deny,
     /// # });
     /// # let tool = ToolDef {
-    /// #     name: "ping", title: None, description: "Answers.", version: 1,
-    /// #     input: || &INPUT, output: Some(|| &OUTPUT), annotations: Annotations::NONE,
-    /// #     icons: &[], internal: false,
+    /// #     name: Ref::Static("ping"), title: None, description: Ref::Static("Answers."), version: 1,
+    /// #     input: Ref::Static(&INPUT), output: Some(Ref::Static(&OUTPUT)), annotations: Annotations::NONE,
+    /// #     icons: Ref::Static(&[]), internal: false,
     /// # };
     /// let value = serde_json::json!(true);
     /// assert_eq!(Revision::V2026_07_28.fit_result(&tool, value.clone()), value);

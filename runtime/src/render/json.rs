@@ -5,11 +5,9 @@
 //! serializes with serde, so it turns into a compact or pretty string, or a
 //! [`serde_json::Value`], with one implementation.
 
-use alloc::borrow::Cow;
-
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
-use crate::model::{Literal, Number};
+use crate::model::{Literal, Number, Ref, Text};
 
 /// A JSON value whose objects keep their keys in insertion order.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,7 +19,7 @@ pub enum Json {
     /// A number.
     Number(Number),
     /// A string.
-    String(Cow<'static, str>),
+    String(Text),
     /// An array.
     Array(Vec<Json>),
     /// An object.
@@ -31,7 +29,7 @@ pub enum Json {
 /// A JSON object whose keys keep their insertion order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Object {
-    entries: Vec<(Cow<'static, str>, Json)>,
+    entries: Vec<(Text, Json)>,
 }
 
 impl Object {
@@ -41,7 +39,7 @@ impl Object {
     }
 
     /// Sets `key` to `value`: in place if the key is present, else at the end.
-    pub fn insert(&mut self, key: impl Into<Cow<'static, str>>, value: impl Into<Json>) {
+    pub fn insert(&mut self, key: impl Into<Text>, value: impl Into<Json>) {
         let key = key.into();
         let value = value.into();
         match self.entries.iter_mut().find(|(k, _)| *k == key) {
@@ -78,7 +76,7 @@ impl Object {
     /// Replaces the entry `from` by `to: value`, in the same position.
     pub(crate) fn rename_key(&mut self, from: &str, to: &'static str, value: Json) {
         match self.entries.iter_mut().find(|(k, _)| k == from) {
-            Some(entry) => *entry = (Cow::Borrowed(to), value),
+            Some(entry) => *entry = (Ref::Static(to), value),
             None => self.insert(to, value),
         }
     }
@@ -184,13 +182,25 @@ impl From<Number> for Json {
 
 impl From<&'static str> for Json {
     fn from(s: &'static str) -> Json {
-        Json::String(Cow::Borrowed(s))
+        Json::String(Ref::Static(s))
     }
 }
 
 impl From<String> for Json {
     fn from(s: String) -> Json {
-        Json::String(Cow::Owned(s))
+        Json::String(Text::from(s))
+    }
+}
+
+impl From<Text> for Json {
+    fn from(s: Text) -> Json {
+        Json::String(s)
+    }
+}
+
+impl From<&Text> for Json {
+    fn from(s: &Text) -> Json {
+        Json::String(s.clone())
     }
 }
 
@@ -206,13 +216,13 @@ impl From<Vec<Json>> for Json {
     }
 }
 
-impl From<Literal> for Json {
-    fn from(literal: Literal) -> Json {
+impl From<&Literal> for Json {
+    fn from(literal: &Literal) -> Json {
         match literal {
             Literal::Null => Json::Null,
-            Literal::Bool(b) => Json::Bool(b),
-            Literal::Number(n) => Json::Number(n),
-            Literal::Str(s) => Json::String(Cow::Borrowed(s)),
+            Literal::Bool(b) => Json::Bool(*b),
+            Literal::Number(n) => Json::Number(*n),
+            Literal::Str(s) => Json::String(s.clone()),
         }
     }
 }
@@ -294,11 +304,11 @@ impl<'de> serde::de::Visitor<'de> for JsonVisitor {
     }
 
     fn visit_str<E>(self, s: &str) -> Result<Json, E> {
-        Ok(Json::String(Cow::Owned(s.to_owned())))
+        Ok(Json::String(Text::from(s.to_owned())))
     }
 
     fn visit_string<E>(self, s: String) -> Result<Json, E> {
-        Ok(Json::String(Cow::Owned(s)))
+        Ok(Json::String(Text::from(s)))
     }
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {

@@ -13,8 +13,8 @@ pub use json::{Json, Object};
 
 use crate::model::walk::{recursive_types, type_info};
 use crate::model::{
-    Additional, Direction, EnumNode, Field, Icon, Node, ObjectNode, Refine, Shape, Tagging,
-    ToolDef, TypeInfo, Variant, flattened,
+    Additional, Direction, EnumNode, Field, Icon, Node, NodeRef, ObjectNode, Refine, Shape,
+    Tagging, ToolDef, TypeInfo, Variant, flattened,
 };
 
 /// Renders the JSON Schema of `node`.
@@ -25,7 +25,7 @@ use crate::model::{
 /// let json = render_schema(<Vec<bool> as Schema>::SCHEMA, Direction::Input);
 /// assert_eq!(json.to_compact_string(), r#"{"type":"array","items":{"type":"boolean"}}"#);
 /// ```
-pub fn render_schema(node: &'static Node, direction: Direction) -> Json {
+pub fn render_schema(node: &Node, direction: Direction) -> Json {
     let mut renderer = Renderer::new(node, direction);
     let mut json = renderer.body(node);
     renderer.attach_defs(&mut json);
@@ -39,17 +39,14 @@ pub fn render_schema(node: &'static Node, direction: Direction) -> Json {
 /// is set).
 pub fn render_tool(tool: &ToolDef) -> Json {
     let mut object = Object::new();
-    object.insert("name", tool.name);
-    if let Some(title) = tool.title {
+    object.insert("name", &tool.name);
+    if let Some(title) = &tool.title {
         object.insert("title", title);
     }
-    object.insert("description", tool.description);
-    object.insert(
-        "inputSchema",
-        render_schema((tool.input)(), Direction::Input),
-    );
-    if let Some(output) = tool.output {
-        object.insert("outputSchema", render_schema(output(), Direction::Output));
+    object.insert("description", &tool.description);
+    object.insert("inputSchema", render_schema(&tool.input, Direction::Input));
+    if let Some(output) = &tool.output {
+        object.insert("outputSchema", render_schema(output, Direction::Output));
     }
     let hints = [
         ("readOnlyHint", tool.annotations.read_only),
@@ -76,12 +73,12 @@ pub fn render_tool(tool: &ToolDef) -> Json {
 /// An MCP `Icon` object.
 fn render_icon(icon: &Icon) -> Json {
     let mut object = Object::new();
-    object.insert("src", icon.src);
-    if let Some(mime_type) = icon.mime_type {
+    object.insert("src", &icon.src);
+    if let Some(mime_type) = &icon.mime_type {
         object.insert("mimeType", mime_type);
     }
     if !icon.sizes.is_empty() {
-        let sizes: Vec<Json> = icon.sizes.iter().map(|&size| Json::from(size)).collect();
+        let sizes: Vec<Json> = icon.sizes.iter().map(Json::from).collect();
         object.insert("sizes", sizes);
     }
     if let Some(theme) = icon.theme {
@@ -90,20 +87,20 @@ fn render_icon(icon: &Icon) -> Json {
     Json::Object(object)
 }
 
-struct Renderer {
+struct Renderer<'a> {
     direction: Direction,
-    root: Option<&'static str>,
-    recursive: HashSet<&'static str>,
+    root: Option<&'a str>,
+    recursive: HashSet<&'a str>,
     /// `$defs` key of each recursive type rendered so far.
-    def_keys: HashMap<&'static str, String>,
+    def_keys: HashMap<&'a str, String>,
     defs: Object,
 }
 
-impl Renderer {
-    fn new(root: &'static Node, direction: Direction) -> Renderer {
+impl<'a> Renderer<'a> {
+    fn new(root: &'a Node, direction: Direction) -> Renderer<'a> {
         Renderer {
             direction,
-            root: type_info(root).map(|info| (info.type_name)()),
+            root: type_info(root).map(|info| &*info.type_name),
             recursive: recursive_types(root, direction),
             def_keys: HashMap::new(),
             defs: Object::new(),
@@ -121,9 +118,9 @@ impl Renderer {
 
     /// The schema of `node` at a place that refers to it: a `$ref` for a
     /// recursive type, else the node inline.
-    fn node(&mut self, node: &'static Node) -> Json {
+    fn node(&mut self, node: &'a Node) -> Json {
         if let Some(info) = type_info(node) {
-            let name = (info.type_name)();
+            let name: &'a str = &info.type_name;
             if self.recursive.contains(name) {
                 return self.reference(node, info, name);
             }
@@ -131,7 +128,7 @@ impl Renderer {
         self.body(node)
     }
 
-    fn reference(&mut self, node: &'static Node, info: &TypeInfo, name: &'static str) -> Json {
+    fn reference(&mut self, node: &'a Node, info: &TypeInfo, name: &'a str) -> Json {
         let mut object = Object::new();
         if self.root == Some(name) {
             object.insert("$ref", "#");
@@ -140,7 +137,7 @@ impl Renderer {
         let key = match self.def_keys.get(name) {
             Some(key) => key.clone(),
             None => {
-                let key = self.free_def_key(info.name);
+                let key = self.free_def_key(&info.name);
                 self.def_keys.insert(name, key.clone());
                 // Reserve the slot first so that the body's own references
                 // find the key and the definition keeps its place.
@@ -167,7 +164,7 @@ impl Renderer {
     }
 
     /// The schema of `node` itself, inline.
-    fn body(&mut self, node: &'static Node) -> Json {
+    fn body(&mut self, node: &'a Node) -> Json {
         let mut out = Object::new();
         match node {
             Node::Any => {}
@@ -198,10 +195,10 @@ impl Renderer {
             }
             Node::String(string) => {
                 out.insert("type", "string");
-                if let Some(format) = string.format {
+                if let Some(format) = &string.format {
                     out.insert("format", format);
                 }
-                if let Some(pattern) = string.pattern {
+                if let Some(pattern) = &string.pattern {
                     out.insert("pattern", pattern);
                 }
                 if let Some(min) = string.min_length {
@@ -213,7 +210,7 @@ impl Renderer {
             }
             Node::Array(array) => {
                 out.insert("type", "array");
-                out.insert("items", self.node(array.items));
+                out.insert("items", self.node(&array.items));
                 if let Some(min) = array.min_items {
                     out.insert("minItems", min);
                 }
@@ -224,13 +221,10 @@ impl Renderer {
                     out.insert("uniqueItems", true);
                 }
             }
-            Node::Tuple(items) => {
-                let items: Vec<&'static Node> = items.to_vec();
-                return self.tuple(items);
-            }
+            Node::Tuple(items) => return self.tuple(items),
             Node::Map(map) => {
                 out.insert("type", "object");
-                out.insert("additionalProperties", self.node(map.values));
+                out.insert("additionalProperties", self.node(&map.values));
             }
             Node::Optional(inner) => {
                 let mut null = Object::new();
@@ -250,11 +244,11 @@ impl Renderer {
         Json::Object(out)
     }
 
-    fn tuple(&mut self, items: Vec<&'static Node>) -> Json {
+    fn tuple(&mut self, items: &'a [NodeRef]) -> Json {
         let mut out = Object::new();
         let len = items.len() as u64;
         out.insert("type", "array");
-        let items = items.into_iter().map(|item| self.node(item)).collect();
+        let items = items.iter().map(|item| self.node(item)).collect();
         out.insert("prefixItems", Json::Array(items));
         out.insert("minItems", len);
         out.insert("maxItems", len);
@@ -262,32 +256,34 @@ impl Renderer {
     }
 
     fn info(out: &mut Object, info: &TypeInfo) {
-        if let Some(title) = info.title {
+        if let Some(title) = &info.title {
             out.insert("title", title);
         }
-        if let Some(description) = info.description {
+        if let Some(description) = &info.description {
             out.insert("description", description);
         }
     }
 
-    fn object(&mut self, object: &'static ObjectNode) -> Json {
+    fn object(&mut self, object: &'a ObjectNode) -> Json {
         let mut out = Object::new();
         out.insert("type", "object");
         Self::info(&mut out, &object.info);
         let mut members = Members::default();
-        self.members(object.fields, &mut members);
+        self.members(&object.fields, &mut members);
         members.finish(&mut out, object.additional);
         Json::Object(out)
     }
 
     /// Collects the properties of `fields` (flattened fields merged).
-    fn members(&mut self, fields: &'static [Field], members: &mut Members) {
+    fn members(&mut self, fields: &'a [Field], members: &mut Members) {
         let (list, map) = flattened(fields, self.direction);
         for member in list {
             let property = self.property(member.field);
-            members.properties.insert(member.field.exposed, property);
+            members
+                .properties
+                .insert(member.field.exposed.clone(), property);
             if member.is_required(self.direction) {
-                members.required.push(Json::from(member.field.exposed));
+                members.required.push(Json::from(&member.field.exposed));
             }
         }
         if let Some(values) = map {
@@ -297,8 +293,8 @@ impl Renderer {
 
     /// The schema of one property: its type's, refined by the field's
     /// attributes and documented by the field's doc comment.
-    fn property(&mut self, field: &Field) -> Json {
-        let target = (field.schema)();
+    fn property(&mut self, field: &'a Field) -> Json {
+        let target: &'a Node = &field.schema;
         // As a property, `Option<T>` is `T` and the property is not required.
         let target = target.unwrap_optional();
         let mut json = self.node(target);
@@ -306,7 +302,7 @@ impl Renderer {
             return json;
         };
         refine(out, &field.refine);
-        if let Some(description) = field.description {
+        if let Some(description) = &field.description {
             let description = match target {
                 Node::Enum(enumeration) => match value_list(enumeration) {
                     Some(values) => Json::from(format!("{description}\n\n{values}")),
@@ -316,27 +312,27 @@ impl Renderer {
             };
             out.insert("description", description);
         }
-        if let Some(default) = field.default {
+        if let Some(default) = &field.default {
             out.insert("default", default);
         }
         if !field.examples.is_empty() {
-            let examples = field.examples.iter().map(|e| Json::from(*e)).collect();
+            let examples = field.examples.iter().map(Json::from).collect();
             out.insert("examples", Json::Array(examples));
         }
-        if let Some(header) = field.header {
+        if let Some(header) = &field.header {
             out.insert("x-mcp-header", header);
         }
         json
     }
 
-    fn enumeration(&mut self, enumeration: &'static EnumNode) -> Json {
+    fn enumeration(&mut self, enumeration: &'a EnumNode) -> Json {
         let mut out = Object::new();
         if enumeration.is_string_enum() {
             out.insert("type", "string");
-            if let Some(title) = enumeration.info.title {
+            if let Some(title) = &enumeration.info.title {
                 out.insert("title", title);
             }
-            let description = match (enumeration.info.description, value_list(enumeration)) {
+            let description = match (&enumeration.info.description, value_list(enumeration)) {
                 (Some(doc), Some(values)) => Some(Json::from(format!("{doc}\n\n{values}"))),
                 (Some(doc), None) => Some(Json::from(doc)),
                 (None, Some(values)) => Some(Json::from(values)),
@@ -345,7 +341,7 @@ impl Renderer {
             if let Some(description) = description {
                 out.insert("description", description);
             }
-            let values = enumeration.variants.iter().map(|v| Json::from(v.name));
+            let values = enumeration.variants.iter().map(|v| Json::from(&v.name));
             out.insert("enum", Json::Array(values.collect()));
             return Json::Object(out);
         }
@@ -364,7 +360,7 @@ impl Renderer {
         let branches = enumeration
             .variants
             .iter()
-            .map(|variant| self.variant(enumeration.tagging, variant))
+            .map(|variant| self.variant(&enumeration.tagging, variant))
             .collect();
         let keyword = match enumeration.tagging {
             Tagging::Untagged => "anyOf",
@@ -375,14 +371,11 @@ impl Renderer {
     }
 
     /// The schema of a variant's payload on its own.
-    fn payload(&mut self, shape: Shape) -> Option<Json> {
+    fn payload(&mut self, shape: &'a Shape) -> Option<Json> {
         Some(match shape {
             Shape::Unit => return None,
-            Shape::Newtype(payload) => self.node(payload()),
-            Shape::Tuple(items) => {
-                let items = items.iter().map(|item| item()).collect();
-                self.tuple(items)
-            }
+            Shape::Newtype(payload) => self.node(payload),
+            Shape::Tuple(items) => self.tuple(items),
             Shape::Struct(fields) => {
                 let mut out = Object::new();
                 out.insert("type", "object");
@@ -394,44 +387,44 @@ impl Renderer {
         })
     }
 
-    fn variant(&mut self, tagging: Tagging, variant: &'static Variant) -> Json {
+    fn variant(&mut self, tagging: &Tagging, variant: &'a Variant) -> Json {
         let mut out = Object::new();
         let tag_value = || {
             let mut tag = Object::new();
             tag.insert("type", "string");
-            tag.insert("const", variant.name);
+            tag.insert("const", &variant.name);
             Json::Object(tag)
         };
         match tagging {
-            Tagging::External => match self.payload(variant.shape) {
+            Tagging::External => match self.payload(&variant.shape) {
                 None => {
                     out.insert("type", "string");
-                    out.insert("const", variant.name);
+                    out.insert("const", &variant.name);
                 }
                 Some(payload) => {
                     out.insert("type", "object");
                     let mut properties = Object::new();
-                    properties.insert(variant.name, payload);
+                    properties.insert(variant.name.clone(), payload);
                     out.insert("properties", properties);
-                    out.insert("required", vec![Json::from(variant.name)]);
+                    out.insert("required", vec![Json::from(&variant.name)]);
                     out.insert("additionalProperties", false);
                 }
             },
             Tagging::Internal { tag } => {
                 out.insert("type", "object");
                 let mut members = Members::default();
-                members.properties.insert(tag, tag_value());
+                members.properties.insert(tag.clone(), tag_value());
                 members.required.push(Json::from(tag));
                 let mut additional = Additional::Deny;
-                match variant.shape {
+                match &variant.shape {
                     Shape::Unit => {}
                     Shape::Struct(fields) => self.members(fields, &mut members),
-                    Shape::Newtype(payload) => match payload().unwrap_optional() {
+                    Shape::Newtype(payload) => match payload.unwrap_optional() {
                         Node::Object(inner) => {
                             additional = inner.additional;
-                            self.members(inner.fields, &mut members);
+                            self.members(&inner.fields, &mut members);
                         }
-                        Node::Map(map) => members.extra = Some(self.node(map.values)),
+                        Node::Map(map) => members.extra = Some(self.node(&map.values)),
                         // The derive refuses other payloads under an internal tag.
                         _ => {}
                     },
@@ -443,23 +436,23 @@ impl Renderer {
             Tagging::Adjacent { tag, content } => {
                 out.insert("type", "object");
                 let mut properties = Object::new();
-                properties.insert(tag, tag_value());
+                properties.insert(tag.clone(), tag_value());
                 let mut required = vec![Json::from(tag)];
-                if let Some(payload) = self.payload(variant.shape) {
-                    properties.insert(content, payload);
+                if let Some(payload) = self.payload(&variant.shape) {
+                    properties.insert(content.clone(), payload);
                     required.push(Json::from(content));
                 }
                 out.insert("properties", properties);
                 out.insert("required", required);
                 out.insert("additionalProperties", false);
             }
-            Tagging::Untagged => match self.payload(variant.shape) {
+            Tagging::Untagged => match self.payload(&variant.shape) {
                 None => out.insert("type", "null"),
                 Some(Json::Object(payload)) => out = payload,
                 Some(other) => return other,
             },
         }
-        if let Some(description) = variant.description {
+        if let Some(description) = &variant.description {
             out.insert("description", description);
         }
         Json::Object(out)
@@ -491,10 +484,10 @@ impl Members {
 
 /// Writes a field's refinements over its type's keywords.
 fn refine(out: &mut Object, refine: &Refine) {
-    if let Some(format) = refine.format {
+    if let Some(format) = &refine.format {
         out.insert("format", format);
     }
-    if let Some(pattern) = refine.pattern {
+    if let Some(pattern) = &refine.pattern {
         out.insert("pattern", pattern);
     }
     let numbers = [
@@ -523,11 +516,11 @@ fn value_list(enumeration: &EnumNode) -> Option<String> {
         return None;
     }
     let mut list = String::from("Values:");
-    for variant in enumeration.variants {
+    for variant in &enumeration.variants {
         list.push_str("\n- `");
-        list.push_str(variant.name);
+        list.push_str(&variant.name);
         list.push('`');
-        if let Some(description) = variant.description {
+        if let Some(description) = &variant.description {
             list.push_str(": ");
             list.push_str(description);
         }

@@ -20,7 +20,7 @@ use core::fmt;
 use serde_json::Value;
 
 use crate::model::walk::has_renames;
-use crate::model::{Direction, Node, ToolDef};
+use crate::model::{Direction, Node, NodeRef, Text, ToolDef};
 use crate::project::HINT_FIELD;
 use crate::render::render_schema;
 use limits::{depth, nesting_exceeds};
@@ -29,8 +29,8 @@ use violation::{Found, kind_of};
 /// The input side of one tool, compiled once: what `tools/call` arguments
 /// go through before the tool's handler sees them.
 pub struct InputValidator {
-    tool: &'static str,
-    root: &'static Node,
+    tool: Text,
+    root: NodeRef,
     validator: Result<jsonschema::Validator, String>,
     /// A schema written by hand (the input root is [`Node::Raw`]), parsed
     /// once: it tells which nulls mean "absent".
@@ -60,22 +60,22 @@ fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
 
 /// Compiles `tool`'s Full input schema, or says why it does not compile.
 pub(crate) fn compile_input(tool: &ToolDef) -> Result<(), String> {
-    compile(&render_schema((tool.input)(), Direction::Input).to_value()).map(|_| ())
+    compile(&render_schema(&tool.input, Direction::Input).to_value()).map(|_| ())
 }
 
 impl InputValidator {
     /// Compiles the validator of `tool`'s Full input schema.
     pub fn new(tool: &ToolDef, limits: Limits) -> InputValidator {
-        let root = (tool.input)();
+        let root = &tool.input;
         let schema = render_schema(root, Direction::Input).to_value();
         InputValidator {
-            tool: tool.name,
-            root,
+            tool: tool.name.clone(),
             validator: compile(&schema),
-            raw: matches!(root, Node::Raw(_)).then(|| schema.clone()),
+            raw: matches!(**root, Node::Raw(_)).then(|| schema.clone()),
             renames: has_renames(root, Direction::Input),
             limits,
             plan: one_pass::Plan::compile(root),
+            root: root.clone(),
         }
     }
 
@@ -231,7 +231,7 @@ impl InputValidator {
         if may_hold_nulls {
             match &self.raw {
                 Some(schema) => names::strip_unaccepted_nulls(schema, &mut value),
-                None => strip_absent_nulls(self.root, &mut value, Direction::Input),
+                None => strip_absent_nulls(&self.root, &mut value, Direction::Input),
             }
         }
         let validator = self.validator.as_ref().map_err(|error| {
@@ -252,9 +252,9 @@ impl InputValidator {
             }
             return Err(ArgumentErrors::from_found(found));
         }
-        names::integral_floats_to_integers(self.root, &mut value, Direction::Input);
+        names::integral_floats_to_integers(&self.root, &mut value, Direction::Input);
         if self.renames {
-            rename(self.root, &mut value, Names::Source, Direction::Input);
+            rename(&self.root, &mut value, Names::Source, Direction::Input);
         }
         Ok(value)
     }
@@ -274,8 +274,8 @@ impl InputValidator {
 /// The output side of one tool, compiled once: what a result goes through
 /// before it leaves.
 pub struct OutputValidator {
-    tool: &'static str,
-    root: &'static Node,
+    tool: Text,
+    root: NodeRef,
     validator: Result<jsonschema::Validator, String>,
     renames: bool,
 }
@@ -291,13 +291,13 @@ impl fmt::Debug for OutputValidator {
 impl OutputValidator {
     /// Compiles the validator of `tool`'s output schema, if it declares one.
     pub fn new(tool: &ToolDef) -> Option<OutputValidator> {
-        let root = (tool.output?)();
+        let root = tool.output.as_ref()?;
         let schema = render_schema(root, Direction::Output).to_value();
         Some(OutputValidator {
-            tool: tool.name,
-            root,
+            tool: tool.name.clone(),
             validator: compile(&schema),
             renames: has_renames(root, Direction::Output),
+            root: root.clone(),
         })
     }
 
@@ -305,9 +305,9 @@ impl OutputValidator {
     /// against the output schema.
     pub fn check(&self, mut value: Value) -> Result<Value, OutputErrors> {
         if self.renames {
-            rename(self.root, &mut value, Names::Exposed, Direction::Output);
+            rename(&self.root, &mut value, Names::Exposed, Direction::Output);
         }
-        strip_absent_nulls(self.root, &mut value, Direction::Output);
+        strip_absent_nulls(&self.root, &mut value, Direction::Output);
         let mut found = Found::new(Limits::default().max_violations);
         match &self.validator {
             Ok(validator) => {
@@ -324,7 +324,7 @@ impl OutputValidator {
         if found.is_empty() {
             Ok(value)
         } else {
-            Err(OutputErrors::from_found(self.tool, found))
+            Err(OutputErrors::from_found(self.tool.clone(), found))
         }
     }
 }

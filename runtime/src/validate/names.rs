@@ -19,21 +19,21 @@ pub enum Names {
 }
 
 /// The key of `member` in `names`.
-fn key(member: &Member, names: Names) -> &'static str {
+fn key<'a>(member: &Member<'a>, names: Names) -> &'a str {
     match names {
-        Names::Exposed => member.field.exposed,
-        Names::Source => member.field.source,
+        Names::Exposed => &member.field.exposed,
+        Names::Source => &member.field.source,
     }
 }
 
 /// What a walk does to each object it reaches, given the object's members.
-type Visit<'a> = dyn FnMut(&mut Map<String, Value>, &[Member]) + 'a;
+type Visit<'a> = dyn FnMut(&mut Map<String, Value>, &[Member<'_>]) + 'a;
 
 /// Calls `visit` on every JSON object that the model describes with named
 /// fields, outermost first; `visit` may rename keys from the other naming to
 /// `names`, which is then used to find the children.
 fn walk(
-    node: &'static Node,
+    node: &Node,
     value: &mut Value,
     names: Names,
     direction: Direction,
@@ -44,7 +44,7 @@ fn walk(
         (Node::Optional(inner), value) => walk(inner, value, names, direction, visit),
         (Node::Array(array), Value::Array(items)) => {
             for item in items {
-                walk(array.items, item, names, direction, visit);
+                walk(&array.items, item, names, direction, visit);
             }
         }
         (Node::Tuple(nodes), Value::Array(items)) => {
@@ -54,12 +54,12 @@ fn walk(
         }
         (Node::Map(map), Value::Object(entries)) => {
             for value in entries.values_mut() {
-                walk(map.values, value, names, direction, visit);
+                walk(&map.values, value, names, direction, visit);
             }
         }
         (Node::Object(object), Value::Object(map)) => {
             walk_fields(
-                &members(object.fields, direction),
+                &members(&object.fields, direction),
                 map,
                 names,
                 direction,
@@ -67,8 +67,8 @@ fn walk(
             );
         }
         (Node::Enum(enumeration), value) => walk_enum(
-            enumeration.tagging,
-            enumeration.variants,
+            &enumeration.tagging,
+            &enumeration.variants,
             value,
             names,
             direction,
@@ -79,7 +79,7 @@ fn walk(
 }
 
 fn walk_fields(
-    members: &[Member],
+    members: &[Member<'_>],
     map: &mut Map<String, Value>,
     names: Names,
     direction: Direction,
@@ -88,14 +88,14 @@ fn walk_fields(
     visit(map, members);
     for member in members {
         if let Some(child) = map.get_mut(key(member, names)) {
-            walk((member.field.schema)(), child, names, direction, visit);
+            walk(&member.field.schema, child, names, direction, visit);
         }
     }
 }
 
 fn walk_enum(
-    tagging: Tagging,
-    variants: &'static [crate::model::Variant],
+    tagging: &Tagging,
+    variants: &[crate::model::Variant],
     value: &mut Value,
     names: Names,
     direction: Direction,
@@ -114,23 +114,23 @@ fn walk_enum(
             }
         }
         Tagging::Internal { tag } => {
-            let Some(variant) = map.get(tag).and_then(Value::as_str).and_then(find) else {
+            let Some(variant) = map.get(&**tag).and_then(Value::as_str).and_then(find) else {
                 return;
             };
-            match variant.shape {
+            match &variant.shape {
                 Shape::Struct(fields) => {
                     walk_fields(&members(fields, direction), map, names, direction, visit)
                 }
-                Shape::Newtype(payload) => walk(payload(), value, names, direction, visit),
+                Shape::Newtype(payload) => walk(payload, value, names, direction, visit),
                 Shape::Unit | Shape::Tuple(_) => {}
             }
             return;
         }
         Tagging::Adjacent { tag, content } => {
-            let Some(variant) = map.get(tag).and_then(Value::as_str).and_then(find) else {
+            let Some(variant) = map.get(&**tag).and_then(Value::as_str).and_then(find) else {
                 return;
             };
-            match map.get_mut(content) {
+            match map.get_mut(&**content) {
                 Some(payload) => (variant, payload),
                 None => return,
             }
@@ -139,14 +139,14 @@ fn walk_enum(
         // each; nothing inside an untagged enum is renamed or made optional.
         Tagging::External | Tagging::Untagged => return,
     };
-    match (variant.shape, payload) {
+    match (&variant.shape, payload) {
         (Shape::Struct(fields), Value::Object(inner)) => {
             walk_fields(&members(fields, direction), inner, names, direction, visit)
         }
-        (Shape::Newtype(node), payload) => walk(node(), payload, names, direction, visit),
+        (Shape::Newtype(node), payload) => walk(node, payload, names, direction, visit),
         (Shape::Tuple(nodes), Value::Array(items)) => {
             for (node, item) in nodes.iter().zip(items) {
-                walk(node(), item, names, direction, visit);
+                walk(node, item, names, direction, visit);
             }
         }
         _ => {}
@@ -162,7 +162,7 @@ fn walk_enum(
 /// strip_absent_nulls(<Vec<Option<u8>> as Schema>::SCHEMA, &mut value, Direction::Input);
 /// assert_eq!(value, serde_json::json!([null, 1])); // items are not fields
 /// ```
-pub fn strip_absent_nulls(node: &'static Node, value: &mut Value, direction: Direction) {
+pub fn strip_absent_nulls(node: &Node, value: &mut Value, direction: Direction) {
     if let Node::Raw(text) = node {
         if let Ok(schema) = serde_json::from_str::<Value>(text) {
             strip_unaccepted_nulls(&schema, value);
@@ -176,7 +176,7 @@ pub fn strip_absent_nulls(node: &'static Node, value: &mut Value, direction: Dir
         direction,
         &mut |map, members| {
             for member in members {
-                let key = member.field.exposed;
+                let key: &str = &member.field.exposed;
                 if !member.is_required(direction) && map.get(key).is_some_and(Value::is_null) {
                     map.remove(key);
                 }
@@ -187,12 +187,12 @@ pub fn strip_absent_nulls(node: &'static Node, value: &mut Value, direction: Dir
 
 /// Renames keys from one naming to the other (`to`), through nesting and
 /// arrays.
-pub fn rename(node: &'static Node, value: &mut Value, to: Names, direction: Direction) {
+pub fn rename(node: &Node, value: &mut Value, to: Names, direction: Direction) {
     walk(node, value, to, direction, &mut |map, members| {
         for member in members {
-            let (from, to) = match to {
-                Names::Source => (member.field.exposed, member.field.source),
-                Names::Exposed => (member.field.source, member.field.exposed),
+            let (from, to): (&str, &str) = match to {
+                Names::Source => (&member.field.exposed, &member.field.source),
+                Names::Exposed => (&member.field.source, &member.field.exposed),
             };
             if from != to
                 && let Some(value) = map.remove(from)
@@ -302,7 +302,7 @@ fn accepts_null(root: &Value, schema: &Value) -> bool {
 /// schema accepted it, and serde must read it too. `value` uses exposed
 /// names.
 pub(crate) fn integral_floats_to_integers(
-    node: &'static Node,
+    node: &Node,
     value: &mut Value,
     direction: Direction,
 ) {
@@ -331,7 +331,7 @@ pub(crate) fn integral_floats_to_integers(
         }
         (Node::Array(array), Value::Array(items)) => {
             for item in items {
-                integral_floats_to_integers(array.items, item, direction);
+                integral_floats_to_integers(&array.items, item, direction);
             }
         }
         (Node::Tuple(nodes), Value::Array(items)) => {
@@ -341,13 +341,13 @@ pub(crate) fn integral_floats_to_integers(
         }
         (Node::Map(map), Value::Object(entries)) => {
             for value in entries.values_mut() {
-                integral_floats_to_integers(map.values, value, direction);
+                integral_floats_to_integers(&map.values, value, direction);
             }
         }
         (Node::Object(object), Value::Object(map)) => {
-            for member in members(object.fields, direction) {
-                if let Some(child) = map.get_mut(member.field.exposed) {
-                    integral_floats_to_integers((member.field.schema)(), child, direction);
+            for member in members(&object.fields, direction) {
+                if let Some(child) = map.get_mut(&*member.field.exposed) {
+                    integral_floats_to_integers(&member.field.schema, child, direction);
                 }
             }
         }

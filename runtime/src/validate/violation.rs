@@ -6,6 +6,8 @@ use std::collections::BinaryHeap;
 
 use serde_json::Value;
 
+use crate::model::Text;
+
 /// The rule a violation breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -223,14 +225,14 @@ impl std::error::Error for ArgumentErrors {}
 /// defect, never sent as if valid.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputErrors {
-    tool: &'static str,
+    tool: Text,
     violations: Box<[Violation]>,
     omitted: usize,
 }
 
 impl OutputErrors {
     /// What `found` kept of `tool`'s result (at least one violation).
-    pub(crate) fn from_found(tool: &'static str, found: Found) -> OutputErrors {
+    pub(crate) fn from_found(tool: Text, found: Found) -> OutputErrors {
         let (violations, omitted) = found.finish();
         OutputErrors {
             tool,

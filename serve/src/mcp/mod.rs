@@ -915,13 +915,13 @@ fn check_param_headers(
     headers: &Headers<'_>,
 ) -> Result<(), String> {
     use base64::Engine;
-    let toolschema_runtime::model::Node::Object(object) = (def.input)() else {
+    let toolschema_runtime::model::Node::Object(object) = &*def.input else {
         return Ok(());
     };
-    for field in object.fields {
-        let Some(name) = field.header else { continue };
+    for field in &object.fields {
+        let Some(name) = &field.header else { continue };
         let body = arguments
-            .and_then(|a| a.get(field.exposed))
+            .and_then(|a| a.get(&*field.exposed))
             .and_then(|value| match value {
                 Value::String(text) => Some(text.clone()),
                 Value::Number(_) | Value::Bool(_) => Some(value.to_string()),

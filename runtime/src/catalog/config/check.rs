@@ -45,8 +45,8 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
     }
     let known_tenant = |id: &str| tenant_seen.contains_key(id);
 
-    let registered: Vec<&'static str> = {
-        let mut names: Vec<&'static str> = registry.tools().map(|t| t.name).collect();
+    let registered: Vec<&str> = {
+        let mut names: Vec<&str> = registry.tools().map(|t| &*t.name).collect();
         names.dedup();
         names
     };
@@ -305,7 +305,7 @@ fn tool_problem(
     key: &str,
     config: &Config,
     registry: &Registry,
-    registered: &[&'static str],
+    registered: &[&str],
     p: &mut Problems<'_>,
 ) -> bool {
     if name == META_TOOL {

@@ -121,7 +121,9 @@ impl<'a> Place<'a> {
                 }
                 check.is_none_or(|check| self.run.plan.strings[check as usize].accepts(text))
             }
-            Kind::Enum(variants) => variants.iter().any(|v| v.name == text),
+            Kind::Enum(index) => self.run.plan.enums[index as usize]
+                .iter()
+                .any(|v| v.name == text),
             Kind::Any => true,
             _ => false,
         }
@@ -468,8 +470,8 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Properties<'_, A> {
             self.current = Some(member.slot);
             self.guess = index + 1;
             return seed
-                .deserialize(de::value::BorrowedStrDeserializer::<A::Error>::new(
-                    member.source,
+                .deserialize(de::value::StrDeserializer::<A::Error>::new(
+                    &member.source,
                 ))
                 .map(Some);
         }

@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::email::plain_email;
-use crate::model::{Additional, Direction, Field, Node, Number, Refine, Variant, members};
+use crate::model::{
+    Additional, Direction, Field, Node, Number, Ref, Refine, Text, Variant, members,
+};
 
 /// The checks of one tool's arguments, resolved once.
 pub(crate) struct Plan {
@@ -14,6 +16,8 @@ pub(crate) struct Plan {
     pub(super) slots: Vec<Slot>,
     pub(super) objects: Vec<Object>,
     pub(super) strings: Vec<StringCheck>,
+    /// The variants of string enums; [`Kind::Enum`] indexes them.
+    pub(super) enums: Vec<Ref<[Variant]>>,
     /// The deepest nesting of arrays and objects that arguments passing the
     /// plan can have; `None` when unbounded (recursion, values of any shape).
     pub(super) depth: Option<usize>,
@@ -51,8 +55,9 @@ pub(super) enum Kind {
         max: u64,
         check: Option<u32>,
     },
-    /// An enum of unit variants, written as their names.
-    Enum(&'static [Variant]),
+    /// An enum of unit variants, written as their names; indexes
+    /// [`Plan::enums`].
+    Enum(u32),
     Array {
         items: u32,
         min: u64,
@@ -75,22 +80,22 @@ pub(super) struct Object {
 
 pub(super) struct Member {
     pub(super) exposed: Name,
-    pub(super) source: &'static str,
+    pub(super) source: Text,
     pub(super) slot: u32,
 }
 
 /// A property name, with words read ahead so that most comparisons are two
 /// integer compares rather than a call to `memcmp`.
 pub(super) struct Name {
-    pub(super) text: &'static str,
+    pub(super) text: Text,
     pub(super) words: (u64, u64),
 }
 
 impl Name {
-    fn new(text: &'static str) -> Name {
+    fn new(text: Text) -> Name {
         Name {
-            text,
             words: words(text.as_bytes()),
+            text,
         }
     }
 
@@ -154,12 +159,13 @@ const MAX_MEMBERS: usize = 64;
 impl Plan {
     /// Builds the plan of `root`, the input node of a tool. `None` when a
     /// string check does not compile (the full path then reports it).
-    pub(crate) fn compile(root: &'static Node) -> Option<Plan> {
+    pub(crate) fn compile(root: &Node) -> Option<Plan> {
         let mut builder = Builder {
             plan: Plan {
                 slots: Vec::new(),
                 objects: Vec::new(),
                 strings: Vec::new(),
+                enums: Vec::new(),
                 depth: None,
             },
             objects: HashMap::new(),
@@ -224,7 +230,7 @@ struct Builder {
 impl Builder {
     /// Adds the slot of `node` (held by `field`, if any) and returns its
     /// index.
-    fn slot(&mut self, node: &'static Node, field: Option<&'static Field>) -> Option<u32> {
+    fn slot(&mut self, node: &Node, field: Option<&Field>) -> Option<u32> {
         let index = self.plan.slots.len() as u32;
         let null =
             field.is_some_and(|f| !f.is_required()) || matches!(node, Node::Any | Node::Null);
@@ -237,7 +243,7 @@ impl Builder {
         Some(index)
     }
 
-    fn kind(&mut self, node: &'static Node, field: Option<&'static Field>) -> Option<Kind> {
+    fn kind(&mut self, node: &Node, field: Option<&Field>) -> Option<Kind> {
         let refine = field.map_or(&Refine::NONE, |f| &f.refine);
         Some(match node {
             Node::Any => Kind::Any,
@@ -261,8 +267,8 @@ impl Builder {
                 max: tighter(number.maximum, refine.maximum, Number::is_less_than),
             },
             Node::String(string) => {
-                let format = refine.format.or(string.format);
-                let pattern = refine.pattern.or(string.pattern);
+                let format = refine.format.as_deref().or(string.format.as_deref());
+                let pattern = refine.pattern.as_deref().or(string.pattern.as_deref());
                 let check = match (format, pattern) {
                     (None, None) => None,
                     _ => Some(self.string_check(format, pattern)?),
@@ -274,10 +280,11 @@ impl Builder {
                 }
             }
             Node::Enum(enumeration) if enumeration.is_string_enum() => {
-                Kind::Enum(enumeration.variants)
+                self.plan.enums.push(enumeration.variants.clone());
+                Kind::Enum(self.plan.enums.len() as u32 - 1)
             }
             Node::Array(array) if !array.unique_items => {
-                let items = self.slot(array.items, None)?;
+                let items = self.slot(&array.items, None)?;
                 Kind::Array {
                     items,
                     min: refine.min_items.or(array.min_items).unwrap_or(0),
@@ -285,7 +292,7 @@ impl Builder {
                 }
             }
             Node::Map(map) => Kind::Map {
-                values: self.slot(map.values, None)?,
+                values: self.slot(&map.values, None)?,
             },
             Node::Object(object)
                 if matches!(object.additional, Additional::Deny)
@@ -295,7 +302,7 @@ impl Builder {
                 if let Some(&index) = self.objects.get(&address) {
                     return Some(Kind::Object(index));
                 }
-                let fields = members(object.fields, Direction::Input);
+                let fields = members(&object.fields, Direction::Input);
                 if fields.len() > MAX_MEMBERS {
                     return Some(Kind::Refuse);
                 }
@@ -313,9 +320,9 @@ impl Builder {
                     }
                     let field = member.field;
                     planned.push(Member {
-                        exposed: Name::new(field.exposed),
-                        source: field.source,
-                        slot: self.slot((field.schema)(), Some(field))?,
+                        exposed: Name::new(field.exposed.clone()),
+                        source: field.source.clone(),
+                        slot: self.slot(&field.schema, Some(field))?,
                     });
                 }
                 self.plan.objects[index as usize] = Object {
@@ -330,8 +337,8 @@ impl Builder {
 
     fn string_check(
         &mut self,
-        format: Option<&'static str>,
-        pattern: Option<&'static str>,
+        format: Option<&str>,
+        pattern: Option<&str>,
     ) -> Option<u32> {
         let mut schema = serde_json::json!({"type": "string"});
         if let Some(format) = format {
@@ -388,6 +395,7 @@ fn tighter(
 #[cfg(test)]
 mod tests {
     use super::Name;
+    use crate::model::Text;
 
     #[test]
     fn names_compare_equal_exactly_when_their_text_is() {
@@ -404,7 +412,7 @@ mod tests {
             }
         }
         for a in &texts {
-            let name = Name::new(Box::leak(a.clone().into_boxed_str()));
+            let name = Name::new(Text::from(a.clone()));
             for b in &texts {
                 assert_eq!(name.is(b), a == b, "{a:?} against {b:?}");
             }
