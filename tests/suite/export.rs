@@ -228,7 +228,10 @@ fn staleness_is_caught_and_blessing_rewrites() {
     let dir = std::env::temp_dir().join(format!("toolschema-export-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("server.json");
-    let base = [Ref::Static(GetInvoice::TOOL), Ref::Static(ListInvoices::TOOL)];
+    let base = [
+        Ref::Static(GetInvoice::TOOL),
+        Ref::Static(ListInvoices::TOOL),
+    ];
     let original = small_export(&base);
     assert_eq!(
         verify_file_with(&path, &original, true).expect("written"),

@@ -19,12 +19,7 @@ use crate::properties::place_order;
 
 fn exposed<T: Tool + Serialize>(value: &T) -> Value {
     let mut json = serde_json::to_value(value).expect("serialize");
-    rename(
-        &T::TOOL.input,
-        &mut json,
-        Names::Exposed,
-        Direction::Input,
-    );
+    rename(&T::TOOL.input, &mut json, Names::Exposed, Direction::Input);
     json
 }
 

@@ -17,12 +17,7 @@ where
     T: Tool + Serialize + DeserializeOwned,
 {
     let mut json = serde_json::to_value(value).map_err(|e| e.to_string())?;
-    rename(
-        &T::TOOL.input,
-        &mut json,
-        Names::Exposed,
-        Direction::Input,
-    );
+    rename(&T::TOOL.input, &mut json, Names::Exposed, Direction::Input);
     let validator = InputValidator::new(T::TOOL, Limits::default());
     let checked = validator
         .check_value(json.clone())

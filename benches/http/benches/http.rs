@@ -21,9 +21,9 @@ use axum::routing::post;
 use criterion::{Criterion, criterion_group, criterion_main};
 use toolschema::Tool;
 use toolschema::ToolDef;
-use toolschema::model::{Ref, Text};
 use toolschema::call::Registry;
 use toolschema::catalog::Catalog;
+use toolschema::model::{Ref, Text};
 use toolschema::serve::Server;
 use toolschema_demo::ListInvoices;
 

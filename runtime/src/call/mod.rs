@@ -15,7 +15,7 @@ mod result;
 pub use ask::{AskError, Elicitation, Question, Root};
 pub use context::{Asking, Caller, Cancellation, Cancelled, Context, LogLevel, Peer};
 pub use parse::parse_args;
-pub use registry::{Registry, RegistryError};
+pub use registry::{DynamicFuture, DynamicTool, Registry, RegistryError};
 pub use result::{Content, Produced, Resource, ToolOutput, ToolResult};
 
 use core::fmt;
@@ -129,6 +129,15 @@ pub enum CallError {
         /// serde's message.
         message: String,
     },
+    /// The tool's work failed in a way the client cannot act on, such as a
+    /// downstream answer that breaks the tool's mapping: a server-side
+    /// defect, reported with exposed names only.
+    Defect {
+        /// The tool.
+        tool: Text,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 impl fmt::Display for CallError {
@@ -142,6 +151,12 @@ impl fmt::Display for CallError {
                 write!(
                     f,
                     "tool `{tool}` returned a result that cannot be serialized ({message}); this is a server-side defect"
+                )
+            }
+            CallError::Defect { tool, message } => {
+                write!(
+                    f,
+                    "tool `{tool}` failed: {message}; this is a server-side defect"
                 )
             }
         }

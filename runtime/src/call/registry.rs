@@ -4,7 +4,7 @@ use core::fmt;
 use core::future::Future;
 use core::pin::Pin;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
@@ -14,6 +14,61 @@ use crate::model::{Direction, Node, Ref, Text, ToolDef};
 use crate::validate::{ArgumentErrors, InputValidator, Limits, OutputValidator};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+/// What a [`DynamicTool`] returns: a future of its result.
+pub type DynamicFuture = Pin<Box<dyn Future<Output = Result<Produced, CallError>> + Send>>;
+
+/// A tool whose work is not a Rust type: built at run time, as the tools
+/// an operator configures in front of a downstream API are.
+///
+/// It is registered with a descriptor ([`Registry::register_dynamic`]) and
+/// goes through the very same path as a derived tool: its arguments are
+/// checked against the schema the client is shown (the one pass, else the
+/// full path with every violation), and a structured result against its
+/// output schema.
+///
+/// ```
+/// use std::sync::Arc;
+/// use serde_json::json;
+/// use toolschema_runtime::call::{CallError, Context, DynamicFuture, DynamicTool, Produced, Registry};
+/// use toolschema_runtime::model::{Annotations, Node, Ref, Text, ToolDef};
+///
+/// struct Echo;
+/// impl DynamicTool for Echo {
+///     fn call(&self, arguments: serde_json::Value, _ctx: Context) -> DynamicFuture {
+///         Box::pin(async move { Ok(Produced::Structured(arguments)) })
+///     }
+/// }
+///
+/// let def = ToolDef {
+///     name: Text::from("echo".to_owned()),
+///     title: None,
+///     description: Ref::Static("Echoes its arguments."),
+///     version: 1,
+///     input: Ref::new(Node::Any),
+///     output: None,
+///     annotations: Annotations::NONE,
+///     icons: Ref::Static(&[]),
+///     internal: false,
+/// };
+/// let mut registry = Registry::new();
+/// registry.register_dynamic(Ref::new(def), Arc::new(Echo)).unwrap();
+/// assert_eq!(registry.tools().next().map(|t| &*t.name), Some("echo"));
+/// ```
+pub trait DynamicTool: Send + Sync + 'static {
+    /// Does the tool's work. `arguments` passed the tool's input schema:
+    /// exposed names, the `_schema_discovery` hint removed.
+    fn call(&self, arguments: Value, ctx: Context) -> DynamicFuture;
+}
+
+/// The work behind a registered tool.
+#[derive(Clone)]
+enum Work {
+    /// A derived tool: its arguments read into its type, then its handler.
+    Typed(Invoke),
+    /// A tool built at run time.
+    Dynamic(Arc<dyn DynamicTool>),
+}
 
 /// Failures of the typed part of a call, once the arguments were read.
 enum Invocation {
@@ -62,7 +117,7 @@ struct Registered {
     input: OnceLock<InputValidator>,
     output: OnceLock<Option<OutputValidator>>,
     limits: Limits,
-    invoke: Invoke,
+    work: Work,
 }
 
 impl Registered {
@@ -162,7 +217,7 @@ fn check_raw(def: &ToolDef, input: &Node, output: Option<&Node>) -> Result<(), R
 /// which catalogs run on a background thread), and kept.
 #[derive(Default)]
 pub struct Registry {
-    tools: BTreeMap<Text, BTreeMap<u32, Registered>>,
+    tools: BTreeMap<Text, BTreeMap<u32, Arc<Registered>>>,
     limits: Limits,
 }
 
@@ -202,7 +257,10 @@ impl Registry {
     /// version are free.
     fn admit(&self, def: &ToolDef) -> Result<(), RegistryError> {
         let input = (&*def.input, Direction::Input);
-        let output = def.output.as_ref().map(|output| (&**output, Direction::Output));
+        let output = def
+            .output
+            .as_ref()
+            .map(|output| (&**output, Direction::Output));
         if let Some((type_name, property)) = [Some(input), output]
             .into_iter()
             .flatten()
@@ -239,20 +297,43 @@ impl Registry {
     where
         T::Output: ToolOutput,
     {
-        let def = def.into();
+        self.insert(def.into(), Work::Typed(invoke::<T>))
+    }
+
+    /// Adds a tool built at run time: `def` describes it, `work` does it.
+    /// The same checks as [`register`](Self::register) apply.
+    pub fn register_dynamic(
+        &mut self,
+        def: Ref<ToolDef>,
+        work: Arc<dyn DynamicTool>,
+    ) -> Result<&mut Registry, RegistryError> {
+        self.insert(def, Work::Dynamic(work))
+    }
+
+    fn insert(&mut self, def: Ref<ToolDef>, work: Work) -> Result<&mut Registry, RegistryError> {
         self.admit(&def)?;
         let versions = self.tools.entry(def.name.clone()).or_default();
         versions.insert(
             def.version,
-            Registered {
+            Arc::new(Registered {
                 def,
                 input: OnceLock::new(),
                 output: OnceLock::new(),
                 limits: self.limits,
-                invoke: invoke::<T>,
-            },
+                work,
+            }),
         );
         Ok(self)
+    }
+
+    /// A registry with every tool of this one, sharing their compiled
+    /// validators, to which more can be added: what a catalog serves for
+    /// one configuration (the registered tools and the configured ones).
+    pub fn extended(&self) -> Registry {
+        Registry {
+            tools: self.tools.clone(),
+            limits: self.limits,
+        }
     }
 
     /// Compiles the validators of `name` at `version` now, rather than on
@@ -347,6 +428,7 @@ impl Registry {
         self.tools
             .get(name)
             .and_then(|versions| versions.values().next_back())
+            .map(|tool| &**tool)
             .ok_or_else(|| CallError::UnknownTool {
                 name: name.to_owned(),
             })
@@ -359,15 +441,28 @@ impl Registry {
         arguments: Arguments<'_>,
     ) -> Result<ToolResult, CallError> {
         let ctx = Context::new(tool.def.name.clone(), tool.def.version, caller);
-        let running =
-            (tool.invoke)(tool.input(), arguments, ctx).map_err(CallError::InvalidArguments)?;
-        let produced = running.await.map_err(|failure| match failure {
-            Invocation::Tool(error) => CallError::Tool(error),
-            Invocation::Unserializable(message) => CallError::Unserializable {
-                tool: tool.def.name.clone(),
-                message,
-            },
-        })?;
+        let produced = match &tool.work {
+            Work::Typed(invoke) => {
+                let running =
+                    invoke(tool.input(), arguments, ctx).map_err(CallError::InvalidArguments)?;
+                running.await.map_err(|failure| match failure {
+                    Invocation::Tool(error) => CallError::Tool(error),
+                    Invocation::Unserializable(message) => CallError::Unserializable {
+                        tool: tool.def.name.clone(),
+                        message,
+                    },
+                })?
+            }
+            Work::Dynamic(work) => {
+                let input = tool.input();
+                let arguments: Value = match arguments {
+                    Arguments::Parsed(value) => input.read(value),
+                    Arguments::Text(text) => input.parse(text),
+                }
+                .map_err(CallError::InvalidArguments)?;
+                work.call(arguments, ctx).await?
+            }
+        };
         match (produced, tool.output()) {
             (Produced::Structured(value), Some(output)) => output
                 .check(value)

@@ -170,10 +170,7 @@ pub(crate) fn has_renames(root: &Node, direction: Direction) -> bool {
 /// Two members of one object exposed under the same name, which the JSON
 /// object could not hold apart: `(the type's name, the property)`. Found
 /// through flattening at any depth, in one direction.
-pub(crate) fn duplicate_property(
-    root: &Node,
-    direction: Direction,
-) -> Option<(&str, &str)> {
+pub(crate) fn duplicate_property(root: &Node, direction: Direction) -> Option<(&str, &str)> {
     struct Duplicates<'a> {
         direction: Direction,
         found: Option<(&'a str, &'a str)>,

@@ -32,13 +32,7 @@ type Visit<'a> = dyn FnMut(&mut Map<String, Value>, &[Member<'_>]) + 'a;
 /// Calls `visit` on every JSON object that the model describes with named
 /// fields, outermost first; `visit` may rename keys from the other naming to
 /// `names`, which is then used to find the children.
-fn walk(
-    node: &Node,
-    value: &mut Value,
-    names: Names,
-    direction: Direction,
-    visit: &mut Visit<'_>,
-) {
+fn walk(node: &Node, value: &mut Value, names: Names, direction: Direction, visit: &mut Visit<'_>) {
     match (node, value) {
         (Node::Optional(_), Value::Null) => {}
         (Node::Optional(inner), value) => walk(inner, value, names, direction, visit),
@@ -301,11 +295,7 @@ fn accepts_null(root: &Value, schema: &Value) -> bool {
 /// has an integer as that integer: JSON Schema counts it as one, so the
 /// schema accepted it, and serde must read it too. `value` uses exposed
 /// names.
-pub(crate) fn integral_floats_to_integers(
-    node: &Node,
-    value: &mut Value,
-    direction: Direction,
-) {
+pub(crate) fn integral_floats_to_integers(node: &Node, value: &mut Value, direction: Direction) {
     match (node, value) {
         (Node::Optional(inner), value) => integral_floats_to_integers(inner, value, direction),
         (Node::Integer(_), Value::Number(number)) if number.is_f64() => {

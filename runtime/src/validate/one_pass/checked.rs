@@ -123,7 +123,7 @@ impl<'a> Place<'a> {
             }
             Kind::Enum(index) => self.run.plan.enums[index as usize]
                 .iter()
-                .any(|v| v.name == text),
+                .any(|name| **name == *text),
             Kind::Any => true,
             _ => false,
         }
@@ -470,9 +470,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Properties<'_, A> {
             self.current = Some(member.slot);
             self.guess = index + 1;
             return seed
-                .deserialize(de::value::StrDeserializer::<A::Error>::new(
-                    &member.source,
-                ))
+                .deserialize(de::value::StrDeserializer::<A::Error>::new(&member.source))
                 .map(Some);
         }
     }

@@ -6,9 +6,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::email::plain_email;
-use crate::model::{
-    Additional, Direction, Field, Node, Number, Ref, Refine, Text, Variant, members,
-};
+use crate::model::{Additional, Direction, Field, Node, Number, Refine, members};
 
 /// The checks of one tool's arguments, resolved once.
 pub(crate) struct Plan {
@@ -16,8 +14,8 @@ pub(crate) struct Plan {
     pub(super) slots: Vec<Slot>,
     pub(super) objects: Vec<Object>,
     pub(super) strings: Vec<StringCheck>,
-    /// The variants of string enums; [`Kind::Enum`] indexes them.
-    pub(super) enums: Vec<Ref<[Variant]>>,
+    /// The names of string enums' variants; [`Kind::Enum`] indexes them.
+    pub(super) enums: Vec<Box<[Box<str>]>>,
     /// The deepest nesting of arrays and objects that arguments passing the
     /// plan can have; `None` when unbounded (recursion, values of any shape).
     pub(super) depth: Option<usize>,
@@ -80,22 +78,24 @@ pub(super) struct Object {
 
 pub(super) struct Member {
     pub(super) exposed: Name,
-    pub(super) source: Text,
+    /// A copy of the source name: read on every call, it is kept where
+    /// reading it is one load.
+    pub(super) source: Box<str>,
     pub(super) slot: u32,
 }
 
 /// A property name, with words read ahead so that most comparisons are two
 /// integer compares rather than a call to `memcmp`.
 pub(super) struct Name {
-    pub(super) text: Text,
+    pub(super) text: Box<str>,
     pub(super) words: (u64, u64),
 }
 
 impl Name {
-    fn new(text: Text) -> Name {
+    fn new(text: &str) -> Name {
         Name {
             words: words(text.as_bytes()),
-            text,
+            text: text.into(),
         }
     }
 
@@ -280,7 +280,8 @@ impl Builder {
                 }
             }
             Node::Enum(enumeration) if enumeration.is_string_enum() => {
-                self.plan.enums.push(enumeration.variants.clone());
+                let names = enumeration.variants.iter().map(|v| (*v.name).into());
+                self.plan.enums.push(names.collect());
                 Kind::Enum(self.plan.enums.len() as u32 - 1)
             }
             Node::Array(array) if !array.unique_items => {
@@ -320,8 +321,8 @@ impl Builder {
                     }
                     let field = member.field;
                     planned.push(Member {
-                        exposed: Name::new(field.exposed.clone()),
-                        source: field.source.clone(),
+                        exposed: Name::new(&field.exposed),
+                        source: (*field.source).into(),
                         slot: self.slot(&field.schema, Some(field))?,
                     });
                 }
@@ -335,11 +336,7 @@ impl Builder {
         })
     }
 
-    fn string_check(
-        &mut self,
-        format: Option<&str>,
-        pattern: Option<&str>,
-    ) -> Option<u32> {
+    fn string_check(&mut self, format: Option<&str>, pattern: Option<&str>) -> Option<u32> {
         let mut schema = serde_json::json!({"type": "string"});
         if let Some(format) = format {
             schema["format"] = format.into();
@@ -395,7 +392,6 @@ fn tighter(
 #[cfg(test)]
 mod tests {
     use super::Name;
-    use crate::model::Text;
 
     #[test]
     fn names_compare_equal_exactly_when_their_text_is() {
@@ -412,7 +408,7 @@ mod tests {
             }
         }
         for a in &texts {
-            let name = Name::new(Text::from(a.clone()));
+            let name = Name::new(a);
             for b in &texts {
                 assert_eq!(name.is(b), a == b, "{a:?} against {b:?}");
             }
