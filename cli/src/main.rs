@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use toolschema::catalog::import::{ImportOptions, import_openapi, parse_document};
 use toolschema::catalog::{Catalog, Config, hash_api_key};
 use toolschema::export::{Scope, Verdict, export, verify_file};
 use toolschema::project::Revision;
@@ -83,6 +84,36 @@ enum Command {
     HashKey {
         /// The key.
         key: String,
+    },
+    /// Write gateway tools (draft versions) from an API description.
+    Import {
+        #[command(subcommand)]
+        source: ImportSource,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportSource {
+    /// Read an OpenAPI 3.0 or 3.1 document (JSON or YAML).
+    Openapi {
+        /// The document.
+        file: PathBuf,
+        /// The operationIds to import, comma-separated; all when absent.
+        #[arg(long, value_delimiter = ',')]
+        operations: Vec<String>,
+        /// The id of the downstream written for the API.
+        #[arg(long, default_value = "api")]
+        downstream: String,
+        /// The API's base URL (else the document's first server).
+        #[arg(long)]
+        base_url: Option<String>,
+        /// Put before every tool name (for example `petstore.`).
+        #[arg(long, default_value = "")]
+        prefix: String,
+        /// Add the tools to this configuration, which is written back only
+        /// if the result passes `check` (else printed to standard output).
+        #[arg(long)]
+        into: Option<PathBuf>,
     },
 }
 
@@ -203,11 +234,12 @@ fn run(cli: Cli) -> Result<(), String> {
             let registry = toolschema_demo::registry();
             match Config::from_toml(&text, &config.display().to_string(), &registry) {
                 Ok(checked) => say(format_args!(
-                    "{}: ok ({} tenants, {} toolsets, {} client applications)",
+                    "{}: ok ({} tenants, {} toolsets, {} client applications, {} gateway tools)",
                     config.display(),
                     checked.tenants().count(),
                     checked.toolsets().count(),
-                    checked.clients().count()
+                    checked.clients().count(),
+                    checked.gateway_tools().len()
                 )),
                 Err(errors) => Err(errors.to_string()),
             }
@@ -232,5 +264,54 @@ fn run(cli: Cli) -> Result<(), String> {
             }
         }
         Command::HashKey { key } => say(hash_api_key(&key)),
+        Command::Import {
+            source:
+                ImportSource::Openapi {
+                    file,
+                    operations,
+                    downstream,
+                    base_url,
+                    prefix,
+                    into,
+                },
+        } => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let document = parse_document(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+            let options = ImportOptions {
+                operations,
+                downstream,
+                base_url,
+                prefix,
+            };
+            let imported = import_openapi(&document, &options)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
+            for skipped in &imported.skipped {
+                eprintln!("skipped {}: {}", skipped.operation, skipped.reason);
+            }
+            eprintln!(
+                "{} tools written as drafts: review them, add them to toolsets, and publish",
+                imported.tools.len()
+            );
+            let Some(into) = into else {
+                return say(imported.toml.trim_end());
+            };
+            let current = std::fs::read_to_string(&into)
+                .map_err(|e| format!("cannot read {}: {e}", into.display()))?;
+            let combined = format!("{}\n\n{}", current.trim_end(), imported.toml);
+            let registry = toolschema_demo::registry();
+            Config::from_toml(&combined, &into.display().to_string(), &registry)
+                .map_err(|e| format!("the configuration with the imported tools does not pass its checks, so {} is unchanged:\n{e}", into.display()))?;
+            // Written whole, then renamed: a reader never sees half a file.
+            let partial = into.with_extension("toml.partial");
+            std::fs::write(&partial, combined)
+                .and_then(|()| std::fs::rename(&partial, &into))
+                .map_err(|e| format!("cannot write {}: {e}", into.display()))?;
+            say(format_args!(
+                "{}: {} gateway tools added",
+                into.display(),
+                imported.tools.len()
+            ))
+        }
     }
 }

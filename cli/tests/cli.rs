@@ -660,3 +660,98 @@ fn shutting_down_ends_event_streams_and_exits() {
     };
     assert!(status.success(), "{status}");
 }
+
+const PETSTORE_IMPORT: [&str; 9] = [
+    "import",
+    "openapi",
+    "examples/rest-gateway/petstore.json",
+    "--downstream",
+    "petstore",
+    "--base-url",
+    "http://127.0.0.1:4010",
+    "--prefix",
+    "petstore.",
+];
+
+#[test]
+fn import_openapi_writes_drafts_and_reports_what_it_skips() {
+    let (ok, json_out, stderr) = run(&PETSTORE_IMPORT);
+    assert!(ok, "{stderr}");
+    // What the configuration cannot carry is named, with the reason.
+    assert!(
+        stderr.contains("skipped uploadFile: the request body is multipart/form-data"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("skipped updatePetWithForm"), "{stderr}");
+    assert!(stderr.contains("18 tools written as drafts"), "{stderr}");
+    let written: toml::Table = json_out.parse().expect("TOML");
+    let tools = written["gateway_tool"].as_array().expect("tools");
+    assert_eq!(tools.len(), 18);
+    assert!(
+        tools
+            .iter()
+            .flat_map(|t| t["version"].as_array().into_iter().flatten())
+            .all(|v| v["status"].as_str() == Some("draft")),
+        "every version is a draft"
+    );
+    // One downstream per security scheme, its secret named, never written.
+    let downstreams: Vec<&str> = written["downstream"]
+        .as_array()
+        .expect("downstreams")
+        .iter()
+        .filter_map(|d| d["id"].as_str())
+        .collect();
+    assert_eq!(
+        downstreams,
+        ["petstore-petstore-auth", "petstore-api-key", "petstore"]
+    );
+
+    // The YAML document says the same.
+    let mut yaml = PETSTORE_IMPORT;
+    yaml[2] = "examples/rest-gateway/petstore.yaml";
+    let (ok, yaml_out, stderr) = run(&yaml);
+    assert!(ok, "{stderr}");
+    assert_eq!(yaml_out, json_out);
+
+    // Added to a configuration, the result passes `check`; an operation
+    // the document lacks is refused.
+    let dir = std::env::temp_dir().join(format!("toolschema-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let config = dir.join("catalog.toml");
+    std::fs::write(
+        &config,
+        "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n",
+    )
+    .expect("write");
+    let config_arg = config.display().to_string();
+    let mut into: Vec<&str> = PETSTORE_IMPORT.to_vec();
+    into.extend(["--into", &config_arg]);
+    let (ok, stdout, stderr) = run(&into);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("18 gateway tools added"), "{stdout}");
+    let (ok, stdout, stderr) = run(&["check", &config_arg]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("18 gateway tools"), "{stdout}");
+    // Importing again clashes with the tools now there: refused, and the
+    // file is left as it was.
+    let before = std::fs::read_to_string(&config).expect("read");
+    let (ok, _, stderr) = run(&into);
+    assert!(!ok);
+    assert!(stderr.contains("duplicate gateway tool"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), before);
+    let mut unknown: Vec<&str> = PETSTORE_IMPORT.to_vec();
+    unknown.extend(["--operations", "getPetById,flyPet"]);
+    let (ok, _, stderr) = run(&unknown);
+    assert!(!ok && stderr.contains("no operation `flyPet`"), "{stderr}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_rest_gateway_example_checks_clean() {
+    let (ok, stdout, stderr) = run(&["check", "examples/rest-gateway/catalog.toml"]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("2 client applications, 8 gateway tools"),
+        "{stdout}"
+    );
+}

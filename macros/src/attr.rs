@@ -102,27 +102,7 @@ const FIELD_KEYS: &[&str] = &[
 const VARIANT_KEYS: &[&str] = &[DESCRIPTION];
 
 /// The standard formats of JSON Schema 2020-12.
-pub(crate) const FORMATS: &[&str] = &[
-    "date-time",
-    "date",
-    "time",
-    "duration",
-    "email",
-    "idn-email",
-    "hostname",
-    "idn-hostname",
-    "ipv4",
-    "ipv6",
-    "uri",
-    "uri-reference",
-    "iri",
-    "iri-reference",
-    "uuid",
-    "uri-template",
-    "json-pointer",
-    "relative-json-pointer",
-    "regex",
-];
+pub(crate) use toolschema_text::formats::FORMATS;
 
 /// Hints of `#[tool(annotations(...))]`.
 #[derive(Default)]

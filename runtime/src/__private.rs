@@ -38,7 +38,7 @@ const fn fields_of(node: &Node) -> &[Field] {
 }
 
 /// A derived name, in constant evaluation.
-const fn text_of<'a>(text: &'a crate::model::Text) -> &'a str {
+const fn text_of(text: &crate::model::Text) -> &str {
     match text {
         Ref::Static(text) => text,
         _ => "",

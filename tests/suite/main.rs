@@ -9,6 +9,7 @@ mod catalog_properties;
 mod corpus;
 mod export;
 mod fast_path;
+mod gateway;
 mod input_schema;
 mod names;
 mod profiles;

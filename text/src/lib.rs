@@ -3,7 +3,8 @@
 //! configuration errors), written once here:
 //!
 //! - [`doc`]: doc comments normalized as Markdown-aware text;
-//! - [`suggest`]: the "did you mean" of every misspelt name.
+//! - [`suggest`]: the "did you mean" of every misspelt name;
+//! - [`formats`]: the formats JSON Schema defines, the only ones advertised.
 //!
 //! Users never name this crate; `toolschema` uses it.
 
@@ -13,4 +14,5 @@
 extern crate alloc;
 
 pub mod doc;
+pub mod formats;
 pub mod suggest;

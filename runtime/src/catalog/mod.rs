@@ -6,6 +6,9 @@
 //! swaps it atomically when the configuration changes.
 
 mod config;
+pub mod gateway;
+#[cfg(feature = "import")]
+pub mod import;
 mod live;
 mod rules;
 mod snapshot;

@@ -364,6 +364,7 @@ impl Snapshot {
 
     /// The snapshot of a checked configuration.
     pub fn build(registry: Arc<Registry>, config: &Config) -> Snapshot {
+        let registry = super::gateway::registry_for(&registry, config);
         // The active descriptor of every tool a toolset may name.
         let mut active: HashMap<&str, &Ref<ToolDef>> = HashMap::new();
         for def in registry.tools() {

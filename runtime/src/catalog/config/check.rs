@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use toml::Spanned;
 
 use super::errors::{Problems, suggestion};
+use super::gateway::{check_downstreams, check_gateway_tools, mappings};
 use super::keys::parse_hash;
 use super::raw::RawConfig;
 use super::server::check_server;
@@ -28,6 +29,8 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
         toolsets: BTreeMap::new(),
         mappings: BTreeMap::new(),
         server: None,
+        downstreams: BTreeMap::new(),
+        gateway_tools: Vec::new(),
     };
 
     let mut tenant_seen: HashMap<String, usize> = HashMap::new();
@@ -45,12 +48,29 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
     }
     let known_tenant = |id: &str| tenant_seen.contains_key(id);
 
-    let registered: Vec<&str> = {
+    let derived: Vec<&str> = {
         let mut names: Vec<&str> = registry.tools().map(|t| &*t.name).collect();
         names.dedup();
         names
     };
-    let is_registered = |name: &str| registered.binary_search(&name).is_ok();
+    let is_derived = |name: &str| derived.binary_search(&name).is_ok();
+    config.downstreams = check_downstreams(&raw.downstreams, p);
+    config.gateway_tools =
+        check_gateway_tools(&raw.gateway_tools, &config.downstreams, &is_derived, p);
+    // What a toolset may name: registered tools and gateway tools.
+    let gateway_names: Vec<String> = config
+        .gateway_tools
+        .iter()
+        .map(|t| t.name().to_owned())
+        .collect();
+    let registered: Vec<&str> = {
+        let mut names = derived.clone();
+        names.extend(gateway_names.iter().map(String::as_str));
+        names.sort_unstable();
+        names.dedup();
+        names
+    };
+    let is_gateway = |name: &str| gateway_names.iter().any(|n| n == name);
 
     for (i, raw_set) in raw.toolsets.iter().enumerate() {
         let at = format!("toolset[{i}]");
@@ -209,7 +229,15 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
             );
             continue;
         }
-        if !is_registered(name) {
+        if is_gateway(name) {
+            p.at(
+                mapping.tool.span(),
+                format!("{at}.tool"),
+                format!("`{name}` is a gateway tool: its versions and statuses are its `[[gateway_tool.version]]` sections; remove this mapping"),
+            );
+            continue;
+        }
+        if !is_derived(name) {
             p.at(
                 mapping.tool.span(),
                 format!("{at}.tool"),
@@ -293,6 +321,9 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
             "client",
             "the configuration names no client application (`[[client]]`), so every request would be refused; add one, or serve without a configuration (open mode)",
         );
+    }
+    for (name, versions) in mappings(&config.gateway_tools) {
+        config.mappings.insert(name, versions);
     }
     config.server = raw.server.map(|server| check_server(server, p));
     config

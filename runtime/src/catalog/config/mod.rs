@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 mod check;
 mod errors;
+mod gateway;
 mod keys;
 mod raw;
 mod server;
@@ -20,6 +21,7 @@ pub use keys::hash_api_key;
 pub(crate) use keys::key_digest;
 
 use crate::call::Registry;
+use crate::catalog::gateway::{Downstream, GatewayTool};
 use crate::project::{Mode, Profile};
 use errors::Problems;
 
@@ -147,7 +149,7 @@ impl Toolset {
 
 /// A configuration, checked against the registered tools. It can only be
 /// made by [`Config::from_toml`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Config {
     tenants: Vec<String>,
     clients: BTreeMap<String, Client>,
@@ -156,6 +158,8 @@ pub struct Config {
     internal_prefixes: Vec<String>,
     keyless_client: Option<String>,
     server: Option<ServerInfo>,
+    downstreams: BTreeMap<String, Downstream>,
+    gateway_tools: Vec<GatewayTool>,
 }
 
 /// The `[server]` section: what a `server.json` export says about the
@@ -283,5 +287,16 @@ impl Config {
     /// The `[server]` section, if any.
     pub fn server(&self) -> Option<&ServerInfo> {
         self.server.as_ref()
+    }
+
+    /// The downstream APIs gateway tools call (`[[downstream]]`), by id.
+    pub fn downstreams(&self) -> impl Iterator<Item = &Downstream> {
+        self.downstreams.values()
+    }
+
+    /// The tools from configuration (`[[gateway_tool]]`), in the order
+    /// configured.
+    pub fn gateway_tools(&self) -> &[GatewayTool] {
+        &self.gateway_tools
     }
 }

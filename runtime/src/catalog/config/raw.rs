@@ -21,6 +21,119 @@ pub(super) struct RawConfig {
     pub(super) mappings: Vec<RawMapping>,
     #[serde(default)]
     pub(super) server: Option<RawServer>,
+    #[serde(default, rename = "downstream")]
+    pub(super) downstreams: Vec<RawDownstream>,
+    #[serde(default, rename = "gateway_tool")]
+    pub(super) gateway_tools: Vec<RawGatewayTool>,
+}
+
+/// `[[downstream]]`: an API that configured tools call.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDownstream {
+    pub(super) id: Spanned<String>,
+    pub(super) base_url: Spanned<String>,
+    #[serde(default)]
+    pub(super) timeout_ms: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub(super) connect_timeout_ms: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub(super) max_response_bytes: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub(super) headers: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    pub(super) auth: Option<Spanned<RawAuth>>,
+}
+
+/// How a downstream authenticates the gateway: secrets by the name of the
+/// environment variable that holds them, never the secret itself.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawAuth {
+    pub(super) kind: Spanned<String>,
+    #[serde(default)]
+    pub(super) env: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) header: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) user_env: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) password_env: Option<Spanned<String>>,
+}
+
+/// `[[gateway_tool]]`: a tool whose work is a downstream call.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawGatewayTool {
+    pub(super) name: Spanned<String>,
+    pub(super) downstream: Spanned<String>,
+    #[serde(default, rename = "version")]
+    pub(super) versions: Vec<RawGatewayVersion>,
+}
+
+/// One version of a gateway tool's mapping.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawGatewayVersion {
+    pub(super) version: Spanned<i64>,
+    pub(super) status: Spanned<String>,
+    #[serde(default)]
+    pub(super) title: Option<Spanned<String>>,
+    pub(super) description: Spanned<String>,
+    pub(super) method: Spanned<String>,
+    pub(super) path: Spanned<String>,
+    #[serde(default)]
+    pub(super) read_only: Option<bool>,
+    #[serde(default)]
+    pub(super) destructive: Option<bool>,
+    #[serde(default)]
+    pub(super) idempotent: Option<bool>,
+    #[serde(default)]
+    pub(super) open_world: Option<bool>,
+    #[serde(default, rename = "argument")]
+    pub(super) arguments: Vec<RawField>,
+    #[serde(default, rename = "result")]
+    pub(super) results: Vec<RawField>,
+}
+
+/// One argument or result field: its exposed path, its source path, and
+/// what the schema says of it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawField {
+    pub(super) name: Spanned<String>,
+    #[serde(default)]
+    pub(super) source: Option<Spanned<String>>,
+    #[serde(default, rename = "in")]
+    pub(super) location: Option<Spanned<String>>,
+    #[serde(rename = "type")]
+    pub(super) kind: Spanned<String>,
+    #[serde(default)]
+    pub(super) required: Option<Spanned<bool>>,
+    #[serde(default)]
+    pub(super) description: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) format: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) pattern: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) min_length: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub(super) max_length: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub(super) minimum: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    pub(super) maximum: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    pub(super) min_items: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub(super) max_items: Option<Spanned<i64>>,
+    #[serde(default, rename = "enum")]
+    pub(super) values: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    pub(super) default: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    pub(super) examples: Option<Spanned<Vec<toml::Value>>>,
 }
 
 #[derive(Deserialize)]

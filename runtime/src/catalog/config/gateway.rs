@@ -1,0 +1,1087 @@
+//! The checks of `[[downstream]]` and `[[gateway_tool]]` sections: every
+//! problem located, and a checked section turned into its descriptor and
+//! operation.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::Duration;
+
+use toml::Spanned;
+
+use super::Status;
+use super::errors::{Problems, suggestion};
+use super::raw::{RawAuth, RawDownstream, RawField, RawGatewayTool, RawGatewayVersion};
+use crate::catalog::gateway::{
+    ArgumentMap, Auth, Downstream, FieldKind, FieldPath, FieldSpec, GatewayTool, GatewayVersion,
+    Location, Method, Operation, PathPart, ResultMap, describe, parse_template,
+};
+use crate::model::{Annotations, Literal, Number, Ref, Text, ToolDef};
+use crate::project::META_TOOL;
+use toolschema_text::formats::FORMATS;
+
+const DEFAULT_TIMEOUT_MS: i64 = 10_000;
+const DEFAULT_CONNECT_TIMEOUT_MS: i64 = 2_000;
+const DEFAULT_MAX_RESPONSE_BYTES: i64 = 1 << 20;
+const MAX_TIMEOUT_MS: i64 = 600_000;
+const MAX_RESPONSE_BYTES: i64 = 256 << 20;
+
+/// Whether `name` follows MCP's tool name rule.
+fn is_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+fn is_env_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+fn is_header_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+fn is_header_value(value: &str) -> bool {
+    value
+        .bytes()
+        .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
+}
+
+pub(super) fn check_downstreams(
+    raw: &[RawDownstream],
+    p: &mut Problems<'_>,
+) -> BTreeMap<String, Downstream> {
+    let mut out = BTreeMap::new();
+    for (i, raw) in raw.iter().enumerate() {
+        let at = format!("downstream[{i}]");
+        let id = raw.id.get_ref();
+        if out.contains_key(id) {
+            p.at(
+                raw.id.span(),
+                format!("{at}.id"),
+                format!("duplicate downstream id `{id}`"),
+            );
+            continue;
+        }
+        let base_url = match url::Url::parse(raw.base_url.get_ref()) {
+            Ok(url)
+                if matches!(url.scheme(), "http" | "https")
+                    && url.host().is_some()
+                    && url.query().is_none()
+                    && url.fragment().is_none()
+                    && url.username().is_empty()
+                    && url.password().is_none() =>
+            {
+                Some(url)
+            }
+            Ok(_) => {
+                p.at(
+                    raw.base_url.span(),
+                    format!("{at}.base_url"),
+                    "the base URL must be http:// or https:// with a host, and no query, fragment or credentials (credentials go in `auth`, from the environment)",
+                );
+                None
+            }
+            Err(error) => {
+                p.at(
+                    raw.base_url.span(),
+                    format!("{at}.base_url"),
+                    format!("not a URL ({error}); write it as `https://api.example.com/v1`"),
+                );
+                None
+            }
+        };
+        let mut millis = |value: &Option<Spanned<i64>>, key: &str, default: i64| {
+            let Some(value) = value else {
+                return Duration::from_millis(default as u64);
+            };
+            let ms = *value.get_ref();
+            if !(1..=MAX_TIMEOUT_MS).contains(&ms) {
+                p.at(
+                    value.span(),
+                    format!("{at}.{key}"),
+                    format!("a timeout is from 1 to {MAX_TIMEOUT_MS} milliseconds"),
+                );
+            }
+            Duration::from_millis(ms.clamp(1, MAX_TIMEOUT_MS) as u64)
+        };
+        let timeout = millis(&raw.timeout_ms, "timeout_ms", DEFAULT_TIMEOUT_MS);
+        let connect_timeout = millis(
+            &raw.connect_timeout_ms,
+            "connect_timeout_ms",
+            DEFAULT_CONNECT_TIMEOUT_MS,
+        );
+        let max_response_bytes = match &raw.max_response_bytes {
+            None => DEFAULT_MAX_RESPONSE_BYTES,
+            Some(value) => {
+                let n = *value.get_ref();
+                if !(1..=MAX_RESPONSE_BYTES).contains(&n) {
+                    p.at(
+                        value.span(),
+                        format!("{at}.max_response_bytes"),
+                        format!("the answer limit is from 1 to {MAX_RESPONSE_BYTES} bytes"),
+                    );
+                }
+                n.clamp(1, MAX_RESPONSE_BYTES)
+            }
+        };
+        let mut headers = Vec::new();
+        for (name, value) in &raw.headers {
+            if !is_header_name(name.get_ref()) {
+                p.at(
+                    name.span(),
+                    format!("{at}.headers"),
+                    format!("`{}` is not a header name", name.get_ref()),
+                );
+            } else if !is_header_value(value.get_ref()) {
+                p.at(
+                    value.span(),
+                    format!("{at}.headers.{}", name.get_ref()),
+                    "a header value is printable ASCII on one line",
+                );
+            } else if name.get_ref().eq_ignore_ascii_case("authorization") {
+                p.at(
+                    name.span(),
+                    format!("{at}.headers"),
+                    "credentials are never written in the configuration; use `auth` with an environment variable",
+                );
+            } else {
+                headers.push((name.get_ref().clone(), value.get_ref().clone()));
+            }
+        }
+        let auth = raw
+            .auth
+            .as_ref()
+            .and_then(|auth| check_auth(auth, &format!("{at}.auth"), p));
+        if let Some(base_url) = base_url {
+            out.insert(
+                id.clone(),
+                Downstream {
+                    id: id.clone(),
+                    base_url,
+                    timeout,
+                    connect_timeout,
+                    max_response_bytes: max_response_bytes as usize,
+                    headers,
+                    auth,
+                },
+            );
+        }
+    }
+    out
+}
+
+fn check_auth(raw: &Spanned<RawAuth>, at: &str, p: &mut Problems<'_>) -> Option<Auth> {
+    let span = raw.span();
+    let raw = raw.get_ref();
+    let mut env = |value: &Option<Spanned<String>>, key: &str| -> Option<String> {
+        match value {
+            Some(name) if is_env_name(name.get_ref()) => Some(name.get_ref().clone()),
+            Some(name) => {
+                p.at(
+                    name.span(),
+                    format!("{at}.{key}"),
+                    format!("`{}` is not an environment variable name; name the variable that holds the secret (`PETSTORE_TOKEN`), never the secret", name.get_ref()),
+                );
+                None
+            }
+            None => {
+                p.at(
+                    span.clone(),
+                    at.to_owned(),
+                    format!("this kind of auth needs `{key}`, the environment variable that holds the secret"),
+                );
+                None
+            }
+        }
+    };
+    match raw.kind.get_ref().as_str() {
+        "bearer" => Some(Auth::Bearer {
+            env: env(&raw.env, "env")?,
+        }),
+        "header" => {
+            let env = env(&raw.env, "env");
+            let header = match &raw.header {
+                Some(name) if is_header_name(name.get_ref()) => Some(name.get_ref().clone()),
+                _ => {
+                    p.at(
+                        span.clone(),
+                        format!("{at}.header"),
+                        "`kind = \"header\"` needs `header`, the name of the header that carries the key",
+                    );
+                    None
+                }
+            };
+            Some(Auth::Header {
+                header: header?,
+                env: env?,
+            })
+        }
+        "basic" => {
+            let user_env = env(&raw.user_env, "user_env");
+            let password_env = env(&raw.password_env, "password_env");
+            Some(Auth::Basic {
+                user_env: user_env?,
+                password_env: password_env?,
+            })
+        }
+        other => {
+            p.at(
+                raw.kind.span(),
+                format!("{at}.kind"),
+                format!("unknown auth kind `{other}`; use bearer, header or basic"),
+            );
+            None
+        }
+    }
+}
+
+/// Checks the gateway tools; `taken` says whether a name is a registered
+/// tool's.
+pub(super) fn check_gateway_tools(
+    raw: &[RawGatewayTool],
+    downstreams: &BTreeMap<String, Downstream>,
+    taken: &dyn Fn(&str) -> bool,
+    p: &mut Problems<'_>,
+) -> Vec<GatewayTool> {
+    let mut out: Vec<GatewayTool> = Vec::new();
+    for (i, raw) in raw.iter().enumerate() {
+        let at = format!("gateway_tool[{i}]");
+        let name = raw.name.get_ref();
+        let mut usable = true;
+        if !is_tool_name(name) || name == META_TOOL {
+            p.at(
+                raw.name.span(),
+                format!("{at}.name"),
+                format!("`{name}` cannot name a tool: use 1 to 128 letters, digits, `_`, `.` or `-` (and not `{META_TOOL}`)"),
+            );
+            usable = false;
+        } else if taken(name) {
+            p.at(
+                raw.name.span(),
+                format!("{at}.name"),
+                format!("a registered tool is already named `{name}`; give the gateway tool another name"),
+            );
+            usable = false;
+        } else if out.iter().any(|t| t.name == *name) {
+            p.at(
+                raw.name.span(),
+                format!("{at}.name"),
+                format!("duplicate gateway tool `{name}`"),
+            );
+            usable = false;
+        }
+        if !downstreams.contains_key(raw.downstream.get_ref()) {
+            p.at(
+                raw.downstream.span(),
+                format!("{at}.downstream"),
+                format!(
+                    "unknown downstream `{}`{}",
+                    raw.downstream.get_ref(),
+                    suggestion(
+                        raw.downstream.get_ref(),
+                        downstreams.keys().map(String::as_str)
+                    )
+                ),
+            );
+            usable = false;
+        }
+        if raw.versions.is_empty() {
+            p.at(
+                raw.name.span(),
+                format!("{at}.version"),
+                "a gateway tool needs at least one `[[gateway_tool.version]]`",
+            );
+        }
+        let mut versions: Vec<GatewayVersion> = Vec::new();
+        for (j, version) in raw.versions.iter().enumerate() {
+            let key = format!("{at}.version[{j}]");
+            if let Some(checked) = check_version(name, version, &key, p) {
+                if versions.iter().any(|v| v.version == checked.version) {
+                    p.at(
+                        version.version.span(),
+                        format!("{key}.version"),
+                        format!("version {} is listed twice", checked.version),
+                    );
+                    continue;
+                }
+                versions.push(checked);
+            }
+        }
+        if usable {
+            out.push(GatewayTool {
+                name: name.clone(),
+                downstream: raw.downstream.get_ref().clone(),
+                versions,
+            });
+        }
+    }
+    out
+}
+
+fn check_version(
+    tool: &str,
+    raw: &RawGatewayVersion,
+    at: &str,
+    p: &mut Problems<'_>,
+) -> Option<GatewayVersion> {
+    let number = match u32::try_from(*raw.version.get_ref()) {
+        Ok(n) if n >= 1 => Some(n),
+        _ => {
+            p.at(
+                raw.version.span(),
+                format!("{at}.version"),
+                "versions are whole numbers from 1 up",
+            );
+            None
+        }
+    };
+    let status = Status::from_name(raw.status.get_ref());
+    if status.is_none() {
+        p.at(
+            raw.status.span(),
+            format!("{at}.status"),
+            format!(
+                "unknown status `{}`; use draft, proposed, published or deprecated",
+                raw.status.get_ref()
+            ),
+        );
+    }
+    if raw.description.get_ref().trim().is_empty() {
+        p.at(
+            raw.description.span(),
+            format!("{at}.description"),
+            "a tool needs a description: it is what the model reads to choose it",
+        );
+    }
+    let method = Method::from_name(raw.method.get_ref());
+    if method.is_none() {
+        p.at(
+            raw.method.span(),
+            format!("{at}.method"),
+            format!(
+                "unknown method `{}`; use GET, POST, PUT, PATCH or DELETE",
+                raw.method.get_ref()
+            ),
+        );
+    }
+    let template = raw.path.get_ref();
+    let path = match parse_template(template) {
+        Ok(parts) if template.starts_with('/') => Some(parts),
+        Ok(_) => {
+            p.at(
+                raw.path.span(),
+                format!("{at}.path"),
+                "the path starts with `/`; it is appended to the downstream's base URL",
+            );
+            None
+        }
+        Err(problem) => {
+            p.at(
+                raw.path.span(),
+                format!("{at}.path"),
+                format!("the path template cannot be read: {problem}"),
+            );
+            None
+        }
+    };
+    let variables: Vec<&str> = path
+        .iter()
+        .flat_map(|parts| parts.iter())
+        .filter_map(|part| match part {
+            PathPart::Variable(name) => Some(name.as_str()),
+            PathPart::Literal(_) => None,
+        })
+        .collect();
+    let method_has_body = method.is_some_and(Method::has_body);
+
+    // Arguments. A field that other fields' paths go inside (`lines`
+    // for `lines[].code`) declares that object or array; it maps no value
+    // of its own.
+    let containers = containers(&raw.arguments);
+    let claimed: Vec<&str> = raw
+        .arguments
+        .iter()
+        .filter(|f| f.location.as_ref().is_none_or(|l| l.get_ref() == "path"))
+        .map(|f| f.source.as_ref().unwrap_or(&f.name).get_ref().as_str())
+        .collect();
+    let mut fields_ok = true;
+    let mut specs = Vec::new();
+    let mut maps: Vec<Option<ArgumentMap>> = Vec::new();
+    let mut spans = Vec::new();
+    for (k, field) in raw.arguments.iter().enumerate() {
+        let key = format!("{at}.argument[{k}]");
+        let Some((spec, source, clean)) = check_field(field, &key, p) else {
+            fields_ok = false;
+            continue;
+        };
+        fields_ok &= clean;
+        let map = if containers[k] {
+            fields_ok &= declares_only(field, &spec, &key, p);
+            None
+        } else {
+            let location = match &field.location {
+                Some(word) => match Location::from_name(word.get_ref()) {
+                    Some(location) => Some(location),
+                    None => {
+                        p.at(
+                            word.span(),
+                            format!("{key}.in"),
+                            format!(
+                                "unknown location `{}`; use path, query, header or body",
+                                word.get_ref()
+                            ),
+                        );
+                        None
+                    }
+                },
+                None if source.is_single_name()
+                    && variables.contains(&source.steps()[0].name.as_str()) =>
+                {
+                    Some(Location::Path)
+                }
+                None if method_has_body => Some(Location::Body),
+                None => Some(Location::Query),
+            };
+            let placed = location.filter(|location| {
+                check_location(
+                    &spec,
+                    &source,
+                    *location,
+                    method_has_body,
+                    &variables,
+                    field,
+                    &key,
+                    p,
+                )
+            });
+            fields_ok &= placed.is_some();
+            placed.map(|location| ArgumentMap {
+                exposed: spec.exposed.clone(),
+                location,
+                source,
+            })
+        };
+        maps.push(map);
+        spans.push((field.name.span(), key));
+        specs.push(spec);
+    }
+    for variable in &variables {
+        if !claimed.contains(variable) {
+            p.at(
+                raw.path.span(),
+                format!("{at}.path"),
+                format!("the path variable `{{{variable}}}` has no argument; add an `[[…argument]]` with `source = \"{variable}\"` and `in = \"path\"`"),
+            );
+        }
+    }
+    check_collisions(&maps, &specs, &spans, p);
+    let identity = format!("{tool}@{}", number.unwrap_or(0));
+    let input = match describe(&identity, &specs, true) {
+        Ok(node) => Some(node),
+        Err(problems) => {
+            for (index, message) in problems {
+                let (span, key) = &spans[index];
+                p.at(span.clone(), format!("{key}.name"), message);
+            }
+            None
+        }
+    };
+    let maps: Vec<ArgumentMap> = maps.into_iter().flatten().collect();
+
+    // Results.
+    let containers = self::containers(&raw.results);
+    let mut result_specs = Vec::new();
+    let mut results = Vec::new();
+    let mut result_spans = Vec::new();
+    for (k, field) in raw.results.iter().enumerate() {
+        let key = format!("{at}.result[{k}]");
+        let Some((spec, source, clean)) = check_field(field, &key, p) else {
+            fields_ok = false;
+            continue;
+        };
+        fields_ok &= clean;
+        if let Some(word) = &field.location {
+            p.at(
+                word.span(),
+                format!("{key}.in"),
+                "a result field comes from the answer's body; remove `in`",
+            );
+            fields_ok = false;
+        } else if containers[k] {
+            fields_ok &= declares_only(field, &spec, &key, p);
+        } else if source.arrays() != spec.exposed.arrays() {
+            p.at(
+                field.source.as_ref().map_or(field.name.span(), Spanned::span),
+                format!("{key}.source"),
+                format!(
+                    "`{}` goes through {} and its source `{source}` through {}: the paths cannot be matched item to item",
+                    spec.exposed,
+                    arrays(spec.exposed.arrays()),
+                    arrays(source.arrays())
+                ),
+            );
+            fields_ok = false;
+        } else {
+            results.push(ResultMap {
+                exposed: spec.exposed.clone(),
+                source,
+                required: spec.required,
+            });
+        }
+        result_spans.push((field.name.span(), key));
+        result_specs.push(spec);
+    }
+    let output = if result_specs.is_empty() {
+        Some(None)
+    } else {
+        match describe(&format!("{identity}/result"), &result_specs, false) {
+            Ok(node) => Some(Some(node)),
+            Err(problems) => {
+                for (index, message) in problems {
+                    let (span, key) = &result_spans[index];
+                    p.at(span.clone(), format!("{key}.name"), message);
+                }
+                None
+            }
+        }
+    };
+    if !fields_ok {
+        return None;
+    }
+
+    let (number, status, method, path, input, output) =
+        (number?, status?, method?, path?, input?, output?);
+    let def = ToolDef {
+        name: Text::from(tool.to_owned()),
+        title: raw.title.as_ref().map(|t| Text::from(t.get_ref().clone())),
+        description: Text::from(raw.description.get_ref().clone()),
+        version: number,
+        input: Ref::new(input),
+        output: output.map(Ref::new),
+        annotations: Annotations {
+            read_only: raw.read_only,
+            destructive: raw.destructive,
+            idempotent: raw.idempotent,
+            open_world: raw.open_world,
+        },
+        icons: Ref::Static(&[]),
+        internal: false,
+    };
+    Some(GatewayVersion {
+        version: number,
+        status,
+        def: Ref::new(def),
+        operation: Arc::new(Operation {
+            tool: tool.to_owned(),
+            method,
+            path,
+            arguments: maps,
+            results,
+        }),
+    })
+}
+
+/// Where an argument goes must suit it: one value for a path variable or
+/// a header, values or a list of them for a query parameter, anything in a
+/// body (of a method that has one).
+#[allow(clippy::too_many_arguments)]
+fn check_location(
+    spec: &FieldSpec,
+    source: &FieldPath,
+    location: Location,
+    method_has_body: bool,
+    variables: &[&str],
+    field: &RawField,
+    key: &str,
+    p: &mut Problems<'_>,
+) -> bool {
+    let span = field.name.span();
+    let refuse = |p: &mut Problems<'_>, message: String| {
+        p.at(span.clone(), format!("{key}.in"), message);
+        false
+    };
+    let exposed = &spec.exposed;
+    match location {
+        Location::Path => {
+            if !source.is_single_name() || exposed.arrays() > 0 || !spec.kind.is_scalar() {
+                return refuse(
+                    p,
+                    format!(
+                        "`{exposed}` goes in the path: it must be one string, number or boolean, with a source that is one name"
+                    ),
+                );
+            }
+            if !variables.contains(&source.steps()[0].name.as_str()) {
+                return refuse(
+                    p,
+                    format!(
+                        "the path has no variable `{{{}}}` for `{exposed}`",
+                        source.steps()[0].name
+                    ),
+                );
+            }
+            if !spec.required {
+                return refuse(
+                    p,
+                    format!(
+                        "`{exposed}` fills a path variable, so it must be required (`required = true`)"
+                    ),
+                );
+            }
+            true
+        }
+        Location::Header => {
+            if !source.is_single_name() || exposed.arrays() > 0 || !spec.kind.is_scalar() {
+                return refuse(
+                    p,
+                    format!(
+                        "`{exposed}` goes in a header: it must be one string, number or boolean, with a source that is one header name"
+                    ),
+                );
+            }
+            if !is_header_name(&source.steps()[0].name) {
+                return refuse(
+                    p,
+                    format!("`{}` is not a header name", source.steps()[0].name),
+                );
+            }
+            true
+        }
+        Location::Query => {
+            let list = exposed.arrays() == 1
+                && exposed.steps().last().is_some_and(|s| s.each)
+                && spec.kind.is_scalar();
+            if !source.is_single_name() || !(exposed.arrays() == 0 && spec.kind.is_scalar() || list)
+            {
+                return refuse(
+                    p,
+                    format!(
+                        "`{exposed}` goes in the query: it must be a string, number or boolean (or a list of them, `name[]`), with a source that is one parameter name"
+                    ),
+                );
+            }
+            true
+        }
+        Location::Body => {
+            if !method_has_body {
+                return refuse(
+                    p,
+                    format!(
+                        "`{exposed}` goes in the body, and this method sends none; use `in = \"query\"`, or POST, PUT or PATCH"
+                    ),
+                );
+            }
+            if source.arrays() != exposed.arrays() {
+                p.at(
+                    field.source.as_ref().map_or(span.clone(), Spanned::span),
+                    format!("{key}.source"),
+                    format!("`{exposed}` goes through {} and its source `{source}` through {}: the paths cannot be matched item to item", arrays(exposed.arrays()), arrays(source.arrays())),
+                );
+                return false;
+            }
+            true
+        }
+    }
+}
+
+/// Two arguments that write to the same place, or one inside another's
+/// value.
+fn check_collisions(
+    maps: &[Option<ArgumentMap>],
+    specs: &[FieldSpec],
+    spans: &[(core::ops::Range<usize>, String)],
+    p: &mut Problems<'_>,
+) {
+    let names =
+        |path: &FieldPath| -> Vec<String> { path.steps().iter().map(|s| s.name.clone()).collect() };
+    for (i, a) in maps.iter().enumerate() {
+        let Some(a) = a else { continue };
+        for (j, b) in maps.iter().enumerate().skip(i + 1) {
+            let Some(b) = b else { continue };
+            if a.location != b.location {
+                continue;
+            }
+            let (x, y) = (names(&a.source), names(&b.source));
+            let same = x == y;
+            let inside = (x.len() < y.len() && y.starts_with(&x) && specs[i].kind.is_scalar())
+                || (y.len() < x.len() && x.starts_with(&y) && specs[j].kind.is_scalar());
+            if same || inside {
+                let (span, key) = &spans[j];
+                p.at(
+                    span.clone(),
+                    format!("{key}.source"),
+                    format!(
+                        "`{}` and `{}` write to the same place of the request (`{}` and `{}`); map each to its own source path",
+                        a.exposed, b.exposed, a.source, b.source
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Which fields other fields' exposed paths go inside.
+fn containers(fields: &[RawField]) -> Vec<bool> {
+    fields
+        .iter()
+        .map(|field| {
+            let name = field.name.get_ref();
+            let (object, array) = (format!("{name}."), format!("{name}[]"));
+            fields.iter().any(|other| {
+                let other = other.name.get_ref();
+                other.starts_with(&object) || other.starts_with(&array)
+            })
+        })
+        .collect()
+}
+
+/// A field that others go inside declares the object or array only: its
+/// values are theirs, so it has no source or location of its own.
+fn declares_only(field: &RawField, spec: &FieldSpec, key: &str, p: &mut Problems<'_>) -> bool {
+    let own = [
+        ("source", field.source.as_ref().map(Spanned::span)),
+        ("in", field.location.as_ref().map(Spanned::span)),
+    ];
+    let mut ok = true;
+    for (word, span) in own {
+        if let Some(span) = span {
+            p.at(
+                span,
+                format!("{key}.{word}"),
+                format!(
+                    "`{}` holds other fields, which say where their values go; remove `{word}` here",
+                    spec.exposed
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok
+}
+
+/// Reads one field's declaration: its exposed and source paths, its type
+/// and its keywords, each checked against the type.
+/// The field as declared and its source path, when both paths and the type
+/// can be read, with whether its keywords are all sound (`false`: a problem
+/// was recorded, but the field still takes part in the checks of the
+/// others, so that every problem is found at once).
+fn check_field(
+    raw: &RawField,
+    at: &str,
+    p: &mut Problems<'_>,
+) -> Option<(FieldSpec, FieldPath, bool)> {
+    let exposed = match FieldPath::exposed(raw.name.get_ref()) {
+        Ok(path) => Some(path),
+        Err(problem) => {
+            p.at(raw.name.span(), format!("{at}.name"), problem.to_string());
+            None
+        }
+    };
+    let source_text = raw.source.as_ref().unwrap_or(&raw.name);
+    let source = match FieldPath::source(source_text.get_ref()) {
+        Ok(path) => Some(path),
+        Err(problem) => {
+            p.at(
+                source_text.span(),
+                format!("{at}.source"),
+                problem.to_string(),
+            );
+            None
+        }
+    };
+    let kind = FieldKind::from_name(raw.kind.get_ref());
+    if kind.is_none() {
+        p.at(
+            raw.kind.span(),
+            format!("{at}.type"),
+            format!(
+                "unknown type `{}`; use string, integer, number, boolean, object or array",
+                raw.kind.get_ref()
+            ),
+        );
+    }
+    let kind = kind?;
+    let mut ok = true;
+    let mut refuse = |span: core::ops::Range<usize>, key: &str, message: String| {
+        p.at(span, format!("{at}.{key}"), message);
+        ok = false;
+    };
+    let kind_name = kind.name();
+    let string_only = [
+        ("format", raw.format.as_ref().map(Spanned::span)),
+        ("pattern", raw.pattern.as_ref().map(Spanned::span)),
+        ("min_length", raw.min_length.as_ref().map(Spanned::span)),
+        ("max_length", raw.max_length.as_ref().map(Spanned::span)),
+        ("enum", raw.values.as_ref().map(Spanned::span)),
+    ];
+    for (key, span) in string_only {
+        if let Some(span) = span
+            && kind != FieldKind::String
+        {
+            refuse(
+                span,
+                key,
+                format!(
+                    "`{key}` applies to strings, and this field is {}",
+                    article(kind_name)
+                ),
+            );
+        }
+    }
+    for (key, span) in [
+        ("minimum", raw.minimum.as_ref().map(Spanned::span)),
+        ("maximum", raw.maximum.as_ref().map(Spanned::span)),
+    ] {
+        if let Some(span) = span
+            && !matches!(kind, FieldKind::Integer | FieldKind::Number)
+        {
+            refuse(
+                span,
+                key,
+                format!(
+                    "`{key}` applies to numbers, and this field is {}",
+                    article(kind_name)
+                ),
+            );
+        }
+    }
+    for (key, span) in [
+        ("min_items", raw.min_items.as_ref().map(Spanned::span)),
+        ("max_items", raw.max_items.as_ref().map(Spanned::span)),
+    ] {
+        if let Some(span) = span
+            && kind != FieldKind::Array
+        {
+            refuse(
+                span,
+                key,
+                format!(
+                    "`{key}` applies to arrays, and this field is {}; declare the array itself (`name = \"lines\"`, `type = \"array\"`)",
+                    article(kind_name)
+                ),
+            );
+        }
+    }
+    if let Some(format) = &raw.format
+        && !FORMATS.contains(&format.get_ref().as_str())
+    {
+        refuse(
+            format.span(),
+            "format",
+            format!(
+                "`{}` is not a JSON Schema format; use one of {} (bounds go in `minimum`/`maximum`)",
+                format.get_ref(),
+                FORMATS.join(", ")
+            ),
+        );
+    }
+    if let Some(pattern) = &raw.pattern {
+        let schema = serde_json::json!({"type": "string", "pattern": pattern.get_ref()});
+        if jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .build(&schema)
+            .is_err()
+        {
+            refuse(
+                pattern.span(),
+                "pattern",
+                "not a regular expression JSON Schema accepts".to_owned(),
+            );
+        }
+    }
+    let count = |value: &Option<Spanned<i64>>,
+                 key: &str,
+                 refuse: &mut dyn FnMut(core::ops::Range<usize>, &str, String)|
+     -> Option<u64> {
+        let value = value.as_ref()?;
+        match u64::try_from(*value.get_ref()) {
+            Ok(n) => Some(n),
+            Err(_) => {
+                refuse(
+                    value.span(),
+                    key,
+                    format!("`{key}` is a whole number from 0 up"),
+                );
+                None
+            }
+        }
+    };
+    let min_length = count(&raw.min_length, "min_length", &mut refuse);
+    let max_length = count(&raw.max_length, "max_length", &mut refuse);
+    let min_items = count(&raw.min_items, "min_items", &mut refuse);
+    let max_items = count(&raw.max_items, "max_items", &mut refuse);
+    for (low, high, key) in [
+        (min_length, max_length, "min_length"),
+        (min_items, max_items, "min_items"),
+    ] {
+        if let (Some(low), Some(high)) = (low, high)
+            && low > high
+        {
+            refuse(
+                raw.name.span(),
+                key,
+                format!("`{key}` is greater than its maximum: no value could be valid"),
+            );
+        }
+    }
+    let bound = |value: &Option<Spanned<toml::Value>>,
+                 key: &str,
+                 refuse: &mut dyn FnMut(core::ops::Range<usize>, &str, String)|
+     -> Option<Number> {
+        let value = value.as_ref()?;
+        match (value.get_ref(), kind) {
+            (toml::Value::Integer(n), _) => Some(number(*n)),
+            (toml::Value::Float(f), FieldKind::Number) if f.is_finite() => Some(Number::Float(*f)),
+            _ => {
+                refuse(
+                    value.span(),
+                    key,
+                    format!(
+                        "`{key}` of {} is a {}",
+                        article(kind_name),
+                        if kind == FieldKind::Integer {
+                            "whole number"
+                        } else {
+                            "number"
+                        }
+                    ),
+                );
+                None
+            }
+        }
+    };
+    let minimum = bound(&raw.minimum, "minimum", &mut refuse);
+    let maximum = bound(&raw.maximum, "maximum", &mut refuse);
+    if let (Some(minimum), Some(maximum)) = (minimum, maximum)
+        && maximum.is_less_than(minimum)
+    {
+        refuse(
+            raw.name.span(),
+            "minimum",
+            "`minimum` is greater than `maximum`: no value could be valid".to_owned(),
+        );
+    }
+    let values = raw
+        .values
+        .as_ref()
+        .map(|v| v.get_ref().clone())
+        .unwrap_or_default();
+    if let Some(list) = &raw.values
+        && list.get_ref().is_empty()
+    {
+        refuse(
+            list.span(),
+            "enum",
+            "an `enum` lists at least one value".to_owned(),
+        );
+    }
+    let literal = |value: &Spanned<toml::Value>,
+                   key: &str,
+                   refuse: &mut dyn FnMut(core::ops::Range<usize>, &str, String)|
+     -> Option<Literal> {
+        let literal = match value.get_ref() {
+            toml::Value::String(text) => Literal::Str(Text::from(text.clone())),
+            toml::Value::Integer(n) => Literal::Number(number(*n)),
+            toml::Value::Float(f) => Literal::Number(Number::Float(*f)),
+            toml::Value::Boolean(b) => Literal::Bool(*b),
+            _ => {
+                refuse(
+                    value.span(),
+                    key,
+                    "write a string, a number or a boolean".to_owned(),
+                );
+                return None;
+            }
+        };
+        let in_enum = match &literal {
+            Literal::Str(text) => values.is_empty() || values.iter().any(|v| **v == **text),
+            _ => true,
+        };
+        if !kind.admits(&literal) || !in_enum {
+            refuse(
+                value.span(),
+                key,
+                format!("this value is not {} the field accepts", article(kind_name)),
+            );
+            return None;
+        }
+        Some(literal)
+    };
+    let default = raw
+        .default
+        .as_ref()
+        .and_then(|d| literal(d, "default", &mut refuse));
+    let examples: Vec<Literal> = match &raw.examples {
+        None => Vec::new(),
+        Some(list) => {
+            let items: Vec<Spanned<toml::Value>> = list
+                .get_ref()
+                .iter()
+                .map(|v| Spanned::new(list.span(), v.clone()))
+                .collect();
+            items
+                .iter()
+                .filter_map(|v| literal(v, "examples", &mut refuse))
+                .collect()
+        }
+    };
+    let spec = FieldSpec {
+        exposed: exposed?,
+        kind,
+        required: raw.required.as_ref().is_some_and(|r| *r.get_ref()),
+        description: raw.description.as_ref().map(|d| d.get_ref().clone()),
+        format: raw.format.as_ref().map(|f| f.get_ref().clone()),
+        pattern: raw.pattern.as_ref().map(|f| f.get_ref().clone()),
+        min_length,
+        max_length,
+        minimum,
+        maximum,
+        min_items,
+        max_items,
+        values,
+        default,
+        examples,
+    };
+    Some((spec, source?, ok))
+}
+
+/// `a string`, `an integer`.
+fn article(word: &str) -> String {
+    match word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        true => format!("an {word}"),
+        false => format!("a {word}"),
+    }
+}
+
+/// `1 array`, `2 arrays`.
+fn arrays(n: usize) -> String {
+    format!("{n} array{}", if n == 1 { "" } else { "s" })
+}
+
+fn number(n: i64) -> Number {
+    match u64::try_from(n) {
+        Ok(n) => Number::UInt(n),
+        Err(_) => Number::Int(n),
+    }
+}
+
+/// The versions of each gateway tool, as the selection rule reads them.
+pub(super) fn mappings(tools: &[GatewayTool]) -> HashMap<String, Vec<(u32, Status)>> {
+    tools
+        .iter()
+        .map(|tool| {
+            let versions = tool
+                .versions
+                .iter()
+                .map(|v| (v.version, v.status))
+                .collect();
+            (tool.name.clone(), versions)
+        })
+        .collect()
+}

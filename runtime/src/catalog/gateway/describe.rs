@@ -1,0 +1,403 @@
+//! A gateway tool's arguments and result described in the schema model:
+//! the exposed paths of its fields become nested objects and arrays, built
+//! at run time with shared parts ([`Ref::Shared`](crate::model::Ref)).
+
+use super::FieldPath;
+use crate::model::{
+    Additional, ArrayNode, EnumNode, Field, IntegerNode, Literal, MapNode, Node, Number,
+    NumberNode, ObjectNode, Presence, Ref, Refine, Shape, StringNode, Tagging, Text, TypeInfo,
+    Variant,
+};
+
+/// The JSON type of a configured field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FieldKind {
+    String,
+    Integer,
+    Number,
+    Boolean,
+    Object,
+    Array,
+}
+
+impl FieldKind {
+    pub(crate) fn from_name(name: &str) -> Option<FieldKind> {
+        Some(match name {
+            "string" => FieldKind::String,
+            "integer" => FieldKind::Integer,
+            "number" => FieldKind::Number,
+            "boolean" => FieldKind::Boolean,
+            "object" => FieldKind::Object,
+            "array" => FieldKind::Array,
+            _ => return None,
+        })
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            FieldKind::String => "string",
+            FieldKind::Integer => "integer",
+            FieldKind::Number => "number",
+            FieldKind::Boolean => "boolean",
+            FieldKind::Object => "object",
+            FieldKind::Array => "array",
+        }
+    }
+
+    pub(crate) fn is_scalar(self) -> bool {
+        !matches!(self, FieldKind::Object | FieldKind::Array)
+    }
+
+    /// Whether a literal is of this type.
+    pub(crate) fn admits(self, literal: &Literal) -> bool {
+        matches!(
+            (self, literal),
+            (FieldKind::String, Literal::Str(_))
+                | (FieldKind::Boolean, Literal::Bool(_))
+                | (
+                    FieldKind::Integer,
+                    Literal::Number(Number::Int(_) | Number::UInt(_))
+                )
+                | (FieldKind::Number, Literal::Number(_))
+        )
+    }
+}
+
+/// One configured field, checked: what the schema says of its exposed path.
+#[derive(Debug, Clone)]
+pub(crate) struct FieldSpec {
+    pub(crate) exposed: FieldPath,
+    pub(crate) kind: FieldKind,
+    pub(crate) required: bool,
+    pub(crate) description: Option<String>,
+    pub(crate) format: Option<String>,
+    pub(crate) pattern: Option<String>,
+    pub(crate) min_length: Option<u64>,
+    pub(crate) max_length: Option<u64>,
+    pub(crate) minimum: Option<Number>,
+    pub(crate) maximum: Option<Number>,
+    pub(crate) min_items: Option<u64>,
+    pub(crate) max_items: Option<u64>,
+    pub(crate) values: Vec<String>,
+    pub(crate) default: Option<Literal>,
+    pub(crate) examples: Vec<Literal>,
+}
+
+/// A place in the exposed tree: declared by a field, or implied by the
+/// paths of others.
+#[derive(Default)]
+struct Place {
+    /// The field that declares this place, by index.
+    declared: Option<usize>,
+    shape: Form,
+}
+
+#[derive(Default)]
+enum Form {
+    /// Nothing inside: a leaf.
+    #[default]
+    Leaf,
+    Object(Vec<(String, Place)>),
+    Array(Box<Place>),
+}
+
+/// A problem with one field (by index), for the configuration to locate.
+pub(crate) type Problem = (usize, String);
+
+/// The object node of `specs`' exposed paths, or every problem found:
+/// two fields at one path, a field inside one that is not an object or
+/// array, a required field inside an optional object.
+pub(crate) fn describe(
+    identity: &str,
+    specs: &[FieldSpec],
+    direction_input: bool,
+) -> Result<Node, Vec<Problem>> {
+    let mut root = Place {
+        declared: None,
+        shape: Form::Object(Vec::new()),
+    };
+    let mut problems = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        if let Err(message) = insert(&mut root, spec, i) {
+            problems.push((i, message));
+        }
+    }
+    check_kinds(&root, specs, "", &mut problems);
+    check_required(&root, specs, None, &mut problems);
+    if !problems.is_empty() {
+        problems.sort_by_key(|(i, _)| *i);
+        problems.dedup();
+        return Err(problems);
+    }
+    let builder = Builder {
+        identity,
+        specs,
+        additional: if direction_input {
+            Additional::Deny
+        } else {
+            Additional::Allow
+        },
+    };
+    Ok(builder.node(&root, ""))
+}
+
+fn insert(root: &mut Place, spec: &FieldSpec, index: usize) -> Result<(), String> {
+    let mut place = root;
+    for step in spec.exposed.steps() {
+        // A place reached by a longer path holds fields; whether its own
+        // declaration agrees is checked once all are in.
+        if let Form::Leaf = place.shape {
+            place.shape = Form::Object(Vec::new());
+        }
+        let Form::Object(children) = &mut place.shape else {
+            return Err(format!(
+                "`{}` goes inside an array without `[]`; write the path through its items (`name[].field`)",
+                spec.exposed
+            ));
+        };
+        let at = match children.iter().position(|(name, _)| *name == step.name) {
+            Some(at) => at,
+            None => {
+                children.push((step.name.clone(), Place::default()));
+                children.len() - 1
+            }
+        };
+        let mut child = &mut children[at].1;
+        if step.each {
+            if let Form::Leaf = child.shape {
+                child.shape = Form::Array(Box::default());
+            }
+            let Form::Array(item) = &mut child.shape else {
+                return Err(format!(
+                    "`{}` treats `{}` as an array, and another field makes it an object; give one of them another name",
+                    spec.exposed, step.name
+                ));
+            };
+            child = item;
+        }
+        place = child;
+    }
+    match place.declared {
+        Some(_) => Err(format!(
+            "`{}` is declared twice; exposed names must be unique",
+            spec.exposed
+        )),
+        None => {
+            place.declared = Some(index);
+            Ok(())
+        }
+    }
+}
+
+/// A declared type agrees with what the other paths put inside it.
+fn check_kinds(place: &Place, specs: &[FieldSpec], at: &str, problems: &mut Vec<Problem>) {
+    if let Some(i) = place.declared {
+        let kind = specs[i].kind;
+        let clash = match place.shape {
+            Form::Leaf => false,
+            Form::Object(_) => kind != FieldKind::Object,
+            Form::Array(_) => kind != FieldKind::Array,
+        };
+        if clash {
+            let holds = match place.shape {
+                Form::Array(_) => "items",
+                _ => "fields",
+            };
+            problems.push((
+                i,
+                format!(
+                    "`{at}` is declared a {}, and other fields put {holds} inside it; declare it an {} or rename those fields",
+                    kind.name(),
+                    if holds == "items" { "array" } else { "object" }
+                ),
+            ));
+        }
+    }
+    match &place.shape {
+        Form::Leaf => {}
+        Form::Object(children) => {
+            for (name, child) in children {
+                let path = if at.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{at}.{name}")
+                };
+                check_kinds(child, specs, &path, problems);
+            }
+        }
+        Form::Array(item) => check_kinds(item, specs, &format!("{at}[]"), problems),
+    }
+}
+
+/// Whether a place must be present: declared required, or (undeclared)
+/// an object holding a required field.
+fn is_required(place: &Place, specs: &[FieldSpec]) -> bool {
+    match place.declared {
+        Some(i) => specs[i].required,
+        None => match &place.shape {
+            Form::Object(children) => children.iter().any(|(_, c)| is_required(c, specs)),
+            _ => false,
+        },
+    }
+}
+
+/// A required field inside an object declared optional is refused: the
+/// object could be left out with the field.
+fn check_required(
+    place: &Place,
+    specs: &[FieldSpec],
+    optional_parent: Option<usize>,
+    problems: &mut Vec<Problem>,
+) {
+    let Form::Object(children) = &place.shape else {
+        if let Form::Array(item) = &place.shape {
+            check_required(item, specs, None, problems);
+        }
+        return;
+    };
+    for (_, child) in children {
+        if let (Some(parent), Some(i)) = (optional_parent, child.declared)
+            && specs[i].required
+        {
+            problems.push((
+                i,
+                format!(
+                    "`{}` is required, but `{}`, which holds it, is optional; make `{}` required, or `{}` optional",
+                    specs[i].exposed, specs[parent].exposed, specs[parent].exposed, specs[i].exposed
+                ),
+            ));
+        }
+        let parent = match child.declared {
+            Some(i) if !specs[i].required => Some(i),
+            Some(_) => None,
+            None => optional_parent,
+        };
+        check_required(child, specs, parent, problems);
+    }
+}
+
+struct Builder<'a> {
+    identity: &'a str,
+    specs: &'a [FieldSpec],
+    additional: Additional,
+}
+
+impl Builder<'_> {
+    fn spec(&self, place: &Place) -> Option<&FieldSpec> {
+        place.declared.map(|i| &self.specs[i])
+    }
+
+    fn info(&self, at: &str) -> TypeInfo {
+        TypeInfo {
+            name: Text::from(self.identity.to_owned()),
+            type_name: Text::from(format!("{}:{at}", self.identity)),
+            title: None,
+            description: None,
+        }
+    }
+
+    fn node(&self, place: &Place, at: &str) -> Node {
+        let spec = self.spec(place);
+        match &place.shape {
+            Form::Object(children) => {
+                let fields: Vec<Field> = children
+                    .iter()
+                    .map(|(name, child)| {
+                        let path = if at.is_empty() {
+                            name.clone()
+                        } else {
+                            format!("{at}.{name}")
+                        };
+                        self.field(name, child, &path)
+                    })
+                    .collect();
+                Node::Object(ObjectNode {
+                    info: self.info(at),
+                    fields: Ref::from(fields),
+                    additional: self.additional,
+                })
+            }
+            Form::Array(item) => Node::Array(ArrayNode {
+                items: Ref::new(self.node(item, &format!("{at}[]"))),
+                min_items: spec.and_then(|s| s.min_items),
+                max_items: spec.and_then(|s| s.max_items),
+                unique_items: false,
+            }),
+            Form::Leaf => match spec {
+                Some(spec) => self.leaf(spec, at),
+                None => Node::Any,
+            },
+        }
+    }
+
+    fn leaf(&self, spec: &FieldSpec, at: &str) -> Node {
+        let text = |value: &Option<String>| value.clone().map(Text::from);
+        match spec.kind {
+            FieldKind::String if !spec.values.is_empty() => Node::Enum(EnumNode {
+                info: self.info(at),
+                tagging: Tagging::External,
+                variants: Ref::from(
+                    spec.values
+                        .iter()
+                        .map(|value| Variant {
+                            name: Text::from(value.clone()),
+                            description: None,
+                            shape: Shape::Unit,
+                        })
+                        .collect::<Vec<_>>(),
+                ),
+            }),
+            FieldKind::String => Node::String(StringNode {
+                format: text(&spec.format),
+                pattern: text(&spec.pattern),
+                min_length: spec.min_length,
+                max_length: spec.max_length,
+            }),
+            FieldKind::Integer => Node::Integer(IntegerNode {
+                minimum: spec.minimum,
+                maximum: spec.maximum,
+                nonzero: false,
+            }),
+            FieldKind::Number => Node::Number(NumberNode {
+                minimum: spec.minimum,
+                maximum: spec.maximum,
+            }),
+            FieldKind::Boolean => Node::Boolean,
+            FieldKind::Object => Node::Map(MapNode {
+                values: Ref::Static(&Node::Any),
+            }),
+            FieldKind::Array => Node::Array(ArrayNode {
+                items: Ref::Static(&Node::Any),
+                min_items: spec.min_items,
+                max_items: spec.max_items,
+                unique_items: false,
+            }),
+        }
+    }
+
+    fn field(&self, name: &str, place: &Place, at: &str) -> Field {
+        // An undeclared array takes the description of its declared items.
+        let described = self.spec(place).or_else(|| match &place.shape {
+            Form::Array(item) => self.spec(item),
+            _ => None,
+        });
+        let spec = self.spec(place);
+        Field {
+            exposed: Text::from(name.to_owned()),
+            source: Text::from(name.to_owned()),
+            description: described
+                .and_then(|s| s.description.clone())
+                .map(Text::from),
+            schema: Ref::new(self.node(place, at)),
+            presence: if is_required(place, self.specs) {
+                Presence::Required
+            } else {
+                Presence::Optional
+            },
+            refine: Refine::NONE,
+            default: spec.and_then(|s| s.default.clone()),
+            examples: Ref::from(spec.map(|s| s.examples.clone()).unwrap_or_default()),
+            ..Field::BLANK
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! Calling downstreams over HTTP (feature `gateway`): one pooled client per
+//! downstream, its timeouts, a bounded answer, and failures turned into
+//! errors a model can act on.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::{Auth, Downstream, GatewayVersion, Method, Operation};
+use crate::call::{
+    CallError, Context, DynamicFuture, DynamicTool, Produced, ToolError, ToolResult,
+};
+use crate::model::Text;
+
+/// The longest excerpt of a downstream's answer put in an error, in
+/// characters.
+const MAX_EXCERPT: usize = 300;
+
+/// The HTTP clients of one configuration's downstreams.
+pub(crate) struct Connector {
+    downstreams: HashMap<String, (Arc<Downstream>, Option<reqwest::Client>)>,
+}
+
+impl Connector {
+    /// A client for each downstream (connection pool, timeouts, no
+    /// redirects: a redirect could carry credentials elsewhere).
+    pub(crate) fn new<'a>(downstreams: impl Iterator<Item = &'a Downstream>) -> Connector {
+        let downstreams = downstreams
+            .map(|downstream| {
+                let client = reqwest::Client::builder()
+                    .timeout(downstream.timeout)
+                    .connect_timeout(downstream.connect_timeout)
+                    .redirect(reqwest::redirect::Policy::none())
+                    .build();
+                if let Err(error) = &client {
+                    tracing::error!(downstream = %downstream.id, %error, "cannot build the HTTP client");
+                }
+                (
+                    downstream.id.clone(),
+                    (Arc::new(downstream.clone()), client.ok()),
+                )
+            })
+            .collect();
+        Connector { downstreams }
+    }
+
+    /// The work of one version of a gateway tool.
+    pub(crate) fn tool(&self, version: &GatewayVersion, downstream: &str) -> Arc<dyn DynamicTool> {
+        let (downstream, client) = match self.downstreams.get(downstream) {
+            Some((downstream, client)) => (downstream.clone(), client.clone()),
+            // The configuration check resolves every downstream.
+            None => return Arc::new(Unavailable),
+        };
+        match client {
+            Some(client) => Arc::new(GatewayCall {
+                tool: version.def.name.clone(),
+                operation: version.operation.clone(),
+                downstream,
+                client,
+            }),
+            None => Arc::new(Unavailable),
+        }
+    }
+}
+
+/// A tool whose downstream has no client.
+struct Unavailable;
+
+impl DynamicTool for Unavailable {
+    fn call(&self, _: Value, _: Context) -> DynamicFuture {
+        Box::pin(async {
+            Err(CallError::Tool(ToolError::new(
+                "The gateway cannot reach this tool's downstream service (its HTTP client could not be set up); the operator must fix the server.",
+            )))
+        })
+    }
+}
+
+/// One version of a gateway tool, ready to call its downstream.
+struct GatewayCall {
+    tool: Text,
+    operation: Arc<Operation>,
+    downstream: Arc<Downstream>,
+    client: reqwest::Client,
+}
+
+impl DynamicTool for GatewayCall {
+    fn call(&self, arguments: Value, _ctx: Context) -> DynamicFuture {
+        let call = Call {
+            tool: self.tool.clone(),
+            operation: self.operation.clone(),
+            downstream: self.downstream.clone(),
+            client: self.client.clone(),
+        };
+        Box::pin(async move { call.run(arguments).await })
+    }
+}
+
+struct Call {
+    tool: Text,
+    operation: Arc<Operation>,
+    downstream: Arc<Downstream>,
+    client: reqwest::Client,
+}
+
+/// A tool error the model can act on.
+fn tool_error(message: String) -> CallError {
+    CallError::Tool(ToolError::new(message))
+}
+
+impl Call {
+    fn defect(&self, message: String) -> CallError {
+        tracing::warn!(tool = %self.tool, downstream = %self.downstream.id, %message, "gateway call failed");
+        CallError::Defect {
+            tool: self.tool.clone(),
+            message,
+        }
+    }
+
+    async fn run(self, arguments: Value) -> Result<Produced, CallError> {
+        let request = self
+            .operation
+            .request(&arguments)
+            .map_err(|error| tool_error(format!("{error}.")))?;
+        let mut url = self.downstream.base_url.clone();
+        match url.path_segments_mut() {
+            Ok(mut segments) => {
+                segments.pop_if_empty().extend(&request.segments);
+            }
+            Err(()) => {
+                return Err(self.defect("the downstream's base URL cannot take a path".to_owned()));
+            }
+        }
+        if !request.query.is_empty() {
+            url.query_pairs_mut().extend_pairs(&request.query);
+        }
+        let method = match request.method {
+            Method::Get => reqwest::Method::GET,
+            Method::Post => reqwest::Method::POST,
+            Method::Put => reqwest::Method::PUT,
+            Method::Patch => reqwest::Method::PATCH,
+            Method::Delete => reqwest::Method::DELETE,
+        };
+        let mut builder = self
+            .client
+            .request(method, url)
+            .header(reqwest::header::ACCEPT, "application/json");
+        for (name, value) in &self.downstream.headers {
+            builder = builder.header(name.as_str(), value.as_str());
+        }
+        let secrets = match credentials(self.downstream.auth.as_ref()) {
+            Ok(secrets) => secrets,
+            Err(variable) => {
+                return Err(self.defect(format!(
+                    "the environment variable `{variable}` that holds the downstream's credentials is not set"
+                )));
+            }
+        };
+        builder = match (&self.downstream.auth, secrets.as_slice()) {
+            (Some(Auth::Bearer { .. }), [token]) => builder.bearer_auth(token),
+            (Some(Auth::Header { header, .. }), [key]) => {
+                builder.header(header.as_str(), key.as_str())
+            }
+            (Some(Auth::Basic { .. }), [user, password]) => {
+                builder.basic_auth(user, Some(password))
+            }
+            _ => builder,
+        };
+        for (name, value) in &request.headers {
+            if reqwest::header::HeaderValue::from_str(value).is_err() {
+                return Err(tool_error(format!(
+                    "The value for the `{name}` header holds characters a header cannot carry (control characters or line breaks); send plain text."
+                )));
+            }
+            builder = builder.header(name.as_str(), value.as_str());
+        }
+        if let Some(body) = &request.body {
+            let bytes = serde_json::to_vec(body).map_err(|error| {
+                self.defect(format!("the request body cannot be written: {error}"))
+            })?;
+            builder = builder
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(bytes);
+        }
+        let response = builder
+            .send()
+            .await
+            .map_err(|error| self.unreachable(&error))?;
+        let status = response.status();
+        let bytes = self.read_bounded(response).await?;
+        if status.is_success() {
+            return self.answer(&bytes);
+        }
+        let excerpt = excerpt(&bytes, &secrets);
+        let reason = status.canonical_reason().unwrap_or("");
+        let code = status.as_u16();
+        Err(match code {
+            401 | 403 => tool_error(format!(
+                "The downstream service refused the gateway's credentials (HTTP {code} {reason}); the arguments cannot fix this, the operator must."
+            )),
+            429 => tool_error(format!(
+                "The downstream service is rate-limiting calls (HTTP 429); the call may be retried later.{}",
+                detail(&excerpt)
+            )),
+            400..=499 if excerpt.is_empty() => tool_error(format!(
+                "The downstream service refused the request (HTTP {code} {reason}); check the arguments against the tool's description."
+            )),
+            400..=499 => tool_error(format!(
+                "The downstream service refused the request (HTTP {code} {reason}): {excerpt}. Check the arguments against the tool's description."
+            )),
+            500..=599 => tool_error(format!(
+                "The downstream service failed (HTTP {code} {reason}); the call may be retried."
+            )),
+            _ => self.defect(format!(
+                "the downstream answered HTTP {code}, which the gateway does not follow (redirects are not followed: check the downstream's base URL)"
+            )),
+        })
+    }
+
+    /// The error for a request that got no answer.
+    fn unreachable(&self, error: &reqwest::Error) -> CallError {
+        if error.is_timeout() {
+            return tool_error(format!(
+                "The downstream service did not answer within {} ms; the call may be retried.",
+                self.downstream.timeout.as_millis()
+            ));
+        }
+        if error.is_connect() {
+            return tool_error(
+                "The downstream service could not be reached; the call may be retried.".to_owned(),
+            );
+        }
+        tracing::warn!(tool = %self.tool, downstream = %self.downstream.id, %error, "gateway request failed");
+        tool_error("The call to the downstream service failed before an answer came; the call may be retried.".to_owned())
+    }
+
+    /// The answer's body, refused past the downstream's limit.
+    async fn read_bounded(&self, mut response: reqwest::Response) -> Result<Vec<u8>, CallError> {
+        let limit = self.downstream.max_response_bytes;
+        let too_large = || {
+            tool_error(format!(
+                "The downstream service's answer is larger than the {limit} bytes this gateway accepts; ask for less (a narrower filter or a smaller page)."
+            ))
+        };
+        if response.content_length().is_some_and(|n| n > limit as u64) {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    if bytes.len() + chunk.len() > limit {
+                        return Err(too_large());
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                Ok(None) => return Ok(bytes),
+                Err(error) => return Err(self.unreachable(&error)),
+            }
+        }
+    }
+
+    /// The tool's result from a successful answer.
+    fn answer(&self, bytes: &[u8]) -> Result<Produced, CallError> {
+        if !self.operation.maps_results() {
+            let text = String::from_utf8_lossy(bytes);
+            let text = if text.trim().is_empty() {
+                "Done.".to_owned()
+            } else {
+                text.into_owned()
+            };
+            return Ok(Produced::Content(ToolResult::text(text)));
+        }
+        let answer: Value = serde_json::from_slice(bytes).map_err(|_| {
+            self.defect(
+                "the downstream's answer is not JSON, and the tool's result is mapped from JSON"
+                    .to_owned(),
+            )
+        })?;
+        self.operation
+            .result(&answer)
+            .map(Produced::Structured)
+            .map_err(|error| self.defect(error.to_string()))
+    }
+}
+
+/// The secrets of `auth`, read from the environment now, or the name of
+/// the variable that is missing.
+fn credentials(auth: Option<&Auth>) -> Result<Vec<String>, String> {
+    let read = |name: &String| std::env::var(name).map_err(|_| name.clone());
+    Ok(match auth {
+        None => Vec::new(),
+        Some(Auth::Bearer { env }) | Some(Auth::Header { env, .. }) => vec![read(env)?],
+        Some(Auth::Basic {
+            user_env,
+            password_env,
+        }) => vec![read(user_env)?, read(password_env)?],
+    })
+}
+
+/// ` Its message: "…".` for a non-empty excerpt.
+fn detail(excerpt: &str) -> String {
+    if excerpt.is_empty() {
+        String::new()
+    } else {
+        format!(" {excerpt}.")
+    }
+}
+
+/// What a downstream said about a refusal, short and without secrets: the
+/// `message` (or `error`, `detail`, `title`) of a JSON answer, else its
+/// text, at most [`MAX_EXCERPT`] characters, every credential replaced.
+pub(crate) fn excerpt(bytes: &[u8], secrets: &[String]) -> String {
+    let from_json = serde_json::from_slice::<Value>(bytes)
+        .ok()
+        .and_then(|value| {
+            ["message", "error_description", "error", "detail", "title"]
+                .iter()
+                .find_map(|key| match value.get(key) {
+                    Some(Value::String(text)) => Some(text.clone()),
+                    Some(Value::Object(inner)) => inner
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                    _ => None,
+                })
+        });
+    let text = from_json.unwrap_or_else(|| String::from_utf8_lossy(bytes).into_owned());
+    let mut text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for secret in secrets.iter().filter(|s| s.len() >= 4) {
+        text = text.replace(secret.as_str(), "[redacted]");
+    }
+    if text.chars().count() > MAX_EXCERPT {
+        text = text.chars().take(MAX_EXCERPT).collect::<String>() + "…";
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::excerpt;
+
+    #[test]
+    fn excerpts_are_short_and_never_hold_a_credential() {
+        let secrets = vec!["s3cr3t-token".to_owned()];
+        let json = br#"{"message": "token s3cr3t-token is not valid for pet 7"}"#;
+        assert_eq!(
+            excerpt(json, &secrets),
+            "token [redacted] is not valid for pet 7"
+        );
+        let long = "x".repeat(1_000);
+        let cut = excerpt(long.as_bytes(), &[]);
+        assert_eq!(cut.chars().count(), 301);
+        assert!(cut.ends_with('…'));
+        assert_eq!(excerpt(b"  Not\n found  ", &[]), "Not found");
+    }
+}

@@ -1,0 +1,306 @@
+//! Tools from configuration (DESIGN §9): an operator puts an operation of a
+//! downstream REST API in front of AI clients, without writing Rust.
+//!
+//! A `[[gateway_tool]]` of the catalog configuration names a
+//! `[[downstream]]` and has versions, with the same statuses and selection
+//! rule as derived tools. Each version says the operation (method, path
+//! template) and, field by field, the name a client sees (its exposed
+//! path), where the value goes or comes from in the downstream call (its
+//! source path, with nesting and `[]` for arrays), and what the schema says
+//! of it. The version is described in the one schema model ([`ToolDef`]
+//! with shared parts), so that it is rendered, projected, validated and
+//! served exactly as a derived tool; its [`Operation`] stays behind the
+//! descriptor and no source path ever reaches a client.
+
+mod describe;
+#[cfg(feature = "gateway")]
+mod http;
+mod mapping;
+mod path;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use mapping::{DownstreamRequest, MappingError};
+pub use path::FieldPath;
+
+pub(crate) use describe::{FieldKind, FieldSpec, describe};
+pub(crate) use mapping::parse_template;
+
+use super::{Config, Status};
+use crate::call::Registry;
+use crate::model::{Ref, ToolDef};
+
+/// A downstream API that configured tools call (`[[downstream]]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Downstream {
+    pub(crate) id: String,
+    pub(crate) base_url: url::Url,
+    pub(crate) timeout: Duration,
+    pub(crate) connect_timeout: Duration,
+    pub(crate) max_response_bytes: usize,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) auth: Option<Auth>,
+}
+
+impl Downstream {
+    /// Its id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The URL operation paths are appended to.
+    pub fn base_url(&self) -> &str {
+        self.base_url.as_str()
+    }
+
+    /// How long a call may take, from connecting to the last byte.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// How long connecting may take.
+    pub fn connect_timeout(&self) -> Duration {
+        self.connect_timeout
+    }
+
+    /// The largest answer accepted, in bytes.
+    pub fn max_response_bytes(&self) -> usize {
+        self.max_response_bytes
+    }
+}
+
+/// How the gateway authenticates to a downstream. Each secret is named by
+/// the environment variable that holds it, read when a call is made; the
+/// configuration never holds a secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Auth {
+    /// `Authorization: Bearer <$env>`.
+    Bearer {
+        /// The variable holding the token.
+        env: String,
+    },
+    /// `<header>: <$env>` (an API key header).
+    Header {
+        /// The header's name.
+        header: String,
+        /// The variable holding the key.
+        env: String,
+    },
+    /// `Authorization: Basic` of `<$user_env>:<$password_env>`.
+    Basic {
+        /// The variable holding the user name.
+        user_env: String,
+        /// The variable holding the password.
+        password_env: String,
+    },
+}
+
+/// The HTTP method of an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// `GET`.
+    Get,
+    /// `POST`.
+    Post,
+    /// `PUT`.
+    Put,
+    /// `PATCH`.
+    Patch,
+    /// `DELETE`.
+    Delete,
+}
+
+impl Method {
+    /// The method of a configuration word (`GET`, `post`, …).
+    pub fn from_name(name: &str) -> Option<Method> {
+        Some(match name.to_ascii_uppercase().as_str() {
+            "GET" => Method::Get,
+            "POST" => Method::Post,
+            "PUT" => Method::Put,
+            "PATCH" => Method::Patch,
+            "DELETE" => Method::Delete,
+            _ => return None,
+        })
+    }
+
+    /// The method's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+
+    /// Whether requests of this method carry a JSON body.
+    pub fn has_body(self) -> bool {
+        matches!(self, Method::Post | Method::Put | Method::Patch)
+    }
+}
+
+/// Where an argument goes in the downstream request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Location {
+    /// A variable of the path template (`/pets/{petId}`).
+    Path,
+    /// A query parameter (repeated for an array).
+    Query,
+    /// A request header.
+    Header,
+    /// A place in the JSON body.
+    Body,
+}
+
+impl Location {
+    /// The location of a configuration word.
+    pub fn from_name(name: &str) -> Option<Location> {
+        Some(match name {
+            "path" => Location::Path,
+            "query" => Location::Query,
+            "header" => Location::Header,
+            "body" => Location::Body,
+            _ => return None,
+        })
+    }
+}
+
+/// One piece of a path template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum PathPart {
+    Literal(String),
+    Variable(String),
+}
+
+/// An argument's way from the client's arguments into the request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ArgumentMap {
+    pub(crate) exposed: FieldPath,
+    pub(crate) location: Location,
+    pub(crate) source: FieldPath,
+}
+
+/// A result field's way from the downstream's answer into the result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ResultMap {
+    pub(crate) exposed: FieldPath,
+    pub(crate) source: FieldPath,
+    pub(crate) required: bool,
+}
+
+/// What calling one version of a gateway tool does: the part of the
+/// mapping that stays behind the descriptor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Operation {
+    pub(crate) tool: String,
+    pub(crate) method: Method,
+    pub(crate) path: Vec<PathPart>,
+    pub(crate) arguments: Vec<ArgumentMap>,
+    pub(crate) results: Vec<ResultMap>,
+}
+
+impl Operation {
+    /// The HTTP method.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+}
+
+/// One version of a gateway tool: its descriptor and its operation.
+#[derive(Debug, Clone)]
+pub struct GatewayVersion {
+    pub(crate) version: u32,
+    pub(crate) status: Status,
+    pub(crate) def: Ref<ToolDef>,
+    pub(crate) operation: Arc<Operation>,
+}
+
+impl GatewayVersion {
+    /// The version number.
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// Its status.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The descriptor clients are shown (exposed names only).
+    pub fn def(&self) -> &Ref<ToolDef> {
+        &self.def
+    }
+
+    /// What calling it does.
+    pub fn operation(&self) -> &Operation {
+        &self.operation
+    }
+}
+
+/// A tool from configuration (`[[gateway_tool]]`), with its versions.
+#[derive(Debug, Clone)]
+pub struct GatewayTool {
+    pub(crate) name: String,
+    pub(crate) downstream: String,
+    pub(crate) versions: Vec<GatewayVersion>,
+}
+
+impl GatewayTool {
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The id of the downstream it calls.
+    pub fn downstream(&self) -> &str {
+        &self.downstream
+    }
+
+    /// Its versions, in the order configured.
+    pub fn versions(&self) -> &[GatewayVersion] {
+        &self.versions
+    }
+}
+
+/// The registry a snapshot of `config` serves: the registered tools and
+/// every version of every gateway tool (drafts too; the selection rule
+/// decides which one clients see).
+pub(crate) fn registry_for(registry: &Arc<Registry>, config: &Config) -> Arc<Registry> {
+    if config.gateway_tools().is_empty() {
+        return registry.clone();
+    }
+    let mut extended = registry.extended();
+    #[cfg(feature = "gateway")]
+    let connector = http::Connector::new(config.downstreams());
+    for tool in config.gateway_tools() {
+        for version in &tool.versions {
+            #[cfg(feature = "gateway")]
+            let work = connector.tool(version, &tool.downstream);
+            #[cfg(not(feature = "gateway"))]
+            let work: Arc<dyn crate::call::DynamicTool> = Arc::new(NoClient);
+            if let Err(error) = extended.register_dynamic(version.def.clone(), work) {
+                // The configuration's checks refuse what registration would.
+                tracing::error!(%error, "a gateway tool was not registered");
+            }
+        }
+    }
+    Arc::new(extended)
+}
+
+/// The work of a gateway tool in a build without HTTP client.
+#[cfg(not(feature = "gateway"))]
+struct NoClient;
+
+#[cfg(not(feature = "gateway"))]
+impl crate::call::DynamicTool for NoClient {
+    fn call(&self, _: serde_json::Value, _: crate::call::Context) -> crate::call::DynamicFuture {
+        Box::pin(async {
+            Err(crate::call::CallError::Tool(crate::call::ToolError::new(
+                "This server was built without the `gateway` feature, so it cannot call the downstream service of this tool.",
+            )))
+        })
+    }
+}

@@ -1,0 +1,300 @@
+//! Field paths: where a value stands in a JSON document, through nesting
+//! (`customer.address.zip`) and arrays (`items[].sku`, `[].id` for the
+//! items of a document that is an array).
+
+use core::fmt;
+
+use serde_json::{Map, Value};
+
+/// One step of a [`FieldPath`]: a property, then (with `[]`) each item of
+/// the array it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Step {
+    /// The property name; empty for the document itself (`[]` first).
+    pub(crate) name: String,
+    /// Whether the step goes on into each item of an array.
+    pub(crate) each: bool,
+}
+
+/// A path through a JSON document, as written in the configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldPath {
+    text: String,
+    steps: Vec<Step>,
+}
+
+/// Why a path cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum PathError {
+    Empty,
+    EmptyStep,
+    BadName(String),
+    RootArrayNotFirst,
+    NoRootArray,
+}
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathError::Empty => f.write_str("the path is empty"),
+            PathError::EmptyStep => {
+                f.write_str("the path has an empty step (two dots in a row, or a dot at an end)")
+            }
+            PathError::BadName(name) => write!(
+                f,
+                "`{name}` is not a name a client can be shown; use letters, digits, `_` and `-`"
+            ),
+            PathError::RootArrayNotFirst => {
+                f.write_str("`[]` alone stands only first, for the items of a document that is an array")
+            }
+            PathError::NoRootArray => f.write_str(
+                "an exposed path starts with a property name (the arguments and the result are objects)",
+            ),
+        }
+    }
+}
+
+impl FieldPath {
+    /// Reads a source path: any property names, `[]` after a name for
+    /// each item of its array, and `[]` first for a document that is an
+    /// array.
+    pub(crate) fn source(text: &str) -> Result<FieldPath, PathError> {
+        FieldPath::parse(text, |_| true, true)
+    }
+
+    /// Reads an exposed path: names a client can be shown (letters,
+    /// digits, `_`, `-`), each maybe followed by `[]`.
+    pub(crate) fn exposed(text: &str) -> Result<FieldPath, PathError> {
+        let is_name = |name: &str| {
+            name.len() <= 64
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        };
+        FieldPath::parse(text, is_name, false)
+    }
+
+    fn parse(
+        text: &str,
+        is_name: impl Fn(&str) -> bool,
+        root_array: bool,
+    ) -> Result<FieldPath, PathError> {
+        if text.is_empty() {
+            return Err(PathError::Empty);
+        }
+        let mut steps = Vec::new();
+        for (i, part) in text.split('.').enumerate() {
+            let (name, each) = match part.strip_suffix("[]") {
+                Some(name) => (name, true),
+                None => (part, false),
+            };
+            if name.is_empty() {
+                if !each {
+                    return Err(PathError::EmptyStep);
+                }
+                if i > 0 {
+                    return Err(PathError::RootArrayNotFirst);
+                }
+                if !root_array {
+                    return Err(PathError::NoRootArray);
+                }
+            } else if name.contains(['[', ']']) || !is_name(name) {
+                return Err(PathError::BadName(name.to_owned()));
+            }
+            steps.push(Step {
+                name: name.to_owned(),
+                each,
+            });
+        }
+        Ok(FieldPath {
+            text: text.to_owned(),
+            steps,
+        })
+    }
+
+    /// The path as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    pub(crate) fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// How many arrays the path goes into.
+    pub(crate) fn arrays(&self) -> usize {
+        self.steps.iter().filter(|s| s.each).count()
+    }
+
+    /// Whether the path is one property, with no array.
+    pub(crate) fn is_single_name(&self) -> bool {
+        self.steps.len() == 1 && !self.steps[0].each
+    }
+
+    /// The path up to and including its `n`-th array (counted from 1).
+    pub(crate) fn through_array(&self, n: usize) -> FieldPath {
+        let mut seen = 0;
+        let mut steps = Vec::new();
+        for step in &self.steps {
+            steps.push(step.clone());
+            if step.each {
+                seen += 1;
+                if seen == n {
+                    break;
+                }
+            }
+        }
+        FieldPath::from_steps(steps)
+    }
+
+    fn from_steps(steps: Vec<Step>) -> FieldPath {
+        let text = steps
+            .iter()
+            .map(|s| format!("{}{}", s.name, if s.each { "[]" } else { "" }))
+            .collect::<Vec<_>>()
+            .join(".");
+        FieldPath { text, steps }
+    }
+
+    /// Every value at this path in `document`, with the index taken in
+    /// each array on the way. Absent values and `null` are skipped.
+    pub(crate) fn get_all<'a>(&self, document: &'a Value) -> Vec<(Vec<usize>, &'a Value)> {
+        let mut out = Vec::new();
+        collect(&self.steps, document, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// Writes `value` at this path in `document`, taking in each array the
+    /// index `indices` gives, and creating objects and arrays on the way.
+    /// `false` when something else already stands on the way.
+    pub(crate) fn set(&self, document: &mut Value, indices: &[usize], value: Value) -> bool {
+        set(&self.steps, document, indices, value)
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+fn collect<'a>(
+    steps: &[Step],
+    value: &'a Value,
+    indices: &mut Vec<usize>,
+    out: &mut Vec<(Vec<usize>, &'a Value)>,
+) {
+    let Some((step, rest)) = steps.split_first() else {
+        if !value.is_null() {
+            out.push((indices.clone(), value));
+        }
+        return;
+    };
+    let value = if step.name.is_empty() {
+        value
+    } else {
+        match value.get(&step.name) {
+            Some(inner) => inner,
+            None => return,
+        }
+    };
+    if !step.each {
+        return collect(rest, value, indices, out);
+    }
+    if let Value::Array(items) = value {
+        for (i, item) in items.iter().enumerate() {
+            indices.push(i);
+            collect(rest, item, indices, out);
+            indices.pop();
+        }
+    }
+}
+
+fn set(steps: &[Step], slot: &mut Value, indices: &[usize], value: Value) -> bool {
+    let Some((step, rest)) = steps.split_first() else {
+        *slot = value;
+        return true;
+    };
+    let slot = if step.name.is_empty() {
+        slot
+    } else {
+        if slot.is_null() {
+            *slot = Value::Object(Map::new());
+        }
+        let Value::Object(map) = slot else {
+            return false;
+        };
+        map.entry(step.name.clone()).or_insert(Value::Null)
+    };
+    if !step.each {
+        return set(rest, slot, indices, value);
+    }
+    let Some((&index, indices)) = indices.split_first() else {
+        return false;
+    };
+    if slot.is_null() {
+        *slot = Value::Array(Vec::new());
+    }
+    let Value::Array(items) = slot else {
+        return false;
+    };
+    if items.len() <= index {
+        items.resize(index + 1, Value::Null);
+    }
+    set(rest, &mut items[index], indices, value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn paths_read_and_refuse_as_documented() {
+        let path = FieldPath::source("customer.addresses[].zip").expect("valid");
+        assert_eq!(path.arrays(), 1);
+        assert!(FieldPath::source("[].id").is_ok());
+        assert_eq!(FieldPath::exposed("[].id"), Err(PathError::NoRootArray));
+        assert_eq!(
+            FieldPath::source("a.[].b"),
+            Err(PathError::RootArrayNotFirst)
+        );
+        assert_eq!(FieldPath::source("a..b"), Err(PathError::EmptyStep));
+        assert_eq!(
+            FieldPath::exposed("a b"),
+            Err(PathError::BadName("a b".to_owned()))
+        );
+        assert_eq!(FieldPath::exposed(""), Err(PathError::Empty));
+    }
+
+    #[test]
+    fn values_are_found_and_written_through_arrays() {
+        let document = json!({"items": [{"sku": "a"}, {"other": 1}, {"sku": "c"}]});
+        let path = FieldPath::source("items[].sku").expect("valid");
+        let found = path.get_all(&document);
+        assert_eq!(found, [(vec![0], &json!("a")), (vec![2], &json!("c"))]);
+
+        let target = FieldPath::exposed("lines[].code").expect("valid");
+        let mut out = Value::Null;
+        for (indices, value) in found {
+            assert!(target.set(&mut out, &indices, value.clone()));
+        }
+        assert_eq!(out, json!({"lines": [{"code": "a"}, null, {"code": "c"}]}));
+        // A scalar in the way is reported, not overwritten.
+        let mut scalar = json!({"lines": 3});
+        assert!(!target.set(&mut scalar, &[0], json!("x")));
+    }
+
+    #[test]
+    fn a_document_that_is_an_array_is_read_from_its_items() {
+        let document = json!([{"id": 1}, {"id": 2}]);
+        let path = FieldPath::source("[].id").expect("valid");
+        let ids: Vec<&Value> = path
+            .get_all(&document)
+            .into_iter()
+            .map(|(_, v)| v)
+            .collect();
+        assert_eq!(ids, [&json!(1), &json!(2)]);
+        assert_eq!(path.through_array(1).as_str(), "[]");
+    }
+}

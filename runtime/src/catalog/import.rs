@@ -1,0 +1,1051 @@
+//! `toolschema import openapi`: gateway tools written from an OpenAPI
+//! 3.0 or 3.1 document (JSON or YAML), as draft versions for an operator to
+//! review and publish (feature `import`).
+//!
+//! Each chosen operation becomes a `[[gateway_tool]]` with one draft
+//! version: its name from the `operationId`, its description from the
+//! summary and description, its parameters and JSON body as arguments and
+//! its JSON answer as result fields, `$ref`s resolved. Exposed names are
+//! the source names in `snake_case`; the source paths keep the document's
+//! own. What the configuration cannot express (file uploads, `oneOf`
+//! bodies, cookies, non-JSON bodies) is reported and skipped.
+
+use core::fmt;
+use std::collections::BTreeSet;
+
+use super::gateway::Auth;
+use crate::model::{Number, Text};
+use crate::render::{Json as Value, Object as Map};
+use toolschema_text::formats::FORMATS;
+
+/// What to import and how to name it.
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// The `operationId`s to import; all when empty.
+    pub operations: Vec<String>,
+    /// The id of the `[[downstream]]` written (and called).
+    pub downstream: String,
+    /// The downstream's base URL; else the document's first server, which
+    /// must then be absolute.
+    pub base_url: Option<String>,
+    /// Put before every tool name (`petstore.`).
+    pub prefix: String,
+}
+
+/// An operation left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// The operation (`operationId`, else `METHOD /path`).
+    pub operation: String,
+    /// What the configuration cannot express.
+    pub reason: String,
+}
+
+/// The configuration written by an import.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// The `[[downstream]]` and `[[gateway_tool]]` sections, as TOML.
+    pub toml: String,
+    /// The tools written, in document order.
+    pub tools: Vec<String>,
+    /// The operations left out.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Why a document cannot be imported at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportError(String);
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// The most fields a body or answer is flattened into; deeper objects
+/// are passed on whole.
+const MAX_DEPTH: usize = 4;
+
+/// Reads an OpenAPI document, JSON or YAML.
+pub fn parse_document(text: &str) -> Result<Value, ImportError> {
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        return Ok(value);
+    }
+    let documents = yaml_rust2::YamlLoader::load_from_str(text)
+        .map_err(|error| ImportError(format!("the document is neither JSON nor YAML: {error}")))?;
+    let document = documents
+        .into_iter()
+        .next()
+        .ok_or_else(|| ImportError("the document is empty".to_owned()))?;
+    Ok(yaml_to_json(document))
+}
+
+fn yaml_to_json(yaml: yaml_rust2::Yaml) -> Value {
+    use yaml_rust2::Yaml;
+    match yaml {
+        Yaml::Real(text) => text
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map_or(Value::String(Text::from(text)), |n| {
+                Value::Number(Number::Float(n.as_f64().unwrap_or_default()))
+            }),
+        Yaml::Integer(n) => Value::Number(Number::Int(n)),
+        Yaml::String(text) => Value::String(Text::from(text)),
+        Yaml::Boolean(b) => Value::Bool(b),
+        Yaml::Array(items) => Value::Array(items.into_iter().map(yaml_to_json).collect()),
+        Yaml::Hash(entries) => {
+            let mut map = Map::new();
+            for (key, value) in entries {
+                let key = match key {
+                    Yaml::String(text) | Yaml::Real(text) => text,
+                    Yaml::Integer(n) => n.to_string(),
+                    Yaml::Boolean(b) => b.to_string(),
+                    _ => continue,
+                };
+                map.insert(Text::from(key), yaml_to_json(value));
+            }
+            Value::Object(map)
+        }
+        Yaml::Null | Yaml::BadValue | Yaml::Alias(_) => Value::Null,
+    }
+}
+
+/// Writes gateway tools for the operations of `document`.
+pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Imported, ImportError> {
+    let version = document.get("openapi").and_then(as_str).unwrap_or_default();
+    if !(version.starts_with("3.0") || version.starts_with("3.1")) {
+        return Err(ImportError(format!(
+            "only OpenAPI 3.0 and 3.1 documents are read (this one says `openapi: {version}`)"
+        )));
+    }
+    let base_url = match &options.base_url {
+        Some(url) => url.clone(),
+        None => {
+            let server = document
+                .pointer("/servers/0/url")
+                .and_then(as_str)
+                .unwrap_or_default();
+            if !(server.starts_with("http://") || server.starts_with("https://")) {
+                return Err(ImportError(format!(
+                    "the document's first server (`{server}`) is not an absolute URL; say where the API is with --base-url"
+                )));
+            }
+            server.to_owned()
+        }
+    };
+    let mut tools_text = String::new();
+    // The downstreams the tools call: one per security scheme they use.
+    let mut downstreams: Vec<(String, Option<Auth>)> = Vec::new();
+    let mut tools = Vec::new();
+    let mut skipped = Vec::new();
+    let mut seen = BTreeSet::new();
+    let paths = document
+        .get("paths")
+        .and_then(Value::as_object)
+        .ok_or_else(|| ImportError("the document has no `paths`".to_owned()))?;
+    for (path, item) in paths.iter() {
+        for method in ["get", "put", "post", "delete", "patch"] {
+            let Some(operation) = item.get(method) else {
+                continue;
+            };
+            let id = operation
+                .get("operationId")
+                .and_then(as_str)
+                .map(str::to_owned);
+            let label = id
+                .clone()
+                .unwrap_or_else(|| format!("{} {path}", method.to_uppercase()));
+            if !options.operations.is_empty()
+                && !id
+                    .as_ref()
+                    .is_some_and(|id| options.operations.contains(id))
+            {
+                continue;
+            }
+            seen.insert(label.clone());
+            let context = Context {
+                document,
+                path,
+                method,
+                shared: item.get("parameters"),
+            };
+            let result = security(document, operation, options).and_then(|(downstream, auth)| {
+                let (name, text) = context.tool(operation, &label, options, &downstream)?;
+                if !downstreams.iter().any(|(id, _)| *id == downstream) {
+                    downstreams.push((downstream, auth));
+                }
+                Ok((name, text))
+            });
+            match result {
+                Ok((name, text)) => {
+                    tools_text.push('\n');
+                    tools_text.push_str(&text);
+                    tools.push(name);
+                }
+                Err(reason) => skipped.push(Skipped {
+                    operation: label,
+                    reason,
+                }),
+            }
+        }
+    }
+    for wanted in &options.operations {
+        if !seen.contains(wanted) {
+            return Err(ImportError(format!(
+                "the document has no operation `{wanted}`"
+            )));
+        }
+    }
+    let mut out = Writer::default();
+    for (id, auth) in &downstreams {
+        if !out.text.is_empty() {
+            out.text.push('\n');
+        }
+        out.line("[[downstream]]");
+        out.pair("id", id.as_str());
+        out.pair("base_url", base_url.as_str());
+        match auth {
+            None => {}
+            Some(Auth::Header { header, env }) => out.line(&format!(
+                "auth = {{ kind = \"header\", header = {}, env = {} }}",
+                toml::Value::from(header.as_str()),
+                toml::Value::from(env.as_str())
+            )),
+            Some(Auth::Bearer { env }) => out.line(&format!(
+                "auth = {{ kind = \"bearer\", env = {} }}",
+                toml::Value::from(env.as_str())
+            )),
+            Some(Auth::Basic {
+                user_env,
+                password_env,
+            }) => out.line(&format!(
+                "auth = {{ kind = \"basic\", user_env = {}, password_env = {} }}",
+                toml::Value::from(user_env.as_str()),
+                toml::Value::from(password_env.as_str())
+            )),
+        }
+    }
+    out.text.push_str(&tools_text);
+    Ok(Imported {
+        toml: out.text,
+        tools,
+        skipped,
+    })
+}
+
+/// TOML written line by line, each value quoted by the `toml` crate.
+#[derive(Default)]
+struct Writer {
+    text: String,
+}
+
+impl Writer {
+    fn line(&mut self, line: &str) {
+        self.text.push_str(line);
+        self.text.push('\n');
+    }
+
+    fn pair(&mut self, key: &str, value: impl Into<toml::Value>) {
+        let value: toml::Value = value.into();
+        self.text.push_str(&format!("{key} = {value}\n"));
+    }
+}
+
+/// One operation being read.
+struct Context<'a> {
+    document: &'a Value,
+    path: &'a str,
+    method: &'a str,
+    shared: Option<&'a Value>,
+}
+
+/// One field found in a schema.
+struct Found {
+    exposed: String,
+    source: String,
+    location: Option<&'static str>,
+    schema: Value,
+    required: bool,
+    description: Option<String>,
+}
+
+impl Context<'_> {
+    /// `$ref`s followed (local ones only).
+    fn resolve<'b>(
+        &'b self,
+        mut value: &'b Value,
+        trail: &mut Vec<String>,
+    ) -> Result<&'b Value, String> {
+        for _ in 0..32 {
+            let Some(reference) = value.get("$ref").and_then(as_str) else {
+                return Ok(value);
+            };
+            let Some(pointer) = reference.strip_prefix('#') else {
+                return Err(format!("`{reference}` points outside the document"));
+            };
+            if trail.iter().any(|r| r == reference) {
+                return Err(format!("`{reference}` contains itself"));
+            }
+            trail.push(reference.to_owned());
+            value = self
+                .document
+                .pointer(pointer)
+                .ok_or_else(|| format!("`{reference}` resolves nowhere"))?;
+        }
+        Err("`$ref`s chain too deep".to_owned())
+    }
+
+    fn tool(
+        &self,
+        operation: &Value,
+        label: &str,
+        options: &ImportOptions,
+        downstream: &str,
+    ) -> Result<(String, String), String> {
+        let name = format!("{}{}", options.prefix, kebab(label));
+        let text = |key: &str| {
+            operation
+                .get(key)
+                .and_then(as_str)
+                .map(str::trim)
+                .filter(|text| !text.is_empty())
+        };
+        let (summary, detail) = (text("summary"), text("description"));
+        let description = match (summary, detail) {
+            (Some(s), Some(d)) if d != s => format!("{s}\n\n{d}"),
+            (Some(s), _) => s.to_owned(),
+            (None, Some(d)) => d.to_owned(),
+            (None, None) => format!("{} {}", self.method.to_uppercase(), self.path),
+        };
+        let mut arguments = Vec::new();
+        let parameters = self.shared.and_then(as_array).into_iter().flatten().chain(
+            operation
+                .get("parameters")
+                .and_then(as_array)
+                .into_iter()
+                .flatten(),
+        );
+        for parameter in parameters {
+            let parameter = self.resolve(parameter, &mut Vec::new())?;
+            let name = parameter.get("name").and_then(as_str).unwrap_or_default();
+            let location = match parameter.get("in").and_then(as_str) {
+                Some("path") => "path",
+                Some("query") => "query",
+                Some("header") => "header",
+                Some(other) => {
+                    return Err(format!("the {other} parameter `{name}` cannot be mapped"));
+                }
+                None => return Err(format!("the parameter `{name}` says nowhere it goes")),
+            };
+            let required =
+                parameter.get("required").and_then(as_bool).unwrap_or(false) || location == "path";
+            let schema = parameter.get("schema").cloned().unwrap_or(Value::Null);
+            let schema = self.resolve(&schema, &mut Vec::new())?.clone();
+            let description = parameter
+                .get("description")
+                .and_then(as_str)
+                .map(str::to_owned);
+            let exposed = snake(name);
+            if type_of(&schema) == Some("array") {
+                let items = schema.get("items").cloned().unwrap_or(Value::Null);
+                let items = self.resolve(&items, &mut Vec::new())?.clone();
+                if location != "query" || !is_scalar(&items) {
+                    return Err(format!(
+                        "the {location} parameter `{name}` is an array of objects"
+                    ));
+                }
+                arguments.push(Found {
+                    exposed: format!("{exposed}[]"),
+                    source: name.to_owned(),
+                    location: Some(location),
+                    schema: items,
+                    required: false,
+                    description: description.clone(),
+                });
+                if required {
+                    arguments.push(Found {
+                        exposed,
+                        source: String::new(),
+                        location: None,
+                        schema: schema_of_kind("array", Some(1)),
+                        required,
+                        description,
+                    });
+                }
+                continue;
+            }
+            if !is_scalar(&schema) {
+                return Err(format!(
+                    "the {location} parameter `{name}` is not a string, number or boolean"
+                ));
+            }
+            arguments.push(Found {
+                exposed,
+                source: name.to_owned(),
+                location: Some(location),
+                schema,
+                required,
+                description,
+            });
+        }
+        if let Some(body) = operation.get("requestBody") {
+            let body = self.resolve(body, &mut Vec::new())?;
+            let content = body.get("content").and_then(Value::as_object);
+            let Some(schema) = content.and_then(|c| json_schema(c)) else {
+                let kinds: Vec<&str> = content
+                    .into_iter()
+                    .flat_map(|c| c.iter().map(|(kind, _)| kind))
+                    .collect();
+                return Err(format!(
+                    "the request body is {} (a file upload or form), which a tool's JSON arguments cannot carry",
+                    kinds.join(", ")
+                ));
+            };
+            let required = body.get("required").and_then(as_bool).unwrap_or(false);
+            let mut found = Vec::new();
+            self.flatten(schema, "", "", required, 0, &mut Vec::new(), &mut found)?;
+            if found.is_empty() {
+                return Err("the request body has no properties to map".to_owned());
+            }
+            for mut field in found {
+                field.location = field.location.or(Some("body"));
+                if field.source.is_empty() {
+                    field.location = None;
+                }
+                arguments.push(field);
+            }
+        }
+        let mut results = Vec::new();
+        if let Some(schema) = self.answer(operation) {
+            self.flatten(schema, "", "", true, 0, &mut Vec::new(), &mut results)?;
+        }
+        // Exposed names must be unique: a later clash takes its location's
+        // name as a prefix.
+        let mut taken = BTreeSet::new();
+        for field in &mut arguments {
+            if !taken.insert(field.exposed.clone())
+                && let Some(location) = field.location
+            {
+                field.exposed = format!("{location}_{}", field.exposed);
+                taken.insert(field.exposed.clone());
+            }
+        }
+        let mut out = Writer::default();
+        out.line("[[gateway_tool]]");
+        out.pair("name", name.as_str());
+        out.pair("downstream", downstream);
+        out.text.push('\n');
+        out.line("[[gateway_tool.version]]");
+        out.pair("version", 1);
+        out.pair("status", "draft");
+        if let Some(summary) = summary {
+            out.pair("title", summary);
+        }
+        out.pair("description", description);
+        out.pair("method", self.method.to_uppercase());
+        out.pair("path", self.path);
+        match self.method {
+            "get" => {
+                out.pair("read_only", true);
+            }
+            "delete" => {
+                out.pair("destructive", true);
+                out.pair("idempotent", true);
+            }
+            "put" => {
+                out.pair("idempotent", true);
+            }
+            _ => {}
+        }
+        for field in &arguments {
+            write_field(&mut out, "argument", field);
+        }
+        for field in &results {
+            write_field(&mut out, "result", field);
+        }
+        Ok((name, out.text))
+    }
+
+    /// The JSON schema of the first successful answer, if it has one.
+    fn answer<'b>(&'b self, operation: &'b Value) -> Option<&'b Value> {
+        let responses = operation.get("responses")?.as_object()?;
+        let (_, response) = responses.iter().find(|(code, _)| code.starts_with('2'))?;
+        let response = self.resolve(response, &mut Vec::new()).ok()?;
+        let schema = json_schema(response.get("content")?.as_object()?)?;
+        let resolved = self.resolve(schema, &mut Vec::new()).ok()?;
+        // Only an object with properties, or an array, maps field by field;
+        // anything else is passed on as text.
+        match type_of(resolved) {
+            Some("object") if resolved.get("properties").is_some() => Some(schema),
+            Some("array") => Some(schema),
+            _ if resolved.get("allOf").is_some() => Some(schema),
+            _ => None,
+        }
+    }
+
+    /// The fields of `schema` at the given paths, nested objects and
+    /// arrays of objects flattened into paths.
+    #[allow(clippy::too_many_arguments)]
+    fn flatten(
+        &self,
+        schema: &Value,
+        exposed: &str,
+        source: &str,
+        required: bool,
+        depth: usize,
+        trail: &mut Vec<String>,
+        out: &mut Vec<Found>,
+    ) -> Result<(), String> {
+        let mark = trail.len();
+        let schema = self.resolve(schema, trail)?;
+        for key in ["oneOf", "anyOf"] {
+            if let Some(alternatives) = schema.get(key).and_then(as_array) {
+                let non_null: Vec<&Value> = alternatives
+                    .iter()
+                    .filter(|a| type_of(a) != Some("null"))
+                    .collect();
+                if let [only] = non_null[..] {
+                    let result = self.flatten(only, exposed, source, required, depth, trail, out);
+                    trail.truncate(mark);
+                    return result;
+                }
+                let at = if exposed.is_empty() {
+                    "the body"
+                } else {
+                    exposed
+                };
+                return Err(format!(
+                    "`{at}` is one of several shapes (`{key}`), which the configuration cannot express"
+                ));
+            }
+        }
+        let description = schema
+            .get("description")
+            .and_then(as_str)
+            .map(str::to_owned);
+        let kind = type_of(schema).or_else(|| schema.get("properties").map(|_| "object"));
+        let properties = merged_properties(self, schema)?;
+        match kind {
+            Some("object") | None if !properties.0.is_empty() && depth < MAX_DEPTH => {
+                // An object inside an array is declared by its array.
+                if !exposed.is_empty() && !exposed.ends_with("[]") {
+                    out.push(Found {
+                        exposed: exposed.to_owned(),
+                        source: String::new(),
+                        location: None,
+                        schema: schema_of_kind("object", None),
+                        required,
+                        description,
+                    });
+                }
+                for (name, property) in &properties.0 {
+                    let child_exposed = join(exposed, &snake(name));
+                    let child_source = join(source, name);
+                    let child_required = required && properties.1.contains(name);
+                    self.flatten(
+                        property,
+                        &child_exposed,
+                        &child_source,
+                        child_required,
+                        depth + 1,
+                        trail,
+                        out,
+                    )?;
+                }
+            }
+            Some("array") => {
+                let items = schema.get("items").cloned().unwrap_or(Value::Null);
+                let (item_exposed, item_source) = if exposed.is_empty() {
+                    ("items[]".to_owned(), "[]".to_owned())
+                } else {
+                    let mut array = Map::new();
+                    array.insert("type", "array");
+                    for key in ["minItems", "maxItems"] {
+                        if let Some(n) = schema.get(key) {
+                            array.insert(key, n.clone());
+                        }
+                    }
+                    let array = Value::Object(array);
+                    out.push(Found {
+                        exposed: exposed.to_owned(),
+                        source: String::new(),
+                        location: None,
+                        schema: array,
+                        required,
+                        description,
+                    });
+                    (format!("{exposed}[]"), format!("{source}[]"))
+                };
+                self.flatten(
+                    &items,
+                    &item_exposed,
+                    &item_source,
+                    true,
+                    depth + 1,
+                    trail,
+                    out,
+                )?;
+            }
+            _ if exposed.is_empty() => {
+                return Err("the body is not an object or array of fields".to_owned());
+            }
+            _ => out.push(Found {
+                exposed: exposed.to_owned(),
+                source: source.to_owned(),
+                location: None,
+                schema: if matches!(kind, Some("object")) {
+                    schema_of_kind("object", None)
+                } else {
+                    schema.clone()
+                },
+                required,
+                description,
+            }),
+        }
+        trail.truncate(mark);
+        Ok(())
+    }
+}
+
+/// The downstream an operation calls, by the security scheme it needs
+/// (its own `security`, else the document's): `options.downstream` without
+/// one, `<downstream>-<scheme>` with one, its secret named by an
+/// environment variable.
+fn security(
+    document: &Value,
+    operation: &Value,
+    options: &ImportOptions,
+) -> Result<(String, Option<Auth>), String> {
+    let requirements = operation
+        .get("security")
+        .or_else(|| document.get("security"))
+        .and_then(as_array);
+    // The first requirement is the one used; `{}` (none) is allowed.
+    let Some(first) = requirements
+        .and_then(|r| r.first())
+        .and_then(Value::as_object)
+    else {
+        return Ok((options.downstream.clone(), None));
+    };
+    let Some((scheme_name, _)) = first.iter().next() else {
+        return Ok((options.downstream.clone(), None));
+    };
+    let scheme = document
+        .pointer(&format!("/components/securitySchemes/{scheme_name}"))
+        .ok_or_else(|| format!("the security scheme `{scheme_name}` is not defined"))?;
+    let id = format!("{}-{}", options.downstream, kebab(scheme_name));
+    let env = format!("{}_{}", snake(&options.downstream), snake(scheme_name)).to_uppercase();
+    let kind = scheme.get("type").and_then(as_str).unwrap_or_default();
+    let auth = match (
+        kind,
+        scheme.get("in").and_then(as_str),
+        scheme.get("scheme").and_then(as_str),
+    ) {
+        ("apiKey", Some("header"), _) => Auth::Header {
+            header: scheme
+                .get("name")
+                .and_then(as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            env,
+        },
+        ("http", _, Some(s)) if s.eq_ignore_ascii_case("basic") => Auth::Basic {
+            user_env: format!("{env}_USER"),
+            password_env: format!("{env}_PASSWORD"),
+        },
+        ("http", _, Some(s)) if s.eq_ignore_ascii_case("bearer") => Auth::Bearer { env },
+        ("oauth2" | "openIdConnect", _, _) => Auth::Bearer { env },
+        _ => {
+            return Err(format!(
+                "its security scheme `{scheme_name}` ({kind}) cannot be configured: the gateway sends a bearer token, an API key header or basic credentials"
+            ));
+        }
+    };
+    Ok((id, Some(auth)))
+}
+
+/// Reading a document: what `serde_json::Value` offers, over the
+/// order-keeping [`Json`](crate::render::Json).
+trait Read {
+    fn get(&self, key: &str) -> Option<&Value>;
+    fn pointer(&self, pointer: &str) -> Option<&Value>;
+}
+
+impl Read for Value {
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.as_object()?.get(key)
+    }
+
+    fn pointer(&self, pointer: &str) -> Option<&Value> {
+        let mut at = self;
+        for token in pointer.split('/').skip(1) {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            at = match at {
+                Value::Object(map) => map.get(&token)?,
+                Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(at)
+    }
+}
+
+fn as_str(value: &Value) -> Option<&str> {
+    match value {
+        Value::String(text) => Some(text),
+        _ => None,
+    }
+}
+
+fn as_array(value: &Value) -> Option<&Vec<Value>> {
+    match value {
+        Value::Array(items) => Some(items),
+        _ => None,
+    }
+}
+
+fn as_bool(value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(b) => Some(*b),
+        _ => None,
+    }
+}
+
+fn integer(number: Number) -> Option<i64> {
+    match number {
+        Number::Int(n) => Some(n),
+        Number::UInt(n) => i64::try_from(n).ok(),
+        Number::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Some(f as i64),
+        Number::Float(_) => None,
+    }
+}
+
+fn as_i64(value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(n) => integer(*n),
+        _ => None,
+    }
+}
+
+/// `{"type": kind}`, with `minItems` if given.
+fn schema_of_kind(kind: &'static str, min_items: Option<u64>) -> Value {
+    let mut map = Map::new();
+    map.insert("type", kind);
+    if let Some(n) = min_items {
+        map.insert("minItems", n);
+    }
+    Value::Object(map)
+}
+
+/// An object's properties, in order, and the names it requires.
+type Properties = (Vec<(String, Value)>, BTreeSet<String>);
+
+/// An object's properties and required names, `allOf` parts merged.
+fn merged_properties(context: &Context<'_>, schema: &Value) -> Result<Properties, String> {
+    let mut properties = Vec::new();
+    let mut required = BTreeSet::new();
+    let mut parts = vec![schema.clone()];
+    if let Some(all) = schema.get("allOf").and_then(as_array) {
+        for part in all {
+            parts.push(context.resolve(part, &mut Vec::new())?.clone());
+        }
+    }
+    for part in &parts {
+        if let Some(map) = part.get("properties").and_then(Value::as_object) {
+            for (name, property) in map.iter() {
+                if !properties.iter().any(|(n, _)| n == name) {
+                    properties.push((name.to_owned(), property.clone()));
+                }
+            }
+        }
+        for name in part
+            .get("required")
+            .and_then(as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(name) = as_str(name) {
+                required.insert(name.to_owned());
+            }
+        }
+    }
+    Ok((properties, required))
+}
+
+/// The schema of a JSON media type among `content`'s.
+fn json_schema(content: &Map) -> Option<&Value> {
+    content
+        .iter()
+        .find(|(kind, _)| *kind == "application/json" || kind.ends_with("+json"))
+        .and_then(|(_, media)| media.get("schema"))
+}
+
+/// A schema's one type (3.1's `["string", "null"]` read as `string`).
+fn type_of(schema: &Value) -> Option<&str> {
+    match schema.get("type")? {
+        Value::String(kind) => Some(kind),
+        Value::Array(kinds) => kinds.iter().filter_map(as_str).find(|k| *k != "null"),
+        _ => None,
+    }
+}
+
+fn is_scalar(schema: &Value) -> bool {
+    matches!(
+        type_of(schema),
+        Some("string" | "integer" | "number" | "boolean")
+    )
+}
+
+fn join(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{prefix}.{name}")
+    }
+}
+
+/// `petId` → `pet_id`, `api_key` stays, `X-Rate` → `x_rate`.
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            if previous_lower {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+            previous_lower = false;
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+            previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        } else {
+            if !out.ends_with('_') && !out.is_empty() {
+                out.push('_');
+            }
+            previous_lower = false;
+        }
+    }
+    out.trim_end_matches('_').to_owned()
+}
+
+/// `getPetById` → `get-pet-by-id`.
+fn kebab(name: &str) -> String {
+    snake(name).replace('_', "-")
+}
+
+fn write_field(out: &mut Writer, role: &str, field: &Found) {
+    out.text.push('\n');
+    out.line(&format!("[[gateway_tool.version.{role}]]"));
+    out.pair("name", field.exposed.as_str());
+    if !field.source.is_empty() && field.source != field.exposed {
+        out.pair("source", field.source.as_str());
+    }
+    if let Some(location) = field.location
+        && role == "argument"
+    {
+        out.pair("in", location);
+    }
+    let schema = &field.schema;
+    let kind = type_of(schema).unwrap_or("string");
+    out.pair("type", kind);
+    if field.required {
+        out.pair("required", true);
+    }
+    if let Some(description) = &field.description {
+        out.pair("description", description.as_str());
+    }
+    let format = schema.get("format").and_then(as_str);
+    match (kind, format) {
+        ("string", Some(format)) if FORMATS.contains(&format) => out.pair("format", format),
+        ("integer", Some("int32")) => {
+            out.pair("minimum", i64::from(i32::MIN));
+            out.pair("maximum", i64::from(i32::MAX));
+        }
+        _ => {}
+    }
+    for (key, name) in [
+        ("minLength", "min_length"),
+        ("maxLength", "max_length"),
+        ("minItems", "min_items"),
+        ("maxItems", "max_items"),
+    ] {
+        if let Some(n) = schema.get(key).and_then(as_i64) {
+            out.pair(name, n);
+        }
+    }
+    if kind == "string"
+        && let Some(pattern) = schema.get("pattern").and_then(as_str)
+    {
+        out.pair("pattern", pattern);
+    }
+    if matches!(kind, "integer" | "number") {
+        for (key, name) in [("minimum", "minimum"), ("maximum", "maximum")] {
+            match schema.get(key) {
+                Some(Value::Number(n)) if kind == "integer" => {
+                    if let Some(n) = integer(*n) {
+                        out.pair(name, n);
+                    }
+                }
+                Some(Value::Number(n)) => out.pair(name, n.as_f64()),
+                _ => {}
+            }
+        }
+    }
+    if kind == "string"
+        && let Some(values) = schema.get("enum").and_then(as_array)
+    {
+        let values: Vec<toml::Value> = values
+            .iter()
+            .filter_map(as_str)
+            .map(toml::Value::from)
+            .collect();
+        if !values.is_empty() {
+            out.pair("enum", toml::Value::Array(values));
+        }
+    }
+    if let Some(example) = schema.get("example").and_then(|e| scalar_literal(e, kind)) {
+        out.pair("examples", toml::Value::Array(vec![example]));
+    }
+}
+
+/// A JSON scalar as a TOML value, when it is of the field's type.
+fn scalar_literal(value: &Value, kind: &str) -> Option<toml::Value> {
+    Some(match (value, kind) {
+        (Value::String(s), "string") => toml::Value::from(&**s),
+        (Value::Bool(b), "boolean") => toml::Value::from(*b),
+        (Value::Number(n), "integer") => toml::Value::from(integer(*n)?),
+        (Value::Number(n), "number") => toml::Value::from(n.as_f64()),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ImportOptions, import_openapi, kebab, parse_document, snake};
+    use crate::call::Registry;
+    use crate::catalog::Config;
+
+    const DOCUMENT: &str = r##"{
+      "openapi": "3.1.0",
+      "servers": [{"url": "/v1"}],
+      "paths": {
+        "/things": {
+          "post": {
+            "operationId": "createThings",
+            "summary": "Creates things in bulk.",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {
+              "type": "array", "items": {"$ref": "#/components/schemas/Thing"}}}}},
+            "responses": {"201": {"description": "ok", "content": {"application/json": {"schema": {
+              "allOf": [{"$ref": "#/components/schemas/Base"}, {"properties": {"count": {"type": "integer", "format": "int32"}}}]}}}}}
+          }
+        },
+        "/shapes": {
+          "put": {
+            "operationId": "putShape",
+            "requestBody": {"content": {"application/json": {"schema": {
+              "oneOf": [{"type": "object", "properties": {"r": {"type": "number"}}}, {"type": "object", "properties": {"w": {"type": "number"}}}]}}}},
+            "responses": {"204": {"description": "done"}}
+          }
+        },
+        "/trees": {
+          "get": {
+            "operationId": "getTree",
+            "parameters": [{"name": "session", "in": "cookie", "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok"}}
+          }
+        }
+      },
+      "components": {"schemas": {
+        "Thing": {"type": "object", "required": ["name"], "properties": {
+          "name": {"type": "string", "minLength": 1},
+          "note": {"type": ["string", "null"], "maxLength": 80}}},
+        "Base": {"type": "object", "properties": {"batchId": {"type": "string", "format": "uuid"}}}
+      }}
+    }"##;
+
+    fn options() -> ImportOptions {
+        ImportOptions {
+            downstream: "things".to_owned(),
+            base_url: Some("https://things.example/v1".to_owned()),
+            ..ImportOptions::default()
+        }
+    }
+
+    #[test]
+    fn a_3_1_document_imports_what_it_can_and_says_what_it_skips() {
+        let document = parse_document(DOCUMENT).expect("json");
+        let imported = import_openapi(&document, &options()).expect("imports");
+        assert_eq!(imported.tools, ["create-things"]);
+        let skipped: Vec<(&str, &str)> = imported
+            .skipped
+            .iter()
+            .map(|s| (s.operation.as_str(), s.reason.as_str()))
+            .collect();
+        assert_eq!(skipped.len(), 2, "{skipped:?}");
+        assert!(
+            skipped[0].0 == "putShape" && skipped[0].1.contains("oneOf"),
+            "{skipped:?}"
+        );
+        assert!(
+            skipped[1].0 == "getTree" && skipped[1].1.contains("cookie"),
+            "{skipped:?}"
+        );
+        let toml = &imported.toml;
+        // A body that is an array maps item by item from the root.
+        assert!(
+            toml.contains("name = \"items[].name\"\nsource = \"[].name\""),
+            "{toml}"
+        );
+        // `["string", "null"]` is a string; `allOf` parts merged; `int32`
+        // becomes bounds, and `uuid` stays a format.
+        assert!(
+            toml.contains(
+                "name = \"items[].note\"\nsource = \"[].note\"\nin = \"body\"\ntype = \"string\""
+            ),
+            "{toml}"
+        );
+        assert!(
+            toml.contains(
+                "name = \"batch_id\"\nsource = \"batchId\"\ntype = \"string\"\nformat = \"uuid\""
+            ),
+            "{toml}"
+        );
+        assert!(
+            toml.contains("name = \"count\"\ntype = \"integer\"\nminimum = -2147483648"),
+            "{toml}"
+        );
+        let config =
+            format!("[[tenant]]\nid = \"t\"\n[[client]]\nid = \"c\"\ntenant = \"t\"\n{toml}");
+        Config::from_toml(&config, "imported.toml", &Registry::new())
+            .unwrap_or_else(|errors| panic!("{errors}\n{toml}"));
+    }
+
+    #[test]
+    fn a_relative_server_needs_a_base_url() {
+        let document = parse_document(DOCUMENT).expect("json");
+        let refused = import_openapi(
+            &document,
+            &ImportOptions {
+                base_url: None,
+                ..options()
+            },
+        )
+        .expect_err("relative");
+        assert!(refused.to_string().contains("--base-url"), "{refused}");
+        let yaml = parse_document("openapi: 2.0\npaths: {}\n").expect("yaml");
+        let refused = import_openapi(&yaml, &options()).expect_err("old");
+        assert!(refused.to_string().contains("3.0 and 3.1"), "{refused}");
+    }
+
+    #[test]
+    fn names_are_cased_as_documented() {
+        assert_eq!(snake("petId"), "pet_id");
+        assert_eq!(snake("api_key"), "api_key");
+        assert_eq!(snake("X-Request-ID"), "x_request_id");
+        assert_eq!(kebab("getPetById"), "get-pet-by-id");
+        assert_eq!(snake("photoUrls"), "photo_urls");
+    }
+}

@@ -1,0 +1,193 @@
+"""Gateway tools against real downstreams, with the official Python MCP SDK
+as the client.
+
+`toolschema serve` runs examples/rest-gateway/catalog.toml: the Swagger
+Petstore served by the Prism mock server (@stoplight/prism-cli), which
+checks every request the gateway sends against petstore.json and answers a
+malformed one with 422; and a notes service served by json-server, which
+keeps what is written, for create-then-read. Both come from npm, pinned by
+tests/gateway/package-lock.json (.ci/run installs them).
+
+TOOLSCHEMA_BIN names the binary; TOOLSCHEMA_GATEWAY_NODE the folder whose
+node_modules hold prism and json-server.
+"""
+
+import asyncio
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import tempfile
+import time
+
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BIN = os.environ.get("TOOLSCHEMA_BIN", str(ROOT / "target" / "debug" / "toolschema"))
+NODE = pathlib.Path(os.environ.get("TOOLSCHEMA_GATEWAY_NODE", str(ROOT / "tests" / "gateway")))
+EXAMPLE = ROOT / "examples" / "rest-gateway"
+
+# The notes toolset is shown in DataStructureOnly mode: the meta-tool comes
+# with it.
+ASSISTANT_TOOLS = [
+    "discover_tool_schema",
+    "notes.create",
+    "notes.get",
+    "petstore.add-pet",
+    "petstore.delete-pet",
+    "petstore.find-pets-by-status",
+    "petstore.get-order-by-id",
+    "petstore.get-pet-by-id",
+    "petstore.place-order",
+]
+LEAN_TOOLS = ["discover_tool_schema", "notes.get", "petstore.find-pets-by-status", "petstore.get-pet-by-id"]
+# Names of the downstreams' fields that are exposed under other names: no
+# list, schema, result or error may show them.
+SOURCE_NAMES = ["photoUrls", "petId", "shipDate", "orderId", "body.text"]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port, process, name, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{name} exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{name} did not listen on {port}")
+
+
+class Downstreams:
+    """Prism on the vendored Petstore, json-server on a notes file, and the
+    gateway serving the example catalog pointed at them."""
+
+    def __enter__(self):
+        self.dir = pathlib.Path(tempfile.mkdtemp())
+        self.prism_port, self.notes_port = free_port(), free_port()
+        self.prism_log = self.dir / "prism.log"
+        bin_dir = NODE / "node_modules" / ".bin"
+        self.prism = subprocess.Popen(
+            [str(bin_dir / "prism"), "mock", str(EXAMPLE / "petstore.json"), "-h", "127.0.0.1", "-p", str(self.prism_port)],
+            stdout=self.prism_log.open("w"),
+            stderr=subprocess.STDOUT,
+        )
+        notes = self.dir / "notes.json"
+        notes.write_text(json.dumps({"notes": [{"id": 1, "petId": 7, "body": {"text": "Likes carrots."}}]}))
+        self.notes = subprocess.Popen(
+            [str(bin_dir / "json-server"), "--host", "127.0.0.1", "--port", str(self.notes_port), str(notes)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for_port(self.prism_port, self.prism, "prism")
+        wait_for_port(self.notes_port, self.notes, "json-server")
+        config = (EXAMPLE / "catalog.toml").read_text()
+        config = config.replace("http://127.0.0.1:4010", f"http://127.0.0.1:{self.prism_port}")
+        config = config.replace("http://127.0.0.1:4020", f"http://127.0.0.1:{self.notes_port}")
+        self.config = self.dir / "catalog.toml"
+        self.config.write_text(config)
+        env = dict(os.environ, PETSTORE_API_KEY="special-key-8d1f", PETSTORE_PETSTORE_AUTH="token-5c2a")
+        self.server = subprocess.Popen(
+            [BIN, "serve", "--bind", "127.0.0.1:0", "--config", str(self.config)],
+            cwd=ROOT,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for line in self.server.stderr:
+            if line.startswith("toolschema is serving on "):
+                self.url = line.split()[4] + "/mcp"
+                break
+        return self
+
+    def __exit__(self, *exc):
+        for process in [self.server, self.prism, self.notes]:
+            process.kill()
+            process.wait()
+
+    def prism_refusals(self):
+        """Every request Prism found malformed."""
+        lines = self.prism_log.read_text().splitlines()
+        return [line for line in lines if "Violation" in line or "UNPROCESSABLE" in line or "✖" in line]
+
+
+def client(url, key):
+    return Client(streamable_http_client(url, http_client=httpx2.AsyncClient(headers={"X-API-Key": key})))
+
+
+def assert_exposed_only(text):
+    for name in SOURCE_NAMES:
+        assert name not in text, f"`{name}` reached the client: {text}"
+
+
+def test_configured_tools_listed_and_called_through_prism_and_json_server():
+    async def main(gateway):
+        async with client(gateway.url, "pets-assistant-key") as assistant:
+            listed = await assistant.list_tools()
+            assert sorted(t.name for t in listed.tools) == ASSISTANT_TOOLS
+            assert_exposed_only(json.dumps([t.model_dump(mode="json") for t in listed.tools]))
+            pet = await assistant.call_tool("petstore.get-pet-by-id", {"pet_id": 1})
+            assert not pet.is_error, pet
+            assert pet.structured_content["name"] == "doggie"
+            assert isinstance(pet.structured_content["photo_urls"], list)
+            assert_exposed_only(json.dumps(pet.structured_content))
+
+            found = await assistant.call_tool("petstore.find-pets-by-status", {"status": ["available", "sold"]})
+            assert not found.is_error, found
+            assert found.structured_content["items"][0]["status"] in {"available", "pending", "sold"}
+
+            order = await assistant.call_tool(
+                "petstore.place-order",
+                {"pet_id": 7, "quantity": 2, "ship_date": "2026-12-01T10:00:00Z", "status": "placed", "complete": False},
+            )
+            assert not order.is_error, order
+            assert "pet_id" in order.structured_content and "quantity" in order.structured_content
+
+            # addPet's only documented answer is 405: a tool error carrying
+            # the status, once Prism has accepted the request itself.
+            added = await assistant.call_tool(
+                "petstore.add-pet",
+                {"name": "Rex", "photo_urls": ["https://pets.example/rex.png"], "tags": [{"id": 1, "name": "good"}], "status": "available"},
+            )
+            assert added.is_error
+            assert "HTTP 405" in added.content[0].text, added.content[0].text
+
+            # Bad arguments never reach the downstream, and say so in
+            # exposed names.
+            refused = await assistant.call_tool("petstore.place-order", {"quantity": "two", "petId": 7})
+            assert refused.is_error
+            text = refused.content[0].text
+            assert "/quantity" in text and "/petId" in text, text
+
+            # Create, then read back from the stateful service.
+            created = await assistant.call_tool("notes.create", {"pet_id": 7, "text": "Needs a walk."})
+            assert not created.is_error, created
+            note_id = created.structured_content["note_id"]
+            read = await assistant.call_tool("notes.get", {"note_id": note_id})
+            assert read.structured_content == {"note_id": note_id, "pet_id": 7, "text": "Needs a walk."}
+            missing = await assistant.call_tool("notes.get", {"note_id": 999})
+            assert missing.is_error and "HTTP 404" in missing.content[0].text
+
+        async with client(gateway.url, "pets-lean-key") as lean:
+            listed = await lean.list_tools()
+            assert sorted(t.name for t in listed.tools) == LEAN_TOOLS
+            schema = await lean.call_tool("discover_tool_schema", {"name": "petstore.get-pet-by-id"})
+            assert schema.structured_content["inputSchema"]["required"] == ["pet_id"]
+            assert_exposed_only(json.dumps(schema.structured_content))
+            pet = await lean.call_tool("petstore.get-pet-by-id", {"pet_id": 2})
+            assert not pet.is_error, pet
+
+    with Downstreams() as gateway:
+        asyncio.run(main(gateway))
+        refusals = gateway.prism_refusals()
+        assert refusals == [], "Prism refused requests the gateway sent:\n" + "\n".join(refusals)

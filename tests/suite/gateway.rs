@@ -1,0 +1,807 @@
+//! Tools from configuration (DESIGN §9): a downstream REST API put in front
+//! of clients by a `[[gateway_tool]]`, described, validated and served as
+//! derived tools are, with every fault of the downstream turned into its
+//! documented outcome. The downstream here is an in-process HTTP server
+//! that records what it receives.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, to_bytes};
+use axum::extract::{Request, State};
+use axum::http::{StatusCode, header};
+use axum::response::Response;
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+use toolschema::call::{CallError, Registry};
+use toolschema::catalog::Catalog;
+use toolschema::model::Ref;
+use toolschema::project::Revision;
+
+/// What the downstream received.
+#[derive(Debug, Clone, Default)]
+struct Seen {
+    path: String,
+    query: Option<String>,
+    tenant: Option<String>,
+    authorization: Option<String>,
+    body: Option<Value>,
+}
+
+type Log = Arc<Mutex<Vec<Seen>>>;
+
+const SECRET: &str = "sekret-token-9f2c";
+
+fn json_response(status: StatusCode, body: String) -> Response {
+    Response::builder()
+        .status(status)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body))
+        .expect("response")
+}
+
+async fn record(State(log): State<Log>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let bytes = to_bytes(body, 1 << 20).await.unwrap_or_default();
+    let header = |name: &str| {
+        parts
+            .headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let seen = Seen {
+        path: parts.uri.path().to_owned(),
+        query: parts.uri.query().map(str::to_owned),
+        tenant: header("x-tenant"),
+        authorization: header("authorization"),
+        body: serde_json::from_slice(&bytes).ok(),
+    };
+    log.lock().expect("log").push(seen);
+    let answer = match (parts.method.as_str(), parts.uri.path()) {
+        ("POST", _) => json!({"id": 7, "state": "open"}),
+        (_, path) => {
+            let id: i64 = path
+                .rsplit('/')
+                .next()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            json!({
+                "id": id,
+                "customer": {"email": "ana@example.com", "internal_score": 3},
+                "entries": [{"sku": "A-1", "qty": 2}, {"sku": "B-2", "qty": 1}],
+                "internal_note": "never shown"
+            })
+        }
+    };
+    json_response(StatusCode::OK, answer.to_string())
+}
+
+/// The downstream: orders, and a route for each fault.
+fn downstream(log: Log) -> Router {
+    Router::new()
+        .route("/api/orders/{id}", get(record))
+        .route("/api/orders", post(record))
+        .route(
+            "/api/slow",
+            get(|| async {
+                tokio::time::sleep(Duration::from_secs(3)).await;
+                json_response(StatusCode::OK, "{}".to_owned())
+            }),
+        )
+        .route(
+            "/api/fail",
+            get(|| async {
+                json_response(
+                    StatusCode::BAD_GATEWAY,
+                    "{\"error\":\"upstream down\"}".to_owned(),
+                )
+            }),
+        )
+        .route(
+            "/api/big",
+            get(|| async {
+                json_response(
+                    StatusCode::OK,
+                    format!("{{\"id\": 1, \"pad\": \"{}\"}}", "x".repeat(4096)),
+                )
+            }),
+        )
+        .route(
+            "/api/wrong",
+            get(|| async { json_response(StatusCode::OK, "{\"id\": \"seven\"}".to_owned()) }),
+        )
+        .route(
+            "/api/html",
+            get(|| async {
+                Response::builder()
+                    .header(header::CONTENT_TYPE, "text/html")
+                    .body(Body::from("<html>maintenance</html>"))
+                    .expect("response")
+            }),
+        )
+        .route(
+            "/api/missing",
+            get(|| async {
+                json_response(
+                    StatusCode::NOT_FOUND,
+                    format!("{{\"message\": \"no order 99 for token {SECRET}\"}}"),
+                )
+            }),
+        )
+        .route(
+            "/api/locked",
+            get(|| async {
+                json_response(
+                    StatusCode::UNAUTHORIZED,
+                    "{\"message\":\"bad token\"}".to_owned(),
+                )
+            }),
+        )
+        .with_state(log)
+}
+
+/// A fault tool: `GET /api/<route>` mapping `id` from the answer.
+fn fault_tool(name: &str, route: &str, downstream: &str) -> String {
+    format!(
+        r#"
+[[gateway_tool]]
+name = "faults.{name}"
+downstream = "{downstream}"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Calls /{route}."
+method = "GET"
+path = "/{route}"
+
+[[gateway_tool.version.result]]
+name = "id"
+type = "integer"
+required = true
+"#
+    )
+}
+
+/// The catalog configuration, with the downstream at `port` and a
+/// downstream nobody listens on at `closed`.
+fn config(port: u16, closed: u16, order_status: &str) -> String {
+    let mut text = format!(
+        r#"
+[[tenant]]
+id = "acme"
+
+[[client]]
+id = "assistant"
+tenant = "acme"
+toolsets = ["orders"]
+
+[[client]]
+id = "lean"
+tenant = "acme"
+toolsets = ["orders-lazy"]
+
+[[toolset]]
+id = "orders"
+tenant = "acme"
+tools = ["orders.get", "orders.create", "faults.slow", "faults.fail", "faults.big", "faults.wrong", "faults.html", "faults.missing", "faults.locked", "faults.closed"]
+
+[[toolset]]
+id = "orders-lazy"
+tenant = "acme"
+mode = "lazy"
+tools = ["orders.get", "orders.create"]
+
+[[downstream]]
+id = "shop"
+base_url = "http://127.0.0.1:{port}/api"
+timeout_ms = 500
+max_response_bytes = 1024
+headers = {{ "X-Gateway" = "toolschema" }}
+auth = {{ kind = "bearer", env = "TOOLSCHEMA_TEST_SHOP_TOKEN" }}
+
+[[downstream]]
+id = "nowhere"
+base_url = "http://127.0.0.1:{closed}"
+connect_timeout_ms = 500
+
+[[gateway_tool]]
+name = "orders.get"
+downstream = "shop"
+
+[[gateway_tool.version]]
+version = 1
+status = "{order_status}"
+description = "Returns one order with its lines."
+method = "GET"
+path = "/orders/{{orderId}}"
+read_only = true
+
+[[gateway_tool.version.argument]]
+name = "order_id"
+source = "orderId"
+in = "path"
+type = "integer"
+required = true
+minimum = 1
+description = "The order's number."
+
+[[gateway_tool.version.argument]]
+name = "tenant"
+source = "X-Tenant"
+in = "header"
+type = "string"
+
+[[gateway_tool.version.argument]]
+name = "expand"
+in = "query"
+type = "string"
+enum = ["lines", "customer"]
+
+[[gateway_tool.version.result]]
+name = "order_id"
+source = "id"
+type = "integer"
+required = true
+
+[[gateway_tool.version.result]]
+name = "customer_email"
+source = "customer.email"
+type = "string"
+format = "email"
+
+[[gateway_tool.version.result]]
+name = "lines[].code"
+source = "entries[].sku"
+type = "string"
+required = true
+
+[[gateway_tool.version.result]]
+name = "lines[].quantity"
+source = "entries[].qty"
+type = "integer"
+
+[[gateway_tool.version]]
+version = 2
+status = "draft"
+description = "Returns one order (draft: only its number)."
+method = "GET"
+path = "/orders/{{orderId}}"
+
+[[gateway_tool.version.argument]]
+name = "order_number"
+source = "orderId"
+in = "path"
+type = "integer"
+required = true
+
+[[gateway_tool.version.result]]
+name = "order_number"
+source = "id"
+type = "integer"
+required = true
+
+[[gateway_tool]]
+name = "orders.create"
+downstream = "shop"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Opens an order."
+method = "POST"
+path = "/orders"
+
+[[gateway_tool.version.argument]]
+name = "customer_email"
+source = "customer.email"
+type = "string"
+format = "email"
+required = true
+
+[[gateway_tool.version.argument]]
+name = "lines"
+type = "array"
+required = true
+min_items = 1
+description = "What is ordered."
+
+[[gateway_tool.version.argument]]
+name = "lines[].code"
+source = "entries[].sku"
+type = "string"
+required = true
+min_length = 1
+
+[[gateway_tool.version.argument]]
+name = "lines[].quantity"
+source = "entries[].qty"
+type = "integer"
+minimum = 1
+maximum = 100
+default = 1
+
+[[gateway_tool.version.result]]
+name = "order_id"
+source = "id"
+type = "integer"
+required = true
+"#
+    );
+    for (name, route) in [
+        ("slow", "slow"),
+        ("fail", "fail"),
+        ("big", "big"),
+        ("wrong", "wrong"),
+        ("html", "html"),
+        ("missing", "missing"),
+        ("locked", "locked"),
+    ] {
+        text.push_str(&fault_tool(name, route, "shop"));
+    }
+    text.push_str(&fault_tool("closed", "orders/1", "nowhere"));
+    text
+}
+
+/// A port nothing listens on.
+fn closed_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    listener.local_addr().expect("addr").port()
+}
+
+struct Fixture {
+    catalog: Catalog,
+    log: Log,
+    port: u16,
+    closed: u16,
+}
+
+async fn fixture() -> Fixture {
+    // SAFETY-free: tests in this binary set this variable to one value only.
+    // SAFETY: no other thread reads the environment while it is set (the
+    // variable is set before any downstream call, to the same value).
+    #[allow(unsafe_code)]
+    unsafe {
+        std::env::set_var("TOOLSCHEMA_TEST_SHOP_TOKEN", SECRET)
+    };
+    let log = Log::default();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    tokio::spawn(axum::serve(listener, downstream(log.clone())).into_future());
+    let closed = closed_port();
+    let catalog = Catalog::from_toml(
+        Registry::new(),
+        &config(port, closed, "published"),
+        "gateway.toml",
+    )
+    .unwrap_or_else(|errors| panic!("{errors}"));
+    Fixture {
+        catalog,
+        log,
+        port,
+        closed,
+    }
+}
+
+fn message(error: &CallError) -> String {
+    error.to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_configured_tool_is_listed_with_exposed_names_only() {
+    let fixture = fixture().await;
+    let snapshot = fixture.catalog.snapshot();
+    let list = snapshot
+        .discover("assistant", Revision::LATEST)
+        .expect("client");
+    let list: Value = serde_json::from_str(&list).expect("json");
+    let get = list["tools"]
+        .as_array()
+        .and_then(|tools| tools.iter().find(|t| t["name"] == "orders.get"))
+        .expect("listed");
+    assert_eq!(get["description"], "Returns one order with its lines.");
+    assert_eq!(get["annotations"]["readOnlyHint"], true);
+    let input = &get["inputSchema"];
+    assert_eq!(
+        input["properties"]["order_id"],
+        json!({"type": "integer", "minimum": 1, "description": "The order's number."})
+    );
+    assert_eq!(input["required"], json!(["order_id"]));
+    assert_eq!(input["additionalProperties"], false);
+    assert_eq!(
+        input["properties"]["expand"]["enum"],
+        json!(["lines", "customer"])
+    );
+    let output = &get["outputSchema"];
+    assert_eq!(output["required"], json!(["order_id"]));
+    assert_eq!(
+        output["properties"]["lines"]["items"]["properties"]["code"]["type"],
+        "string"
+    );
+    // No source path, header or field of the downstream anywhere in any
+    // client's list, in any revision.
+    for client in ["assistant", "lean"] {
+        for revision in Revision::ALL {
+            let text = snapshot.discover(client, revision).expect("client");
+            for source in [
+                "orderId",
+                "X-Tenant",
+                "entries",
+                "sku",
+                "qty",
+                "customer.email",
+                "internal_",
+            ] {
+                assert!(
+                    !text.contains(source),
+                    "`{source}` in {client}'s list: {text}"
+                );
+            }
+        }
+    }
+    // The lazy client sees the meta-tool, which returns the full schema.
+    let lean = snapshot.discover("lean", Revision::LATEST).expect("client");
+    assert!(lean.contains("discover_tool_schema"));
+    let full = snapshot
+        .discover_schema("lean", "orders.create", Revision::LATEST)
+        .expect("visible");
+    assert!(
+        full.contains("\"customer_email\"") && !full.contains("entries"),
+        "{full}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arguments_are_mapped_into_path_query_headers_and_body() {
+    let fixture = fixture().await;
+    let snapshot = fixture.catalog.snapshot();
+    let result = snapshot
+        .call(
+            "assistant",
+            "orders.get",
+            json!({"order_id": 42, "tenant": "acme", "expand": "lines", "_schema_discovery": "full"}),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        result.structured(),
+        Some(&json!({
+            "order_id": 42,
+            "customer_email": "ana@example.com",
+            "lines": [{"code": "A-1", "quantity": 2}, {"code": "B-2", "quantity": 1}]
+        }))
+    );
+    let created = snapshot
+        .call(
+            "assistant",
+            "orders.create",
+            json!({"customer_email": "bo@example.com", "lines": [{"code": "A-1", "quantity": 3}, {"code": "C-3"}]}),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(created.structured(), Some(&json!({"order_id": 7})));
+    let seen = fixture.log.lock().expect("log").clone();
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen[0].path, "/api/orders/42");
+    assert_eq!(seen[0].query.as_deref(), Some("expand=lines"));
+    assert_eq!(seen[0].tenant.as_deref(), Some("acme"));
+    assert_eq!(
+        seen[0].authorization.as_deref(),
+        Some(format!("Bearer {SECRET}").as_str())
+    );
+    assert_eq!(seen[1].path, "/api/orders");
+    assert_eq!(
+        seen[1].body,
+        Some(
+            json!({"customer": {"email": "bo@example.com"}, "entries": [{"sku": "A-1", "qty": 3}, {"sku": "C-3"}]})
+        )
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_arguments_are_refused_before_the_downstream_is_called() {
+    let fixture = fixture().await;
+    let snapshot = fixture.catalog.snapshot();
+    let refused = snapshot
+        .call(
+            "assistant",
+            "orders.create",
+            json!({"customer_email": "not an email", "lines": [{"code": "", "quantity": 0}], "sku": "x"}),
+        )
+        .await
+        .expect_err("invalid");
+    let CallError::InvalidArguments(errors) = &refused else {
+        panic!("expected invalid arguments, got {refused:?}");
+    };
+    let mut paths: Vec<&str> = errors.iter().map(|v| v.path()).collect();
+    paths.sort_unstable();
+    assert_eq!(
+        paths,
+        [
+            "/customer_email",
+            "/lines/0/code",
+            "/lines/0/quantity",
+            "/sku"
+        ]
+    );
+    let text = refused.to_string();
+    for source in ["entries", "qty", "customer.email"] {
+        assert!(!text.contains(source), "{text}");
+    }
+    assert!(fixture.log.lock().expect("log").is_empty(), "nothing sent");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_downstream_fault_has_its_documented_outcome() {
+    let fixture = fixture().await;
+    let snapshot = fixture.catalog.snapshot();
+    let call = |tool: &'static str| {
+        let snapshot = snapshot.clone();
+        async move { snapshot.call("assistant", tool, json!({})).await }
+    };
+
+    let slow = call("faults.slow").await.expect_err("times out");
+    assert!(matches!(slow, CallError::Tool(_)), "{slow:?}");
+    assert!(
+        message(&slow).contains("did not answer within 500 ms")
+            && message(&slow).contains("may be retried"),
+        "{slow}"
+    );
+
+    let fail = call("faults.fail").await.expect_err("5xx");
+    assert!(matches!(fail, CallError::Tool(_)));
+    assert!(
+        message(&fail).contains("HTTP 502") && message(&fail).contains("may be retried"),
+        "{fail}"
+    );
+
+    let closed = call("faults.closed").await.expect_err("refused");
+    assert!(matches!(closed, CallError::Tool(_)));
+    assert!(
+        message(&closed).contains("could not be reached")
+            && message(&closed).contains("may be retried"),
+        "{closed}"
+    );
+
+    let big = call("faults.big").await.expect_err("oversized");
+    assert!(matches!(big, CallError::Tool(_)));
+    assert!(
+        message(&big).contains("larger than the 1024 bytes"),
+        "{big}"
+    );
+
+    let wrong = call("faults.wrong")
+        .await
+        .expect_err("breaks the output schema");
+    let CallError::InvalidOutput(errors) = &wrong else {
+        panic!("expected an output error, got {wrong:?}");
+    };
+    assert_eq!(errors.iter().map(|v| v.path()).collect::<Vec<_>>(), ["/id"]);
+
+    let html = call("faults.html").await.expect_err("not JSON");
+    assert!(matches!(html, CallError::Defect { .. }), "{html:?}");
+    assert!(message(&html).contains("not JSON"), "{html}");
+
+    let missing = call("faults.missing").await.expect_err("4xx");
+    assert!(matches!(missing, CallError::Tool(_)));
+    let text = message(&missing);
+    assert!(
+        text.contains("HTTP 404") && text.contains("no order 99 for token [redacted]"),
+        "{text}"
+    );
+    assert!(!text.contains(SECRET), "a credential echoed: {text}");
+
+    let locked = call("faults.locked").await.expect_err("401");
+    assert!(
+        message(&locked).contains("refused the gateway's credentials"),
+        "{locked}"
+    );
+    assert!(!message(&locked).contains(SECRET));
+    let _ = (fixture.port, fixture.closed);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draft_never_interrupts_the_published_version_and_publishing_switches_atomically() {
+    let fixture = fixture().await;
+    let before = fixture.catalog.snapshot();
+    let v1 = before
+        .client("assistant")
+        .expect("client")
+        .version_of("orders.get");
+    assert_eq!(v1, Some(1), "the draft version 2 is not served");
+    let changes = fixture.catalog.subscribe();
+    // Version 2 published: the highest published version is served.
+    let published = config(fixture.port, fixture.closed, "published").replacen(
+        "version = 2\nstatus = \"draft\"",
+        "version = 2\nstatus = \"published\"",
+        1,
+    );
+    let change = fixture
+        .catalog
+        .reload_toml(&published, "gateway.toml")
+        .expect("valid");
+    assert!(change.clients.contains("assistant"), "{change:?}");
+    assert!(changes.try_recv().is_ok(), "subscribers are told");
+    let after = fixture.catalog.snapshot();
+    assert_eq!(
+        after
+            .client("assistant")
+            .expect("client")
+            .version_of("orders.get"),
+        Some(2)
+    );
+    let list = after
+        .discover("assistant", Revision::LATEST)
+        .expect("client");
+    assert!(
+        list.contains("order_number")
+            && !list.contains("customer_email\":{\"type\":\"string\",\"format\":\"email\"}}")
+    );
+    // The old snapshot still serves version 1 to whoever holds it.
+    let result = before
+        .call("assistant", "orders.get", json!({"order_id": 5}))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        result.structured().and_then(|v| v.get("order_id")),
+        Some(&json!(5))
+    );
+    let result = after
+        .call("assistant", "orders.get", json!({"order_number": 5}))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(result.structured(), Some(&json!({"order_number": 5})));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reloading_frees_the_descriptors_of_the_configuration_it_replaces() {
+    let fixture = fixture().await;
+    let weak = {
+        let snapshot = fixture.catalog.snapshot();
+        let view = snapshot.client("assistant").expect("client");
+        match view.def_of("orders.get").expect("visible") {
+            Ref::Shared(def) => Arc::downgrade(def),
+            other => panic!("a configured descriptor is shared, not {other:?}"),
+        }
+    };
+    let text = config(fixture.port, fixture.closed, "published");
+    for _ in 0..1_000 {
+        fixture
+            .catalog
+            .reload_toml(&text, "gateway.toml")
+            .expect("valid");
+    }
+    assert!(
+        weak.upgrade().is_none(),
+        "the first configuration's descriptor is still alive"
+    );
+}
+
+#[test]
+fn every_mistake_in_a_gateway_tool_is_reported_at_once_with_its_place() {
+    let text = r#"
+[[tenant]]
+id = "acme"
+
+[[client]]
+id = "c"
+tenant = "acme"
+
+[[downstream]]
+id = "shop"
+base_url = "ftp://shop.example"
+headers = { "Authorization" = "Bearer abc" }
+auth = { kind = "bearer", env = "not a name" }
+
+[[downstream]]
+id = "store"
+base_url = "https://store.example/v1"
+
+[[gateway_tool]]
+name = "orders.get"
+downstream = "stor"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Gets an order."
+method = "POST"
+path = "/orders/{orderId}/{lineId}"
+
+[[gateway_tool.version.argument]]
+name = "order_id"
+source = "orderId"
+in = "path"
+type = "integer"
+required = true
+min_length = 3
+
+[[gateway_tool.version.argument]]
+name = "address"
+type = "object"
+
+[[gateway_tool.version.argument]]
+name = "address.zip"
+type = "string"
+required = true
+in = "body"
+
+[[gateway_tool.version.argument]]
+name = "tags[]"
+source = "tags"
+type = "string"
+format = "int64"
+
+[[gateway_tool.version.argument]]
+name = "order_id"
+source = "other"
+in = "query"
+type = "string"
+
+[[gateway_tool.version.result]]
+name = "lines[].code"
+source = "sku"
+type = "string"
+"#;
+    let Err(errors) = Catalog::from_toml(Registry::new(), text, "bad.toml") else {
+        panic!("the configuration was accepted");
+    };
+    let line_of = |snippet: &str| {
+        text.lines()
+            .position(|line| line.contains(snippet))
+            .map(|i| i + 1)
+            .unwrap_or_else(|| panic!("`{snippet}` is not in the file"))
+    };
+    let expect = [
+        ("downstream[0].base_url", "base_url = \"ftp"),
+        ("downstream[0].headers", "\"Authorization\""),
+        ("downstream[0].auth.env", "not a name"),
+        ("gateway_tool[0].downstream", "\"stor\""),
+        ("gateway_tool[0].version[0].path", "{lineId}"),
+        (
+            "gateway_tool[0].version[0].argument[0].min_length",
+            "min_length = 3",
+        ),
+        (
+            "gateway_tool[0].version[0].argument[2].name",
+            "\"address.zip\"",
+        ),
+        ("gateway_tool[0].version[0].argument[3].format", "int64"),
+        (
+            "gateway_tool[0].version[0].argument[3].source",
+            "source = \"tags\"",
+        ),
+        (
+            "gateway_tool[0].version[0].argument[4].name",
+            "source = \"other\"",
+        ),
+        ("gateway_tool[0].version[0].result[0].source", "\"sku\""),
+    ];
+    for (key, snippet) in expect {
+        let error = errors
+            .iter()
+            .find(|e| e.key == key)
+            .unwrap_or_else(|| panic!("no problem at {key} in:\n{errors}"));
+        let expected = if key.ends_with("argument[4].name") {
+            // A duplicate exposed name is reported at the second field's name.
+            line_of(snippet) - 1
+        } else {
+            line_of(snippet)
+        };
+        assert_eq!(error.line, expected, "{key}: {error}");
+        assert!(error.column > 1, "{error}");
+    }
+    let shown = errors.to_string();
+    assert!(shown.contains("`{lineId}` has no argument"), "{shown}");
+    assert!(shown.contains("did you mean `store`"), "{shown}");
+    assert_eq!(errors.len(), expect.len(), "{shown}");
+    assert!(
+        shown.contains("`address.zip` is required, but `address`"),
+        "{shown}"
+    );
+    assert!(shown.contains("`order_id` is declared twice"), "{shown}");
+}
