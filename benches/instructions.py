@@ -14,7 +14,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LOW, HIGH = 200, 1200
-VARIANTS = ["a", "b", "c", "a-value", "b-value", "c-value", "b-errors", "c-errors"]
+VARIANTS = ["a", "b", "c", "a-value", "b-value", "c-value", "b-errors", "c-errors", "g-floor", "g-ours"]
 
 
 def binary():
@@ -56,6 +56,7 @@ def main():
         a, b, c = (per_call[v + suffix] for v in "abc")
         print(f"(c{suffix})/(a{suffix}) = {c / a:.2f}   (b{suffix})/(c{suffix}) = {b / c:.2f}")
     print(f"errors: (c)/(b) = {per_call['c-errors'] / per_call['b-errors']:.2f}")
+    print(f"gateway: {(per_call['g-ours'] - per_call['g-floor']) / 1000:.1f} k instructions a call over parsing the answer")
 
 
 if __name__ == "__main__":

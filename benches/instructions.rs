@@ -35,6 +35,7 @@ fn main() {
     let own = InputValidator::new(<CreateInvoice as toolschema::Tool>::TOOL, Limits::default());
     // Warm the compiled-validator cache, as a running server would have it.
     assert!(toolschema::parse_args::<CreateInvoice>(&text).is_ok());
+    let gateway = gateway::Fixture::new();
     let mut ok = 0usize;
     for _ in 0..calls {
         ok += usize::from(match variant.as_str() {
@@ -61,8 +62,73 @@ fn main() {
             "c-errors" => toolschema::parse_args::<CreateInvoice>(black_box(&bad))
                 .err()
                 .is_some_and(|e| e.len() == 5),
+            "g-floor" => gateway.floor(),
+            "g-ours" => gateway.ours(),
             other => panic!("unknown variant `{other}`"),
         });
     }
     assert_eq!(ok, calls, "every call gives the expected answer");
+}
+
+/// A configured tool's own work on a call, without the network: what the
+/// gateway adds to calling the downstream directly.
+mod gateway {
+    use std::hint::black_box;
+
+    use serde_json::{Value, json};
+    use toolschema::call::Registry;
+    use toolschema::catalog::Config;
+    use toolschema::catalog::gateway::GatewayVersion;
+    use toolschema::validate::{InputValidator, Limits, OutputValidator};
+
+    const CONFIG: &str = include_str!("fixtures/gateway.toml");
+    const ANSWER: &[u8] = include_bytes!("fixtures/gateway-answer.json");
+
+    pub(crate) struct Fixture {
+        version: GatewayVersion,
+        input: InputValidator,
+        output: OutputValidator,
+        arguments: Value,
+    }
+
+    impl Fixture {
+        pub(crate) fn new() -> Fixture {
+            let config = Config::from_toml(CONFIG, "gateway.toml", &Registry::new())
+                .unwrap_or_else(|errors| panic!("{errors}"));
+            let version = config.gateway_tools()[0].versions()[0].clone();
+            let input = InputValidator::new(version.def(), Limits::default());
+            let output = OutputValidator::new(version.def()).expect("an output schema");
+            Fixture {
+                version,
+                input,
+                output,
+                arguments: json!({"order_id": 42, "expand": "lines"}),
+            }
+        }
+
+        /// What a caller without the gateway does with the answer: parse it.
+        pub(crate) fn floor(&self) -> bool {
+            serde_json::from_slice::<Value>(black_box(ANSWER)).is_ok_and(|v| v.get("id").is_some())
+        }
+
+        /// The gateway's work: arguments checked and mapped into a request,
+        /// the answer parsed, mapped to exposed names and checked.
+        pub(crate) fn ours(&self) -> bool {
+            let operation = self.version.operation();
+            let Ok(arguments) = self.input.read::<Value>(black_box(self.arguments.clone())) else {
+                return false;
+            };
+            let Ok(request) = operation.request(&arguments) else {
+                return false;
+            };
+            let Ok(answer) = serde_json::from_slice::<Value>(black_box(ANSWER)) else {
+                return false;
+            };
+            let Ok(result) = operation.result(&answer) else {
+                return false;
+            };
+            black_box(request);
+            self.output.check(result).is_ok()
+        }
+    }
 }

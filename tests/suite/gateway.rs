@@ -455,6 +455,51 @@ async fn a_configured_tool_is_listed_with_exposed_names_only() {
     );
 }
 
+/// The names the downstream uses and the client must never see.
+const SOURCE_NAMES: [&str; 7] = [
+    "orderId",
+    "X-Tenant",
+    "entries",
+    "sku",
+    "qty",
+    "customer.email",
+    "internal_",
+];
+
+#[test]
+fn no_source_name_reaches_an_export_or_a_strict_dialect() {
+    let text = format!(
+        "{}\n[[client]]\nid = \"strict\"\ntenant = \"acme\"\ntoolsets = [\"orders\", \"orders-lazy\"]\nprofile = \"openai-strict\"\n\n[server]\nname = \"dev.example/orders\"\ndescription = \"Orders behind a gateway.\"\nversion = \"1.0.0\"\n",
+        config(1, 2, "published")
+    );
+    let catalog = Catalog::from_toml(Registry::new(), &text, "gateway.toml")
+        .unwrap_or_else(|errors| panic!("{errors}"));
+    let snapshot = catalog.snapshot();
+    let exported =
+        toolschema::export::export(&snapshot, toolschema::export::Scope::Catalog).expect("exports");
+    assert!(
+        exported.contains("orders.get") && exported.contains("lines"),
+        "{exported}"
+    );
+    let strict = snapshot
+        .discover("strict", Revision::LATEST)
+        .expect("client");
+    // The strict dialect lists every property as required, optional ones
+    // taking null.
+    assert!(
+        strict.contains("\"required\":[\"order_id\",\"tenant\",\"expand\"]"),
+        "{strict}"
+    );
+    let full = snapshot
+        .discover_schema("strict", "orders.create", Revision::LATEST)
+        .expect("visible");
+    for text in [exported.as_str(), &*strict, &*full] {
+        for source in SOURCE_NAMES {
+            assert!(!text.contains(source), "`{source}` in {text}");
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn arguments_are_mapped_into_path_query_headers_and_body() {
     let fixture = fixture().await;

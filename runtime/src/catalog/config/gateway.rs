@@ -13,7 +13,7 @@ use super::errors::{Problems, suggestion};
 use super::raw::{RawAuth, RawDownstream, RawField, RawGatewayTool, RawGatewayVersion};
 use crate::catalog::gateway::{
     ArgumentMap, Auth, Downstream, FieldKind, FieldPath, FieldSpec, GatewayTool, GatewayVersion,
-    Location, Method, Operation, PathPart, ResultMap, describe, parse_template,
+    Location, Method, Operation, PathPart, ResultMap, container_pairs, describe, parse_template,
 };
 use crate::model::{Annotations, Literal, Number, Ref, Text, ToolDef};
 use crate::project::META_TOOL;
@@ -581,6 +581,12 @@ fn check_version(
             tool: tool.to_owned(),
             method,
             path,
+            body_containers: container_pairs(
+                maps.iter()
+                    .filter(|m| m.location == Location::Body)
+                    .map(|m| (&m.exposed, &m.source)),
+            ),
+            result_containers: container_pairs(results.iter().map(|r| (&r.source, &r.exposed))),
             arguments: maps,
             results,
         }),

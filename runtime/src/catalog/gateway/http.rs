@@ -3,7 +3,8 @@
 //! errors a model can act on.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -22,17 +23,40 @@ pub(crate) struct Connector {
     downstreams: HashMap<String, (Arc<Downstream>, Option<reqwest::Client>)>,
 }
 
+/// The clients made so far, by their timeouts: a reload reuses them, with
+/// their warm connections, rather than setting up TLS and pools again.
+/// Bounded: past [`MAX_CLIENTS`] settings it starts afresh.
+static CLIENTS: Mutex<Option<HashMap<(Duration, Duration), reqwest::Client>>> = Mutex::new(None);
+
+/// The most client settings kept for reuse.
+const MAX_CLIENTS: usize = 64;
+
+/// A client with these timeouts (connection pool, no redirects: a
+/// redirect could carry credentials elsewhere).
+fn client(timeout: Duration, connect_timeout: Duration) -> Result<reqwest::Client, reqwest::Error> {
+    let mut clients = CLIENTS.lock().unwrap_or_else(PoisonError::into_inner);
+    let clients = clients.get_or_insert_with(HashMap::new);
+    if let Some(client) = clients.get(&(timeout, connect_timeout)) {
+        return Ok(client.clone());
+    }
+    let client = reqwest::Client::builder()
+        .timeout(timeout)
+        .connect_timeout(connect_timeout)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()?;
+    if clients.len() >= MAX_CLIENTS {
+        clients.clear();
+    }
+    clients.insert((timeout, connect_timeout), client.clone());
+    Ok(client)
+}
+
 impl Connector {
-    /// A client for each downstream (connection pool, timeouts, no
-    /// redirects: a redirect could carry credentials elsewhere).
+    /// A client for each downstream.
     pub(crate) fn new<'a>(downstreams: impl Iterator<Item = &'a Downstream>) -> Connector {
         let downstreams = downstreams
             .map(|downstream| {
-                let client = reqwest::Client::builder()
-                    .timeout(downstream.timeout)
-                    .connect_timeout(downstream.connect_timeout)
-                    .redirect(reqwest::redirect::Policy::none())
-                    .build();
+                let client = client(downstream.timeout, downstream.connect_timeout);
                 if let Err(error) = &client {
                     tracing::error!(downstream = %downstream.id, %error, "cannot build the HTTP client");
                 }

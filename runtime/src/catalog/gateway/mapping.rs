@@ -71,17 +71,34 @@ fn text_of(value: &Value) -> Option<String> {
     }
 }
 
-/// Creates, at `to`, an empty object for each object item that `from`
-/// reaches through each array, so that items keep their positions and an
-/// item with no mapped value is still there.
-fn copy_containers(from: &FieldPath, to: &FieldPath, source: &Value, target: &mut Value) {
-    for n in 1..=from.arrays().min(to.arrays()) {
-        let (from, to) = (from.through_array(n), to.through_array(n));
-        for (indices, item) in from.get_all(source) {
-            if item.is_object() && to.get_all(target).iter().all(|(i, _)| *i != indices) {
-                to.set(target, &indices, Value::Object(Map::new()));
+/// The arrays two paths go through together, as pairs of the paths up to
+/// each: where items of objects in one become items of objects in the
+/// other. Computed once per operation.
+pub(crate) fn container_pairs<'a>(
+    pairs: impl Iterator<Item = (&'a FieldPath, &'a FieldPath)>,
+) -> Vec<(FieldPath, FieldPath)> {
+    let mut out: Vec<(FieldPath, FieldPath)> = Vec::new();
+    for (from, to) in pairs {
+        for n in 1..=from.arrays().min(to.arrays()) {
+            let pair = (from.through_array(n), to.through_array(n));
+            if !out.contains(&pair) {
+                out.push(pair);
             }
         }
+    }
+    out
+}
+
+/// Creates, at each `to`, an empty object for each object item its `from`
+/// reaches, so that items keep their positions and an item with no mapped
+/// value is still there.
+fn copy_containers(pairs: &[(FieldPath, FieldPath)], source: &Value, target: &mut Value) {
+    for (from, to) in pairs {
+        from.for_each(source, |indices, item| {
+            if item.is_object() {
+                to.ensure_object(target, indices);
+            }
+        });
     }
 }
 
@@ -96,6 +113,7 @@ impl Operation {
             body: None,
         };
         let mut body = Value::Null;
+        copy_containers(&self.body_containers, arguments, &mut body);
         for argument in &self.arguments {
             let values = argument.exposed.get_all(arguments);
             match argument.location {
@@ -116,7 +134,6 @@ impl Operation {
                     }
                 }
                 Location::Body => {
-                    copy_containers(&argument.exposed, &argument.source, arguments, &mut body);
                     for (indices, value) in values {
                         argument.source.set(&mut body, &indices, value.clone());
                     }
@@ -176,16 +193,16 @@ impl Operation {
     /// The tool's result (exposed names) from the downstream's `answer`.
     pub fn result(&self, answer: &Value) -> Result<Value, MappingError> {
         let mut result = Value::Object(Map::new());
+        copy_containers(&self.result_containers, answer, &mut result);
         for field in &self.results {
-            copy_containers(&field.source, &field.exposed, answer, &mut result);
-        }
-        for field in &self.results {
-            for (indices, value) in field.source.get_all(answer) {
-                if !field.exposed.set(&mut result, &indices, value.clone()) {
-                    return Err(MappingError::Unmappable {
-                        exposed: field.exposed.to_string(),
-                    });
-                }
+            let mut placed = true;
+            field.source.for_each(answer, |indices, value| {
+                placed &= field.exposed.set(&mut result, indices, value.clone());
+            });
+            if !placed {
+                return Err(MappingError::Unmappable {
+                    exposed: field.exposed.to_string(),
+                });
             }
         }
         Ok(result)

@@ -25,7 +25,7 @@ pub use mapping::{DownstreamRequest, MappingError};
 pub use path::FieldPath;
 
 pub(crate) use describe::{FieldKind, FieldSpec, describe};
-pub(crate) use mapping::parse_template;
+pub(crate) use mapping::{container_pairs, parse_template};
 
 use super::{Config, Status};
 use crate::call::Registry;
@@ -200,6 +200,10 @@ pub struct Operation {
     pub(crate) path: Vec<PathPart>,
     pub(crate) arguments: Vec<ArgumentMap>,
     pub(crate) results: Vec<ResultMap>,
+    /// Arrays of objects the body's arguments go through (exposed, source).
+    pub(crate) body_containers: Vec<(FieldPath, FieldPath)>,
+    /// Arrays of objects the results come through (source, exposed).
+    pub(crate) result_containers: Vec<(FieldPath, FieldPath)>,
 }
 
 impl Operation {

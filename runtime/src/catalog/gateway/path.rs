@@ -160,8 +160,31 @@ impl FieldPath {
     /// each array on the way. Absent values and `null` are skipped.
     pub(crate) fn get_all<'a>(&self, document: &'a Value) -> Vec<(Vec<usize>, &'a Value)> {
         let mut out = Vec::new();
-        collect(&self.steps, document, &mut Vec::new(), &mut out);
+        self.for_each(document, |indices, value| {
+            out.push((indices.to_vec(), value))
+        });
         out
+    }
+
+    /// Calls `visit` with every value at this path in `document` and the
+    /// index taken in each array on the way. Absent values and `null` are
+    /// skipped.
+    pub(crate) fn for_each<'a>(
+        &self,
+        document: &'a Value,
+        mut visit: impl FnMut(&[usize], &'a Value),
+    ) {
+        collect(&self.steps, document, &mut Vec::new(), &mut visit);
+    }
+
+    /// Makes the value at this path an empty object if nothing stands
+    /// there yet, creating what leads to it.
+    pub(crate) fn ensure_object(&self, document: &mut Value, indices: &[usize]) {
+        if let Some(slot) = slot(&self.steps, document, indices)
+            && slot.is_null()
+        {
+            *slot = Value::Object(Map::new());
+        }
     }
 
     /// Writes `value` at this path in `document`, taking in each array the
@@ -182,11 +205,11 @@ fn collect<'a>(
     steps: &[Step],
     value: &'a Value,
     indices: &mut Vec<usize>,
-    out: &mut Vec<(Vec<usize>, &'a Value)>,
+    out: &mut impl FnMut(&[usize], &'a Value),
 ) {
     let Some((step, rest)) = steps.split_first() else {
         if !value.is_null() {
-            out.push((indices.clone(), value));
+            out(indices, value);
         }
         return;
     };
@@ -211,9 +234,20 @@ fn collect<'a>(
 }
 
 fn set(steps: &[Step], slot: &mut Value, indices: &[usize], value: Value) -> bool {
+    match self::slot(steps, slot, indices) {
+        Some(slot) => {
+            *slot = value;
+            true
+        }
+        None => false,
+    }
+}
+
+/// The place at `steps` in `slot`, created on the way; `None` when
+/// something other than an object or array stands on the way.
+fn slot<'a>(steps: &[Step], slot: &'a mut Value, indices: &[usize]) -> Option<&'a mut Value> {
     let Some((step, rest)) = steps.split_first() else {
-        *slot = value;
-        return true;
+        return Some(slot);
     };
     let slot = if step.name.is_empty() {
         slot
@@ -222,26 +256,28 @@ fn set(steps: &[Step], slot: &mut Value, indices: &[usize], value: Value) -> boo
             *slot = Value::Object(Map::new());
         }
         let Value::Object(map) = slot else {
-            return false;
+            return None;
         };
-        map.entry(step.name.clone()).or_insert(Value::Null)
+        // Looked up first: the entry API would copy the name every time.
+        if !map.contains_key(&step.name) {
+            map.insert(step.name.clone(), Value::Null);
+        }
+        map.get_mut(&step.name)?
     };
     if !step.each {
-        return set(rest, slot, indices, value);
+        return self::slot(rest, slot, indices);
     }
-    let Some((&index, indices)) = indices.split_first() else {
-        return false;
-    };
+    let (&index, indices) = indices.split_first()?;
     if slot.is_null() {
         *slot = Value::Array(Vec::new());
     }
     let Value::Array(items) = slot else {
-        return false;
+        return None;
     };
     if items.len() <= index {
         items.resize(index + 1, Value::Null);
     }
-    set(rest, &mut items[index], indices, value)
+    self::slot(rest, &mut items[index], indices)
 }
 
 #[cfg(test)]
