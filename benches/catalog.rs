@@ -24,10 +24,22 @@ const CLIENTS: usize = 100;
 fn registry(n: usize) -> Registry {
     let mut registry = Registry::new();
     for i in 0..n {
-        let def = Ref::new(ToolDef {
+        let def = ToolDef {
             name: Text::from(format!("svc{}.tool-{i:05}", i % TENANTS)),
             ..ListInvoices::TOOL.clone()
-        });
+        };
+        // `TOOLSCHEMA_BENCH_SHARED=1`: descriptors built at run time, as
+        // gateway tools are; else constant data, as derived tools are.
+        let def = match std::env::var_os("TOOLSCHEMA_BENCH_SHARED") {
+            Some(_) => Ref::new(def),
+            None => {
+                let name: &'static str = Box::leak(def.name.to_string().into_boxed_str());
+                Ref::Static(Box::leak(Box::new(ToolDef {
+                    name: Ref::Static(name),
+                    ..def
+                })))
+            }
+        };
         registry
             .register_descriptor::<ListInvoices>(def)
             .expect("unique names");

@@ -87,7 +87,7 @@ fn check_reports_every_problem() {
     let (ok, out, _) = run(&["check", "examples/catalog.toml"]);
     assert!(ok, "{out}");
     assert!(
-        out.contains("ok (2 tenants, 5 toolsets, 4 client applications)"),
+        out.contains("ok (2 tenants, 5 toolsets, 4 client applications, 0 gateway tools)"),
         "{out}"
     );
     let dir = std::env::temp_dir().join(format!("toolschema-cli-{}", std::process::id()));

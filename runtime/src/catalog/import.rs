@@ -340,6 +340,27 @@ impl Context<'_> {
                 }
                 None => return Err(format!("the parameter `{name}` says nowhere it goes")),
             };
+            // The gateway writes `form` (exploded) queries and `simple`
+            // paths and headers, the defaults; no other style.
+            let style = parameter.get("style").and_then(as_str);
+            let exploded = parameter.get("explode").and_then(as_bool);
+            let usual = if location == "query" {
+                "form"
+            } else {
+                "simple"
+            };
+            if style.is_some_and(|s| s != usual) || (location == "query" && exploded == Some(false))
+            {
+                return Err(format!(
+                    "the {location} parameter `{name}` is written in the `{}` style{}, which the gateway does not write",
+                    style.unwrap_or(usual),
+                    if exploded == Some(false) {
+                        " without explode"
+                    } else {
+                        ""
+                    }
+                ));
+            }
             let required =
                 parameter.get("required").and_then(as_bool).unwrap_or(false) || location == "path";
             let schema = parameter.get("schema").cloned().unwrap_or(Value::Null);
@@ -956,6 +977,13 @@ mod tests {
             "parameters": [{"name": "session", "in": "cookie", "schema": {"type": "string"}}],
             "responses": {"200": {"description": "ok"}}
           }
+        },
+        "/filters": {
+          "get": {
+            "operationId": "filter",
+            "parameters": [{"name": "ids", "in": "query", "style": "pipeDelimited", "schema": {"type": "array", "items": {"type": "integer"}}}],
+            "responses": {"200": {"description": "ok"}}
+          }
         }
       },
       "components": {"schemas": {
@@ -984,7 +1012,11 @@ mod tests {
             .iter()
             .map(|s| (s.operation.as_str(), s.reason.as_str()))
             .collect();
-        assert_eq!(skipped.len(), 2, "{skipped:?}");
+        assert_eq!(skipped.len(), 3, "{skipped:?}");
+        assert!(
+            skipped[2].0 == "filter" && skipped[2].1.contains("pipeDelimited"),
+            "{skipped:?}"
+        );
         assert!(
             skipped[0].0 == "putShape" && skipped[0].1.contains("oneOf"),
             "{skipped:?}"

@@ -219,21 +219,21 @@ const EVERYONE: &str = "*";
 
 /// A tool's rendering: which tool, at which version, in which mode and
 /// profile.
-type RenderKey = (Text, u32, Mode, Profile);
+type RenderKey<'a> = (&'a str, u32, Mode, Profile);
 
 /// The tools one group of clients sees, with their modes.
-type Plan = BTreeMap<Text, (Ref<ToolDef>, Mode)>;
+type Plan<'a> = BTreeMap<&'a str, (&'a Ref<ToolDef>, Mode)>;
 
 /// Renders every tool of `plans` once per mode and profile needed, plus the
 /// Full descriptor `discover_tool_schema` returns, in each revision (one
 /// `Arc` for the revisions that agree). (Rendering on several threads was
 /// measured slower on two cores: the work is mostly allocation.)
-fn render_all(plans: &[(Profile, Plan)]) -> HashMap<RenderKey, PerRevision<Arc<str>>> {
+fn render_all<'a>(plans: &[(Profile, Plan<'a>)]) -> HashMap<RenderKey<'a>, PerRevision<Arc<str>>> {
     let mut out = HashMap::new();
     for (profile, plan) in plans {
         for (def, mode) in plan.values() {
             for mode in [*mode, Mode::Full] {
-                out.entry((def.name.clone(), def.version, mode, *profile))
+                out.entry((&*def.name, def.version, mode, *profile))
                     .or_insert_with(|| render(def, mode, *profile));
             }
         }
@@ -256,11 +256,11 @@ fn render(def: &ToolDef, mode: Mode, profile: Profile) -> PerRevision<Arc<str>> 
 /// The shared view of one plan.
 fn shared(
     profile: Profile,
-    plan: &Plan,
-    renders: &HashMap<RenderKey, PerRevision<Arc<str>>>,
+    plan: &Plan<'_>,
+    renders: &HashMap<RenderKey<'_>, PerRevision<Arc<str>>>,
 ) -> Shared {
     let rendered = |def: &ToolDef, mode: Mode| -> PerRevision<Arc<str>> {
-        match renders.get(&(def.name.clone(), def.version, mode, profile)) {
+        match renders.get(&(&*def.name, def.version, mode, profile)) {
             Some(json) => json.clone(),
             None => render(def, mode, profile),
         }
@@ -273,7 +273,7 @@ fn shared(
     });
     let entries: Vec<(&str, PerRevision<Arc<str>>)> = plan
         .iter()
-        .map(|(name, (def, mode))| (&**name, rendered(def, *mode)))
+        .map(|(name, (def, mode))| (*name, rendered(def, *mode)))
         .collect();
     let listing = |revision: Revision| {
         let mut entries: Vec<(&str, Arc<str>)> = entries
@@ -296,13 +296,13 @@ fn shared(
     }));
     let tools = plan
         .iter()
-        .map(|(name, (def, mode))| {
+        .map(|(_, (def, mode))| {
             let exposed = Exposed {
-                def: def.clone(),
+                def: (*def).clone(),
                 mode: *mode,
                 full: rendered(def, Mode::Full),
             };
-            (name.clone(), exposed)
+            (def.name.clone(), exposed)
         })
         .collect();
     Shared { tools, listings }
@@ -342,7 +342,7 @@ impl Snapshot {
                 continue;
             }
             // `tools()` runs by name then version: the last one wins.
-            plan.insert(def.name.clone(), (def.clone(), Mode::Full));
+            plan.insert(&*def.name, (def, Mode::Full));
         }
         let plans = [(Profile::Default, plan)];
         let renders = render_all(&plans);
@@ -383,7 +383,7 @@ impl Snapshot {
         // Clients with the same profile and the same in-force toolsets see the
         // same list: plan, render and serialize it once for all of them.
         let mut groups: HashMap<(Profile, Vec<&str>), usize> = HashMap::new();
-        let mut plans: Vec<(Profile, Plan)> = Vec::new();
+        let mut plans: Vec<(Profile, Plan<'_>)> = Vec::new();
         let mut client_group = Vec::new();
         for client in config.clients() {
             let mut sets: Vec<&str> = client
@@ -407,9 +407,7 @@ impl Snapshot {
                                 continue;
                             };
                             let mode = set.mode_of(name);
-                            let entry = plan
-                                .entry(def.name.clone())
-                                .or_insert(((*def).clone(), mode));
+                            let entry = plan.entry(&*def.name).or_insert((*def, mode));
                             // The most informative mode wins.
                             entry.1 = entry.1.max(mode);
                         }

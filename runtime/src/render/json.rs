@@ -42,8 +42,14 @@ impl Object {
     pub fn insert(&mut self, key: impl Into<Text>, value: impl Into<Json>) {
         let key = key.into();
         let value = value.into();
-        match self.entries.iter_mut().find(|(k, _)| *k == key) {
-            Some(slot) => slot.1 = value,
+        // The key is read once; each entry's is compared as bytes.
+        let wanted: &str = &key;
+        match self
+            .entries
+            .iter()
+            .position(|(k, _)| k.len() == wanted.len() && **k == *wanted)
+        {
+            Some(at) => self.entries[at].1 = value,
             None => self.entries.push((key, value)),
         }
     }
