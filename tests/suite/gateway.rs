@@ -787,6 +787,12 @@ source = "other"
 in = "query"
 type = "string"
 
+[[gateway_tool.version.argument]]
+name = "token"
+source = "Authorization"
+in = "header"
+type = "string"
+
 [[gateway_tool.version.result]]
 name = "lines[].code"
 source = "sku"
@@ -824,6 +830,10 @@ type = "string"
             "gateway_tool[0].version[0].argument[4].name",
             "source = \"other\"",
         ),
+        (
+            "gateway_tool[0].version[0].argument[5].in",
+            "source = \"Authorization\"",
+        ),
         ("gateway_tool[0].version[0].result[0].source", "\"sku\""),
     ];
     for (key, snippet) in expect {
@@ -831,8 +841,8 @@ type = "string"
             .iter()
             .find(|e| e.key == key)
             .unwrap_or_else(|| panic!("no problem at {key} in:\n{errors}"));
-        let expected = if key.ends_with("argument[4].name") {
-            // A duplicate exposed name is reported at the second field's name.
+        let expected = if key.ends_with("argument[4].name") || key.ends_with("argument[5].in") {
+            // Reported at the field's name, the line before the snippet.
             line_of(snippet) - 1
         } else {
             line_of(snippet)
@@ -849,4 +859,8 @@ type = "string"
         "{shown}"
     );
     assert!(shown.contains("`order_id` is declared twice"), "{shown}");
+    assert!(
+        shown.contains("the gateway sets `Authorization` itself"),
+        "{shown}"
+    );
 }

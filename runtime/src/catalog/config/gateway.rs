@@ -46,6 +46,19 @@ fn is_header_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
+/// Headers the HTTP client writes for the request's framing and content.
+fn is_managed_header(name: &str) -> bool {
+    [
+        "host",
+        "content-length",
+        "content-type",
+        "transfer-encoding",
+        "connection",
+    ]
+    .iter()
+    .any(|managed| name.eq_ignore_ascii_case(managed))
+}
+
 fn is_header_value(value: &str) -> bool {
     value
         .bytes()
@@ -149,6 +162,12 @@ pub(super) fn check_downstreams(
                     name.span(),
                     format!("{at}.headers"),
                     "credentials are never written in the configuration; use `auth` with an environment variable",
+                );
+            } else if is_managed_header(name.get_ref()) {
+                p.at(
+                    name.span(),
+                    format!("{at}.headers"),
+                    format!("the gateway sets `{}` itself; remove it", name.get_ref()),
                 );
             } else {
                 headers.push((name.get_ref().clone(), value.get_ref().clone()));
@@ -651,10 +670,16 @@ fn check_location(
                     ),
                 );
             }
-            if !is_header_name(&source.steps()[0].name) {
+            let header = &source.steps()[0].name;
+            if !is_header_name(header) {
+                return refuse(p, format!("`{header}` is not a header name"));
+            }
+            // A client's value never replaces the gateway's credentials or
+            // framing.
+            if header.eq_ignore_ascii_case("authorization") || is_managed_header(header) {
                 return refuse(
                     p,
-                    format!("`{}` is not a header name", source.steps()[0].name),
+                    format!("the gateway sets `{header}` itself; a client's argument cannot"),
                 );
             }
             true

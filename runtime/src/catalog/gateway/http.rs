@@ -166,10 +166,16 @@ impl Call {
             Method::Patch => reqwest::Method::PATCH,
             Method::Delete => reqwest::Method::DELETE,
         };
-        let mut builder = self
-            .client
-            .request(method, url)
-            .header(reqwest::header::ACCEPT, "application/json");
+        let mut builder = self.client.request(method, url);
+        // JSON unless the downstream's headers ask for a type of their own.
+        if !self
+            .downstream
+            .headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("accept"))
+        {
+            builder = builder.header(reqwest::header::ACCEPT, "application/json");
+        }
         for (name, value) in &self.downstream.headers {
             builder = builder.header(name.as_str(), value.as_str());
         }
