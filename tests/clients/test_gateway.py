@@ -19,6 +19,7 @@ import pathlib
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 import httpx2
@@ -108,7 +109,14 @@ class Downstreams:
             if line.startswith("toolschema is serving on "):
                 self.url = line.split()[4] + "/mcp"
                 break
+        # The log goes on (reloads, refusals): kept, and read so the server
+        # never blocks on a full pipe.
+        self.log = []
+        threading.Thread(target=lambda: [self.log.append(line) for line in self.server.stderr], daemon=True).start()
         return self
+
+    def reloads(self):
+        return [line for line in list(self.log) if "configuration reloaded" in line]
 
     def __exit__(self, *exc):
         for process in [self.server, self.prism, self.notes]:
@@ -121,8 +129,8 @@ class Downstreams:
         return [line for line in lines if "Violation" in line or "UNPROCESSABLE" in line or "✖" in line]
 
 
-def client(url, key):
-    return Client(streamable_http_client(url, http_client=httpx2.AsyncClient(headers={"X-API-Key": key})))
+def client(url, key, mode="2026-07-28"):
+    return Client(streamable_http_client(url, http_client=httpx2.AsyncClient(headers={"X-API-Key": key})), mode=mode)
 
 
 def assert_exposed_only(text):
@@ -191,3 +199,78 @@ def test_configured_tools_listed_and_called_through_prism_and_json_server():
         asyncio.run(main(gateway))
         refusals = gateway.prism_refusals()
         assert refusals == [], "Prism refused requests the gateway sent:\n" + "\n".join(refusals)
+
+
+def test_publishing_a_draft_switches_a_connected_client_with_list_changed():
+    """A second version of notes.get, first a draft (never served), then
+    published by rewriting the file: the connected client hears
+    list_changed, lists the new schema, and its calls reach the new
+    version."""
+    draft = """
+[[gateway_tool.version]]
+version = 2
+status = "draft"
+title = "Read a note"
+description = "Returns one note by its id, with the pet it is about."
+method = "GET"
+path = "/notes/{id}"
+read_only = true
+
+[[gateway_tool.version.argument]]
+name = "note"
+source = "id"
+in = "path"
+type = "integer"
+required = true
+
+[[gateway_tool.version.result]]
+name = "note"
+source = "id"
+type = "integer"
+required = true
+
+[[gateway_tool.version.result]]
+name = "about_pet"
+source = "petId"
+type = "integer"
+"""
+    async def main(gateway):
+        # The draft goes in right after notes.get's version 1.
+        text = gateway.config.read_text()
+        marker = 'name = "text"\nsource = "body.text"\ntype = "string"\n'
+        at = text.rindex(marker) + len(marker)
+        with_draft = text[:at] + draft + text[at:]
+        published = with_draft.replace('version = 2\nstatus = "draft"', 'version = 2\nstatus = "published"')
+        async with client(gateway.url, "pets-assistant-key") as assistant:
+            # Loaded, the draft changes no client's list, and calls still
+            # reach version 1.
+            gateway.config.write_text(with_draft)
+            deadline = time.monotonic() + 20
+            while not gateway.reloads() and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+            reloads = gateway.reloads()
+            assert len(reloads) == 1 and "changed=0" in reloads[0], reloads
+            before = await assistant.call_tool("notes.get", {"note_id": 1})
+            assert before.structured_content == {"note_id": 1, "pet_id": 7, "text": "Likes carrots."}
+            async with assistant.listen(tools_list_changed=True) as subscription:
+                async def next_event():
+                    async for event in subscription:
+                        return event
+
+                gateway.config.write_text(published)
+                event = await asyncio.wait_for(next_event(), timeout=20)
+                assert type(event).__name__ == "ToolsListChanged", event
+            # The client refreshes its list, and with it the output schemas
+            # it holds results to.
+            listed = await assistant.list_tools(cache_mode="refresh")
+            assert "notes.get" in [t.name for t in listed.tools]
+            schema = await assistant.call_tool("discover_tool_schema", {"name": "notes.get"})
+            assert schema.structured_content["inputSchema"]["required"] == ["note"], schema.structured_content
+            after = await assistant.call_tool("notes.get", {"note": 1})
+            assert not after.is_error, after
+            assert after.structured_content == {"note": 1, "about_pet": 7}
+            old = await assistant.call_tool("notes.get", {"note_id": 1})
+            assert old.is_error and "/note_id" in old.content[0].text, old
+
+    with Downstreams() as gateway:
+        asyncio.run(main(gateway))
