@@ -844,60 +844,58 @@ fn check_field(
         ok = false;
     };
     let kind_name = kind.name();
-    let string_only = [
-        ("format", raw.format.as_ref().map(Spanned::span)),
-        ("pattern", raw.pattern.as_ref().map(Spanned::span)),
-        ("min_length", raw.min_length.as_ref().map(Spanned::span)),
-        ("max_length", raw.max_length.as_ref().map(Spanned::span)),
-        ("enum", raw.values.as_ref().map(Spanned::span)),
+    // Each keyword and the types that take it.
+    let strings: &[FieldKind] = &[FieldKind::String];
+    let numbers: &[FieldKind] = &[FieldKind::Integer, FieldKind::Number];
+    let arrays: &[FieldKind] = &[FieldKind::Array];
+    let keywords = [
+        ("format", raw.format.as_ref().map(Spanned::span), strings),
+        ("pattern", raw.pattern.as_ref().map(Spanned::span), strings),
+        (
+            "min_length",
+            raw.min_length.as_ref().map(Spanned::span),
+            strings,
+        ),
+        (
+            "max_length",
+            raw.max_length.as_ref().map(Spanned::span),
+            strings,
+        ),
+        ("enum", raw.values.as_ref().map(Spanned::span), strings),
+        ("minimum", raw.minimum.as_ref().map(Spanned::span), numbers),
+        ("maximum", raw.maximum.as_ref().map(Spanned::span), numbers),
+        (
+            "min_items",
+            raw.min_items.as_ref().map(Spanned::span),
+            arrays,
+        ),
+        (
+            "max_items",
+            raw.max_items.as_ref().map(Spanned::span),
+            arrays,
+        ),
     ];
-    for (key, span) in string_only {
-        if let Some(span) = span
-            && kind != FieldKind::String
-        {
-            refuse(
-                span,
-                key,
-                format!(
-                    "`{key}` applies to strings, and this field is {}",
-                    article(kind_name)
-                ),
-            );
+    for (key, span, kinds) in keywords {
+        let Some(span) = span else { continue };
+        if kinds.contains(&kind) {
+            continue;
         }
-    }
-    for (key, span) in [
-        ("minimum", raw.minimum.as_ref().map(Spanned::span)),
-        ("maximum", raw.maximum.as_ref().map(Spanned::span)),
-    ] {
-        if let Some(span) = span
-            && !matches!(kind, FieldKind::Integer | FieldKind::Number)
-        {
-            refuse(
-                span,
-                key,
-                format!(
-                    "`{key}` applies to numbers, and this field is {}",
-                    article(kind_name)
-                ),
-            );
-        }
-    }
-    for (key, span) in [
-        ("min_items", raw.min_items.as_ref().map(Spanned::span)),
-        ("max_items", raw.max_items.as_ref().map(Spanned::span)),
-    ] {
-        if let Some(span) = span
-            && kind != FieldKind::Array
-        {
-            refuse(
-                span,
-                key,
-                format!(
-                    "`{key}` applies to arrays, and this field is {}; declare the array itself (`name = \"lines\"`, `type = \"array\"`)",
-                    article(kind_name)
-                ),
-            );
-        }
+        let (noun, hint) = match kinds[0] {
+            FieldKind::String => ("strings", ""),
+            FieldKind::Array => (
+                "arrays",
+                "; declare the array itself (`name = \"lines\"`, `type = \"array\"`)",
+            ),
+            _ => ("numbers", ""),
+        };
+        refuse(
+            span,
+            key,
+            format!(
+                "`{key}` applies to {noun}, and this field is {}{hint}",
+                article(kind_name)
+            ),
+        );
     }
     if let Some(format) = &raw.format
         && !FORMATS.contains(&format.get_ref().as_str())
