@@ -81,7 +81,9 @@ pub(crate) fn container_pairs<'a>(
     for (from, to) in pairs {
         for n in 1..=from.arrays().min(to.arrays()) {
             let pair = (from.through_array(n), to.through_array(n));
-            if !out.contains(&pair) {
+            // Only where the target's items are objects (`lines[].code`),
+            // not values themselves (`tags[]`).
+            if pair.1 != *to && !out.contains(&pair) {
                 out.push(pair);
             }
         }
@@ -240,4 +242,38 @@ pub(crate) fn parse_template(template: &str) -> Result<Vec<PathPart>, String> {
         parts.push(PathPart::Literal(rest.to_owned()));
     }
     Ok(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::container_pairs;
+    use crate::catalog::gateway::FieldPath;
+
+    #[test]
+    fn items_keep_their_places_and_values_stay_values() {
+        let (names, codes) = (
+            FieldPath::source("tags[].name").expect("valid"),
+            FieldPath::exposed("tags[]").expect("valid"),
+        );
+        let (skus, lines) = (
+            FieldPath::source("entries[].sku").expect("valid"),
+            FieldPath::exposed("lines[].code").expect("valid"),
+        );
+        let pairs = container_pairs([(&names, &codes), (&skus, &lines)].into_iter());
+        // `tags[]` holds values: no empty object is made for its items.
+        let targets: Vec<&str> = pairs.iter().map(|(_, to)| to.as_str()).collect();
+        assert_eq!(targets, ["lines[]"]);
+        let answer =
+            json!({"tags": [{"name": "a"}, {"id": 2}], "entries": [{"other": 1}, {"sku": "x"}]});
+        let mut result = json!({});
+        super::copy_containers(&pairs, &answer, &mut result);
+        for (from, to) in [(&names, &codes), (&skus, &lines)] {
+            from.for_each(&answer, |indices, value| {
+                assert!(to.set(&mut result, indices, value.clone()));
+            });
+        }
+        assert_eq!(result, json!({"lines": [{}, {"code": "x"}], "tags": ["a"]}));
+    }
 }
