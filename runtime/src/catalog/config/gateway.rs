@@ -550,7 +550,6 @@ fn check_version(
             results.push(ResultMap {
                 exposed: spec.exposed.clone(),
                 source,
-                required: spec.required,
             });
         }
         result_spans.push((field.name.span(), key));

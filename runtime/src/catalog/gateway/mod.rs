@@ -184,11 +184,11 @@ pub(crate) struct ArgumentMap {
 }
 
 /// A result field's way from the downstream's answer into the result.
+/// (Whether it must be there is the output schema's to say.)
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ResultMap {
     pub(crate) exposed: FieldPath,
     pub(crate) source: FieldPath,
-    pub(crate) required: bool,
 }
 
 /// What calling one version of a gateway tool does: the part of the
