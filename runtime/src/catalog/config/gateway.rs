@@ -12,8 +12,9 @@ use super::Status;
 use super::errors::{Problems, suggestion};
 use super::raw::{RawAuth, RawDownstream, RawField, RawGatewayTool, RawGatewayVersion};
 use crate::catalog::gateway::{
-    ArgumentMap, Auth, Downstream, FieldKind, FieldPath, FieldSpec, GatewayTool, GatewayVersion,
-    Location, Method, Operation, PathPart, ResultMap, container_pairs, describe, parse_template,
+    ArgumentMap, Auth, Downstream, DownstreamProtocol, FieldKind, FieldPath, FieldSpec,
+    GatewayTool, GatewayVersion, Location, Method, Operation, PathPart, ResultMap, SoapOperation,
+    SoapVersion, XmlNode, container_pairs, describe, is_xml_name, parse_template,
 };
 use crate::model::{Annotations, Literal, Number, Ref, Text, ToolDef};
 use crate::project::META_TOOL;
@@ -46,7 +47,8 @@ fn is_header_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
-/// Headers the HTTP client writes for the request's framing and content.
+/// Headers the HTTP client writes for the request's framing and content
+/// (and a SOAP call's action).
 fn is_managed_header(name: &str) -> bool {
     [
         "host",
@@ -54,6 +56,7 @@ fn is_managed_header(name: &str) -> bool {
         "content-type",
         "transfer-encoding",
         "connection",
+        "soapaction",
     ]
     .iter()
     .any(|managed| name.eq_ignore_ascii_case(managed))
@@ -177,7 +180,8 @@ pub(super) fn check_downstreams(
             .auth
             .as_ref()
             .and_then(|auth| check_auth(auth, &format!("{at}.auth"), p));
-        if let Some(base_url) = base_url {
+        let protocol = check_protocol(raw, &at, p);
+        if let (Some(base_url), Some(protocol)) = (base_url, protocol) {
             out.insert(
                 id.clone(),
                 Downstream {
@@ -188,11 +192,63 @@ pub(super) fn check_downstreams(
                     max_response_bytes: max_response_bytes as usize,
                     headers,
                     auth,
+                    protocol,
                 },
             );
         }
     }
     out
+}
+
+/// `protocol` and, for SOAP, `soap_version`.
+fn check_protocol(
+    raw: &RawDownstream,
+    at: &str,
+    p: &mut Problems<'_>,
+) -> Option<DownstreamProtocol> {
+    let word = raw
+        .protocol
+        .as_ref()
+        .map_or("rest", |w| w.get_ref().as_str());
+    match word {
+        "rest" => {
+            if let Some(version) = &raw.soap_version {
+                p.at(
+                    version.span(),
+                    format!("{at}.soap_version"),
+                    "`soap_version` is for a SOAP downstream; add `protocol = \"soap\"` or remove it",
+                );
+                return None;
+            }
+            Some(DownstreamProtocol::Rest)
+        }
+        "soap" => match &raw.soap_version {
+            None => Some(DownstreamProtocol::Soap(SoapVersion::V1_1)),
+            Some(version) => match SoapVersion::from_name(version.get_ref()) {
+                Some(version) => Some(DownstreamProtocol::Soap(version)),
+                None => {
+                    p.at(
+                        version.span(),
+                        format!("{at}.soap_version"),
+                        format!(
+                            "unknown SOAP version `{}`; use \"1.1\" or \"1.2\"",
+                            version.get_ref()
+                        ),
+                    );
+                    None
+                }
+            },
+        },
+        other => {
+            let span = raw.protocol.as_ref().map_or(raw.id.span(), Spanned::span);
+            p.at(
+                span,
+                format!("{at}.protocol"),
+                format!("unknown protocol `{other}`; use rest or soap"),
+            );
+            None
+        }
+    }
 }
 
 fn check_auth(raw: &Spanned<RawAuth>, at: &str, p: &mut Problems<'_>) -> Option<Auth> {
@@ -317,10 +373,13 @@ pub(super) fn check_gateway_tools(
                 "a gateway tool needs at least one `[[gateway_tool.version]]`",
             );
         }
+        let protocol = downstreams
+            .get(raw.downstream.get_ref())
+            .map(Downstream::protocol);
         let mut versions: Vec<GatewayVersion> = Vec::new();
         for (j, version) in raw.versions.iter().enumerate() {
             let key = format!("{at}.version[{j}]");
-            if let Some(checked) = check_version(name, version, &key, p) {
+            if let Some(checked) = check_version(name, version, protocol, &key, p) {
                 if versions.iter().any(|v| v.version == checked.version) {
                     p.at(
                         version.version.span(),
@@ -346,9 +405,16 @@ pub(super) fn check_gateway_tools(
 fn check_version(
     tool: &str,
     raw: &RawGatewayVersion,
+    protocol: Option<DownstreamProtocol>,
     at: &str,
     p: &mut Problems<'_>,
 ) -> Option<GatewayVersion> {
+    // An unknown downstream (already reported) is taken for what the keys
+    // say, so that the rest is checked too.
+    let soap = match protocol {
+        Some(protocol) => matches!(protocol, DownstreamProtocol::Soap(_)),
+        None => raw.operation.is_some(),
+    };
     let number = match u32::try_from(*raw.version.get_ref()) {
         Ok(n) if n >= 1 => Some(n),
         _ => {
@@ -378,36 +444,10 @@ fn check_version(
             "a tool needs a description: it is what the model reads to choose it",
         );
     }
-    let method = Method::from_name(raw.method.get_ref());
-    if method.is_none() {
-        p.at(
-            raw.method.span(),
-            format!("{at}.method"),
-            format!(
-                "unknown method `{}`; use GET, POST, PUT, PATCH or DELETE",
-                raw.method.get_ref()
-            ),
-        );
-    }
-    let template = raw.path.get_ref();
-    let path = match parse_template(template) {
-        Ok(parts) if template.starts_with('/') => Some(parts),
-        Ok(_) => {
-            p.at(
-                raw.path.span(),
-                format!("{at}.path"),
-                "the path starts with `/`; it is appended to the downstream's base URL",
-            );
-            None
-        }
-        Err(problem) => {
-            p.at(
-                raw.path.span(),
-                format!("{at}.path"),
-                format!("the path template cannot be read: {problem}"),
-            );
-            None
-        }
+    let (method, path) = if soap {
+        check_soap_keys(raw, at, p)
+    } else {
+        check_rest_keys(raw, at, p)
     };
     let variables: Vec<&str> = path
         .iter()
@@ -418,6 +458,11 @@ fn check_version(
         })
         .collect();
     let method_has_body = method.is_some_and(Method::has_body);
+    let operation_span = raw
+        .operation
+        .as_ref()
+        .or(raw.path.as_ref())
+        .map_or(raw.version.span(), Spanned::span);
 
     // Arguments. A field that other fields' paths go inside (`lines`
     // for `lines[].code`) declares that object or array; it maps no value
@@ -440,11 +485,22 @@ fn check_version(
             continue;
         };
         fields_ok &= clean;
+        if soap && !containers[k] {
+            fields_ok &= check_soap_field(field, &spec, &source, true, &key, p);
+        }
         let map = if containers[k] {
             fields_ok &= declares_only(field, &spec, &key, p);
             None
         } else {
             let location = match &field.location {
+                Some(word) if soap && word.get_ref() != "body" => {
+                    p.at(
+                        word.span(),
+                        format!("{key}.in"),
+                        "a SOAP operation's arguments go in its request element; remove `in`",
+                    );
+                    None
+                }
                 Some(word) => match Location::from_name(word.get_ref()) {
                     Some(location) => Some(location),
                     None => {
@@ -493,7 +549,7 @@ fn check_version(
     for variable in &variables {
         if !claimed.contains(variable) {
             p.at(
-                raw.path.span(),
+                operation_span.clone(),
                 format!("{at}.path"),
                 format!("the path variable `{{{variable}}}` has no argument; add an `[[…argument]]` with `source = \"{variable}\"` and `in = \"path\"`"),
             );
@@ -511,12 +567,11 @@ fn check_version(
             None
         }
     };
-    let maps: Vec<ArgumentMap> = maps.into_iter().flatten().collect();
-
     // Results.
     let containers = self::containers(&raw.results);
     let mut result_specs = Vec::new();
     let mut results = Vec::new();
+    let mut result_kinds = Vec::new();
     let mut result_spans = Vec::new();
     for (k, field) in raw.results.iter().enumerate() {
         let key = format!("{at}.result[{k}]");
@@ -525,6 +580,9 @@ fn check_version(
             continue;
         };
         fields_ok &= clean;
+        if soap && !containers[k] {
+            fields_ok &= check_soap_field(field, &spec, &source, false, &key, p);
+        }
         if let Some(word) = &field.location {
             p.at(
                 word.span(),
@@ -547,6 +605,7 @@ fn check_version(
             );
             fields_ok = false;
         } else {
+            result_kinds.push(spec.kind);
             results.push(ResultMap {
                 exposed: spec.exposed.clone(),
                 source,
@@ -575,6 +634,28 @@ fn check_version(
 
     let (number, status, method, path, input, output) =
         (number?, status?, method?, path?, input?, output?);
+    let soap = soap.then(|| SoapOperation {
+        element: raw
+            .operation
+            .as_ref()
+            .map(|o| o.get_ref().clone())
+            .unwrap_or_default(),
+        namespace: raw.namespace.as_ref().map(|n| n.get_ref().clone()),
+        action: raw.soap_action.as_ref().map(|a| a.get_ref().clone()),
+        qualified: raw.qualified.as_ref().is_none_or(|q| *q.get_ref()),
+        request: XmlNode::tree(
+            maps.iter()
+                .zip(&specs)
+                .filter_map(|(map, spec)| map.as_ref().map(|map| (&map.source, Some(spec.kind)))),
+        ),
+        response: XmlNode::tree(
+            results
+                .iter()
+                .zip(&result_kinds)
+                .map(|(result, kind)| (&result.source, Some(*kind))),
+        ),
+    });
+    let maps: Vec<ArgumentMap> = maps.into_iter().flatten().collect();
     let def = ToolDef {
         name: Text::from(tool.to_owned()),
         title: raw.title.as_ref().map(|t| Text::from(t.get_ref().clone())),
@@ -607,8 +688,210 @@ fn check_version(
             result_containers: container_pairs(results.iter().map(|r| (&r.source, &r.exposed))),
             arguments: maps,
             results,
+            soap,
         }),
     })
+}
+
+/// The method and path of a REST operation; SOAP's keys refused.
+fn check_rest_keys(
+    raw: &RawGatewayVersion,
+    at: &str,
+    p: &mut Problems<'_>,
+) -> (Option<Method>, Option<Vec<PathPart>>) {
+    for (key, span) in [
+        ("operation", raw.operation.as_ref().map(Spanned::span)),
+        ("namespace", raw.namespace.as_ref().map(Spanned::span)),
+        ("soap_action", raw.soap_action.as_ref().map(Spanned::span)),
+        ("qualified", raw.qualified.as_ref().map(Spanned::span)),
+    ] {
+        if let Some(span) = span {
+            p.at(
+                span,
+                format!("{at}.{key}"),
+                format!("`{key}` is for a SOAP downstream, and this tool's downstream is REST; say `method` and `path`"),
+            );
+        }
+    }
+    let method = match &raw.method {
+        None => {
+            p.at(
+                raw.version.span(),
+                format!("{at}.method"),
+                "a REST operation needs `method` (GET, POST, PUT, PATCH or DELETE)",
+            );
+            None
+        }
+        Some(word) => {
+            let method = Method::from_name(word.get_ref());
+            if method.is_none() {
+                p.at(
+                    word.span(),
+                    format!("{at}.method"),
+                    format!(
+                        "unknown method `{}`; use GET, POST, PUT, PATCH or DELETE",
+                        word.get_ref()
+                    ),
+                );
+            }
+            method
+        }
+    };
+    let Some(raw_path) = &raw.path else {
+        p.at(
+            raw.version.span(),
+            format!("{at}.path"),
+            "a REST operation needs `path`, the template appended to the downstream's base URL (`/pets/{petId}`)",
+        );
+        return (method, None);
+    };
+    let template = raw_path.get_ref();
+    let path = match parse_template(template) {
+        Ok(parts) if template.starts_with('/') => Some(parts),
+        Ok(_) => {
+            p.at(
+                raw_path.span(),
+                format!("{at}.path"),
+                "the path starts with `/`; it is appended to the downstream's base URL",
+            );
+            None
+        }
+        Err(problem) => {
+            p.at(
+                raw_path.span(),
+                format!("{at}.path"),
+                format!("the path template cannot be read: {problem}"),
+            );
+            None
+        }
+    };
+    (method, path)
+}
+
+/// A SOAP operation's request element and namespace; REST's keys refused.
+/// Its call is a POST to the downstream's URL.
+fn check_soap_keys(
+    raw: &RawGatewayVersion,
+    at: &str,
+    p: &mut Problems<'_>,
+) -> (Option<Method>, Option<Vec<PathPart>>) {
+    let mut ok = true;
+    for (key, span) in [
+        ("method", raw.method.as_ref().map(Spanned::span)),
+        ("path", raw.path.as_ref().map(Spanned::span)),
+    ] {
+        if let Some(span) = span {
+            p.at(
+                span,
+                format!("{at}.{key}"),
+                format!("`{key}` is for a REST downstream, and this tool's downstream is SOAP; say `operation` (the request element) and `namespace`"),
+            );
+            ok = false;
+        }
+    }
+    match &raw.operation {
+        None => {
+            p.at(
+                raw.version.span(),
+                format!("{at}.operation"),
+                "a SOAP tool needs `operation`, the local name of its request element (`GetQuote`)",
+            );
+            ok = false;
+        }
+        Some(name) if !is_xml_name(name.get_ref()) => {
+            p.at(
+                name.span(),
+                format!("{at}.operation"),
+                format!(
+                    "`{}` is not an element name; write the local name, without a prefix",
+                    name.get_ref()
+                ),
+            );
+            ok = false;
+        }
+        Some(_) => {}
+    }
+    if let Some(namespace) = &raw.namespace
+        && namespace.get_ref().trim().is_empty()
+    {
+        p.at(
+            namespace.span(),
+            format!("{at}.namespace"),
+            "an empty namespace; remove `namespace` for an element in no namespace",
+        );
+        ok = false;
+    }
+    if let Some(action) = &raw.soap_action
+        && (!is_header_value(action.get_ref()) || action.get_ref().contains('"'))
+    {
+        p.at(
+            action.span(),
+            format!("{at}.soap_action"),
+            "a SOAP action is a URI: printable ASCII on one line, without `\"`",
+        );
+        ok = false;
+    }
+    if ok {
+        (Some(Method::Post), Some(Vec::new()))
+    } else {
+        (None, None)
+    }
+}
+
+/// A SOAP field's source path names elements (`@name` last for an
+/// attribute), and an argument's value is one the envelope can hold.
+fn check_soap_field(
+    field: &RawField,
+    spec: &FieldSpec,
+    source: &FieldPath,
+    argument: bool,
+    key: &str,
+    p: &mut Problems<'_>,
+) -> bool {
+    let span = field
+        .source
+        .as_ref()
+        .map_or(field.name.span(), Spanned::span);
+    let steps = source.steps();
+    for (i, step) in steps.iter().enumerate() {
+        let (name, attribute) = match step.name.strip_prefix('@') {
+            Some(name) => (name, true),
+            None => (step.name.as_str(), false),
+        };
+        let problem = if name.is_empty() && step.each {
+            Some(
+                "a SOAP answer is an element, never an array: start the path with an element name"
+                    .to_owned(),
+            )
+        } else if !is_xml_name(name) {
+            Some(format!(
+                "`{name}` is not an element name; write local names (the namespace is the operation's), `@name` for an attribute"
+            ))
+        } else if attribute && (i + 1 != steps.len() || step.each) {
+            Some(format!(
+                "`@{name}` is an attribute, which holds one value: it stands last, without `[]`"
+            ))
+        } else if attribute && !spec.kind.is_scalar() {
+            Some(format!(
+                "`@{name}` is an attribute: its field is a string, number or boolean"
+            ))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            p.at(span, format!("{key}.source"), problem);
+            return false;
+        }
+    }
+    if argument && !spec.kind.is_scalar() {
+        p.at(
+            field.name.span(),
+            format!("{key}.type"),
+            format!("`{}` would be written whole into the envelope; declare the fields inside it (`{}.name`) so that each becomes an element", spec.exposed, spec.exposed),
+        );
+        return false;
+    }
+    true
 }
 
 /// Where an argument goes must suit it: one value for a path variable or

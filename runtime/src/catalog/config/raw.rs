@@ -43,6 +43,10 @@ pub(super) struct RawDownstream {
     pub(super) headers: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
     pub(super) auth: Option<Spanned<RawAuth>>,
+    #[serde(default)]
+    pub(super) protocol: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) soap_version: Option<Spanned<String>>,
 }
 
 /// How a downstream authenticates the gateway: secrets by the name of the
@@ -80,8 +84,19 @@ pub(super) struct RawGatewayVersion {
     #[serde(default)]
     pub(super) title: Option<Spanned<String>>,
     pub(super) description: Spanned<String>,
-    pub(super) method: Spanned<String>,
-    pub(super) path: Spanned<String>,
+    #[serde(default)]
+    pub(super) method: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) path: Option<Spanned<String>>,
+    /// A SOAP operation's request element.
+    #[serde(default)]
+    pub(super) operation: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) namespace: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) soap_action: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) qualified: Option<Spanned<bool>>,
     #[serde(default)]
     pub(super) read_only: Option<bool>,
     #[serde(default)]

@@ -8,7 +8,11 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Auth, Downstream, GatewayVersion, Method, Operation};
+use super::soap::{self, Answer, NotSoap, Party};
+use super::{
+    Auth, Downstream, DownstreamProtocol, GatewayVersion, Method, Operation, SoapOperation,
+    SoapVersion,
+};
 use crate::call::{
     CallError, Context, DynamicFuture, DynamicTool, Produced, ToolError, ToolResult,
 };
@@ -166,15 +170,25 @@ impl Call {
             Method::Patch => reqwest::Method::PATCH,
             Method::Delete => reqwest::Method::DELETE,
         };
+        let soap = match (&self.operation.soap, self.downstream.protocol) {
+            (Some(operation), DownstreamProtocol::Soap(version)) => Some((operation, version)),
+            _ => None,
+        };
         let mut builder = self.client.request(method, url);
-        // JSON unless the downstream's headers ask for a type of their own.
+        // The body's type unless the downstream's headers ask for one of
+        // their own.
         if !self
             .downstream
             .headers
             .iter()
             .any(|(name, _)| name.eq_ignore_ascii_case("accept"))
         {
-            builder = builder.header(reqwest::header::ACCEPT, "application/json");
+            let accept = match soap {
+                None => "application/json",
+                Some((_, SoapVersion::V1_1)) => "text/xml",
+                Some((_, SoapVersion::V1_2)) => "application/soap+xml",
+            };
+            builder = builder.header(reqwest::header::ACCEPT, accept);
         }
         for (name, value) in &self.downstream.headers {
             builder = builder.header(name.as_str(), value.as_str());
@@ -205,7 +219,32 @@ impl Call {
             }
             builder = builder.header(name.as_str(), value.as_str());
         }
-        if let Some(body) = &request.body {
+        if let Some((operation, version)) = soap {
+            let body = request.body.as_ref().unwrap_or(&Value::Null);
+            let envelope = soap::envelope(version, &self.operation, operation, &arguments, body)
+                .map_err(|unwritable| {
+                    tool_error(format!(
+                        "The value of `{}` holds characters XML cannot carry (control characters); send plain text.",
+                        unwritable.exposed
+                    ))
+                })?;
+            let action = operation.action.as_deref();
+            builder = match version {
+                SoapVersion::V1_1 => builder
+                    .header(reqwest::header::CONTENT_TYPE, "text/xml; charset=utf-8")
+                    .header("SOAPAction", format!("\"{}\"", action.unwrap_or(""))),
+                SoapVersion::V1_2 => builder.header(
+                    reqwest::header::CONTENT_TYPE,
+                    match action {
+                        Some(action) => {
+                            format!("application/soap+xml; charset=utf-8; action=\"{action}\"")
+                        }
+                        None => "application/soap+xml; charset=utf-8".to_owned(),
+                    },
+                ),
+            };
+            builder = builder.body(envelope);
+        } else if let Some(body) = &request.body {
             let bytes = serde_json::to_vec(body).map_err(|error| {
                 self.defect(format!("the request body cannot be written: {error}"))
             })?;
@@ -219,13 +258,21 @@ impl Call {
             .map_err(|error| self.unreachable(&error))?;
         let status = response.status();
         let bytes = self.read_bounded(response).await?;
+        if let Some((operation, version)) = soap {
+            return self.soap_answer(operation, version, status, &bytes, &secrets);
+        }
         if status.is_success() {
             return self.answer(&bytes);
         }
-        let excerpt = excerpt(&bytes, &secrets);
+        Err(self.refusal(status, &bytes, &secrets))
+    }
+
+    /// The error for an answer that is not a success.
+    fn refusal(&self, status: reqwest::StatusCode, bytes: &[u8], secrets: &[String]) -> CallError {
+        let excerpt = excerpt(bytes, secrets);
         let reason = status.canonical_reason().unwrap_or("");
         let code = status.as_u16();
-        Err(match code {
+        match code {
             401 | 403 => tool_error(format!(
                 "The downstream service refused the gateway's credentials (HTTP {code} {reason}); the arguments cannot fix this, the operator must."
             )),
@@ -245,7 +292,63 @@ impl Call {
             _ => self.defect(format!(
                 "the downstream answered HTTP {code}, which the gateway does not follow (redirects are not followed: check the downstream's base URL)"
             )),
-        })
+        }
+    }
+
+    /// The tool's result, or its error, from a SOAP answer: a fault
+    /// whatever the status, else the body's element on a success.
+    fn soap_answer(
+        &self,
+        operation: &SoapOperation,
+        version: SoapVersion,
+        status: reqwest::StatusCode,
+        bytes: &[u8],
+        secrets: &[String],
+    ) -> Result<Produced, CallError> {
+        match soap::read(bytes, version) {
+            Ok(Answer::Fault(fault)) => {
+                let reason = excerpt(fault.reason.as_bytes(), secrets);
+                let reason = if reason.is_empty() {
+                    "no reason given".to_owned()
+                } else {
+                    reason
+                };
+                Err(match fault.party {
+                    Party::Sender => tool_error(format!(
+                        "The downstream service refused the request: {reason}. Check the arguments against the tool's description."
+                    )),
+                    Party::Receiver => tool_error(format!(
+                        "The downstream service failed: {reason}. The call may be retried."
+                    )),
+                    Party::Protocol => self.defect(format!(
+                        "the downstream answered with a SOAP fault about the exchange itself ({reason}); check the downstream's `soap_version` and the tool's `operation`"
+                    )),
+                })
+            }
+            _ if !status.is_success() => Err(self.refusal(status, bytes, secrets)),
+            Ok(Answer::Body(element)) => {
+                if !self.operation.maps_results() {
+                    // An envelope is never shown to a client.
+                    return Ok(Produced::Content(ToolResult::text("Done.")));
+                }
+                let Some(element) = element else {
+                    return Err(self.defect(
+                        "the downstream's SOAP body is empty, and the tool's result is mapped from its element".to_owned(),
+                    ));
+                };
+                let document = soap::source_document(&element, &operation.response);
+                self.operation
+                    .result(&document)
+                    .map(Produced::Structured)
+                    .map_err(|error| self.defect(error.to_string()))
+            }
+            Err(NotSoap::Xml(error)) => {
+                Err(self.defect(format!("the downstream's answer is refused: {error}")))
+            }
+            Err(NotSoap::Envelope(problem)) => Err(self.defect(format!(
+                "the downstream's answer is not the SOAP envelope expected: {problem}"
+            ))),
+        }
     }
 
     /// The error for a request that got no answer.

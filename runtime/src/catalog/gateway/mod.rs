@@ -1,5 +1,6 @@
 //! Tools from configuration (DESIGN §9): an operator puts an operation of a
-//! downstream REST API in front of AI clients, without writing Rust.
+//! downstream REST or SOAP API in front of AI clients, without writing
+//! Rust.
 //!
 //! A `[[gateway_tool]]` of the catalog configuration names a
 //! `[[downstream]]` and has versions, with the same statuses and selection
@@ -7,7 +8,10 @@
 //! template) and, field by field, the name a client sees (its exposed
 //! path), where the value goes or comes from in the downstream call (its
 //! source path, with nesting and `[]` for arrays), and what the schema says
-//! of it. The version is described in the one schema model ([`ToolDef`]
+//! of it. For a SOAP downstream the operation is the request element
+//! (document/literal) with its namespace and action, and source paths name
+//! elements (`policy[]` for a repeated one, `@number` for an attribute).
+//! The version is described in the one schema model ([`ToolDef`]
 //! with shared parts), so that it is rendered, projected, validated and
 //! served exactly as a derived tool; its [`Operation`] stays behind the
 //! descriptor and no source path ever reaches a client.
@@ -17,6 +21,10 @@ mod describe;
 mod http;
 mod mapping;
 mod path;
+#[cfg(feature = "gateway")]
+mod soap;
+#[cfg(any(feature = "gateway", feature = "import"))]
+pub(crate) mod xml;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,6 +49,45 @@ pub struct Downstream {
     pub(crate) max_response_bytes: usize,
     pub(crate) headers: Vec<(String, String)>,
     pub(crate) auth: Option<Auth>,
+    pub(crate) protocol: DownstreamProtocol,
+}
+
+/// What a downstream speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DownstreamProtocol {
+    /// HTTP with JSON bodies (`protocol = "rest"`, the default).
+    Rest,
+    /// SOAP over HTTP, document/literal (`protocol = "soap"`).
+    Soap(SoapVersion),
+}
+
+/// The SOAP version of a downstream (`soap_version`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SoapVersion {
+    /// SOAP 1.1: `text/xml`, the action in a `SOAPAction` header.
+    V1_1,
+    /// SOAP 1.2: `application/soap+xml`, the action a parameter of it.
+    V1_2,
+}
+
+impl SoapVersion {
+    /// The version of a configuration word (`1.1`, `1.2`).
+    pub fn from_name(name: &str) -> Option<SoapVersion> {
+        match name {
+            "1.1" => Some(SoapVersion::V1_1),
+            "1.2" => Some(SoapVersion::V1_2),
+            _ => None,
+        }
+    }
+
+    /// The namespace of its envelope.
+    pub fn envelope_namespace(self) -> &'static str {
+        match self {
+            SoapVersion::V1_1 => "http://schemas.xmlsoap.org/soap/envelope/",
+            SoapVersion::V1_2 => "http://www.w3.org/2003/05/soap-envelope",
+        }
+    }
 }
 
 impl Downstream {
@@ -67,6 +114,11 @@ impl Downstream {
     /// The largest answer accepted, in bytes.
     pub fn max_response_bytes(&self) -> usize {
         self.max_response_bytes
+    }
+
+    /// What it speaks.
+    pub fn protocol(&self) -> DownstreamProtocol {
+        self.protocol
     }
 }
 
@@ -151,7 +203,7 @@ pub enum Location {
     Query,
     /// A request header.
     Header,
-    /// A place in the JSON body.
+    /// A place in the JSON body, or in the SOAP request element.
     Body,
 }
 
@@ -204,12 +256,108 @@ pub struct Operation {
     pub(crate) body_containers: Vec<(FieldPath, FieldPath)>,
     /// Arrays of objects the results come through (source, exposed).
     pub(crate) result_containers: Vec<(FieldPath, FieldPath)>,
+    /// For a SOAP downstream: the request element and how the envelope's
+    /// elements are read and written.
+    pub(crate) soap: Option<SoapOperation>,
 }
 
 impl Operation {
     /// The HTTP method.
     pub fn method(&self) -> Method {
         self.method
+    }
+
+    /// The SOAP operation, for a SOAP downstream.
+    pub fn soap(&self) -> Option<&SoapOperation> {
+        self.soap.as_ref()
+    }
+}
+
+/// A SOAP operation (document/literal): the request element, in its
+/// namespace, built from the arguments, and the answer's first body
+/// element read into the result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SoapOperation {
+    pub(crate) element: String,
+    pub(crate) namespace: Option<String>,
+    pub(crate) action: Option<String>,
+    /// Whether the request element's children are in its namespace
+    /// (`elementFormDefault="qualified"`).
+    pub(crate) qualified: bool,
+    /// The request element's content, in the order elements are written.
+    pub(crate) request: Vec<XmlNode>,
+    /// What is read from the answer's element.
+    pub(crate) response: Vec<XmlNode>,
+}
+
+impl SoapOperation {
+    /// The request element's local name.
+    pub fn element(&self) -> &str {
+        &self.element
+    }
+
+    /// The request element's namespace.
+    pub fn namespace(&self) -> Option<&str> {
+        self.namespace.as_deref()
+    }
+
+    /// The SOAP action, if the operation has one.
+    pub fn action(&self) -> Option<&str> {
+        self.action.as_deref()
+    }
+}
+
+/// An element (or, named `@…`, an attribute) that source paths go
+/// through: the tree of a SOAP operation's request or answer, children in
+/// the order the configuration first names them (a sequence's order).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct XmlNode {
+    /// The source step's name: an element's local name, or `@` and an
+    /// attribute's.
+    pub(crate) name: String,
+    /// Whether the element repeats (`[]`): one per item of an array.
+    pub(crate) repeated: bool,
+    /// The type of the value a leaf holds.
+    pub(crate) kind: Option<FieldKind>,
+    pub(crate) children: Vec<XmlNode>,
+}
+
+impl XmlNode {
+    /// The attribute's name, if this is one.
+    pub(crate) fn attribute(&self) -> Option<&str> {
+        self.name.strip_prefix('@')
+    }
+
+    /// The tree that `paths` (each with its leaf's type) go through.
+    pub(crate) fn tree<'a>(
+        paths: impl Iterator<Item = (&'a FieldPath, Option<FieldKind>)>,
+    ) -> Vec<XmlNode> {
+        let mut roots: Vec<XmlNode> = Vec::new();
+        for (path, kind) in paths {
+            let mut level = &mut roots;
+            let steps = path.steps();
+            for (i, step) in steps.iter().enumerate() {
+                let at = match level.iter().position(|n| n.name == step.name) {
+                    Some(at) => at,
+                    None => {
+                        level.push(XmlNode {
+                            name: step.name.clone(),
+                            repeated: false,
+                            kind: None,
+                            children: Vec::new(),
+                        });
+                        level.len() - 1
+                    }
+                };
+                let node = &mut level[at];
+                node.repeated |= step.each;
+                if i + 1 == steps.len() {
+                    node.kind = kind;
+                }
+                level = &mut node.children;
+            }
+        }
+        roots
     }
 }
 
@@ -267,6 +415,16 @@ impl GatewayTool {
     pub fn versions(&self) -> &[GatewayVersion] {
         &self.versions
     }
+}
+
+/// Whether `name` is an XML name without a prefix (an ASCII NCName): what
+/// a SOAP source path's steps and a request element are named.
+pub(crate) fn is_xml_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 /// The registry a snapshot of `config` serves: the registered tools and
