@@ -19,5 +19,6 @@ mod reload;
 mod revisions;
 mod roundtrip;
 mod snapshots;
+mod soap;
 mod support;
 mod validity;

@@ -485,8 +485,9 @@ fn check_version(
             continue;
         };
         fields_ok &= clean;
-        if soap && !containers[k] {
-            fields_ok &= check_soap_field(field, &spec, &source, true, &key, p);
+        if soap && !containers[k] && !check_soap_field(field, &spec, &source, true, &key, p) {
+            fields_ok = false;
+            continue;
         }
         let map = if containers[k] {
             fields_ok &= declares_only(field, &spec, &key, p);
@@ -580,8 +581,9 @@ fn check_version(
             continue;
         };
         fields_ok &= clean;
-        if soap && !containers[k] {
-            fields_ok &= check_soap_field(field, &spec, &source, false, &key, p);
+        if soap && !containers[k] && !check_soap_field(field, &spec, &source, false, &key, p) {
+            fields_ok = false;
+            continue;
         }
         if let Some(word) = &field.location {
             p.at(

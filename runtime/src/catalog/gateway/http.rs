@@ -308,10 +308,9 @@ impl Call {
         match soap::read(bytes, version) {
             Ok(Answer::Fault(fault)) => {
                 let reason = excerpt(fault.reason.as_bytes(), secrets);
-                let reason = if reason.is_empty() {
-                    "no reason given".to_owned()
-                } else {
-                    reason
+                let reason = match reason.trim_end_matches('.') {
+                    "" => "no reason given",
+                    reason => reason,
                 };
                 Err(match fault.party {
                     Party::Sender => tool_error(format!(
