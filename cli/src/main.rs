@@ -13,7 +13,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use toolschema::catalog::import::{ImportOptions, import_openapi, parse_document};
+use toolschema::catalog::gateway::SoapVersion;
+use toolschema::catalog::import::{
+    ImportOptions, Imported, import_openapi, import_wsdl, parse_document,
+};
 use toolschema::catalog::{Catalog, Config, hash_api_key};
 use toolschema::export::{Scope, Verdict, export, verify_file};
 use toolschema::project::Revision;
@@ -110,6 +113,31 @@ enum ImportSource {
         /// Put before every tool name (for example `petstore.`).
         #[arg(long, default_value = "")]
         prefix: String,
+        /// Add the tools to this configuration, which is written back only
+        /// if the result passes `check` (else printed to standard output).
+        #[arg(long)]
+        into: Option<PathBuf>,
+    },
+    /// Read a WSDL 1.1 document (document/literal SOAP operations).
+    Wsdl {
+        /// The document.
+        file: PathBuf,
+        /// The operation names to import, comma-separated; all when absent.
+        #[arg(long, value_delimiter = ',')]
+        operations: Vec<String>,
+        /// The id of the downstream written for the service.
+        #[arg(long, default_value = "soap")]
+        downstream: String,
+        /// The service's URL (else the port's address).
+        #[arg(long)]
+        base_url: Option<String>,
+        /// Put before every tool name (for example `insurance.`).
+        #[arg(long, default_value = "")]
+        prefix: String,
+        /// The SOAP version of the port to read, 1.1 or 1.2 (else the
+        /// first SOAP 1.1 port).
+        #[arg(long)]
+        soap_version: Option<String>,
         /// Add the tools to this configuration, which is written back only
         /// if the result passes `check` (else printed to standard output).
         #[arg(long)]
@@ -283,35 +311,74 @@ fn run(cli: Cli) -> Result<(), String> {
                 downstream,
                 base_url,
                 prefix,
+                soap_version: None,
             };
             let imported = import_openapi(&document, &options)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
-            for skipped in &imported.skipped {
-                eprintln!("skipped {}: {}", skipped.operation, skipped.reason);
-            }
-            eprintln!(
-                "{} tools written as drafts: review them, add them to toolsets, and publish",
-                imported.tools.len()
-            );
-            let Some(into) = into else {
-                return say(imported.toml.trim_end());
+            write_imported(&imported, into.as_ref())
+        }
+        Command::Import {
+            source:
+                ImportSource::Wsdl {
+                    file,
+                    operations,
+                    downstream,
+                    base_url,
+                    prefix,
+                    soap_version,
+                    into,
+                },
+        } => {
+            let soap_version = match soap_version.as_deref() {
+                None => None,
+                Some(word) => Some(
+                    SoapVersion::from_name(word)
+                        .ok_or_else(|| format!("unknown SOAP version `{word}`; use 1.1 or 1.2"))?,
+                ),
             };
-            let current = std::fs::read_to_string(&into)
-                .map_err(|e| format!("cannot read {}: {e}", into.display()))?;
-            let combined = format!("{}\n\n{}", current.trim_end(), imported.toml);
-            let registry = toolschema_demo::registry();
-            Config::from_toml(&combined, &into.display().to_string(), &registry)
-                .map_err(|e| format!("the configuration with the imported tools does not pass its checks, so {} is unchanged:\n{e}", into.display()))?;
-            // Written whole, then renamed: a reader never sees half a file.
-            let partial = into.with_extension("toml.partial");
-            std::fs::write(&partial, combined)
-                .and_then(|()| std::fs::rename(&partial, &into))
-                .map_err(|e| format!("cannot write {}: {e}", into.display()))?;
-            say(format_args!(
-                "{}: {} gateway tools added",
-                into.display(),
-                imported.tools.len()
-            ))
+            let document =
+                std::fs::read(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let options = ImportOptions {
+                operations,
+                downstream,
+                base_url,
+                prefix,
+                soap_version,
+            };
+            let imported =
+                import_wsdl(&document, &options).map_err(|e| format!("{}: {e}", file.display()))?;
+            write_imported(&imported, into.as_ref())
         }
     }
+}
+
+/// Reports what an import skipped, then prints the tools, or adds them to
+/// the configuration `into` if the whole still passes its checks.
+fn write_imported(imported: &Imported, into: Option<&PathBuf>) -> Result<(), String> {
+    for skipped in &imported.skipped {
+        eprintln!("skipped {}: {}", skipped.operation, skipped.reason);
+    }
+    eprintln!(
+        "{} tools written as drafts: review them, add them to toolsets, and publish",
+        imported.tools.len()
+    );
+    let Some(into) = into else {
+        return say(imported.toml.trim_end());
+    };
+    let current = std::fs::read_to_string(into)
+        .map_err(|e| format!("cannot read {}: {e}", into.display()))?;
+    let combined = format!("{}\n\n{}", current.trim_end(), imported.toml);
+    let registry = toolschema_demo::registry();
+    Config::from_toml(&combined, &into.display().to_string(), &registry)
+        .map_err(|e| format!("the configuration with the imported tools does not pass its checks, so {} is unchanged:\n{e}", into.display()))?;
+    // Written whole, then renamed: a reader never sees half a file.
+    let partial = into.with_extension("toml.partial");
+    std::fs::write(&partial, combined)
+        .and_then(|()| std::fs::rename(&partial, into))
+        .map_err(|e| format!("cannot write {}: {e}", into.display()))?;
+    say(format_args!(
+        "{}: {} gateway tools added",
+        into.display(),
+        imported.tools.len()
+    ))
 }

@@ -746,6 +746,134 @@ fn import_openapi_writes_drafts_and_reports_what_it_skips() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+const INSURANCE_IMPORT: [&str; 7] = [
+    "import",
+    "wsdl",
+    "examples/rest-gateway/insurance.wsdl",
+    "--downstream",
+    "insurance",
+    "--prefix",
+    "insurance.",
+];
+
+#[test]
+fn import_wsdl_writes_soap_drafts_that_check_clean() {
+    let (ok, stdout, stderr) = run(&INSURANCE_IMPORT);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("skipped FileClaim: the request is one of several elements (`xsd:choice`)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("3 tools written as drafts"), "{stderr}");
+    let written: toml::Table = stdout.parse().expect("TOML");
+    let downstream = &written["downstream"].as_array().expect("downstreams")[0];
+    assert_eq!(downstream["protocol"].as_str(), Some("soap"));
+    assert_eq!(
+        downstream["base_url"].as_str(),
+        Some("http://127.0.0.1:4030/insurance")
+    );
+    assert!(downstream.get("soap_version").is_none());
+    let tools = written["gateway_tool"].as_array().expect("tools");
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "insurance.get-quote",
+            "insurance.list-policies",
+            "insurance.cancel-policy"
+        ]
+    );
+    let quote = &tools[0]["version"][0];
+    assert_eq!(quote["operation"].as_str(), Some("GetQuote"));
+    assert_eq!(quote["namespace"].as_str(), Some("urn:pets-inc:insurance"));
+    assert_eq!(
+        quote["soap_action"].as_str(),
+        Some("urn:pets-inc:insurance/GetQuote")
+    );
+    let field = |version: &toml::Value, role: &str, name: &str| -> toml::Table {
+        version[role]
+            .as_array()
+            .and_then(|fields| fields.iter().find(|f| f["name"].as_str() == Some(name)))
+            .and_then(toml::Value::as_table)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {role} `{name}` in {version}"))
+    };
+    // Restrictions become keywords; attributes and repeated elements get
+    // their source syntax; XSD dates keep their format only as arguments.
+    let age = field(quote, "argument", "age_years");
+    assert_eq!(age["source"].as_str(), Some("ageYears"));
+    assert_eq!(
+        (age["minimum"].as_integer(), age["maximum"].as_integer()),
+        (Some(0), Some(30))
+    );
+    let currency = field(quote, "argument", "coverage.currency");
+    assert_eq!(currency["source"].as_str(), Some("coverage.@currency"));
+    assert_eq!(currency["pattern"].as_str(), Some("^(?:[A-Z]{3})$"));
+    assert_eq!(
+        field(quote, "argument", "extra")["max_items"].as_integer(),
+        Some(5)
+    );
+    assert_eq!(
+        field(quote, "argument", "start_date")["format"].as_str(),
+        Some("date")
+    );
+    // The answer's lone `quote` element is read through.
+    assert_eq!(
+        field(quote, "result", "monthly_premium")["source"].as_str(),
+        Some("quote.monthlyPremium")
+    );
+    assert!(
+        field(quote, "result", "valid_until")
+            .get("format")
+            .is_none()
+    );
+    let cancel = &tools[2]["version"][0];
+    assert_eq!(
+        field(cancel, "argument", "policy_number")["pattern"].as_str(),
+        Some("^(?:PI-[0-9]{6})$")
+    );
+    let policies = &tools[1]["version"][0];
+    assert_eq!(
+        field(policies, "result", "policy[].number")["source"].as_str(),
+        Some("policy[].@number")
+    );
+
+    // The SOAP 1.2 port on request; the drafts pass `check` once added.
+    let mut v12 = INSURANCE_IMPORT.to_vec();
+    v12.extend(["--soap-version", "1.2", "--operations", "GetQuote"]);
+    let (ok, stdout, stderr) = run(&v12);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("soap_version = \"1.2\"") && stdout.contains("/insurance12\""),
+        "{stdout}"
+    );
+    let dir = std::env::temp_dir().join(format!("toolschema-wsdl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let config = dir.join("catalog.toml");
+    std::fs::write(
+        &config,
+        "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n",
+    )
+    .expect("write");
+    let config_arg = config.display().to_string();
+    let mut into = INSURANCE_IMPORT.to_vec();
+    into.extend(["--into", &config_arg]);
+    let (ok, stdout, stderr) = run(&into);
+    assert!(
+        ok && stdout.contains("3 gateway tools added"),
+        "{stdout}{stderr}"
+    );
+    let (ok, stdout, stderr) = run(&["check", &config_arg]);
+    assert!(ok && stdout.contains("3 gateway tools"), "{stdout}{stderr}");
+    let mut unknown = INSURANCE_IMPORT.to_vec();
+    unknown.extend(["--operations", "GetQuote,FlyPet"]);
+    let (ok, _, stderr) = run(&unknown);
+    assert!(!ok && stderr.contains("no operation `FlyPet`"), "{stderr}");
+    let (ok, _, stderr) = run(&["import", "wsdl", "examples/rest-gateway/petstore.json"]);
+    assert!(!ok && stderr.contains("cannot be read"), "{stderr}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn the_rest_gateway_example_checks_clean() {
     let (ok, stdout, stderr) = run(&["check", "examples/rest-gateway/catalog.toml"]);

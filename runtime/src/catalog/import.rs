@@ -1,6 +1,7 @@
 //! `toolschema import openapi`: gateway tools written from an OpenAPI
 //! 3.0 or 3.1 document (JSON or YAML), as draft versions for an operator to
-//! review and publish (feature `import`).
+//! review and publish (feature `import`); `import wsdl` does the same for a
+//! SOAP service ([`import_wsdl`]).
 //!
 //! Each chosen operation becomes a `[[gateway_tool]]` with one draft
 //! version: its name from the `operationId`, its description from the
@@ -10,10 +11,14 @@
 //! own. What the configuration cannot express (file uploads, `oneOf`
 //! bodies, cookies, non-JSON bodies) is reported and skipped.
 
+mod wsdl;
+
 use core::fmt;
 use std::collections::BTreeSet;
 
-use super::gateway::Auth;
+pub use wsdl::import_wsdl;
+
+use super::gateway::{Auth, SoapVersion};
 use crate::model::{Number, Text};
 use crate::render::{Json as Value, Object as Map};
 use toolschema_text::formats::FORMATS;
@@ -30,6 +35,9 @@ pub struct ImportOptions {
     pub base_url: Option<String>,
     /// Put before every tool name (`petstore.`).
     pub prefix: String,
+    /// For a WSDL document: the SOAP version of the port to import (else
+    /// its first SOAP 1.1 port, or its first SOAP port).
+    pub soap_version: Option<SoapVersion>,
 }
 
 /// An operation left out, and why.
@@ -192,13 +200,7 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
             }
         }
     }
-    for wanted in &options.operations {
-        if !seen.contains(wanted) {
-            return Err(ImportError(format!(
-                "the document has no operation `{wanted}`"
-            )));
-        }
-    }
+    every_one_found(&options.operations, &seen, "the document")?;
     let mut out = Writer::default();
     for (id, auth) in &downstreams {
         if !out.text.is_empty() {
@@ -234,6 +236,18 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
         tools,
         skipped,
     })
+}
+
+/// An operation asked for by name that the document lacks is an error.
+fn every_one_found(
+    wanted: &[String],
+    seen: &BTreeSet<String>,
+    place: &str,
+) -> Result<(), ImportError> {
+    match wanted.iter().find(|w| !seen.contains(*w)) {
+        Some(missing) => Err(ImportError(format!("{place} has no operation `{missing}`"))),
+        None => Ok(()),
+    }
 }
 
 /// TOML written line by line, each value quoted by the `toml` crate.

@@ -324,6 +324,7 @@ pub(crate) struct XmlNode {
 
 impl XmlNode {
     /// The attribute's name, if this is one.
+    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
     pub(crate) fn attribute(&self) -> Option<&str> {
         self.name.strip_prefix('@')
     }

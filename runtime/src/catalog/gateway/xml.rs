@@ -37,6 +37,7 @@ impl Element {
     }
 
     /// The child elements with this local name.
+    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
     pub(crate) fn children_named<'a>(
         &'a self,
         name: &'a str,
@@ -45,11 +46,13 @@ impl Element {
     }
 
     /// The first child element with this local name.
+    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
     pub(crate) fn child(&self, name: &str) -> Option<&Element> {
         self.children.iter().find(|child| child.name == name)
     }
 
     /// Whether the element says it has no value (`xsi:nil="true"`).
+    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
     pub(crate) fn is_nil(&self) -> bool {
         matches!(self.attribute("nil"), Some("true" | "1"))
     }
@@ -224,6 +227,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Element, XmlError> {
 }
 
 /// Whether XML 1.0 can carry `c` at all (escaped or not).
+#[cfg_attr(not(feature = "gateway"), allow(dead_code))]
 pub(crate) fn is_xml_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
 }
