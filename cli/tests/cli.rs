@@ -879,7 +879,7 @@ fn the_rest_gateway_example_checks_clean() {
     let (ok, stdout, stderr) = run(&["check", "examples/rest-gateway/catalog.toml"]);
     assert!(ok, "{stderr}");
     assert!(
-        stdout.contains("2 client applications, 8 gateway tools"),
+        stdout.contains("2 client applications, 11 gateway tools"),
         "{stdout}"
     );
 }

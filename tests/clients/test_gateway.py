@@ -4,12 +4,14 @@ as the client.
 `toolschema serve` runs examples/rest-gateway/catalog.toml: the Swagger
 Petstore served by the Prism mock server (@stoplight/prism-cli), which
 checks every request the gateway sends against petstore.json and answers a
-malformed one with 422; and a notes service served by json-server, which
-keeps what is written, for create-then-read. Both come from npm, pinned by
+malformed one with 422; a notes service served by json-server, which keeps
+what is written, for create-then-read; and a pet insurance SOAP service
+served by node-soap (the `soap` package) from insurance.wsdl, in SOAP 1.1
+and 1.2 (tests/gateway/insurance.js). All come from npm, pinned by
 tests/gateway/package-lock.json (.ci/run installs them).
 
 TOOLSCHEMA_BIN names the binary; TOOLSCHEMA_GATEWAY_NODE the folder whose
-node_modules hold prism and json-server.
+node_modules hold prism, json-server and soap.
 """
 
 import asyncio
@@ -35,6 +37,9 @@ EXAMPLE = ROOT / "examples" / "rest-gateway"
 # with it.
 ASSISTANT_TOOLS = [
     "discover_tool_schema",
+    "insurance.cancel-policy",
+    "insurance.get-quote",
+    "insurance.list-policies",
     "notes.create",
     "notes.get",
     "petstore.add-pet",
@@ -44,10 +49,36 @@ ASSISTANT_TOOLS = [
     "petstore.get-pet-by-id",
     "petstore.place-order",
 ]
-LEAN_TOOLS = ["discover_tool_schema", "notes.get", "petstore.find-pets-by-status", "petstore.get-pet-by-id"]
-# Names of the downstreams' fields that are exposed under other names: no
-# list, schema, result or error may show them.
-SOURCE_NAMES = ["photoUrls", "petId", "shipDate", "orderId", "body.text"]
+LEAN_TOOLS = [
+    "discover_tool_schema",
+    "insurance.get-quote",
+    "notes.get",
+    "petstore.find-pets-by-status",
+    "petstore.get-pet-by-id",
+]
+# Names of the downstreams' fields that are exposed under other names, and
+# the SOAP service's elements, attributes and namespace: no list, schema,
+# result or error may show them.
+SOURCE_NAMES = [
+    "photoUrls",
+    "petId",
+    "shipDate",
+    "orderId",
+    "body.text",
+    "GetQuote",
+    "CancelPolicy",
+    "ageYears",
+    "monthlyPremium",
+    "validUntil",
+    "policyNumber",
+    "ownerEmail",
+    "@currency",
+    "@number",
+    "urn:pets-inc",
+    "Envelope",
+    "faultcode",
+    "soap:",
+]
 
 
 def free_port():
@@ -73,9 +104,13 @@ class Downstreams:
     """Prism on the vendored Petstore, json-server on a notes file, and the
     gateway serving the example catalog pointed at them."""
 
+    def __init__(self, edit=lambda config: config):
+        # Changes the example's configuration before it is served.
+        self.edit = edit
+
     def __enter__(self):
         self.dir = pathlib.Path(tempfile.mkdtemp())
-        self.prism_port, self.notes_port = free_port(), free_port()
+        self.prism_port, self.notes_port, self.soap_port = free_port(), free_port(), free_port()
         self.prism_log = self.dir / "prism.log"
         bin_dir = NODE / "node_modules" / ".bin"
         self.prism = subprocess.Popen(
@@ -90,11 +125,19 @@ class Downstreams:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+        self.soap = subprocess.Popen(
+            ["node", str(NODE / "insurance.js"), str(self.soap_port), str(EXAMPLE / "insurance.wsdl")],
+            cwd=NODE,
+            stdout=subprocess.DEVNULL,
+            stderr=(self.dir / "soap.log").open("w"),
+        )
         wait_for_port(self.prism_port, self.prism, "prism")
         wait_for_port(self.notes_port, self.notes, "json-server")
+        wait_for_port(self.soap_port, self.soap, "node-soap")
         config = (EXAMPLE / "catalog.toml").read_text()
         config = config.replace("http://127.0.0.1:4010", f"http://127.0.0.1:{self.prism_port}")
         config = config.replace("http://127.0.0.1:4020", f"http://127.0.0.1:{self.notes_port}")
+        config = self.edit(config.replace("http://127.0.0.1:4030", f"http://127.0.0.1:{self.soap_port}"))
         self.config = self.dir / "catalog.toml"
         self.config.write_text(config)
         env = dict(os.environ, PETSTORE_API_KEY="special-key-8d1f", PETSTORE_PETSTORE_AUTH="token-5c2a")
@@ -119,7 +162,7 @@ class Downstreams:
         return [line for line in list(self.log) if "configuration reloaded" in line]
 
     def __exit__(self, *exc):
-        for process in [self.server, self.prism, self.notes]:
+        for process in [self.server, self.prism, self.notes, self.soap]:
             process.kill()
             process.wait()
 
@@ -273,4 +316,189 @@ type = "integer"
             assert old.is_error and "/note_id" in old.content[0].text, old
 
     with Downstreams() as gateway:
+        asyncio.run(main(gateway))
+
+
+def tool_section(config, name):
+    """The `[[gateway_tool]]` section of `name`, with its versions."""
+    start = config.index(f'[[gateway_tool]]\nname = "{name}"')
+    end = config.find("\n[[gateway_tool]]", start + 1)
+    return config[start:] if end < 0 else config[start : end + 1]
+
+
+QUOTE = {"species": "dog", "age_years": 3, "coverage": {"amount": 5000, "currency": "EUR"}, "extra": ["dental", "travel"]}
+
+
+def test_soap_tools_listed_and_called_through_node_soap():
+    """The tools `toolschema import wsdl` wrote from insurance.wsdl, served
+    to both clients and called against node-soap: typed results read back
+    from the answer's elements and attributes, repeated elements as lists,
+    a stateful cancellation, and faults as tool errors with their text."""
+
+    async def main(gateway):
+        shown = []
+        async with client(gateway.url, "pets-assistant-key") as assistant:
+            listed = await assistant.list_tools()
+            quote_tool = next(t for t in listed.tools if t.name == "insurance.get-quote")
+            assert quote_tool.input_schema["required"] == ["species", "age_years", "coverage"]
+            assert quote_tool.input_schema["properties"]["coverage"]["properties"]["currency"]["pattern"] == "^(?:[A-Z]{3})$"
+            assert quote_tool.annotations.read_only_hint is True
+            shown.append(json.dumps([t.model_dump(mode="json") for t in listed.tools]))
+
+            quote = await assistant.call_tool("insurance.get-quote", QUOTE)
+            assert not quote.is_error, quote
+            # 18.50 a month for a dog, x1.3 at three years, +2.50 an extra.
+            assert quote.structured_content == {
+                "monthly_premium": 29.05,
+                "valid_until": "2026-12-31",
+                "exclusion": ["hereditary conditions"],
+                "currency": "EUR",
+            }
+            shown.append(json.dumps(quote.structured_content))
+
+            policies = await assistant.call_tool("insurance.list-policies", {"owner_email": "ana@example.com"})
+            assert not policies.is_error, policies
+            assert [(p["number"], p["status"], p["monthly_premium"]) for p in policies.structured_content["policy"]] == [
+                ("PI-000123", "active", 21.4),
+                ("PI-000124", "active", 12.9),
+            ]
+            none = await assistant.call_tool("insurance.list-policies", {"owner_email": "bo@example.com"})
+            assert none.structured_content == {"policy": []}, none
+
+            cancelled = await assistant.call_tool("insurance.cancel-policy", {"policy_number": "PI-000124"})
+            assert cancelled.structured_content == {"cancelled": True, "effective_date": "2026-12-31"}, cancelled
+            after = await assistant.call_tool("insurance.list-policies", {"owner_email": "ana@example.com"})
+            assert after.structured_content["policy"][1]["status"] == "cancelled"
+            # node-soap's faults: the model reads their text, never their code.
+            again = await assistant.call_tool("insurance.cancel-policy", {"policy_number": "PI-000124"})
+            assert again.is_error
+            assert again.content[0].text == (
+                "The downstream service refused the request: Policy PI-000124 is already cancelled. "
+                "Check the arguments against the tool's description."
+            )
+            unknown = await assistant.call_tool("insurance.cancel-policy", {"policy_number": "PI-999999"})
+            assert unknown.is_error and "No policy PI-999999 exists" in unknown.content[0].text
+            # The WSDL's restrictions are checked before anything is sent.
+            refused = await assistant.call_tool("insurance.cancel-policy", {"policy_number": "999"})
+            assert refused.is_error and "/policy_number" in refused.content[0].text
+            shown += [again.content[0].text, unknown.content[0].text, refused.content[0].text]
+
+        async with client(gateway.url, "pets-lean-key") as lean:
+            listed = await lean.list_tools()
+            assert sorted(t.name for t in listed.tools) == LEAN_TOOLS
+            schema = await lean.call_tool("discover_tool_schema", {"name": "insurance.get-quote"})
+            assert schema.structured_content["outputSchema"]["properties"]["exclusion"]["items"]["type"] == "string"
+            shown.append(json.dumps(schema.structured_content))
+            quote = await lean.call_tool("insurance.get-quote", dict(QUOTE, extra=["dental"]))
+            assert not quote.is_error, quote
+            assert quote.structured_content["monthly_premium"] == 26.55
+        for text in shown:
+            assert_exposed_only(text)
+
+    with Downstreams() as gateway:
+        asyncio.run(main(gateway))
+
+
+def test_soap_12_timeouts_server_faults_and_hostile_answers():
+    """The same service through its SOAP 1.2 port; and the outcomes of a
+    server fault, an answer later than the timeout, a truncated envelope
+    and an envelope declaring an external entity (XXE)."""
+
+    def edit(config):
+        quote = tool_section(config, "insurance.get-quote")
+        cancel = tool_section(config, "insurance.cancel-policy")
+        port = config.split("http://127.0.0.1:")[-1].split("/")[0]
+        extra = f"""
+[[toolset]]
+id = "soap-checks"
+tenant = "pets-inc"
+tools = ["v12.cancel-policy", "v12.get-quote", "checks.slow", "checks.broken", "checks.xxe", "checks.claim"]
+
+[[downstream]]
+id = "insurance12"
+base_url = "http://127.0.0.1:{port}/insurance12"
+protocol = "soap"
+soap_version = "1.2"
+
+[[downstream]]
+id = "slow"
+base_url = "http://127.0.0.1:{port}/insurance-slow"
+protocol = "soap"
+timeout_ms = 1000
+
+[[downstream]]
+id = "broken"
+base_url = "http://127.0.0.1:{port}/broken"
+protocol = "soap"
+
+[[downstream]]
+id = "xxe"
+base_url = "http://127.0.0.1:{port}/xxe"
+protocol = "soap"
+
+[[gateway_tool]]
+name = "checks.claim"
+downstream = "insurance"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Files a claim."
+operation = "FileClaim"
+namespace = "urn:pets-inc:insurance"
+soap_action = "urn:pets-inc:insurance/FileClaim"
+
+[[gateway_tool.version.argument]]
+name = "policy_number"
+source = "policyNumber"
+type = "string"
+required = true
+
+[[gateway_tool.version.result]]
+name = "claim_id"
+source = "claimId"
+type = "string"
+"""
+        renamed = [
+            cancel.replace('"insurance.cancel-policy"', '"v12.cancel-policy"').replace('downstream = "insurance"', 'downstream = "insurance12"'),
+            quote.replace('"insurance.get-quote"', '"v12.get-quote"').replace('downstream = "insurance"', 'downstream = "insurance12"'),
+        ]
+        for name in ["slow", "broken", "xxe"]:
+            renamed.append(quote.replace('"insurance.get-quote"', f'"checks.{name}"').replace('downstream = "insurance"', f'downstream = "{name}"'))
+        config = config.replace('toolsets = ["pets", "notes", "insurance"]', 'toolsets = ["pets", "notes", "insurance", "soap-checks"]')
+        return config + extra + "\n".join(renamed)
+
+    async def main(gateway):
+        async with client(gateway.url, "pets-assistant-key") as assistant:
+            quote = await assistant.call_tool("v12.get-quote", QUOTE)
+            assert not quote.is_error, quote
+            assert quote.structured_content["monthly_premium"] == 29.05
+            cancelled = await assistant.call_tool("v12.cancel-policy", {"policy_number": "PI-000123"})
+            assert cancelled.structured_content == {"cancelled": True, "effective_date": "2026-12-31"}, cancelled
+            unknown = await assistant.call_tool("v12.cancel-policy", {"policy_number": "PI-999999"})
+            assert unknown.is_error and unknown.content[0].text.startswith(
+                "The downstream service refused the request: No policy PI-999999 exists."
+            ), unknown
+            claim = await assistant.call_tool("checks.claim", {"policy_number": "PI-000123"})
+            assert claim.is_error
+            assert claim.content[0].text == (
+                "The downstream service failed: Claims are not accepted in this test service. The call may be retried."
+            )
+            slow = await assistant.call_tool("checks.slow", QUOTE)
+            assert slow.is_error and "did not answer within 1000 ms" in slow.content[0].text, slow
+            for name, says in [("broken", "not well-formed XML"), ("xxe", "document type declaration")]:
+                try:
+                    answer = await assistant.call_tool(f"checks.{name}", QUOTE)
+                except Exception as error:  # the SDK raises JSON-RPC errors
+                    text = str(error)
+                else:
+                    raise AssertionError(f"checks.{name} answered {answer}")
+                assert says in text, text
+                assert "root:" not in text and "passwd" not in text, text
+                assert_exposed_only(text)
+            # The server is still up and serving.
+            again = await assistant.call_tool("v12.get-quote", QUOTE)
+            assert not again.is_error
+
+    with Downstreams(edit) as gateway:
         asyncio.run(main(gateway))

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::soap::{self, Answer, NotSoap, Party};
+use super::xml::XmlError;
 use super::{
     Auth, Downstream, DownstreamProtocol, GatewayVersion, Method, Operation, SoapOperation,
     SoapVersion,
@@ -340,6 +341,14 @@ impl Call {
                     .result(&document)
                     .map(Produced::Structured)
                     .map_err(|error| self.defect(error.to_string()))
+            }
+            Err(NotSoap::Xml(XmlError::Malformed(detail))) => {
+                // The parser's detail may name the downstream's elements:
+                // logged, never shown.
+                tracing::warn!(tool = %self.tool, downstream = %self.downstream.id, %detail, "malformed SOAP answer");
+                Err(self.defect(
+                    "the downstream's answer is refused: it is not well-formed XML".to_owned(),
+                ))
             }
             Err(NotSoap::Xml(error)) => {
                 Err(self.defect(format!("the downstream's answer is refused: {error}")))

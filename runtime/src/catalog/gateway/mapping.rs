@@ -91,11 +91,13 @@ pub(crate) fn container_pairs<'a>(
     out
 }
 
-/// Creates, at each `to`, an empty object for each object item its `from`
-/// reaches, so that items keep their positions and an item with no mapped
-/// value is still there.
+/// Creates, at each `to`, an empty array for each array its `from` goes
+/// into and an empty object for each object item it reaches, so that items
+/// keep their positions, an item with no mapped value is still there, and
+/// an empty list stays a list.
 fn copy_containers(pairs: &[(FieldPath, FieldPath)], source: &Value, target: &mut Value) {
     for (from, to) in pairs {
+        from.for_each_array(source, |indices, _| to.ensure_array(target, indices));
         from.for_each(source, |indices, item| {
             if item.is_object() {
                 to.ensure_object(target, indices);
@@ -136,6 +138,11 @@ impl Operation {
                     }
                 }
                 Location::Body => {
+                    if argument.exposed.ends_in_array() && argument.source.ends_in_array() {
+                        argument.exposed.for_each_array(arguments, |indices, _| {
+                            argument.source.ensure_array(&mut body, indices);
+                        });
+                    }
                     for (indices, value) in values {
                         argument.source.set(&mut body, &indices, value.clone());
                     }
@@ -197,6 +204,11 @@ impl Operation {
         let mut result = Value::Object(Map::new());
         copy_containers(&self.result_containers, answer, &mut result);
         for field in &self.results {
+            if field.source.ends_in_array() && field.exposed.ends_in_array() {
+                field.source.for_each_array(answer, |indices, _| {
+                    field.exposed.ensure_array(&mut result, indices);
+                });
+            }
             let mut placed = true;
             field.source.for_each(answer, |indices, value| {
                 placed &= field.exposed.set(&mut result, indices, value.clone());
@@ -275,5 +287,9 @@ mod tests {
             });
         }
         assert_eq!(result, json!({"lines": [{}, {"code": "x"}], "tags": ["a"]}));
+        // Empty lists stay lists, and nothing is made where none was.
+        let mut empty = json!({});
+        super::copy_containers(&pairs, &json!({"entries": [], "tags": null}), &mut empty);
+        assert_eq!(empty, json!({"lines": []}));
     }
 }

@@ -177,6 +177,65 @@ impl FieldPath {
         collect(&self.steps, document, &mut Vec::new(), &mut visit);
     }
 
+    /// Calls `visit` with each array the path's last `[]` goes into (a
+    /// path that ends with `[]`), with the indices taken on the way.
+    pub(crate) fn for_each_array<'a>(
+        &self,
+        document: &'a Value,
+        mut visit: impl FnMut(&[usize], &'a Value),
+    ) {
+        let Some((last, init)) = self.steps.split_last() else {
+            return;
+        };
+        collect(init, document, &mut Vec::new(), &mut |indices, parent| {
+            let value = if last.name.is_empty() {
+                Some(parent)
+            } else {
+                parent.get(&last.name)
+            };
+            if let Some(array @ Value::Array(_)) = value {
+                visit(indices, array);
+            }
+        });
+    }
+
+    /// Makes the array the path's last `[]` goes into an empty one if
+    /// nothing stands there yet, creating what leads to it: an empty list
+    /// stays a list.
+    pub(crate) fn ensure_array(&self, document: &mut Value, indices: &[usize]) {
+        let Some((last, init)) = self.steps.split_last() else {
+            return;
+        };
+        let Some(parent) = slot(init, document, indices) else {
+            return;
+        };
+        let place = if last.name.is_empty() {
+            parent
+        } else {
+            if parent.is_null() {
+                *parent = Value::Object(Map::new());
+            }
+            let Value::Object(map) = parent else {
+                return;
+            };
+            if !map.contains_key(&last.name) {
+                map.insert(last.name.clone(), Value::Null);
+            }
+            match map.get_mut(&last.name) {
+                Some(place) => place,
+                None => return,
+            }
+        };
+        if place.is_null() {
+            *place = Value::Array(Vec::new());
+        }
+    }
+
+    /// Whether the path ends with `[]`.
+    pub(crate) fn ends_in_array(&self) -> bool {
+        self.steps.last().is_some_and(|s| s.each)
+    }
+
     /// Makes the value at this path an empty object if nothing stands
     /// there yet, creating what leads to it.
     pub(crate) fn ensure_object(&self, document: &mut Value, indices: &[usize]) {
