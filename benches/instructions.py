@@ -14,7 +14,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LOW, HIGH = 200, 1200
-VARIANTS = ["a", "b", "c", "a-value", "b-value", "c-value", "b-errors", "c-errors", "g-floor", "g-ours"]
+VARIANTS = ["a", "b", "c", "a-value", "b-value", "c-value", "b-errors", "c-errors", "g-floor", "g-ours", "s-floor", "s-ours"]
 
 
 def binary():
@@ -57,6 +57,7 @@ def main():
         print(f"(c{suffix})/(a{suffix}) = {c / a:.2f}   (b{suffix})/(c{suffix}) = {b / c:.2f}")
     print(f"errors: (c)/(b) = {per_call['c-errors'] / per_call['b-errors']:.2f}")
     print(f"gateway: {(per_call['g-ours'] - per_call['g-floor']) / 1000:.1f} k instructions a call over parsing the answer")
+    print(f"soap gateway: {(per_call['s-ours'] - per_call['s-floor']) / 1000:.1f} k instructions a call over formatting the envelope and reading the answer")
 
 
 if __name__ == "__main__":

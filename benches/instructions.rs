@@ -8,7 +8,8 @@
 //! Run directly: `instructions <variant> <calls>`, where the variants are
 //! those of `call.rs`: `a` (`serde_json::from_str`), `b` (the usual stack),
 //! `c` (`parse_args`), `a-value`, `b-value`, `c-value` (arguments already
-//! parsed), `b-errors`, `c-errors` (five violations).
+//! parsed), `b-errors`, `c-errors` (five violations); and a gateway tool's
+//! own work, `g-floor`/`g-ours` (REST) and `s-floor`/`s-ours` (SOAP).
 
 #![allow(missing_docs, unreachable_pub, dead_code)]
 
@@ -36,6 +37,7 @@ fn main() {
     // Warm the compiled-validator cache, as a running server would have it.
     assert!(toolschema::parse_args::<CreateInvoice>(&text).is_ok());
     let gateway = gateway::Fixture::new();
+    let soap = soap::Fixture::new();
     let mut ok = 0usize;
     for _ in 0..calls {
         ok += usize::from(match variant.as_str() {
@@ -64,6 +66,8 @@ fn main() {
                 .is_some_and(|e| e.len() == 5),
             "g-floor" => gateway.floor(),
             "g-ours" => gateway.ours(),
+            "s-floor" => soap.floor(),
+            "s-ours" => soap.ours(),
             other => panic!("unknown variant `{other}`"),
         });
     }
@@ -128,6 +132,87 @@ mod gateway {
                 return false;
             };
             black_box(request);
+            self.output.check(result).is_ok()
+        }
+    }
+}
+
+/// A SOAP tool's own work on a call, without the network, against what a
+/// hand-written client does: format the envelope, read the one value it
+/// wants from the answer with quick-xml's streaming reader.
+mod soap {
+    use std::hint::black_box;
+
+    use quick_xml::events::Event;
+    use serde_json::{Value, json};
+    use toolschema::call::Registry;
+    use toolschema::catalog::Config;
+    use toolschema::catalog::gateway::GatewayVersion;
+    use toolschema::validate::{InputValidator, Limits, OutputValidator};
+
+    const CONFIG: &str = include_str!("fixtures/soap.toml");
+    const ANSWER: &[u8] = include_bytes!("fixtures/soap-answer.xml");
+
+    pub(crate) struct Fixture {
+        version: GatewayVersion,
+        input: InputValidator,
+        output: OutputValidator,
+        arguments: Value,
+    }
+
+    impl Fixture {
+        pub(crate) fn new() -> Fixture {
+            let config = Config::from_toml(CONFIG, "soap.toml", &Registry::new())
+                .unwrap_or_else(|errors| panic!("{errors}"));
+            let version = config.gateway_tools()[0].versions()[0].clone();
+            let input = InputValidator::new(version.def(), Limits::default());
+            let output = OutputValidator::new(version.def()).expect("an output schema");
+            Fixture {
+                version,
+                input,
+                output,
+                arguments: json!({"species": "dog", "age_years": 3, "coverage": {"amount": 5000, "currency": "EUR"}, "extra": ["dental", "travel"]}),
+            }
+        }
+
+        pub(crate) fn floor(&self) -> bool {
+            let (species, age, amount, currency) = black_box(("dog", 3, 5000, "EUR"));
+            let envelope = format!(
+                r#"<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><m:GetQuote xmlns:m="urn:pets-inc:insurance"><m:species>{species}</m:species><m:ageYears>{age}</m:ageYears><m:coverage currency="{currency}"><m:amount>{amount}</m:amount></m:coverage><m:extra>dental</m:extra><m:extra>travel</m:extra></m:GetQuote></soap:Body></soap:Envelope>"#
+            );
+            black_box(envelope);
+            let mut reader = quick_xml::Reader::from_reader(black_box(ANSWER));
+            let mut buffer = Vec::new();
+            let mut inside = false;
+            loop {
+                match reader.read_event_into(&mut buffer) {
+                    Ok(Event::Start(start)) => {
+                        inside = start.local_name().as_ref() == "monthlyPremium"
+                    }
+                    Ok(Event::Text(text)) if inside => {
+                        return text.xml10_content().parse::<f64>().is_ok();
+                    }
+                    Ok(Event::Eof) | Err(_) => return false,
+                    _ => {}
+                }
+                buffer.clear();
+            }
+        }
+
+        /// The gateway's work: arguments checked and written into the
+        /// envelope, the answer read, mapped to exposed names and checked.
+        pub(crate) fn ours(&self) -> bool {
+            let operation = self.version.operation();
+            let Ok(arguments) = self.input.read::<Value>(black_box(self.arguments.clone())) else {
+                return false;
+            };
+            let Ok(envelope) = operation.envelope(&arguments) else {
+                return false;
+            };
+            black_box(envelope);
+            let Ok(result) = operation.result_from_envelope(black_box(ANSWER)) else {
+                return false;
+            };
             self.output.check(result).is_ok()
         }
     }

@@ -1,22 +1,26 @@
 //! The gateway's overhead per call: a configured tool called through the
 //! catalog (arguments checked and mapped, the downstream called with the
 //! gateway's client, the answer mapped back and checked against the output
-//! schema) against calling the same downstream directly with reqwest and
-//! parsing its JSON, as a service would without the gateway. Both over
-//! loopback to the same in-process axum downstream, in interleaved rounds
-//! so that the machine's noise falls on both alike.
+//! schema) against calling the same downstream directly, as a service would
+//! without the gateway: for REST, reqwest and serde_json; for SOAP, a
+//! hand-formatted envelope posted with reqwest and the answer read with
+//! quick-xml's streaming reader. Both over loopback to the same in-process
+//! axum downstream, in interleaved rounds so that the machine's noise falls
+//! on both alike.
 //!
 //! `cargo bench -p toolschema-bench-http --bench gateway` (`GATEWAY_CALLS`
 //! calls per variant, default 20,000). Prints p50 and p99 of each, and the
-//! difference.
+//! difference, for the REST tool and then the SOAP one.
 
 #![allow(missing_docs)]
 
+use std::future::Future;
 use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::http::header;
-use axum::routing::get;
+use axum::routing::{get, post};
+use quick_xml::events::Event;
 use serde_json::{Value, json};
 use toolschema::call::Registry;
 use toolschema::catalog::Catalog;
@@ -25,9 +29,72 @@ use toolschema::catalog::Catalog;
 /// instruction counts (`benches/instructions.rs`).
 const ANSWER: &str = include_str!("../../fixtures/gateway-answer.json");
 const CONFIG: &str = include_str!("../../fixtures/gateway.toml");
+/// The SOAP tool (imported from the example's WSDL) and its answer.
+const SOAP_ANSWER: &str = include_str!("../../fixtures/soap-answer.xml");
+const SOAP_CONFIG: &str = include_str!("../../fixtures/soap.toml");
 
-fn config(port: u16) -> String {
-    CONFIG.replace("127.0.0.1:4030", &format!("127.0.0.1:{port}"))
+fn config(text: &str, port: u16) -> String {
+    text.replace("127.0.0.1:4030", &format!("127.0.0.1:{port}"))
+}
+
+/// Times `calls` of each in ten interleaved rounds, after a warm-up, and
+/// prints the percentiles and the overhead.
+async fn compare<G, GF, D, DF>(what: &str, calls: usize, gateway_call: G, direct_call: D)
+where
+    G: Fn() -> GF,
+    GF: Future<Output = ()>,
+    D: Fn() -> DF,
+    DF: Future<Output = ()>,
+{
+    for _ in 0..1_000 {
+        gateway_call().await;
+        direct_call().await;
+    }
+    let rounds = 10;
+    let per_round = calls / rounds;
+    let (mut gateway, mut plain) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
+    for _ in 0..rounds {
+        for _ in 0..per_round {
+            let start = Instant::now();
+            gateway_call().await;
+            gateway.push(start.elapsed());
+        }
+        for _ in 0..per_round {
+            let start = Instant::now();
+            direct_call().await;
+            plain.push(start.elapsed());
+        }
+    }
+    gateway.sort_unstable();
+    plain.sort_unstable();
+    let (g50, g99) = (percentile(&gateway, 0.50), percentile(&gateway, 0.99));
+    let (d50, d99) = (percentile(&plain, 0.50), percentile(&plain, 0.99));
+    println!("{what}: {} calls each, over loopback", gateway.len());
+    println!("  direct:              p50 {d50:?}, p99 {d99:?}");
+    println!("  through the gateway: p50 {g50:?}, p99 {g99:?}");
+    println!(
+        "  overhead: p50 {:?} ({:.2}x), p99 {:?}",
+        g50.saturating_sub(d50),
+        g50.as_secs_f64() / d50.as_secs_f64(),
+        g99.saturating_sub(d99)
+    );
+}
+
+/// The quote's premium, read from a SOAP answer as a hand-written client
+/// would: a streaming pass that keeps the one element it wants.
+fn premium(xml: &[u8]) -> Option<f64> {
+    let mut reader = quick_xml::Reader::from_reader(xml);
+    let mut buffer = Vec::new();
+    let mut inside = false;
+    loop {
+        match reader.read_event_into(&mut buffer).ok()? {
+            Event::Start(start) => inside = start.local_name().as_ref() == "monthlyPremium",
+            Event::Text(text) if inside => return text.xml10_content().parse().ok(),
+            Event::Eof => return None,
+            _ => {}
+        }
+        buffer.clear();
+    }
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -50,80 +117,99 @@ fn main() {
             .await
             .expect("bind");
         let port = listener.local_addr().expect("addr").port();
-        let app = Router::new().route(
-            "/api/orders/{id}",
-            get(|| async { ([(header::CONTENT_TYPE, "application/json")], ANSWER) }),
-        );
+        let app = Router::new()
+            .route(
+                "/api/orders/{id}",
+                get(|| async { ([(header::CONTENT_TYPE, "application/json")], ANSWER) }),
+            )
+            .route(
+                "/insurance",
+                post(|| async { ([(header::CONTENT_TYPE, "text/xml; charset=utf-8")], SOAP_ANSWER) }),
+            );
         tokio::spawn(axum::serve(listener, app).into_future());
+        let direct = reqwest::Client::new();
 
-        let catalog = Catalog::from_toml(Registry::new(), &config(port), "bench.toml")
+        let catalog = Catalog::from_toml(Registry::new(), &config(CONFIG, port), "bench.toml")
             .unwrap_or_else(|errors| panic!("{errors}"));
         let snapshot = catalog.snapshot();
         let arguments = json!({"order_id": 42, "expand": "lines"});
-        let direct = reqwest::Client::new();
         let url = format!("http://127.0.0.1:{port}/api/orders/42?expand=lines");
+        compare(
+            "REST (reqwest + serde_json directly)",
+            calls,
+            || {
+                let snapshot = snapshot.clone();
+                let arguments = arguments.clone();
+                async move {
+                    let result = snapshot
+                        .call("c", "orders.get", arguments)
+                        .await
+                        .expect("the call succeeds");
+                    assert!(result.structured().is_some());
+                }
+            },
+            || {
+                let direct = direct.clone();
+                let url = url.clone();
+                async move {
+                    let bytes = direct
+                        .get(&url)
+                        .header(header::ACCEPT, "application/json")
+                        .send()
+                        .await
+                        .expect("answer")
+                        .bytes()
+                        .await
+                        .expect("body");
+                    let value: Value = serde_json::from_slice(&bytes).expect("json");
+                    assert!(value.get("id").is_some());
+                }
+            },
+        )
+        .await;
 
-        let through_gateway = || {
-            let snapshot = snapshot.clone();
-            let arguments = arguments.clone();
-            async move {
-                let result = snapshot
-                    .call("c", "orders.get", arguments)
-                    .await
-                    .expect("the call succeeds");
-                assert!(result.structured().is_some());
-            }
-        };
-        let directly = || {
-            let direct = direct.clone();
-            let url = url.clone();
-            async move {
-                let bytes = direct
-                    .get(&url)
-                    .header(header::ACCEPT, "application/json")
-                    .send()
-                    .await
-                    .expect("answer")
-                    .bytes()
-                    .await
-                    .expect("body");
-                let value: Value = serde_json::from_slice(&bytes).expect("json");
-                assert!(value.get("id").is_some());
-            }
-        };
-
-        // Warm up connections and caches.
-        for _ in 0..1_000 {
-            through_gateway().await;
-            directly().await;
-        }
-        let rounds = 10;
-        let per_round = calls / rounds;
-        let (mut gateway, mut plain) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
-        for _ in 0..rounds {
-            for _ in 0..per_round {
-                let start = Instant::now();
-                through_gateway().await;
-                gateway.push(start.elapsed());
-            }
-            for _ in 0..per_round {
-                let start = Instant::now();
-                directly().await;
-                plain.push(start.elapsed());
-            }
-        }
-        gateway.sort_unstable();
-        plain.sort_unstable();
-        let (g50, g99) = (percentile(&gateway, 0.50), percentile(&gateway, 0.99));
-        let (d50, d99) = (percentile(&plain, 0.50), percentile(&plain, 0.99));
-        println!("{} calls each, over loopback", gateway.len());
-        println!("direct (reqwest + serde_json): p50 {d50:?}, p99 {d99:?}");
-        println!("through the gateway:           p50 {g50:?}, p99 {g99:?}");
-        println!(
-            "overhead: p50 {:?} ({:.2}x), p99 {:?}",
-            g50.saturating_sub(d50),
-            g50.as_secs_f64() / d50.as_secs_f64(),
-            g99.saturating_sub(d99)
-        );
+        let catalog = Catalog::from_toml(Registry::new(), &config(SOAP_CONFIG, port), "soap.toml")
+            .unwrap_or_else(|errors| panic!("{errors}"));
+        let snapshot = catalog.snapshot();
+        let arguments = json!({"species": "dog", "age_years": 3, "coverage": {"amount": 5000, "currency": "EUR"}, "extra": ["dental", "travel"]});
+        let url = format!("http://127.0.0.1:{port}/insurance");
+        compare(
+            "SOAP (envelope formatted, reqwest + quick-xml directly)",
+            calls,
+            || {
+                let snapshot = snapshot.clone();
+                let arguments = arguments.clone();
+                async move {
+                    let result = snapshot
+                        .call("c", "insurance.get-quote", arguments)
+                        .await
+                        .expect("the call succeeds");
+                    assert!(result.structured().is_some());
+                }
+            },
+            || {
+                let direct = direct.clone();
+                let url = url.clone();
+                async move {
+                    let (species, age, amount, currency) = ("dog", 3, 5000, "EUR");
+                    let envelope = format!(
+                        r#"<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><m:GetQuote xmlns:m="urn:pets-inc:insurance"><m:species>{species}</m:species><m:ageYears>{age}</m:ageYears><m:coverage currency="{currency}"><m:amount>{amount}</m:amount></m:coverage><m:extra>dental</m:extra><m:extra>travel</m:extra></m:GetQuote></soap:Body></soap:Envelope>"#
+                    );
+                    let bytes = direct
+                        .post(&url)
+                        .header(header::CONTENT_TYPE, "text/xml; charset=utf-8")
+                        .header("SOAPAction", "\"urn:pets-inc:insurance/GetQuote\"")
+                        .body(envelope)
+                        .send()
+                        .await
+                        .expect("answer")
+                        .bytes()
+                        .await
+                        .expect("body");
+                    assert!(premium(&bytes).is_some());
+                }
+            },
+        )
+        .await;
     });
 }

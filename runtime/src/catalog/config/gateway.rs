@@ -637,6 +637,10 @@ fn check_version(
     let (number, status, method, path, input, output) =
         (number?, status?, method?, path?, input?, output?);
     let soap = soap.then(|| SoapOperation {
+        version: match protocol {
+            Some(DownstreamProtocol::Soap(version)) => version,
+            _ => SoapVersion::V1_1,
+        },
         element: raw
             .operation
             .as_ref()

@@ -10,10 +10,7 @@ use serde_json::Value;
 
 use super::soap::{self, Answer, NotSoap, Party};
 use super::xml::XmlError;
-use super::{
-    Auth, Downstream, DownstreamProtocol, GatewayVersion, Method, Operation, SoapOperation,
-    SoapVersion,
-};
+use super::{Auth, Downstream, GatewayVersion, Method, Operation, SoapOperation, SoapVersion};
 use crate::call::{
     CallError, Context, DynamicFuture, DynamicTool, Produced, ToolError, ToolResult,
 };
@@ -133,6 +130,15 @@ struct Call {
     client: reqwest::Client,
 }
 
+/// A sentence from a message: its first letter capitalized, a full stop.
+fn capitalized(message: &str) -> String {
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
+}
+
 /// A tool error the model can act on.
 fn tool_error(message: String) -> CallError {
     CallError::Tool(ToolError::new(message))
@@ -151,7 +157,7 @@ impl Call {
         let request = self
             .operation
             .request(&arguments)
-            .map_err(|error| tool_error(format!("{error}.")))?;
+            .map_err(|error| tool_error(capitalized(&error.to_string())))?;
         let mut url = self.downstream.base_url.clone();
         match url.path_segments_mut() {
             Ok(mut segments) => {
@@ -171,10 +177,11 @@ impl Call {
             Method::Patch => reqwest::Method::PATCH,
             Method::Delete => reqwest::Method::DELETE,
         };
-        let soap = match (&self.operation.soap, self.downstream.protocol) {
-            (Some(operation), DownstreamProtocol::Soap(version)) => Some((operation, version)),
-            _ => None,
-        };
+        let soap = self
+            .operation
+            .soap
+            .as_ref()
+            .map(|soap| (soap, soap.version));
         let mut builder = self.client.request(method, url);
         // The body's type unless the downstream's headers ask for one of
         // their own.
@@ -222,13 +229,8 @@ impl Call {
         }
         if let Some((operation, version)) = soap {
             let body = request.body.as_ref().unwrap_or(&Value::Null);
-            let envelope = soap::envelope(version, &self.operation, operation, &arguments, body)
-                .map_err(|unwritable| {
-                    tool_error(format!(
-                        "The value of `{}` holds characters XML cannot carry (control characters); send plain text.",
-                        unwritable.exposed
-                    ))
-                })?;
+            let envelope = soap::envelope(&self.operation, operation, &arguments, body)
+                .map_err(|error| tool_error(capitalized(&error.to_string())))?;
             let action = operation.action.as_deref();
             builder = match version {
                 SoapVersion::V1_1 => builder

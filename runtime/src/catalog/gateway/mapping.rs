@@ -40,6 +40,14 @@ pub enum MappingError {
         /// The result field's exposed path.
         exposed: String,
     },
+    /// An argument's value holds characters XML cannot carry (control
+    /// characters), so no SOAP envelope can hold it.
+    Unwritable {
+        /// The argument's exposed path.
+        exposed: String,
+    },
+    /// The operation is not a SOAP one.
+    NotSoap,
 }
 
 impl fmt::Display for MappingError {
@@ -55,6 +63,13 @@ impl fmt::Display for MappingError {
                 f,
                 "the downstream's answer does not have the shape the mapping of `{exposed}` expects"
             ),
+            MappingError::Unwritable { exposed } => write!(
+                f,
+                "the value of `{exposed}` holds characters XML cannot carry (control characters); send plain text"
+            ),
+            MappingError::NotSoap => {
+                f.write_str("the operation calls a REST downstream, not a SOAP one")
+            }
         }
     }
 }

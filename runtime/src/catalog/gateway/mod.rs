@@ -21,7 +21,7 @@ mod describe;
 mod http;
 mod mapping;
 mod path;
-#[cfg(feature = "gateway")]
+#[cfg(any(feature = "gateway", feature = "import"))]
 mod soap;
 #[cfg(any(feature = "gateway", feature = "import"))]
 pub(crate) mod xml;
@@ -31,6 +31,8 @@ use std::time::Duration;
 
 pub use mapping::{DownstreamRequest, MappingError};
 pub use path::FieldPath;
+#[cfg(any(feature = "gateway", feature = "import"))]
+pub use soap::EnvelopeError;
 
 pub(crate) use describe::{FieldKind, FieldSpec, describe};
 pub(crate) use mapping::{container_pairs, parse_template};
@@ -278,6 +280,8 @@ impl Operation {
 /// element read into the result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SoapOperation {
+    /// The downstream's SOAP version.
+    pub(crate) version: SoapVersion,
     pub(crate) element: String,
     pub(crate) namespace: Option<String>,
     pub(crate) action: Option<String>,
@@ -305,6 +309,11 @@ impl SoapOperation {
     pub fn action(&self) -> Option<&str> {
         self.action.as_deref()
     }
+
+    /// The SOAP version of its downstream.
+    pub fn version(&self) -> SoapVersion {
+        self.version
+    }
 }
 
 /// An element (or, named `@…`, an attribute) that source paths go
@@ -324,7 +333,7 @@ pub(crate) struct XmlNode {
 
 impl XmlNode {
     /// The attribute's name, if this is one.
-    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
+    #[cfg_attr(not(any(feature = "gateway", feature = "import")), allow(dead_code))]
     pub(crate) fn attribute(&self) -> Option<&str> {
         self.name.strip_prefix('@')
     }

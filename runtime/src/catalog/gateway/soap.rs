@@ -1,118 +1,259 @@
-//! SOAP envelopes (feature `gateway`): the request element written from a
+//! SOAP envelopes (features `gateway` and `import`): the request element written from a
 //! call's arguments through the operation's element tree, and the answer's
 //! body element read back into a JSON value the result mapping takes, or
 //! its fault.
 
-use std::io;
+use std::io::Write as _;
 
-use quick_xml::Writer;
-use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
+use quick_xml::escape::escape;
 use serde_json::{Map, Value};
 
 use super::xml::{self, Element, XmlError};
-use super::{FieldKind, Operation, SoapOperation, SoapVersion, XmlNode};
+use super::{FieldKind, MappingError, Operation, SoapOperation, SoapVersion, XmlNode};
 
 /// The prefix of the envelope's elements.
 const ENVELOPE: &str = "soap";
 /// The prefix of the request element's namespace.
 const OPERATION: &str = "m";
 
-/// A value XML cannot carry, named by the argument's exposed path.
+/// Why a SOAP answer gives no result: a fault, an answer that is not the
+/// envelope expected, or one the mapping cannot read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Unwritable {
-    pub(crate) exposed: String,
+pub struct EnvelopeError(String);
+
+impl core::fmt::Display for EnvelopeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for EnvelopeError {}
+
+impl Operation {
+    /// For a SOAP operation, the envelope a call with these checked
+    /// `arguments` (exposed names) posts: what the gateway sends, to
+    /// inspect or test a mapping without a downstream.
+    ///
+    /// ```
+    /// use toolschema_runtime::call::Registry;
+    /// use toolschema_runtime::catalog::Config;
+    /// use serde_json::json;
+    ///
+    /// let config = Config::from_toml(r#"
+    /// [[tenant]]
+    /// id = "t"
+    ///
+    /// [[client]]
+    /// id = "c"
+    /// tenant = "t"
+    ///
+    /// [[downstream]]
+    /// id = "clock"
+    /// base_url = "https://clock.example/soap"
+    /// protocol = "soap"
+    ///
+    /// [[gateway_tool]]
+    /// name = "clock.now"
+    /// downstream = "clock"
+    ///
+    /// [[gateway_tool.version]]
+    /// version = 1
+    /// status = "published"
+    /// description = "The time in a zone."
+    /// operation = "Now"
+    /// namespace = "urn:clock"
+    ///
+    /// [[gateway_tool.version.argument]]
+    /// name = "zone"
+    /// source = "Zone.@id"
+    /// type = "string"
+    /// "#, "clock.toml", &Registry::new()).unwrap();
+    /// let operation = config.gateway_tools()[0].versions()[0].operation();
+    /// let envelope = operation.envelope(&json!({"zone": "UTC"})).unwrap();
+    /// assert!(String::from_utf8(envelope).unwrap().contains(
+    ///     r#"<m:Now xmlns:m="urn:clock"><m:Zone id="UTC"></m:Zone></m:Now>"#
+    /// ));
+    /// ```
+    pub fn envelope(&self, arguments: &Value) -> Result<Vec<u8>, MappingError> {
+        let soap = self.soap.as_ref().ok_or(MappingError::NotSoap)?;
+        let request = self.request(arguments)?;
+        envelope(
+            self,
+            soap,
+            arguments,
+            request.body.as_ref().unwrap_or(&Value::Null),
+        )
+    }
+
+    /// For a SOAP operation, the tool's result (exposed names) from the
+    /// bytes of a successful answer, or the fault or problem the gateway
+    /// reports for it.
+    pub fn result_from_envelope(&self, answer: &[u8]) -> Result<Value, EnvelopeError> {
+        let soap = self
+            .soap
+            .as_ref()
+            .ok_or_else(|| EnvelopeError(MappingError::NotSoap.to_string()))?;
+        match read(answer, soap.version) {
+            Ok(Answer::Body(Some(element))) => self
+                .result(&source_document(&element, &soap.response))
+                .map_err(|error| EnvelopeError(error.to_string())),
+            Ok(Answer::Body(None)) => Err(EnvelopeError("the SOAP body is empty".to_owned())),
+            Ok(Answer::Fault(fault)) => Err(EnvelopeError(format!(
+                "a SOAP fault blaming the {}: {}",
+                match fault.party {
+                    Party::Sender => "request",
+                    Party::Receiver => "service",
+                    Party::Protocol => "exchange",
+                },
+                fault.reason
+            ))),
+            Err(NotSoap::Xml(error)) => Err(EnvelopeError(error.to_string())),
+            Err(NotSoap::Envelope(problem)) => Err(EnvelopeError(problem)),
+        }
+    }
 }
 
 /// The envelope of a call: `body` is the request's source document (the
 /// arguments moved to their source paths).
 pub(crate) fn envelope(
-    version: SoapVersion,
     operation: &Operation,
     soap: &SoapOperation,
     arguments: &Value,
     body: &Value,
-) -> Result<Vec<u8>, Unwritable> {
-    // XML 1.0 cannot carry some control characters, escaped or not.
-    for argument in &operation.arguments {
-        for (_, value) in argument.exposed.get_all(arguments) {
-            if let Value::String(text) = value
-                && !text.chars().all(xml::is_xml_char)
-            {
-                return Err(Unwritable {
-                    exposed: argument.exposed.to_string(),
-                });
-            }
-        }
+) -> Result<Vec<u8>, MappingError> {
+    let mut out = Vec::with_capacity(512);
+    match write_envelope(&mut out, soap, body) {
+        Ok(()) => Ok(out),
+        // Named by the argument that holds it, looked for only now.
+        Err(Unwritable) => Err(MappingError::Unwritable {
+            exposed: operation
+                .arguments
+                .iter()
+                .find(|argument| {
+                    argument
+                        .exposed
+                        .get_all(arguments)
+                        .iter()
+                        .any(|(_, value)| {
+                            value
+                                .as_str()
+                                .is_some_and(|text| !text.chars().all(xml::is_xml_char))
+                        })
+                })
+                .map(|argument| argument.exposed.to_string())
+                .unwrap_or_default(),
+        }),
     }
-    let mut writer = Writer::new(Vec::with_capacity(512));
-    // Writing to a vector cannot fail.
-    let _ = write_envelope(&mut writer, version, soap, body);
-    Ok(writer.into_inner())
 }
 
-fn write_envelope(
-    writer: &mut Writer<Vec<u8>>,
-    version: SoapVersion,
-    soap: &SoapOperation,
-    body: &Value,
-) -> io::Result<()> {
-    writer.write_event(Event::Decl(BytesDecl::new("1.0", Some("utf-8"), None)))?;
-    let envelope = format!("{ENVELOPE}:Envelope");
-    let mut start = BytesStart::new(envelope.as_str());
-    start.push_attribute((
-        format!("xmlns:{ENVELOPE}").as_str(),
-        version.envelope_namespace(),
-    ));
-    writer.write_event(Event::Start(start))?;
-    let body_name = format!("{ENVELOPE}:Body");
-    writer.write_event(Event::Start(BytesStart::new(body_name.as_str())))?;
-    let (element, prefix) = match &soap.namespace {
-        Some(_) => (format!("{OPERATION}:{}", soap.element), OPERATION),
-        None => (soap.element.clone(), ""),
+/// A value XML 1.0 cannot carry (a control character), escaped or not.
+struct Unwritable;
+
+/// Writes the envelope: tags and names from the configuration, every value
+/// escaped by quick-xml.
+fn write_envelope(out: &mut Vec<u8>, soap: &SoapOperation, body: &Value) -> Result<(), Unwritable> {
+    out.extend_from_slice(br#"<?xml version="1.0" encoding="utf-8"?>"#);
+    for piece in [
+        "<",
+        ENVELOPE,
+        ":Envelope xmlns:",
+        ENVELOPE,
+        "=\"",
+        soap.version.envelope_namespace(),
+        "\"><",
+        ENVELOPE,
+        ":Body>",
+    ] {
+        out.extend_from_slice(piece.as_bytes());
+    }
+    let prefix = if soap.namespace.is_some() {
+        OPERATION
+    } else {
+        ""
     };
-    let mut start = BytesStart::new(element.as_str());
+    open_tag(out, prefix, &soap.element);
     if let Some(namespace) = &soap.namespace {
-        start.push_attribute((format!("xmlns:{OPERATION}").as_str(), namespace.as_str()));
+        for piece in [" xmlns:", OPERATION, "=\""] {
+            out.extend_from_slice(piece.as_bytes());
+        }
+        out.extend_from_slice(escape(namespace.as_str()).as_bytes());
+        out.push(b'"');
     }
-    let child_prefix = if soap.qualified { prefix } else { "" };
-    push_attributes(&mut start, &soap.request, body);
-    writer.write_event(Event::Start(start))?;
+    write_attributes(out, &soap.request, body)?;
+    out.push(b'>');
     if let Value::Object(fields) = body {
-        write_children(writer, &soap.request, fields, child_prefix)?;
+        let child_prefix = if soap.qualified { prefix } else { "" };
+        write_children(out, &soap.request, fields, child_prefix)?;
     }
-    writer.write_event(Event::End(BytesEnd::new(element.as_str())))?;
-    writer.write_event(Event::End(BytesEnd::new(body_name.as_str())))?;
-    writer.write_event(Event::End(BytesEnd::new(envelope.as_str())))?;
+    close_tag(out, prefix, &soap.element);
+    for piece in ["</", ENVELOPE, ":Body></", ENVELOPE, ":Envelope>"] {
+        out.extend_from_slice(piece.as_bytes());
+    }
     Ok(())
 }
 
-/// A scalar as element or attribute text.
-fn text_of(value: &Value) -> Option<String> {
-    match value {
-        Value::String(text) => Some(text.clone()),
-        Value::Number(number) => Some(number.to_string()),
-        Value::Bool(flag) => Some(flag.to_string()),
-        _ => None,
+/// `<prefix:name` (the tag left open for attributes).
+fn open_tag(out: &mut Vec<u8>, prefix: &str, name: &str) {
+    out.push(b'<');
+    if !prefix.is_empty() {
+        out.extend_from_slice(prefix.as_bytes());
+        out.push(b':');
     }
+    out.extend_from_slice(name.as_bytes());
 }
 
-/// Adds the attributes `nodes` name that `value` holds.
-fn push_attributes(start: &mut BytesStart<'_>, nodes: &[XmlNode], value: &Value) {
+/// `</prefix:name>`.
+fn close_tag(out: &mut Vec<u8>, prefix: &str, name: &str) {
+    out.extend_from_slice(b"</");
+    if !prefix.is_empty() {
+        out.extend_from_slice(prefix.as_bytes());
+        out.push(b':');
+    }
+    out.extend_from_slice(name.as_bytes());
+    out.push(b'>');
+}
+
+/// A scalar as element or attribute text, escaped.
+fn write_text(out: &mut Vec<u8>, value: &Value) -> Result<(), Unwritable> {
+    match value {
+        Value::String(text) => {
+            if !text.chars().all(xml::is_xml_char) {
+                return Err(Unwritable);
+            }
+            out.extend_from_slice(escape(text.as_str()).as_bytes());
+        }
+        // Writing to a vector cannot fail.
+        Value::Number(number) => {
+            let _ = write!(out, "{number}");
+        }
+        Value::Bool(flag) => out.extend_from_slice(if *flag { b"true" } else { b"false" }),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The attributes `nodes` name that `value` holds.
+fn write_attributes(out: &mut Vec<u8>, nodes: &[XmlNode], value: &Value) -> Result<(), Unwritable> {
     for node in nodes {
         if let Some(name) = node.attribute()
-            && let Some(text) = value.get(&node.name).and_then(text_of)
+            && let Some(text) = value.get(&node.name).filter(|v| !v.is_null())
         {
-            start.push_attribute((name, text.as_str()));
+            out.push(b' ');
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(b"=\"");
+            write_text(out, text)?;
+            out.push(b'"');
         }
     }
+    Ok(())
 }
 
 fn write_children(
-    writer: &mut Writer<Vec<u8>>,
+    out: &mut Vec<u8>,
     nodes: &[XmlNode],
     fields: &Map<String, Value>,
     prefix: &str,
-) -> io::Result<()> {
+) -> Result<(), Unwritable> {
     for node in nodes.iter().filter(|node| node.attribute().is_none()) {
         let Some(value) = fields.get(&node.name) else {
             continue;
@@ -120,41 +261,33 @@ fn write_children(
         match value {
             Value::Array(items) if node.repeated => {
                 for item in items {
-                    write_element(writer, node, item, prefix)?;
+                    write_element(out, node, item, prefix)?;
                 }
             }
-            value => write_element(writer, node, value, prefix)?,
+            value => write_element(out, node, value, prefix)?,
         }
     }
     Ok(())
 }
 
 fn write_element(
-    writer: &mut Writer<Vec<u8>>,
+    out: &mut Vec<u8>,
     node: &XmlNode,
     value: &Value,
     prefix: &str,
-) -> io::Result<()> {
+) -> Result<(), Unwritable> {
     if value.is_null() {
         return Ok(());
     }
-    let name = if prefix.is_empty() {
-        node.name.clone()
-    } else {
-        format!("{prefix}:{}", node.name)
-    };
-    let mut start = BytesStart::new(name.as_str());
-    push_attributes(&mut start, &node.children, value);
-    writer.write_event(Event::Start(start))?;
+    open_tag(out, prefix, &node.name);
+    write_attributes(out, &node.children, value)?;
+    out.push(b'>');
     match value {
-        Value::Object(fields) => write_children(writer, &node.children, fields, prefix)?,
-        value => {
-            if let Some(text) = text_of(value) {
-                writer.write_event(Event::Text(BytesText::new(&text)))?;
-            }
-        }
+        Value::Object(fields) => write_children(out, &node.children, fields, prefix)?,
+        value => write_text(out, value)?,
     }
-    writer.write_event(Event::End(BytesEnd::new(name.as_str())))
+    close_tag(out, prefix, &node.name);
+    Ok(())
 }
 
 /// A SOAP fault, as a model is told of it.
@@ -179,9 +312,9 @@ pub(crate) enum Party {
 
 /// What a SOAP answer holds.
 #[derive(Debug)]
-pub(crate) enum Answer {
+pub(crate) enum Answer<'i> {
     /// The body's element (the operation's response), if any.
-    Body(Option<Element>),
+    Body(Option<Element<'i>>),
     /// A fault.
     Fault(Fault),
 }
@@ -196,10 +329,10 @@ pub(crate) enum NotSoap {
 }
 
 /// Reads an answer's envelope.
-pub(crate) fn read(bytes: &[u8], version: SoapVersion) -> Result<Answer, NotSoap> {
+pub(crate) fn read(bytes: &[u8], version: SoapVersion) -> Result<Answer<'_>, NotSoap> {
     let root = xml::parse(bytes).map_err(NotSoap::Xml)?;
     let namespace = version.envelope_namespace();
-    if root.name != "Envelope" {
+    if &*root.name != "Envelope" {
         return Err(NotSoap::Envelope(
             "its root element is not a SOAP `Envelope`".to_owned(),
         ));
@@ -224,14 +357,14 @@ pub(crate) fn read(bytes: &[u8], version: SoapVersion) -> Result<Answer, NotSoap
     let Some(body) = root
         .children
         .into_iter()
-        .find(|child| child.name == "Body" && child.namespace.as_deref() == Some(namespace))
+        .find(|child| &*child.name == "Body" && child.namespace.as_deref() == Some(namespace))
     else {
         return Err(NotSoap::Envelope("its envelope has no `Body`".to_owned()));
     };
     let Some(first) = body.children.into_iter().next() else {
         return Ok(Answer::Body(None));
     };
-    if first.name == "Fault" && first.namespace.as_deref() == Some(namespace) {
+    if &*first.name == "Fault" && first.namespace.as_deref() == Some(namespace) {
         return Ok(Answer::Fault(fault(&first, version)));
     }
     Ok(Answer::Body(Some(first)))
@@ -244,21 +377,21 @@ fn name_of(version: SoapVersion) -> &'static str {
     }
 }
 
-fn fault(element: &Element, version: SoapVersion) -> Fault {
+fn fault(element: &Element<'_>, version: SoapVersion) -> Fault {
     let (code, reason) = match version {
         SoapVersion::V1_1 => (
-            element.child("faultcode").map(|c| c.text.as_str()),
-            element.child("faultstring").map(|c| c.text.as_str()),
+            element.child("faultcode").map(|c| c.text.as_ref()),
+            element.child("faultstring").map(|c| c.text.as_ref()),
         ),
         SoapVersion::V1_2 => (
             element
                 .child("Code")
                 .and_then(|c| c.child("Value"))
-                .map(|v| v.text.as_str()),
+                .map(|v| v.text.as_ref()),
             element
                 .child("Reason")
                 .and_then(|r| r.child("Text"))
-                .map(|t| t.text.as_str()),
+                .map(|t| t.text.as_ref()),
         ),
     };
     let code = code.unwrap_or("").trim();
@@ -280,11 +413,11 @@ fn fault(element: &Element, version: SoapVersion) -> Fault {
 /// repeated element as an array (one item or none as well), a leaf's
 /// text as the type its field declares (left as text when it is not one,
 /// for the output check to name), anything else left out.
-pub(crate) fn source_document(element: &Element, nodes: &[XmlNode]) -> Value {
+pub(crate) fn source_document(element: &Element<'_>, nodes: &[XmlNode]) -> Value {
     Value::Object(read_children(element, nodes))
 }
 
-fn read_children(element: &Element, nodes: &[XmlNode]) -> Map<String, Value> {
+fn read_children(element: &Element<'_>, nodes: &[XmlNode]) -> Map<String, Value> {
     let mut out = Map::new();
     for node in nodes {
         if let Some(name) = node.attribute() {
@@ -304,7 +437,7 @@ fn read_children(element: &Element, nodes: &[XmlNode]) -> Map<String, Value> {
     out
 }
 
-fn read_element(element: &Element, node: &XmlNode) -> Value {
+fn read_element(element: &Element<'_>, node: &XmlNode) -> Value {
     if element.is_nil() {
         return Value::Null;
     }
@@ -346,9 +479,9 @@ fn scalar(text: &str, kind: Option<FieldKind>) -> Value {
 /// An element read whole: its text when it has no children, else an
 /// object of its attributes (`@name`) and children (repeated names as
 /// arrays).
-fn whole(element: &Element) -> Value {
+fn whole(element: &Element<'_>) -> Value {
     if element.children.is_empty() && element.attributes.is_empty() {
-        return Value::String(element.text.clone());
+        return Value::String(element.text.clone().into_owned());
     }
     let mut out = Map::new();
     for (name, value) in &element.attributes {
@@ -356,14 +489,14 @@ fn whole(element: &Element) -> Value {
     }
     for child in &element.children {
         let value = whole(child);
-        match out.get_mut(&child.name) {
+        match out.get_mut(&*child.name) {
             Some(Value::Array(items)) => items.push(value),
             Some(existing) => {
                 let first = existing.take();
                 *existing = Value::Array(vec![first, value]);
             }
             None => {
-                out.insert(child.name.clone(), value);
+                out.insert(child.name.to_string(), value);
             }
         }
     }
@@ -443,5 +576,80 @@ mod tests {
             read(b"<!DOCTYPE x><x/>", SoapVersion::V1_1),
             Err(NotSoap::Xml(XmlError::DocumentType))
         ));
+    }
+
+    #[test]
+    fn an_operation_says_what_it_sends_and_what_it_reads() {
+        let config = crate::catalog::Config::from_toml(
+            r#"
+[[tenant]]
+id = "t"
+
+[[client]]
+id = "c"
+tenant = "t"
+
+[[downstream]]
+id = "svc"
+base_url = "https://svc.example/ws"
+protocol = "soap"
+soap_version = "1.2"
+
+[[gateway_tool]]
+name = "svc.price"
+downstream = "svc"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Prices an item."
+operation = "Price"
+qualified = false
+
+[[gateway_tool.version.argument]]
+name = "sku"
+source = "item.@sku"
+type = "string"
+
+[[gateway_tool.version.argument]]
+name = "tags[]"
+source = "item.tag[]"
+type = "string"
+
+[[gateway_tool.version.result]]
+name = "cents"
+source = "price"
+type = "integer"
+"#,
+            "svc.toml",
+            &crate::call::Registry::new(),
+        )
+        .unwrap_or_else(|errors| panic!("{errors}"));
+        let operation = config.gateway_tools()[0].versions()[0].operation();
+        let envelope = operation
+            .envelope(&json!({"sku": "A&B", "tags": ["x", "y"]}))
+            .expect("writable");
+        assert_eq!(
+            String::from_utf8(envelope).expect("UTF-8"),
+            r#"<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><Price><item sku="A&amp;B"><tag>x</tag><tag>y</tag></item></Price></soap:Body></soap:Envelope>"#
+        );
+        assert_eq!(
+            operation.envelope(&json!({"sku": "bell\u{7}"})),
+            Err(crate::catalog::gateway::MappingError::Unwritable {
+                exposed: "sku".to_owned()
+            })
+        );
+        let answer = br#"<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><r><price>1250</price></r></e:Body></e:Envelope>"#;
+        assert_eq!(
+            operation.result_from_envelope(answer),
+            Ok(json!({"cents": 1250}))
+        );
+        let fault = br#"<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><e:Fault><e:Code><e:Value>e:Sender</e:Value></e:Code><e:Reason><e:Text>Unknown SKU</e:Text></e:Reason></e:Fault></e:Body></e:Envelope>"#;
+        assert_eq!(
+            operation
+                .result_from_envelope(fault)
+                .map_err(|e| e.to_string()),
+            Err("a SOAP fault blaming the request: Unknown SKU".to_owned())
+        );
     }
 }

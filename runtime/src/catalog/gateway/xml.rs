@@ -8,6 +8,8 @@
 //! bounded ([`MAX_DEPTH`]); the input's size is the caller's to bound.
 
 use core::fmt;
+use std::borrow::Cow;
+use std::rc::Rc;
 
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::ResolveResult;
@@ -17,42 +19,43 @@ use quick_xml::{NsReader, XmlVersion};
 pub(crate) const MAX_DEPTH: usize = 64;
 
 /// An element: its local name and namespace, its attributes (local names;
-/// namespace declarations left out), its child elements and its text.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Element {
-    pub(crate) name: String,
-    pub(crate) namespace: Option<String>,
-    pub(crate) attributes: Vec<(String, String)>,
-    pub(crate) children: Vec<Element>,
-    pub(crate) text: String,
+/// namespace declarations left out), its child elements and its text
+/// (borrowed from the document when it can be). Names and namespaces are
+/// shared among the elements that have them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Element<'i> {
+    pub(crate) name: Rc<str>,
+    pub(crate) namespace: Option<Rc<str>>,
+    pub(crate) attributes: Vec<(Rc<str>, String)>,
+    pub(crate) children: Vec<Element<'i>>,
+    pub(crate) text: Cow<'i, str>,
 }
 
-impl Element {
+impl<'i> Element<'i> {
     /// The value of the attribute with this local name.
     pub(crate) fn attribute(&self, name: &str) -> Option<&str> {
         self.attributes
             .iter()
-            .find(|(key, _)| key == name)
+            .find(|(key, _)| **key == *name)
             .map(|(_, value)| value.as_str())
     }
 
     /// The child elements with this local name.
-    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
     pub(crate) fn children_named<'a>(
         &'a self,
         name: &'a str,
-    ) -> impl Iterator<Item = &'a Element> + 'a {
-        self.children.iter().filter(move |child| child.name == name)
+    ) -> impl Iterator<Item = &'a Element<'i>> + 'a {
+        self.children
+            .iter()
+            .filter(move |child| *child.name == *name)
     }
 
     /// The first child element with this local name.
-    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
-    pub(crate) fn child(&self, name: &str) -> Option<&Element> {
-        self.children.iter().find(|child| child.name == name)
+    pub(crate) fn child(&self, name: &str) -> Option<&Element<'i>> {
+        self.children.iter().find(|child| *child.name == *name)
     }
 
     /// Whether the element says it has no value (`xsi:nil="true"`).
-    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
     pub(crate) fn is_nil(&self) -> bool {
         matches!(self.attribute("nil"), Some("true" | "1"))
     }
@@ -106,10 +109,29 @@ fn malformed(error: impl fmt::Display) -> XmlError {
     XmlError::Malformed(error.to_string())
 }
 
+/// The names seen so far, each held once.
+#[derive(Default)]
+struct Names(Vec<Rc<str>>);
+
+impl Names {
+    fn get(&mut self, name: &str) -> Rc<str> {
+        if let Some(known) = self.0.iter().find(|known| ***known == *name) {
+            return known.clone();
+        }
+        let name: Rc<str> = Rc::from(name);
+        self.0.push(name.clone());
+        name
+    }
+}
+
 /// The element an opening tag starts.
-fn open(resolved: ResolveResult<'_>, start: &BytesStart<'_>) -> Result<Element, XmlError> {
+fn open<'i>(
+    resolved: ResolveResult<'_>,
+    start: &BytesStart<'_>,
+    names: &mut Names,
+) -> Result<Element<'i>, XmlError> {
     let namespace = match resolved {
-        ResolveResult::Bound(namespace) => Some(namespace.as_ref().to_owned()),
+        ResolveResult::Bound(namespace) => Some(names.get(namespace.as_ref())),
         ResolveResult::Unbound => None,
         ResolveResult::Unknown(prefix) => {
             return Err(XmlError::Malformed(format!(
@@ -117,14 +139,14 @@ fn open(resolved: ResolveResult<'_>, start: &BytesStart<'_>) -> Result<Element, 
             )));
         }
     };
-    let name = start.local_name().as_ref().to_owned();
+    let name = names.get(start.local_name().as_ref());
     let mut attributes = Vec::new();
     for attribute in start.attributes() {
         let attribute = attribute.map_err(malformed)?;
         if attribute.key.as_namespace_binding().is_some() {
             continue;
         }
-        let key = attribute.key.local_name().as_ref().to_owned();
+        let key = names.get(attribute.key.local_name().as_ref());
         let mut unknown = None;
         let value = attribute
             .normalized_value_with(XmlVersion::Implicit1_0, 1, |entity| {
@@ -142,16 +164,26 @@ fn open(resolved: ResolveResult<'_>, start: &BytesStart<'_>) -> Result<Element, 
         namespace,
         attributes,
         children: Vec::new(),
-        text: String::new(),
+        text: Cow::Borrowed(""),
     })
 }
 
+/// Adds text to an element's.
+fn append<'i>(text: &mut Cow<'i, str>, more: Cow<'i, str>) {
+    if text.is_empty() {
+        *text = more;
+    } else {
+        text.to_mut().push_str(&more);
+    }
+}
+
 /// Reads the document's root element.
-pub(crate) fn parse(bytes: &[u8]) -> Result<Element, XmlError> {
+pub(crate) fn parse(bytes: &[u8]) -> Result<Element<'_>, XmlError> {
     let text = core::str::from_utf8(bytes).map_err(|_| XmlError::NotUtf8)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut reader = NsReader::from_str(text);
-    let mut open_elements: Vec<Element> = Vec::new();
+    let mut names = Names::default();
+    let mut open_elements: Vec<Element<'_>> = Vec::new();
     loop {
         let (resolved, event) = reader.read_resolved_event().map_err(malformed)?;
         match event {
@@ -160,13 +192,13 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Element, XmlError> {
                 if open_elements.len() >= MAX_DEPTH {
                     return Err(XmlError::TooDeep);
                 }
-                open_elements.push(open(resolved, &start)?);
+                open_elements.push(open(resolved, &start, &mut names)?);
             }
             Event::Empty(start) => {
                 if open_elements.len() >= MAX_DEPTH {
                     return Err(XmlError::TooDeep);
                 }
-                let element = open(resolved, &start)?;
+                let element = open(resolved, &start, &mut names)?;
                 match open_elements.last_mut() {
                     Some(parent) => parent.children.push(element),
                     None => return Ok(element),
@@ -185,7 +217,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Element, XmlError> {
             }
             Event::Text(text) => {
                 if let Some(element) = open_elements.last_mut() {
-                    element.text.push_str(&text.xml10_content());
+                    append(&mut element.text, text.xml10_content());
                 } else if !text.xml10_content().trim().is_empty() {
                     return Err(XmlError::Malformed(
                         "text stands outside the root element".to_owned(),
@@ -194,7 +226,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Element, XmlError> {
             }
             Event::CData(data) => {
                 if let Some(element) = open_elements.last_mut() {
-                    element.text.push_str(&data.xml10_content());
+                    append(&mut element.text, data.xml10_content());
                 }
             }
             Event::GeneralRef(reference) => {
@@ -208,7 +240,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Element, XmlError> {
                     }
                 };
                 if let (Some(element), Some(c)) = (open_elements.last_mut(), character) {
-                    element.text.push(c);
+                    element.text.to_mut().push(c);
                 }
             }
             Event::Eof => {
@@ -227,7 +259,6 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Element, XmlError> {
 }
 
 /// Whether XML 1.0 can carry `c` at all (escaped or not).
-#[cfg_attr(not(feature = "gateway"), allow(dead_code))]
 pub(crate) fn is_xml_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
 }
@@ -246,7 +277,7 @@ mod tests {
               </m:Quote>
             </s:Body></s:Envelope>"#;
         let root = parse(document).expect("well-formed");
-        assert_eq!(root.name, "Envelope");
+        assert_eq!(&*root.name, "Envelope");
         assert_eq!(root.namespace.as_deref(), Some("urn:env"));
         let quote = &root.child("Body").expect("body").children[0];
         assert_eq!(quote.namespace.as_deref(), Some("urn:q"));

@@ -37,23 +37,27 @@ fn local(name: &str) -> &str {
 
 /// The element's children of the WSDL or XSD namespace with this name.
 fn children<'a>(
-    element: &'a Element,
+    element: &'a Element<'a>,
     namespace: &'a str,
     name: &'a str,
-) -> impl Iterator<Item = &'a Element> + 'a {
+) -> impl Iterator<Item = &'a Element<'a>> + 'a {
     element
         .children
         .iter()
-        .filter(move |c| c.name == name && c.namespace.as_deref() == Some(namespace))
+        .filter(move |c| *c.name == *name && c.namespace.as_deref() == Some(namespace))
 }
 
-fn child<'a>(element: &'a Element, namespace: &'a str, name: &'a str) -> Option<&'a Element> {
+fn child<'a>(
+    element: &'a Element<'a>,
+    namespace: &'a str,
+    name: &'a str,
+) -> Option<&'a Element<'a>> {
     children(element, namespace, name).next()
 }
 
 /// The text of an element's `documentation` (directly, or in an XSD
 /// `annotation`), whitespace folded.
-fn documentation(element: &Element) -> Option<String> {
+fn documentation(element: &Element<'_>) -> Option<String> {
     let doc = child(element, WSDL, "documentation").or_else(|| {
         child(element, XSD, "annotation").and_then(|a| child(a, XSD, "documentation"))
     })?;
@@ -72,9 +76,9 @@ enum Role {
 
 /// The schemas' named components.
 struct Types<'a> {
-    elements: HashMap<&'a str, (&'a Element, usize)>,
-    complex: HashMap<&'a str, &'a Element>,
-    simple: HashMap<&'a str, &'a Element>,
+    elements: HashMap<&'a str, (&'a Element<'a>, usize)>,
+    complex: HashMap<&'a str, &'a Element<'a>>,
+    simple: HashMap<&'a str, &'a Element<'a>>,
     /// Each schema's target namespace and whether its local elements are
     /// qualified.
     schemas: Vec<(Option<&'a str>, bool)>,
@@ -200,7 +204,7 @@ struct At {
 }
 
 impl<'a> Types<'a> {
-    fn read(root: &'a Element) -> Types<'a> {
+    fn read(root: &'a Element<'a>) -> Types<'a> {
         let mut types = Types {
             elements: HashMap::new(),
             complex: HashMap::new(),
@@ -218,7 +222,7 @@ impl<'a> Types<'a> {
                     let Some(name) = component.attribute("name") else {
                         continue;
                     };
-                    match component.name.as_str() {
+                    match &*component.name {
                         "element" => {
                             types.elements.insert(name, (component, index));
                         }
@@ -248,7 +252,7 @@ impl<'a> Types<'a> {
     }
 
     /// A `simpleType`: its base and the restrictions JSON Schema can say.
-    fn simple_type(&self, simple: &Element, role: Role, depth: usize) -> Result<Map, String> {
+    fn simple_type(&self, simple: &Element<'_>, role: Role, depth: usize) -> Result<Map, String> {
         if depth > MAX_DEPTH {
             return Err("has simple types nested too deep".to_owned());
         }
@@ -273,7 +277,7 @@ impl<'a> Types<'a> {
             let Some(value) = facet.attribute("value") else {
                 continue;
             };
-            match facet.name.as_str() {
+            match &*facet.name {
                 "enumeration" => values.push(Value::from(value.to_owned())),
                 "pattern" if kind == "string" => {
                     if let Some(pattern) = pattern(value) {
@@ -282,10 +286,10 @@ impl<'a> Types<'a> {
                 }
                 "length" | "minLength" | "maxLength" if kind == "string" => {
                     if let Ok(n) = value.parse::<u64>() {
-                        if facet.name != "maxLength" {
+                        if &*facet.name != "maxLength" {
                             map.insert("minLength", n);
                         }
-                        if facet.name != "minLength" {
+                        if &*facet.name != "minLength" {
                             map.insert("maxLength", n);
                         }
                     }
@@ -330,7 +334,7 @@ impl<'a> Types<'a> {
     /// One element declaration's fields.
     fn element(
         &self,
-        declaration: &Element,
+        declaration: &Element<'_>,
         at: &At,
         trail: &mut Vec<String>,
         out: &mut Fields,
@@ -466,7 +470,7 @@ impl<'a> Types<'a> {
     /// A complex type's content: its elements in order, then attributes.
     fn content(
         &self,
-        complex: &Element,
+        complex: &Element<'_>,
         at: &At,
         trail: &mut Vec<String>,
         out: &mut Fields,
@@ -553,7 +557,7 @@ impl<'a> Types<'a> {
     /// The elements of a `sequence` or `all`, nested sequences included.
     fn particles(
         &self,
-        group: &Element,
+        group: &Element<'_>,
         at: &At,
         here: &str,
         trail: &mut Vec<String>,
@@ -563,7 +567,7 @@ impl<'a> Types<'a> {
             if particle.namespace.as_deref() != Some(XSD) {
                 continue;
             }
-            match particle.name.as_str() {
+            match &*particle.name {
                 "element" => self.element(particle, at, trail, out)?,
                 "sequence" => self.particles(particle, at, here, trail, out)?,
                 "choice" => {
@@ -610,7 +614,7 @@ impl<'a> Types<'a> {
             && children(complex, XSD, "attribute").next().is_none()
             && let Some(sequence) = child(complex, XSD, "sequence")
             && let [only] = &sequence.children[..]
-            && only.name == "element"
+            && &*only.name == "element"
             && only.attribute("maxOccurs").is_none_or(|m| m == "1")
             && let Some(name) = only.attribute("name")
             && let Some(inner) = (match only.attribute("type") {
@@ -634,12 +638,12 @@ impl<'a> Types<'a> {
 
 /// A SOAP port of the service: its binding, version and address.
 struct Port<'a> {
-    binding: &'a Element,
+    binding: &'a Element<'a>,
     version: SoapVersion,
     address: Option<&'a str>,
 }
 
-fn ports(root: &Element) -> Vec<Port<'_>> {
+fn ports<'a>(root: &'a Element<'a>) -> Vec<Port<'a>> {
     let mut out = Vec::new();
     for service in children(root, WSDL, "service") {
         for port in children(service, WSDL, "port") {
@@ -659,7 +663,7 @@ fn ports(root: &Element) -> Vec<Port<'_>> {
             let address = port
                 .children
                 .iter()
-                .find(|c| c.name == "address")
+                .find(|c| &*c.name == "address")
                 .and_then(|a| a.attribute("location"));
             out.push(Port {
                 binding,
@@ -723,7 +727,7 @@ fn sentence(name: &str) -> String {
 pub fn import_wsdl(document: &[u8], options: &ImportOptions) -> Result<Imported, ImportError> {
     let root = xml::parse(document)
         .map_err(|error| ImportError(format!("the document cannot be read: {error}")))?;
-    if root.name != "definitions" || root.namespace.as_deref() != Some(WSDL) {
+    if &*root.name != "definitions" || root.namespace.as_deref() != Some(WSDL) {
         return Err(ImportError(format!(
             "this is not a WSDL 1.1 document (its root is `{}`{}); WSDL 2.0 is not read",
             root.name,
@@ -837,12 +841,12 @@ pub fn import_wsdl(document: &[u8], options: &ImportOptions) -> Result<Imported,
 }
 
 /// The element a message's one part names (document/literal).
-fn message_element<'a>(root: &'a Element, message: &str) -> Result<&'a str, String> {
+fn message_element<'a>(root: &'a Element<'a>, message: &str) -> Result<&'a str, String> {
     let message = local(message);
     let definition = children(root, WSDL, "message")
         .find(|m| m.attribute("name") == Some(message))
         .ok_or_else(|| format!("the message `{message}` is not defined"))?;
-    let parts: Vec<&Element> = children(definition, WSDL, "part").collect();
+    let parts: Vec<&Element<'_>> = children(definition, WSDL, "part").collect();
     match parts[..] {
         [part] => match part.attribute("element") {
             Some(element) => Ok(local(element)),
@@ -859,10 +863,10 @@ fn message_element<'a>(root: &'a Element, message: &str) -> Result<&'a str, Stri
 
 /// One operation's tool, or why it is skipped.
 fn tool(
-    root: &Element,
+    root: &Element<'_>,
     types: &Types<'_>,
-    operation: &Element,
-    abstract_operation: Option<&Element>,
+    operation: &Element<'_>,
+    abstract_operation: Option<&Element<'_>>,
     binding_namespace: &str,
     binding_style: &str,
     options: &ImportOptions,
