@@ -88,16 +88,22 @@ mod gateway {
     const CONFIG: &str = include_str!("fixtures/gateway.toml");
     const ANSWER: &[u8] = include_bytes!("fixtures/gateway-answer.json");
 
+    /// A configuration's first gateway tool, its validators, and the
+    /// arguments of a call.
     pub(crate) struct Fixture {
-        version: GatewayVersion,
-        input: InputValidator,
-        output: OutputValidator,
-        arguments: Value,
+        pub(crate) version: GatewayVersion,
+        pub(crate) input: InputValidator,
+        pub(crate) output: OutputValidator,
+        pub(crate) arguments: Value,
     }
 
     impl Fixture {
         pub(crate) fn new() -> Fixture {
-            let config = Config::from_toml(CONFIG, "gateway.toml", &Registry::new())
+            Fixture::load(CONFIG, json!({"order_id": 42, "expand": "lines"}))
+        }
+
+        pub(crate) fn load(config: &str, arguments: Value) -> Fixture {
+            let config = Config::from_toml(config, "fixture.toml", &Registry::new())
                 .unwrap_or_else(|errors| panic!("{errors}"));
             let version = config.gateway_tools()[0].versions()[0].clone();
             let input = InputValidator::new(version.def(), Limits::default());
@@ -106,7 +112,7 @@ mod gateway {
                 version,
                 input,
                 output,
-                arguments: json!({"order_id": 42, "expand": "lines"}),
+                arguments,
             }
         }
 
@@ -145,34 +151,20 @@ mod soap {
 
     use quick_xml::events::Event;
     use serde_json::{Value, json};
-    use toolschema::call::Registry;
-    use toolschema::catalog::Config;
-    use toolschema::catalog::gateway::GatewayVersion;
-    use toolschema::validate::{InputValidator, Limits, OutputValidator};
+
+    use super::gateway;
 
     const CONFIG: &str = include_str!("fixtures/soap.toml");
     const ANSWER: &[u8] = include_bytes!("fixtures/soap-answer.xml");
 
-    pub(crate) struct Fixture {
-        version: GatewayVersion,
-        input: InputValidator,
-        output: OutputValidator,
-        arguments: Value,
-    }
+    pub(crate) struct Fixture(gateway::Fixture);
 
     impl Fixture {
         pub(crate) fn new() -> Fixture {
-            let config = Config::from_toml(CONFIG, "soap.toml", &Registry::new())
-                .unwrap_or_else(|errors| panic!("{errors}"));
-            let version = config.gateway_tools()[0].versions()[0].clone();
-            let input = InputValidator::new(version.def(), Limits::default());
-            let output = OutputValidator::new(version.def()).expect("an output schema");
-            Fixture {
-                version,
-                input,
-                output,
-                arguments: json!({"species": "dog", "age_years": 3, "coverage": {"amount": 5000, "currency": "EUR"}, "extra": ["dental", "travel"]}),
-            }
+            Fixture(gateway::Fixture::load(
+                CONFIG,
+                json!({"species": "dog", "age_years": 3, "coverage": {"amount": 5000, "currency": "EUR"}, "extra": ["dental", "travel"]}),
+            ))
         }
 
         pub(crate) fn floor(&self) -> bool {
@@ -202,8 +194,12 @@ mod soap {
         /// The gateway's work: arguments checked and written into the
         /// envelope, the answer read, mapped to exposed names and checked.
         pub(crate) fn ours(&self) -> bool {
-            let operation = self.version.operation();
-            let Ok(arguments) = self.input.read::<Value>(black_box(self.arguments.clone())) else {
+            let fixture = &self.0;
+            let operation = fixture.version.operation();
+            let Ok(arguments) = fixture
+                .input
+                .read::<Value>(black_box(fixture.arguments.clone()))
+            else {
                 return false;
             };
             let Ok(envelope) = operation.envelope(&arguments) else {
@@ -213,7 +209,7 @@ mod soap {
             let Ok(result) = operation.result_from_envelope(black_box(ANSWER)) else {
                 return false;
             };
-            self.output.check(result).is_ok()
+            fixture.output.check(result).is_ok()
         }
     }
 }

@@ -80,6 +80,26 @@ where
     );
 }
 
+/// A call of `tool` through the catalog, its result structured.
+fn through(
+    catalog: &Catalog,
+    tool: &'static str,
+    arguments: Value,
+) -> impl Fn() -> std::pin::Pin<Box<dyn Future<Output = ()> + Send>> {
+    let snapshot = catalog.snapshot();
+    move || {
+        let snapshot = snapshot.clone();
+        let arguments = arguments.clone();
+        Box::pin(async move {
+            let result = snapshot
+                .call("c", tool, arguments)
+                .await
+                .expect("the call succeeds");
+            assert!(result.structured().is_some());
+        })
+    }
+}
+
 /// The quote's premium, read from a SOAP answer as a hand-written client
 /// would: a streaming pass that keeps the one element it wants.
 fn premium(xml: &[u8]) -> Option<f64> {
@@ -129,25 +149,13 @@ fn main() {
         tokio::spawn(axum::serve(listener, app).into_future());
         let direct = reqwest::Client::new();
 
-        let catalog = Catalog::from_toml(Registry::new(), &config(CONFIG, port), "bench.toml")
+        let rest = Catalog::from_toml(Registry::new(), &config(CONFIG, port), "bench.toml")
             .unwrap_or_else(|errors| panic!("{errors}"));
-        let snapshot = catalog.snapshot();
-        let arguments = json!({"order_id": 42, "expand": "lines"});
         let url = format!("http://127.0.0.1:{port}/api/orders/42?expand=lines");
         compare(
             "REST (reqwest + serde_json directly)",
             calls,
-            || {
-                let snapshot = snapshot.clone();
-                let arguments = arguments.clone();
-                async move {
-                    let result = snapshot
-                        .call("c", "orders.get", arguments)
-                        .await
-                        .expect("the call succeeds");
-                    assert!(result.structured().is_some());
-                }
-            },
+            through(&rest, "orders.get", json!({"order_id": 42, "expand": "lines"})),
             || {
                 let direct = direct.clone();
                 let url = url.clone();
@@ -168,25 +176,17 @@ fn main() {
         )
         .await;
 
-        let catalog = Catalog::from_toml(Registry::new(), &config(SOAP_CONFIG, port), "soap.toml")
+        let soap = Catalog::from_toml(Registry::new(), &config(SOAP_CONFIG, port), "soap.toml")
             .unwrap_or_else(|errors| panic!("{errors}"));
-        let snapshot = catalog.snapshot();
-        let arguments = json!({"species": "dog", "age_years": 3, "coverage": {"amount": 5000, "currency": "EUR"}, "extra": ["dental", "travel"]});
         let url = format!("http://127.0.0.1:{port}/insurance");
         compare(
             "SOAP (envelope formatted, reqwest + quick-xml directly)",
             calls,
-            || {
-                let snapshot = snapshot.clone();
-                let arguments = arguments.clone();
-                async move {
-                    let result = snapshot
-                        .call("c", "insurance.get-quote", arguments)
-                        .await
-                        .expect("the call succeeds");
-                    assert!(result.structured().is_some());
-                }
-            },
+            through(
+                &soap,
+                "insurance.get-quote",
+                json!({"species": "dog", "age_years": 3, "coverage": {"amount": 5000, "currency": "EUR"}, "extra": ["dental", "travel"]}),
+            ),
             || {
                 let direct = direct.clone();
                 let url = url.clone();
