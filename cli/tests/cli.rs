@@ -872,6 +872,32 @@ fn import_wsdl_writes_soap_drafts_that_check_clean() {
     let (ok, _, stderr) = run(&["import", "wsdl", "examples/rest-gateway/petstore.json"]);
     assert!(!ok && stderr.contains("cannot be read"), "{stderr}");
     let _ = std::fs::remove_dir_all(dir);
+
+    // The example serves what the import writes, reviewed: only statuses
+    // and hints differ.
+    let example: toml::Table =
+        std::fs::read_to_string(root().join("examples/rest-gateway/catalog.toml"))
+            .expect("the example")
+            .parse()
+            .expect("TOML");
+    let reviewed = |tool: &toml::Value| -> toml::Value {
+        let mut tool = tool.clone();
+        for version in tool["version"].as_array_mut().into_iter().flatten() {
+            if let Some(version) = version.as_table_mut() {
+                for key in ["status", "read_only", "destructive"] {
+                    version.remove(key);
+                }
+            }
+        }
+        tool
+    };
+    for tool in tools {
+        let served = example["gateway_tool"]
+            .as_array()
+            .and_then(|all| all.iter().find(|t| t["name"] == tool["name"]))
+            .unwrap_or_else(|| panic!("{} is not in the example", tool["name"]));
+        assert_eq!(reviewed(served), reviewed(tool), "{}", tool["name"]);
+    }
 }
 
 #[test]
