@@ -577,6 +577,29 @@ async fn a_soap_tool_is_listed_validated_and_answered_with_exposed_names_only() 
     }
 }
 
+#[test]
+fn no_element_or_namespace_reaches_an_export() {
+    let text = format!(
+        "{}\n[server]\nname = \"dev.example/insurance\"\ndescription = \"Pet insurance behind a gateway.\"\nversion = \"1.0.0\"\n",
+        config(1)
+    );
+    let catalog = Catalog::from_toml(Registry::new(), &text, "soap.toml")
+        .unwrap_or_else(|errors| panic!("{errors}"));
+    let exported =
+        toolschema::export::export(&catalog.snapshot(), toolschema::export::Scope::Catalog)
+            .expect("exports");
+    assert!(
+        exported.contains("insurance.quote") && exported.contains("monthly_premium"),
+        "{exported}"
+    );
+    for name in SOURCE_NAMES {
+        assert!(
+            !exported.contains(name),
+            "`{name}` in the export: {exported}"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_soap_fault_and_hostile_answer_has_its_documented_outcome() {
     let fixture = fixture().await;
