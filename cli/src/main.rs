@@ -22,6 +22,8 @@ use toolschema::export::{Scope, Verdict, export, verify_file};
 use toolschema::project::Revision;
 use toolschema::serve::Server;
 
+mod stats;
+
 #[derive(Parser)]
 #[command(
     name = "toolschema",
@@ -57,14 +59,21 @@ enum Command {
         #[arg(long, conflicts_with = "config")]
         open: bool,
     },
-    /// Print a client's tools/list result.
+    /// Print a client's tools/list result, or what lists cost in tokens.
     List {
         /// The client application.
-        #[arg(long)]
-        client: String,
+        #[arg(long, required_unless_present = "all_clients")]
+        client: Option<String>,
         /// The catalog configuration; the embedded demo when absent.
         #[arg(long)]
         config: Option<PathBuf>,
+        /// Print what the client's list costs (tools, bytes, tokens per
+        /// mode, and against Full mode) instead of the list.
+        #[arg(long)]
+        stats: bool,
+        /// Print what every client's list costs, one line each.
+        #[arg(long, conflicts_with = "client")]
+        all_clients: bool,
     },
     /// Check a configuration and print every problem.
     Check {
@@ -248,13 +257,25 @@ fn run(cli: Cli) -> Result<(), String> {
                 http.run().await.map_err(|e| e.to_string())
             })
         }
-        Command::List { client, config } => {
+        Command::List {
+            client,
+            config,
+            stats,
+            all_clients,
+        } => {
             let catalog = load(config.as_ref())?;
-            let list = catalog
-                .snapshot()
-                .discover(&client, Revision::LATEST)
-                .map_err(|_| format!("there is no client application `{client}`"))?;
-            say(list)
+            let snapshot = catalog.snapshot();
+            match client {
+                Some(client) if !stats => {
+                    let list = snapshot
+                        .discover(&client, Revision::LATEST)
+                        .map_err(|_| format!("there is no client application `{client}`"))?;
+                    say(list)
+                }
+                Some(client) => say(stats::client(&snapshot, &client)?),
+                None if all_clients => say(stats::all_clients(&snapshot)?),
+                None => Err("name a client (`--client ID`) or ask for `--all-clients`".to_owned()),
+            }
         }
         Command::Check { config } => {
             let text = std::fs::read_to_string(&config)

@@ -65,6 +65,73 @@ fn list_prints_a_clients_tools() {
 }
 
 #[test]
+fn list_stats_prints_what_lists_cost_in_tokens() {
+    let (ok, stdout, stderr) = run(&["list", "--client", "globex-support", "--stats"]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("tokens counted with o200k_base"),
+        "{stdout}"
+    );
+    let row = |name: &str| -> Vec<usize> {
+        let line = stdout
+            .lines()
+            .find(|line| line.starts_with(name))
+            .unwrap_or_else(|| panic!("no `{name}` row in {stdout}"));
+        line[name.len()..]
+            .split_whitespace()
+            .map(|n| n.parse().expect("a number"))
+            .collect()
+    };
+    let (lazy, meta, list, full) = (
+        row("lazy"),
+        row("discover_tool_schema"),
+        row("the list"),
+        row("all in Full mode"),
+    );
+    assert_eq!(lazy[0] + meta[0], list[0], "tools: {stdout}");
+    assert_eq!(full[0], lazy[0], "the meta-tool is not in the Full list");
+    assert!(list[2] < full[2], "{stdout}");
+    let saving = 100.0 * (1.0 - list[2] as f64 / full[2] as f64);
+    assert!(
+        stdout.contains(&format!(
+            "saving: {saving:.1}% of the Full list's tokens ({} fewer)",
+            full[2] - list[2]
+        )),
+        "{stdout}"
+    );
+
+    let (ok, table, stderr) = run(&["list", "--all-clients"]);
+    assert!(ok, "{stderr}");
+    for client in [
+        "acme-analyst",
+        "acme-assistant",
+        "acme-finance",
+        "globex-support",
+    ] {
+        assert!(
+            table.lines().any(|line| line.starts_with(client)),
+            "{client} missing: {table}"
+        );
+    }
+    // The same client's line says the same as its own table.
+    let line = table
+        .lines()
+        .find(|line| line.starts_with("globex-support"))
+        .expect("a line");
+    assert!(
+        line.contains(&format!("{} ", list[1])) && line.contains(&format!("{:.1}%", saving)),
+        "{line}"
+    );
+    let (ok, _, stderr) = run(&["list", "--client", "nobody", "--stats"]);
+    assert!(
+        !ok && stderr.contains("no client application `nobody`"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = run(&["list"]);
+    assert!(!ok && stderr.contains("--client"), "{stderr}");
+}
+
+#[test]
 fn a_reader_that_stops_early_is_no_error() {
     // `toolschema list ... | head -c 600`: the pipe closes before the list
     // is written.

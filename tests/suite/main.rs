@@ -7,6 +7,7 @@ mod calls;
 mod catalog;
 mod catalog_properties;
 mod corpus;
+mod cost;
 mod export;
 mod fast_path;
 mod gateway;

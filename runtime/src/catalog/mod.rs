@@ -6,6 +6,8 @@
 //! swaps it atomically when the configuration changes.
 
 mod config;
+#[cfg(feature = "tokens")]
+pub mod cost;
 pub mod gateway;
 #[cfg(feature = "import")]
 pub mod import;

@@ -1,0 +1,114 @@
+//! `toolschema list --stats` and `--all-clients`: what client lists cost
+//! the model, in bytes and tokens, per mode and against Full mode.
+
+use std::fmt::Write as _;
+
+use toolschema::catalog::Snapshot;
+use toolschema::catalog::cost::{ClientCost, ENCODING, Tokenizer, client_cost};
+use toolschema::project::Revision;
+
+fn tokenizer() -> Result<Tokenizer, String> {
+    Tokenizer::new().map_err(|e| e.to_string())
+}
+
+fn percent(saving: f64) -> String {
+    format!("{:.1}%", saving * 100.0)
+}
+
+/// One client's table: each way its tools are shown, the list, the same
+/// tools in Full mode, and the saving.
+pub(crate) fn client(snapshot: &Snapshot, client: &str) -> Result<String, String> {
+    let tokenizer = tokenizer()?;
+    let cost = client_cost(snapshot, client, Revision::LATEST, &tokenizer)
+        .ok_or_else(|| format!("there is no client application `{client}`"))?;
+    let profile = snapshot
+        .client(client)
+        .map(|view| view.profile().name())
+        .unwrap_or_default();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{client} (profile {profile}): tokens counted with {ENCODING}\n"
+    );
+    let _ = writeln!(
+        out,
+        "{:<24} {:>6} {:>9} {:>8}",
+        "shown as", "tools", "bytes", "tokens"
+    );
+    for (shown, part) in &cost.parts {
+        let _ = writeln!(
+            out,
+            "{:<24} {:>6} {:>9} {:>8}",
+            shown.to_string(),
+            part.tools,
+            part.bytes,
+            part.tokens
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{:<24} {:>6} {:>9} {:>8}",
+        "the list", cost.list.tools, cost.list.bytes, cost.list.tokens
+    );
+    let _ = writeln!(
+        out,
+        "{:<24} {:>6} {:>9} {:>8}",
+        "all in Full mode", cost.full.tools, cost.full.bytes, cost.full.tokens
+    );
+    let _ = write!(
+        out,
+        "\nsaving: {} of the Full list's tokens ({} fewer)",
+        percent(cost.saving()),
+        cost.full.tokens.saturating_sub(cost.list.tokens)
+    );
+    Ok(out)
+}
+
+/// Every client's line: its list and the same tools in Full mode.
+pub(crate) fn all_clients(snapshot: &Snapshot) -> Result<String, String> {
+    let tokenizer = tokenizer()?;
+    let mut costs: Vec<ClientCost> = snapshot
+        .clients()
+        .filter_map(|view| client_cost(snapshot, view.id(), Revision::LATEST, &tokenizer))
+        .collect();
+    costs.sort_by(|a, b| a.client.cmp(&b.client));
+    let shown: Vec<String> = costs
+        .iter()
+        .map(|cost| {
+            let parts: Vec<String> = cost
+                .parts
+                .iter()
+                .map(|(shown, part)| format!("{shown} {}", part.tools))
+                .collect();
+            parts.join(", ")
+        })
+        .collect();
+    let client_width = costs
+        .iter()
+        .map(|c| c.client.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let shown_width = shown.iter().map(String::len).max().unwrap_or(0).max(8);
+    let mut out = String::new();
+    let _ = writeln!(out, "tokens counted with {ENCODING}\n");
+    let _ = writeln!(
+        out,
+        "{:<client_width$}  {:<shown_width$} {:>6} {:>9} {:>8} {:>12} {:>8}",
+        "client", "shown as", "tools", "bytes", "tokens", "Full tokens", "saving"
+    );
+    for (cost, shown) in costs.iter().zip(&shown) {
+        let _ = writeln!(
+            out,
+            "{:<client_width$}  {:<shown_width$} {:>6} {:>9} {:>8} {:>12} {:>8}",
+            cost.client,
+            shown,
+            cost.list.tools,
+            cost.list.bytes,
+            cost.list.tokens,
+            cost.full.tokens,
+            percent(cost.saving())
+        );
+    }
+    Ok(out.trim_end().to_owned())
+}
