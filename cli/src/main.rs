@@ -242,6 +242,10 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 let http = server.bind_http(bind).await.map_err(|e| e.to_string())?;
                 let local = http.local_addr();
+                // What each client's list costs, logged once the server is
+                // up (loading the tokenizer takes a moment).
+                let catalog = http.service().catalog().clone();
+                std::thread::spawn(move || stats::log(&catalog.snapshot()));
                 let keys = match (&config, open) {
                     (_, true) => " (open mode: no key needed)",
                     (None, false) => {

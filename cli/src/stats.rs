@@ -15,6 +15,36 @@ fn percent(saving: f64) -> String {
     format!("{:.1}%", saving * 100.0)
 }
 
+/// Logs what each client's list costs (at startup).
+pub(crate) fn log(snapshot: &Snapshot) {
+    let tokenizer = match tokenizer() {
+        Ok(tokenizer) => tokenizer,
+        Err(error) => {
+            tracing::warn!(%error, "list costs are not counted");
+            return;
+        }
+    };
+    for view in snapshot.clients() {
+        if let Some(cost) = client_cost(snapshot, view.id(), Revision::LATEST, &tokenizer) {
+            let shown: Vec<String> = cost
+                .parts
+                .iter()
+                .map(|(shown, part)| format!("{shown} {}", part.tools))
+                .collect();
+            tracing::info!(
+                client = %cost.client,
+                shown = %shown.join(", "),
+                bytes = cost.list.bytes,
+                tokens = cost.list.tokens,
+                full_mode_tokens = cost.full.tokens,
+                saving = %percent(cost.saving()),
+                encoding = "o200k_base",
+                "tools/list cost"
+            );
+        }
+    }
+}
+
 /// One client's table: each way its tools are shown, the list, the same
 /// tools in Full mode, and the saving.
 pub(crate) fn client(snapshot: &Snapshot, client: &str) -> Result<String, String> {
