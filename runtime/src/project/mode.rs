@@ -10,6 +10,11 @@ pub const META_TOOL: &str = "discover_tool_schema";
 /// It is never a real argument: it is removed before validation.
 pub const HINT_FIELD: &str = "_schema_discovery";
 
+/// What the hint field says. Short, as it is repeated in every reduced
+/// tool of a list (15 tokens in `o200k_base`); the meta-tool's own
+/// description says when a schema need not be fetched again.
+const HINT: &str = "Not an argument. Call `discover_tool_schema` for this tool's input schema before its first use.";
+
 /// How much of a tool's schema a client is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Mode {
@@ -92,7 +97,7 @@ pub fn project_tool(tool: &ToolDef, mode: Mode) -> Json {
         Mode::DataStructureOnly => {
             if let Some(Json::Object(input)) = object.get(INPUT).cloned() {
                 let mut input = structure(input);
-                add_hint(&mut input, &tool.name);
+                add_hint(&mut input);
                 object.insert(INPUT, input);
             }
             if let Some(Json::Object(output)) = object.get(OUTPUT).cloned() {
@@ -102,7 +107,7 @@ pub fn project_tool(tool: &ToolDef, mode: Mode) -> Json {
         Mode::Lazy => {
             let mut input = Object::new();
             input.insert("type", "object");
-            add_hint(&mut input, &tool.name);
+            add_hint(&mut input);
             object.insert(INPUT, input);
             object.remove(OUTPUT);
         }
@@ -193,15 +198,10 @@ fn reduce(schema: &Object, keep: &dyn Fn(&str) -> bool) -> Object {
 }
 
 /// Adds the optional `_schema_discovery` hint property to an input schema.
-fn add_hint(input: &mut Object, tool: &str) {
+fn add_hint(input: &mut Object) {
     let mut hint = Object::new();
     hint.insert("type", "string");
-    hint.insert(
-        "description",
-        format!(
-            "Not an argument. Before the first call of this tool, call `{META_TOOL}` with {{\"name\": \"{tool}\"}} to get its full input schema, unless that schema is already in this conversation."
-        ),
-    );
+    hint.insert("description", HINT);
     let mut properties = match input.remove("properties") {
         Some(Json::Object(properties)) => properties,
         _ => Object::new(),
@@ -285,4 +285,12 @@ pub fn meta_tool() -> Json {
     annotations.insert("openWorldHint", false);
     tool.insert("annotations", annotations);
     Json::Object(tool)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_hint_names_the_meta_tool() {
+        assert!(super::HINT.contains(&format!("`{}`", super::META_TOOL)));
+    }
 }
