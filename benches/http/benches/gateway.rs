@@ -26,7 +26,7 @@ use toolschema::call::Registry;
 use toolschema::catalog::Catalog;
 
 /// The downstream's answer, and the catalog of the tool, shared with the
-/// instruction counts (`benches/instructions.rs`).
+/// instruction counts (`benches/callgrind.rs`).
 const ANSWER: &str = include_str!("../../fixtures/gateway-answer.json");
 const CONFIG: &str = include_str!("../../fixtures/gateway.toml");
 /// The SOAP tool (imported from the example's WSDL) and its answer.
