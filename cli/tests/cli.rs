@@ -728,6 +728,20 @@ fn shutting_down_ends_event_streams_and_exits() {
     assert!(status.success(), "{status}");
 }
 
+/// A folder of its own holding a configuration with one tenant and one
+/// client, for imports to add to.
+fn scratch_config(tag: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("toolschema-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let config = dir.join("catalog.toml");
+    std::fs::write(
+        &config,
+        "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n",
+    )
+    .expect("write");
+    (dir, config)
+}
+
 const PETSTORE_IMPORT: [&str; 9] = [
     "import",
     "openapi",
@@ -782,14 +796,7 @@ fn import_openapi_writes_drafts_and_reports_what_it_skips() {
 
     // Added to a configuration, the result passes `check`; an operation
     // the document lacks is refused.
-    let dir = std::env::temp_dir().join(format!("toolschema-import-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let config = dir.join("catalog.toml");
-    std::fs::write(
-        &config,
-        "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n",
-    )
-    .expect("write");
+    let (dir, config) = scratch_config("import");
     let config_arg = config.display().to_string();
     let mut into: Vec<&str> = PETSTORE_IMPORT.to_vec();
     into.extend(["--into", &config_arg]);
@@ -914,14 +921,7 @@ fn import_wsdl_writes_soap_drafts_that_check_clean() {
         stdout.contains("soap_version = \"1.2\"") && stdout.contains("/insurance12\""),
         "{stdout}"
     );
-    let dir = std::env::temp_dir().join(format!("toolschema-wsdl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let config = dir.join("catalog.toml");
-    std::fs::write(
-        &config,
-        "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n",
-    )
-    .expect("write");
+    let (dir, config) = scratch_config("wsdl");
     let config_arg = config.display().to_string();
     let mut into = INSURANCE_IMPORT.to_vec();
     into.extend(["--into", &config_arg]);

@@ -9,7 +9,6 @@
 
 use core::fmt;
 use std::borrow::Cow;
-use std::rc::Rc;
 
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::ResolveResult;
@@ -20,13 +19,12 @@ pub(crate) const MAX_DEPTH: usize = 64;
 
 /// An element: its local name and namespace, its attributes (local names;
 /// namespace declarations left out), its child elements and its text
-/// (borrowed from the document when it can be). Names and namespaces are
-/// shared among the elements that have them.
+/// (borrowed from the document when it can be).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Element<'i> {
-    pub(crate) name: Rc<str>,
-    pub(crate) namespace: Option<Rc<str>>,
-    pub(crate) attributes: Vec<(Rc<str>, String)>,
+    pub(crate) name: String,
+    pub(crate) namespace: Option<String>,
+    pub(crate) attributes: Vec<(String, String)>,
     pub(crate) children: Vec<Element<'i>>,
     pub(crate) text: Cow<'i, str>,
 }
@@ -109,29 +107,10 @@ fn malformed(error: impl fmt::Display) -> XmlError {
     XmlError::Malformed(error.to_string())
 }
 
-/// The names seen so far, each held once.
-#[derive(Default)]
-struct Names(Vec<Rc<str>>);
-
-impl Names {
-    fn get(&mut self, name: &str) -> Rc<str> {
-        if let Some(known) = self.0.iter().find(|known| ***known == *name) {
-            return known.clone();
-        }
-        let name: Rc<str> = Rc::from(name);
-        self.0.push(name.clone());
-        name
-    }
-}
-
 /// The element an opening tag starts.
-fn open<'i>(
-    resolved: ResolveResult<'_>,
-    start: &BytesStart<'_>,
-    names: &mut Names,
-) -> Result<Element<'i>, XmlError> {
+fn open<'i>(resolved: ResolveResult<'_>, start: &BytesStart<'_>) -> Result<Element<'i>, XmlError> {
     let namespace = match resolved {
-        ResolveResult::Bound(namespace) => Some(names.get(namespace.as_ref())),
+        ResolveResult::Bound(namespace) => Some(namespace.as_ref().to_owned()),
         ResolveResult::Unbound => None,
         ResolveResult::Unknown(prefix) => {
             return Err(XmlError::Malformed(format!(
@@ -139,14 +118,14 @@ fn open<'i>(
             )));
         }
     };
-    let name = names.get(start.local_name().as_ref());
+    let name = start.local_name().as_ref().to_owned();
     let mut attributes = Vec::new();
     for attribute in start.attributes() {
         let attribute = attribute.map_err(malformed)?;
         if attribute.key.as_namespace_binding().is_some() {
             continue;
         }
-        let key = names.get(attribute.key.local_name().as_ref());
+        let key = attribute.key.local_name().as_ref().to_owned();
         let mut unknown = None;
         let value = attribute
             .normalized_value_with(XmlVersion::Implicit1_0, 1, |entity| {
@@ -182,7 +161,6 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Element<'_>, XmlError> {
     let text = core::str::from_utf8(bytes).map_err(|_| XmlError::NotUtf8)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut reader = NsReader::from_str(text);
-    let mut names = Names::default();
     let mut open_elements: Vec<Element<'_>> = Vec::new();
     loop {
         let (resolved, event) = reader.read_resolved_event().map_err(malformed)?;
@@ -192,13 +170,13 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Element<'_>, XmlError> {
                 if open_elements.len() >= MAX_DEPTH {
                     return Err(XmlError::TooDeep);
                 }
-                open_elements.push(open(resolved, &start, &mut names)?);
+                open_elements.push(open(resolved, &start)?);
             }
             Event::Empty(start) => {
                 if open_elements.len() >= MAX_DEPTH {
                     return Err(XmlError::TooDeep);
                 }
-                let element = open(resolved, &start, &mut names)?;
+                let element = open(resolved, &start)?;
                 match open_elements.last_mut() {
                     Some(parent) => parent.children.push(element),
                     None => return Ok(element),
