@@ -62,7 +62,7 @@ async fn insurance(State(log): State<Log>, request: Request) -> Response {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned)
     };
-    let v12 = parts.uri.path().ends_with("12");
+    let v12 = parts.uri.path().trim_end_matches('/').ends_with("12");
     log.lock().expect("log").push(Seen {
         path: parts.uri.path().to_owned(),
         content_type: header("content-type").unwrap_or_default(),
@@ -104,7 +104,7 @@ fn downstream(log: Log) -> Router {
     let text_xml = "text/xml; charset=utf-8";
     Router::new()
         .route("/insurance", post(insurance))
-        .route("/insurance12", post(insurance))
+        .route("/insurance12/", post(insurance))
         .route(
             "/slow",
             post(|| async {
@@ -344,7 +344,7 @@ protocol = "soap"
 
 [[downstream]]
 id = "insurance12"
-base_url = "http://127.0.0.1:{port}/insurance12"
+base_url = "http://127.0.0.1:{port}/insurance12/"
 protocol = "soap"
 soap_version = "1.2"
 "#
@@ -461,7 +461,9 @@ async fn a_soap_call_writes_the_request_element_in_order_and_reads_the_answer_ba
             r#"<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="{SOAP11}"><soap:Body><m:GetQuote xmlns:m="urn:pets-inc:insurance"><m:species>dog</m:species><m:ageYears>3</m:ageYears><m:coverage currency="EUR"><m:amount>5000</m:amount></m:coverage><m:extra>dental</m:extra><m:extra>travel</m:extra><m:note>a&lt;b &amp; &quot;c&quot;</m:note></m:GetQuote></soap:Body></soap:Envelope>"#
         )
     );
-    // SOAP 1.2: the action-less content type, unqualified children.
+    // SOAP 1.2: the endpoint as configured (trailing slash kept), the
+    // action-less content type, unqualified children.
+    assert_eq!(seen[1].path, "/insurance12/");
     assert_eq!(seen[1].content_type, "application/soap+xml; charset=utf-8");
     assert_eq!(seen[1].action, None);
     assert!(

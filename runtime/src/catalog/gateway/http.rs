@@ -159,12 +159,18 @@ impl Call {
             .request(&arguments)
             .map_err(|error| tool_error(capitalized(&error.to_string())))?;
         let mut url = self.downstream.base_url.clone();
-        match url.path_segments_mut() {
-            Ok(mut segments) => {
-                segments.pop_if_empty().extend(&request.segments);
-            }
-            Err(()) => {
-                return Err(self.defect("the downstream's base URL cannot take a path".to_owned()));
+        // A SOAP downstream's URL is its endpoint, trailing slash and all;
+        // a REST operation's path is appended.
+        if self.operation.soap.is_none() {
+            match url.path_segments_mut() {
+                Ok(mut segments) => {
+                    segments.pop_if_empty().extend(&request.segments);
+                }
+                Err(()) => {
+                    return Err(
+                        self.defect("the downstream's base URL cannot take a path".to_owned())
+                    );
+                }
             }
         }
         if !request.query.is_empty() {
