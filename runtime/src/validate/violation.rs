@@ -317,11 +317,20 @@ fn child(path: &str, name: &str) -> String {
     bounded(pointer, MAX_PATH_BYTES)
 }
 
-fn place(path: &str) -> String {
-    if path.is_empty() {
-        "The arguments".to_owned()
-    } else {
-        format!("`{path}`")
+/// Where a violation stands, as a sentence starts it: `` `/path` ``, or
+/// "The arguments" for the arguments object itself. Written straight into
+/// the message.
+struct Place<'a>(&'a str);
+
+impl fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            f.write_str("The arguments")
+        } else {
+            f.write_str("`")?;
+            f.write_str(self.0)?;
+            f.write_str("`")
+        }
     }
 }
 
@@ -432,9 +441,8 @@ impl Found {
     pub(crate) fn add(&mut self, error: &jsonschema::ValidationError<'_>) {
         use jsonschema::error::ValidationErrorKind as Kind;
         let path = bounded(error.instance_path().as_str().to_owned(), MAX_PATH_BYTES);
-        let at = |path: &str| place(path);
-        let mut one = |rule: Rule, message: &dyn Fn(&str) -> String| {
-            self.offer(path.clone(), rule, |path| message(&at(path)));
+        let mut one = |rule: Rule, message: &dyn Fn(Place<'_>) -> String| {
+            self.offer(path.clone(), rule, |path| message(Place(path)));
         };
         match error.kind() {
             Kind::Required { property } => {
