@@ -11,6 +11,17 @@ fn tokenizer() -> Result<Tokenizer, String> {
     Tokenizer::new().map_err(|e| e.to_string())
 }
 
+/// How a client's tools are shown, with how many each way
+/// (`data-structure-only 1, lazy 1, discover_tool_schema 1`).
+fn shown(cost: &ClientCost) -> String {
+    let parts: Vec<String> = cost
+        .parts
+        .iter()
+        .map(|(shown, part)| format!("{shown} {}", part.tools))
+        .collect();
+    parts.join(", ")
+}
+
 fn percent(saving: f64) -> String {
     format!("{:.1}%", saving * 100.0)
 }
@@ -26,14 +37,9 @@ pub(crate) fn log(snapshot: &Snapshot) {
     };
     for view in snapshot.clients() {
         if let Some(cost) = client_cost(snapshot, view.id(), Revision::LATEST, &tokenizer) {
-            let shown: Vec<String> = cost
-                .parts
-                .iter()
-                .map(|(shown, part)| format!("{shown} {}", part.tools))
-                .collect();
             tracing::info!(
                 client = %cost.client,
-                shown = %shown.join(", "),
+                shown = %shown(&cost),
                 bytes = cost.list.bytes,
                 tokens = cost.list.tokens,
                 full_mode_tokens = cost.full.tokens,
@@ -102,24 +108,14 @@ pub(crate) fn all_clients(snapshot: &Snapshot) -> Result<String, String> {
         .filter_map(|view| client_cost(snapshot, view.id(), Revision::LATEST, &tokenizer))
         .collect();
     costs.sort_by(|a, b| a.client.cmp(&b.client));
-    let shown: Vec<String> = costs
-        .iter()
-        .map(|cost| {
-            let parts: Vec<String> = cost
-                .parts
-                .iter()
-                .map(|(shown, part)| format!("{shown} {}", part.tools))
-                .collect();
-            parts.join(", ")
-        })
-        .collect();
+    let labels: Vec<String> = costs.iter().map(shown).collect();
     let client_width = costs
         .iter()
         .map(|c| c.client.len())
         .max()
         .unwrap_or(0)
         .max(6);
-    let shown_width = shown.iter().map(String::len).max().unwrap_or(0).max(8);
+    let shown_width = labels.iter().map(String::len).max().unwrap_or(0).max(8);
     let mut out = String::new();
     let _ = writeln!(out, "tokens counted with {ENCODING}\n");
     let _ = writeln!(
@@ -127,12 +123,12 @@ pub(crate) fn all_clients(snapshot: &Snapshot) -> Result<String, String> {
         "{:<client_width$}  {:<shown_width$} {:>6} {:>9} {:>8} {:>12} {:>8}",
         "client", "shown as", "tools", "bytes", "tokens", "Full tokens", "saving"
     );
-    for (cost, shown) in costs.iter().zip(&shown) {
+    for (cost, label) in costs.iter().zip(&labels) {
         let _ = writeln!(
             out,
             "{:<client_width$}  {:<shown_width$} {:>6} {:>9} {:>8} {:>12} {:>8}",
             cost.client,
-            shown,
+            label,
             cost.list.tools,
             cost.list.bytes,
             cost.list.tokens,

@@ -14,8 +14,8 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::{
-    Found, ImportError, ImportOptions, Imported, Skipped, Writer, every_one_found, kebab, snake,
-    write_field,
+    Found, ImportError, ImportOptions, Imported, Skipped, Writer, every_one_found, join, kebab,
+    snake, write_field,
 };
 use crate::catalog::gateway::SoapVersion;
 use crate::catalog::gateway::xml::{self, Element};
@@ -182,14 +182,6 @@ impl Fields {
     fn push(&mut self, field: Found) {
         self.taken.insert(field.exposed.clone());
         self.found.push(field);
-    }
-}
-
-fn join(prefix: &str, name: &str) -> String {
-    if prefix.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{prefix}.{name}")
     }
 }
 
