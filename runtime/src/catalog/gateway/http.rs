@@ -183,11 +183,7 @@ impl Call {
             Method::Patch => reqwest::Method::PATCH,
             Method::Delete => reqwest::Method::DELETE,
         };
-        let soap = self
-            .operation
-            .soap
-            .as_ref()
-            .map(|soap| (soap, soap.version));
+        let soap = self.operation.soap.as_ref();
         let mut builder = self.client.request(method, url);
         // The body's type unless the downstream's headers ask for one of
         // their own.
@@ -197,10 +193,10 @@ impl Call {
             .iter()
             .any(|(name, _)| name.eq_ignore_ascii_case("accept"))
         {
-            let accept = match soap {
+            let accept = match soap.map(|soap| soap.version) {
                 None => "application/json",
-                Some((_, SoapVersion::V1_1)) => "text/xml",
-                Some((_, SoapVersion::V1_2)) => "application/soap+xml",
+                Some(SoapVersion::V1_1) => "text/xml",
+                Some(SoapVersion::V1_2) => "application/soap+xml",
             };
             builder = builder.header(reqwest::header::ACCEPT, accept);
         }
@@ -233,12 +229,12 @@ impl Call {
             }
             builder = builder.header(name.as_str(), value.as_str());
         }
-        if let Some((operation, version)) = soap {
+        if let Some(operation) = soap {
             let body = request.body.as_ref().unwrap_or(&Value::Null);
             let envelope = soap::envelope(&self.operation, operation, &arguments, body)
                 .map_err(|error| tool_error(capitalized(&error.to_string())))?;
             let action = operation.action.as_deref();
-            builder = match version {
+            builder = match operation.version {
                 SoapVersion::V1_1 => builder
                     .header(reqwest::header::CONTENT_TYPE, "text/xml; charset=utf-8")
                     .header("SOAPAction", format!("\"{}\"", action.unwrap_or(""))),
@@ -267,8 +263,8 @@ impl Call {
             .map_err(|error| self.unreachable(&error))?;
         let status = response.status();
         let bytes = self.read_bounded(response).await?;
-        if let Some((operation, version)) = soap {
-            return self.soap_answer(operation, version, status, &bytes, &secrets);
+        if let Some(operation) = soap {
+            return self.soap_answer(operation, status, &bytes, &secrets);
         }
         if status.is_success() {
             return self.answer(&bytes);
@@ -309,12 +305,11 @@ impl Call {
     fn soap_answer(
         &self,
         operation: &SoapOperation,
-        version: SoapVersion,
         status: reqwest::StatusCode,
         bytes: &[u8],
         secrets: &[String],
     ) -> Result<Produced, CallError> {
-        match soap::read(bytes, version) {
+        match soap::read(bytes, operation.version) {
             Ok(Answer::Fault(fault)) => {
                 let reason = excerpt(fault.reason.as_bytes(), secrets);
                 let reason = match reason.trim_end_matches('.') {
