@@ -1,7 +1,9 @@
 //! The one-pass parse agrees with the full path: on random valid arguments
 //! and on random corruptions of them, `InputValidator::parse` (which tries
-//! the one pass first) gives exactly what the full path gives, and the one
-//! pass does vouch for valid arguments.
+//! the one pass first, then lists violations from its plan) gives exactly
+//! what the full path gives (the value, or every violation with its path,
+//! rule and sentence, in the same order, and the same count left out), and
+//! the one pass does vouch for valid arguments.
 
 use proptest::prelude::*;
 use serde::Serialize;
@@ -10,7 +12,7 @@ use serde_json::{Value, json};
 use toolschema::Tool;
 use toolschema::ToolDef;
 use toolschema::model::{Direction, Ref};
-use toolschema::validate::{InputValidator, Limits, Rule};
+use toolschema::validate::{ArgumentErrors, InputValidator, Limits, Rule};
 use toolschema::validate::{Names, rename};
 
 use crate::calls::PlaceOrder;
@@ -24,36 +26,47 @@ fn exposed<T: Tool + Serialize>(value: &T) -> Value {
 }
 
 /// The full path alone: validate, map names, deserialize.
-fn slow<T: Tool + DeserializeOwned>(validator: &InputValidator, text: &str) -> Option<T> {
-    let value = validator.check_str(text).ok()?;
-    serde_json::from_value(value).ok()
+fn slow<T: Tool + DeserializeOwned>(
+    validator: &InputValidator,
+    text: &str,
+) -> Result<T, ArgumentErrors> {
+    let value = validator.check_str(text)?;
+    serde_json::from_value(value).map_err(|_| validator.unreadable())
 }
 
 fn agree<T: Tool + DeserializeOwned + PartialEq + std::fmt::Debug>(
     text: &str,
 ) -> Result<(), TestCaseError> {
-    let validator = InputValidator::new(T::TOOL, Limits::default());
-    let both = validator.parse::<T>(text).ok();
-    let full = slow::<T>(&validator, text);
-    prop_assert_eq!(&both, &full, "for {}", text);
-    if validator.fast_path_accepts::<T>(text) {
-        prop_assert!(
-            full.is_some(),
-            "the one pass accepted what the full path refuses: {}",
-            text
-        );
-    }
-    // The same arguments already parsed, as they arrive inside a request.
-    if let Ok(value) = serde_json::from_str::<Value>(text) {
-        if validator.fast_path_accepts_value::<T>(&value) {
+    // The default limits, and a cap of two violations listed, so that
+    // which ones are kept and how many are left out is compared too.
+    let capped = Limits {
+        max_violations: 2,
+        ..Limits::default()
+    };
+    for limits in [Limits::default(), capped] {
+        let validator = InputValidator::new(T::TOOL, limits);
+        let both = validator.parse::<T>(text);
+        let full = slow::<T>(&validator, text);
+        prop_assert_eq!(&both, &full, "for {}", text);
+        if validator.fast_path_accepts::<T>(text) {
             prop_assert!(
-                full.is_some(),
-                "the one pass over a value accepted what the full path refuses: {}",
+                full.is_ok(),
+                "the one pass accepted what the full path refuses: {}",
                 text
             );
         }
-        let read = validator.read::<T>(value).ok();
-        prop_assert_eq!(&read, &full, "for the value of {}", text);
+        // The same arguments already parsed, as they arrive inside a request.
+        if let Ok(value) = serde_json::from_str::<Value>(text) {
+            if validator.fast_path_accepts_value::<T>(&value) {
+                prop_assert!(
+                    full.is_ok(),
+                    "the one pass over a value accepted what the full path refuses: {}",
+                    text
+                );
+            }
+            let read = validator.read::<T>(value);
+            prop_assert_eq!(&read, &full, "for the value of {}", text);
+        }
     }
     Ok(())
 }
@@ -85,23 +98,40 @@ fn any_json() -> impl Strategy<Value = Value> {
         Just(json!(["a", "b"])),
         Just(json!({})),
         Just(json!({"sku": "A", "quantity": 1, "unit_price_cents": 1})),
+        Just(json!({"sku": "", "quantity": 0, "unit_price_cents": -1, "x": 1})),
+        Just(json!({"streetAddress": 5, "postalCode": null, "leaveAtDoor": "yes"})),
+        Just(json!([{"sku": 1}, null, "a"])),
     ]
 }
 
+/// Several corruptions, one after the other.
+fn corrupt_all(json: Value, corruptions: Vec<(usize, usize, Value)>) -> Value {
+    corruptions
+        .into_iter()
+        .fold(json, |json, (choice, key, value)| {
+            corrupt(json, choice, key, value)
+        })
+}
+
+fn corruptions() -> impl Strategy<Value = Vec<(usize, usize, Value)>> {
+    prop::collection::vec((0usize..8, 0usize..16, any_json()), 1..6)
+}
+
 /// A corruption of a valid argument object: set, drop or add a key, at the
-/// top or inside the first line item, or put the discovery hint where it
-/// does not belong.
+/// top, inside the first line item or inside the delivery address, or put
+/// the discovery hint where it does not belong.
 fn corrupt(mut json: Value, choice: usize, key: usize, value: Value) -> Value {
     let object = json.as_object_mut().expect("object");
     let keys: Vec<String> = object.keys().cloned().collect();
-    match choice % 7 {
+    match choice % 8 {
         0 => {}
-        1 => {
+        1 if !keys.is_empty() => {
             object.insert(keys[key % keys.len()].clone(), value);
         }
-        2 => {
+        2 if !keys.is_empty() => {
             object.remove(&keys[key % keys.len()]);
         }
+        1 | 2 => {}
         3 => {
             object.insert("surprise".into(), value);
         }
@@ -110,18 +140,27 @@ fn corrupt(mut json: Value, choice: usize, key: usize, value: Value) -> Value {
                 object.get_mut("lineItems").and_then(|l| l.get_mut(0))
             {
                 let line_keys: Vec<String> = line.keys().cloned().collect();
-                line.insert(line_keys[key % line_keys.len()].clone(), value);
+                if !line_keys.is_empty() {
+                    line.insert(line_keys[key % line_keys.len()].clone(), value);
+                }
             }
         }
         5 => {
             object.insert("_schema_discovery".into(), value);
         }
-        _ => {
+        6 => {
             // The hint is a property of the arguments object only.
             if let Some(Value::Object(line)) =
                 object.get_mut("lineItems").and_then(|l| l.get_mut(0))
             {
                 line.insert("_schema_discovery".into(), value);
+            }
+        }
+        _ => {
+            // Inside the delivery address, if there is one.
+            if let Some(Value::Object(delivery)) = object.get_mut("delivery") {
+                let names = ["streetAddress", "postalCode", "leaveAtDoor", "door"];
+                delivery.insert(names[key % names.len()].into(), value);
             }
         }
     }
@@ -132,18 +171,18 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
 
     #[test]
-    fn orders_agree(order in place_order(), choice in 0usize..7, key in 0usize..16, value in any_json()) {
-        let text = corrupt(exposed(&order), choice, key, value).to_string();
+    fn orders_agree(order in place_order(), corruptions in corruptions()) {
+        let text = corrupt_all(exposed(&order), corruptions).to_string();
         agree::<PlaceOrder>(&text)?;
     }
 
     #[test]
-    fn field_attributes_agree(key in 0usize..16, value in any_json(), choice in 0usize..7) {
+    fn field_attributes_agree(corruptions in corruptions()) {
         let base = json!({
             "userId": 7, "note": "n", "page_size": 10, "verbose": true, "email": "ada@example.com",
             "offset": -3, "percent": 12.5, "slug": "abc-1", "tags": ["x"], "reason": "because"
         });
-        let text = corrupt(base, choice, key, value).to_string();
+        let text = corrupt_all(base, corruptions).to_string();
         agree::<FieldAttributes>(&text)?;
     }
 }
@@ -297,4 +336,85 @@ fn the_one_pass_vouches_for_valid_arguments() {
         .parse::<PlaceOrder>(&payload.to_string())
         .expect_err("invalid");
     assert_eq!(errors.len(), 2);
+}
+
+#[test]
+fn the_plan_lists_violations_where_it_can_speak_for_every_slot() {
+    let validator = InputValidator::new(PlaceOrder::TOOL, Limits::default());
+    let mut payload = crate::calls::valid_order();
+    payload["contactEmail"] = json!("not an email");
+    payload["customerName"] = json!("");
+    payload["lineItems"][0]["quantity"] = json!(0);
+    payload["lineItems"][0]["sku"] = json!(["a"]);
+    payload["lineItems"][0]["colour"] = json!("red");
+    payload["delivery"] = json!({"streetAddress": 5});
+    payload["priority"] = json!("yesterday");
+    let text = payload.to_string();
+    assert!(validator.fast_path_lists(&text));
+    let errors = validator.parse::<PlaceOrder>(&text).expect_err("invalid");
+    let listed: Vec<(&str, Rule)> = errors.iter().map(|v| (v.path(), v.rule())).collect();
+    assert_eq!(
+        listed,
+        [
+            ("/contactEmail", Rule::Format),
+            ("/customerName", Rule::MinLength),
+            ("/delivery/postalCode", Rule::Required),
+            ("/delivery/streetAddress", Rule::Type),
+            ("/lineItems/0/colour", Rule::UnknownProperty),
+            ("/lineItems/0/quantity", Rule::Minimum),
+            ("/lineItems/0/sku", Rule::Type),
+            ("/priority", Rule::Enum),
+        ]
+    );
+    let full = slow::<PlaceOrder>(&validator, &text).expect_err("invalid");
+    assert_eq!(errors, full);
+    // What it cannot speak for goes to the full path: arguments that are
+    // not an object, a repeated property, text that is not JSON.
+    for text in [
+        "[1]".to_owned(),
+        r#"{"customerName": "", "customerName": "x"}"#.to_owned(),
+        r#"{"customerName": 1"#.to_owned(),
+        // A path longer than a report holds.
+        format!(r#"{{"{}": 1, "x{}": 2}}"#, "n".repeat(300), "n".repeat(300)),
+    ] {
+        assert!(!validator.fast_path_lists(&text), "{text}");
+        assert_eq!(
+            validator.parse::<PlaceOrder>(&text),
+            slow::<PlaceOrder>(&validator, &text)
+        );
+    }
+}
+
+#[test]
+fn the_plan_lists_violations_of_refined_fields() {
+    let validator = InputValidator::new(FieldAttributes::TOOL, Limits::default());
+    let text = json!({
+        "userId": -1, "note": null, "page_size": null, "email": "ada@", "offset": 11,
+        "percent": 100, "slug": "AB", "tags": [], "reason": null, "trace_id": "t"
+    })
+    .to_string();
+    assert!(validator.fast_path_lists(&text));
+    let errors = validator
+        .parse::<FieldAttributes>(&text)
+        .expect_err("invalid");
+    assert_eq!(
+        errors,
+        slow::<FieldAttributes>(&validator, &text).expect_err("invalid")
+    );
+    let rules: Vec<Rule> = errors.iter().map(|v| v.rule()).collect();
+    assert_eq!(
+        rules,
+        [
+            Rule::Format,
+            Rule::Type,
+            Rule::Maximum,
+            Rule::Maximum,
+            Rule::Type,
+            Rule::MinLength,
+            Rule::Pattern,
+            Rule::MinItems,
+            Rule::UnknownProperty,
+            Rule::Minimum,
+        ]
+    );
 }

@@ -74,14 +74,16 @@ impl InputValidator {
             raw: matches!(**root, Node::Raw(_)).then(|| schema.clone()),
             renames: has_renames(root, Direction::Input),
             limits,
-            plan: one_pass::Plan::compile(root),
+            plan: one_pass::Plan::compile(root, &schema),
             root: root.clone(),
         }
     }
 
     /// The whole inbound path into `T`: limits, then one checked pass of
-    /// serde over the text when that suffices, else the full path (every
-    /// violation reported). Both accept exactly the same arguments.
+    /// serde over the text when that suffices; when it finds the arguments
+    /// wrong, a second pass lists their violations from the same plan where
+    /// the plan speaks for every slot; else the full path. All three accept
+    /// exactly the same arguments and report exactly the same violations.
     pub fn parse<T: serde::de::DeserializeOwned>(&self, text: &str) -> Result<T, ArgumentErrors> {
         self.check_size(text)?;
         let plan = self.plan.as_ref().filter(|_| self.validator.is_ok());
@@ -97,14 +99,20 @@ impl InputValidator {
         if bounded {
             self.check_depth(text)?;
         }
+        let cap = self.limits.max_violations;
+        if let Some(found) = plan.and_then(|plan| one_pass::violations(text, plan, cap)) {
+            return Err(ArgumentErrors::from_found(found));
+        }
         let value = self.parse_then_check(text, text.contains("null"))?;
         serde_json::from_value(value).map_err(|_| self.unreadable())
     }
 
     /// The whole inbound path into `T` for arguments already parsed (as they
     /// arrive inside a JSON-RPC request): nesting, then one checked pass of
-    /// serde over the value when that suffices, else the full path. Accepts
-    /// exactly what [`check_value`](Self::check_value) accepts.
+    /// serde over the value when that suffices (and the plan's listing of
+    /// violations when it finds them), else the full path. Accepts exactly
+    /// what [`check_value`](Self::check_value) accepts, with the same
+    /// violations.
     pub fn read<T: serde::de::DeserializeOwned>(&self, value: Value) -> Result<T, ArgumentErrors> {
         let plan = self.plan.as_ref().filter(|_| self.validator.is_ok());
         if let Some(plan) = plan {
@@ -114,6 +122,13 @@ impl InputValidator {
             }
             if let Some(arguments) = one_pass::read::<T>(&value, plan) {
                 return Ok(arguments);
+            }
+            if bounded && depth(&value) > self.limits.max_depth {
+                return Err(self.too_deep());
+            }
+            let cap = self.limits.max_violations;
+            if let Some(found) = one_pass::violations_in(&value, plan, cap) {
+                return Err(ArgumentErrors::from_found(found));
             }
         }
         let value = self.check_value(value)?;
@@ -136,6 +151,16 @@ impl InputValidator {
         self.plan
             .as_ref()
             .is_some_and(|plan| one_pass::read::<T>(value, plan).is_some())
+    }
+
+    /// Whether the one-pass plan alone lists the violations of `text` (for
+    /// tests that hold it to the full path).
+    #[doc(hidden)]
+    pub fn fast_path_lists(&self, text: &str) -> bool {
+        let cap = self.limits.max_violations;
+        self.plan
+            .as_ref()
+            .is_some_and(|plan| one_pass::violations(text, plan, cap).is_some())
     }
 
     /// Checks a payload of JSON text: size, nesting, syntax, then the schema.

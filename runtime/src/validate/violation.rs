@@ -280,7 +280,7 @@ pub(super) fn kind_of(value: &Value) -> &'static str {
 /// At most this many bytes of a path are reported; a longer one is cut and
 /// ends in `…` (a property name is the client's to choose, and a reply
 /// echoes it).
-const MAX_PATH_BYTES: usize = 200;
+pub(crate) const MAX_PATH_BYTES: usize = 200;
 
 /// At most this many bytes of one message.
 const MAX_MESSAGE_BYTES: usize = 600;
@@ -439,26 +439,71 @@ impl Found {
 
     /// Offers the violations one `jsonschema` error stands for.
     pub(crate) fn add(&mut self, error: &jsonschema::ValidationError<'_>) {
+        self.add_at("", error);
+    }
+
+    /// Offers a missing required property `name` of the object at `object`.
+    pub(crate) fn add_required(&mut self, object: &str, name: &str) {
+        let path = child(&bounded(object.to_owned(), MAX_PATH_BYTES), name);
+        self.offer(path, Rule::Required, |path| {
+            format!("`{path}` is required; add it.")
+        });
+    }
+
+    /// Offers a property `name` the object at `object` does not list.
+    pub(crate) fn add_unknown(&mut self, object: &str, name: &str) {
+        let path = child(&bounded(object.to_owned(), MAX_PATH_BYTES), name);
+        self.offer(path, Rule::UnknownProperty, |path| {
+            format!("`{path}` is not a parameter here; remove it or check its spelling.")
+        });
+    }
+
+    /// Offers an array at `path` with fewer items than `min` (`MinItems`)
+    /// or more than `max` (`MaxItems`).
+    pub(crate) fn add_items(&mut self, path: &str, rule: Rule, limit: u64) {
+        let path = bounded(path.to_owned(), MAX_PATH_BYTES);
+        let bound = if rule == Rule::MinItems {
+            "least"
+        } else {
+            "most"
+        };
+        self.offer(path, rule, |path| {
+            format!(
+                "{} must have at {bound} {limit} item{}.",
+                Place(path),
+                plural(limit)
+            )
+        });
+    }
+
+    /// Offers one rule broken by the value at `path` (a JSON pointer,
+    /// not longer than a report holds).
+    pub(crate) fn add_broken(&mut self, path: &str, broken: Broken<'_>) {
+        self.offer(path.to_owned(), broken.rule(), |path| {
+            broken.sentence(Place(path))
+        });
+    }
+
+    /// Offers the violations one `jsonschema` error stands for, its
+    /// instance path taken below `prefix`.
+    pub(crate) fn add_at(&mut self, prefix: &str, error: &jsonschema::ValidationError<'_>) {
         use jsonschema::error::ValidationErrorKind as Kind;
-        let path = bounded(error.instance_path().as_str().to_owned(), MAX_PATH_BYTES);
+        let instance = error.instance_path();
+        let mut path = String::with_capacity(prefix.len() + instance.as_str().len());
+        path.push_str(prefix);
+        path.push_str(instance.as_str());
+        let path = bounded(path, MAX_PATH_BYTES);
         let mut one = |rule: Rule, message: &dyn Fn(Place<'_>) -> String| {
             self.offer(path.clone(), rule, |path| message(Place(path)));
         };
         match error.kind() {
             Kind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
-                let path = child(&path, name);
-                self.offer(path, Rule::Required, |path| {
-                    format!("`{path}` is required; add it.")
-                });
+                self.add_required(&path, name);
             }
             Kind::AdditionalProperties { unexpected } => {
                 for name in unexpected {
-                    self.offer(child(&path, name), Rule::UnknownProperty, |path| {
-                        format!(
-                            "`{path}` is not a parameter here; remove it or check its spelling."
-                        )
-                    });
+                    self.add_unknown(&path, name);
                 }
             }
             Kind::Type { kind } => {
@@ -471,53 +516,31 @@ impl Found {
                         .join(" or "),
                 };
                 let actual = kind_of(error.instance());
-                one(Rule::Type, &|at| {
-                    format!("{at} must be of type {expected}, not {actual}.")
-                });
+                self.add_broken(
+                    &path,
+                    Broken::Type {
+                        expected: &expected,
+                        actual,
+                    },
+                );
             }
-            Kind::Format { format } => one(Rule::Format, &|at| {
-                format!("{at} must be a string in `{format}` format.")
-            }),
-            Kind::Minimum { limit } => one(Rule::Minimum, &|at| {
-                format!("{at} must be at least {limit}.")
-            }),
-            Kind::Maximum { limit } => one(Rule::Maximum, &|at| {
-                format!("{at} must be at most {limit}.")
-            }),
-            Kind::MinLength { limit } => one(Rule::MinLength, &|at| {
-                format!(
-                    "{at} must have at least {limit} character{}.",
-                    plural(*limit)
-                )
-            }),
-            Kind::MaxLength { limit } => one(Rule::MaxLength, &|at| {
-                format!(
-                    "{at} must have at most {limit} character{}.",
-                    plural(*limit)
-                )
-            }),
-            Kind::Pattern { pattern } => one(Rule::Pattern, &|at| {
-                format!("{at} must match the pattern `{pattern}`.")
-            }),
-            Kind::MinItems { limit } => one(Rule::MinItems, &|at| {
-                format!("{at} must have at least {limit} item{}.", plural(*limit))
-            }),
-            Kind::MaxItems { limit } => one(Rule::MaxItems, &|at| {
-                format!("{at} must have at most {limit} item{}.", plural(*limit))
-            }),
+            Kind::Format { format } => self.add_broken(&path, Broken::Format(format)),
+            Kind::Minimum { limit } => self.add_broken(&path, Broken::Minimum(limit)),
+            Kind::Maximum { limit } => self.add_broken(&path, Broken::Maximum(limit)),
+            Kind::MinLength { limit } => self.add_broken(&path, Broken::MinLength(*limit)),
+            Kind::MaxLength { limit } => self.add_broken(&path, Broken::MaxLength(*limit)),
+            Kind::Pattern { pattern } => self.add_broken(&path, Broken::Pattern(pattern)),
+            Kind::MinItems { limit } => self.add_items(&path, Rule::MinItems, *limit),
+            Kind::MaxItems { limit } => self.add_items(&path, Rule::MaxItems, *limit),
             Kind::UniqueItems => one(Rule::UniqueItems, &|at| {
                 format!("{at} must not repeat an item.")
             }),
             Kind::Enum { options } => {
                 let options = match options.as_ref() {
-                    Value::Array(values) => values
-                        .iter()
-                        .map(Value::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    Value::Array(values) => options_text(values),
                     other => other.to_string(),
                 };
-                one(Rule::Enum, &|at| format!("{at} must be one of: {options}."));
+                self.add_broken(&path, Broken::Enum(&options));
             }
             Kind::Constant { expected_value } => {
                 one(Rule::Const, &|at| format!("{at} must be {expected_value}."))
@@ -548,6 +571,69 @@ impl Found {
             }
         }
     }
+}
+
+/// A rule one value breaks, with what its sentence needs.
+pub(crate) enum Broken<'a> {
+    /// `type`: the type the schema names, and the kind of the value
+    /// ([`kind_of`]).
+    Type {
+        expected: &'a str,
+        actual: &'static str,
+    },
+    Format(&'a str),
+    Minimum(&'a Value),
+    Maximum(&'a Value),
+    MinLength(u64),
+    MaxLength(u64),
+    Pattern(&'a str),
+    /// `enum`, with its values as [`options_text`] writes them.
+    Enum(&'a str),
+}
+
+impl Broken<'_> {
+    fn rule(&self) -> Rule {
+        match self {
+            Broken::Type { .. } => Rule::Type,
+            Broken::Format(_) => Rule::Format,
+            Broken::Minimum(_) => Rule::Minimum,
+            Broken::Maximum(_) => Rule::Maximum,
+            Broken::MinLength(_) => Rule::MinLength,
+            Broken::MaxLength(_) => Rule::MaxLength,
+            Broken::Pattern(_) => Rule::Pattern,
+            Broken::Enum(_) => Rule::Enum,
+        }
+    }
+
+    fn sentence(&self, at: Place<'_>) -> String {
+        match self {
+            Broken::Type { expected, actual } => {
+                format!("{at} must be of type {expected}, not {actual}.")
+            }
+            Broken::Format(format) => format!("{at} must be a string in `{format}` format."),
+            Broken::Minimum(limit) => format!("{at} must be at least {limit}."),
+            Broken::Maximum(limit) => format!("{at} must be at most {limit}."),
+            Broken::MinLength(limit) => format!(
+                "{at} must have at least {limit} character{}.",
+                plural(*limit)
+            ),
+            Broken::MaxLength(limit) => format!(
+                "{at} must have at most {limit} character{}.",
+                plural(*limit)
+            ),
+            Broken::Pattern(pattern) => format!("{at} must match the pattern `{pattern}`."),
+            Broken::Enum(options) => format!("{at} must be one of: {options}."),
+        }
+    }
+}
+
+/// The values of an `enum`, as its violation lists them.
+pub(crate) fn options_text(values: &[Value]) -> String {
+    values
+        .iter()
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn plural(n: u64) -> &'static str {

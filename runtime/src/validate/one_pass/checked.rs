@@ -9,7 +9,6 @@ use serde::de::{
 };
 
 use super::plan::{Kind, Member, Object, Plan, Slot};
-use crate::model::Number;
 use crate::project::HINT_FIELD;
 
 /// The error that sends a call down the full path.
@@ -76,57 +75,17 @@ impl<'a> Place<'a> {
 
     #[inline]
     fn integer(self, value: i128) -> bool {
-        match self.slot.kind {
-            Kind::Integer { min, max, nonzero } => {
-                min <= value && value <= max && !(nonzero && value == 0)
-            }
-            Kind::Number { min, max } => {
-                // Every JSON integer fits one of the two.
-                let value = i64::try_from(value)
-                    .map(Number::Int)
-                    .unwrap_or(Number::UInt(value as u64));
-                self.number(value, min, max)
-            }
-            Kind::Any => true,
-            _ => false,
-        }
+        self.slot.integer(value)
     }
 
     #[inline]
     fn float(self, value: f64) -> bool {
-        match self.slot.kind {
-            Kind::Number { min, max } => self.number(Number::Float(value), min, max),
-            Kind::Any => true,
-            _ => false,
-        }
-    }
-
-    fn number(self, value: Number, min: Option<Number>, max: Option<Number>) -> bool {
-        min.is_none_or(|min| !value.is_less_than(min))
-            && max.is_none_or(|max| !max.is_less_than(value))
+        self.slot.float(value)
     }
 
     #[inline]
     fn string(self, text: &str) -> bool {
-        match self.slot.kind {
-            Kind::String { min, max, check } => {
-                // A string has at least a quarter as many characters as
-                // bytes, and at most as many: count only when that decides.
-                let bytes = text.len() as u64;
-                if bytes > max || bytes / 4 < min {
-                    let chars = text.chars().count() as u64;
-                    if chars < min || chars > max {
-                        return false;
-                    }
-                }
-                check.is_none_or(|check| self.run.plan.strings[check as usize].accepts(text))
-            }
-            Kind::Enum(index) => self.run.plan.enums[index as usize]
-                .iter()
-                .any(|name| **name == *text),
-            Kind::Any => true,
-            _ => false,
-        }
+        self.slot.string(self.run.plan, text)
     }
 
     #[inline]

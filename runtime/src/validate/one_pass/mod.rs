@@ -17,9 +17,14 @@
 //! paths agree on them; plain e-mail addresses are accepted by a stricter
 //! hand-written check first, and anything it does not accept still goes to
 //! the validator.
+//!
+//! When the one pass finds arguments wrong, a second pass over the same
+//! input lists their violations from the plan ([`violations`]), as the full
+//! path would list them, where the plan can speak for every slot.
 
 mod checked;
 mod email;
+mod listing;
 mod plan;
 
 pub(crate) use plan::Plan;
@@ -28,6 +33,8 @@ use serde::de;
 use serde_json::Value;
 
 use checked::read_with;
+
+use super::violation::Found;
 
 /// Reads `text` as `T`, checking it against `plan` on the way; `None` when
 /// the full path must decide.
@@ -43,4 +50,20 @@ pub(crate) fn parse<T: de::DeserializeOwned>(text: &str, plan: &Plan) -> Option<
 /// must decide.
 pub(crate) fn read<T: de::DeserializeOwned>(value: &Value, plan: &Plan) -> Option<T> {
     read_with(value, plan)
+}
+
+/// The violations of the arguments `text`, at most `cap` listed, as the
+/// full path lists them; `None` when the full path must list them (or
+/// finds none: arguments that break no rule yet were not read).
+pub(crate) fn violations(text: &str, plan: &Plan, cap: usize) -> Option<Found> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let found = listing::list(&mut de, plan, Found::new(cap))?;
+    de.end().ok()?;
+    (!found.is_empty()).then_some(found)
+}
+
+/// [`violations`] of arguments already parsed.
+pub(crate) fn violations_in(value: &Value, plan: &Plan, cap: usize) -> Option<Found> {
+    let found = listing::list(value, plan, Found::new(cap))?;
+    (!found.is_empty()).then_some(found)
 }

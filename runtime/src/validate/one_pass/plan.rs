@@ -2,11 +2,13 @@
 //! model, so that a call walks no model.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
 use super::email::plain_email;
 use crate::model::{Additional, Direction, Field, Node, Number, Refine, members};
+use crate::validate::violation::{Broken, kind_of, options_text};
 
 /// The checks of one tool's arguments, resolved once.
 pub(crate) struct Plan {
@@ -19,6 +21,260 @@ pub(crate) struct Plan {
     /// The deepest nesting of arrays and objects that arguments passing the
     /// plan can have; `None` when unbounded (recursion, values of any shape).
     pub(super) depth: Option<usize>,
+    /// What listing violations needs; `None` leaves it to the full path.
+    pub(super) errors: Option<Errors>,
+}
+
+/// The schema every slot stands for, for listing violations as the full
+/// path lists them: where a value breaks its slot, the slot's own schema
+/// (compiled on first use) says how, in `jsonschema`'s words.
+pub(super) struct Errors {
+    /// The Full input schema.
+    schema: Value,
+    /// Each slot's schema, as a JSON pointer into `schema`.
+    pointers: Vec<Box<str>>,
+    validators: Box<[OnceLock<Option<jsonschema::Validator>>]>,
+    /// Each scalar slot's schema read in full, where it is plain enough.
+    plain: Box<[Option<Plain>]>,
+}
+
+impl Errors {
+    /// `slot`'s schema read in full, if it is plain.
+    pub(super) fn plain(&self, slot: u32) -> Option<&Plain> {
+        self.plain[slot as usize].as_ref()
+    }
+
+    /// The validator of `slot`'s own schema; `None` if it does not compile.
+    pub(super) fn validator(&self, slot: u32) -> Option<&jsonschema::Validator> {
+        let slot = slot as usize;
+        self.validators[slot]
+            .get_or_init(|| {
+                let schema = self.schema.pointer(&self.pointers[slot])?;
+                compile(schema)
+            })
+            .as_ref()
+    }
+}
+
+/// A scalar slot's schema when it names one type and no rules but those
+/// whose violations are judged here: where a value breaks exactly one of
+/// them, the violation is written without `jsonschema` (its sentence the
+/// one the full path writes); anything else is left to the slot's
+/// validator.
+pub(super) struct Plain {
+    /// The one type, as the schema names it.
+    kind: Box<str>,
+    minimum: Option<Value>,
+    maximum: Option<Value>,
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+    format: Option<Box<str>>,
+    pattern: Option<Box<str>>,
+    /// An `enum` of strings, and its values as a violation lists them.
+    options: Option<(Box<[Box<str>]>, String)>,
+    /// A `not` rule (zero excluded): left to the validator.
+    not: bool,
+}
+
+/// What a plain schema says of a value its slot refused.
+pub(super) enum Judged<'a> {
+    /// The value breaks nothing (the plan is stricter than the schema).
+    Fine,
+    /// The value breaks exactly this rule.
+    One(Broken<'a>),
+    /// Several rules, or ones judged only by the validator.
+    Unsure,
+}
+
+impl Plain {
+    fn read(sub: &serde_json::Map<String, Value>) -> Option<Plain> {
+        const RULES: [&str; 9] = [
+            "type",
+            "minimum",
+            "maximum",
+            "minLength",
+            "maxLength",
+            "format",
+            "pattern",
+            "enum",
+            "not",
+        ];
+        if !says_only(sub, &RULES) {
+            return None;
+        }
+        let kind = sub.get("type")?.as_str()?;
+        if !["null", "boolean", "integer", "number", "string"].contains(&kind) {
+            return None;
+        }
+        let number = |key: &str| match sub.get(key) {
+            None => Some(None),
+            Some(value) if value.is_number() => Some(Some(value.clone())),
+            Some(_) => None,
+        };
+        let count = |key: &str| match sub.get(key) {
+            None => Some(None),
+            Some(value) => value.as_u64().map(Some),
+        };
+        let text = |key: &str| match sub.get(key) {
+            None => Some(None),
+            Some(value) => value.as_str().map(|text| Some(text.into())),
+        };
+        let options = match sub.get("enum") {
+            None => None,
+            Some(values) => {
+                let values = values.as_array()?;
+                let names = values
+                    .iter()
+                    .map(|value| value.as_str().map(Box::from))
+                    .collect::<Option<Box<[Box<str>]>>>()?;
+                Some((names, options_text(values)))
+            }
+        };
+        Some(Plain {
+            kind: kind.into(),
+            minimum: number("minimum")?,
+            maximum: number("maximum")?,
+            min_length: count("minLength")?,
+            max_length: count("maxLength")?,
+            format: text("format")?,
+            pattern: text("pattern")?,
+            options,
+            not: sub.contains_key("not"),
+        })
+    }
+
+    /// What this schema says of `value`, which the slot `kind` of `plan`
+    /// refused.
+    pub(super) fn judge<'a>(&'a self, value: &Value, plan: &Plan, kind: Kind) -> Judged<'a> {
+        let of_kind = match &*self.kind {
+            "null" => value.is_null(),
+            "boolean" => value.is_boolean(),
+            "string" => value.is_string(),
+            "number" => value.is_number(),
+            // As JSON Schema counts them: 2.0 is an integer.
+            _ => {
+                value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|f| f.fract() == 0.0)
+            }
+        };
+        if !of_kind {
+            // Each rule judges the values of its own type whatever `type`
+            // says (`enum` and `not` those of every type): one of them may
+            // be broken as well.
+            let judged = self.options.is_some()
+                || self.not
+                || (value.is_number() && (self.minimum.is_some() || self.maximum.is_some()))
+                || (value.is_string()
+                    && (self.min_length.is_some()
+                        || self.max_length.is_some()
+                        || self.format.is_some()
+                        || self.pattern.is_some()));
+            if judged {
+                return Judged::Unsure;
+            }
+            return Judged::One(Broken::Type {
+                expected: &self.kind,
+                actual: kind_of(value),
+            });
+        }
+        let mut broken = None;
+        let mut count = 0;
+        let mut breaks = |rule: Broken<'a>| {
+            count += 1;
+            broken = Some(rule);
+        };
+        if let Some(number) = value.as_number() {
+            if self.not && value.as_f64() == Some(0.0) {
+                return Judged::Unsure;
+            }
+            for (limit, below) in [(&self.minimum, true), (&self.maximum, false)] {
+                let Some(limit) = limit else { continue };
+                let Some(order) = compare(number, limit.as_number().unwrap_or(number)) else {
+                    return Judged::Unsure;
+                };
+                match (below, order) {
+                    (true, core::cmp::Ordering::Less) => breaks(Broken::Minimum(limit)),
+                    (false, core::cmp::Ordering::Greater) => breaks(Broken::Maximum(limit)),
+                    _ => {}
+                }
+            }
+        }
+        if let Some(text) = value.as_str() {
+            if self.min_length.is_some() || self.max_length.is_some() {
+                let chars = text.chars().count() as u64;
+                if let Some(min) = self.min_length.filter(|&min| chars < min) {
+                    breaks(Broken::MinLength(min));
+                }
+                if let Some(max) = self.max_length.filter(|&max| chars > max) {
+                    breaks(Broken::MaxLength(max));
+                }
+            }
+            if let Kind::String {
+                check: Some(check), ..
+            } = kind
+                && !plan.strings[check as usize].accepts(text)
+            {
+                match (&self.format, &self.pattern) {
+                    (Some(format), None) => breaks(Broken::Format(format)),
+                    (None, Some(pattern)) => breaks(Broken::Pattern(pattern)),
+                    _ => return Judged::Unsure,
+                }
+            } else if (self.format.is_some() || self.pattern.is_some())
+                && !matches!(kind, Kind::String { check: Some(_), .. })
+            {
+                // A format or pattern the plan does not check itself.
+                return Judged::Unsure;
+            }
+            if let Some((names, text_of)) = &self.options
+                && !names.iter().any(|name| **name == *text)
+            {
+                breaks(Broken::Enum(text_of));
+            }
+        }
+        match (count, broken) {
+            (0, _) => Judged::Fine,
+            (1, Some(broken)) => Judged::One(broken),
+            _ => Judged::Unsure,
+        }
+    }
+}
+
+/// The order of two JSON numbers, exactly; `None` where a whole number
+/// beyond 2^53 meets a fraction.
+fn compare(a: &serde_json::Number, b: &serde_json::Number) -> Option<core::cmp::Ordering> {
+    const EXACT: u64 = 1 << 53;
+    let whole = |n: &serde_json::Number| {
+        n.as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+    };
+    match (whole(a), whole(b)) {
+        (Some(a), Some(b)) => Some(a.cmp(&b)),
+        (Some(w), None) if w.unsigned_abs() <= EXACT.into() => (w as f64).partial_cmp(&b.as_f64()?),
+        (None, Some(w)) if w.unsigned_abs() <= EXACT.into() => a.as_f64()?.partial_cmp(&(w as f64)),
+        (None, None) => a.as_f64()?.partial_cmp(&b.as_f64()?),
+        _ => None,
+    }
+}
+
+/// Whether the schema `sub` has no keywords but `rules` and annotations.
+fn says_only(sub: &serde_json::Map<String, Value>, rules: &[&str]) -> bool {
+    const NOTES: [&str; 5] = [
+        "title",
+        "description",
+        "default",
+        "examples",
+        "x-mcp-header",
+    ];
+    sub.keys()
+        .all(|key| NOTES.contains(&key.as_str()) || rules.contains(&key.as_str()))
+}
+
+fn compile(schema: &Value) -> Option<jsonschema::Validator> {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(schema)
+        .ok()
 }
 
 /// What may stand in one place.
@@ -67,6 +323,65 @@ pub(super) enum Kind {
     Object(u32),
     /// Something only the full path checks.
     Refuse,
+}
+
+impl Slot {
+    /// Whether the integer `value` may stand here.
+    #[inline]
+    pub(super) fn integer(&self, value: i128) -> bool {
+        match self.kind {
+            Kind::Integer { min, max, nonzero } => {
+                min <= value && value <= max && !(nonzero && value == 0)
+            }
+            Kind::Number { min, max } => {
+                // Every JSON integer fits one of the two.
+                let value = i64::try_from(value)
+                    .map(Number::Int)
+                    .unwrap_or(Number::UInt(value as u64));
+                within(value, min, max)
+            }
+            Kind::Any => true,
+            _ => false,
+        }
+    }
+
+    /// Whether the fraction `value` may stand here.
+    #[inline]
+    pub(super) fn float(&self, value: f64) -> bool {
+        match self.kind {
+            Kind::Number { min, max } => within(Number::Float(value), min, max),
+            Kind::Any => true,
+            _ => false,
+        }
+    }
+
+    /// Whether the string `text` may stand here.
+    #[inline]
+    pub(super) fn string(&self, plan: &Plan, text: &str) -> bool {
+        match self.kind {
+            Kind::String { min, max, check } => {
+                // A string has at least a quarter as many characters as
+                // bytes, and at most as many: count only when that decides.
+                let bytes = text.len() as u64;
+                if bytes > max || bytes / 4 < min {
+                    let chars = text.chars().count() as u64;
+                    if chars < min || chars > max {
+                        return false;
+                    }
+                }
+                check.is_none_or(|check| plan.strings[check as usize].accepts(text))
+            }
+            Kind::Enum(index) => plan.enums[index as usize]
+                .iter()
+                .any(|name| **name == *text),
+            Kind::Any => true,
+            _ => false,
+        }
+    }
+}
+
+fn within(value: Number, min: Option<Number>, max: Option<Number>) -> bool {
+    min.is_none_or(|min| !value.is_less_than(min)) && max.is_none_or(|max| !max.is_less_than(value))
 }
 
 /// A closed object without flattened fields.
@@ -157,9 +472,10 @@ impl StringCheck {
 const MAX_MEMBERS: usize = 64;
 
 impl Plan {
-    /// Builds the plan of `root`, the input node of a tool. `None` when a
-    /// string check does not compile (the full path then reports it).
-    pub(crate) fn compile(root: &Node) -> Option<Plan> {
+    /// Builds the plan of `root`, the input node of a tool, whose Full
+    /// schema is `schema`. `None` when a string check does not compile (the
+    /// full path then reports it).
+    pub(crate) fn compile(root: &Node, schema: &Value) -> Option<Plan> {
         let mut builder = Builder {
             plan: Plan {
                 slots: Vec::new(),
@@ -167,14 +483,101 @@ impl Plan {
                 strings: Vec::new(),
                 enums: Vec::new(),
                 depth: None,
+                errors: None,
             },
             objects: HashMap::new(),
+            pointers: Vec::new(),
         };
-        builder.slot(root, None)?;
+        builder.slot(root, None, String::new())?;
+        let pointers = builder.pointers;
         let mut plan = builder.plan;
         let mut depths = vec![Depth::Unknown; plan.objects.len()];
         plan.depth = plan.depth_of(0, &mut depths);
+        if plan.lists_as_schema(schema, &pointers) {
+            let plain = pointers
+                .iter()
+                .zip(&plan.slots)
+                .map(|(pointer, slot)| match slot.kind {
+                    Kind::Null
+                    | Kind::Bool
+                    | Kind::Integer { .. }
+                    | Kind::Number { .. }
+                    | Kind::String { .. }
+                    | Kind::Enum(_) => Plain::read(schema.pointer(pointer)?.as_object()?),
+                    _ => None,
+                })
+                .collect();
+            plan.errors = Some(Errors {
+                schema: schema.clone(),
+                validators: pointers.iter().map(|_| OnceLock::new()).collect(),
+                pointers,
+                plain,
+            });
+        }
         Some(plan)
+    }
+
+    /// Whether violations can be listed slot by slot exactly as the full
+    /// path lists them: no slot's schema is reached through a `$ref`, and
+    /// every array, map, object and open slot says no more than the plan
+    /// knows (scalars' own schemas list their violations themselves).
+    fn lists_as_schema(&self, schema: &Value, pointers: &[Box<str>]) -> bool {
+        if schema.get("$defs").is_some() {
+            return false;
+        }
+        self.slots.iter().zip(pointers).all(|(slot, pointer)| {
+            let Some(sub) = schema.pointer(pointer).and_then(Value::as_object) else {
+                return false;
+            };
+            if sub.contains_key("$ref") {
+                return false;
+            }
+            let count = |key: &str, default: u64| sub.get(key).map_or(Some(default), Value::as_u64);
+            match slot.kind {
+                Kind::Any => says_only(sub, &[]),
+                Kind::Array { min, max, .. } => {
+                    says_only(sub, &["type", "items", "minItems", "maxItems"])
+                        && sub.get("type") == Some(&Value::from("array"))
+                        && count("minItems", 0) == Some(min)
+                        && count("maxItems", u64::MAX) == Some(max)
+                }
+                Kind::Map { .. } => {
+                    says_only(sub, &["type", "additionalProperties"])
+                        && sub.get("type") == Some(&Value::from("object"))
+                }
+                Kind::Object(index) => {
+                    let object = &self.objects[index as usize];
+                    let listed = |key: &str| sub.get(key).and_then(Value::as_array);
+                    let properties = sub.get("properties").and_then(Value::as_object);
+                    let required: Vec<&str> = object
+                        .members
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| object.required & (1 << i) != 0)
+                        .map(|(_, member)| &*member.exposed.text)
+                        .collect();
+                    says_only(
+                        sub,
+                        &["type", "properties", "required", "additionalProperties"],
+                    ) && sub.get("type") == Some(&Value::from("object"))
+                        && sub.get("additionalProperties") == Some(&Value::Bool(false))
+                        && properties.is_some_and(|p| {
+                            p.len() == object.members.len()
+                                && object
+                                    .members
+                                    .iter()
+                                    .all(|m| p.contains_key(&*m.exposed.text))
+                        })
+                        && listed("required").map_or(required.is_empty(), |names| {
+                            names.len() == required.len()
+                                && names
+                                    .iter()
+                                    .all(|n| n.as_str().is_some_and(|n| required.contains(&n)))
+                        })
+                }
+                _ => true,
+            }
+        })
     }
 
     /// Whether every argument object this plan accepts nests at most `max`
@@ -225,25 +628,28 @@ struct Builder {
     /// Objects already planned, by the address of their field list: shared
     /// types are planned once, and recursion ends.
     objects: HashMap<usize, u32>,
+    /// Each slot's place in the rendered schema, as a JSON pointer.
+    pointers: Vec<Box<str>>,
 }
 
 impl Builder {
-    /// Adds the slot of `node` (held by `field`, if any) and returns its
-    /// index.
-    fn slot(&mut self, node: &Node, field: Option<&Field>) -> Option<u32> {
+    /// Adds the slot of `node` (held by `field`, if any), rendered at
+    /// `pointer` in the schema, and returns its index.
+    fn slot(&mut self, node: &Node, field: Option<&Field>, pointer: String) -> Option<u32> {
         let index = self.plan.slots.len() as u32;
+        self.pointers.push(pointer.as_str().into());
         let null =
             field.is_some_and(|f| !f.is_required()) || matches!(node, Node::Any | Node::Null);
         self.plan.slots.push(Slot {
             kind: Kind::Refuse,
             null,
         });
-        let kind = self.kind(node.unwrap_optional(), field)?;
+        let kind = self.kind(node.unwrap_optional(), field, &pointer)?;
         self.plan.slots[index as usize].kind = kind;
         Some(index)
     }
 
-    fn kind(&mut self, node: &Node, field: Option<&Field>) -> Option<Kind> {
+    fn kind(&mut self, node: &Node, field: Option<&Field>, pointer: &str) -> Option<Kind> {
         let refine = field.map_or(&Refine::NONE, |f| &f.refine);
         Some(match node {
             Node::Any => Kind::Any,
@@ -285,7 +691,7 @@ impl Builder {
                 Kind::Enum(self.plan.enums.len() as u32 - 1)
             }
             Node::Array(array) if !array.unique_items => {
-                let items = self.slot(&array.items, None)?;
+                let items = self.slot(&array.items, None, format!("{pointer}/items"))?;
                 Kind::Array {
                     items,
                     min: refine.min_items.or(array.min_items).unwrap_or(0),
@@ -293,7 +699,7 @@ impl Builder {
                 }
             }
             Node::Map(map) => Kind::Map {
-                values: self.slot(&map.values, None)?,
+                values: self.slot(&map.values, None, format!("{pointer}/additionalProperties"))?,
             },
             Node::Object(object)
                 if matches!(object.additional, Additional::Deny)
@@ -323,7 +729,11 @@ impl Builder {
                     planned.push(Member {
                         exposed: Name::new(&field.exposed),
                         source: (*field.source).into(),
-                        slot: self.slot(&field.schema, Some(field))?,
+                        slot: self.slot(
+                            &field.schema,
+                            Some(field),
+                            format!("{pointer}/properties/{}", escaped(&field.exposed)),
+                        )?,
                     });
                 }
                 self.plan.objects[index as usize] = Object {
@@ -355,6 +765,11 @@ impl Builder {
         });
         Some(self.plan.strings.len() as u32 - 1)
     }
+}
+
+/// A property name as a step of a JSON pointer.
+fn escaped(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
 }
 
 /// The integers between two bounds; `None` when a bound is not a finite
