@@ -14,7 +14,7 @@
 
 use core::cell::RefCell;
 use core::fmt;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use serde::Deserialize;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
@@ -173,7 +173,8 @@ impl At<'_> {
         let object = &survey.plan.objects[index as usize];
         let members = &object.members;
         let mut seen = 0u64;
-        let mut unknown: Vec<String> = Vec::new();
+        // The full path sees one of repeated names: a repeat gives up.
+        let mut unknown: HashSet<String> = HashSet::new();
         while let Some(name) = map.next_key_seed(Names {
             members,
             root: self.root,
@@ -198,14 +199,16 @@ impl At<'_> {
                     survey.below(Step::Name(&member.exposed.text), || map.next_value_seed(at))?;
                 }
                 Name::Other(name) => {
-                    if unknown.contains(&name) || !survey.fits(2 * name.len() + 1) {
+                    if !survey.fits(2 * name.len() + 1) {
                         return Err(give_up());
                     }
                     survey
                         .found
                         .borrow_mut()
                         .add_unknown(&survey.path.borrow(), &name);
-                    unknown.push(name);
+                    if !unknown.insert(name) {
+                        return Err(give_up());
+                    }
                     map.next_value::<IgnoredAny>()?;
                 }
             }
