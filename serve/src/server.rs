@@ -247,6 +247,8 @@ impl Server {
             inflight: Arc::default(),
             pending: Arc::default(),
             _watch: watch,
+            #[cfg(feature = "oauth")]
+            tokens: crate::http::oauth::Verifier::default(),
         })
     }
 

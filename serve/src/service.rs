@@ -25,6 +25,9 @@ pub struct Service {
     pub(crate) pending: Arc<Pending>,
     /// The configuration file's watch, if any: it stops with the service.
     pub(crate) _watch: Option<Watch>,
+    /// Verifies access tokens, with the issuer's keys cached.
+    #[cfg(feature = "oauth")]
+    pub(crate) tokens: crate::http::oauth::Verifier,
 }
 
 /// The settings transports read.

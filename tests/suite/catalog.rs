@@ -459,3 +459,136 @@ fn a_handler_knows_the_calling_tenant_and_client() {
     let result = block_on(open.snapshot().call("*", "who.am-i", json!({}))).expect("runs");
     assert_eq!(said(result), "- / -", "open mode knows no tenant");
 }
+
+#[test]
+fn authorization_mistakes_are_reported_with_their_locations() {
+    let text = r#"[authorization]
+issuer = "http://idp.example.com"
+resource = "https://mcp.example.com/mcp#x"
+algorithms = ["RS256", "HS256", "none"]
+leeway_seconds = 900
+scopes_supported = ["billing read"]
+
+[[tenant]]
+id = "acme"
+
+[[toolset]]
+id = "billing"
+tenant = "acme"
+tools = ["billing.get-invoice"]
+scopes = ["invoices:read", "bad scope"]
+
+[[client]]
+id = "one"
+tenant = "acme"
+oauth_client_ids = ["app"]
+toolsets = ["billing"]
+
+[[client]]
+id = "two"
+tenant = "acme"
+oauth_client_ids = ["app"]
+"#;
+    let errors = Config::from_toml(text, "auth.toml", &registry()).expect_err("bad section");
+    let keys: Vec<&str> = errors.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "authorization.issuer",
+            "authorization.resource",
+            "authorization.algorithms[1]",
+            "authorization.algorithms[2]",
+            "authorization.leeway_seconds",
+            "authorization.scopes_supported[0]",
+            "toolset[0].scopes[1]",
+            "client[1].oauth_client_ids[0]",
+        ],
+        "{errors}"
+    );
+    let text = errors.to_string();
+    for needle in [
+        "`http://idp.example.com` is not a URL a resource server can rely on",
+        "`HS256` is refused: an HMAC key is a shared secret",
+        "`none` is refused: an unsigned token proves nothing",
+        "the leeway must be 0 to 300 seconds",
+        "`bad scope` is not a scope",
+        "`app` already names client `one`",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+
+    // Scopes and token client ids without an `[authorization]` section.
+    let text = r#"[[tenant]]
+id = "acme"
+
+[[toolset]]
+id = "billing"
+tenant = "acme"
+tools = ["billing.get-invoice"]
+scopes = ["invoices:read"]
+
+[[client]]
+id = "one"
+tenant = "acme"
+oauth_client_ids = ["app"]
+"#;
+    let errors = Config::from_toml(text, "plain.toml", &registry()).expect_err("no section");
+    let keys: Vec<&str> = errors.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["toolset[0].scopes[0]", "client[0].oauth_client_ids[0]"]
+    );
+    assert!(
+        errors
+            .to_string()
+            .contains("configure the `[authorization]` section")
+    );
+
+    // A good section: the defaults, and the scopes toolsets require
+    // advertised.
+    let text = r#"[authorization]
+issuer = "https://idp.example.com"
+resource = "https://mcp.example.com/mcp"
+
+[[tenant]]
+id = "acme"
+
+[[toolset]]
+id = "billing"
+tenant = "acme"
+tools = ["billing.get-invoice"]
+scopes = ["invoices:read", "invoices:read"]
+
+[[client]]
+id = "one"
+tenant = "acme"
+oauth_client_ids = ["app", "app-2"]
+toolsets = ["billing"]
+"#;
+    let config = Config::from_toml(text, "good.toml", &registry()).expect("valid");
+    let authorization = config.authorization().expect("the section");
+    assert_eq!(authorization.issuer(), "https://idp.example.com");
+    assert_eq!(
+        authorization.client_claims().collect::<Vec<_>>(),
+        ["client_id", "azp"]
+    );
+    assert_eq!(authorization.leeway().as_secs(), 60);
+    assert!(
+        authorization
+            .algorithms()
+            .all(|a| a != "none" && !a.starts_with("HS"))
+    );
+    assert_eq!(authorization.scopes_supported(), ["invoices:read"]);
+    assert_eq!(
+        config.toolset("billing").expect("toolset").scopes(),
+        ["invoices:read"]
+    );
+    assert_eq!(
+        config
+            .client("one")
+            .expect("client")
+            .oauth_client_ids()
+            .collect::<Vec<_>>(),
+        ["app", "app-2"]
+    );
+}

@@ -3,11 +3,11 @@
 
 use core::fmt;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use super::config::{Config, ServerInfo, key_digest};
+use super::config::{Authorization, Config, ServerInfo, key_digest};
 use super::rules::active_version;
 use crate::call::{CallError, Caller, Registry, ToolResult};
 use crate::model::{Ref, Text, ToolDef};
@@ -203,6 +203,73 @@ pub struct Snapshot {
     keyless: Option<String>,
     /// The `[server]` section, for exports.
     server: Option<ServerInfo>,
+    /// The `[authorization]` section, and the client each token client id
+    /// names.
+    authorization: Option<Authorization>,
+    token_clients: HashMap<String, String>,
+    /// What narrowing views to a token's scopes needs, when toolsets
+    /// require scopes.
+    scoped: Option<Scoped>,
+}
+
+/// The configuration kept to build, on first use, the view of a client
+/// narrowed to the toolsets a token's scopes unlock.
+struct Scoped {
+    config: Config,
+    /// The active version of every tool a toolset may name.
+    active: Vec<(Text, u32)>,
+    /// Views built so far, by client and the toolsets in force.
+    views: Mutex<HashMap<NarrowedKey, Arc<ClientView>>>,
+}
+
+/// A client's id and the toolsets in force for a token of it.
+type NarrowedKey = (String, Vec<String>);
+
+/// The tools the toolsets `sets` of `config` expose, with their modes.
+fn plan_of<'a>(
+    config: &Config,
+    active: &HashMap<&str, &'a Ref<ToolDef>>,
+    sets: &[&str],
+) -> Plan<'a> {
+    let mut plan = Plan::new();
+    for set in sets.iter().filter_map(|id| config.toolset(id)) {
+        for name in set.tools() {
+            let Some(def) = active.get(name) else {
+                continue;
+            };
+            let mode = set.mode_of(name);
+            let entry = plan.entry(&*def.name).or_insert((*def, mode));
+            // The most informative mode wins.
+            entry.1 = entry.1.max(mode);
+        }
+    }
+    plan
+}
+
+/// The toolsets in force for `client`: assigned, active, of its tenant, and
+/// (for a token holding `scopes`) unlocked by them; sorted.
+fn sets_in_force<'c>(
+    config: &'c Config,
+    client: &'c super::config::Client,
+    scopes: Option<&[&str]>,
+) -> Vec<&'c str> {
+    let mut sets: Vec<&str> = client
+        .toolsets()
+        .filter(|id| {
+            config.toolset(id).is_some_and(|set| {
+                set.is_active()
+                    && set.tenant() == client.tenant()
+                    && scopes.is_none_or(|held| {
+                        set.scopes()
+                            .iter()
+                            .all(|needed| held.contains(&needed.as_str()))
+                    })
+            })
+        })
+        .collect();
+    sets.sort_unstable();
+    sets.dedup();
+    sets
 }
 
 impl fmt::Debug for Snapshot {
@@ -359,6 +426,9 @@ impl Snapshot {
             keys: Vec::new(),
             keyless: None,
             server: None,
+            authorization: None,
+            token_clients: HashMap::new(),
+            scoped: None,
         }
     }
 
@@ -386,33 +456,12 @@ impl Snapshot {
         let mut plans: Vec<(Profile, Plan<'_>)> = Vec::new();
         let mut client_group = Vec::new();
         for client in config.clients() {
-            let mut sets: Vec<&str> = client
-                .toolsets()
-                .filter(|id| {
-                    config
-                        .toolset(id)
-                        .is_some_and(|set| set.is_active() && set.tenant() == client.tenant())
-                })
-                .collect();
-            sets.sort_unstable();
-            sets.dedup();
+            let sets = sets_in_force(config, client, None);
             let next = plans.len();
             let group = *groups
                 .entry((client.profile(), sets.clone()))
                 .or_insert_with(|| {
-                    let mut plan = Plan::new();
-                    for set in sets.iter().filter_map(|id| config.toolset(id)) {
-                        for name in set.tools() {
-                            let Some(def) = active.get(name) else {
-                                continue;
-                            };
-                            let mode = set.mode_of(name);
-                            let entry = plan.entry(&*def.name).or_insert((*def, mode));
-                            // The most informative mode wins.
-                            entry.1 = entry.1.max(mode);
-                        }
-                    }
-                    plans.push((client.profile(), plan));
+                    plans.push((client.profile(), plan_of(config, &active, &sets)));
                     next
                 });
             client_group.push(group);
@@ -424,9 +473,13 @@ impl Snapshot {
             .collect();
         let mut clients = HashMap::new();
         let mut keys = Vec::new();
+        let mut token_clients = HashMap::new();
         for (client, group) in config.clients().zip(client_group) {
             for hash in &client.key_hashes {
                 keys.push((*hash, client.id().to_owned()));
+            }
+            for token_client in client.oauth_client_ids() {
+                token_clients.insert(token_client.to_owned(), client.id().to_owned());
             }
             let view = ClientView {
                 id: client.id().to_owned(),
@@ -436,6 +489,17 @@ impl Snapshot {
             };
             clients.insert(client.id().to_owned(), Arc::new(view));
         }
+        let scoped = config
+            .toolsets()
+            .any(|set| !set.scopes().is_empty())
+            .then(|| Scoped {
+                config: config.clone(),
+                active: active
+                    .values()
+                    .map(|def| (def.name.clone(), def.version))
+                    .collect(),
+                views: Mutex::new(HashMap::new()),
+            });
         Snapshot {
             registry,
             clients,
@@ -443,7 +507,85 @@ impl Snapshot {
             keys,
             keyless: config.keyless_client().map(str::to_owned),
             server: config.server().cloned(),
+            authorization: config.authorization().cloned(),
+            token_clients,
+            scoped,
         }
+    }
+
+    /// The `[authorization]` section of the configuration, if any.
+    pub fn authorization(&self) -> Option<&Authorization> {
+        self.authorization.as_ref()
+    }
+
+    /// The view of the client application an access token's client id
+    /// names (`oauth_client_ids`), if any.
+    pub fn client_by_token(&self, token_client: &str) -> Option<&Arc<ClientView>> {
+        self.clients.get(self.token_clients.get(token_client)?)
+    }
+
+    /// `view` narrowed to what a token holding `scopes` may use: the
+    /// toolsets whose scopes it holds, every one of them (toolsets that
+    /// require none are always in force). Built once per client and set of
+    /// toolsets, then shared.
+    pub fn view_for_scopes(&self, view: &Arc<ClientView>, scopes: &[&str]) -> Arc<ClientView> {
+        let Some(scoped) = &self.scoped else {
+            return view.clone();
+        };
+        let config = &scoped.config;
+        let Some(client) = config.client(view.id()) else {
+            return view.clone();
+        };
+        let sets = sets_in_force(config, client, Some(scopes));
+        if sets == sets_in_force(config, client, None) {
+            return view.clone();
+        }
+        let key = (
+            client.id().to_owned(),
+            sets.iter().map(|s| (*s).to_owned()).collect(),
+        );
+        let mut views = scoped.views.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = views.get(&key) {
+            return found.clone();
+        }
+        let active: HashMap<&str, &Ref<ToolDef>> = scoped
+            .active
+            .iter()
+            .filter_map(|(name, version)| Some((&**name, self.registry.get(name, *version)?)))
+            .collect();
+        let plan = plan_of(config, &active, &sets);
+        let narrowed = Arc::new(ClientView {
+            id: view.id.clone(),
+            tenant: view.tenant.clone(),
+            profile: view.profile,
+            shared: Arc::new(shared(view.profile, &plan, &HashMap::new())),
+        });
+        views.insert(key, narrowed.clone());
+        narrowed
+    }
+
+    /// The scopes a token of `client` lacks for `tool`: `None` when the
+    /// client has no such tool (or `held` unlocks it); else the scopes of
+    /// the toolset that grants it and needs the fewest, all of them, as an
+    /// `insufficient_scope` answer lists them.
+    pub fn scopes_for(&self, client: &str, tool: &str, held: &[&str]) -> Option<Vec<String>> {
+        let config = &self.scoped.as_ref()?.config;
+        let client = config.client(client)?;
+        let granting = sets_in_force(config, client, None)
+            .into_iter()
+            .filter_map(|id| config.toolset(id))
+            .filter(|set| set.tools().any(|name| name == tool));
+        let mut fewest: Option<&[String]> = None;
+        for set in granting {
+            let needed = set.scopes();
+            if needed.iter().all(|s| held.contains(&s.as_str())) {
+                return None;
+            }
+            if fewest.is_none_or(|f| needed.len() < f.len()) {
+                fewest = Some(needed);
+            }
+        }
+        fewest.map(<[String]>::to_vec)
     }
 
     /// The `[server]` section of the configuration, if any.
@@ -536,6 +678,16 @@ impl Snapshot {
         revision: Revision,
     ) -> Result<Arc<str>, Refusal> {
         let view = self.client(client).ok_or(Refusal::UnknownClient)?;
+        Snapshot::discover_in(view, tool, revision)
+    }
+
+    /// [`discover_schema`](Self::discover_schema) within `view` (a client's
+    /// view, or one narrowed to a token's scopes).
+    pub fn discover_in(
+        view: &ClientView,
+        tool: &str,
+        revision: Revision,
+    ) -> Result<Arc<str>, Refusal> {
         view.exposed(tool)
             .map(|t| t.full.get(revision).clone())
             .ok_or_else(|| Refusal::UnknownTool {
@@ -566,11 +718,24 @@ impl Snapshot {
         arguments: Value,
         caller: Caller,
     ) -> Result<ToolResult, CallError> {
-        let unknown = || CallError::UnknownTool {
+        let view = self.client(client).ok_or_else(|| CallError::UnknownTool {
             name: tool.to_owned(),
-        };
-        let view = self.client(client).ok_or_else(unknown)?;
-        let exposed = view.exposed(tool).ok_or_else(unknown)?;
+        })?;
+        self.call_in(view, tool, arguments, caller).await
+    }
+
+    /// [`call_with`](Self::call_with) within `view` (a client's view, or
+    /// one narrowed to a token's scopes): a tool outside it is unknown.
+    pub async fn call_in(
+        &self,
+        view: &ClientView,
+        tool: &str,
+        arguments: Value,
+        caller: Caller,
+    ) -> Result<ToolResult, CallError> {
+        let exposed = view.exposed(tool).ok_or_else(|| CallError::UnknownTool {
+            name: tool.to_owned(),
+        })?;
         let caller = match self.governed {
             true => caller.identified(view.tenant(), view.id()),
             false => caller,

@@ -117,6 +117,13 @@ pub(super) enum Credential {
     Keyless,
     /// An API key.
     Key(Arc<str>),
+    /// A verified access token: its client id, scopes, and expiry.
+    #[cfg(feature = "oauth")]
+    Token {
+        client: Arc<str>,
+        scopes: Arc<[String]>,
+        expires: std::time::SystemTime,
+    },
 }
 
 impl core::fmt::Debug for Credential {
@@ -125,6 +132,8 @@ impl core::fmt::Debug for Credential {
             Credential::Open => "Open",
             Credential::Keyless => "Keyless",
             Credential::Key(_) => "Key(..)",
+            #[cfg(feature = "oauth")]
+            Credential::Token { .. } => "Token(..)",
         })
     }
 }
@@ -139,8 +148,64 @@ impl Credential {
             Credential::Open => None,
             Credential::Keyless => snapshot.keyless_client(),
             Credential::Key(key) => snapshot.client_by_key(key),
+            // A token stops naming its client when it expires, or when a
+            // reload takes its client id or the authorization away.
+            #[cfg(feature = "oauth")]
+            Credential::Token {
+                client, expires, ..
+            } => snapshot
+                .authorization()
+                .and_then(|_| snapshot.client_by_token(client))
+                .filter(|_| std::time::SystemTime::now() < *expires),
         };
         view.is_some_and(|view| view.id() == client)
+    }
+
+    /// `view` as this credential may use it: narrowed to a token's scopes.
+    pub(super) fn narrow(&self, snapshot: &Snapshot, view: Arc<ClientView>) -> Arc<ClientView> {
+        match self {
+            #[cfg(feature = "oauth")]
+            Credential::Token { scopes, .. } => {
+                let held: Vec<&str> = scopes.iter().map(String::as_str).collect();
+                snapshot.view_for_scopes(&view, &held)
+            }
+            _ => {
+                let _ = snapshot;
+                view
+            }
+        }
+    }
+}
+
+impl Caller {
+    /// The `403 insufficient_scope` answer when this caller's token lacks
+    /// the scopes `tool` needs (a tool of its client that its scopes do not
+    /// unlock); `None` otherwise.
+    pub(super) fn lacks_scopes_for(&self, tool: &str) -> Option<Response> {
+        #[cfg(feature = "oauth")]
+        if let Credential::Token { scopes, .. } = &self.credential {
+            let authorization = self.snapshot.authorization()?;
+            let held: Vec<&str> = scopes.iter().map(String::as_str).collect();
+            let needed = self.snapshot.scopes_for(self.view.id(), tool, &held)?;
+            let scope = needed.join(" ");
+            let mut response = refusal(
+                StatusCode::FORBIDDEN,
+                "insufficient_scope",
+                &format!("calling `{tool}` needs a token with the scopes: {scope}"),
+            );
+            let challenge = format!(
+                r#"Bearer realm="mcp", error="insufficient_scope", scope="{scope}", resource_metadata="{}", error_description="the token lacks scopes this tool needs""#,
+                super::oauth::metadata_url(authorization.resource())
+            );
+            if let Ok(value) = header::HeaderValue::from_str(&challenge) {
+                response
+                    .headers_mut()
+                    .insert(header::WWW_AUTHENTICATE, value);
+            }
+            return Some(response);
+        }
+        let _ = tool;
+        None
     }
 }
 
@@ -197,19 +262,124 @@ fn credentials(headers: &HeaderMap) -> Credentials<'_> {
 }
 
 /// A 401 with its `WWW-Authenticate` challenge (RFC 6750): `invalid_token`
-/// when a credential was sent and is not usable.
-fn unauthorized(message: &str, sent: bool) -> Response {
+/// when a credential was sent and is not usable; with where the protected
+/// resource metadata is (RFC 9728) when access tokens are accepted.
+fn unauthorized(message: &str, sent: bool, snapshot: &Snapshot) -> Response {
     let mut response = refusal(StatusCode::UNAUTHORIZED, "unauthorized", message);
-    let challenge = if sent {
-        r#"Bearer realm="mcp", error="invalid_token""#
-    } else {
-        r#"Bearer realm="mcp""#
-    };
-    response.headers_mut().insert(
-        header::WWW_AUTHENTICATE,
-        header::HeaderValue::from_static(challenge),
-    );
+    let mut challenge = String::from(r#"Bearer realm="mcp""#);
+    if sent {
+        challenge.push_str(r#", error="invalid_token""#);
+    }
+    #[cfg(feature = "oauth")]
+    if let Some(authorization) = snapshot.authorization() {
+        challenge.push_str(&format!(
+            r#", resource_metadata="{}""#,
+            super::oauth::metadata_url(authorization.resource())
+        ));
+        if sent
+            && message
+                .bytes()
+                .all(|b| b != b'"' && b != b'\\' && b.is_ascii())
+        {
+            challenge.push_str(&format!(r#", error_description="{message}""#));
+        }
+    }
+    let _ = snapshot;
+    if let Ok(value) = header::HeaderValue::from_str(&challenge) {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, value);
+    }
     response
+}
+
+/// Whether the request's query carries an access token, which is refused
+/// wherever it comes (OAuth 2.1 §5.2.2: tokens in URLs end up in logs).
+fn token_in_query(parts: &Parts) -> bool {
+    parts.uri.query().is_some_and(|query| {
+        query.split('&').any(|pair| {
+            pair.split('=')
+                .next()
+                .is_some_and(|k| k.eq_ignore_ascii_case("access_token"))
+        })
+    })
+}
+
+/// `GET /.well-known/oauth-protected-resource[/path]`: the protected
+/// resource metadata (RFC 9728), when access tokens are accepted.
+#[cfg(feature = "oauth")]
+pub(super) async fn resource_metadata(
+    State(service): State<Arc<Service>>,
+    request: Request,
+) -> Response {
+    let snapshot = service.catalog.snapshot();
+    let Some(authorization) = snapshot.authorization() else {
+        return refusal(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "this server accepts no access tokens",
+        );
+    };
+    let path = request.uri().path();
+    let own = super::oauth::metadata_path(authorization.resource());
+    if path != own && path != "/.well-known/oauth-protected-resource" {
+        return refusal(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "no protected resource is described here",
+        );
+    }
+    let name = snapshot.server().map(|server| server.name());
+    super::json_response(
+        StatusCode::OK,
+        super::oauth::metadata(authorization, name).to_string(),
+    )
+}
+
+/// The caller a verified access token names.
+#[cfg(feature = "oauth")]
+async fn token_caller(
+    service: &Service,
+    snapshot: Arc<Snapshot>,
+    token: &str,
+) -> Result<Caller, Response> {
+    let Some(authorization) = snapshot.authorization() else {
+        return Err(unauthorized(
+            "access tokens are not accepted",
+            true,
+            &snapshot,
+        ));
+    };
+    let verified = match service.tokens.verify(token, authorization).await {
+        Ok(verified) => verified,
+        Err(refused) => return Err(unauthorized(&refused.0, true, &snapshot)),
+    };
+    let Some(view) = snapshot.client_by_token(&verified.client).cloned() else {
+        tracing::info!(client = %verified.client, "a valid token names no configured client");
+        return Err(unauthorized(
+            "the token's client is not a client of this server",
+            true,
+            &snapshot,
+        ));
+    };
+    if authorization.tenant_claim().is_some() && verified.tenant.as_deref() != Some(view.tenant()) {
+        return Err(unauthorized(
+            "the token's tenant is not its client's",
+            true,
+            &snapshot,
+        ));
+    }
+    let credential = Credential::Token {
+        client: verified.client.into(),
+        scopes: verified.scopes,
+        expires: verified.expires,
+    };
+    let view = credential.narrow(&snapshot, view);
+    Ok(Caller {
+        snapshot,
+        view,
+        credential,
+    })
 }
 
 impl FromRequestParts<Arc<Service>> for Caller {
@@ -230,13 +400,31 @@ impl FromRequestParts<Arc<Service>> for Caller {
                 });
             }
         }
+        if token_in_query(parts) {
+            let mut response = refusal(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                "an access token is never accepted in the URL; send it as `Authorization: Bearer <token>`",
+            );
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                header::HeaderValue::from_static(r#"Bearer realm="mcp", error="invalid_request""#),
+            );
+            return Err(response);
+        }
         let (view, credential) = match credentials(&parts.headers) {
+            #[cfg(feature = "oauth")]
+            Credentials::Key(token)
+                if snapshot.authorization().is_some() && super::oauth::is_jwt(token) =>
+            {
+                return token_caller(service, snapshot, token).await;
+            }
             Credentials::Key(key) => (
                 snapshot.client_by_key(key).cloned(),
                 Credential::Key(key.into()),
             ),
             Credentials::None => (snapshot.keyless_client().cloned(), Credential::Keyless),
-            Credentials::Unusable(why) => return Err(unauthorized(why, true)),
+            Credentials::Unusable(why) => return Err(unauthorized(why, true, &snapshot)),
         };
         let sent = matches!(credential, Credential::Key(_));
         match view {
@@ -248,6 +436,7 @@ impl FromRequestParts<Arc<Service>> for Caller {
             None => Err(unauthorized(
                 "send a valid API key as `Authorization: Bearer <key>` or `X-API-Key: <key>`",
                 sent,
+                &snapshot,
             )),
         }
     }

@@ -17,6 +17,8 @@ mod body;
 mod caller;
 mod events;
 mod listen;
+#[cfg(feature = "oauth")]
+pub(crate) mod oauth;
 mod rest;
 
 use core::future::Future;
@@ -55,11 +57,22 @@ impl Service {
 
 /// The router of `service`: MCP at `/mcp`, REST under `/v1/tools`.
 fn router(service: Arc<Service>) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/mcp", post(mcp).get(stream))
         .route("/v1/tools", get(rest::list))
         .route("/v1/tools/{name}", get(rest::schema))
-        .route("/v1/tools/{name}/call", post(rest::call))
+        .route("/v1/tools/{name}/call", post(rest::call));
+    #[cfg(feature = "oauth")]
+    let router = router
+        .route(
+            "/.well-known/oauth-protected-resource",
+            get(caller::resource_metadata),
+        )
+        .route(
+            "/.well-known/oauth-protected-resource/{*path}",
+            get(caller::resource_metadata),
+        );
+    router
         .layer(axum::middleware::from_fn({
             let timeouts = service.options.timeouts;
             move |request, next| listen::read_body_in_time(timeouts, request, next)
@@ -314,7 +327,10 @@ async fn mcp(
         Some(fingerprint) if !view.has_list(fingerprint) => service
             .catalog
             .snapshot_with_list(view.id(), fingerprint)
-            .and_then(|older| older.client(view.id()).cloned().map(|v| (older.clone(), v)))
+            .and_then(|older| {
+                let v = older.client(view.id()).cloned()?;
+                Some((older.clone(), credential.narrow(&older, v)))
+            })
             .unwrap_or((snapshot, view)),
         _ => (snapshot, view),
     };
@@ -324,6 +340,19 @@ async fn mcp(
         protocol_header(&headers),
     );
     let method = request.method().to_owned();
+    if method == "tools/call"
+        && let Some(name) = request.params().get("name").and_then(|n| n.as_str())
+        && view.def_of(name).is_none()
+    {
+        let probe = Caller {
+            snapshot: snapshot.clone(),
+            view: view.clone(),
+            credential: credential.clone(),
+        };
+        if let Some(refused) = probe.lacks_scopes_for(name) {
+            return refused;
+        }
+    }
     if method != "tools/call" {
         // Each request stands alone: the catalog is stateless per request.
         let mut session = Session::default();

@@ -13,7 +13,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use bytes::Bytes;
 use serde_json::{Value, json};
-use toolschema_runtime::call::CallError;
+use toolschema_runtime::call::{CallError, Caller as CallContext};
+use toolschema_runtime::catalog::Snapshot;
 use toolschema_runtime::project::{META_TOOL, Revision, apply_profile, meta_tool};
 
 use super::caller::Caller;
@@ -31,10 +32,7 @@ pub(super) async fn schema(caller: Caller, Path(name): Path<String>) -> Response
         let descriptor = apply_profile(meta_tool(), caller.view.profile());
         return json_response(StatusCode::OK, descriptor.to_compact_string());
     }
-    match caller
-        .snapshot
-        .discover_schema(caller.view.id(), &name, Revision::LATEST)
-    {
+    match Snapshot::discover_in(&caller.view, &name, Revision::LATEST) {
         Ok(descriptor) => json_response(StatusCode::OK, descriptor.to_string()),
         Err(refused) => refusal(StatusCode::NOT_FOUND, "unknown_tool", &refused.to_string()),
     }
@@ -58,9 +56,14 @@ pub(super) async fn call(caller: Caller, Path(name): Path<String>, body: Bytes) 
     if name == META_TOOL && caller.view.has_meta_tool() {
         return discover(&caller, &arguments);
     }
+    if caller.view.def_of(&name).is_none()
+        && let Some(refused) = caller.lacks_scopes_for(&name)
+    {
+        return refused;
+    }
     match caller
         .snapshot
-        .call(caller.view.id(), &name, arguments)
+        .call_in(&caller.view, &name, arguments, CallContext::anonymous())
         .await
     {
         Ok(result) => {
@@ -122,10 +125,7 @@ fn discover(caller: &Caller, arguments: &Value) -> Response {
             .to_string(),
         );
     };
-    match caller
-        .snapshot
-        .discover_schema(caller.view.id(), target, Revision::LATEST)
-    {
+    match Snapshot::discover_in(&caller.view, target, Revision::LATEST) {
         Ok(descriptor) => {
             let descriptor: Value = serde_json::from_str(&descriptor).unwrap_or(Value::Null);
             json_response(StatusCode::OK, json!({"result": descriptor}).to_string())

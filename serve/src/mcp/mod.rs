@@ -622,7 +622,7 @@ impl Protocol {
                     true,
                 );
             };
-            return match snapshot.discover_schema(client.id(), target, revision) {
+            return match Snapshot::discover_in(client, target, revision) {
                 Ok(descriptor) => {
                     let value: Value = serde_json::from_str(&descriptor).unwrap_or(Value::Null);
                     self.tool_result(id, era, text(&descriptor), Some(value), false)
@@ -630,9 +630,7 @@ impl Protocol {
                 Err(_) => unknown(target),
             };
         }
-        let outcome = snapshot
-            .call_with(client.id(), name, arguments, caller)
-            .await;
+        let outcome = snapshot.call_in(client, name, arguments, caller).await;
         if let Some(round) = &round {
             if let Some(capability) = round.missing() {
                 let mut required = Map::new();

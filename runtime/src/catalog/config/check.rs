@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use toml::Spanned;
 
+use super::authorization::{check_authorization, is_scope, scope_problem};
 use super::errors::{Problems, suggestion};
 use super::gateway::{check_downstreams, check_gateway_tools, mappings};
 use super::keys::parse_hash;
@@ -31,6 +32,10 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
         server: None,
         downstreams: BTreeMap::new(),
         gateway_tools: Vec::new(),
+        authorization: raw
+            .authorization
+            .as_ref()
+            .map(|raw| check_authorization(raw, p)),
     };
 
     let mut tenant_seen: HashMap<String, usize> = HashMap::new();
@@ -115,6 +120,18 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
             }
             tools.push(name.clone());
         }
+        let mut scopes = Vec::new();
+        for (j, scope) in raw_set.scopes.iter().enumerate() {
+            let key = format!("{at}.scopes[{j}]");
+            let word = scope.get_ref();
+            if raw.authorization.is_none() {
+                p.at(scope.span(), key, "scopes are those of access tokens: configure the `[authorization]` section that issues them, or remove the scopes");
+            } else if !is_scope(word) {
+                p.at(scope.span(), key, scope_problem(word));
+            } else if !scopes.contains(word) {
+                scopes.push(word.clone());
+            }
+        }
         let mut overrides = BTreeMap::new();
         for (tool, word) in &raw_set.modes {
             let name = tool.get_ref();
@@ -134,6 +151,7 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
                 mode,
                 tools,
                 overrides,
+                scopes,
             },
         );
     }
@@ -169,6 +187,31 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
                     format!("{at}.api_keys[{j}]"),
                     "API keys are stored as hashes: write `sha256:` and 64 hex digits (`toolschema hash-key` prints one); never the key itself",
                 ),
+            }
+        }
+        let mut oauth_client_ids = Vec::new();
+        for (j, token_client) in raw_client.oauth_client_ids.iter().enumerate() {
+            let key = format!("{at}.oauth_client_ids[{j}]");
+            let name = token_client.get_ref();
+            if raw.authorization.is_none() {
+                p.at(token_client.span(), key, "client ids of access tokens need the `[authorization]` section that issues the tokens; add it, or remove them");
+            } else if name.trim().is_empty() {
+                p.at(token_client.span(), key, "the client id is blank");
+            } else if let Some(other) = config
+                .clients
+                .values()
+                .find(|c| c.oauth_client_ids.contains(name))
+            {
+                p.at(
+                    token_client.span(),
+                    key,
+                    format!(
+                        "`{name}` already names client `{}`: a token is one client application's",
+                        other.id
+                    ),
+                );
+            } else if !oauth_client_ids.contains(name) {
+                oauth_client_ids.push(name.clone());
             }
         }
         let mut toolsets = Vec::new();
@@ -212,6 +255,7 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
                 id,
                 tenant: tenant.clone(),
                 key_hashes,
+                oauth_client_ids,
                 toolsets,
                 profile,
             },
@@ -326,6 +370,15 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
         config.mappings.insert(name, versions);
     }
     config.server = raw.server.map(|server| check_server(server, p));
+    let scopes: Vec<String> = config
+        .toolsets
+        .values()
+        .flat_map(|set| set.scopes.iter().cloned())
+        .collect();
+    config.authorization = config
+        .authorization
+        .take()
+        .map(|authorization| authorization.with_scopes(scopes.into_iter()));
     config
 }
 

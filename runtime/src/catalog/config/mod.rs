@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+mod authorization;
 mod check;
 mod errors;
 mod gateway;
@@ -16,6 +17,7 @@ mod keys;
 mod raw;
 mod server;
 
+pub use authorization::{ALGORITHMS, Authorization};
 pub use errors::{ConfigError, ConfigErrors};
 pub use keys::hash_api_key;
 pub(crate) use keys::key_digest;
@@ -81,6 +83,7 @@ pub struct Client {
     tenant: String,
     /// SHA-256 hashes of its API keys.
     pub(crate) key_hashes: Vec<[u8; 32]>,
+    oauth_client_ids: Vec<String>,
     toolsets: Vec<String>,
     profile: Profile,
 }
@@ -106,6 +109,11 @@ impl Client {
     pub fn profile(&self) -> Profile {
         self.profile
     }
+
+    /// The client ids that access tokens name for it (`[authorization]`).
+    pub fn oauth_client_ids(&self) -> impl Iterator<Item = &str> {
+        self.oauth_client_ids.iter().map(String::as_str)
+    }
 }
 
 /// A set of tools assigned to clients as one, as configured.
@@ -117,6 +125,7 @@ pub struct Toolset {
     mode: Mode,
     tools: Vec<String>,
     overrides: BTreeMap<String, Mode>,
+    scopes: Vec<String>,
 }
 
 impl Toolset {
@@ -145,6 +154,13 @@ impl Toolset {
     pub fn mode_of(&self, tool: &str) -> Mode {
         self.overrides.get(tool).copied().unwrap_or(self.mode)
     }
+
+    /// The scopes an access token must hold, all of them, for this
+    /// toolset's tools to be listed and called (none: any token of the
+    /// client, and API keys).
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
+    }
 }
 
 /// A configuration, checked against the registered tools. It can only be
@@ -160,6 +176,7 @@ pub struct Config {
     server: Option<ServerInfo>,
     downstreams: BTreeMap<String, Downstream>,
     gateway_tools: Vec<GatewayTool>,
+    authorization: Option<Authorization>,
 }
 
 /// The `[server]` section: what a `server.json` export says about the
@@ -298,5 +315,11 @@ impl Config {
     /// configured.
     pub fn gateway_tools(&self) -> &[GatewayTool] {
         &self.gateway_tools
+    }
+
+    /// The `[authorization]` section: whose access tokens authenticate
+    /// clients, if any.
+    pub fn authorization(&self) -> Option<&Authorization> {
+        self.authorization.as_ref()
     }
 }

@@ -25,6 +25,29 @@ pub(super) struct RawConfig {
     pub(super) downstreams: Vec<RawDownstream>,
     #[serde(default, rename = "gateway_tool")]
     pub(super) gateway_tools: Vec<RawGatewayTool>,
+    #[serde(default)]
+    pub(super) authorization: Option<RawAuthorization>,
+}
+
+/// `[authorization]`: the OAuth 2.1 authorization server whose access
+/// tokens authenticate clients.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawAuthorization {
+    pub(super) issuer: Spanned<String>,
+    pub(super) resource: Spanned<String>,
+    #[serde(default)]
+    pub(super) jwks_uri: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) algorithms: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) client_claim: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) tenant_claim: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) leeway_seconds: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub(super) scopes_supported: Vec<Spanned<String>>,
 }
 
 /// `[[downstream]]`: an API that configured tools call.
@@ -192,6 +215,9 @@ pub(super) struct RawClient {
     pub(super) tenant: Spanned<String>,
     #[serde(default)]
     pub(super) api_keys: Vec<Spanned<String>>,
+    /// The client ids access tokens name for this client application.
+    #[serde(default)]
+    pub(super) oauth_client_ids: Vec<Spanned<String>>,
     #[serde(default)]
     pub(super) toolsets: Vec<Spanned<String>>,
     #[serde(default)]
@@ -211,6 +237,9 @@ pub(super) struct RawToolset {
     pub(super) tools: Vec<Spanned<String>>,
     #[serde(default)]
     pub(super) modes: BTreeMap<Spanned<String>, Spanned<String>>,
+    /// The scopes an access token must hold to use this toolset.
+    #[serde(default)]
+    pub(super) scopes: Vec<Spanned<String>>,
 }
 
 fn yes() -> bool {

@@ -1,0 +1,413 @@
+//! The OAuth 2.1 resource server of the MCP authorization specification:
+//! access tokens (JWTs) verified against the keys of the authorization
+//! server the configuration names, and the protected resource metadata
+//! (RFC 9728) that tells clients where to get one.
+//!
+//! A token is accepted when its signature verifies with one of the issuer's
+//! published keys under an allowed public-key algorithm, its `iss` is the
+//! issuer, its `aud` names this server's resource (RFC 8707), and `exp` and
+//! `nbf` hold within the configured leeway. Its client id (`client_id`,
+//! then `azp`, or the configured claim) must name a configured client
+//! application, and its tenant claim, if configured, that client's tenant.
+//! The keys are read from the issuer's metadata, cached, and read again
+//! when a token names a key not seen yet (at most once every few seconds).
+
+use std::str::FromStr;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant, SystemTime};
+
+use jsonwebtoken::jwk::JwkSet;
+use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use serde_json::{Map, Value, json};
+use toolschema_runtime::catalog::Authorization;
+
+/// How long keys are kept before they are read again.
+const KEYS_FRESH: Duration = Duration::from_secs(3600);
+
+/// How often, at most, a token naming an unknown key makes the keys be
+/// read again.
+const REFRESH_AT_MOST_EVERY: Duration = Duration::from_secs(5);
+
+/// The largest metadata or key set document read.
+const MAX_DOCUMENT: usize = 256 << 10;
+
+/// A verified access token: who it is, what it may do, until when.
+#[derive(Debug, Clone)]
+pub(super) struct Verified {
+    /// The token's client id, as configured in `oauth_client_ids`.
+    pub(super) client: String,
+    pub(super) tenant: Option<String>,
+    pub(super) scopes: Arc<[String]>,
+    pub(super) expires: SystemTime,
+}
+
+/// Why a token is refused (the `error_description` of the challenge).
+#[derive(Debug)]
+pub(super) struct Refused(pub(super) String);
+
+/// The issuer's keys as last read.
+#[derive(Debug)]
+struct Keys {
+    issuer: String,
+    set: JwkSet,
+    read: Instant,
+}
+
+/// Verifies access tokens; shared by every request.
+#[derive(Debug)]
+pub(crate) struct Verifier {
+    http: reqwest::Client,
+    keys: RwLock<Option<Arc<Keys>>>,
+    /// Held while the keys are read, with when a token naming an unknown
+    /// key last made them be read.
+    reading: tokio::sync::Mutex<Option<Instant>>,
+}
+
+impl Default for Verifier {
+    fn default() -> Verifier {
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(5))
+            .connect_timeout(Duration::from_secs(3))
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap_or_default();
+        Verifier {
+            http,
+            keys: RwLock::new(None),
+            reading: tokio::sync::Mutex::new(None),
+        }
+    }
+}
+
+/// Whether a bearer credential has the shape of a JWT (three base64url
+/// parts), rather than an API key.
+pub(super) fn is_jwt(token: &str) -> bool {
+    let mut parts = token.split('.');
+    let shaped = |part: Option<&str>| {
+        part.is_some_and(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
+    };
+    shaped(parts.next()) && shaped(parts.next()) && shaped(parts.next()) && parts.next().is_none()
+}
+
+impl Verifier {
+    /// Verifies `token` as `authorization` configures.
+    pub(super) async fn verify(
+        &self,
+        token: &str,
+        authorization: &Authorization,
+    ) -> Result<Verified, Refused> {
+        let refused = |why: &str| Refused(why.to_owned());
+        let header = jsonwebtoken::decode_header(token)
+            .map_err(|_| refused("the token is not a signed JWT this server can read"))?;
+        let allowed = authorization
+            .algorithms()
+            .filter_map(|name| Algorithm::from_str(name).ok())
+            .any(|allowed| allowed == header.alg);
+        if !allowed {
+            return Err(Refused(format!(
+                "tokens signed with {:?} are not accepted",
+                header.alg
+            )));
+        }
+        let kid = header.kid.as_deref();
+        let keys = self.keys_with(kid, authorization).await?;
+        let jwk = match kid {
+            Some(kid) => keys.set.find(kid),
+            // Without a `kid`, the one key of the set, if it is alone.
+            None if keys.set.keys.len() == 1 => keys.set.keys.first(),
+            None => None,
+        }
+        .ok_or_else(|| refused("the token is signed with a key the issuer does not publish"))?;
+        // A key published for one algorithm is not used with another (both
+        // are named alike: `RS256`, `ES256`, ...).
+        if let Some(key_alg) = &jwk.common.key_algorithm
+            && format!("{key_alg:?}") != format!("{:?}", header.alg)
+        {
+            return Err(refused("the token's algorithm is not its key's"));
+        }
+        let key = DecodingKey::from_jwk(jwk)
+            .map_err(|_| refused("the issuer's key for this token cannot be used"))?;
+        let mut validation = Validation::new(header.alg);
+        validation.set_issuer(&[authorization.issuer()]);
+        validation.set_audience(&[authorization.resource()]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        validation.leeway = authorization.leeway().as_secs();
+        validation.validate_nbf = true;
+        let data = jsonwebtoken::decode::<Map<String, Value>>(token, &key, &validation)
+            .map_err(|error| Refused(reason(error.kind()).to_owned()))?;
+        let claims = data.claims;
+        let client = authorization
+            .client_claims()
+            .find_map(|claim| claims.get(claim).and_then(Value::as_str))
+            .ok_or_else(|| refused("the token names no client"))?
+            .to_owned();
+        let tenant = authorization
+            .tenant_claim()
+            .and_then(|claim| claims.get(claim))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let expires = claims
+            .get("exp")
+            .and_then(Value::as_u64)
+            .map_or(SystemTime::UNIX_EPOCH, |exp| {
+                SystemTime::UNIX_EPOCH + Duration::from_secs(exp)
+            });
+        Ok(Verified {
+            client,
+            tenant,
+            scopes: scopes_of(&claims).into(),
+            expires,
+        })
+    }
+
+    /// The issuer's keys, read again when they are old, were read for
+    /// another issuer, or lack `kid` (at most once every few seconds).
+    async fn keys_with(
+        &self,
+        kid: Option<&str>,
+        authorization: &Authorization,
+    ) -> Result<Arc<Keys>, Refused> {
+        let usable = |keys: &Keys| {
+            keys.issuer == authorization.issuer()
+                && keys.read.elapsed() < KEYS_FRESH
+                && kid.is_none_or(|kid| keys.set.find(kid).is_some())
+        };
+        let cached = self.keys.read().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(keys) = &cached
+            && usable(keys)
+        {
+            return Ok(keys.clone());
+        }
+        let mut reading = self.reading.lock().await;
+        // Another request may have read them meanwhile.
+        let cached = self.keys.read().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(keys) = &cached
+            && usable(keys)
+        {
+            return Ok(keys.clone());
+        }
+        let fresh_enough = cached.as_ref().is_some_and(|keys| {
+            keys.issuer == authorization.issuer() && keys.read.elapsed() < KEYS_FRESH
+        });
+        if fresh_enough {
+            // A key not seen yet: read them again, unless an unknown key
+            // did that a moment ago.
+            if reading.is_some_and(|at| at.elapsed() < REFRESH_AT_MOST_EVERY) {
+                return cached.ok_or_else(|| Refused("the issuer's keys are unavailable".into()));
+            }
+            *reading = Some(Instant::now());
+        }
+        match self.read_keys(authorization).await {
+            Ok(set) => {
+                let keys = Arc::new(Keys {
+                    issuer: authorization.issuer().to_owned(),
+                    set,
+                    read: Instant::now(),
+                });
+                *self.keys.write().unwrap_or_else(|e| e.into_inner()) = Some(keys.clone());
+                Ok(keys)
+            }
+            Err(error) => {
+                tracing::warn!(issuer = authorization.issuer(), %error, "cannot read the authorization server's keys");
+                match cached {
+                    Some(keys) if keys.issuer == authorization.issuer() => Ok(keys),
+                    _ => Err(Refused(
+                        "the authorization server's keys cannot be read now; try again later"
+                            .into(),
+                    )),
+                }
+            }
+        }
+    }
+
+    /// Reads the issuer's key set: from `jwks_uri` if configured, else from
+    /// the URI its metadata names (RFC 8414, then OpenID Connect
+    /// discovery), whose `issuer` must be the one configured.
+    async fn read_keys(&self, authorization: &Authorization) -> Result<JwkSet, String> {
+        let jwks_uri = match authorization.jwks_uri() {
+            Some(uri) => uri.to_owned(),
+            None => {
+                let mut found = None;
+                for url in metadata_urls(authorization.issuer()) {
+                    let Ok(metadata) = self.document(&url).await else {
+                        continue;
+                    };
+                    if metadata.get("issuer").and_then(Value::as_str)
+                        != Some(authorization.issuer())
+                    {
+                        return Err(format!("{url} names another issuer"));
+                    }
+                    found = metadata
+                        .get("jwks_uri")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned);
+                    break;
+                }
+                found.ok_or("the issuer publishes no metadata with a jwks_uri")?
+            }
+        };
+        let set = self.document(&jwks_uri).await?;
+        serde_json::from_value(set).map_err(|e| format!("{jwks_uri} is not a JWK set: {e}"))
+    }
+
+    async fn document(&self, url: &str) -> Result<Value, String> {
+        let response = self
+            .http
+            .get(url)
+            .header("accept", "application/json")
+            .send()
+            .await
+            .map_err(|e| format!("{url}: {e}"))?;
+        if !response.status().is_success() {
+            return Err(format!("{url}: status {}", response.status()));
+        }
+        if response
+            .content_length()
+            .is_some_and(|n| n > MAX_DOCUMENT as u64)
+        {
+            return Err(format!("{url}: too large"));
+        }
+        let bytes = response.bytes().await.map_err(|e| format!("{url}: {e}"))?;
+        if bytes.len() > MAX_DOCUMENT {
+            return Err(format!("{url}: too large"));
+        }
+        serde_json::from_slice(&bytes).map_err(|e| format!("{url}: {e}"))
+    }
+}
+
+/// Where an issuer's metadata may be: RFC 8414's well-known URI (inserted
+/// before the issuer's path), then OpenID Connect's (appended).
+fn metadata_urls(issuer: &str) -> [String; 2] {
+    let trimmed = issuer.trim_end_matches('/');
+    let (origin, path) = split_origin(trimmed);
+    [
+        format!("{origin}/.well-known/oauth-authorization-server{path}"),
+        format!("{trimmed}/.well-known/openid-configuration"),
+    ]
+}
+
+/// `scheme://authority` and the path after it.
+fn split_origin(url: &str) -> (&str, &str) {
+    let start = url.find("://").map_or(0, |i| i + 3);
+    match url[start..].find('/') {
+        Some(i) => url.split_at(start + i),
+        None => (url, ""),
+    }
+}
+
+/// The URL of this server's protected resource metadata (RFC 9728 §3.1):
+/// the well-known path inserted before the resource's path.
+pub(super) fn metadata_url(resource: &str) -> String {
+    let (origin, path) = split_origin(resource.trim_end_matches('/'));
+    format!("{origin}/.well-known/oauth-protected-resource{path}")
+}
+
+/// The path this server answers its metadata at.
+pub(super) fn metadata_path(resource: &str) -> String {
+    let url = metadata_url(resource);
+    split_origin(&url).1.to_owned()
+}
+
+/// The protected resource metadata document (RFC 9728 §2).
+pub(super) fn metadata(authorization: &Authorization, name: Option<&str>) -> Value {
+    let mut document = json!({
+        "resource": authorization.resource(),
+        "authorization_servers": [authorization.issuer()],
+        "bearer_methods_supported": ["header"],
+        "resource_signing_alg_values_supported": authorization.algorithms().collect::<Vec<_>>(),
+    });
+    if !authorization.scopes_supported().is_empty() {
+        document["scopes_supported"] = json!(authorization.scopes_supported());
+    }
+    if let Some(name) = name {
+        document["resource_name"] = json!(name);
+    }
+    document
+}
+
+/// The token's scopes: `scope` (space-separated, RFC 9068) or `scp` (a
+/// list or a string).
+fn scopes_of(claims: &Map<String, Value>) -> Vec<String> {
+    let words =
+        |text: &str| -> Vec<String> { text.split_ascii_whitespace().map(str::to_owned).collect() };
+    match (claims.get("scope"), claims.get("scp")) {
+        (Some(Value::String(scope)), _) => words(scope),
+        (_, Some(Value::Array(list))) => list
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        (_, Some(Value::String(scp))) => words(scp),
+        _ => Vec::new(),
+    }
+}
+
+/// The challenge's description of a token `jsonwebtoken` refused.
+fn reason(kind: &jsonwebtoken::errors::ErrorKind) -> &'static str {
+    use jsonwebtoken::errors::ErrorKind;
+    match kind {
+        ErrorKind::ExpiredSignature => "the token has expired",
+        ErrorKind::ImmatureSignature => "the token is not valid yet",
+        ErrorKind::InvalidIssuer => "the token was issued by another authorization server",
+        ErrorKind::InvalidAudience => "the token is for another resource",
+        ErrorKind::MissingRequiredClaim(_) => "the token lacks exp, iss or aud",
+        ErrorKind::InvalidSignature => "the token's signature does not verify",
+        _ => "the token cannot be verified",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_configurable_algorithm_is_known() {
+        for algorithm in toolschema_runtime::catalog::ALGORITHMS {
+            assert!(Algorithm::from_str(algorithm).is_ok(), "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn metadata_urls_insert_the_well_known_path() {
+        assert_eq!(
+            metadata_url("https://mcp.example.com/mcp"),
+            "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
+        );
+        assert_eq!(
+            metadata_url("https://mcp.example.com"),
+            "https://mcp.example.com/.well-known/oauth-protected-resource"
+        );
+        assert_eq!(
+            metadata_path("http://127.0.0.1:8080/mcp"),
+            "/.well-known/oauth-protected-resource/mcp"
+        );
+        assert_eq!(
+            metadata_urls("https://as.example.com/tenant"),
+            [
+                "https://as.example.com/.well-known/oauth-authorization-server/tenant".to_owned(),
+                "https://as.example.com/tenant/.well-known/openid-configuration".to_owned(),
+            ]
+        );
+    }
+
+    #[test]
+    fn jwts_are_told_from_api_keys() {
+        assert!(is_jwt("eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"));
+        assert!(!is_jwt("sk-live-1234"));
+        assert!(!is_jwt("a.b"));
+        assert!(!is_jwt("a..c"));
+        assert!(!is_jwt("a.b.c.d"));
+    }
+
+    #[test]
+    fn scopes_come_from_scope_or_scp() {
+        let claims = |v: Value| v.as_object().cloned().unwrap_or_default();
+        assert_eq!(scopes_of(&claims(json!({"scope": "a b"}))), ["a", "b"]);
+        assert_eq!(scopes_of(&claims(json!({"scp": ["a", "c"]}))), ["a", "c"]);
+        assert!(scopes_of(&claims(json!({}))).is_empty());
+    }
+}

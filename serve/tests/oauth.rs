@@ -1,0 +1,536 @@
+//! The OAuth 2.1 resource server: access tokens signed by an issuer the
+//! test runs (its metadata and key set served over HTTP, keys generated
+//! here, tokens signed with `jsonwebtoken`), checked case by case, with the
+//! protected resource metadata and the challenges a client reads.
+
+#![allow(missing_docs)]
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use aws_lc_rs::rand::SystemRandom;
+use aws_lc_rs::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair};
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use serde_json::{Value, json};
+use toolschema_demo::{GetInvoice, ListInvoices};
+use toolschema_runtime::catalog::hash_api_key;
+use toolschema_serve::Server;
+
+mod common;
+
+const RESOURCE: &str = "http://localhost/mcp";
+
+/// A signing key of the issuer: its id, its private key (PKCS #8) and its
+/// public JWK.
+struct SigningKey {
+    kid: String,
+    pkcs8: Vec<u8>,
+    jwk: Value,
+}
+
+impl SigningKey {
+    fn generate(kid: &str) -> SigningKey {
+        let document =
+            EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &SystemRandom::new())
+                .expect("a P-256 key");
+        let pair = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, document.as_ref())
+            .expect("the key reads back");
+        // An uncompressed point: 0x04, then x and y.
+        let point = pair.public_key().as_ref();
+        let jwk = json!({
+            "kty": "EC", "crv": "P-256", "use": "sig", "alg": "ES256", "kid": kid,
+            "x": URL_SAFE_NO_PAD.encode(&point[1..33]),
+            "y": URL_SAFE_NO_PAD.encode(&point[33..65]),
+        });
+        SigningKey {
+            kid: kid.to_owned(),
+            pkcs8: document.as_ref().to_vec(),
+            jwk,
+        }
+    }
+
+    fn sign(&self, claims: &Value) -> String {
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some(self.kid.clone());
+        jsonwebtoken::encode(&header, claims, &EncodingKey::from_ec_der(&self.pkcs8))
+            .expect("signs")
+    }
+}
+
+/// The issuer: its published keys, and how often they were read.
+#[derive(Default)]
+struct Issuer {
+    url: Mutex<String>,
+    keys: Mutex<Vec<Value>>,
+    reads: AtomicUsize,
+}
+
+async fn metadata(State(issuer): State<Arc<Issuer>>) -> String {
+    let url = issuer.url.lock().expect("url").clone();
+    json!({
+        "issuer": url,
+        "jwks_uri": format!("{url}/jwks"),
+        "token_endpoint": format!("{url}/token"),
+        "response_types_supported": ["code"],
+    })
+    .to_string()
+}
+
+async fn jwks(State(issuer): State<Arc<Issuer>>) -> String {
+    issuer.reads.fetch_add(1, Ordering::SeqCst);
+    json!({"keys": *issuer.keys.lock().expect("keys")}).to_string()
+}
+
+/// Starts the issuer on a free port, publishing `keys`.
+fn start_issuer(keys: &[&SigningKey]) -> (Arc<Issuer>, String) {
+    let issuer = Arc::new(Issuer::default());
+    *issuer.keys.lock().expect("keys") = keys.iter().map(|k| k.jwk.clone()).collect();
+    let (ready, address) = std::sync::mpsc::channel();
+    let state = issuer.clone();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("binds");
+            ready
+                .send(listener.local_addr().expect("address"))
+                .expect("send");
+            let app = Router::new()
+                .route("/.well-known/oauth-authorization-server", get(metadata))
+                .route("/jwks", get(jwks))
+                .with_state(state);
+            axum::serve(listener, app).await.expect("serves");
+        });
+    });
+    let address: SocketAddr = address.recv().expect("the issuer starts");
+    let url = format!("http://127.0.0.1:{}", address.port());
+    *issuer.url.lock().expect("url") = url.clone();
+    (issuer, url)
+}
+
+fn catalog(issuer: &str) -> String {
+    format!(
+        r#"
+[authorization]
+issuer = "{issuer}"
+resource = "{RESOURCE}"
+tenant_claim = "tenant"
+algorithms = ["ES256"]
+leeway_seconds = 5
+
+[[tenant]]
+id = "acme"
+
+[[tenant]]
+id = "globex"
+
+[[client]]
+id = "finance"
+tenant = "acme"
+oauth_client_ids = ["finance-app"]
+toolsets = ["reading", "invoices"]
+
+[[client]]
+id = "keyed"
+tenant = "acme"
+api_keys = ["{key}"]
+toolsets = ["reading"]
+
+[[toolset]]
+id = "reading"
+tenant = "acme"
+tools = ["billing.list-invoices"]
+
+[[toolset]]
+id = "invoices"
+tenant = "acme"
+tools = ["billing.get-invoice"]
+scopes = ["invoices:read"]
+"#,
+        key = hash_api_key("sk-keyed")
+    )
+}
+
+struct Fixture {
+    address: SocketAddr,
+    issuer: Arc<Issuer>,
+    issuer_url: String,
+    key: SigningKey,
+    http: reqwest::Client,
+}
+
+fn fixture() -> Fixture {
+    let key = SigningKey::generate("key-1");
+    let (issuer, issuer_url) = start_issuer(&[&key]);
+    let server = Server::new("billing", "1")
+        .tool::<GetInvoice>()
+        .tool::<ListInvoices>()
+        .catalog_toml(catalog(&issuer_url), "catalog.toml");
+    let (address, stop) = common::spawn(server);
+    std::mem::forget(stop);
+    Fixture {
+        address,
+        issuer,
+        issuer_url,
+        key,
+        http: reqwest::Client::new(),
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs()
+}
+
+impl Fixture {
+    /// The claims of a good token of `finance-app` holding `scope`.
+    fn claims(&self, scope: &str) -> Value {
+        json!({
+            "iss": self.issuer_url, "aud": RESOURCE, "sub": "service-account",
+            "client_id": "finance-app", "tenant": "acme", "scope": scope,
+            "iat": now(), "exp": now() + 300,
+        })
+    }
+
+    /// `POST /mcp` with `body` and `authorization`; the status, the
+    /// challenge (if any) and the body.
+    async fn post(&self, authorization: Option<&str>, body: Value) -> (u16, String, Value) {
+        self.post_to("/mcp", authorization, body).await
+    }
+
+    async fn post_to(
+        &self,
+        path: &str,
+        authorization: Option<&str>,
+        body: Value,
+    ) -> (u16, String, Value) {
+        let mut request = self
+            .http
+            .post(format!("http://{}{path}", self.address))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-11-25")
+            .body(body.to_string());
+        if let Some(authorization) = authorization {
+            request = request.header("authorization", authorization);
+        }
+        let response = request.send().await.expect("the server answers");
+        let status = response.status().as_u16();
+        let challenge = response
+            .headers()
+            .get("www-authenticate")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let text = response.text().await.expect("a body");
+        (
+            status,
+            challenge,
+            serde_json::from_str(&text).unwrap_or(Value::Null),
+        )
+    }
+
+    async fn list(&self, token: &str) -> Vec<String> {
+        let (status, _, reply) = self
+            .post(
+                Some(&format!("Bearer {token}")),
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            )
+            .await;
+        assert_eq!(status, 200, "{reply}");
+        let tools = reply["result"]["tools"].as_array().expect("tools");
+        tools
+            .iter()
+            .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+
+    /// The 401 a token gets, with its challenge's description.
+    async fn refused(&self, token: &str) -> String {
+        let (status, challenge, _) = self
+            .post(
+                Some(&format!("Bearer {token}")),
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            )
+            .await;
+        assert_eq!(status, 401, "{challenge}");
+        assert!(
+            challenge.contains(r#"error="invalid_token""#),
+            "{challenge}"
+        );
+        assert!(
+            challenge.contains(
+                r#"resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp""#
+            ),
+            "{challenge}"
+        );
+        challenge
+    }
+}
+
+fn call(name: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+           "params": {"name": name, "arguments": {"invoice_id": "inv-1"}}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_protected_resource_metadata_names_the_issuer_and_the_scopes() {
+    let f = fixture();
+    for path in [
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-protected-resource",
+    ] {
+        let response = f
+            .http
+            .get(format!("http://{}{path}", f.address))
+            .send()
+            .await
+            .expect("answers");
+        assert_eq!(response.status().as_u16(), 200, "{path}");
+        let document: Value =
+            serde_json::from_str(&response.text().await.expect("a body")).expect("JSON");
+        // RFC 9728 §2: `resource` is required; the others are lists of
+        // strings when present.
+        assert_eq!(document["resource"], RESOURCE);
+        assert_eq!(document["authorization_servers"], json!([f.issuer_url]));
+        assert_eq!(document["scopes_supported"], json!(["invoices:read"]));
+        assert_eq!(document["bearer_methods_supported"], json!(["header"]));
+        assert_eq!(
+            document["resource_signing_alg_values_supported"],
+            json!(["ES256"])
+        );
+        for (field, value) in document.as_object().expect("object") {
+            let known = [
+                "resource",
+                "authorization_servers",
+                "scopes_supported",
+                "bearer_methods_supported",
+                "resource_signing_alg_values_supported",
+                "resource_name",
+            ];
+            assert!(known.contains(&field.as_str()), "{field}");
+            if field != "resource" && field != "resource_name" {
+                assert!(
+                    value
+                        .as_array()
+                        .is_some_and(|l| l.iter().all(Value::is_string)),
+                    "{field}"
+                );
+            }
+        }
+    }
+    let elsewhere = f
+        .http
+        .get(format!(
+            "http://{}/.well-known/oauth-protected-resource/other",
+            f.address
+        ))
+        .send()
+        .await
+        .expect("answers");
+    assert_eq!(elsewhere.status().as_u16(), 404);
+    // Without a credential: 401, pointing at the metadata.
+    let (status, challenge, _) = f
+        .post(
+            None,
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        )
+        .await;
+    assert_eq!(status, 401);
+    assert_eq!(
+        challenge,
+        r#"Bearer realm="mcp", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp""#
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_valid_token_lists_and_calls_what_its_scopes_allow() {
+    let f = fixture();
+    let scoped = f.key.sign(&f.claims("invoices:read openid"));
+    assert_eq!(
+        f.list(&scoped).await,
+        ["billing.get-invoice", "billing.list-invoices"]
+    );
+    let (status, _, reply) = f
+        .post(
+            Some(&format!("Bearer {scoped}")),
+            call("billing.get-invoice"),
+        )
+        .await;
+    assert_eq!(status, 200, "{reply}");
+    assert!(reply["result"].is_object(), "{reply}");
+
+    // Without the scope: the tool is not listed, and calling it is 403
+    // with the scope it needs.
+    let unscoped = f.key.sign(&f.claims("openid"));
+    assert_eq!(f.list(&unscoped).await, ["billing.list-invoices"]);
+    let (status, challenge, reply) = f
+        .post(
+            Some(&format!("Bearer {unscoped}")),
+            call("billing.get-invoice"),
+        )
+        .await;
+    assert_eq!(status, 403, "{reply}");
+    assert!(
+        challenge.starts_with(
+            r#"Bearer realm="mcp", error="insufficient_scope", scope="invoices:read""#
+        ),
+        "{challenge}"
+    );
+    assert!(challenge.contains("resource_metadata="), "{challenge}");
+    assert_eq!(reply["error"], "insufficient_scope");
+    // Over REST as well.
+    let (status, _, _) = f
+        .post_to(
+            "/v1/tools/billing.get-invoice/call",
+            Some(&format!("Bearer {unscoped}")),
+            json!({"invoice_id": "inv-1"}),
+        )
+        .await;
+    assert_eq!(status, 403);
+    // A tool the client has in no toolset stays unknown, not forbidden.
+    let (status, _, reply) = f
+        .post(
+            Some(&format!("Bearer {unscoped}")),
+            call("billing.void-invoice"),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert!(reply["error"].is_object(), "{reply}");
+
+    // API keys keep working beside tokens.
+    let (status, _, reply) = f
+        .post(
+            Some("Bearer sk-keyed"),
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(reply["result"]["tools"][0]["name"], "billing.list-invoices");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_tokens_are_refused_each_with_its_reason() {
+    let f = fixture();
+    let mut claims = f.claims("invoices:read");
+    claims["exp"] = json!(now() - 60);
+    assert!(f.refused(&f.key.sign(&claims)).await.contains("expired"));
+
+    let mut claims = f.claims("invoices:read");
+    claims["aud"] = json!("https://elsewhere.example.com/mcp");
+    assert!(
+        f.refused(&f.key.sign(&claims))
+            .await
+            .contains("another resource")
+    );
+
+    let mut claims = f.claims("invoices:read");
+    claims["iss"] = json!("https://impostor.example.com");
+    assert!(
+        f.refused(&f.key.sign(&claims))
+            .await
+            .contains("another authorization server")
+    );
+
+    let mut claims = f.claims("invoices:read");
+    claims["nbf"] = json!(now() + 600);
+    assert!(
+        f.refused(&f.key.sign(&claims))
+            .await
+            .contains("not valid yet")
+    );
+
+    // A client no client application is configured for.
+    let mut claims = f.claims("invoices:read");
+    claims["client_id"] = json!("stranger-app");
+    assert!(
+        f.refused(&f.key.sign(&claims))
+            .await
+            .contains("not a client of this server")
+    );
+
+    // Another tenant than its client's.
+    let mut claims = f.claims("invoices:read");
+    claims["tenant"] = json!("globex");
+    assert!(f.refused(&f.key.sign(&claims)).await.contains("tenant"));
+
+    // `alg: none`, and an HMAC token (not an allowed algorithm, whatever
+    // the secret).
+    let none_header = URL_SAFE_NO_PAD.encode(br#"{"alg":"none","typ":"JWT"}"#);
+    let payload = URL_SAFE_NO_PAD.encode(f.claims("invoices:read").to_string());
+    f.refused(&format!("{none_header}.{payload}.AAAA")).await;
+    let hmac = jsonwebtoken::encode(
+        &Header::new(Algorithm::HS256),
+        &f.claims("invoices:read"),
+        &EncodingKey::from_secret(b"anything").expect("a secret"),
+    )
+    .expect("signs");
+    assert!(f.refused(&hmac).await.contains("not accepted"));
+
+    // A signature by a key the issuer does not publish.
+    let forger = SigningKey::generate("key-1");
+    f.refused(&forger.sign(&f.claims("invoices:read"))).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rotated_key_is_read_when_a_token_names_it() {
+    let f = fixture();
+    let good = f.key.sign(&f.claims(""));
+    assert_eq!(f.list(&good).await, ["billing.list-invoices"]);
+    let reads = f.issuer.reads.load(Ordering::SeqCst);
+    assert_eq!(reads, 1);
+    // Cached: another token reads no keys.
+    f.list(&f.key.sign(&f.claims(""))).await;
+    assert_eq!(f.issuer.reads.load(Ordering::SeqCst), 1);
+
+    // The issuer rotates to a new key: a token naming it makes the keys be
+    // read again, once.
+    let next = SigningKey::generate("key-2");
+    f.issuer.keys.lock().expect("keys").push(next.jwk.clone());
+    assert_eq!(
+        f.list(&next.sign(&f.claims(""))).await,
+        ["billing.list-invoices"]
+    );
+    assert_eq!(f.issuer.reads.load(Ordering::SeqCst), 2);
+
+    // Tokens naming keys nobody publishes are refused, and do not make the
+    // server ask the issuer again and again.
+    for i in 0..5 {
+        let unknown = SigningKey::generate(&format!("nobody-{i}"));
+        f.refused(&unknown.sign(&f.claims(""))).await;
+    }
+    assert!(f.issuer.reads.load(Ordering::SeqCst) <= 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_in_the_query_string_is_refused() {
+    let f = fixture();
+    let token = f.key.sign(&f.claims("invoices:read"));
+    let (status, challenge, reply) = f
+        .post_to(
+            &format!("/mcp?access_token={token}"),
+            None,
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        )
+        .await;
+    assert_eq!(status, 400, "{reply}");
+    assert!(challenge.contains("invalid_request"), "{challenge}");
+    assert!(
+        reply["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("never accepted in the URL"))
+    );
+}
