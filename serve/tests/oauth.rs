@@ -283,7 +283,7 @@ impl Fixture {
 
 fn call(name: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-           "params": {"name": name, "arguments": {"invoice_id": "inv-1"}}})
+           "params": {"name": name, "arguments": {"invoice_id": "0c1e55aa-0000-4000-8000-000000000001"}}})
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -371,7 +371,7 @@ async fn a_valid_token_lists_and_calls_what_its_scopes_allow() {
         )
         .await;
     assert_eq!(status, 200, "{reply}");
-    assert!(reply["result"].is_object(), "{reply}");
+    assert_eq!(reply["result"]["structuredContent"]["status"], "paid", "{reply}");
 
     // Without the scope: the tool is not listed, and calling it is 403
     // with the scope it needs.
@@ -397,7 +397,7 @@ async fn a_valid_token_lists_and_calls_what_its_scopes_allow() {
         .post_to(
             "/v1/tools/billing.get-invoice/call",
             Some(&format!("Bearer {unscoped}")),
-            json!({"invoice_id": "inv-1"}),
+            json!({"invoice_id": "0c1e55aa-0000-4000-8000-000000000001"}),
         )
         .await;
     assert_eq!(status, 403);
