@@ -20,7 +20,9 @@
 //! this crate as `toolschema::serve`.
 //!
 //! Cargo features: `http` (Streamable HTTP and REST, with axum and tokio's
-//! network) and `stdio`.
+//! network), `stdio`, and `oauth` (an OAuth 2.1 resource server on the HTTP
+//! transport: access tokens verified against the `[authorization]` issuer's
+//! keys, protected resource metadata, scopes per toolset).
 
 #![forbid(unsafe_code)]
 // Without a transport, the parts only transports use are idle.
@@ -32,6 +34,8 @@ mod http;
 mod inflight;
 pub mod mcp;
 mod notices;
+#[cfg(feature = "oauth")]
+mod oauth;
 mod server;
 mod service;
 #[cfg(feature = "stdio")]

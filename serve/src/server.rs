@@ -248,7 +248,7 @@ impl Server {
             pending: Arc::default(),
             _watch: watch,
             #[cfg(feature = "oauth")]
-            tokens: crate::http::oauth::Verifier::default(),
+            tokens: crate::oauth::Verifier::default(),
         })
     }
 

@@ -27,7 +27,7 @@ pub struct Service {
     pub(crate) _watch: Option<Watch>,
     /// Verifies access tokens, with the issuer's keys cached.
     #[cfg(feature = "oauth")]
-    pub(crate) tokens: crate::http::oauth::Verifier,
+    pub(crate) tokens: crate::oauth::Verifier,
 }
 
 /// The settings transports read.

@@ -371,7 +371,10 @@ async fn a_valid_token_lists_and_calls_what_its_scopes_allow() {
         )
         .await;
     assert_eq!(status, 200, "{reply}");
-    assert_eq!(reply["result"]["structuredContent"]["status"], "paid", "{reply}");
+    assert_eq!(
+        reply["result"]["structuredContent"]["status"], "paid",
+        "{reply}"
+    );
 
     // Without the scope: the tool is not listed, and calling it is 403
     // with the scope it needs.

@@ -195,7 +195,7 @@ impl Caller {
             );
             let challenge = format!(
                 r#"Bearer realm="mcp", error="insufficient_scope", scope="{scope}", resource_metadata="{}", error_description="the token lacks scopes this tool needs""#,
-                super::oauth::metadata_url(authorization.resource())
+                crate::oauth::metadata_url(authorization.resource())
             );
             if let Ok(value) = header::HeaderValue::from_str(&challenge) {
                 response
@@ -274,7 +274,7 @@ fn unauthorized(message: &str, sent: bool, snapshot: &Snapshot) -> Response {
     if let Some(authorization) = snapshot.authorization() {
         challenge.push_str(&format!(
             r#", resource_metadata="{}""#,
-            super::oauth::metadata_url(authorization.resource())
+            crate::oauth::metadata_url(authorization.resource())
         ));
         if sent
             && message
@@ -321,7 +321,7 @@ pub(super) async fn resource_metadata(
         );
     };
     let path = request.uri().path();
-    let own = super::oauth::metadata_path(authorization.resource());
+    let own = crate::oauth::metadata_path(authorization.resource());
     if path != own && path != "/.well-known/oauth-protected-resource" {
         return refusal(
             StatusCode::NOT_FOUND,
@@ -332,7 +332,7 @@ pub(super) async fn resource_metadata(
     let name = snapshot.server().map(|server| server.name());
     super::json_response(
         StatusCode::OK,
-        super::oauth::metadata(authorization, name).to_string(),
+        crate::oauth::metadata(authorization, name).to_string(),
     )
 }
 
@@ -415,7 +415,7 @@ impl FromRequestParts<Arc<Service>> for Caller {
         let (view, credential) = match credentials(&parts.headers) {
             #[cfg(feature = "oauth")]
             Credentials::Key(token)
-                if snapshot.authorization().is_some() && super::oauth::is_jwt(token) =>
+                if snapshot.authorization().is_some() && crate::oauth::is_jwt(token) =>
             {
                 return token_caller(service, snapshot, token).await;
             }

@@ -17,8 +17,6 @@ mod body;
 mod caller;
 mod events;
 mod listen;
-#[cfg(feature = "oauth")]
-pub(crate) mod oauth;
 mod rest;
 
 use core::future::Future;

@@ -33,17 +33,17 @@ const MAX_DOCUMENT: usize = 256 << 10;
 
 /// A verified access token: who it is, what it may do, until when.
 #[derive(Debug, Clone)]
-pub(super) struct Verified {
+pub(crate) struct Verified {
     /// The token's client id, as configured in `oauth_client_ids`.
-    pub(super) client: String,
-    pub(super) tenant: Option<String>,
-    pub(super) scopes: Arc<[String]>,
-    pub(super) expires: SystemTime,
+    pub(crate) client: String,
+    pub(crate) tenant: Option<String>,
+    pub(crate) scopes: Arc<[String]>,
+    pub(crate) expires: SystemTime,
 }
 
 /// Why a token is refused (the `error_description` of the challenge).
 #[derive(Debug)]
-pub(super) struct Refused(pub(super) String);
+pub(crate) struct Refused(pub(crate) String);
 
 /// The issuer's keys as last read.
 #[derive(Debug)]
@@ -81,7 +81,7 @@ impl Default for Verifier {
 
 /// Whether a bearer credential has the shape of a JWT (three base64url
 /// parts), rather than an API key.
-pub(super) fn is_jwt(token: &str) -> bool {
+pub(crate) fn is_jwt(token: &str) -> bool {
     let mut parts = token.split('.');
     let shaped = |part: Option<&str>| {
         part.is_some_and(|p| {
@@ -95,7 +95,7 @@ pub(super) fn is_jwt(token: &str) -> bool {
 
 impl Verifier {
     /// Verifies `token` as `authorization` configures.
-    pub(super) async fn verify(
+    pub(crate) async fn verify(
         &self,
         token: &str,
         authorization: &Authorization,
@@ -301,19 +301,19 @@ fn split_origin(url: &str) -> (&str, &str) {
 
 /// The URL of this server's protected resource metadata (RFC 9728 §3.1):
 /// the well-known path inserted before the resource's path.
-pub(super) fn metadata_url(resource: &str) -> String {
+pub(crate) fn metadata_url(resource: &str) -> String {
     let (origin, path) = split_origin(resource.trim_end_matches('/'));
     format!("{origin}/.well-known/oauth-protected-resource{path}")
 }
 
 /// The path this server answers its metadata at.
-pub(super) fn metadata_path(resource: &str) -> String {
+pub(crate) fn metadata_path(resource: &str) -> String {
     let url = metadata_url(resource);
     split_origin(&url).1.to_owned()
 }
 
 /// The protected resource metadata document (RFC 9728 §2).
-pub(super) fn metadata(authorization: &Authorization, name: Option<&str>) -> Value {
+pub(crate) fn metadata(authorization: &Authorization, name: Option<&str>) -> Value {
     let mut document = json!({
         "resource": authorization.resource(),
         "authorization_servers": [authorization.issuer()],
