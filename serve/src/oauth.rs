@@ -11,14 +11,20 @@
 //! application, and its tenant claim, if configured, that client's tenant.
 //! The keys are read from the issuer's metadata, cached, and read again
 //! when a token names a key not seen yet (at most once every few seconds).
+//! A token verified once is remembered (by its SHA-256) for a minute at
+//! most, never past its expiry, and forgotten when the `[authorization]`
+//! section changes: a client sends the same token call after call, and its
+//! signature need not be checked each time.
 
+use std::collections::HashMap;
 use std::str::FromStr;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
 use toolschema_runtime::catalog::Authorization;
 
 /// How long keys are kept before they are read again.
@@ -30,6 +36,20 @@ const REFRESH_AT_MOST_EVERY: Duration = Duration::from_secs(5);
 
 /// The largest metadata or key set document read.
 const MAX_DOCUMENT: usize = 256 << 10;
+
+/// How long a verified token is remembered at most.
+const REMEMBERED_FOR: Duration = Duration::from_secs(60);
+
+/// How many verified tokens are remembered at most.
+const REMEMBERED_AT_MOST: usize = 10_000;
+
+/// Tokens verified lately, for the `[authorization]` section they were
+/// verified under.
+#[derive(Debug, Default)]
+struct Remembered {
+    under: Option<Authorization>,
+    tokens: HashMap<[u8; 32], (Verified, Instant)>,
+}
 
 /// A verified access token: who it is, what it may do, until when.
 #[derive(Debug, Clone)]
@@ -61,6 +81,7 @@ pub(crate) struct Verifier {
     /// Held while the keys are read, with when a token naming an unknown
     /// key last made them be read.
     reading: tokio::sync::Mutex<Option<Instant>>,
+    remembered: Mutex<Remembered>,
 }
 
 impl Default for Verifier {
@@ -75,6 +96,7 @@ impl Default for Verifier {
             http,
             keys: RwLock::new(None),
             reading: tokio::sync::Mutex::new(None),
+            remembered: Mutex::new(Remembered::default()),
         }
     }
 }
@@ -94,12 +116,50 @@ pub(crate) fn is_jwt(token: &str) -> bool {
 }
 
 impl Verifier {
-    /// Verifies `token` as `authorization` configures.
+    /// Verifies `token` as `authorization` configures: remembered if it was
+    /// verified lately, else checked in full.
     pub(crate) async fn verify(
         &self,
         token: &str,
         authorization: &Authorization,
     ) -> Result<Verified, Refused> {
+        let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+        if let Some(verified) = self.recall(&digest, authorization) {
+            return Ok(verified);
+        }
+        let verified = self.check(token, authorization).await?;
+        let mut remembered = self.remembered.lock().unwrap_or_else(|e| e.into_inner());
+        if remembered.tokens.len() >= REMEMBERED_AT_MOST {
+            remembered
+                .tokens
+                .retain(|_, (_, at)| at.elapsed() < REMEMBERED_FOR);
+            if remembered.tokens.len() >= REMEMBERED_AT_MOST {
+                remembered.tokens.clear();
+            }
+        }
+        remembered
+            .tokens
+            .insert(digest, (verified.clone(), Instant::now()));
+        Ok(verified)
+    }
+
+    /// A token verified lately under the same section, still within its
+    /// expiry (and leeway).
+    fn recall(&self, digest: &[u8; 32], authorization: &Authorization) -> Option<Verified> {
+        let mut remembered = self.remembered.lock().unwrap_or_else(|e| e.into_inner());
+        if remembered.under.as_ref() != Some(authorization) {
+            remembered.under = Some(authorization.clone());
+            remembered.tokens.clear();
+            return None;
+        }
+        let (verified, at) = remembered.tokens.get(digest)?;
+        let fresh = at.elapsed() < REMEMBERED_FOR
+            && SystemTime::now() < verified.expires + authorization.leeway();
+        fresh.then(|| verified.clone())
+    }
+
+    /// Verifies `token` in full.
+    async fn check(&self, token: &str, authorization: &Authorization) -> Result<Verified, Refused> {
         let refused = |why: &str| Refused(why.to_owned());
         let header = jsonwebtoken::decode_header(token)
             .map_err(|_| refused("the token is not a signed JWT this server can read"))?;

@@ -6,15 +6,9 @@
 #![allow(missing_docs)]
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use aws_lc_rs::rand::SystemRandom;
-use aws_lc_rs::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair};
-use axum::Router;
-use axum::extract::State;
-use axum::routing::get;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
@@ -22,102 +16,11 @@ use serde_json::{Value, json};
 use toolschema_demo::{GetInvoice, ListInvoices};
 use toolschema_runtime::catalog::hash_api_key;
 use toolschema_serve::Server;
+use toolschema_test_support::issuer::{Issuer, SigningKey};
 
 mod common;
 
 const RESOURCE: &str = "http://localhost/mcp";
-
-/// A signing key of the issuer: its id, its private key (PKCS #8) and its
-/// public JWK.
-struct SigningKey {
-    kid: String,
-    pkcs8: Vec<u8>,
-    jwk: Value,
-}
-
-impl SigningKey {
-    fn generate(kid: &str) -> SigningKey {
-        let document =
-            EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &SystemRandom::new())
-                .expect("a P-256 key");
-        let pair = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, document.as_ref())
-            .expect("the key reads back");
-        // An uncompressed point: 0x04, then x and y.
-        let point = pair.public_key().as_ref();
-        let jwk = json!({
-            "kty": "EC", "crv": "P-256", "use": "sig", "alg": "ES256", "kid": kid,
-            "x": URL_SAFE_NO_PAD.encode(&point[1..33]),
-            "y": URL_SAFE_NO_PAD.encode(&point[33..65]),
-        });
-        SigningKey {
-            kid: kid.to_owned(),
-            pkcs8: document.as_ref().to_vec(),
-            jwk,
-        }
-    }
-
-    fn sign(&self, claims: &Value) -> String {
-        let mut header = Header::new(Algorithm::ES256);
-        header.kid = Some(self.kid.clone());
-        jsonwebtoken::encode(&header, claims, &EncodingKey::from_ec_der(&self.pkcs8))
-            .expect("signs")
-    }
-}
-
-/// The issuer: its published keys, and how often they were read.
-#[derive(Default)]
-struct Issuer {
-    url: Mutex<String>,
-    keys: Mutex<Vec<Value>>,
-    reads: AtomicUsize,
-}
-
-async fn metadata(State(issuer): State<Arc<Issuer>>) -> String {
-    let url = issuer.url.lock().expect("url").clone();
-    json!({
-        "issuer": url,
-        "jwks_uri": format!("{url}/jwks"),
-        "token_endpoint": format!("{url}/token"),
-        "response_types_supported": ["code"],
-    })
-    .to_string()
-}
-
-async fn jwks(State(issuer): State<Arc<Issuer>>) -> String {
-    issuer.reads.fetch_add(1, Ordering::SeqCst);
-    json!({"keys": *issuer.keys.lock().expect("keys")}).to_string()
-}
-
-/// Starts the issuer on a free port, publishing `keys`.
-fn start_issuer(keys: &[&SigningKey]) -> (Arc<Issuer>, String) {
-    let issuer = Arc::new(Issuer::default());
-    *issuer.keys.lock().expect("keys") = keys.iter().map(|k| k.jwk.clone()).collect();
-    let (ready, address) = std::sync::mpsc::channel();
-    let state = issuer.clone();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime");
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                .await
-                .expect("binds");
-            ready
-                .send(listener.local_addr().expect("address"))
-                .expect("send");
-            let app = Router::new()
-                .route("/.well-known/oauth-authorization-server", get(metadata))
-                .route("/jwks", get(jwks))
-                .with_state(state);
-            axum::serve(listener, app).await.expect("serves");
-        });
-    });
-    let address: SocketAddr = address.recv().expect("the issuer starts");
-    let url = format!("http://127.0.0.1:{}", address.port());
-    *issuer.url.lock().expect("url") = url.clone();
-    (issuer, url)
-}
 
 fn catalog(issuer: &str) -> String {
     format!(
@@ -127,7 +30,7 @@ issuer = "{issuer}"
 resource = "{RESOURCE}"
 tenant_claim = "tenant"
 algorithms = ["ES256"]
-leeway_seconds = 5
+leeway_seconds = 0
 
 [[tenant]]
 id = "acme"
@@ -172,7 +75,7 @@ struct Fixture {
 
 fn fixture() -> Fixture {
     let key = SigningKey::generate("key-1");
-    let (issuer, issuer_url) = start_issuer(&[&key]);
+    let (issuer, issuer_url) = Issuer::start(&[&key]);
     let server = Server::new("billing", "1")
         .tool::<GetInvoice>()
         .tool::<ListInvoices>()
@@ -493,21 +396,21 @@ async fn a_rotated_key_is_read_when_a_token_names_it() {
     let f = fixture();
     let good = f.key.sign(&f.claims(""));
     assert_eq!(f.list(&good).await, ["billing.list-invoices"]);
-    let reads = f.issuer.reads.load(Ordering::SeqCst);
+    let reads = f.issuer.key_reads();
     assert_eq!(reads, 1);
     // Cached: another token reads no keys.
     f.list(&f.key.sign(&f.claims(""))).await;
-    assert_eq!(f.issuer.reads.load(Ordering::SeqCst), 1);
+    assert_eq!(f.issuer.key_reads(), 1);
 
     // The issuer rotates to a new key: a token naming it makes the keys be
     // read again, once.
     let next = SigningKey::generate("key-2");
-    f.issuer.keys.lock().expect("keys").push(next.jwk.clone());
+    f.issuer.publish(&next);
     assert_eq!(
         f.list(&next.sign(&f.claims(""))).await,
         ["billing.list-invoices"]
     );
-    assert_eq!(f.issuer.reads.load(Ordering::SeqCst), 2);
+    assert_eq!(f.issuer.key_reads(), 2);
 
     // Tokens naming keys nobody publishes are refused, and do not make the
     // server ask the issuer again and again.
@@ -515,7 +418,7 @@ async fn a_rotated_key_is_read_when_a_token_names_it() {
         let unknown = SigningKey::generate(&format!("nobody-{i}"));
         f.refused(&unknown.sign(&f.claims(""))).await;
     }
-    assert!(f.issuer.reads.load(Ordering::SeqCst) <= 3);
+    assert!(f.issuer.key_reads() <= 3);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -536,4 +439,18 @@ async fn a_token_in_the_query_string_is_refused() {
             .as_str()
             .is_some_and(|m| m.contains("never accepted in the URL"))
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remembered_token_still_expires() {
+    let f = fixture();
+    let mut claims = f.claims("");
+    claims["exp"] = json!(now() + 2);
+    let token = f.key.sign(&claims);
+    // Verified, then remembered: the second call reads no keys and checks
+    // no signature, but an expired token is never taken from memory.
+    assert_eq!(f.list(&token).await, ["billing.list-invoices"]);
+    assert_eq!(f.list(&token).await, ["billing.list-invoices"]);
+    tokio::time::sleep(std::time::Duration::from_millis(3_100)).await;
+    assert!(f.refused(&token).await.contains("expired"));
 }

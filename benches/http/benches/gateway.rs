@@ -15,7 +15,6 @@
 #![allow(missing_docs)]
 
 use std::future::Future;
-use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::http::header;
@@ -24,6 +23,7 @@ use quick_xml::events::Event;
 use serde_json::{Value, json};
 use toolschema::call::Registry;
 use toolschema::catalog::Catalog;
+use toolschema_bench_http::timing::compare;
 
 /// The downstream's answer, and the catalog of the tool, shared with the
 /// instruction counts (`benches/callgrind.rs`).
@@ -35,49 +35,6 @@ const SOAP_CONFIG: &str = include_str!("../../fixtures/soap.toml");
 
 fn config(text: &str, port: u16) -> String {
     text.replace("127.0.0.1:4030", &format!("127.0.0.1:{port}"))
-}
-
-/// Times `calls` of each in ten interleaved rounds, after a warm-up, and
-/// prints the percentiles and the overhead.
-async fn compare<G, GF, D, DF>(what: &str, calls: usize, gateway_call: G, direct_call: D)
-where
-    G: Fn() -> GF,
-    GF: Future<Output = ()>,
-    D: Fn() -> DF,
-    DF: Future<Output = ()>,
-{
-    for _ in 0..1_000 {
-        gateway_call().await;
-        direct_call().await;
-    }
-    let rounds = 10;
-    let per_round = calls / rounds;
-    let (mut gateway, mut plain) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
-    for _ in 0..rounds {
-        for _ in 0..per_round {
-            let start = Instant::now();
-            gateway_call().await;
-            gateway.push(start.elapsed());
-        }
-        for _ in 0..per_round {
-            let start = Instant::now();
-            direct_call().await;
-            plain.push(start.elapsed());
-        }
-    }
-    gateway.sort_unstable();
-    plain.sort_unstable();
-    let (g50, g99) = (percentile(&gateway, 0.50), percentile(&gateway, 0.99));
-    let (d50, d99) = (percentile(&plain, 0.50), percentile(&plain, 0.99));
-    println!("{what}: {} calls each, over loopback", gateway.len());
-    println!("  direct:              p50 {d50:?}, p99 {d99:?}");
-    println!("  through the gateway: p50 {g50:?}, p99 {g99:?}");
-    println!(
-        "  overhead: p50 {:?} ({:.2}x), p99 {:?}",
-        g50.saturating_sub(d50),
-        g50.as_secs_f64() / d50.as_secs_f64(),
-        g99.saturating_sub(d99)
-    );
 }
 
 /// A call of `tool` through the catalog, its result structured.
@@ -117,11 +74,6 @@ fn premium(xml: &[u8]) -> Option<f64> {
     }
 }
 
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[at]
-}
-
 fn main() {
     let calls: usize = std::env::var("GATEWAY_CALLS")
         .ok()
@@ -155,8 +107,11 @@ fn main() {
         compare(
             "REST (reqwest + serde_json directly)",
             calls,
-            through(&rest, "orders.get", json!({"order_id": 42, "expand": "lines"})),
-            || {
+            (
+                "through the gateway",
+                through(&rest, "orders.get", json!({"order_id": 42, "expand": "lines"})),
+            ),
+            ("direct", || {
                 let direct = direct.clone();
                 let url = url.clone();
                 async move {
@@ -172,7 +127,7 @@ fn main() {
                     let value: Value = serde_json::from_slice(&bytes).expect("json");
                     assert!(value.get("id").is_some());
                 }
-            },
+            }),
         )
         .await;
 
@@ -182,12 +137,15 @@ fn main() {
         compare(
             "SOAP (envelope formatted, reqwest + quick-xml directly)",
             calls,
-            through(
-                &soap,
-                "insurance.get-quote",
-                json!({"species": "dog", "age_years": 3, "coverage": {"amount": 5000, "currency": "EUR"}, "extra": ["dental", "travel"]}),
+            (
+                "through the gateway",
+                through(
+                    &soap,
+                    "insurance.get-quote",
+                    json!({"species": "dog", "age_years": 3, "coverage": {"amount": 5000, "currency": "EUR"}, "extra": ["dental", "travel"]}),
+                ),
             ),
-            || {
+            ("direct", || {
                 let direct = direct.clone();
                 let url = url.clone();
                 async move {
@@ -208,7 +166,7 @@ fn main() {
                         .expect("body");
                     assert!(premium(&bytes).is_some());
                 }
-            },
+            }),
         )
         .await;
     });

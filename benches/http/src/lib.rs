@@ -5,3 +5,66 @@
 
 #[cfg(feature = "rmcp")]
 pub mod sdk;
+
+/// Latency comparisons over loopback: two ways of doing the same call,
+/// timed in interleaved rounds so that the machine's noise falls on both
+/// alike.
+pub mod timing {
+    use std::future::Future;
+    use std::time::{Duration, Instant};
+
+    /// The `p` quantile of `sorted` durations.
+    pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
+        let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+        sorted[at]
+    }
+
+    /// Times `calls` of each of `ours` and `baseline` (each a label and a
+    /// call) in ten interleaved rounds, after a warm-up of 1,000 each, and
+    /// prints p50 and p99 of both and the difference.
+    pub async fn compare<A, AF, B, BF>(
+        what: &str,
+        calls: usize,
+        ours: (&str, A),
+        baseline: (&str, B),
+    ) where
+        A: Fn() -> AF,
+        AF: Future<Output = ()>,
+        B: Fn() -> BF,
+        BF: Future<Output = ()>,
+    {
+        let ((ours_label, ours), (base_label, base)) = (ours, baseline);
+        for _ in 0..1_000 {
+            ours().await;
+            base().await;
+        }
+        let rounds = 10;
+        let per_round = calls / rounds;
+        let (mut timed, mut plain) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
+        for _ in 0..rounds {
+            for _ in 0..per_round {
+                let start = Instant::now();
+                ours().await;
+                timed.push(start.elapsed());
+            }
+            for _ in 0..per_round {
+                let start = Instant::now();
+                base().await;
+                plain.push(start.elapsed());
+            }
+        }
+        timed.sort_unstable();
+        plain.sort_unstable();
+        let (o50, o99) = (percentile(&timed, 0.50), percentile(&timed, 0.99));
+        let (b50, b99) = (percentile(&plain, 0.50), percentile(&plain, 0.99));
+        println!("{what}: {} calls each, over loopback", timed.len());
+        println!("  {base_label}: p50 {b50:?}, p99 {b99:?}");
+        println!("  {ours_label}: p50 {o50:?}, p99 {o99:?}");
+        println!(
+            "  overhead: p50 {:?} ({:.2}x), p99 {:?}",
+            o50.saturating_sub(b50),
+            o50.as_secs_f64() / b50.as_secs_f64(),
+            o99.saturating_sub(b99)
+        );
+    }
+}

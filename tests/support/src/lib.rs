@@ -2,6 +2,9 @@
 //! fixtures kept in `tests/spec/` (the MCP schema of each protocol version,
 //! the registry's `server.json` schema and examples), and small helpers.
 
+#[cfg(feature = "issuer")]
+pub mod issuer;
+
 use core::future::Future;
 use core::pin::pin;
 use core::task::{Context, Poll, Waker};

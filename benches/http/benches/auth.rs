@@ -1,0 +1,133 @@
+//! What verifying access tokens costs a call: `tools/call` over loopback
+//! authenticated by a JWT access token (ES256, the issuer's keys cached,
+//! the token's scopes unlocking the tool's toolset) against the same call
+//! authenticated by an API key, in interleaved rounds.
+//!
+//! `cargo bench -p toolschema-bench-http --bench auth` (`AUTH_CALLS` calls
+//! per variant, default 20,000). Prints p50 and p99 of each and the
+//! difference.
+
+#![allow(missing_docs)]
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Value, json};
+use toolschema::catalog::hash_api_key;
+use toolschema::serve::Server;
+use toolschema_bench_http::timing::compare;
+use toolschema_demo::{GetInvoice, ListInvoices};
+use toolschema_test_support::issuer::{Issuer, SigningKey};
+
+const RESOURCE: &str = "http://localhost/mcp";
+
+fn catalog(issuer: &str) -> String {
+    format!(
+        r#"
+[authorization]
+issuer = "{issuer}"
+resource = "{RESOURCE}"
+algorithms = ["ES256"]
+
+[[tenant]]
+id = "acme"
+
+[[client]]
+id = "keyed"
+tenant = "acme"
+api_keys = ["{key}"]
+toolsets = ["invoices"]
+
+[[client]]
+id = "finance"
+tenant = "acme"
+oauth_client_ids = ["finance-app"]
+toolsets = ["invoices"]
+
+[[toolset]]
+id = "invoices"
+tenant = "acme"
+tools = ["billing.get-invoice", "billing.list-invoices"]
+scopes = ["invoices:read"]
+"#,
+        key = hash_api_key("sk-bench")
+    )
+}
+
+fn main() {
+    let calls: usize = std::env::var("AUTH_CALLS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(20_000);
+    let key = SigningKey::generate("bench-key");
+    let (_issuer, issuer_url) = Issuer::start(&[&key]);
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs();
+    let token = key.sign(&json!({
+        "iss": issuer_url, "aud": RESOURCE, "client_id": "finance-app",
+        "scope": "invoices:read", "iat": now, "exp": now + 3600,
+    }));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async move {
+        let server = Server::new("billing", "1")
+            .tool::<GetInvoice>()
+            .tool::<ListInvoices>()
+            .catalog_toml(catalog(&issuer_url), "bench.toml")
+            .bind_http("127.0.0.1:0")
+            .await
+            .expect("binds");
+        let url = format!("http://{}/mcp", server.local_addr());
+        tokio::spawn(server.run_until(std::future::pending()));
+        let http = reqwest::Client::new();
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "billing.get-invoice",
+                       "arguments": {"invoice_id": "0c1e55aa-0000-4000-8000-000000000001"}}})
+        .to_string();
+        let call = |authorization: String| {
+            let (http, url, body) = (http.clone(), url.clone(), body.clone());
+            move || {
+                let (http, url, body, authorization) = (
+                    http.clone(),
+                    url.clone(),
+                    body.clone(),
+                    authorization.clone(),
+                );
+                async move {
+                    let reply = http
+                        .post(&url)
+                        .header("content-type", "application/json")
+                        .header("accept", "application/json, text/event-stream")
+                        .header("mcp-protocol-version", "2025-11-25")
+                        .header("authorization", authorization)
+                        .body(body)
+                        .send()
+                        .await
+                        .expect("answer")
+                        .bytes()
+                        .await
+                        .expect("body");
+                    let reply: Value = serde_json::from_slice(&reply).expect("json");
+                    assert_eq!(
+                        reply["result"]["structuredContent"]["status"], "paid",
+                        "{reply}"
+                    );
+                }
+            }
+        };
+        compare(
+            "tools/call, access token against API key",
+            calls,
+            (
+                "access token (JWKS cached)",
+                call(format!("Bearer {token}")),
+            ),
+            ("API key", call("Bearer sk-bench".to_owned())),
+        )
+        .await;
+    });
+}

@@ -1,0 +1,124 @@
+//! An authorization server's part for tests and benchmarks: P-256 signing
+//! keys generated on the spot, tokens signed with them, and the issuer's
+//! metadata (RFC 8414) and key set served over loopback.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use aws_lc_rs::rand::SystemRandom;
+use aws_lc_rs::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair};
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use serde_json::{Value, json};
+
+/// A signing key of the issuer: its id, its private key (PKCS #8) and its
+/// public JWK.
+pub struct SigningKey {
+    kid: String,
+    pkcs8: Vec<u8>,
+    jwk: Value,
+}
+
+impl SigningKey {
+    /// A new P-256 key named `kid`.
+    pub fn generate(kid: &str) -> SigningKey {
+        let document =
+            EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &SystemRandom::new())
+                .expect("a P-256 key");
+        let pair = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, document.as_ref())
+            .expect("the key reads back");
+        // An uncompressed point: 0x04, then x and y.
+        let point = pair.public_key().as_ref();
+        let jwk = json!({
+            "kty": "EC", "crv": "P-256", "use": "sig", "alg": "ES256", "kid": kid,
+            "x": URL_SAFE_NO_PAD.encode(&point[1..33]),
+            "y": URL_SAFE_NO_PAD.encode(&point[33..65]),
+        });
+        SigningKey {
+            kid: kid.to_owned(),
+            pkcs8: document.as_ref().to_vec(),
+            jwk,
+        }
+    }
+
+    /// A JWT of `claims`, signed with ES256 and naming this key.
+    pub fn sign(&self, claims: &Value) -> String {
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some(self.kid.clone());
+        jsonwebtoken::encode(&header, claims, &EncodingKey::from_ec_der(&self.pkcs8))
+            .expect("signs")
+    }
+}
+
+/// The issuer: its published keys, and how often they were read.
+#[derive(Default)]
+pub struct Issuer {
+    url: Mutex<String>,
+    keys: Mutex<Vec<Value>>,
+    reads: AtomicUsize,
+}
+
+async fn metadata(State(issuer): State<Arc<Issuer>>) -> String {
+    let url = issuer.url.lock().expect("url").clone();
+    json!({
+        "issuer": url,
+        "jwks_uri": format!("{url}/jwks"),
+        "token_endpoint": format!("{url}/token"),
+        "response_types_supported": ["code"],
+    })
+    .to_string()
+}
+
+async fn jwks(State(issuer): State<Arc<Issuer>>) -> String {
+    issuer.reads.fetch_add(1, Ordering::SeqCst);
+    json!({"keys": *issuer.keys.lock().expect("keys")}).to_string()
+}
+
+impl Issuer {
+    /// Starts an issuer on a free loopback port, publishing `keys`; it and
+    /// its URL (its `iss`).
+    pub fn start(keys: &[&SigningKey]) -> (Arc<Issuer>, String) {
+        let issuer = Arc::new(Issuer::default());
+        *issuer.keys.lock().expect("keys") = keys.iter().map(|k| k.jwk.clone()).collect();
+        let (ready, address) = std::sync::mpsc::channel();
+        let state = issuer.clone();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("binds");
+                ready
+                    .send(listener.local_addr().expect("address"))
+                    .expect("send");
+                let app = Router::new()
+                    .route("/.well-known/oauth-authorization-server", get(metadata))
+                    .route("/jwks", get(jwks))
+                    .with_state(state);
+                axum::serve(listener, app).await.expect("serves");
+            });
+        });
+        let address: SocketAddr = address.recv().expect("the issuer starts");
+        let url = format!("http://127.0.0.1:{}", address.port());
+        *issuer.url.lock().expect("url") = url.clone();
+        (issuer, url)
+    }
+
+    /// Publishes `key` beside the keys published so far (a rotation).
+    pub fn publish(&self, key: &SigningKey) {
+        self.keys.lock().expect("keys").push(key.jwk.clone());
+    }
+
+    /// How many times its key set was read.
+    pub fn key_reads(&self) -> usize {
+        self.reads.load(Ordering::SeqCst)
+    }
+}
