@@ -23,6 +23,7 @@ use toolschema::project::Revision;
 use toolschema::serve::Server;
 
 mod stats;
+mod telemetry;
 
 #[derive(Parser)]
 #[command(
@@ -232,11 +233,16 @@ fn run(cli: Cli) -> Result<(), String> {
             if let Ok(secret) = std::env::var("TOOLSCHEMA_STATE_KEY") {
                 server = server.state_secret(secret);
             }
+            let exporting = telemetry::from_environment()?;
+            if let Some(exporting) = &exporting {
+                server = server.telemetry(exporting.telemetry());
+                tracing::info!("exporting traces and metrics by OTLP");
+            }
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .build()
                 .map_err(|e| format!("cannot start the runtime: {e}"))?;
-            runtime.block_on(async move {
+            let served = runtime.block_on(async move {
                 if stdio {
                     return server.serve_stdio().await.map_err(|e| e.to_string());
                 }
@@ -259,7 +265,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 );
                 let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), banner.as_bytes());
                 http.run().await.map_err(|e| e.to_string())
-            })
+            });
+            drop(runtime);
+            if let Some(exporting) = exporting {
+                exporting.shutdown();
+            }
+            served
         }
         Command::List {
             client,

@@ -52,6 +52,8 @@ pub struct Server {
     state_secret: Option<Vec<u8>>,
     trace: Option<PathBuf>,
     options: Options,
+    #[cfg(feature = "otel")]
+    telemetry: Option<crate::Telemetry>,
 }
 
 /// Where the catalog configuration comes from.
@@ -80,7 +82,25 @@ impl Server {
             state_secret: None,
             trace: None,
             options: Options::default(),
+            #[cfg(feature = "otel")]
+            telemetry: None,
         }
+    }
+
+    /// Traces and measures every request with `telemetry` (feature `otel`):
+    /// a span per request and tool call in the MCP semantic conventions,
+    /// the operation duration and call counts as metrics.
+    ///
+    /// ```no_run
+    /// # use toolschema_serve::{Server, Telemetry};
+    /// // After installing the OpenTelemetry providers globally:
+    /// let server = Server::new("billing", "1.0.0").telemetry(Telemetry::global());
+    /// # let _ = server;
+    /// ```
+    #[cfg(feature = "otel")]
+    pub fn telemetry(mut self, telemetry: crate::Telemetry) -> Server {
+        self.telemetry = Some(telemetry);
+        self
     }
 
     /// A display title for `serverInfo`.
@@ -237,6 +257,10 @@ impl Server {
         }
         if let Some(secret) = &self.state_secret {
             protocol = protocol.with_state_key(StateKey::from_secret(secret));
+        }
+        #[cfg(feature = "otel")]
+        if let Some(telemetry) = self.telemetry {
+            protocol = protocol.with_telemetry(telemetry);
         }
         Ok(Service {
             notices: Notices::new(&catalog),

@@ -226,6 +226,7 @@ struct McpHeaders {
     method: Option<String>,
     name: Option<String>,
     params: Vec<(String, String)>,
+    trace_context: (Option<String>, Option<String>),
 }
 
 impl McpHeaders {
@@ -239,6 +240,10 @@ impl McpHeaders {
                 .into_iter()
                 .map(|(n, v)| (n.to_owned(), v.to_owned()))
                 .collect(),
+            trace_context: (
+                borrowed.trace_context.0.map(str::to_owned),
+                borrowed.trace_context.1.map(str::to_owned),
+            ),
         }
     }
 
@@ -252,6 +257,10 @@ impl McpHeaders {
             method: self.method.as_deref(),
             name: self.name.as_deref(),
             params,
+            trace_context: (
+                self.trace_context.0.as_deref(),
+                self.trace_context.1.as_deref(),
+            ),
         }
     }
 }
@@ -266,6 +275,7 @@ fn borrowed<'a>(headers: &'a HeaderMap, params: &'a [(&'a str, &'a str)]) -> Hea
         method: get("mcp-method"),
         name: get("mcp-name"),
         params,
+        trace_context: (get("traceparent"), get("tracestate")),
     }
 }
 

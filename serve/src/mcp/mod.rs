@@ -27,7 +27,7 @@ pub use asking::Pending;
 pub use backchannel::Backchannel;
 pub use id::Id;
 pub use message::{ClientResponse, Incoming, Notification, Request};
-pub use reply::{Reply, error};
+pub use reply::{Outcome, Reply, error};
 pub use state::StateKey;
 pub use subscription::Subscription;
 pub use trace::Trace;
@@ -102,6 +102,10 @@ pub struct Headers<'a> {
     /// The `Mcp-Param-<name>` headers, as `(name, value)`: arguments a tool
     /// marks with `x-mcp-header`, mirrored for routing.
     pub params: &'a [(&'a str, &'a str)],
+    /// The W3C trace context of the HTTP request (`traceparent`,
+    /// `tracestate`): the parent of the request's span when its `_meta`
+    /// names none, else linked to it.
+    pub trace_context: (Option<&'a str>, Option<&'a str>),
 }
 
 impl Headers<'static> {
@@ -112,6 +116,7 @@ impl Headers<'static> {
         method: None,
         name: None,
         params: &[],
+        trace_context: (None, None),
     };
 }
 
@@ -184,6 +189,8 @@ pub struct Protocol {
     page_size: usize,
     list_ttl_ms: u64,
     state_key: StateKey,
+    #[cfg(feature = "otel")]
+    telemetry: Option<std::sync::Arc<crate::telemetry::Telemetry>>,
 }
 
 /// What a connection has agreed on (handshake era): the protocol version
@@ -261,7 +268,17 @@ impl Protocol {
             page_size: 1_000,
             list_ttl_ms: 60_000,
             state_key: StateKey::random(),
+            #[cfg(feature = "otel")]
+            telemetry: None,
         }
+    }
+
+    /// The same, with a span and metrics for every request (feature
+    /// `otel`).
+    #[cfg(feature = "otel")]
+    pub fn with_telemetry(mut self, telemetry: crate::telemetry::Telemetry) -> Protocol {
+        self.telemetry = Some(std::sync::Arc::new(telemetry));
+        self
     }
 
     /// The same, sealing the `requestState` of input-required results
@@ -293,6 +310,36 @@ impl Protocol {
     /// belongs to (and, for 2026-07-28, its `_meta` and `headers`), then
     /// the method that era serves.
     pub async fn handle(
+        &self,
+        snapshot: &Snapshot,
+        client: &ClientView,
+        session: &mut Session,
+        request: Request,
+        headers: &Headers<'_>,
+        back: &Backchannel,
+    ) -> Answer {
+        #[cfg(feature = "otel")]
+        if let Some(telemetry) = &self.telemetry {
+            use opentelemetry::context::FutureExt as _;
+            let version = headers
+                .protocol_version
+                .or_else(|| request.meta_version().and_then(Value::as_str))
+                .or(session.protocol)
+                .map(str::to_owned);
+            let observed = telemetry.start(&request, client, headers, version.as_deref());
+            let context = observed.context.clone();
+            let answer = self
+                .answer(snapshot, client, session, request, headers, back)
+                .with_context(context)
+                .await;
+            telemetry.finish(observed, &answer);
+            return answer;
+        }
+        self.answer(snapshot, client, session, request, headers, back)
+            .await
+    }
+
+    async fn answer(
         &self,
         snapshot: &Snapshot,
         client: &ClientView,
@@ -764,7 +811,11 @@ impl Protocol {
         if is_error {
             result.insert("isError".into(), json!(true));
         }
-        Reply::from(success(id, self.result(era, result)))
+        let outcome = match is_error {
+            true => Outcome::ToolError,
+            false => Outcome::Success,
+        };
+        Reply::from(success(id, self.result(era, result))).with_outcome(outcome)
     }
 }
 
@@ -785,7 +836,9 @@ fn refusal(era: Era, id: &Id, code: i64, message: &str, data: Option<Value>) -> 
         ) => 400,
         (Era::Stateless, _) => 200,
     };
-    Reply::from(error(Some(id), code, message, data)).with_status(status)
+    Reply::from(error(Some(id), code, message, data))
+        .with_status(status)
+        .with_outcome(Outcome::Error(code))
 }
 
 /// The era `request` belongs to, or the refusal to send: a request with a

@@ -16,6 +16,20 @@ pub struct Reply {
     parts: Vec<Part>,
     /// The HTTP status it travels with.
     status: u16,
+    outcome: Outcome,
+}
+
+/// How a request ended, as telemetry reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// A result.
+    #[default]
+    Success,
+    /// A tool's result with `isError`: the tool ran and failed.
+    ToolError,
+    /// A JSON-RPC error, with its code.
+    Error(i64),
 }
 
 impl Default for Reply {
@@ -23,6 +37,7 @@ impl Default for Reply {
         Reply {
             parts: Vec::new(),
             status: 200,
+            outcome: Outcome::Success,
         }
     }
 }
@@ -66,6 +81,17 @@ impl Reply {
         self
     }
 
+    /// How the request ended: a result, a tool's error, or a JSON-RPC
+    /// error.
+    pub fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    pub(crate) fn with_outcome(mut self, outcome: Outcome) -> Reply {
+        self.outcome = outcome;
+        self
+    }
+
     /// The total length in bytes.
     pub fn len(&self) -> usize {
         self.parts().map(str::len).sum()
@@ -90,6 +116,7 @@ impl From<String> for Reply {
         Reply {
             parts: vec![Part::Owned(text)],
             status: 200,
+            outcome: Outcome::Success,
         }
     }
 }
