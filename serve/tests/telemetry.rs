@@ -12,7 +12,9 @@ use opentelemetry::trace::{SpanKind, Status, TraceId};
 use opentelemetry_sdk::metrics::data::{AggregatedMetrics, MetricData, ResourceMetrics};
 use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
+use serde::Deserialize;
 use serde_json::{Value, json};
+use toolschema::{Context, Handler, Tool, ToolError, ToolResult};
 use toolschema_demo::{GetInvoice, ListInvoices};
 use toolschema_runtime::catalog::hash_api_key;
 use toolschema_serve::{Server, Telemetry};
@@ -25,6 +27,20 @@ const TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT: &str = "00f067aa0ba902b7";
 const HTTP_TRACE: &str = "0af7651916cd43dd8448eb211c80319c";
 const HTTP_PARENT: &str = "b7ad6b7169203331";
+
+/// Says which span its handler runs in.
+#[derive(Tool, Deserialize)]
+#[tool(name = "probe.current-span")]
+struct CurrentSpan {}
+
+impl Handler for CurrentSpan {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        use opentelemetry::trace::TraceContextExt as _;
+        let current = opentelemetry::Context::current();
+        let span = current.span().span_context().span_id().to_string();
+        Ok(ToolResult::text(span))
+    }
+}
 
 fn attributes(attributes: &[KeyValue]) -> HashMap<String, String> {
     attributes
@@ -63,13 +79,14 @@ toolsets = ["billing"]
 [[toolset]]
 id = "billing"
 tenant = "acme"
-tools = ["billing.get-invoice", "billing.list-invoices"]
+tools = ["billing.get-invoice", "billing.list-invoices", "probe.current-span"]
 "#,
         hash_api_key("sk-finance")
     );
     let server = Server::new("billing", "1")
         .tool::<GetInvoice>()
         .tool::<ListInvoices>()
+        .tool::<CurrentSpan>()
         .catalog_toml(catalog, "catalog.toml")
         .telemetry(Telemetry::new(&tracers, &meters));
     let (address, stop) = common::spawn(server);
@@ -322,4 +339,20 @@ fn durations_and_calls_are_measured_per_tool_and_client() {
     };
     assert_eq!(per_client("toolschema.tool.calls"), 4, "{counts:?}");
     assert_eq!(per_client("toolschema.tool.errors"), 1, "{counts:?}");
+}
+
+#[test]
+fn the_handler_runs_inside_the_call_span() {
+    let o = observed();
+    let reply = o.post(&[], call(1, "probe.current-span", json!({}), None));
+    let inside = reply["result"]["content"][0]["text"]
+        .as_str()
+        .expect("a span id")
+        .to_owned();
+    let spans = o.spans();
+    let span = spans
+        .iter()
+        .find(|s| s.name == "tools/call probe.current-span")
+        .expect("the call's span");
+    assert_eq!(inside, span.span_context.span_id().to_string());
 }

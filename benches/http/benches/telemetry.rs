@@ -1,0 +1,114 @@
+//! What tracing costs a call: `tools/call` over loopback to a server that
+//! traces and measures every request (OpenTelemetry SDK providers: spans
+//! batched to an in-memory exporter, metrics aggregated for a periodic
+//! reader) against the same call to a server that does not, in
+//! interleaved rounds.
+//!
+//! `cargo bench -p toolschema-bench-http --bench telemetry`
+//! (`TELEMETRY_CALLS` calls per variant, default 20,000). Prints p50 and
+//! p99 of each and the difference.
+
+#![allow(missing_docs)]
+
+use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
+use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider};
+use serde_json::{Value, json};
+use toolschema::catalog::hash_api_key;
+use toolschema::serve::{Server, Telemetry};
+use toolschema_bench_http::timing::compare;
+use toolschema_demo::{GetInvoice, ListInvoices};
+
+fn server() -> Server {
+    let catalog = format!(
+        r#"
+[[tenant]]
+id = "acme"
+
+[[client]]
+id = "finance"
+tenant = "acme"
+api_keys = ["{}"]
+toolsets = ["billing"]
+
+[[toolset]]
+id = "billing"
+tenant = "acme"
+tools = ["billing.get-invoice", "billing.list-invoices"]
+"#,
+        hash_api_key("sk-bench")
+    );
+    Server::new("billing", "1")
+        .tool::<GetInvoice>()
+        .tool::<ListInvoices>()
+        .catalog_toml(catalog, "bench.toml")
+}
+
+fn main() {
+    let calls: usize = std::env::var("TELEMETRY_CALLS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(20_000);
+    let spans = InMemorySpanExporter::default();
+    let tracers = SdkTracerProvider::builder()
+        .with_batch_exporter(spans.clone())
+        .build();
+    let meters = SdkMeterProvider::builder()
+        .with_reader(PeriodicReader::builder(InMemoryMetricExporter::default()).build())
+        .build();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let traced = server()
+            .telemetry(Telemetry::new(&tracers, &meters))
+            .bind_http("127.0.0.1:0")
+            .await
+            .expect("binds");
+        let plain = server().bind_http("127.0.0.1:0").await.expect("binds");
+        let traced_url = format!("http://{}/mcp", traced.local_addr());
+        let plain_url = format!("http://{}/mcp", plain.local_addr());
+        tokio::spawn(traced.run_until(std::future::pending()));
+        tokio::spawn(plain.run_until(std::future::pending()));
+        let http = reqwest::Client::new();
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "billing.get-invoice",
+                       "arguments": {"invoice_id": "0c1e55aa-0000-4000-8000-000000000001"},
+                       "_meta": {"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}}})
+        .to_string();
+        let call = |url: String| {
+            let (http, body) = (http.clone(), body.clone());
+            move || {
+                let (http, url, body) = (http.clone(), url.clone(), body.clone());
+                async move {
+                    let reply = http
+                        .post(&url)
+                        .header("content-type", "application/json")
+                        .header("accept", "application/json, text/event-stream")
+                        .header("mcp-protocol-version", "2025-11-25")
+                        .header("authorization", "Bearer sk-bench")
+                        .body(body)
+                        .send()
+                        .await
+                        .expect("answer")
+                        .bytes()
+                        .await
+                        .expect("body");
+                    let reply: Value = serde_json::from_slice(&reply).expect("json");
+                    assert_eq!(reply["result"]["structuredContent"]["status"], "paid");
+                }
+            }
+        };
+        compare(
+            "tools/call, traced and measured against not",
+            calls,
+            ("traced (OpenTelemetry SDK)", call(traced_url)),
+            ("not traced", call(plain_url)),
+        )
+        .await;
+    });
+    tracers.force_flush().expect("flush");
+    let exported = spans.get_finished_spans().expect("spans").len();
+    println!("  spans exported: {exported}");
+}
