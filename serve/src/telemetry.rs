@@ -107,7 +107,7 @@ impl Telemetry {
         headers: &Headers<'_>,
         version: Option<&str>,
     ) -> Observed {
-        let method = request.method().to_owned();
+        let method = method_name(request.method());
         let tool = (method == "tools/call")
             .then(|| request.params().get("name").and_then(Value::as_str))
             .flatten()
@@ -119,8 +119,8 @@ impl Telemetry {
             (None, Some(http)) => (http, None),
             (None, None) => (Context::new(), None),
         };
-        let name = match &tool {
-            Some(tool) => format!("{method} {tool}"),
+        let name: std::borrow::Cow<'static, str> = match &tool {
+            Some(tool) => format!("{method} {tool}").into(),
             None => method.clone(),
         };
         let mut attributes = vec![
@@ -162,6 +162,8 @@ impl Telemetry {
 
     /// The remote span context the fields carry, if any.
     fn extract(&self, fields: TraceFields<'_>) -> Option<Context> {
+        // Most requests carry no trace context: nothing to parse.
+        fields.get("traceparent")?;
         let context = self.propagator.extract(&fields);
         context.span().span_context().is_valid().then_some(context)
     }
@@ -190,26 +192,47 @@ impl Telemetry {
             }));
         }
         span.end();
-        let mut attributes = vec![KeyValue::new("mcp.method.name", observed.method)];
+        let elapsed = observed.started.elapsed().as_secs_f64();
+        let mut attributes = Vec::with_capacity(4);
+        attributes.push(KeyValue::new("mcp.method.name", observed.method));
         if let Some(version) = observed.version {
             attributes.push(KeyValue::new("mcp.protocol.version", version));
         }
         if let Some(error) = &error {
             attributes.push(KeyValue::new("error.type", error.clone()));
         }
-        if let Some(tool) = &observed.tool {
-            attributes.push(KeyValue::new("gen_ai.tool.name", tool.clone()));
+        if let Some(tool) = observed.tool {
+            let tool = KeyValue::new("gen_ai.tool.name", tool);
             let per_client = [
-                KeyValue::new("gen_ai.tool.name", tool.clone()),
+                tool.clone(),
                 KeyValue::new("toolschema.client.id", observed.client),
             ];
             self.calls.add(1, &per_client);
             if error.is_some() {
                 self.errors.add(1, &per_client);
             }
+            attributes.push(tool);
         }
-        self.duration
-            .record(observed.started.elapsed().as_secs_f64(), &attributes);
+        self.duration.record(elapsed, &attributes);
+    }
+}
+
+/// The method's name, without a copy for the methods MCP defines.
+fn method_name(method: &str) -> std::borrow::Cow<'static, str> {
+    const KNOWN: [&str; 9] = [
+        "tools/call",
+        "tools/list",
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "server/discover",
+        "subscriptions/listen",
+        "resources/list",
+        "prompts/list",
+    ];
+    match KNOWN.iter().find(|known| **known == method) {
+        Some(known) => std::borrow::Cow::Borrowed(known),
+        None => std::borrow::Cow::Owned(method.to_owned()),
     }
 }
 
@@ -224,7 +247,7 @@ fn id_text(json: &str) -> String {
 pub(crate) struct Observed {
     pub(crate) context: Context,
     started: Instant,
-    method: String,
+    method: std::borrow::Cow<'static, str>,
     tool: Option<String>,
     version: Option<String>,
     client: String,
