@@ -356,3 +356,88 @@ fn the_handler_runs_inside_the_call_span() {
         .expect("the call's span");
     assert_eq!(inside, span.span_context.span_id().to_string());
 }
+
+/// The span and metrics of one call, written as the README shows them.
+fn rendered(span: &SpanData, metrics: &[ResourceMetrics]) -> String {
+    let mut out = format!(
+        "span \"{}\" kind={:?} scope={}\n  trace_id={} parent={}\n",
+        span.name,
+        span.span_kind,
+        span.instrumentation_scope.name(),
+        span.span_context.trace_id(),
+        span.parent_span_id
+    );
+    let mut found: Vec<(String, String)> = attributes(&span.attributes).into_iter().collect();
+    found.sort();
+    for (key, value) in found {
+        out.push_str(&format!("  {key}={value}\n"));
+    }
+    for link in &span.links.links {
+        out.push_str(&format!(
+            "  link trace_id={}\n",
+            link.span_context.trace_id()
+        ));
+    }
+    let latest = metrics.last().expect("an export");
+    for scope in latest.scope_metrics() {
+        let mut lines = Vec::new();
+        for metric in scope.metrics() {
+            let (kind, points): (&str, Vec<(Vec<KeyValue>, u64)>) = match metric.data() {
+                AggregatedMetrics::F64(MetricData::Histogram(h)) => (
+                    "histogram",
+                    h.data_points()
+                        .map(|p| (p.attributes().cloned().collect(), p.count()))
+                        .collect(),
+                ),
+                AggregatedMetrics::U64(MetricData::Sum(sum)) => (
+                    "counter",
+                    sum.data_points()
+                        .map(|p| (p.attributes().cloned().collect(), p.value()))
+                        .collect(),
+                ),
+                _ => continue,
+            };
+            for (labels, n) in points {
+                let mut labels: Vec<(String, String)> = attributes(&labels).into_iter().collect();
+                labels.sort();
+                let labels: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                let unit = match metric.unit() {
+                    "" => String::new(),
+                    unit => format!(", {unit}"),
+                };
+                lines.push(format!(
+                    "metric {} ({kind}{unit}) {{{}}}: {n}\n",
+                    metric.name(),
+                    labels.join(", ")
+                ));
+            }
+        }
+        lines.sort();
+        out.extend(lines);
+    }
+    out
+}
+
+#[test]
+fn the_readme_shows_one_calls_span_and_metrics_as_this_test_renders_them() {
+    let o = observed();
+    let traceparent = format!("00-{TRACE}-{PARENT}-01");
+    let http_traceparent = format!("00-{HTTP_TRACE}-{HTTP_PARENT}-01");
+    o.post(
+        &[("traceparent", &http_traceparent)],
+        call(
+            7,
+            "billing.get-invoice",
+            json!({"invoice_id": PAID}),
+            Some(json!({"traceparent": traceparent})),
+        ),
+    );
+    let spans = o.spans();
+    let text = rendered(&spans[0], &o.metrics());
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("the README");
+    assert!(
+        readme.contains(&text),
+        "README.md should show, in its telemetry section:\n{text}"
+    );
+}
