@@ -158,8 +158,21 @@ impl Verifier {
         fresh.then(|| verified.clone())
     }
 
-    /// Verifies `token` in full.
+    /// Verifies `token` in full: a JWT against the issuer's keys, anything
+    /// else by introspection.
     async fn check(&self, token: &str, authorization: &Authorization) -> Result<Verified, Refused> {
+        if is_jwt(token) {
+            self.check_jwt(token, authorization).await
+        } else {
+            self.introspect(token, authorization).await
+        }
+    }
+
+    async fn check_jwt(
+        &self,
+        token: &str,
+        authorization: &Authorization,
+    ) -> Result<Verified, Refused> {
         let refused = |why: &str| Refused(why.to_owned());
         let header = jsonwebtoken::decode_header(token)
             .map_err(|_| refused("the token is not a signed JWT this server can read"))?;
@@ -199,29 +212,7 @@ impl Verifier {
         validation.validate_nbf = true;
         let data = jsonwebtoken::decode::<Map<String, Value>>(token, &key, &validation)
             .map_err(|error| Refused(reason(error.kind()).to_owned()))?;
-        let claims = data.claims;
-        let client = authorization
-            .client_claims()
-            .find_map(|claim| claims.get(claim).and_then(Value::as_str))
-            .ok_or_else(|| refused("the token names no client"))?
-            .to_owned();
-        let tenant = authorization
-            .tenant_claim()
-            .and_then(|claim| claims.get(claim))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let expires = claims
-            .get("exp")
-            .and_then(Value::as_u64)
-            .map_or(SystemTime::UNIX_EPOCH, |exp| {
-                SystemTime::UNIX_EPOCH + Duration::from_secs(exp)
-            });
-        Ok(Verified {
-            client,
-            tenant,
-            scopes: scopes_of(&claims).into(),
-            expires,
-        })
+        verified(&data.claims, authorization)
     }
 
     /// The issuer's keys, read again when they are old, were read for
@@ -285,33 +276,133 @@ impl Verifier {
     }
 
     /// Reads the issuer's key set: from `jwks_uri` if configured, else from
-    /// the URI its metadata names (RFC 8414, then OpenID Connect
-    /// discovery), whose `issuer` must be the one configured.
+    /// the URI its metadata names.
     async fn read_keys(&self, authorization: &Authorization) -> Result<JwkSet, String> {
         let jwks_uri = match authorization.jwks_uri() {
             Some(uri) => uri.to_owned(),
-            None => {
-                let mut found = None;
-                for url in metadata_urls(authorization.issuer()) {
-                    let Ok(metadata) = self.document(&url).await else {
-                        continue;
-                    };
-                    if metadata.get("issuer").and_then(Value::as_str)
-                        != Some(authorization.issuer())
-                    {
-                        return Err(format!("{url} names another issuer"));
-                    }
-                    found = metadata
-                        .get("jwks_uri")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned);
-                    break;
-                }
-                found.ok_or("the issuer publishes no metadata with a jwks_uri")?
-            }
+            None => self.from_metadata(authorization, "jwks_uri").await?,
         };
         let set = self.document(&jwks_uri).await?;
         serde_json::from_value(set).map_err(|e| format!("{jwks_uri} is not a JWK set: {e}"))
+    }
+
+    /// The URL the issuer's metadata (RFC 8414, then OpenID Connect
+    /// discovery) gives for `field`; the metadata's `issuer` must be the
+    /// one configured.
+    async fn from_metadata(
+        &self,
+        authorization: &Authorization,
+        field: &str,
+    ) -> Result<String, String> {
+        for url in metadata_urls(authorization.issuer()) {
+            let Ok(metadata) = self.document(&url).await else {
+                continue;
+            };
+            if metadata.get("issuer").and_then(Value::as_str) != Some(authorization.issuer()) {
+                return Err(format!("{url} names another issuer"));
+            }
+            return metadata
+                .get(field)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| format!("the issuer's metadata has no {field}"));
+        }
+        Err("the issuer publishes no metadata".to_owned())
+    }
+
+    /// Checks an opaque token by asking the authorization server (RFC
+    /// 7662), authenticated as this server's own client.
+    async fn introspect(
+        &self,
+        token: &str,
+        authorization: &Authorization,
+    ) -> Result<Verified, Refused> {
+        let refused = |why: &str| Refused(why.to_owned());
+        let Some(introspection) = authorization.introspection() else {
+            return Err(refused(
+                "the token is not a signed JWT this server can read",
+            ));
+        };
+        let unavailable = || refused("the token cannot be checked now; try again later");
+        let endpoint = match introspection.endpoint() {
+            Some(endpoint) => endpoint.to_owned(),
+            None => self
+                .from_metadata(authorization, "introspection_endpoint")
+                .await
+                .map_err(|error| {
+                    tracing::warn!(%error, "cannot find the introspection endpoint");
+                    unavailable()
+                })?,
+        };
+        let Ok(secret) = std::env::var(introspection.secret_env()) else {
+            tracing::error!(
+                variable = introspection.secret_env(),
+                "the introspection secret is not set"
+            );
+            return Err(unavailable());
+        };
+        let body = form_urlencoded::Serializer::new(String::new())
+            .append_pair("token", token)
+            .append_pair("token_type_hint", "access_token")
+            .finish();
+        let response = self
+            .http
+            .post(&endpoint)
+            .basic_auth(introspection.client_id(), Some(secret))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("accept", "application/json")
+            .body(body)
+            .send()
+            .await
+            .map_err(|error| {
+                tracing::warn!(%error, "introspection failed");
+                unavailable()
+            })?;
+        if !response.status().is_success() {
+            tracing::warn!(status = %response.status(), "introspection refused");
+            return Err(unavailable());
+        }
+        let bytes = response.bytes().await.map_err(|_| unavailable())?;
+        if bytes.len() > MAX_DOCUMENT {
+            return Err(unavailable());
+        }
+        let Ok(Value::Object(claims)) = serde_json::from_slice::<Value>(&bytes) else {
+            return Err(unavailable());
+        };
+        if claims.get("active") != Some(&Value::Bool(true)) {
+            return Err(refused(
+                "the authorization server says the token is not active",
+            ));
+        }
+        if claims
+            .get("iss")
+            .and_then(Value::as_str)
+            .is_some_and(|iss| iss != authorization.issuer())
+        {
+            return Err(refused(
+                "the token was issued by another authorization server",
+            ));
+        }
+        let for_us = match claims.get("aud") {
+            Some(Value::String(aud)) => aud == authorization.resource(),
+            Some(Value::Array(auds)) => auds
+                .iter()
+                .any(|a| a.as_str() == Some(authorization.resource())),
+            _ => false,
+        };
+        if !for_us {
+            return Err(refused("the token is for another resource"));
+        }
+        let leeway = authorization.leeway().as_secs();
+        let now = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        match claims.get("exp").and_then(Value::as_u64) {
+            Some(exp) if exp + leeway > now => {}
+            Some(_) => return Err(refused("the token has expired")),
+            None => return Err(refused("the token lacks exp, iss or aud")),
+        }
+        verified(&claims, authorization)
     }
 
     async fn document(&self, url: &str) -> Result<Value, String> {
@@ -337,6 +428,36 @@ impl Verifier {
         }
         serde_json::from_slice(&bytes).map_err(|e| format!("{url}: {e}"))
     }
+}
+
+/// What a token's claims (or an introspection answer) say: its client,
+/// tenant, scopes and expiry.
+fn verified(
+    claims: &Map<String, Value>,
+    authorization: &Authorization,
+) -> Result<Verified, Refused> {
+    let client = authorization
+        .client_claims()
+        .find_map(|claim| claims.get(claim).and_then(Value::as_str))
+        .ok_or_else(|| Refused("the token names no client".to_owned()))?
+        .to_owned();
+    let tenant = authorization
+        .tenant_claim()
+        .and_then(|claim| claims.get(claim))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let expires = claims
+        .get("exp")
+        .and_then(Value::as_u64)
+        .map_or(SystemTime::UNIX_EPOCH, |exp| {
+            SystemTime::UNIX_EPOCH + Duration::from_secs(exp)
+        });
+    Ok(Verified {
+        client,
+        tenant,
+        scopes: scopes_of(claims).into(),
+        expires,
+    })
 }
 
 /// Where an issuer's metadata may be: RFC 8414's well-known URI (inserted

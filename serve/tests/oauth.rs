@@ -31,6 +31,8 @@ resource = "{RESOURCE}"
 tenant_claim = "tenant"
 algorithms = ["ES256"]
 leeway_seconds = 0
+introspection_client_id = "introspector"
+introspection_secret_env = "CARGO_PKG_NAME"
 
 [[tenant]]
 id = "acme"
@@ -453,4 +455,50 @@ async fn a_remembered_token_still_expires() {
     assert_eq!(f.list(&token).await, ["billing.list-invoices"]);
     tokio::time::sleep(std::time::Duration::from_millis(3_100)).await;
     assert!(f.refused(&token).await.contains("expired"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opaque_tokens_are_checked_by_introspection() {
+    let f = fixture();
+    f.issuer.issue_opaque(
+        "opaque-good",
+        json!({"iss": f.issuer_url, "aud": RESOURCE, "client_id": "finance-app",
+               "tenant": "acme", "scope": "invoices:read", "exp": now() + 300}),
+    );
+    assert_eq!(
+        f.list("opaque-good").await,
+        ["billing.get-invoice", "billing.list-invoices"]
+    );
+    let (status, _, reply) = f
+        .post(Some("Bearer opaque-good"), call("billing.get-invoice"))
+        .await;
+    assert_eq!(status, 200, "{reply}");
+    // Asked once, then remembered.
+    assert_eq!(f.issuer.introspections(), 1);
+
+    f.issuer.issue_opaque(
+        "opaque-elsewhere",
+        json!({"iss": f.issuer_url, "aud": "https://other.example.com/mcp",
+               "client_id": "finance-app", "tenant": "acme", "exp": now() + 300}),
+    );
+    assert!(
+        f.refused("opaque-elsewhere")
+            .await
+            .contains("another resource")
+    );
+    f.issuer.issue_opaque(
+        "opaque-expired",
+        json!({"iss": f.issuer_url, "aud": RESOURCE, "client_id": "finance-app",
+               "tenant": "acme", "exp": now() - 60}),
+    );
+    assert!(f.refused("opaque-expired").await.contains("expired"));
+    // Unknown to the issuer: inactive. An API key still works beside.
+    assert!(f.refused("made-up-token").await.contains("not active"));
+    let (status, _, _) = f
+        .post(
+            Some("Bearer sk-keyed"),
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        )
+        .await;
+    assert_eq!(status, 200);
 }

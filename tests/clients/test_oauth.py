@@ -37,6 +37,8 @@ CATALOG = """
 issuer = "{issuer}"
 resource = "{resource}"
 leeway_seconds = 0
+introspection_client_id = "mcp-server"
+introspection_secret_env = "MCP_INTROSPECTION_SECRET"
 
 [[tenant]]
 id = "acme"
@@ -44,7 +46,7 @@ id = "acme"
 [[client]]
 id = "finance"
 tenant = "acme"
-oauth_client_ids = ["finance-app", "finance-app-short"]
+oauth_client_ids = ["finance-app", "finance-app-short", "opaque-app"]
 toolsets = ["reading", "invoices"]
 
 [[toolset]]
@@ -108,6 +110,7 @@ class Served:
             cwd=ROOT,
             stderr=subprocess.PIPE,
             text=True,
+            env=dict(os.environ, MCP_INTROSPECTION_SECRET="mcp-server-secret"),
         )
         for line in self.server.stderr:
             if line.startswith("toolschema is serving on "):
@@ -244,3 +247,15 @@ def test_a_rotated_signing_key_is_picked_up():
         assert answer.status_code == 200, answer.text
         # The old key's tokens still verify.
         assert served.post(before, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).status_code == 200
+
+
+def test_an_opaque_token_is_checked_by_introspection():
+    with Served() as served:
+        opaque = served.provider.token("opaque-app", served.url, "invoices:read")
+        assert opaque.count(".") != 2, "the provider issued a JWT, not an opaque token"
+        answer = served.post(opaque, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        assert answer.status_code == 200, answer.text
+        names = sorted(t["name"] for t in answer.json()["result"]["tools"])
+        assert names == ["billing.get-invoice", "billing.list-invoices"]
+        # A token the provider never issued: introspection says inactive.
+        assert "not active" in served.refused("no-such-token-at-all")

@@ -6,9 +6,11 @@
 //
 // KEYS_FILE holds the private signing keys as a JWK set, the first EC key
 // signing access tokens; it is written here when absent. The clients:
-// `finance-app`, `finance-app-short` (whose tokens live one second) and
+// `finance-app`, `finance-app-short` (whose tokens live one second),
+// `opaque-app` (whose tokens are opaque, checked by introspection) and
 // `stranger-app` (secret: the id with `-secret`), all allowed the scope
-// `invoices:read`. A resource is any absolute URL.
+// `invoices:read`; `mcp-server`, the resource server's own client, which
+// introspects tokens. A resource is any absolute URL.
 
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -41,12 +43,19 @@ const client = (id) => ({
 });
 
 const provider = new Provider(issuer, {
-  clients: [client('finance-app'), client('finance-app-short'), client('stranger-app')],
+  clients: [
+    client('finance-app'),
+    client('finance-app-short'),
+    client('opaque-app'),
+    client('stranger-app'),
+    client('mcp-server'),
+  ],
   jwks,
   scopes: ['invoices:read'],
   features: {
     devInteractions: { enabled: false },
     clientCredentials: { enabled: true },
+    introspection: { enabled: true },
     resourceIndicators: {
       enabled: true,
       defaultResource: () => undefined,
@@ -55,7 +64,7 @@ const provider = new Provider(issuer, {
         scope: 'invoices:read',
         audience: resource,
         accessTokenTTL: client.clientId.endsWith('-short') ? 1 : 300,
-        accessTokenFormat: 'jwt',
+        accessTokenFormat: client.clientId === 'opaque-app' ? 'opaque' : 'jwt',
         jwt: { sign: { alg: 'ES256' } },
       }),
     },

@@ -16,8 +16,8 @@ mod rules;
 mod snapshot;
 
 pub use config::{
-    ALGORITHMS, Authorization, Client, Config, ConfigError, ConfigErrors, ServerInfo, Status,
-    Toolset, hash_api_key,
+    ALGORITHMS, Authorization, Client, Config, ConfigError, ConfigErrors, Introspection,
+    ServerInfo, Status, Toolset, hash_api_key,
 };
 pub use live::{Catalog, ChangeSet, Watch};
 pub use rules::active_version;

@@ -419,10 +419,20 @@ impl FromRequestParts<Arc<Service>> for Caller {
             {
                 return token_caller(service, snapshot, token).await;
             }
-            Credentials::Key(key) => (
-                snapshot.client_by_key(key).cloned(),
-                Credential::Key(key.into()),
-            ),
+            Credentials::Key(key) => {
+                let view = snapshot.client_by_key(key).cloned();
+                // Not an API key: an opaque access token, if the
+                // authorization server can be asked about it.
+                #[cfg(feature = "oauth")]
+                if view.is_none()
+                    && snapshot
+                        .authorization()
+                        .is_some_and(|a| a.introspection().is_some())
+                {
+                    return token_caller(service, snapshot, key).await;
+                }
+                (view, Credential::Key(key.into()))
+            }
             Credentials::None => (snapshot.keyless_client().cloned(), Credential::Keyless),
             Credentials::Unusable(why) => return Err(unauthorized(why, true, &snapshot)),
         };

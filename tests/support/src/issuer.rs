@@ -61,17 +61,62 @@ pub struct Issuer {
     url: Mutex<String>,
     keys: Mutex<Vec<Value>>,
     reads: AtomicUsize,
+    /// Opaque tokens and what introspection says of each.
+    opaque: Mutex<Vec<(String, Value)>>,
+    introspections: AtomicUsize,
 }
+
+/// The client credentials the issuer takes at its introspection endpoint:
+/// `introspector` and, as password, the value of `CARGO_PKG_NAME` (which
+/// Cargo puts in the environment of the tests it runs), so that a test
+/// names that variable as the secret's without setting any.
+const INTROSPECTOR: &str = "introspector";
 
 async fn metadata(State(issuer): State<Arc<Issuer>>) -> String {
     let url = issuer.url.lock().expect("url").clone();
     json!({
         "issuer": url,
         "jwks_uri": format!("{url}/jwks"),
+        "introspection_endpoint": format!("{url}/introspect"),
         "token_endpoint": format!("{url}/token"),
         "response_types_supported": ["code"],
     })
     .to_string()
+}
+
+/// RFC 7662: what the issuer knows of a token, to a client that
+/// authenticates as the introspector.
+async fn introspect(
+    State(issuer): State<Arc<Issuer>>,
+    headers: axum::http::HeaderMap,
+    body: String,
+) -> (axum::http::StatusCode, String) {
+    issuer.introspections.fetch_add(1, Ordering::SeqCst);
+    let expected = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!(
+            "{INTROSPECTOR}:{}",
+            std::env::var("CARGO_PKG_NAME").unwrap_or_default()
+        ))
+    );
+    let authorized = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v == expected);
+    if !authorized {
+        return (axum::http::StatusCode::UNAUTHORIZED, "{}".to_owned());
+    }
+    let token = body
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("token="))
+        .unwrap_or_default()
+        .to_owned();
+    let opaque = issuer.opaque.lock().expect("opaque");
+    let answer = opaque
+        .iter()
+        .find(|(t, _)| *t == token)
+        .map_or_else(|| json!({"active": false}), |(_, claims)| claims.clone());
+    (axum::http::StatusCode::OK, answer.to_string())
 }
 
 async fn jwks(State(issuer): State<Arc<Issuer>>) -> String {
@@ -102,6 +147,7 @@ impl Issuer {
                 let app = Router::new()
                     .route("/.well-known/oauth-authorization-server", get(metadata))
                     .route("/jwks", get(jwks))
+                    .route("/introspect", axum::routing::post(introspect))
                     .with_state(state);
                 axum::serve(listener, app).await.expect("serves");
             });
@@ -115,6 +161,26 @@ impl Issuer {
     /// Publishes `key` beside the keys published so far (a rotation).
     pub fn publish(&self, key: &SigningKey) {
         self.keys.lock().expect("keys").push(key.jwk.clone());
+    }
+
+    /// Issues the opaque token `token`, which introspection answers with
+    /// `claims` (`active` added).
+    pub fn issue_opaque(&self, token: &str, mut claims: Value) {
+        claims["active"] = json!(true);
+        self.opaque
+            .lock()
+            .expect("opaque")
+            .push((token.to_owned(), claims));
+    }
+
+    /// The client id its introspection endpoint takes.
+    pub fn introspector(&self) -> &'static str {
+        INTROSPECTOR
+    }
+
+    /// How many introspection requests it answered.
+    pub fn introspections(&self) -> usize {
+        self.introspections.load(Ordering::SeqCst)
     }
 
     /// How many times its key set was read.

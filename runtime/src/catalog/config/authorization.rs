@@ -30,6 +30,35 @@ pub struct Authorization {
     tenant_claim: Option<String>,
     leeway: Duration,
     scopes_supported: Vec<String>,
+    introspection: Option<Introspection>,
+}
+
+/// How opaque access tokens are checked: by asking the authorization
+/// server (RFC 7662), as a client of its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Introspection {
+    endpoint: Option<String>,
+    client_id: String,
+    secret_env: String,
+}
+
+impl Introspection {
+    /// The introspection endpoint, when configured rather than read from
+    /// the issuer's metadata (`introspection_endpoint`).
+    pub fn endpoint(&self) -> Option<&str> {
+        self.endpoint.as_deref()
+    }
+
+    /// The client id this server authenticates to it with.
+    pub fn client_id(&self) -> &str {
+        &self.client_id
+    }
+
+    /// The environment variable that holds this server's client secret
+    /// (never the secret itself).
+    pub fn secret_env(&self) -> &str {
+        &self.secret_env
+    }
 }
 
 impl Authorization {
@@ -78,6 +107,12 @@ impl Authorization {
     /// configured, else every scope a toolset requires.
     pub fn scopes_supported(&self) -> &[String] {
         &self.scopes_supported
+    }
+
+    /// How opaque (non-JWT) access tokens are checked, if they are
+    /// accepted: by RFC 7662 introspection.
+    pub fn introspection(&self) -> Option<&Introspection> {
+        self.introspection.as_ref()
     }
 
     pub(super) fn with_scopes(mut self, scopes: impl Iterator<Item = String>) -> Authorization {
@@ -207,6 +242,58 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
             );
         }
     }
+    let introspection = match (&raw.introspection_client_id, &raw.introspection_secret_env) {
+        (None, None) => {
+            if let Some(endpoint) = &raw.introspection_endpoint {
+                p.at(
+                    endpoint.span(),
+                    "authorization.introspection_endpoint",
+                    "introspection needs this server's client credentials: set `introspection_client_id` and `introspection_secret_env`",
+                );
+            }
+            None
+        }
+        (Some(client_id), Some(secret_env)) => {
+            let env = secret_env.get_ref();
+            let name_ok = !env.is_empty()
+                && env.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !env.as_bytes()[0].is_ascii_digit();
+            if !name_ok {
+                p.at(
+                    secret_env.span(),
+                    "authorization.introspection_secret_env",
+                    format!("`{env}` is not an environment variable name: name the variable that holds the secret (letters, digits, `_`), never the secret itself"),
+                );
+            }
+            if client_id.get_ref().trim().is_empty() {
+                p.at(
+                    client_id.span(),
+                    "authorization.introspection_client_id",
+                    "the client id is blank",
+                );
+            }
+            Some(Introspection {
+                endpoint: raw
+                    .introspection_endpoint
+                    .as_ref()
+                    .map(|endpoint| url(endpoint, "introspection_endpoint", p)),
+                client_id: client_id.get_ref().clone(),
+                secret_env: env.clone(),
+            })
+        }
+        (Some(given), None) | (None, Some(given)) => {
+            p.at(
+                given.span(),
+                if raw.introspection_client_id.is_some() {
+                    "authorization.introspection_client_id"
+                } else {
+                    "authorization.introspection_secret_env"
+                },
+                "introspection needs both `introspection_client_id` and `introspection_secret_env`",
+            );
+            None
+        }
+    };
     Authorization {
         issuer,
         resource,
@@ -216,6 +303,7 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
         tenant_claim,
         leeway,
         scopes_supported,
+        introspection,
     }
 }
 

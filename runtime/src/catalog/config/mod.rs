@@ -17,7 +17,7 @@ mod keys;
 mod raw;
 mod server;
 
-pub use authorization::{ALGORITHMS, Authorization};
+pub use authorization::{ALGORITHMS, Authorization, Introspection};
 pub use errors::{ConfigError, ConfigErrors};
 pub use keys::hash_api_key;
 pub(crate) use keys::key_digest;

@@ -48,6 +48,12 @@ pub(super) struct RawAuthorization {
     pub(super) leeway_seconds: Option<Spanned<i64>>,
     #[serde(default)]
     pub(super) scopes_supported: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) introspection_endpoint: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) introspection_client_id: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) introspection_secret_env: Option<Spanned<String>>,
 }
 
 /// `[[downstream]]`: an API that configured tools call.
