@@ -40,13 +40,11 @@ mod server;
 mod service;
 #[cfg(feature = "stdio")]
 mod stdio;
-#[cfg(feature = "otel")]
-mod telemetry;
 
 pub use error::ServeError;
 #[cfg(feature = "http")]
 pub use http::HttpServer;
+#[cfg(feature = "otel")]
+pub use mcp::Telemetry;
 pub use server::Server;
 pub use service::{HttpTimeouts, Service};
-#[cfg(feature = "otel")]
-pub use telemetry::Telemetry;

@@ -280,7 +280,7 @@ impl Verifier {
     async fn read_keys(&self, authorization: &Authorization) -> Result<JwkSet, String> {
         let jwks_uri = match authorization.jwks_uri() {
             Some(uri) => uri.to_owned(),
-            None => self.from_metadata(authorization, "jwks_uri").await?,
+            None => self.metadata_field(authorization, "jwks_uri").await?,
         };
         let set = self.document(&jwks_uri).await?;
         serde_json::from_value(set).map_err(|e| format!("{jwks_uri} is not a JWK set: {e}"))
@@ -289,7 +289,7 @@ impl Verifier {
     /// The URL the issuer's metadata (RFC 8414, then OpenID Connect
     /// discovery) gives for `field`; the metadata's `issuer` must be the
     /// one configured.
-    async fn from_metadata(
+    async fn metadata_field(
         &self,
         authorization: &Authorization,
         field: &str,
@@ -327,7 +327,7 @@ impl Verifier {
         let endpoint = match introspection.endpoint() {
             Some(endpoint) => endpoint.to_owned(),
             None => self
-                .from_metadata(authorization, "introspection_endpoint")
+                .metadata_field(authorization, "introspection_endpoint")
                 .await
                 .map_err(|error| {
                     tracing::warn!(%error, "cannot find the introspection endpoint");

@@ -23,6 +23,9 @@ mod state;
 mod subscription;
 mod trace;
 
+#[cfg(feature = "otel")]
+mod telemetry;
+
 pub use asking::Pending;
 pub use backchannel::Backchannel;
 pub use id::Id;
@@ -30,6 +33,8 @@ pub use message::{ClientResponse, Incoming, Notification, Request};
 pub use reply::{Outcome, Reply, error};
 pub use state::StateKey;
 pub use subscription::Subscription;
+#[cfg(feature = "otel")]
+pub use telemetry::Telemetry;
 pub use trace::Trace;
 
 use std::sync::Arc;
@@ -190,7 +195,7 @@ pub struct Protocol {
     list_ttl_ms: u64,
     state_key: StateKey,
     #[cfg(feature = "otel")]
-    telemetry: Option<std::sync::Arc<crate::telemetry::Telemetry>>,
+    telemetry: Option<std::sync::Arc<Telemetry>>,
 }
 
 /// What a connection has agreed on (handshake era): the protocol version
@@ -276,7 +281,7 @@ impl Protocol {
     /// The same, with a span and metrics for every request (feature
     /// `otel`).
     #[cfg(feature = "otel")]
-    pub fn with_telemetry(mut self, telemetry: crate::telemetry::Telemetry) -> Protocol {
+    pub fn with_telemetry(mut self, telemetry: Telemetry) -> Protocol {
         self.telemetry = Some(std::sync::Arc::new(telemetry));
         self
     }

@@ -29,7 +29,7 @@ use opentelemetry_sdk::propagation::TraceContextPropagator;
 use serde_json::Value;
 use toolschema_runtime::catalog::ClientView;
 
-use crate::mcp::{Answer, Headers, Outcome, Request};
+use super::{Answer, Headers, Outcome, Request};
 
 /// The instrumentation scope's name.
 const SCOPE: &str = "toolschema";
