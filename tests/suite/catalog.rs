@@ -592,3 +592,47 @@ toolsets = ["billing"]
         ["app", "app-2"]
     );
 }
+
+#[test]
+fn introspection_needs_both_its_client_id_and_the_name_of_its_secret() {
+    let with = |lines: &str| {
+        format!(
+            "[authorization]\nissuer = \"https://idp.example.com\"\nresource = \"https://mcp.example.com/mcp\"\n{lines}\n[[tenant]]\nid = \"acme\"\n\n[[client]]\nid = \"one\"\ntenant = \"acme\"\n"
+        )
+    };
+    let keys = |text: String| -> Vec<String> {
+        match Config::from_toml(&text, "auth.toml", &registry()) {
+            Ok(_) => Vec::new(),
+            Err(errors) => errors.iter().map(|e| e.key.clone()).collect(),
+        }
+    };
+    assert_eq!(
+        keys(with("introspection_client_id = \"mcp\"")),
+        ["authorization.introspection_client_id"]
+    );
+    assert_eq!(
+        keys(with(
+            "introspection_endpoint = \"https://idp.example.com/introspect\""
+        )),
+        ["authorization.introspection_endpoint"]
+    );
+    assert_eq!(
+        keys(with(
+            "introspection_client_id = \"mcp\"\nintrospection_secret_env = \"s3cr3t value\""
+        )),
+        ["authorization.introspection_secret_env"]
+    );
+    let config = Config::from_toml(
+        &with("introspection_client_id = \"mcp\"\nintrospection_secret_env = \"MCP_SECRET\""),
+        "auth.toml",
+        &registry(),
+    )
+    .expect("valid");
+    let introspection = config
+        .authorization()
+        .and_then(|a| a.introspection())
+        .expect("introspection");
+    assert_eq!(introspection.client_id(), "mcp");
+    assert_eq!(introspection.secret_env(), "MCP_SECRET");
+    assert_eq!(introspection.endpoint(), None);
+}
