@@ -14,7 +14,8 @@
 //! A token verified once is remembered (by its SHA-256) for a minute at
 //! most, never past its expiry, and forgotten when the `[authorization]`
 //! section changes: a client sends the same token call after call, and its
-//! signature need not be checked each time.
+//! signature need not be checked each time. Opaque tokens are introspected
+//! (RFC 7662), at most eight at a time.
 
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -42,6 +43,10 @@ const REMEMBERED_FOR: Duration = Duration::from_secs(60);
 
 /// How many verified tokens are remembered at most.
 const REMEMBERED_AT_MOST: usize = 10_000;
+
+/// How many introspection requests may be in flight at once: a flood of
+/// made-up opaque tokens reaches the authorization server no faster.
+const INTROSPECTIONS_AT_ONCE: usize = 8;
 
 /// Tokens verified lately, for the `[authorization]` section they were
 /// verified under.
@@ -82,6 +87,7 @@ pub(crate) struct Verifier {
     /// key last made them be read.
     reading: tokio::sync::Mutex<Option<Instant>>,
     remembered: Mutex<Remembered>,
+    introspecting: tokio::sync::Semaphore,
 }
 
 impl Default for Verifier {
@@ -97,6 +103,7 @@ impl Default for Verifier {
             keys: RwLock::new(None),
             reading: tokio::sync::Mutex::new(None),
             remembered: Mutex::new(Remembered::default()),
+            introspecting: tokio::sync::Semaphore::new(INTROSPECTIONS_AT_ONCE),
         }
     }
 }
@@ -333,6 +340,10 @@ impl Verifier {
                     tracing::warn!(%error, "cannot find the introspection endpoint");
                     unavailable()
                 })?,
+        };
+        // Waiting for a turn is bounded by the requests' own timeouts.
+        let Ok(_turn) = self.introspecting.acquire().await else {
+            return Err(unavailable());
         };
         let Ok(secret) = std::env::var(introspection.secret_env()) else {
             tracing::error!(

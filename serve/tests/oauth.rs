@@ -502,3 +502,22 @@ async fn opaque_tokens_are_checked_by_introspection() {
         .await;
     assert_eq!(status, 200);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_made_up_opaque_tokens_reaches_the_issuer_a_few_at_a_time() {
+    let f = Arc::new(fixture());
+    f.issuer.slow_down(50);
+    let mut flood = Vec::new();
+    for i in 0..40 {
+        let f = f.clone();
+        flood.push(tokio::spawn(async move {
+            f.refused(&format!("made-up-{i}")).await;
+        }));
+    }
+    for one in flood {
+        one.await.expect("refused");
+    }
+    assert_eq!(f.issuer.introspections(), 40);
+    let most = f.issuer.most_introspections_at_once();
+    assert!((1..=8).contains(&most), "{most} at once");
+}

@@ -64,6 +64,11 @@ pub struct Issuer {
     /// Opaque tokens and what introspection says of each.
     opaque: Mutex<Vec<(String, Value)>>,
     introspections: AtomicUsize,
+    /// Introspections being answered now, and the most there were at once.
+    answering: AtomicUsize,
+    most_at_once: AtomicUsize,
+    /// How long each introspection takes, in milliseconds.
+    slowness: AtomicUsize,
 }
 
 /// The client credentials the issuer takes at its introspection endpoint:
@@ -92,6 +97,13 @@ async fn introspect(
     body: String,
 ) -> (axum::http::StatusCode, String) {
     issuer.introspections.fetch_add(1, Ordering::SeqCst);
+    let now = issuer.answering.fetch_add(1, Ordering::SeqCst) + 1;
+    issuer.most_at_once.fetch_max(now, Ordering::SeqCst);
+    let slowness = issuer.slowness.load(Ordering::SeqCst) as u64;
+    if slowness > 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(slowness)).await;
+    }
+    issuer.answering.fetch_sub(1, Ordering::SeqCst);
     let expected = format!(
         "Basic {}",
         base64::engine::general_purpose::STANDARD.encode(format!(
@@ -176,6 +188,16 @@ impl Issuer {
     /// The client id its introspection endpoint takes.
     pub fn introspector(&self) -> &'static str {
         INTROSPECTOR
+    }
+
+    /// Makes each introspection take `millis` milliseconds.
+    pub fn slow_down(&self, millis: usize) {
+        self.slowness.store(millis, Ordering::SeqCst);
+    }
+
+    /// The most introspection requests it was answering at once.
+    pub fn most_introspections_at_once(&self) -> usize {
+        self.most_at_once.load(Ordering::SeqCst)
     }
 
     /// How many introspection requests it answered.
