@@ -11,9 +11,10 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde_json::{Value, json};
+use serde_json::json;
 use toolschema::catalog::hash_api_key;
 use toolschema::serve::Server;
+use toolschema_bench_http::mcp::paid_invoice;
 use toolschema_bench_http::timing::compare;
 use toolschema_demo::{GetInvoice, ListInvoices};
 use toolschema_test_support::issuer::{Issuer, SigningKey};
@@ -88,45 +89,17 @@ fn main() {
             "params": {"name": "billing.get-invoice",
                        "arguments": {"invoice_id": "0c1e55aa-0000-4000-8000-000000000001"}}})
         .to_string();
-        let call = |authorization: String| {
-            let (http, url, body) = (http.clone(), url.clone(), body.clone());
-            move || {
-                let (http, url, body, authorization) = (
-                    http.clone(),
-                    url.clone(),
-                    body.clone(),
-                    authorization.clone(),
-                );
-                async move {
-                    let reply = http
-                        .post(&url)
-                        .header("content-type", "application/json")
-                        .header("accept", "application/json, text/event-stream")
-                        .header("mcp-protocol-version", "2025-11-25")
-                        .header("authorization", authorization)
-                        .body(body)
-                        .send()
-                        .await
-                        .expect("answer")
-                        .bytes()
-                        .await
-                        .expect("body");
-                    let reply: Value = serde_json::from_slice(&reply).expect("json");
-                    assert_eq!(
-                        reply["result"]["structuredContent"]["status"], "paid",
-                        "{reply}"
-                    );
-                }
-            }
-        };
         compare(
             "tools/call, access token against API key",
             calls,
             (
                 "access token (JWKS cached)",
-                call(format!("Bearer {token}")),
+                paid_invoice(&http, &url, &format!("Bearer {token}"), &body),
             ),
-            ("API key", call("Bearer sk-bench".to_owned())),
+            (
+                "API key",
+                paid_invoice(&http, &url, "Bearer sk-bench", &body),
+            ),
         )
         .await;
     });

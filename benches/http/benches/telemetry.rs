@@ -12,9 +12,10 @@
 
 use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider};
-use serde_json::{Value, json};
+use serde_json::json;
 use toolschema::catalog::hash_api_key;
 use toolschema::serve::{Server, Telemetry};
+use toolschema_bench_http::mcp::paid_invoice;
 use toolschema_bench_http::timing::compare;
 use toolschema_demo::{GetInvoice, ListInvoices};
 
@@ -77,34 +78,17 @@ fn main() {
                        "arguments": {"invoice_id": "0c1e55aa-0000-4000-8000-000000000001"},
                        "_meta": {"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}}})
         .to_string();
-        let call = |url: String| {
-            let (http, body) = (http.clone(), body.clone());
-            move || {
-                let (http, url, body) = (http.clone(), url.clone(), body.clone());
-                async move {
-                    let reply = http
-                        .post(&url)
-                        .header("content-type", "application/json")
-                        .header("accept", "application/json, text/event-stream")
-                        .header("mcp-protocol-version", "2025-11-25")
-                        .header("authorization", "Bearer sk-bench")
-                        .body(body)
-                        .send()
-                        .await
-                        .expect("answer")
-                        .bytes()
-                        .await
-                        .expect("body");
-                    let reply: Value = serde_json::from_slice(&reply).expect("json");
-                    assert_eq!(reply["result"]["structuredContent"]["status"], "paid");
-                }
-            }
-        };
         compare(
             "tools/call, traced and measured against not",
             calls,
-            ("traced (OpenTelemetry SDK)", call(traced_url)),
-            ("not traced", call(plain_url)),
+            (
+                "traced (OpenTelemetry SDK)",
+                paid_invoice(&http, &traced_url, "Bearer sk-bench", &body),
+            ),
+            (
+                "not traced",
+                paid_invoice(&http, &plain_url, "Bearer sk-bench", &body),
+            ),
         )
         .await;
     });

@@ -68,3 +68,57 @@ pub mod timing {
         );
     }
 }
+
+/// Calls over MCP, as the HTTP benchmarks make them.
+pub mod mcp {
+    use std::future::Future;
+    use std::pin::Pin;
+
+    use serde_json::Value;
+
+    /// A call of `billing.get-invoice` for the demo's paid invoice: `body`
+    /// (the JSON-RPC request) posted to `url` with `authorization`, each
+    /// time the returned function is called; it checks the invoice came
+    /// back (one boxed future per call, alike for every variant compared).
+    pub fn paid_invoice(
+        http: &reqwest::Client,
+        url: &str,
+        authorization: &str,
+        body: &str,
+    ) -> impl Fn() -> Pin<Box<dyn Future<Output = ()> + Send>> {
+        let (http, url, authorization, body) = (
+            http.clone(),
+            url.to_owned(),
+            authorization.to_owned(),
+            body.to_owned(),
+        );
+        move || {
+            let (http, url, authorization, body) = (
+                http.clone(),
+                url.clone(),
+                authorization.clone(),
+                body.clone(),
+            );
+            Box::pin(async move {
+                let reply = http
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .header("accept", "application/json, text/event-stream")
+                    .header("mcp-protocol-version", "2025-11-25")
+                    .header("authorization", authorization)
+                    .body(body)
+                    .send()
+                    .await
+                    .expect("answer")
+                    .bytes()
+                    .await
+                    .expect("body");
+                let reply: Value = serde_json::from_slice(&reply).expect("json");
+                assert_eq!(
+                    reply["result"]["structuredContent"]["status"], "paid",
+                    "{reply}"
+                );
+            })
+        }
+    }
+}

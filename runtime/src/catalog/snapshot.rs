@@ -536,7 +536,20 @@ impl Snapshot {
         let Some(client) = config.client(view.id()) else {
             return view.clone();
         };
+        // The usual token holds what all its client's toolsets need: the
+        // client's own view, without building a list.
+        let holds = |id: &str| {
+            config.toolset(id).is_none_or(|set| {
+                set.scopes()
+                    .iter()
+                    .all(|needed| scopes.contains(&needed.as_str()))
+            })
+        };
+        if client.toolsets().all(holds) {
+            return view.clone();
+        }
         let sets = sets_in_force(config, client, Some(scopes));
+        // What it lacks may only be needed by toolsets not in force.
         if sets == sets_in_force(config, client, None) {
             return view.clone();
         }
