@@ -6,7 +6,9 @@
 //!
 //! `cargo bench -p toolschema-bench-http --bench telemetry`
 //! (`TELEMETRY_CALLS` calls per variant, default 20,000). Prints p50 and
-//! p99 of each and the difference.
+//! p99 of each and the difference. With `TELEMETRY_ONLY=traced` or
+//! `plain` it only makes that variant's calls, for counting instructions
+//! under callgrind (both servers start either way).
 
 #![allow(missing_docs)]
 
@@ -78,6 +80,16 @@ fn main() {
                        "arguments": {"invoice_id": "0c1e55aa-0000-4000-8000-000000000001"},
                        "_meta": {"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}}})
         .to_string();
+        // For instruction counts: `TELEMETRY_ONLY=traced` (or `plain`)
+        // makes only those calls, once each, under callgrind.
+        if let Ok(only) = std::env::var("TELEMETRY_ONLY") {
+            let url = if only == "traced" { &traced_url } else { &plain_url };
+            let call = paid_invoice(&http, url, "Bearer sk-bench", &body);
+            for _ in 0..calls {
+                call().await;
+            }
+            return;
+        }
         compare(
             "tools/call, traced and measured against not",
             calls,
