@@ -8,7 +8,10 @@
 //! (`TELEMETRY_CALLS` calls per variant, default 20,000). Prints p50 and
 //! p99 of each and the difference. With `TELEMETRY_ONLY=traced` or
 //! `plain` it only makes that variant's calls, for counting instructions
-//! under callgrind (both servers start either way).
+//! under callgrind (both servers start either way); `TELEMETRY_SAMPLER=off`
+//! samples every span out, which leaves what the server itself does per
+//! request (attributes, trace context, metrics) without the SDK recording
+//! and exporting spans.
 
 #![allow(missing_docs)]
 
@@ -52,9 +55,11 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(20_000);
     let spans = InMemorySpanExporter::default();
-    let tracers = SdkTracerProvider::builder()
-        .with_batch_exporter(spans.clone())
-        .build();
+    let mut tracers = SdkTracerProvider::builder().with_batch_exporter(spans.clone());
+    if std::env::var("TELEMETRY_SAMPLER").as_deref() == Ok("off") {
+        tracers = tracers.with_sampler(opentelemetry_sdk::trace::Sampler::AlwaysOff);
+    }
+    let tracers = tracers.build();
     let meters = SdkMeterProvider::builder()
         .with_reader(PeriodicReader::builder(InMemoryMetricExporter::default()).build())
         .build();

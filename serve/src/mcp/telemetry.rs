@@ -18,6 +18,8 @@
 //! `toolschema.tool.calls` and `toolschema.tool.errors` per tool and client
 //! application.
 
+use std::borrow::Cow;
+use std::sync::Arc;
 use std::time::Instant;
 
 use opentelemetry::global::{self, BoxedTracer};
@@ -108,10 +110,13 @@ impl Telemetry {
         version: Option<&str>,
     ) -> Observed {
         let method = method_name(request.method());
-        let tool = (method == "tools/call")
+        // Shared, not copied, between the span, the metrics and `Observed`.
+        let tool: Option<Arc<str>> = (method == "tools/call")
             .then(|| request.params().get("name").and_then(Value::as_str))
             .flatten()
-            .map(str::to_owned);
+            .map(Arc::from);
+        let client_id: Arc<str> = Arc::from(client.id());
+        let version: Option<Arc<str>> = version.map(Arc::from);
         let from_meta = self.extract(TraceFields::Meta(request));
         let from_http = self.extract(TraceFields::Http(headers));
         let (parent, link) = match (from_meta, from_http) {
@@ -119,22 +124,29 @@ impl Telemetry {
             (None, Some(http)) => (http, None),
             (None, None) => (Context::new(), None),
         };
-        let name: std::borrow::Cow<'static, str> = match &tool {
-            Some(tool) => format!("{method} {tool}").into(),
+        let name: Cow<'static, str> = match &tool {
+            Some(tool) => {
+                let mut name = String::with_capacity(method.len() + 1 + tool.len());
+                name.push_str(&method);
+                name.push(' ');
+                name.push_str(tool);
+                name.into()
+            }
             None => method.clone(),
         };
-        let mut attributes = vec![
+        let mut attributes = Vec::with_capacity(9);
+        attributes.extend([
             KeyValue::new("mcp.method.name", method.clone()),
             KeyValue::new("jsonrpc.request.id", id_text(request.id().as_json())),
             KeyValue::new(
                 "network.transport",
                 if headers.http { "tcp" } else { "pipe" },
             ),
-            KeyValue::new("toolschema.client.id", client.id().to_owned()),
+            KeyValue::new("toolschema.client.id", client_id.clone()),
             KeyValue::new("toolschema.tenant.id", client.tenant().to_owned()),
-        ];
-        if let Some(version) = version {
-            attributes.push(KeyValue::new("mcp.protocol.version", version.to_owned()));
+        ]);
+        if let Some(version) = &version {
+            attributes.push(KeyValue::new("mcp.protocol.version", version.clone()));
         }
         if let Some(tool) = &tool {
             attributes.push(KeyValue::new("gen_ai.tool.name", tool.clone()));
@@ -155,8 +167,8 @@ impl Telemetry {
             started: Instant::now(),
             method,
             tool,
-            version: version.map(str::to_owned),
-            client: client.id().to_owned(),
+            version,
+            client: client_id,
         }
     }
 
@@ -218,7 +230,7 @@ impl Telemetry {
 }
 
 /// The method's name, without a copy for the methods MCP defines.
-fn method_name(method: &str) -> std::borrow::Cow<'static, str> {
+fn method_name(method: &str) -> Cow<'static, str> {
     const KNOWN: [&str; 9] = [
         "tools/call",
         "tools/list",
@@ -231,15 +243,23 @@ fn method_name(method: &str) -> std::borrow::Cow<'static, str> {
         "prompts/list",
     ];
     match KNOWN.iter().find(|known| **known == method) {
-        Some(known) => std::borrow::Cow::Borrowed(known),
-        None => std::borrow::Cow::Owned(method.to_owned()),
+        Some(known) => Cow::Borrowed(known),
+        None => Cow::Owned(method.to_owned()),
     }
 }
 
 /// A JSON-RPC id as the attribute holds it: a string id's text, a
 /// number's digits.
 fn id_text(json: &str) -> String {
-    serde_json::from_str::<String>(json).unwrap_or_else(|_| json.to_owned())
+    match json
+        .strip_prefix('"')
+        .and_then(|text| text.strip_suffix('"'))
+    {
+        // A string without escapes is its own text.
+        Some(text) if !text.contains('\\') => text.to_owned(),
+        Some(_) => serde_json::from_str::<String>(json).unwrap_or_else(|_| json.to_owned()),
+        None => json.to_owned(),
+    }
 }
 
 /// One request under observation: its span's context, and what its
@@ -247,10 +267,10 @@ fn id_text(json: &str) -> String {
 pub(crate) struct Observed {
     pub(crate) context: Context,
     started: Instant,
-    method: std::borrow::Cow<'static, str>,
-    tool: Option<String>,
-    version: Option<String>,
-    client: String,
+    method: Cow<'static, str>,
+    tool: Option<Arc<str>>,
+    version: Option<Arc<str>>,
+    client: Arc<str>,
 }
 
 /// Where a W3C trace context is read from.
@@ -275,5 +295,18 @@ impl Extractor for TraceFields<'_> {
 
     fn keys(&self) -> Vec<&str> {
         vec!["traceparent", "tracestate"]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::id_text;
+
+    #[test]
+    fn a_request_id_is_recorded_as_its_text() {
+        assert_eq!(id_text("7"), "7");
+        assert_eq!(id_text(r#""list-1""#), "list-1");
+        assert_eq!(id_text(r#""a\"b\u00e9""#), "a\"bé");
+        assert_eq!(id_text(r#""""#), "");
     }
 }
