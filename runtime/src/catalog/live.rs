@@ -81,6 +81,20 @@ impl Catalog {
         })
     }
 
+    /// A catalog governed by `config`, which was checked against the same
+    /// tools as `registry` holds ([`Config::from_toml`] with an equal
+    /// registry).
+    pub fn from_config(registry: Registry, config: &Config) -> Catalog {
+        let registry = Arc::new(registry);
+        let snapshot = Snapshot::build(registry.clone(), config);
+        Catalog {
+            registry,
+            current: ArcSwap::from_pointee(snapshot),
+            subscribers: Mutex::new(Vec::new()),
+            recent: Mutex::new(VecDeque::new()),
+        }
+    }
+
     /// The current snapshot. Holding it keeps it alive, unchanged, however
     /// many reloads happen meanwhile.
     pub fn snapshot(&self) -> Arc<Snapshot> {
@@ -122,7 +136,14 @@ impl Catalog {
     /// configuration changes nothing: the current snapshot keeps serving.
     pub fn reload_toml(&self, text: &str, file: &str) -> Result<ChangeSet, ConfigErrors> {
         let config = Config::from_toml(text, file, &self.registry)?;
-        let next = Arc::new(Snapshot::build(self.registry.clone(), &config));
+        Ok(self.reload(&config))
+    }
+
+    /// Builds a snapshot from a configuration checked against this
+    /// catalog's registry (as [`Config::from_toml`] does) and swaps it in;
+    /// returns the clients whose lists changed, who are also told.
+    pub fn reload(&self, config: &Config) -> ChangeSet {
+        let next = Arc::new(Snapshot::build(self.registry.clone(), config));
         let previous = self.current.swap(next.clone());
         let changes = changes(&previous, &next);
         if let Ok(mut recent) = self.recent.lock() {
@@ -134,7 +155,7 @@ impl Catalog {
         if let Ok(mut subscribers) = self.subscribers.lock() {
             subscribers.retain(|s| s.send(changes.clone()).is_ok());
         }
-        Ok(changes)
+        changes
     }
 
     /// Compiles validators on a background thread: those of every tool

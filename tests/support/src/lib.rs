@@ -4,6 +4,7 @@
 
 #[cfg(feature = "issuer")]
 pub mod issuer;
+pub mod postgres;
 
 use core::future::Future;
 use core::pin::pin;

@@ -63,6 +63,20 @@ impl Status {
             .find(|(n, _)| *n == name)
             .map(|(_, s)| *s)
     }
+
+    /// The status's configuration word.
+    ///
+    /// ```
+    /// use toolschema_runtime::catalog::Status;
+    ///
+    /// assert_eq!(Status::Proposed.name(), "proposed");
+    /// ```
+    pub fn name(self) -> &'static str {
+        Status::NAMES
+            .iter()
+            .find(|(_, s)| *s == self)
+            .map_or("draft", |(n, _)| n)
+    }
 }
 
 /// The configuration words of the discovery modes.

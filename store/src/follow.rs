@@ -1,0 +1,298 @@
+//! A replica following the store: listening for changes, loading the whole
+//! configuration after subscribing and after every reconnection, and
+//! keeping the last good snapshot while the database is away.
+
+use core::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use serde::Serialize;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio_postgres::{AsyncMessage, Client, NoTls};
+use toolschema_runtime::catalog::Catalog;
+
+use crate::{CHANNEL, Store, StoreError, load_with};
+
+/// What a replica knows of its store, for a health endpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Health {
+    /// Whether it is connected and listening for changes now.
+    pub connected: bool,
+    /// The revision it serves.
+    pub revision: i64,
+    /// Since when (seconds since the Unix epoch) it has been disconnected,
+    /// while it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disconnected_since: Option<u64>,
+    /// A newer revision this replica refused (its configuration does not
+    /// pass this replica's checks, say for a tool it does not have): the
+    /// last good one keeps serving.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_revision: Option<i64>,
+    /// Why the last connection or load failed, or why the stored
+    /// configuration was refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// How often a connected replica also reads the revision itself, in case a
+/// notification was lost, and how long it waits between reconnections.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Timing {
+    check_every: Duration,
+    retry_first: Duration,
+    retry_most: Duration,
+}
+
+impl Default for Timing {
+    fn default() -> Timing {
+        Timing {
+            check_every: Duration::from_secs(30),
+            retry_first: Duration::from_millis(100),
+            retry_most: Duration::from_secs(5),
+        }
+    }
+}
+
+/// A replica following its store (see [`Store::follow`]): it stops when
+/// dropped.
+///
+/// It listens on the store's channel, then loads the whole configuration
+/// (so nothing committed in between is missed), and after each notification
+/// loads it again when the revision moved; each load builds a snapshot and
+/// swaps it in as a file reload does, and clients whose lists changed are
+/// told. When the connection drops it reconnects (after 0.1 s, doubling up
+/// to 5 s) and loads in full, since notifications are not replayed. Until
+/// then, and whenever the stored configuration does not pass this replica's
+/// checks (its tools differ from the admin's), the last good snapshot keeps
+/// serving.
+#[derive(Debug)]
+pub struct Follower {
+    health: Arc<Mutex<Health>>,
+    task: JoinHandle<()>,
+}
+
+impl Drop for Follower {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Follower {
+    pub(crate) fn start(store: Store, catalog: Arc<Catalog>, revision: i64) -> Follower {
+        let health = Arc::new(Mutex::new(Health {
+            connected: false,
+            revision,
+            disconnected_since: Some(now()),
+            refused_revision: None,
+            problem: None,
+        }));
+        let task = tokio::spawn(follow(store, catalog, health.clone(), Timing::default()));
+        Follower { health, task }
+    }
+
+    /// What the replica knows of its store now.
+    pub fn health(&self) -> Health {
+        match self.health.lock() {
+            Ok(health) => health.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// A shared handle on the health, for a probe that outlives borrows.
+    pub fn health_handle(&self) -> impl Fn() -> Health + Send + Sync + 'static {
+        let health = self.health.clone();
+        move || match health.lock() {
+            Ok(health) => health.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+}
+
+/// What the connection's driver tells the follower.
+enum Event {
+    /// A notification on the channel.
+    Notified,
+    /// The connection ended.
+    Lost(String),
+}
+
+async fn follow(store: Store, catalog: Arc<Catalog>, health: Arc<Mutex<Health>>, timing: Timing) {
+    let mut wait = timing.retry_first;
+    loop {
+        match session(&store, &catalog, &health, timing).await {
+            // Connected for a while, then lost: retry soon.
+            Ok(lost) => {
+                tracing::warn!(
+                    database = %store.database(),
+                    reason = %lost,
+                    "catalog store connection lost; the last good configuration keeps serving"
+                );
+                disconnected(&health, lost);
+                wait = timing.retry_first;
+            }
+            Err(error) => {
+                let first = update(&health, |h| h.connected || h.problem.is_none());
+                if first {
+                    tracing::warn!(
+                        database = %store.database(),
+                        %error,
+                        "catalog store unreachable; the last good configuration keeps serving"
+                    );
+                }
+                disconnected(&health, error.to_string());
+            }
+        }
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(timing.retry_most);
+    }
+}
+
+/// One connection: listen, load, then follow notifications until the
+/// connection is lost (`Ok(why)`), or fail to start (`Err`).
+async fn session(
+    store: &Store,
+    catalog: &Arc<Catalog>,
+    health: &Arc<Mutex<Health>>,
+    timing: Timing,
+) -> Result<String, StoreError> {
+    let mut config = store.config.clone();
+    config
+        .keepalives(true)
+        .keepalives_idle(Duration::from_secs(10))
+        .keepalives_interval(Duration::from_secs(5))
+        .keepalives_retries(3)
+        .connect_timeout(Duration::from_secs(5));
+    let (mut client, mut connection) =
+        config
+            .connect(NoTls)
+            .await
+            .map_err(|error| StoreError::Connect {
+                database: store.database().to_owned(),
+                error,
+            })?;
+    let (events, mut received) = mpsc::unbounded_channel();
+    let driver = tokio::spawn(async move {
+        loop {
+            let message = std::future::poll_fn(|cx| connection.poll_message(cx)).await;
+            let event = match message {
+                Some(Ok(AsyncMessage::Notification(_))) => Event::Notified,
+                Some(Ok(_)) => continue,
+                Some(Err(error)) => Event::Lost(error.to_string()),
+                None => Event::Lost("the database closed the connection".into()),
+            };
+            let lost = matches!(event, Event::Lost(_));
+            if events.send(event).is_err() || lost {
+                return;
+            }
+        }
+    });
+    // Ends the driver with this session, whichever way it ends.
+    let _driver = AbortOnDrop(driver);
+    client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+    load(&mut client, catalog, health, true).await?;
+    update(health, |h| {
+        h.connected = true;
+        h.disconnected_since = None;
+    });
+    let mut check = tokio::time::interval(timing.check_every);
+    check.reset();
+    loop {
+        tokio::select! {
+            event = received.recv() => match event {
+                Some(Event::Notified) => {
+                    // Several commits may have been announced: one load
+                    // serves them all.
+                    while let Ok(Event::Notified) = received.try_recv() {}
+                    load(&mut client, catalog, health, false).await?;
+                }
+                Some(Event::Lost(why)) => return Ok(why),
+                None => return Ok("the connection's driver ended".into()),
+            },
+            _ = check.tick() => {
+                load(&mut client, catalog, health, false).await?;
+            }
+        }
+    }
+}
+
+/// Reads the store's revision and, when it is neither the one served nor
+/// one refused before, loads the configuration and swaps its snapshot in.
+async fn load(
+    client: &mut Client,
+    catalog: &Arc<Catalog>,
+    health: &Arc<Mutex<Health>>,
+    reconnected: bool,
+) -> Result<(), StoreError> {
+    let revision: i64 = client
+        .query_one("SELECT revision FROM catalog_revision", &[])
+        .await?
+        .get(0);
+    let (serving, refused) = update(health, |h| (h.revision, h.refused_revision));
+    if revision == serving || Some(revision) == refused {
+        if reconnected && refused.is_none() {
+            update(health, |h| h.problem = None);
+        }
+        return Ok(());
+    }
+    match load_with(client, catalog.registry()).await {
+        Ok(loaded) => {
+            let changes = catalog.reload(&loaded.config);
+            tracing::info!(
+                revision = loaded.revision,
+                changed = changes.clients.len(),
+                "catalog store configuration loaded"
+            );
+            update(health, |h| {
+                h.revision = loaded.revision;
+                h.refused_revision = None;
+                h.problem = None;
+            });
+            Ok(())
+        }
+        Err(StoreError::Invalid(problems)) => {
+            tracing::error!(
+                revision,
+                "the catalog store's configuration was refused; the last good one keeps serving\n{problems}"
+            );
+            update(health, |h| {
+                h.refused_revision = Some(revision);
+                h.problem = Some(problems.to_string());
+            });
+            Ok(())
+        }
+        Err(error) => Err(error),
+    }
+}
+
+fn disconnected(health: &Arc<Mutex<Health>>, why: String) {
+    update(health, |h| {
+        if h.connected || h.disconnected_since.is_none() {
+            h.disconnected_since = Some(now());
+        }
+        h.connected = false;
+        h.problem = Some(why);
+    });
+}
+
+fn update<T>(health: &Arc<Mutex<Health>>, change: impl FnOnce(&mut Health) -> T) -> T {
+    match health.lock() {
+        Ok(mut health) => change(&mut health),
+        Err(poisoned) => change(&mut poisoned.into_inner()),
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+struct AbortOnDrop(JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}

@@ -1,0 +1,469 @@
+//! The published catalog configuration of toolschema in PostgreSQL.
+//!
+//! A file is the way to run one process; a store is the way to run several
+//! replicas behind a load balancer and change what they serve while they
+//! serve it. The store holds the whole configuration as records (tenants,
+//! client applications with their key hashes and token client ids,
+//! toolsets, mapping versions and their statuses, downstreams and tools
+//! from configuration, the server's details), in tables created and
+//! upgraded by [`Store::migrate`].
+//!
+//! - Every change is an [`Action`] of the publish workflow (draft, propose,
+//!   publish, deprecate; activate a toolset; assign a toolset; rotate a key;
+//!   put or delete a record), applied in one transaction: the result must
+//!   pass the very checks a configuration file passes, or nothing is
+//!   written and every problem is reported at its record and field. A change
+//!   bumps the revision, is written to the audit trail (who, when, what
+//!   changed) and notifies the replicas.
+//! - A replica [`follow`](Store::follow)s the store: it listens for changes,
+//!   then loads the whole configuration, and loads it again after every
+//!   reconnection (notifications sent while it was away are not replayed).
+//!   While the database is unreachable it keeps serving the last good
+//!   snapshot, and its [`Health`] says so.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), toolschema_store::StoreError> {
+//! use toolschema_store::{Action, Store};
+//!
+//! let store = Store::new("postgresql://toolschema@db.internal/catalog")?;
+//! store.migrate().await?;
+//! let registry = toolschema_runtime::call::Registry::new();
+//! let done = store
+//!     .apply(
+//!         "alice",
+//!         Action::Publish { tool: "billing.refund".into(), version: 2 },
+//!         &registry,
+//!     )
+//!     .await?;
+//! println!("{}: {}", done.target, done.summary);
+//! # Ok(())
+//! # }
+//! ```
+
+mod action;
+mod db;
+mod follow;
+#[cfg(feature = "admin-http")]
+pub mod http;
+mod records;
+
+use core::fmt;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use tokio_postgres::{Client, NoTls};
+use toolschema_runtime::call::Registry;
+use toolschema_runtime::catalog::Config;
+
+pub use action::{Action, Done, Refused};
+pub use db::CHANNEL;
+pub use follow::{Follower, Health};
+pub use records::{
+    Body, Kind, Problem, Problems, Records, Rendered, SETTINGS, Version, status_name,
+};
+
+mod embedded {
+    refinery::embed_migrations!("migrations");
+}
+
+/// A PostgreSQL database holding a catalog configuration.
+#[derive(Clone)]
+pub struct Store {
+    config: tokio_postgres::Config,
+    /// The URL without its password, for messages.
+    shown: String,
+}
+
+impl fmt::Debug for Store {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Store")
+            .field("database", &self.shown)
+            .finish()
+    }
+}
+
+/// What went wrong with the store.
+#[derive(Debug)]
+pub enum StoreError {
+    /// The database URL cannot be read.
+    Url(String),
+    /// The database cannot be reached, or refused the connection.
+    Connect {
+        /// The database, without its password.
+        database: String,
+        /// Why.
+        error: tokio_postgres::Error,
+    },
+    /// A query failed.
+    Database(tokio_postgres::Error),
+    /// The schema could not be created or upgraded.
+    Migrate(String),
+    /// The stored configuration, or a change to it, does not pass the
+    /// checks: every problem, at its record and field. Nothing was written.
+    Invalid(Problems),
+    /// The action does not fit the current state; nothing was written.
+    Refused(Refused),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Url(message) => write!(f, "the database URL cannot be read: {message}"),
+            StoreError::Connect { database, error } => {
+                write!(f, "cannot connect to the catalog store {database}: {error}")
+            }
+            StoreError::Database(error) => write!(f, "the catalog store failed: {error}"),
+            StoreError::Migrate(message) => {
+                write!(
+                    f,
+                    "the catalog store's schema could not be upgraded: {message}"
+                )
+            }
+            StoreError::Invalid(problems) => write!(f, "{problems}"),
+            StoreError::Refused(refused) => write!(f, "{refused}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(error: tokio_postgres::Error) -> StoreError {
+        StoreError::Database(error)
+    }
+}
+
+/// The stored configuration at one revision, checked.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The revision: how many changes the store has seen.
+    pub revision: i64,
+    /// The records.
+    pub records: Records,
+    /// The records checked and built into a configuration.
+    pub config: Config,
+}
+
+/// One entry of the audit trail.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditEntry {
+    /// Its number, increasing.
+    pub id: i64,
+    /// When, as RFC 3339 in UTC.
+    pub at: String,
+    /// Who: an operator's name, or `cli:<user>`.
+    pub actor: String,
+    /// The action.
+    pub action: String,
+    /// What it was about.
+    pub target: String,
+    /// The revision it made.
+    pub revision: i64,
+    /// What changed: the summary, and the records before and after.
+    pub detail: Value,
+}
+
+impl Store {
+    /// A store at `url` (`postgresql://user:password@host:port/database`,
+    /// or the key=value form). Nothing is connected yet.
+    ///
+    /// ```
+    /// let store = toolschema_store::Store::new("postgresql://app:secret@localhost/catalog").unwrap();
+    /// assert!(!format!("{store:?}").contains("secret"));
+    /// assert!(toolschema_store::Store::new("postgresql://[").is_err());
+    /// ```
+    pub fn new(url: &str) -> Result<Store, StoreError> {
+        let config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|error: tokio_postgres::Error| StoreError::Url(error.to_string()))?;
+        let hosts: Vec<String> = config
+            .get_hosts()
+            .iter()
+            .map(|host| match host {
+                tokio_postgres::config::Host::Tcp(name) => name.clone(),
+                tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
+            })
+            .collect();
+        let shown = format!(
+            "postgresql://{}@{}/{}",
+            config.get_user().unwrap_or(""),
+            hosts.join(","),
+            config.get_dbname().unwrap_or("")
+        );
+        Ok(Store { config, shown })
+    }
+
+    /// The database, without its password.
+    pub fn database(&self) -> &str {
+        &self.shown
+    }
+
+    /// A new connection, driven on the current Tokio runtime.
+    pub(crate) async fn connect(&self) -> Result<Client, StoreError> {
+        let (client, connection) =
+            self.config
+                .connect(NoTls)
+                .await
+                .map_err(|error| StoreError::Connect {
+                    database: self.shown.clone(),
+                    error,
+                })?;
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
+                tracing::debug!(%error, "catalog store connection ended");
+            }
+        });
+        Ok(client)
+    }
+
+    /// Creates the store's tables, or upgrades them to this version's
+    /// schema; returns how many migrations were applied (0 when up to
+    /// date). Safe to run from several replicas at once.
+    pub async fn migrate(&self) -> Result<usize, StoreError> {
+        let mut client = self.connect().await?;
+        // One migrator at a time, whoever else starts now.
+        client
+            .execute("SELECT pg_advisory_lock(7318005426)", &[])
+            .await?;
+        let report = embedded::migrations::runner()
+            .run_async(&mut client)
+            .await
+            .map_err(|error| StoreError::Migrate(error.to_string()));
+        client
+            .execute("SELECT pg_advisory_unlock(7318005426)", &[])
+            .await?;
+        Ok(report?.applied_migrations().len())
+    }
+
+    /// The stored configuration, read in one consistent snapshot and checked
+    /// against `registry`.
+    pub async fn load(&self, registry: &Registry) -> Result<Loaded, StoreError> {
+        let mut client = self.connect().await?;
+        load_with(&mut client, registry).await
+    }
+
+    /// The stored records and their revision, unchecked (read in one
+    /// consistent snapshot).
+    pub async fn read(&self) -> Result<(i64, Records), StoreError> {
+        read_with(&mut self.connect().await?).await
+    }
+
+    /// The current revision: how many changes the store has seen.
+    pub async fn revision(&self) -> Result<i64, StoreError> {
+        let client = self.connect().await?;
+        let row = client
+            .query_one("SELECT revision FROM catalog_revision", &[])
+            .await?;
+        Ok(row.get(0))
+    }
+
+    /// Applies `action` for `actor` in one transaction: the result is
+    /// checked against `registry` as a configuration file is, then written
+    /// with a new revision, audited and announced to the replicas. Nothing
+    /// is written when the action is refused or the result has problems.
+    pub async fn apply(
+        &self,
+        actor: &str,
+        action: Action,
+        registry: &Registry,
+    ) -> Result<Applied, StoreError> {
+        let mut client = self.connect().await?;
+        let transaction = client.transaction().await?;
+        // The revision row's lock puts changes one after the other.
+        let revision: i64 = transaction
+            .query_one("SELECT revision FROM catalog_revision FOR UPDATE", &[])
+            .await?
+            .get(0);
+        let (_, before) = db::read(&transaction).await?;
+        let mut after = before.clone();
+        let name = action.name();
+        let done = action
+            .apply(&mut after, registry)
+            .map_err(StoreError::Refused)?;
+        after.check(registry).map_err(StoreError::Invalid)?;
+        db::write(&transaction, &before, &after).await?;
+        let revision = revision + 1;
+        transaction
+            .execute("UPDATE catalog_revision SET revision = $1", &[&revision])
+            .await?;
+        let detail = json!({
+            "summary": done.summary,
+            "changes": changes(&before, &after),
+        });
+        transaction
+            .execute(
+                "INSERT INTO audit (actor, action, target, revision, detail) VALUES ($1, $2, $3, $4, $5)",
+                &[&actor, &name, &done.target, &revision, &detail],
+            )
+            .await?;
+        transaction
+            .execute(
+                "SELECT pg_notify($1, $2)",
+                &[&CHANNEL, &revision.to_string()],
+            )
+            .await?;
+        transaction.commit().await?;
+        Ok(Applied { revision, done })
+    }
+
+    /// The newest `limit` entries of the audit trail, newest first.
+    pub async fn audit(&self, limit: i64) -> Result<Vec<AuditEntry>, StoreError> {
+        let client = self.connect().await?;
+        let rows = client
+            .query(
+                "SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), actor, action, target, revision, detail \
+                 FROM audit ORDER BY id DESC LIMIT $1",
+                &[&limit],
+            )
+            .await?;
+        Ok(rows
+            .into_iter()
+            .map(|row| AuditEntry {
+                id: row.get(0),
+                at: row.get(1),
+                actor: row.get(2),
+                action: row.get(3),
+                target: row.get(4),
+                revision: row.get(5),
+                detail: row.get(6),
+            })
+            .collect())
+    }
+
+    /// Adds an operator of the admin API called `name`, and returns its key
+    /// (shown once; only its hash is stored).
+    pub async fn add_operator(&self, name: &str) -> Result<String, StoreError> {
+        let client = self.connect().await?;
+        let key = action::new_api_key("tso_");
+        let inserted = client
+            .execute(
+                "INSERT INTO operator (name, key_hash) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+                &[&name, &operator_hash(&key)],
+            )
+            .await?;
+        if inserted == 0 {
+            return Err(StoreError::Refused(Refused::Conflict(format!(
+                "operator `{name}` exists already"
+            ))));
+        }
+        Ok(key)
+    }
+
+    /// The operator whose key is `key`, if any.
+    pub async fn operator(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let client = self.connect().await?;
+        let row = client
+            .query_opt(
+                "SELECT name FROM operator WHERE key_hash = $1",
+                &[&operator_hash(key)],
+            )
+            .await?;
+        Ok(row.map(|row| row.get(0)))
+    }
+
+    /// Follows the store for `catalog`: see [`Follower`].
+    pub fn follow(
+        &self,
+        catalog: std::sync::Arc<toolschema_runtime::catalog::Catalog>,
+        revision: i64,
+    ) -> Follower {
+        Follower::start(self.clone(), catalog, revision)
+    }
+}
+
+/// An applied action: the revision it made, and what it did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Applied {
+    /// The store's new revision.
+    pub revision: i64,
+    /// What the action did.
+    #[serde(flatten)]
+    pub done: Done,
+}
+
+/// Loads and checks the stored configuration over `client`.
+pub(crate) async fn load_with(
+    client: &mut Client,
+    registry: &Registry,
+) -> Result<Loaded, StoreError> {
+    let (revision, records) = read_with(client).await?;
+    let config = records.check(registry).map_err(StoreError::Invalid)?;
+    Ok(Loaded {
+        revision,
+        records,
+        config,
+    })
+}
+
+/// Every record and the revision, in one consistent snapshot.
+async fn read_with(client: &mut Client) -> Result<(i64, Records), StoreError> {
+    let transaction = client
+        .build_transaction()
+        .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+        .read_only(true)
+        .start()
+        .await?;
+    let read = db::read(&transaction).await?;
+    transaction.commit().await?;
+    Ok(read)
+}
+
+/// An operator key's hash, as stored.
+fn operator_hash(key: &str) -> String {
+    let digest = Sha256::digest(key.as_bytes());
+    let mut text = String::with_capacity(64);
+    for byte in digest {
+        text.push_str(&format!("{byte:02x}"));
+    }
+    text
+}
+
+/// The records an action changed, before and after (`null` when absent),
+/// for the audit trail. Key hashes are kept; keys are never stored.
+fn changes(before: &Records, after: &Records) -> Vec<Value> {
+    let mut changed = Vec::new();
+    for name in SETTINGS {
+        let (old, new) = (before.settings.get(name), after.settings.get(name));
+        if old != new {
+            changed.push(
+                json!({"record": format!("setting \"{name}\""), "before": old, "after": new}),
+            );
+        }
+    }
+    for kind in Kind::ALL {
+        let ids: std::collections::BTreeSet<&str> = before
+            .of(kind)
+            .chain(after.of(kind))
+            .map(|(id, _)| id)
+            .collect();
+        for id in ids {
+            let (old, new) = (before.get(kind, id), after.get(kind, id));
+            if old != new {
+                changed.push(
+                    json!({"record": format!("{kind} \"{id}\""), "before": old, "after": new}),
+                );
+            }
+        }
+    }
+    let keys: std::collections::BTreeSet<&(String, u32)> = before
+        .versions
+        .keys()
+        .chain(after.versions.keys())
+        .collect();
+    for key in keys {
+        let (old, new) = (before.versions.get(key), after.versions.get(key));
+        if old != new {
+            let show = |version: Option<&Version>| {
+                version
+                    .map(|v| json!({"status": status_name(v.status), "definition": v.definition}))
+            };
+            changed.push(json!({
+                "record": format!("tool_version \"{}\" {}", key.0, key.1),
+                "before": show(old),
+                "after": show(new),
+            }));
+        }
+    }
+    changed
+}

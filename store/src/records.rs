@@ -1,0 +1,573 @@
+//! The catalog configuration as the store holds it: records, each one
+//! section of the configuration file (a tenant, a client application, a
+//! toolset, a downstream, a tool from configuration, a version of a
+//! mapping, a setting), and the way between records and the file's TOML.
+//!
+//! Records are checked by rendering them as a configuration file and reading
+//! that with [`Config::from_toml`], the very checks a file passes; each
+//! problem found is then located at its record and field instead of a line.
+
+use core::fmt;
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+use toolschema_runtime::call::Registry;
+use toolschema_runtime::catalog::{Config, ConfigErrors, Status};
+
+/// The body of a record: its fields other than its identifier, as JSON.
+pub type Body = Map<String, Value>;
+
+/// The kinds of records identified by an `id`, each a table of the store
+/// and an array of tables of the configuration file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// `[[tenant]]`.
+    Tenant,
+    /// `[[client]]`: a client application.
+    Client,
+    /// `[[toolset]]`.
+    Toolset,
+    /// `[[downstream]]`: an API that tools from configuration call.
+    Downstream,
+    /// `[[gateway_tool]]`: a tool from configuration, without its versions
+    /// (those are [`Version`]s with a definition).
+    GatewayTool,
+}
+
+impl Kind {
+    /// Every kind, in the order the configuration is rendered.
+    pub const ALL: [Kind; 5] = [
+        Kind::Tenant,
+        Kind::Toolset,
+        Kind::Client,
+        Kind::Downstream,
+        Kind::GatewayTool,
+    ];
+
+    /// The table, and the configuration file's array of tables.
+    pub fn table(self) -> &'static str {
+        match self {
+            Kind::Tenant => "tenant",
+            Kind::Client => "client",
+            Kind::Toolset => "toolset",
+            Kind::Downstream => "downstream",
+            Kind::GatewayTool => "gateway_tool",
+        }
+    }
+
+    /// The field that holds a record's identifier in the configuration file.
+    fn id_field(self) -> &'static str {
+        match self {
+            Kind::GatewayTool => "name",
+            _ => "id",
+        }
+    }
+
+    /// The kind named `name` (a table name, as in the admin API's paths).
+    ///
+    /// ```
+    /// use toolschema_store::Kind;
+    ///
+    /// assert_eq!(Kind::from_name("client"), Some(Kind::Client));
+    /// assert_eq!(Kind::from_name("clients"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.table() == name)
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.table())
+    }
+}
+
+/// The settings the configuration file holds as single tables.
+pub const SETTINGS: [&str; 3] = ["catalog", "server", "authorization"];
+
+/// One version of a mapping: its status, and for a tool from configuration
+/// its definition (the fields of `[[gateway_tool.version]]` other than
+/// `version` and `status`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Version {
+    /// Draft, proposed, published or deprecated.
+    pub status: Status,
+    /// The definition of a configured tool's version; `None` for a derived
+    /// tool (its definition is its Rust type).
+    pub definition: Option<Body>,
+}
+
+/// The whole catalog configuration, as records.
+#[derive(Debug, Clone, Default)]
+pub struct Records {
+    /// `[catalog]`, `[server]`, `[authorization]`, by name.
+    pub settings: BTreeMap<String, Body>,
+    /// The records of each kind, by identifier (byte order).
+    pub records: BTreeMap<Kind, BTreeMap<String, Body>>,
+    /// Every mapping's versions, by tool name and number.
+    pub versions: BTreeMap<(String, u32), Version>,
+}
+
+impl PartialEq for Records {
+    /// Equal records: a kind without records equals a kind left out.
+    fn eq(&self, other: &Records) -> bool {
+        self.settings == other.settings
+            && self.versions == other.versions
+            && Kind::ALL
+                .into_iter()
+                .all(|kind| self.of(kind).eq(other.of(kind)))
+    }
+}
+
+/// Where a problem is: the record (`client "acme-finance"`,
+/// `tool_version "weather.current" 2`, `setting "server"`) and the field
+/// in it (`toolsets[0]`; empty for the record as a whole).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The record.
+    pub record: String,
+    /// The field, as a path in the record (`argument[1].name`).
+    pub field: String,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.field.is_empty() {
+            true => write!(f, "{}: {}", self.record, self.message),
+            false => write!(f, "{}: {}: {}", self.record, self.field, self.message),
+        }
+    }
+}
+
+/// Every problem of the stored configuration or of a change to it (never
+/// empty), all at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problems(pub Vec<Problem>);
+
+impl fmt::Display for Problems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.len();
+        write!(
+            f,
+            "{n} problem{} in the catalog configuration:",
+            if n == 1 { "" } else { "s" }
+        )?;
+        for problem in &self.0 {
+            write!(f, "\n  {problem}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Problems {}
+
+/// The configuration file's name in messages about rendered records.
+pub(crate) const RENDERED: &str = "(catalog store)";
+
+/// The records rendered as a configuration file, with the lines of each
+/// record, to locate what the checks find.
+pub struct Rendered {
+    /// The configuration, in TOML.
+    pub text: String,
+    /// Each record's first line (from 1), in order, and how to name it.
+    places: Vec<(usize, Place)>,
+}
+
+/// A record of the rendered text.
+struct Place {
+    /// How the record is named in problems.
+    record: String,
+    /// For a mapping or a tool from configuration: its version numbers, in
+    /// the order rendered, so that `version[1]` names version 2.
+    versions: Vec<u32>,
+    /// The name of the tool whose versions those are.
+    tool: Option<String>,
+}
+
+impl Records {
+    /// The records of a configuration file, checked first as the file
+    /// itself would be (problems located at file, line and key).
+    pub fn from_toml(text: &str, file: &str, registry: &Registry) -> Result<Records, ConfigErrors> {
+        Config::from_toml(text, file, registry)?;
+        // The file passed the checks: every section has the shape below.
+        let document: toml::Table = toml::from_str(text).unwrap_or_default();
+        let mut records = Records::default();
+        for (key, value) in document {
+            if SETTINGS.contains(&key.as_str()) {
+                records.settings.insert(key, json_table(value));
+                continue;
+            }
+            let tables = match value {
+                toml::Value::Array(tables) => tables,
+                _ => continue,
+            };
+            if key == "mapping" {
+                for table in tables {
+                    let mut body = json_table(table);
+                    let tool = take_text(&mut body, "tool");
+                    for version in take_list(&mut body, "versions") {
+                        let mut version = as_body(version);
+                        records.insert_version(&tool, &mut version, false);
+                    }
+                }
+                continue;
+            }
+            let Some(kind) = Kind::from_name(&key) else {
+                continue;
+            };
+            for table in tables {
+                let mut body = json_table(table);
+                let id = take_text(&mut body, kind.id_field());
+                if kind == Kind::GatewayTool {
+                    for version in take_list(&mut body, "version") {
+                        let mut fields = as_body(version);
+                        records.insert_version(&id, &mut fields, true);
+                    }
+                }
+                records.records.entry(kind).or_default().insert(id, body);
+            }
+        }
+        Ok(records)
+    }
+
+    /// Adds a version read from a file: `fields` holds `version`, `status`
+    /// and, for a configured tool (`configured`), its definition.
+    fn insert_version(&mut self, tool: &str, fields: &mut Body, configured: bool) {
+        let number = fields
+            .remove("version")
+            .and_then(|n| n.as_u64())
+            .and_then(|n| u32::try_from(n).ok())
+            .unwrap_or(0);
+        let status = fields
+            .remove("status")
+            .and_then(|s| s.as_str().and_then(Status::from_name))
+            .unwrap_or(Status::Draft);
+        let definition = configured.then(|| std::mem::take(fields));
+        self.versions
+            .insert((tool.to_owned(), number), Version { status, definition });
+    }
+
+    /// The records of `kind`.
+    pub fn of(&self, kind: Kind) -> impl Iterator<Item = (&str, &Body)> {
+        self.records
+            .get(&kind)
+            .into_iter()
+            .flatten()
+            .map(|(id, body)| (id.as_str(), body))
+    }
+
+    /// The record `id` of `kind`.
+    pub fn get(&self, kind: Kind, id: &str) -> Option<&Body> {
+        self.records.get(&kind)?.get(id)
+    }
+
+    /// The record `id` of `kind`, to change.
+    pub fn get_mut(&mut self, kind: Kind, id: &str) -> Option<&mut Body> {
+        self.records.get_mut(&kind)?.get_mut(id)
+    }
+
+    /// The versions of `tool`, by number.
+    pub fn versions_of<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = (u32, &'a Version)> {
+        self.versions
+            .range((tool.to_owned(), 0)..=(tool.to_owned(), u32::MAX))
+            .map(|((_, number), version)| (*number, version))
+    }
+
+    /// The records as a configuration file, in a fixed order (settings,
+    /// then each kind by identifier in byte order, then mappings), so that
+    /// every replica renders the same text from the same records.
+    pub fn render(&self) -> Result<Rendered, Problems> {
+        if *self == Records::default() {
+            return Err(Problems(vec![Problem {
+                record: "catalog".into(),
+                field: String::new(),
+                message: "the catalog store holds no configuration yet: load one with `toolschema admin load <file>` (or the admin API's PUT /v1/catalog)".into(),
+            }]));
+        }
+        let mut out = Rendered {
+            text: String::new(),
+            places: Vec::new(),
+        };
+        let mut problems = Vec::new();
+        for name in SETTINGS {
+            if let Some(body) = self.settings.get(name) {
+                let mut document = toml::Table::new();
+                match toml_table(body) {
+                    Ok(table) => {
+                        document.insert(name.to_owned(), toml::Value::Table(table));
+                        out.push(format!("setting \"{name}\""), None, Vec::new(), &document);
+                    }
+                    Err(message) => problems.push(Problem {
+                        record: format!("setting \"{name}\""),
+                        field: String::new(),
+                        message,
+                    }),
+                }
+            }
+        }
+        for kind in Kind::ALL {
+            for (id, body) in self.of(kind) {
+                let record = format!("{kind} \"{id}\"");
+                let mut table = toml::Table::new();
+                table.insert(
+                    kind.id_field().to_owned(),
+                    toml::Value::String(id.to_owned()),
+                );
+                match toml_table(body) {
+                    Ok(fields) => {
+                        table.extend(fields.into_iter().filter(|(k, _)| k != kind.id_field()))
+                    }
+                    Err(message) => {
+                        problems.push(Problem {
+                            record,
+                            field: String::new(),
+                            message,
+                        });
+                        continue;
+                    }
+                }
+                let mut numbers = Vec::new();
+                if kind == Kind::GatewayTool {
+                    let mut versions = Vec::new();
+                    for (number, version) in self.versions_of(id) {
+                        let place = format!("tool_version \"{id}\" {number}");
+                        let Some(definition) = &version.definition else {
+                            problems.push(Problem {
+                                record: place,
+                                field: String::new(),
+                                message: format!("a version of the configured tool `{id}` needs a definition (its description, method and path or operation, arguments and results)"),
+                            });
+                            continue;
+                        };
+                        match toml_table(definition) {
+                            Ok(mut fields) => {
+                                fields
+                                    .insert("version".into(), toml::Value::Integer(number.into()));
+                                fields.insert(
+                                    "status".into(),
+                                    toml::Value::String(status_name(version.status).into()),
+                                );
+                                versions.push(toml::Value::Table(fields));
+                                numbers.push(number);
+                            }
+                            Err(message) => problems.push(Problem {
+                                record: place,
+                                field: String::new(),
+                                message,
+                            }),
+                        }
+                    }
+                    table.insert("version".into(), toml::Value::Array(versions));
+                }
+                let mut document = toml::Table::new();
+                document.insert(
+                    kind.table().to_owned(),
+                    toml::Value::Array(vec![toml::Value::Table(table)]),
+                );
+                let tool = (kind == Kind::GatewayTool).then(|| id.to_owned());
+                out.push(record, tool, numbers, &document);
+            }
+        }
+        // Mappings: the versions of tools that are not configured tools.
+        let mut tool: Option<(&str, Vec<toml::Value>, Vec<u32>)> = None;
+        let mut mappings = Vec::new();
+        for ((name, number), version) in &self.versions {
+            if self.get(Kind::GatewayTool, name).is_some() {
+                continue;
+            }
+            if version.definition.is_some() {
+                problems.push(Problem {
+                    record: format!("tool_version \"{name}\" {number}"),
+                    field: String::new(),
+                    message: format!("has a definition but no gateway_tool record names `{name}`: add the tool (its downstream) or remove the definition"),
+                });
+                continue;
+            }
+            if tool.as_ref().is_none_or(|(current, _, _)| *current != name) {
+                mappings.extend(tool.take());
+                tool = Some((name, Vec::new(), Vec::new()));
+            }
+            if let Some((_, versions, numbers)) = &mut tool {
+                let mut fields = toml::Table::new();
+                fields.insert("version".into(), toml::Value::Integer((*number).into()));
+                fields.insert(
+                    "status".into(),
+                    toml::Value::String(status_name(version.status).into()),
+                );
+                versions.push(toml::Value::Table(fields));
+                numbers.push(*number);
+            }
+        }
+        mappings.extend(tool);
+        for (name, versions, numbers) in mappings {
+            let mut table = toml::Table::new();
+            table.insert("tool".into(), toml::Value::String(name.to_owned()));
+            table.insert("versions".into(), toml::Value::Array(versions));
+            let mut document = toml::Table::new();
+            document.insert(
+                "mapping".into(),
+                toml::Value::Array(vec![toml::Value::Table(table)]),
+            );
+            out.push(
+                format!("mapping \"{name}\""),
+                Some(name.to_owned()),
+                numbers,
+                &document,
+            );
+        }
+        match problems.is_empty() {
+            true => Ok(out),
+            false => Err(Problems(problems)),
+        }
+    }
+
+    /// Checks the records as a configuration file is checked, against the
+    /// tools of `registry`; problems are located at record and field.
+    pub fn check(&self, registry: &Registry) -> Result<Config, Problems> {
+        let rendered = self.render()?;
+        Config::from_toml(&rendered.text, RENDERED, registry)
+            .map_err(|errors| rendered.locate(&errors))
+    }
+}
+
+impl Rendered {
+    fn push(
+        &mut self,
+        record: String,
+        tool: Option<String>,
+        versions: Vec<u32>,
+        document: &toml::Table,
+    ) {
+        let line = self.text.matches('\n').count() + 1;
+        self.places.push((
+            line,
+            Place {
+                record,
+                versions,
+                tool,
+            },
+        ));
+        // A table of plain TOML values always renders.
+        self.text
+            .push_str(&toml::to_string(document).unwrap_or_default());
+        self.text.push('\n');
+    }
+
+    /// The checks' problems, each at its record and field.
+    pub fn locate(&self, errors: &ConfigErrors) -> Problems {
+        Problems(
+            errors
+                .iter()
+                .map(|error| self.problem(&error.line, &error.key, &error.message))
+                .collect(),
+        )
+    }
+
+    fn problem(&self, line: &usize, key: &str, message: &str) -> Problem {
+        let index = self.places.partition_point(|(first, _)| first <= line);
+        let Some((_, place)) = index.checked_sub(1).and_then(|i| self.places.get(i)) else {
+            return Problem {
+                record: "catalog".into(),
+                field: String::new(),
+                message: message.to_owned(),
+            };
+        };
+        // `client[2].toolsets[0]` is `toolsets[0]` of the record; a
+        // version's field names the version.
+        let field = match key.split_once('.') {
+            Some((_, rest)) => rest,
+            None if key.starts_with('(') => "",
+            None => key.split_once('[').map_or("", |_| ""),
+        };
+        for prefix in ["version[", "versions["] {
+            let Some(rest) = field.strip_prefix(prefix) else {
+                continue;
+            };
+            let Some((index, rest)) = rest.split_once(']') else {
+                continue;
+            };
+            let number = index
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| place.versions.get(i));
+            if let (Some(number), Some(tool)) = (number, &place.tool) {
+                return Problem {
+                    record: format!("tool_version \"{tool}\" {number}"),
+                    field: rest.trim_start_matches('.').to_owned(),
+                    message: message.to_owned(),
+                };
+            }
+        }
+        Problem {
+            record: place.record.clone(),
+            field: field.to_owned(),
+            message: message.to_owned(),
+        }
+    }
+}
+
+/// A status's configuration word.
+pub fn status_name(status: Status) -> &'static str {
+    status.name()
+}
+
+/// A TOML table as a JSON object.
+fn json_table(value: toml::Value) -> Body {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(map)) => map,
+        _ => Body::new(),
+    }
+}
+
+fn as_body(value: Value) -> Body {
+    match value {
+        Value::Object(map) => map,
+        _ => Body::new(),
+    }
+}
+
+fn take_text(body: &mut Body, key: &str) -> String {
+    match body.remove(key) {
+        Some(Value::String(text)) => text,
+        _ => String::new(),
+    }
+}
+
+fn take_list(body: &mut Body, key: &str) -> Vec<Value> {
+    match body.remove(key) {
+        Some(Value::Array(items)) => items,
+        _ => Vec::new(),
+    }
+}
+
+/// A JSON object as a TOML table; `null`, which TOML cannot say, is refused.
+fn toml_table(body: &Body) -> Result<toml::Table, String> {
+    if let Some(path) = null_at(&Value::Object(body.clone()), String::new()) {
+        return Err(format!(
+            "`{path}` is null, which the configuration cannot hold: leave the field out"
+        ));
+    }
+    toml::Table::try_from(body)
+        .map_err(|error| format!("cannot be rendered as configuration: {error}"))
+}
+
+/// The path of the first `null` in `value`.
+fn null_at(value: &Value, path: String) -> Option<String> {
+    match value {
+        Value::Null => Some(path),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| null_at(item, format!("{path}[{i}]"))),
+        Value::Object(map) => map.iter().find_map(|(key, item)| {
+            let path = match path.is_empty() {
+                true => key.clone(),
+                false => format!("{path}.{key}"),
+            };
+            null_at(item, path)
+        }),
+        _ => None,
+    }
+}
