@@ -28,14 +28,14 @@
 //! let store = Store::new("postgresql://toolschema@db.internal/catalog")?;
 //! store.migrate().await?;
 //! let registry = toolschema_runtime::call::Registry::new();
-//! let done = store
+//! let applied = store
 //!     .apply(
 //!         "alice",
 //!         Action::Publish { tool: "billing.refund".into(), version: 2 },
 //!         &registry,
 //!     )
 //!     .await?;
-//! println!("{}: {}", done.target, done.summary);
+//! println!("revision {}: {}: {}", applied.revision, applied.done.target, applied.done.summary);
 //! # Ok(())
 //! # }
 //! ```
