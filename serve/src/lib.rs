@@ -47,4 +47,4 @@ pub use http::HttpServer;
 #[cfg(feature = "otel")]
 pub use mcp::Telemetry;
 pub use server::Server;
-pub use service::{HttpTimeouts, Service};
+pub use service::{Health, HealthCheck, HttpTimeouts, Service};

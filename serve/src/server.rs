@@ -65,6 +65,9 @@ enum Source {
     File(PathBuf),
     /// Text given in code (`name` for error messages), never reloaded.
     Text { text: String, name: String },
+    /// A configuration checked already (read from a store that keeps it
+    /// current itself).
+    Config(Box<toolschema_runtime::catalog::Config>),
 }
 
 impl Server {
@@ -146,6 +149,16 @@ impl Server {
             text: text.into(),
             name: name.into(),
         };
+        self
+    }
+
+    /// Governs the catalog by `config`, checked already against the same
+    /// tools as this server registers (say, loaded from a catalog store that
+    /// then keeps the catalog current through
+    /// [`Service::catalog`](crate::Service::catalog)); the server never
+    /// reloads it itself.
+    pub fn catalog_config(mut self, config: toolschema_runtime::catalog::Config) -> Server {
+        self.catalog = Source::Config(Box::new(config));
         self
     }
 
@@ -241,6 +254,7 @@ impl Server {
                 Catalog::from_toml(self.registry, &text, &name).map_err(ServeError::Config)?,
                 None,
             ),
+            Source::Config(config) => (Catalog::from_config(self.registry, &config), None),
         };
         let trace = match self.trace {
             Some(path) => {
@@ -273,6 +287,7 @@ impl Server {
             _watch: watch,
             #[cfg(feature = "oauth")]
             tokens: crate::oauth::Verifier::default(),
+            health: crate::service::HealthChecks::default(),
         })
     }
 

@@ -28,6 +28,32 @@ pub struct Service {
     /// Verifies access tokens, with the issuer's keys cached.
     #[cfg(feature = "oauth")]
     pub(crate) tokens: crate::oauth::Verifier,
+    /// What `GET /health` reports beside the service itself.
+    pub(crate) health: HealthChecks,
+}
+
+/// The parts `GET /health` reports, by name.
+#[derive(Default)]
+pub(crate) struct HealthChecks(std::sync::Mutex<Vec<(String, HealthCheck)>>);
+
+impl core::fmt::Debug for HealthChecks {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("HealthChecks")
+    }
+}
+
+/// A part of a deployment whose state `GET /health` reports (see
+/// [`Service::add_health_check`]).
+pub type HealthCheck = Box<dyn Fn() -> Health + Send + Sync>;
+
+/// The state of one part, as `GET /health` reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Health {
+    /// Whether the part is degraded: the service still serves (say, the
+    /// last good configuration), but not as it should.
+    pub degraded: bool,
+    /// What the part says of itself, as JSON.
+    pub detail: serde_json::Value,
 }
 
 /// The settings transports read.
@@ -96,6 +122,58 @@ impl Service {
     /// every tool is listed in Full mode to every caller, without a key.
     pub fn is_open(&self) -> bool {
         !self.catalog.snapshot().is_governed()
+    }
+
+    /// Adds a part to what `GET /health` reports: `check` is called on
+    /// every health request, under `name`. The endpoint answers `200` with
+    /// `{"status": "ok"}`, or `"degraded"` when a part is, and each part's
+    /// detail under `checks`.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolschema_serve::{Health, Server};
+    ///
+    /// let service = Server::new("billing", "1").build().unwrap();
+    /// service.add_health_check("database", || Health {
+    ///     degraded: false,
+    ///     detail: json!({"connected": true}),
+    /// });
+    /// assert_eq!(service.health()["status"], "ok");
+    /// ```
+    pub fn add_health_check(
+        &self,
+        name: impl Into<String>,
+        check: impl Fn() -> Health + Send + Sync + 'static,
+    ) {
+        let mut checks = match self.health.0.lock() {
+            Ok(checks) => checks,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        checks.push((name.into(), Box::new(check)));
+    }
+
+    /// What `GET /health` answers now.
+    pub fn health(&self) -> serde_json::Value {
+        let checks = match self.health.0.lock() {
+            Ok(checks) => checks,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let mut degraded = false;
+        let mut parts = serde_json::Map::new();
+        for (name, check) in checks.iter() {
+            let health = check();
+            degraded |= health.degraded;
+            parts.insert(name.clone(), health.detail);
+        }
+        let mut answer = serde_json::Map::new();
+        answer.insert(
+            "status".into(),
+            serde_json::Value::from(if degraded { "degraded" } else { "ok" }),
+        );
+        if !parts.is_empty() {
+            answer.insert("checks".into(), serde_json::Value::Object(parts));
+        }
+        serde_json::Value::Object(answer)
     }
 
     /// Ends every event stream (each `subscriptions/listen` stream with its

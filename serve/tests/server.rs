@@ -250,3 +250,52 @@ fn stopping_ends_the_server() {
     });
     assert!(closed, "the server stopped listening");
 }
+
+#[test]
+fn the_health_endpoint_answers_any_host_and_reports_each_checked_part() {
+    let (ready, address) = mpsc::channel();
+    let (stop, stopped) = mpsc::channel::<()>();
+    let degraded = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = degraded.clone();
+    std::thread::spawn(move || {
+        block_on(async move {
+            let http = Server::new("billing", "1")
+                .registry(toolschema_demo::registry())
+                .catalog_toml(CATALOG_TOML, "catalog.toml")
+                .bind_http("127.0.0.1:0")
+                .await
+                .expect("binds");
+            http.service().add_health_check("store", move || {
+                let degraded = flag.load(std::sync::atomic::Ordering::SeqCst);
+                toolschema_serve::Health {
+                    degraded,
+                    detail: json!({"connected": !degraded}),
+                }
+            });
+            ready.send(http.local_addr()).expect("send");
+            let until = async move {
+                let _ = tokio::task::spawn_blocking(move || stopped.recv()).await;
+            };
+            http.run_until(until).await.expect("serves");
+        });
+    });
+    let address = address.recv().expect("started");
+    let health = |host: &str| {
+        let mut stream = connect(address);
+        let (status, body) = exchange(&mut stream, "GET", "/health", &[("host", host)], b"");
+        (status, serde_json::from_slice::<Value>(&body).expect("json"))
+    };
+    // A load balancer probes with the address it knows, not a loopback name.
+    let (status, body) = health("10.1.2.3:8080");
+    assert_eq!(status, 200);
+    assert_eq!(body, json!({"status": "ok", "checks": {"store": {"connected": true}}}));
+    degraded.store(true, std::sync::atomic::Ordering::SeqCst);
+    let (status, body) = health("10.1.2.3:8080");
+    assert_eq!(status, 200, "a degraded server still serves");
+    assert_eq!(body, json!({"status": "degraded", "checks": {"store": {"connected": false}}}));
+    // The MCP endpoint keeps its Host guard.
+    let mut stream = connect(address);
+    let (status, _) = exchange(&mut stream, "POST", "/mcp", &[("host", "10.1.2.3:8080")], b"{}");
+    assert_eq!(status, 403);
+    stop.send(()).expect("stop");
+}

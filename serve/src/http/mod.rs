@@ -7,6 +7,10 @@
 //! - `GET /mcp`: the handshake era's server-to-client event stream, with the
 //!   same change notices.
 //! - `/v1/tools…`: REST (see the `rest` module).
+//! - `GET /health` (when the server listens itself): `200` while serving,
+//!   with `"status": "ok"` or `"degraded"` and the state of each checked
+//!   part (say, a catalog store that is unreachable while the last good
+//!   configuration keeps serving).
 //!
 //! Every request passes the `Host`/`Origin` guard (loopback names, and
 //! hosts allowed by the server) and is authenticated as one client
@@ -81,6 +85,28 @@ fn router(service: Arc<Service>) -> Router {
         ))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(service)
+}
+
+/// The router a server listening itself serves: [`router`], and `GET
+/// /health` (left out of the router an application merges, which has a
+/// health endpoint of its own). The health endpoint says nothing a page
+/// could misuse: it answers load balancers whatever the Host they probe
+/// with.
+fn served(service: Arc<Service>) -> Router {
+    let health = Router::new()
+        .route("/health", get(health))
+        .with_state(service.clone());
+    router(service).merge(health)
+}
+
+/// `GET /health`: `200` while the service serves, with `"status": "ok"` or
+/// `"degraded"` and what each checked part says.
+async fn health(State(service): State<Arc<Service>>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        service.health().to_string(),
+    )
+        .into_response()
 }
 
 /// A server listening on its address, ready to serve.
@@ -163,7 +189,7 @@ impl HttpServer {
         );
         let closing = service.clone();
         let timeouts = service.options.timeouts;
-        listen::serve(listener, router(service), timeouts, stop, move || {
+        listen::serve(listener, served(service), timeouts, stop, move || {
             tracing::info!("shutting down: ending event streams, finishing requests");
             closing.close_streams();
         })
