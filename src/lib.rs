@@ -121,6 +121,8 @@ pub use toolschema_runtime::{call, model, project, render, validate};
 pub use toolschema_runtime::{catalog, export};
 #[cfg(feature = "serve")]
 pub use toolschema_serve as serve;
+#[cfg(feature = "store")]
+pub use toolschema_store as store;
 
 #[doc(hidden)]
 pub use toolschema_runtime::__private;

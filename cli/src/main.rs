@@ -22,6 +22,7 @@ use toolschema::export::{Scope, Verdict, export, verify_file};
 use toolschema::project::Revision;
 use toolschema::serve::Server;
 
+mod admin;
 mod stats;
 mod telemetry;
 
@@ -57,8 +58,16 @@ enum Command {
         allow_hosts: Vec<String>,
         /// Open mode: no configuration, every demo tool in Full mode for
         /// anyone, no API key (loopback addresses only).
-        #[arg(long, conflicts_with = "config")]
+        #[arg(long, conflicts_with_all = ["config", "database_url"])]
         open: bool,
+        /// Serve the configuration of this catalog store (PostgreSQL), and
+        /// follow its changes live (else TOOLSCHEMA_DATABASE_URL).
+        #[arg(long, conflicts_with = "config")]
+        database_url: Option<String>,
+        /// With a catalog store: serve its admin REST API on this address
+        /// (operators' keys only; see `toolschema admin add-operator`).
+        #[arg(long)]
+        admin_bind: Option<SocketAddr>,
     },
     /// Print a client's tools/list result, or what lists cost in tokens.
     List {
@@ -76,16 +85,23 @@ enum Command {
         #[arg(long, conflicts_with = "client")]
         all_clients: bool,
     },
-    /// Check a configuration and print every problem.
+    /// Check a configuration, or a catalog store's, and print every problem.
     Check {
-        /// The catalog configuration.
-        config: PathBuf,
+        /// The catalog configuration (else the catalog store of
+        /// --database-url or TOOLSCHEMA_DATABASE_URL).
+        config: Option<PathBuf>,
+        /// Check this catalog store's configuration instead.
+        #[arg(long, conflicts_with = "config")]
+        database_url: Option<String>,
     },
     /// Print the catalog as server.json, or check a committed one.
     Export {
         /// The catalog configuration; the embedded demo when absent.
         #[arg(long)]
         config: Option<PathBuf>,
+        /// Export the configuration of this catalog store instead.
+        #[arg(long, conflicts_with = "config")]
+        database_url: Option<String>,
         /// Export what this client application sees.
         #[arg(long)]
         client: Option<String>,
@@ -102,6 +118,21 @@ enum Command {
     Import {
         #[command(subcommand)]
         source: ImportSource,
+        /// Add the drafts to this catalog store (else TOOLSCHEMA_DATABASE_URL
+        /// is not read: the tools are printed or added to `--into`).
+        #[arg(long, global = true)]
+        database_url: Option<String>,
+    },
+    /// Change a catalog store's configuration: the publish workflow, checked and audited.
+    Admin {
+        /// The catalog store (else TOOLSCHEMA_DATABASE_URL).
+        #[arg(long, global = true)]
+        database_url: Option<String>,
+        /// Who acts, as the audit trail shows it (default `cli:$USER`).
+        #[arg(long, global = true)]
+        actor: Option<String>,
+        #[command(subcommand)]
+        command: admin::Admin,
     },
 }
 
@@ -207,17 +238,34 @@ fn run(cli: Cli) -> Result<(), String> {
             client,
             allow_hosts,
             open,
+            database_url,
+            admin_bind,
         } => {
             tracing_subscriber::fmt()
                 .with_writer(std::io::stderr)
                 .with_ansi(false)
                 .init();
+            let database_url = database_url.or_else(|| {
+                (config.is_none() && !open)
+                    .then(|| std::env::var(admin::DATABASE_URL).ok())
+                    .flatten()
+                    .filter(|url| !url.trim().is_empty())
+            });
+            let store = database_url
+                .map(|url| admin::store(Some(url)))
+                .transpose()?;
+            if admin_bind.is_some() && store.is_none() {
+                return Err(
+                    "--admin-bind serves a catalog store's admin API: give --database-url too"
+                        .to_owned(),
+                );
+            }
             let mut server = Server::new("toolschema", env!("CARGO_PKG_VERSION"))
                 .title("toolschema demo catalog")
                 .registry(toolschema_demo::registry());
             server = match &config {
                 Some(path) => server.catalog_file(path),
-                None if open => server,
+                None if open || store.is_some() => server,
                 None => server.catalog_toml(toolschema_demo::CATALOG_TOML, EMBEDDED),
             };
             for host in allow_hosts {
@@ -243,17 +291,36 @@ fn run(cli: Cli) -> Result<(), String> {
                 .build()
                 .map_err(|e| format!("cannot start the runtime: {e}"))?;
             let served = runtime.block_on(async move {
+                let mut revision = 0;
+                if let Some(store) = &store {
+                    let loaded = store
+                        .load(&toolschema_demo::registry())
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    tracing::info!(database = %store.database(), revision = loaded.revision, "catalog store loaded");
+                    revision = loaded.revision;
+                    server = server.catalog_config(loaded.config);
+                }
                 if stdio {
-                    return server.serve_stdio().await.map_err(|e| e.to_string());
+                    let service = std::sync::Arc::new(server.build().map_err(|e| e.to_string())?);
+                    let _following = store
+                        .as_ref()
+                        .map(|store| store.follow(service.catalog().clone(), revision));
+                    return service.serve_stdio().await.map_err(|e| e.to_string());
                 }
                 let http = server.bind_http(bind).await.map_err(|e| e.to_string())?;
                 let local = http.local_addr();
+                let _following = match &store {
+                    Some(store) => Some(admin::follow(store, &http, revision, admin_bind).await?),
+                    None => None,
+                };
                 // What each client's list costs, logged once the server is
                 // up (loading the tokenizer takes a moment).
                 let catalog = http.service().catalog().clone();
                 std::thread::spawn(move || stats::log(&catalog.snapshot()));
                 let keys = match (&config, open) {
                     (_, true) => " (open mode: no key needed)",
+                    (None, false) if _following.is_some() => "",
                     (None, false) => {
                         " (demo keys: demo-acme-finance-key, demo-acme-assistant-key, demo-acme-analyst-key, demo-globex-support-key)"
                     }
@@ -292,28 +359,54 @@ fn run(cli: Cli) -> Result<(), String> {
                 None => Err("name a client (`--client ID`) or ask for `--all-clients`".to_owned()),
             }
         }
-        Command::Check { config } => {
-            let text = std::fs::read_to_string(&config)
-                .map_err(|e| format!("cannot read {}: {e}", config.display()))?;
+        Command::Check {
+            config,
+            database_url,
+        } => {
             let registry = toolschema_demo::registry();
-            match Config::from_toml(&text, &config.display().to_string(), &registry) {
+            let (checked, name) = match config {
+                Some(config) => {
+                    let text = std::fs::read_to_string(&config)
+                        .map_err(|e| format!("cannot read {}: {e}", config.display()))?;
+                    let name = config.display().to_string();
+                    (
+                        Config::from_toml(&text, &name, &registry).map_err(|e| e.to_string()),
+                        name,
+                    )
+                }
+                None => {
+                    let store = admin::store(database_url)?;
+                    let loaded = admin::runtime()?.block_on(store.load(&registry));
+                    (
+                        loaded
+                            .map(|loaded| loaded.config)
+                            .map_err(|e| e.to_string()),
+                        store.database().to_owned(),
+                    )
+                }
+            };
+            match checked {
                 Ok(checked) => say(format_args!(
                     "{}: ok ({} tenants, {} toolsets, {} client applications, {} gateway tools)",
-                    config.display(),
+                    name,
                     checked.tenants().count(),
                     checked.toolsets().count(),
                     checked.clients().count(),
                     checked.gateway_tools().len()
                 )),
-                Err(errors) => Err(errors.to_string()),
+                Err(errors) => Err(errors),
             }
         }
         Command::Export {
             config,
+            database_url,
             client,
             check,
         } => {
-            let catalog = load(config.as_ref())?;
+            let catalog = match database_url {
+                Some(url) => admin::catalog(&admin::store(Some(url))?)?,
+                None => load(config.as_ref())?,
+            };
             let scope = match &client {
                 Some(id) => Scope::Client(id),
                 None => Scope::Catalog,
@@ -328,6 +421,11 @@ fn run(cli: Cli) -> Result<(), String> {
             }
         }
         Command::HashKey { key } => say(hash_api_key(&key)),
+        Command::Admin {
+            database_url,
+            actor,
+            command,
+        } => admin::run(database_url, actor, command),
         Command::Import {
             source:
                 ImportSource::Openapi {
@@ -338,6 +436,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     prefix,
                     into,
                 },
+            database_url,
         } => {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
@@ -351,7 +450,7 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let imported = import_openapi(&document, &options)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
-            write_imported(&imported, into.as_ref())
+            write_imported(&imported, into.as_ref(), database_url)
         }
         Command::Import {
             source:
@@ -364,6 +463,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     soap_version,
                     into,
                 },
+            database_url,
         } => {
             let soap_version = match soap_version.as_deref() {
                 None => None,
@@ -383,14 +483,18 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let imported =
                 import_wsdl(&document, &options).map_err(|e| format!("{}: {e}", file.display()))?;
-            write_imported(&imported, into.as_ref())
+            write_imported(&imported, into.as_ref(), database_url)
         }
     }
 }
 
 /// Reports what an import skipped, then prints the tools, or adds them to
 /// the configuration `into` if the whole still passes its checks.
-fn write_imported(imported: &Imported, into: Option<&PathBuf>) -> Result<(), String> {
+fn write_imported(
+    imported: &Imported,
+    into: Option<&PathBuf>,
+    database_url: Option<String>,
+) -> Result<(), String> {
     for skipped in &imported.skipped {
         eprintln!("skipped {}: {}", skipped.operation, skipped.reason);
     }
@@ -398,6 +502,15 @@ fn write_imported(imported: &Imported, into: Option<&PathBuf>) -> Result<(), Str
         "{} tools written as drafts: review them, add them to toolsets, and publish",
         imported.tools.len()
     );
+    if database_url.is_some() {
+        if into.is_some() {
+            return Err(
+                "add the tools to a file (--into) or to a store (--database-url), not both"
+                    .to_owned(),
+            );
+        }
+        return admin::import(database_url, &imported.toml);
+    }
     let Some(into) = into else {
         return say(imported.toml.trim_end());
     };

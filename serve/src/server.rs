@@ -322,7 +322,9 @@ impl Server {
         Ok(Arc::new(self.build()?).router())
     }
 
-    /// Serves MCP over stdin and stdout until stdin closes.
+    /// Serves MCP over stdin and stdout until stdin closes (see
+    /// [`Service::serve_stdio`](crate::Service::serve_stdio) to keep the
+    /// service, say to follow a catalog store).
     #[cfg(feature = "stdio")]
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
         self.serve_on(tokio::io::stdin(), tokio::io::stdout()).await

@@ -283,19 +283,34 @@ fn the_health_endpoint_answers_any_host_and_reports_each_checked_part() {
     let health = |host: &str| {
         let mut stream = connect(address);
         let (status, body) = exchange(&mut stream, "GET", "/health", &[("host", host)], b"");
-        (status, serde_json::from_slice::<Value>(&body).expect("json"))
+        (
+            status,
+            serde_json::from_slice::<Value>(&body).expect("json"),
+        )
     };
     // A load balancer probes with the address it knows, not a loopback name.
     let (status, body) = health("10.1.2.3:8080");
     assert_eq!(status, 200);
-    assert_eq!(body, json!({"status": "ok", "checks": {"store": {"connected": true}}}));
+    assert_eq!(
+        body,
+        json!({"status": "ok", "checks": {"store": {"connected": true}}})
+    );
     degraded.store(true, std::sync::atomic::Ordering::SeqCst);
     let (status, body) = health("10.1.2.3:8080");
     assert_eq!(status, 200, "a degraded server still serves");
-    assert_eq!(body, json!({"status": "degraded", "checks": {"store": {"connected": false}}}));
+    assert_eq!(
+        body,
+        json!({"status": "degraded", "checks": {"store": {"connected": false}}})
+    );
     // The MCP endpoint keeps its Host guard.
     let mut stream = connect(address);
-    let (status, _) = exchange(&mut stream, "POST", "/mcp", &[("host", "10.1.2.3:8080")], b"{}");
+    let (status, _) = exchange(
+        &mut stream,
+        "POST",
+        "/mcp",
+        &[("host", "10.1.2.3:8080")],
+        b"{}",
+    );
     assert_eq!(status, 403);
     stop.send(()).expect("stop");
 }

@@ -179,7 +179,7 @@ async fn session(
             let event = match message {
                 Some(Ok(AsyncMessage::Notification(_))) => Event::Notified,
                 Some(Ok(_)) => continue,
-                Some(Err(error)) => Event::Lost(error.to_string()),
+                Some(Err(error)) => Event::Lost(crate::describe(&error)),
                 None => Event::Lost("the database closed the connection".into()),
             };
             let lost = matches!(event, Event::Lost(_));
@@ -191,11 +191,17 @@ async fn session(
     // Ends the driver with this session, whichever way it ends.
     let _driver = AbortOnDrop(driver);
     client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+    let was_away = update(health, |h| {
+        h.disconnected_since.is_some() && h.problem.is_some()
+    });
     load(&mut client, catalog, health, true).await?;
     update(health, |h| {
         h.connected = true;
         h.disconnected_since = None;
     });
+    if was_away {
+        tracing::info!(database = %store.database(), "catalog store reached again; following its changes");
+    }
     let mut check = tokio::time::interval(timing.check_every);
     check.reset();
     loop {

@@ -111,9 +111,24 @@ impl fmt::Display for StoreError {
         match self {
             StoreError::Url(message) => write!(f, "the database URL cannot be read: {message}"),
             StoreError::Connect { database, error } => {
-                write!(f, "cannot connect to the catalog store {database}: {error}")
+                write!(
+                    f,
+                    "cannot connect to the catalog store {database}: {}",
+                    describe(error)
+                )
             }
-            StoreError::Database(error) => write!(f, "the catalog store failed: {error}"),
+            StoreError::Database(error)
+                if error.code() == Some(&tokio_postgres::error::SqlState::UNDEFINED_TABLE) =>
+            {
+                write!(
+                    f,
+                    "the catalog store has no tables yet (or an older schema): run `toolschema admin migrate` ({})",
+                    describe(error)
+                )
+            }
+            StoreError::Database(error) => {
+                write!(f, "the catalog store failed: {}", describe(error))
+            }
             StoreError::Migrate(message) => {
                 write!(
                     f,
@@ -127,6 +142,22 @@ impl fmt::Display for StoreError {
 }
 
 impl std::error::Error for StoreError {}
+
+/// What a database error says: the server's own message when it sent one,
+/// and what lies under the client's (`error connecting to server: ...`).
+pub(crate) fn describe(error: &tokio_postgres::Error) -> String {
+    if let Some(db) = error.as_db_error() {
+        return format!("{} ({})", db.message(), db.code().code());
+    }
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(error: tokio_postgres::Error) -> StoreError {
@@ -177,12 +208,19 @@ impl Store {
         let config: tokio_postgres::Config = url
             .parse()
             .map_err(|error: tokio_postgres::Error| StoreError::Url(error.to_string()))?;
+        let ports = config.get_ports();
         let hosts: Vec<String> = config
             .get_hosts()
             .iter()
-            .map(|host| match host {
-                tokio_postgres::config::Host::Tcp(name) => name.clone(),
-                tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
+            .enumerate()
+            .map(|(i, host)| {
+                let port = ports.get(i).or(ports.first()).copied().unwrap_or(5432);
+                match host {
+                    tokio_postgres::config::Host::Tcp(name) => format!("{name}:{port}"),
+                    tokio_postgres::config::Host::Unix(path) => {
+                        format!("{}:{port}", path.display())
+                    }
+                }
             })
             .collect();
         let shown = format!(
