@@ -4,7 +4,7 @@
 #![allow(missing_docs)]
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -13,7 +13,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use toolschema_test_support::{exchange, spec_validator};
 
-const BIN: &str = env!("CARGO_BIN_EXE_toolschema");
+mod common;
+use common::{BIN, Http, connect, read_events, root, run};
 
 /// The demo catalog with globex's support toolset in Full mode: only
 /// `globex-support`'s list changes.
@@ -21,23 +22,6 @@ fn globex_in_full(text: &str) -> String {
     text.replace(
         "mode = \"lazy\"\ntools = [\"support.open-ticket\"",
         "mode = \"full\"\ntools = [\"support.open-ticket\"",
-    )
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn run(args: &[&str]) -> (bool, String, String) {
-    let output = Command::new(BIN)
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
     )
 }
 
@@ -369,52 +353,6 @@ fn stdio_survives_bad_bytes_and_answers_every_request_with_its_id() {
 }
 
 /// A running HTTP server on a free loopback port.
-struct Http {
-    child: Child,
-    port: u16,
-}
-
-impl Http {
-    fn start() -> Http {
-        Http::start_with(&[])
-    }
-
-    fn start_with(extra: &[&str]) -> Http {
-        let mut child = Command::new(BIN)
-            .args(["serve", "--bind", "127.0.0.1:0"])
-            .args(extra)
-            .current_dir(root())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("starts");
-        let stderr = child.stderr.take().expect("stderr");
-        let mut lines = BufReader::new(stderr).lines();
-        let port = loop {
-            let line = lines
-                .next()
-                .expect("the server announces itself")
-                .expect("line");
-            if let Some(rest) = line.strip_prefix("toolschema is serving on http://127.0.0.1:") {
-                break rest.trim().parse().expect("a port");
-            }
-        };
-        std::thread::spawn(move || for _ in lines {});
-        Http { child, port }
-    }
-}
-
-impl Drop for Http {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn connect(port: u16) -> TcpStream {
-    toolschema_test_support::connect(SocketAddr::from(([127, 0, 0, 1], port)))
-}
-
 const GLOBEX: (&str, &str) = ("X-API-Key", "demo-globex-support-key");
 const ACME: (&str, &str) = ("Authorization", "Bearer demo-acme-finance-key");
 
@@ -594,24 +532,6 @@ fn a_bounded_load_test_ends_without_errors() {
 
 /// Reads server-sent events from `stream` until `count` more `data:`
 /// messages arrived.
-fn read_events(stream: &mut TcpStream, count: usize) -> Vec<Value> {
-    let mut seen = String::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        let messages: Vec<Value> = seen
-            .lines()
-            .filter_map(|line| line.strip_prefix("data: "))
-            .filter_map(|data| serde_json::from_str(data).ok())
-            .collect();
-        if messages.len() >= count {
-            return messages;
-        }
-        let n = stream.read(&mut chunk).expect("events arrive");
-        assert!(n > 0, "the stream closed");
-        seen.push_str(&String::from_utf8_lossy(&chunk[..n]));
-    }
-}
-
 /// Opens a 2026-07-28 `subscriptions/listen` stream (id `id`) and an event
 /// stream of the handshake era (`GET /mcp`), both as Globex's support
 /// client; returns them with the listen stream's acknowledgment read.

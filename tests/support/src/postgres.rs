@@ -4,8 +4,8 @@
 //! and removes the directory when the test process ends, however it ends.
 //!
 //! `TOOLSCHEMA_TEST_DATABASE_URL` (a server URL, say
-//! `postgresql://toolschema@127.0.0.1:5499`) uses a running server instead;
-//! each test still gets a database of its own.
+//! `postgresql://toolschema@127.0.0.1:5499`) makes [`Postgres::shared`] use
+//! a running server instead; each test still gets a database of its own.
 //!
 //! The server's binaries are found by `TOOLSCHEMA_PG_BIN`, else `pg_config
 //! --bindir`, else the newest `/usr/lib/postgresql/*/bin`.
@@ -40,17 +40,21 @@ struct Cluster {
 const USER: &str = "toolschema";
 
 impl Postgres {
-    /// The server the tests of this process share: started on first use.
+    /// The server the tests of this process share: the one
+    /// `TOOLSCHEMA_TEST_DATABASE_URL` names, else one started on first use.
     pub fn shared() -> &'static Postgres {
         static SHARED: OnceLock<Postgres> = OnceLock::new();
-        SHARED.get_or_init(Postgres::start)
+        SHARED.get_or_init(|| match std::env::var("TOOLSCHEMA_TEST_DATABASE_URL") {
+            Ok(server) if !server.trim().is_empty() => {
+                Postgres::given(server.trim_end_matches('/'))
+            }
+            _ => Postgres::start(),
+        })
     }
 
-    /// A server of its own (for tests that stop and start it).
+    /// A server of its own, in a new cluster (for tests that stop and
+    /// start it).
     pub fn start() -> Postgres {
-        if let Ok(server) = std::env::var("TOOLSCHEMA_TEST_DATABASE_URL") {
-            return Postgres::given(server.trim_end_matches('/'));
-        }
         let bin = binaries();
         let runner = is_root().then_some("nobody");
         let dir = std::env::temp_dir().join(format!(
@@ -95,6 +99,11 @@ impl Postgres {
             user: user.to_owned(),
             cluster: None,
         }
+    }
+
+    /// The server's port.
+    pub fn port(&self) -> u16 {
+        self.port
     }
 
     /// A new, empty database; its URL.
