@@ -34,6 +34,10 @@ pub(crate) enum Admin {
         /// fields (description, method, path, argument, result, ...).
         #[arg(long)]
         definition: Option<PathBuf>,
+        /// For the first version of a new tool from configuration: the
+        /// downstream it calls.
+        #[arg(long)]
+        downstream: Option<String>,
     },
     /// Put a draft version up for review.
     Propose {
@@ -200,10 +204,12 @@ pub(crate) fn run(
             tool,
             version,
             definition,
+            downstream,
         } => Action::Draft {
             tool,
             version,
             definition: definition.as_deref().map(read_definition).transpose()?,
+            downstream,
         },
         Admin::Propose { tool, version } => Action::Propose { tool, version },
         Admin::Publish { tool, version } => Action::Publish { tool, version },

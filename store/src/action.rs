@@ -19,7 +19,9 @@ pub enum Action {
     /// (defined in Rust) needs none, and its version must be registered.
     /// A derived tool with no mapping yet first has its implicit state
     /// recorded (its highest registered version published), so a draft
-    /// never interrupts the version being served.
+    /// never interrupts the version being served. The first version of a
+    /// new tool from configuration names its `downstream`, which creates the
+    /// tool.
     Draft {
         /// The tool's exposed name.
         tool: String,
@@ -28,6 +30,8 @@ pub enum Action {
         /// A configured tool's version: its fields (`description`,
         /// `method`, `path`, `argument`, ...).
         definition: Option<Body>,
+        /// For a new tool from configuration: the downstream it calls.
+        downstream: Option<String>,
     },
     /// A draft put up for review.
     Propose {
@@ -181,7 +185,13 @@ impl Action {
                 tool,
                 version,
                 definition,
-            } => draft(records, registry, tool, version, definition),
+                downstream,
+            } => {
+                if let Some(downstream) = downstream {
+                    configure(records, &tool, downstream)?;
+                }
+                draft(records, registry, tool, version, definition)
+            }
             Action::Propose { tool, version } => {
                 transition(records, &tool, version, Status::Proposed, &[Status::Draft])
             }
@@ -329,6 +339,27 @@ fn draft(
         },
     );
     Ok(done(target, summary))
+}
+
+/// Makes `tool` a tool from configuration calling `downstream`, unless it
+/// is one already (with that downstream).
+fn configure(records: &mut Records, tool: &str, downstream: String) -> Result<(), Refused> {
+    match records.get(Kind::GatewayTool, tool) {
+        None => {
+            let mut body = Body::new();
+            body.insert("downstream".into(), Value::String(downstream));
+            records
+                .records
+                .entry(Kind::GatewayTool)
+                .or_default()
+                .insert(tool.to_owned(), body);
+            Ok(())
+        }
+        Some(body) if body.get("downstream").and_then(Value::as_str) == Some(&downstream) => Ok(()),
+        Some(_) => Err(Refused::Conflict(format!(
+            "gateway_tool \"{tool}\" calls another downstream; to move it, put its gateway_tool record"
+        ))),
+    }
 }
 
 fn transition(

@@ -10,7 +10,7 @@
 //! | `GET /v1/catalog` | the stored configuration, as a TOML file |
 //! | `PUT /v1/catalog` | replace it with a TOML file (the body) |
 //! | `POST /v1/import` | add the records of a TOML file, every version a draft |
-//! | `POST /v1/mappings/{tool}/versions` | a draft: `{"version": 3}`, and a configured tool's `"definition"` |
+//! | `POST /v1/mappings/{tool}/versions` | a draft: `{"version": 3}`, a configured tool's `"definition"`, and for a new one its `"downstream"` |
 //! | `POST /v1/mappings/{tool}/versions/{n}/propose` (`publish`, `deprecate`) | move a version |
 //! | `POST /v1/toolsets/{id}/activate` (`deactivate`) | switch a toolset |
 //! | `PUT`, `DELETE /v1/clients/{id}/toolsets/{toolset}` | assign, unassign |
@@ -286,6 +286,8 @@ struct Draft {
     version: u32,
     #[serde(default)]
     definition: Option<Body>,
+    #[serde(default)]
+    downstream: Option<String>,
 }
 
 async fn draft(
@@ -313,6 +315,7 @@ async fn draft(
             tool,
             version: draft.version,
             definition: draft.definition,
+            downstream: draft.downstream,
         },
     )
     .await

@@ -213,6 +213,7 @@ fn a_draft_of_an_unmapped_tool_keeps_the_served_version_published() {
                     tool: "billing.refund".into(),
                     version: 3,
                     definition: None,
+                    downstream: None,
                 },
                 &registry,
             )
@@ -238,6 +239,7 @@ fn a_draft_of_an_unmapped_tool_keeps_the_served_version_published() {
                     tool: "billing.refund".into(),
                     version: 1,
                     definition: None,
+                    downstream: None,
                 },
                 &registry,
             )

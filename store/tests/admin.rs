@@ -1,0 +1,310 @@
+//! The admin REST API over a real store: operators' keys, every action's
+//! answer (200, 401, 404, 409, 422 with every problem located), a tool from
+//! configuration drafted and published over HTTP, the stored configuration
+//! read back as a file, and the audit trail naming the operator.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use toolschema::catalog::{Config, Snapshot};
+use toolschema::project::Revision;
+use toolschema_store::{Action, Records, Store};
+use toolschema_test_support::postgres::Postgres;
+use toolschema_test_support::{connect, exchange};
+
+/// A store holding the demo catalog, its admin API on a free port, and an
+/// operator's key.
+fn start() -> (Store, SocketAddr, String, tokio::runtime::Runtime) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let (store, address, key) = runtime.block_on(async {
+        let store = Store::new(&Postgres::shared().database()).expect("url");
+        store.migrate().await.expect("migrates");
+        let registry = toolschema_demo::registry();
+        let records = Records::from_toml(toolschema_demo::CATALOG_TOML, "catalog.toml", &registry)
+            .expect("demo");
+        store
+            .apply(
+                "setup",
+                Action::Replace {
+                    records: Box::new(records),
+                },
+                &registry,
+            )
+            .await
+            .expect("loads");
+        let key = store.add_operator("alice").await.expect("operator");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let address = listener.local_addr().expect("address");
+        let router = toolschema_store::http::router(store.clone(), Arc::new(registry));
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        (store, address, key)
+    });
+    (store, address, key, runtime)
+}
+
+/// One request; the status and the body as JSON (or as a string).
+fn call(
+    address: SocketAddr,
+    key: Option<&str>,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> (u16, Value) {
+    let bearer = key.map(|key| format!("Bearer {key}"));
+    let mut headers = vec![("Content-Type", "application/json")];
+    if let Some(bearer) = &bearer {
+        headers.push(("Authorization", bearer));
+    }
+    let mut stream = connect(address);
+    let (status, body) = exchange(&mut stream, method, path, &headers, body.as_bytes());
+    let body = serde_json::from_slice(&body)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&body).into_owned()));
+    (status, body)
+}
+
+#[test]
+fn only_operators_act_and_every_answer_says_what_happened() {
+    let (store, address, key, runtime) = start();
+    let key = Some(key.as_str());
+
+    let (status, body) = call(
+        address,
+        None,
+        "POST",
+        "/v1/toolsets/acme-archive/activate",
+        "",
+    );
+    assert_eq!(status, 401, "{body}");
+    let (status, _) = call(
+        address,
+        Some("demo-acme-finance-key"),
+        "POST",
+        "/v1/toolsets/acme-archive/activate",
+        "",
+    );
+    assert_eq!(status, 401, "an MCP client's key is no operator's key");
+
+    let (status, body) = call(
+        address,
+        key,
+        "POST",
+        "/v1/toolsets/acme-archive/activate",
+        "",
+    );
+    assert_eq!(
+        (status, &body["summary"]),
+        (200, &json!("activated")),
+        "{body}"
+    );
+    assert_eq!(body["revision"], 2);
+    let (status, body) = call(
+        address,
+        key,
+        "POST",
+        "/v1/toolsets/acme-archive/activate",
+        "",
+    );
+    assert_eq!(
+        (status, &body["error"]),
+        (409, &json!("conflict")),
+        "{body}"
+    );
+    let (status, body) = call(address, key, "POST", "/v1/toolsets/nowhere/activate", "");
+    assert_eq!(
+        (status, &body["error"]),
+        (404, &json!("not_found")),
+        "{body}"
+    );
+
+    let (status, body) = call(
+        address,
+        key,
+        "PUT",
+        "/v1/clients/acme-finance/toolsets/globex-support",
+        "",
+    );
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["problems"][0]["record"], "client \"acme-finance\"");
+    assert_eq!(body["problems"][0]["field"], "toolsets[1]");
+
+    let (status, body) = call(
+        address,
+        key,
+        "POST",
+        "/v1/clients/acme-analyst/rotate-key",
+        "",
+    );
+    assert_eq!(status, 200, "{body}");
+    let new_key = body["api_key"].as_str().expect("the new key").to_owned();
+
+    let (status, body) = call(address, key, "GET", "/v1/audit?limit=10", "");
+    assert_eq!(status, 200);
+    let entries: Vec<(String, String)> = body["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .map(|e| {
+            (
+                e["actor"].as_str().unwrap_or("").to_owned(),
+                e["action"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        entries,
+        [
+            ("alice".to_owned(), "rotate_key".to_owned()),
+            ("alice".into(), "activate".into()),
+            ("setup".into(), "replace".into())
+        ],
+        "refused actions leave no entry"
+    );
+    assert!(
+        !body.to_string().contains(&new_key),
+        "the key is in no audit entry"
+    );
+
+    // The stored configuration, read back as a file, passes the file's checks.
+    let (status, body) = call(address, key, "GET", "/v1/catalog", "");
+    assert_eq!(status, 200);
+    let text = body.as_str().expect("TOML");
+    let config =
+        Config::from_toml(text, "read back", &toolschema_demo::registry()).expect("checks");
+    let snapshot = Snapshot::build(Arc::new(toolschema_demo::registry()), &config);
+    assert_eq!(
+        snapshot.client_by_key(&new_key).map(|v| v.id().to_owned()),
+        Some("acme-analyst".into())
+    );
+    drop(store);
+    drop(runtime);
+}
+
+#[test]
+fn a_tool_from_configuration_is_drafted_checked_and_published_over_http() {
+    let (store, address, key, runtime) = start();
+    let key = Some(key.as_str());
+    let (status, body) = call(
+        address,
+        key,
+        "PUT",
+        "/v1/records/downstream/weather",
+        r#"{"base_url": "http://127.0.0.1:9", "timeout_ms": 2000}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+
+    // A definition with two mistakes: both reported, at the version.
+    let broken = json!({"version": 1, "downstream": "weather", "definition": {
+        "description": "The weather now.",
+        "method": "FETCH",
+        "path": "/now",
+        "argument": [{"name": "city", "type": "text", "in": "query"}],
+    }});
+    let (status, body) = call(
+        address,
+        key,
+        "POST",
+        "/v1/mappings/weather.current/versions",
+        &broken.to_string(),
+    );
+    assert_eq!(status, 422, "{body}");
+    let problems: Vec<(String, String)> = body["problems"]
+        .as_array()
+        .expect("problems")
+        .iter()
+        .map(|p| {
+            (
+                p["record"].as_str().unwrap_or("").to_owned(),
+                p["field"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            (
+                "tool_version \"weather.current\" 1".to_owned(),
+                "method".to_owned()
+            ),
+            (
+                "tool_version \"weather.current\" 1".to_owned(),
+                "argument[0].type".to_owned()
+            ),
+        ],
+        "{body}"
+    );
+
+    let good = json!({"version": 1, "downstream": "weather", "definition": {
+        "description": "The weather now.",
+        "method": "GET",
+        "path": "/now",
+        "argument": [{"name": "city", "type": "string", "in": "query", "required": true}],
+    }});
+    let (status, body) = call(
+        address,
+        key,
+        "POST",
+        "/v1/mappings/weather.current/versions",
+        &good.to_string(),
+    );
+    assert_eq!(
+        (status, &body["summary"]),
+        (200, &json!("added as a draft")),
+        "{body}"
+    );
+    let (status, body) = call(
+        address,
+        key,
+        "PUT",
+        "/v1/records/toolset/acme-weather",
+        r#"{"tenant": "acme", "tools": ["weather.current"]}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    let (status, _) = call(
+        address,
+        key,
+        "PUT",
+        "/v1/clients/acme-analyst/toolsets/acme-weather",
+        "",
+    );
+    assert_eq!(status, 200);
+    let listed = |store: &Store| {
+        let loaded = runtime
+            .block_on(store.load(&toolschema_demo::registry()))
+            .expect("loads");
+        let snapshot = Snapshot::build(Arc::new(toolschema_demo::registry()), &loaded.config);
+        let view = snapshot.client("acme-analyst").expect("client").clone();
+        view.list_json(Revision::LATEST)
+            .contains("\"weather.current\"")
+    };
+    assert!(!listed(&store), "a draft is not served");
+    let (status, body) = call(
+        address,
+        key,
+        "POST",
+        "/v1/mappings/weather.current/versions/1/publish",
+        "",
+    );
+    assert_eq!(
+        (status, &body["summary"]),
+        (200, &json!("draft -> published")),
+        "{body}"
+    );
+    assert!(listed(&store), "published, it is served");
+
+    // A body that is no object, a kind that does not exist.
+    let (status, _) = call(address, key, "PUT", "/v1/records/toolset/x", "[1]");
+    assert_eq!(status, 400);
+    let (status, _) = call(address, key, "PUT", "/v1/records/widget/x", "{}");
+    assert_eq!(status, 404);
+    // A file with a mistake is refused at its line.
+    let (status, body) = call(address, key, "PUT", "/v1/catalog", "[[tenant]]\nid = 7\n");
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["problems"][0]["line"], 2, "{body}");
+}
