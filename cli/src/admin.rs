@@ -240,7 +240,7 @@ pub(crate) fn run(
 pub(crate) fn import(url: Option<String>, toml: &str) -> Result<(), String> {
     let store = store(url)?;
     let registry = toolschema_demo::registry();
-    let records = Records::from_toml(toml, "(imported)", &registry).map_err(|e| e.to_string())?;
+    let records = Records::read_toml(toml, "(imported)").map_err(|e| e.to_string())?;
     let applied = runtime()?
         .block_on(store.apply(
             &actor(None),

@@ -244,8 +244,8 @@ async fn replace(State(admin): State<Admin>, headers: HeaderMap, body: String) -
 
 async fn import(State(admin): State<Admin>, headers: HeaderMap, body: String) -> Response {
     // What `toolschema import` writes: downstreams and tools from
-    // configuration, a file that passes the checks on its own.
-    match records_of(&admin, &body) {
+    // configuration, checked once added to the rest.
+    match Records::read_toml(&body, "(request body)") {
         Ok(records) => {
             apply(
                 &admin,
@@ -256,7 +256,7 @@ async fn import(State(admin): State<Admin>, headers: HeaderMap, body: String) ->
             )
             .await
         }
-        Err(response) => response,
+        Err(problems) => failure(StoreError::Invalid(problems)),
     }
 }
 

@@ -191,8 +191,25 @@ impl Records {
     /// itself would be (problems located at file, line and key).
     pub fn from_toml(text: &str, file: &str, registry: &Registry) -> Result<Records, ConfigErrors> {
         Config::from_toml(text, file, registry)?;
-        // The file passed the checks: every section has the shape below.
-        let document: toml::Table = toml::from_str(text).unwrap_or_default();
+        // The file passed the checks: it parses.
+        Ok(Records::read_toml(text, file).unwrap_or_default())
+    }
+
+    /// The records of part of a configuration file (say, what `toolschema
+    /// import` writes: downstreams and tools from configuration), read but
+    /// not checked: the configuration they end up in is checked as a whole.
+    /// Only a file that is not TOML is refused here.
+    pub fn read_toml(text: &str, file: &str) -> Result<Records, Problems> {
+        let document: toml::Table = toml::from_str(text).map_err(|error| {
+            let line = error.span().map_or(1, |span| {
+                text[..span.start.min(text.len())].matches('\n').count() + 1
+            });
+            Problems(vec![Problem {
+                record: format!("{file}:{line}"),
+                field: String::new(),
+                message: error.message().trim().to_owned(),
+            }])
+        })?;
         let mut records = Records::default();
         for (key, value) in document {
             if SETTINGS.contains(&key.as_str()) {

@@ -1,0 +1,156 @@
+//! The binary's commands on a catalog store (a real PostgreSQL): the
+//! publish workflow from the command line, `check` and `export` reading the
+//! store, `import` writing drafts to it, and the errors an operator meets
+//! first.
+
+#![allow(missing_docs)]
+
+use toolschema_test_support::postgres::Postgres;
+
+mod common;
+use common::run;
+
+fn admin(url: &str, args: &[&str]) -> (bool, String, String) {
+    let mut all = vec!["admin", "--database-url", url, "--actor", "ops"];
+    all.extend_from_slice(args);
+    run(&all)
+}
+
+fn ok(url: &str, args: &[&str]) -> String {
+    let (ok, out, err) = admin(url, args);
+    assert!(ok, "admin {args:?}: {err}");
+    out
+}
+
+#[test]
+fn the_publish_workflow_runs_from_the_command_line() {
+    let url = Postgres::shared().database();
+    // Before migrating, every command says what to do.
+    let (done, _, err) = run(&["check", "--database-url", &url]);
+    assert!(!done);
+    assert!(err.contains("run `toolschema admin migrate`"), "{err}");
+    // The store is named as the URL gives it (a password would be left out).
+    assert_eq!(
+        ok(&url, &["migrate"]).trim_end(),
+        format!("{url}: 1 migration applied")
+    );
+    let (done, _, err) = run(&["serve", "--database-url", &url, "--bind", "127.0.0.1:0"]);
+    assert!(!done);
+    assert!(err.contains("toolschema admin load <file>"), "{err}");
+
+    assert_eq!(
+        ok(&url, &["load", "examples/catalog.toml"]).trim_end(),
+        "revision 1: catalog: the whole configuration replaced"
+    );
+    let (done, out, _) = run(&["check", "--database-url", &url]);
+    assert!(done);
+    assert!(
+        out.ends_with(": ok (2 tenants, 5 toolsets, 4 client applications, 0 gateway tools)\n"),
+        "{out}"
+    );
+    // The store serves what the file does.
+    let (_, from_store, _) = run(&["export", "--database-url", &url]);
+    let (_, from_file, _) = run(&["export", "--config", "examples/catalog.toml"]);
+    assert_eq!(from_store, from_file);
+
+    assert_eq!(
+        ok(&url, &["propose", "billing.refund", "2"]).trim_end(),
+        "revision 2: tool_version \"billing.refund\" 2: draft -> proposed"
+    );
+    let (done, _, err) = admin(&url, &["assign", "acme-finance", "globex-support"]);
+    assert!(!done);
+    assert!(
+        err.contains("client \"acme-finance\": toolsets[1]: toolset `globex-support` belongs to tenant `globex`"),
+        "{err}"
+    );
+    let (done, key, err) = admin(&url, &["rotate-key", "globex-support"]);
+    assert!(done, "{err}");
+    assert!(
+        err.starts_with(
+            "revision 3: client \"globex-support\": a new API key; 1 key no longer accepted"
+        ),
+        "{err}"
+    );
+    assert!(key.trim().starts_with("tsk_"));
+
+    let audit = ok(&url, &["audit"]);
+    let actions: Vec<String> = audit
+        .lines()
+        .map(|line| {
+            line.split_whitespace()
+                .skip(1)
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(
+        actions,
+        ["r1 ops replace", "r2 ops propose", "r3 ops rotate_key"],
+        "{audit}"
+    );
+
+    // `admin show` prints a file that passes `check` on its own.
+    let shown = ok(&url, &["show"]);
+    assert!(shown.starts_with("# postgresql://"), "{shown}");
+    let file = std::env::temp_dir().join(format!("toolschema-shown-{}.toml", std::process::id()));
+    std::fs::write(&file, &shown).expect("write");
+    let (done, out, err) = run(&["check", file.to_str().expect("utf-8")]);
+    assert!(done, "{err}");
+    assert!(out.contains(": ok (2 tenants"), "{out}");
+    let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn import_writes_drafts_to_the_store() {
+    let url = Postgres::shared().database();
+    ok(&url, &["migrate"]);
+    ok(&url, &["load", "examples/catalog.toml"]);
+    let (done, out, err) = run(&[
+        "import",
+        "openapi",
+        "examples/rest-gateway/petstore.json",
+        "--downstream",
+        "petstore",
+        "--base-url",
+        "http://127.0.0.1:4010",
+        "--prefix",
+        "petstore.",
+        "--operations",
+        "getPetById,findPetsByStatus",
+        "--database-url",
+        &url,
+    ]);
+    assert!(done, "{err}");
+    assert_eq!(
+        out.trim_end(),
+        "revision 2: imported as drafts: downstream \"petstore-api-key\", downstream \"petstore-petstore-auth\", gateway_tool \"petstore.find-pets-by-status\", gateway_tool \"petstore.get-pet-by-id\""
+    );
+    let shown = ok(&url, &["show"]);
+    assert!(
+        shown.contains("name = \"petstore.get-pet-by-id\""),
+        "{shown}"
+    );
+    // Imported twice: refused, nothing replaced.
+    let (done, _, err) = run(&[
+        "import",
+        "openapi",
+        "examples/rest-gateway/petstore.json",
+        "--downstream",
+        "petstore",
+        "--operations",
+        "getPetById",
+        "--database-url",
+        &url,
+    ]);
+    assert!(!done);
+    assert!(
+        err.contains("downstream \"petstore-api-key\" exists already"),
+        "{err}"
+    );
+    // Publish one, as an operator would after review.
+    assert_eq!(
+        ok(&url, &["publish", "petstore.get-pet-by-id", "1"]).trim_end(),
+        "revision 3: tool_version \"petstore.get-pet-by-id\" 1: draft -> published"
+    );
+}
