@@ -418,3 +418,19 @@ fn the_plan_lists_violations_of_refined_fields() {
         ]
     );
 }
+
+/// Fuzzing found it: a number too large for a float (`1e550`) under an
+/// unknown name.
+#[test]
+fn an_out_of_range_number_is_reported_as_the_full_path_reports_it() {
+    for text in [
+        "{\"i1e550}08d\":1e550}\r\r",
+        "{\"invoice_id\":1e550}",
+        "{\"x\":1e550}",
+    ] {
+        let validator = InputValidator::new(toolschema_demo::GetInvoice::TOOL, Limits::default());
+        let both = validator.parse::<toolschema_demo::GetInvoice>(text);
+        let full = slow::<toolschema_demo::GetInvoice>(&validator, text);
+        assert_eq!(both.err(), full.err(), "for {text}");
+    }
+}

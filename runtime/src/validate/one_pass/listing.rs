@@ -19,6 +19,7 @@ use std::collections::{BTreeSet, HashSet};
 use serde::Deserialize;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
 use serde_json::Value;
 
 use super::plan::{Errors, Judged, Kind, Member, Plan};
@@ -77,6 +78,64 @@ impl Survey<'_> {
 }
 
 /// The error that ends the listing without an answer.
+/// Reads past a value the listing has nothing to say about, as the full
+/// path reads it: every number is read as a number (`IgnoredAny` would let
+/// `1e550`, which the full path refuses as too large, pass unread).
+#[derive(Clone, Copy)]
+struct Skip;
+
+impl<'de> DeserializeSeed<'de> for Skip {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Skip {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(Skip)?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map.next_key::<IgnoredAny>()?.is_some() {
+            map.next_value_seed(Skip)?;
+        }
+        Ok(())
+    }
+}
+
 fn give_up<E: de::Error>() -> E {
     E::custom("the plan cannot list these violations")
 }
@@ -181,7 +240,7 @@ impl At<'_> {
         })? {
             match name {
                 Name::Hint => {
-                    map.next_value::<IgnoredAny>()?;
+                    map.next_value_seed(Skip)?;
                 }
                 Name::Member(i) => {
                     let bit = 1u64 << i;
@@ -209,7 +268,7 @@ impl At<'_> {
                     if !unknown.insert(name) {
                         return Err(give_up());
                     }
-                    map.next_value::<IgnoredAny>()?;
+                    map.next_value_seed(Skip)?;
                 }
             }
         }
@@ -257,7 +316,7 @@ impl<'de> DeserializeSeed<'de> for At<'_> {
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
         match self.kind() {
-            Kind::Any => IgnoredAny::deserialize(de).map(drop),
+            Kind::Any => Skip.deserialize(de),
             Kind::Refuse => Err(give_up()),
             _ => de.deserialize_any(self),
         }

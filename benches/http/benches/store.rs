@@ -1,0 +1,246 @@
+//! The catalog store (a real PostgreSQL, started for the run):
+//!
+//! - propagation: from an admin action's commit to every one of three
+//!   replicas serving the new list (their catalogs swapped, subscribers
+//!   told), over `STORE_PUBLISHES` publishes (default 300) on the demo
+//!   catalog, and 20 on a catalog of 10,000 tools;
+//! - building a snapshot from the store for 10,000 tools, part by part
+//!   (reading the records, rendering and checking them, building the
+//!   snapshot), against building it from the same configuration as a file.
+//!
+//! `cargo bench -p toolschema-bench-http --bench store`
+
+#![allow(missing_docs)]
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+use toolschema::call::Registry;
+use toolschema::catalog::{Catalog, ChangeSet, Config, Snapshot};
+use toolschema::store::{Action, Follower, Records, Store};
+use toolschema_test_support::postgres::Postgres;
+
+/// A catalog of `tools` tools from configuration: ten toolsets, ten
+/// clients, one downstream.
+fn generated(tools: usize) -> String {
+    let mut text = String::from(
+        "[[tenant]]\nid = \"t\"\n\n[[downstream]]\nid = \"api\"\nbase_url = \"https://api.example.com/v1\"\n",
+    );
+    let per_set = tools.div_ceil(10);
+    for set in 0..10 {
+        let names: Vec<String> = (set * per_set..((set + 1) * per_set).min(tools))
+            .map(|i| format!("\"svc{}.item-{i}\"", i % 97))
+            .collect();
+        let _ = write!(
+            text,
+            "\n[[toolset]]\nid = \"set{set}\"\ntenant = \"t\"\nmode = \"{}\"\ntools = [{}]\n\n[[client]]\nid = \"client{set}\"\ntenant = \"t\"\ntoolsets = [\"set{set}\"]\n",
+            ["full", "data-structure-only", "lazy"][set % 3],
+            names.join(", ")
+        );
+    }
+    for i in 0..tools {
+        let _ = write!(
+            text,
+            r#"
+[[gateway_tool]]
+name = "svc{svc}.item-{i}"
+downstream = "api"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Returns item {i} of service {svc}, with its owner and the date it was last changed."
+method = "GET"
+path = "/svc{svc}/items/{{id}}"
+
+[[gateway_tool.version.argument]]
+name = "id"
+in = "path"
+type = "string"
+required = true
+description = "The item's id."
+
+[[gateway_tool.version.argument]]
+name = "expand"
+in = "query"
+type = "boolean"
+description = "Include the item's owner."
+
+[[gateway_tool.version.result]]
+name = "owner"
+type = "string"
+"#,
+            svc = i % 97
+        );
+    }
+    text
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// A replica: a catalog loaded from the store, following it, and a
+/// subscription to its reloads.
+struct Replica {
+    _follower: Follower,
+    changes: Receiver<ChangeSet>,
+}
+
+async fn replica(store: &Store, registry: impl Fn() -> Registry) -> Replica {
+    let loaded = store.load(&registry()).await.expect("loads");
+    let catalog = Arc::new(Catalog::from_config(registry(), &loaded.config));
+    let changes = catalog.subscribe();
+    Replica {
+        _follower: store.follow(catalog, loaded.revision),
+        changes,
+    }
+}
+
+/// Publishes `count` changes (a toolset switched off and on), each timed
+/// from its commit to the last of `replicas` swapping the new snapshot in.
+async fn propagation(
+    store: &Store,
+    replicas: &[Replica],
+    registry: &Registry,
+    toolset: &str,
+    count: usize,
+) -> Vec<Duration> {
+    let mut times = Vec::with_capacity(count);
+    for n in 0..count {
+        let action = match n % 2 {
+            0 => Action::Deactivate {
+                toolset: toolset.to_owned(),
+            },
+            _ => Action::Activate {
+                toolset: toolset.to_owned(),
+            },
+        };
+        store
+            .apply("bench", action, registry)
+            .await
+            .expect("applies");
+        let committed = Instant::now();
+        let mut last = committed;
+        for replica in replicas {
+            let changes = replica
+                .changes
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the replica reloads");
+            assert!(!changes.is_empty());
+            last = last.max(Instant::now());
+        }
+        times.push(last - committed);
+    }
+    times
+}
+
+fn percentile(times: &[Duration], p: f64) -> Duration {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)]
+}
+
+fn main() {
+    let publishes: usize = std::env::var("STORE_PUBLISHES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(300);
+    let postgres = Postgres::start();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        // Propagation on the demo catalog.
+        let store = Store::new(&postgres.database()).expect("url");
+        store.migrate().await.expect("migrates");
+        let registry = toolschema_demo::registry();
+        let records = Records::from_toml(toolschema_demo::CATALOG_TOML, "demo", &registry)
+            .expect("demo");
+        store
+            .apply("bench", Action::Replace { records: Box::new(records) }, &registry)
+            .await
+            .expect("loads");
+        let mut replicas = Vec::new();
+        for _ in 0..3 {
+            replicas.push(replica(&store, toolschema_demo::registry).await);
+        }
+        let times = propagation(&store, &replicas, &registry, "globex-support", publishes).await;
+        println!(
+            "propagation, demo catalog: {publishes} publishes, commit to all 3 replicas serving: p50 {}, p99 {}, max {}",
+            ms(percentile(&times, 0.5)),
+            ms(percentile(&times, 0.99)),
+            ms(percentile(&times, 1.0))
+        );
+        drop(replicas);
+
+        // 10,000 tools: the file, the store, part by part.
+        let text = generated(10_000);
+        let registry = Registry::new();
+        let mut file_check = Vec::new();
+        let mut file_build = Vec::new();
+        for _ in 0..5 {
+            let start = Instant::now();
+            let config = Config::from_toml(&text, "generated.toml", &registry).expect("checks");
+            file_check.push(start.elapsed());
+            let start = Instant::now();
+            let snapshot = Snapshot::build(Arc::new(Registry::new()), &config);
+            file_build.push(start.elapsed());
+            assert_eq!(snapshot.clients().count(), 10);
+        }
+        let big = Store::new(&postgres.database()).expect("url");
+        big.migrate().await.expect("migrates");
+        let records = Records::from_toml(&text, "generated.toml", &registry).expect("checks");
+        let start = Instant::now();
+        big.apply("bench", Action::Replace { records: Box::new(records) }, &registry)
+            .await
+            .expect("stores");
+        let stored = start.elapsed();
+        let (mut reads, mut checks, mut builds, mut loads) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..5 {
+            let start = Instant::now();
+            let (_, records) = big.read().await.expect("reads");
+            reads.push(start.elapsed());
+            let start = Instant::now();
+            let config = records.check(&registry).expect("checks");
+            checks.push(start.elapsed());
+            let start = Instant::now();
+            let snapshot = Snapshot::build(Arc::new(Registry::new()), &config);
+            builds.push(start.elapsed());
+            assert_eq!(snapshot.clients().count(), 10);
+            let start = Instant::now();
+            big.load(&registry).await.expect("loads");
+            loads.push(start.elapsed());
+        }
+        println!("10,000 tools from configuration (median of 5):");
+        println!("  file: read and check {}, build the snapshot {}", ms(median(file_check)), ms(median(file_build)));
+        println!(
+            "  store: read the records {}, render and check them {}, build the snapshot {} (Store::load, read + check: {})",
+            ms(median(reads)),
+            ms(median(checks)),
+            ms(median(builds)),
+            ms(median(loads))
+        );
+        println!("  storing the whole catalog (one transaction, checked first): {}", ms(stored));
+
+        let mut replicas = Vec::new();
+        for _ in 0..3 {
+            replicas.push(replica(&big, Registry::new).await);
+        }
+        let times = propagation(&big, &replicas, &registry, "set0", 20).await;
+        println!(
+            "propagation, 10,000 tools: 20 publishes, commit to all 3 replicas serving: p50 {}, p99 {}",
+            ms(percentile(&times, 0.5)),
+            ms(percentile(&times, 0.99))
+        );
+    });
+}
