@@ -53,69 +53,119 @@ pub(crate) async fn read(db: &impl GenericClient) -> Result<(i64, Records), toki
     Ok((revision, records))
 }
 
-/// Writes what differs between `before` and `after`.
+/// Writes what differs between `before` and `after`: one statement per
+/// table for what is upserted and one for what is deleted, whatever the
+/// number of records (a whole catalog of 10,000 tools is a few statements).
 pub(crate) async fn write(
     db: &impl GenericClient,
     before: &Records,
     after: &Records,
 ) -> Result<(), tokio_postgres::Error> {
+    let mut names = Vec::new();
+    let mut bodies = Vec::new();
+    let mut gone = Vec::new();
     for name in SETTINGS {
         match (before.settings.get(name), after.settings.get(name)) {
             (old, Some(new)) if old != Some(new) => {
-                db.execute(
-                    "INSERT INTO setting (name, body) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET body = EXCLUDED.body",
-                    &[&name, &Value::Object(new.clone())],
-                )
-                .await?;
+                names.push(name.to_owned());
+                bodies.push(Value::Object(new.clone()));
             }
-            (Some(_), None) => {
-                db.execute("DELETE FROM setting WHERE name = $1", &[&name])
-                    .await?;
-            }
+            (Some(_), None) => gone.push(name.to_owned()),
             _ => {}
         }
     }
+    upsert(db, "setting", "name", &names, &bodies).await?;
+    delete(db, "setting", "name", &gone).await?;
     for kind in Kind::ALL {
-        let table = kind.table();
+        let (mut ids, mut bodies, mut gone) = (Vec::new(), Vec::new(), Vec::new());
         for (id, body) in after.of(kind) {
             if before.get(kind, id) != Some(body) {
-                db.execute(
-                    &format!("INSERT INTO {table} (id, body) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body"),
-                    &[&id, &Value::Object(body.clone())],
-                )
-                .await?;
+                ids.push(id.to_owned());
+                bodies.push(Value::Object(body.clone()));
             }
         }
         for (id, _) in before.of(kind) {
             if after.get(kind, id).is_none() {
-                db.execute(&format!("DELETE FROM {table} WHERE id = $1"), &[&id])
-                    .await?;
+                gone.push(id.to_owned());
             }
         }
+        upsert(db, kind.table(), "id", &ids, &bodies).await?;
+        delete(db, kind.table(), "id", &gone).await?;
     }
+    let (mut tools, mut numbers, mut statuses, mut definitions) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for ((tool, number), version) in &after.versions {
         if before.versions.get(&(tool.clone(), *number)) != Some(version) {
-            let number = i32::try_from(*number).unwrap_or(i32::MAX);
-            let definition = version.definition.clone().map(Value::Object);
-            db.execute(
-                "INSERT INTO tool_version (tool, version, status, definition) VALUES ($1, $2, $3, $4) \
-                 ON CONFLICT (tool, version) DO UPDATE SET status = EXCLUDED.status, definition = EXCLUDED.definition",
-                &[tool, &number, &status_name(version.status), &definition],
-            )
-            .await?;
+            tools.push(tool.clone());
+            numbers.push(i32::try_from(*number).unwrap_or(i32::MAX));
+            statuses.push(status_name(version.status).to_owned());
+            definitions.push(version.definition.clone().map(Value::Object));
         }
     }
+    if !tools.is_empty() {
+        db.execute(
+            "INSERT INTO tool_version (tool, version, status, definition) \
+             SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::jsonb[]) \
+             ON CONFLICT (tool, version) DO UPDATE SET status = EXCLUDED.status, definition = EXCLUDED.definition",
+            &[&tools, &numbers, &statuses, &definitions],
+        )
+        .await?;
+    }
+    let (mut tools, mut numbers) = (Vec::new(), Vec::new());
     for (tool, number) in before.versions.keys() {
         if !after.versions.contains_key(&(tool.clone(), *number)) {
-            let number = i32::try_from(*number).unwrap_or(i32::MAX);
-            db.execute(
-                "DELETE FROM tool_version WHERE tool = $1 AND version = $2",
-                &[tool, &number],
-            )
-            .await?;
+            tools.push(tool.clone());
+            numbers.push(i32::try_from(*number).unwrap_or(i32::MAX));
         }
     }
+    if !tools.is_empty() {
+        db.execute(
+            "DELETE FROM tool_version WHERE (tool, version) IN (SELECT * FROM unnest($1::text[], $2::int[]))",
+            &[&tools, &numbers],
+        )
+        .await?;
+    }
     Ok(())
+}
+
+/// Creates or replaces the records `keys` of `table` with `bodies`.
+async fn upsert(
+    db: &impl GenericClient,
+    table: &str,
+    key: &str,
+    keys: &[String],
+    bodies: &[Value],
+) -> Result<(), tokio_postgres::Error> {
+    if keys.is_empty() {
+        return Ok(());
+    }
+    db.execute(
+        &format!(
+            "INSERT INTO {table} ({key}, body) SELECT * FROM unnest($1::text[], $2::jsonb[]) \
+             ON CONFLICT ({key}) DO UPDATE SET body = EXCLUDED.body"
+        ),
+        &[&keys, &bodies],
+    )
+    .await
+    .map(drop)
+}
+
+/// Removes the records `keys` of `table`.
+async fn delete(
+    db: &impl GenericClient,
+    table: &str,
+    key: &str,
+    keys: &[String],
+) -> Result<(), tokio_postgres::Error> {
+    if keys.is_empty() {
+        return Ok(());
+    }
+    db.execute(
+        &format!("DELETE FROM {table} WHERE {key} = ANY($1::text[])"),
+        &[&keys],
+    )
+    .await
+    .map(drop)
 }
 
 fn object(value: Value) -> Body {

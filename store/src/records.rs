@@ -173,6 +173,8 @@ pub struct Rendered {
     pub text: String,
     /// Each record's first line (from 1), in order, and how to name it.
     places: Vec<(usize, Place)>,
+    /// How many lines the text has.
+    lines: usize,
 }
 
 /// A record of the rendered text.
@@ -306,6 +308,7 @@ impl Records {
         let mut out = Rendered {
             text: String::new(),
             places: Vec::new(),
+            lines: 0,
         };
         let mut problems = Vec::new();
         for name in SETTINGS {
@@ -457,9 +460,8 @@ impl Rendered {
         versions: Vec<u32>,
         document: &toml::Table,
     ) {
-        let line = self.text.matches('\n').count() + 1;
         self.places.push((
-            line,
+            self.lines + 1,
             Place {
                 record,
                 versions,
@@ -467,8 +469,9 @@ impl Rendered {
             },
         ));
         // A table of plain TOML values always renders.
-        self.text
-            .push_str(&toml::to_string(document).unwrap_or_default());
+        let fragment = toml::to_string(document).unwrap_or_default();
+        self.lines += fragment.matches('\n').count() + 1;
+        self.text.push_str(&fragment);
         self.text.push('\n');
     }
 

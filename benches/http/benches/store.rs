@@ -197,6 +197,11 @@ fn main() {
             file_build.push(start.elapsed());
             assert_eq!(snapshot.clients().count(), 10);
         }
+        if std::env::var("STORE_PARSE").is_ok() {
+            let start = Instant::now();
+            let table: toml::Table = toml::from_str(&text).expect("parses");
+            println!("  (toml parse alone: {}, {} keys)", ms(start.elapsed()), table.len());
+        }
         let big = Store::new(&postgres.database()).expect("url");
         big.migrate().await.expect("migrates");
         let records = Records::from_toml(&text, "generated.toml", &registry).expect("checks");

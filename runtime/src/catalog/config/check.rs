@@ -75,7 +75,9 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
         names.dedup();
         names
     };
-    let is_gateway = |name: &str| gateway_names.iter().any(|n| n == name);
+    let gateway_set: std::collections::HashSet<&str> =
+        gateway_names.iter().map(String::as_str).collect();
+    let is_gateway = |name: &str| gateway_set.contains(name);
 
     for (i, raw_set) in raw.toolsets.iter().enumerate() {
         let at = format!("toolset[{i}]");

@@ -325,6 +325,8 @@ pub(super) fn check_gateway_tools(
     p: &mut Problems<'_>,
 ) -> Vec<GatewayTool> {
     let mut out: Vec<GatewayTool> = Vec::new();
+    // Names of the tools kept so far: a catalog may hold thousands.
+    let mut kept: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (i, raw) in raw.iter().enumerate() {
         let at = format!("gateway_tool[{i}]");
         let name = raw.name.get_ref();
@@ -343,7 +345,7 @@ pub(super) fn check_gateway_tools(
                 format!("a registered tool is already named `{name}`; give the gateway tool another name"),
             );
             usable = false;
-        } else if out.iter().any(|t| t.name == *name) {
+        } else if kept.contains(name.as_str()) {
             p.at(
                 raw.name.span(),
                 format!("{at}.name"),
@@ -392,6 +394,7 @@ pub(super) fn check_gateway_tools(
             }
         }
         if usable {
+            kept.insert(name.clone());
             out.push(GatewayTool {
                 name: name.clone(),
                 downstream: raw.downstream.get_ref().clone(),
