@@ -176,14 +176,6 @@ impl Service {
         serde_json::Value::Object(answer)
     }
 
-    /// Serves MCP over stdin and stdout until stdin closes, as
-    /// [`Server::serve_stdio`](crate::Server::serve_stdio) does, from a
-    /// service built already.
-    #[cfg(feature = "stdio")]
-    pub async fn serve_stdio(self: &Arc<Self>) -> Result<(), crate::ServeError> {
-        crate::stdio::serve(self.clone(), tokio::io::stdin(), tokio::io::stdout()).await
-    }
-
     /// Ends every event stream (each `subscriptions/listen` stream with its
     /// result), so that a graceful shutdown is not held open by them.
     pub fn close_streams(&self) {

@@ -258,3 +258,12 @@ async fn write_parts<'a>(
     output.write_all(b"\n").await?;
     output.flush().await
 }
+
+impl Service {
+    /// Serves MCP over stdin and stdout until stdin closes, as
+    /// [`Server::serve_stdio`](crate::Server::serve_stdio) does, from a
+    /// service built already (say, one whose catalog a store keeps current).
+    pub async fn serve_stdio(self: &Arc<Self>) -> Result<(), crate::ServeError> {
+        serve(self.clone(), tokio::io::stdin(), tokio::io::stdout()).await
+    }
+}
