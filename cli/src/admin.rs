@@ -94,6 +94,11 @@ pub(crate) enum Admin {
         /// The operator's name, as the audit trail shows it.
         name: String,
     },
+    /// Remove an operator of the admin API: its key stops working.
+    RemoveOperator {
+        /// The operator's name.
+        name: String,
+    },
     /// Print the newest entries of the audit trail.
     Audit {
         /// How many.
@@ -173,6 +178,14 @@ pub(crate) fn run(
                 .map_err(|e| e.to_string())?;
             eprintln!("operator `{name}` added; its key (shown once, only its hash is stored):");
             return say(key);
+        }
+        Admin::RemoveOperator { name } => {
+            runtime
+                .block_on(store.remove_operator(&name))
+                .map_err(|e| e.to_string())?;
+            return say(format_args!(
+                "operator `{name}` removed; its key no longer works"
+            ));
         }
         Admin::Audit { limit } => {
             let entries = runtime

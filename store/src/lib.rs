@@ -388,6 +388,20 @@ impl Store {
         Ok(key)
     }
 
+    /// Removes the operator `name`: its key stops working at once.
+    pub async fn remove_operator(&self, name: &str) -> Result<(), StoreError> {
+        let client = self.connect().await?;
+        let removed = client
+            .execute("DELETE FROM operator WHERE name = $1", &[&name])
+            .await?;
+        match removed {
+            0 => Err(StoreError::Refused(Refused::NotFound(format!(
+                "there is no operator `{name}`"
+            )))),
+            _ => Ok(()),
+        }
+    }
+
     /// The operator whose key is `key`, if any.
     pub async fn operator(&self, key: &str) -> Result<Option<String>, StoreError> {
         let client = self.connect().await?;
@@ -457,9 +471,34 @@ fn operator_hash(key: &str) -> String {
     text
 }
 
+/// How many changed records the audit trail shows whole; beyond, it names
+/// them (a file of 10,000 tools loaded is not copied into the trail).
+const AUDITED_WHOLE: usize = 100;
+
 /// The records an action changed, before and after (`null` when absent),
-/// for the audit trail. Key hashes are kept; keys are never stored.
+/// for the audit trail; only their names when there are many. Key hashes
+/// are kept; keys are never stored.
 fn changes(before: &Records, after: &Records) -> Vec<Value> {
+    let mut changed = changed_records(before, after);
+    if changed.len() > AUDITED_WHOLE {
+        for change in &mut changed {
+            if let Some(change) = change.as_object_mut() {
+                let (was, is) = (!change["before"].is_null(), !change["after"].is_null());
+                change.remove("before");
+                change.remove("after");
+                let what = match (was, is) {
+                    (false, _) => "created",
+                    (true, false) => "removed",
+                    (true, true) => "changed",
+                };
+                change.insert("change".into(), Value::from(what));
+            }
+        }
+    }
+    changed
+}
+
+fn changed_records(before: &Records, after: &Records) -> Vec<Value> {
     let mut changed = Vec::new();
     for name in SETTINGS {
         let (old, new) = (before.settings.get(name), after.settings.get(name));

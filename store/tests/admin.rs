@@ -182,8 +182,17 @@ fn only_operators_act_and_every_answer_says_what_happened() {
         snapshot.client_by_key(&new_key).map(|v| v.id().to_owned()),
         Some("acme-analyst".into())
     );
-    drop(store);
-    drop(runtime);
+    // A removed operator's key stops working at once.
+    runtime
+        .block_on(store.remove_operator("alice"))
+        .expect("removes");
+    let (status, _) = call(address, key, "GET", "/v1/revision", "");
+    assert_eq!(status, 401);
+    let again = runtime.block_on(store.remove_operator("alice"));
+    assert_eq!(
+        again.map_err(|e| e.to_string()),
+        Err("there is no operator `alice`".to_owned())
+    );
 }
 
 #[test]

@@ -480,3 +480,50 @@ fn a_live_catalog_reloads_from_the_store() {
         );
     });
 }
+
+#[test]
+fn a_large_change_is_audited_by_record_names() {
+    runtime().block_on(async {
+        let store = demo_store().await;
+        let registry = toolschema_demo::registry();
+        let mut records = store.load(&registry).await.expect("loads").records;
+        for n in 0..150 {
+            records
+                .records
+                .entry(Kind::Tenant)
+                .or_default()
+                .insert(format!("tenant-{n:03}"), serde_json::Map::new());
+        }
+        store
+            .apply(
+                "ops",
+                Action::Replace {
+                    records: Box::new(records),
+                },
+                &registry,
+            )
+            .await
+            .expect("150 tenants more");
+        let audit = store.audit(1).await.expect("audit");
+        let changes = audit[0].detail["changes"].as_array().expect("changes");
+        assert_eq!(changes.len(), 150);
+        assert_eq!(
+            changes[0],
+            json!({"record": "tenant \"tenant-000\"", "change": "created"})
+        );
+        // A small change keeps the records whole.
+        store
+            .apply(
+                "ops",
+                Action::Deactivate {
+                    toolset: "acme-billing".into(),
+                },
+                &registry,
+            )
+            .await
+            .expect("deactivates");
+        let audit = store.audit(1).await.expect("audit");
+        assert_eq!(audit[0].detail["changes"][0]["after"]["active"], false);
+        assert_eq!(audit[0].detail["changes"][0]["before"]["tenant"], "acme");
+    });
+}
