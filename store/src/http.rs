@@ -45,6 +45,9 @@ use toolschema_runtime::call::Registry;
 
 use crate::{Action, Body, Kind, Records, Refused, Store, StoreError};
 
+/// The largest request body: a configuration file of some 100,000 tools.
+const BODY_LIMIT: usize = 64 << 20;
+
 /// What the handlers share.
 #[derive(Clone)]
 struct Admin {
@@ -88,6 +91,8 @@ pub fn router(store: Store, registry: Arc<Registry>) -> Router {
             "/v1/settings/{name}",
             put(put_setting).delete(delete_setting),
         )
+        // A whole catalog of thousands of tools is several megabytes.
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(Admin { store, registry })
 }
 

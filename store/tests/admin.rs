@@ -312,6 +312,15 @@ fn a_tool_from_configuration_is_drafted_checked_and_published_over_http() {
     assert_eq!(status, 400);
     let (status, _) = call(address, key, "PUT", "/v1/records/widget/x", "{}");
     assert_eq!(status, 404);
+    // A large file (past axum's 2 MB default) is taken whole.
+    let large = format!(
+        "{}\n{}",
+        toolschema_demo::CATALOG_TOML,
+        "# padding, as a large catalog's many records would be\n".repeat(60_000)
+    );
+    assert!(large.len() > 3 << 20);
+    let (status, body) = call(address, key, "PUT", "/v1/catalog", &large);
+    assert_eq!(status, 200, "{body}");
     // A file with a mistake is refused at its line.
     let (status, body) = call(address, key, "PUT", "/v1/catalog", "[[tenant]]\nid = 7\n");
     assert_eq!(status, 422, "{body}");
