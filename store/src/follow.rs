@@ -9,9 +9,10 @@ use std::time::SystemTime;
 use serde::Serialize;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
-use tokio_postgres::{AsyncMessage, Client, NoTls};
+use tokio_postgres::Client;
 use toolschema_runtime::catalog::Catalog;
 
+use crate::link::{self, Event};
 use crate::{CHANNEL, Store, StoreError, load_with};
 
 /// What a replica knows of its store, for a health endpoint.
@@ -110,14 +111,6 @@ impl Follower {
     }
 }
 
-/// What the connection's driver tells the follower.
-enum Event {
-    /// A notification on the channel.
-    Notified,
-    /// The connection ended.
-    Lost(String),
-}
-
 async fn follow(store: Store, catalog: Arc<Catalog>, health: Arc<Mutex<Health>>, timing: Timing) {
     let mut wait = timing.retry_first;
     loop {
@@ -164,32 +157,14 @@ async fn session(
         .keepalives_interval(Duration::from_secs(5))
         .keepalives_retries(3)
         .connect_timeout(Duration::from_secs(5));
-    let (mut client, mut connection) =
-        config
-            .connect(NoTls)
-            .await
-            .map_err(|error| StoreError::Connect {
-                database: store.database().to_owned(),
-                error,
-            })?;
     let (events, mut received) = mpsc::unbounded_channel();
-    let driver = tokio::spawn(async move {
-        loop {
-            let message = std::future::poll_fn(|cx| connection.poll_message(cx)).await;
-            let event = match message {
-                Some(Ok(AsyncMessage::Notification(_))) => Event::Notified,
-                Some(Ok(_)) => continue,
-                Some(Err(error)) => Event::Lost(crate::describe(&error)),
-                None => Event::Lost("the database closed the connection".into()),
-            };
-            let lost = matches!(event, Event::Lost(_));
-            if events.send(event).is_err() || lost {
-                return;
-            }
-        }
-    });
-    // Ends the driver with this session, whichever way it ends.
-    let _driver = AbortOnDrop(driver);
+    // The connection ends when this session drops its client.
+    let mut client = link::open(&config, store.tls.as_ref(), Some(events))
+        .await
+        .map_err(|error| StoreError::Connect {
+            database: store.database().to_owned(),
+            error,
+        })?;
     client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
     let was_away = update(health, |h| {
         h.disconnected_since.is_some() && h.problem.is_some()
@@ -293,12 +268,4 @@ fn now() -> u64 {
     SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
-}
-
-struct AbortOnDrop(JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
 }

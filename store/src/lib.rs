@@ -45,6 +45,7 @@ mod db;
 mod follow;
 #[cfg(feature = "admin-http")]
 pub mod http;
+mod link;
 mod records;
 
 use core::fmt;
@@ -52,7 +53,7 @@ use core::fmt;
 use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::Client;
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::catalog::Config;
 
@@ -73,6 +74,8 @@ pub struct Store {
     config: tokio_postgres::Config,
     /// The URL without its password, for messages.
     shown: String,
+    /// TLS, when the URL asks for it (`sslmode=require`).
+    tls: Option<std::sync::Arc<rustls::ClientConfig>>,
 }
 
 impl fmt::Debug for Store {
@@ -114,7 +117,7 @@ impl fmt::Display for StoreError {
                 write!(
                     f,
                     "cannot connect to the catalog store {database}: {}",
-                    describe(error)
+                    link::describe(error)
                 )
             }
             StoreError::Database(error)
@@ -123,11 +126,11 @@ impl fmt::Display for StoreError {
                 write!(
                     f,
                     "the catalog store has no tables yet (or an older schema): run `toolschema admin migrate` ({})",
-                    describe(error)
+                    link::describe(error)
                 )
             }
             StoreError::Database(error) => {
-                write!(f, "the catalog store failed: {}", describe(error))
+                write!(f, "the catalog store failed: {}", link::describe(error))
             }
             StoreError::Migrate(message) => {
                 write!(
@@ -142,22 +145,6 @@ impl fmt::Display for StoreError {
 }
 
 impl std::error::Error for StoreError {}
-
-/// What a database error says: the server's own message when it sent one,
-/// and what lies under the client's (`error connecting to server: ...`).
-pub(crate) fn describe(error: &tokio_postgres::Error) -> String {
-    if let Some(db) = error.as_db_error() {
-        return format!("{} ({})", db.message(), db.code().code());
-    }
-    let mut text = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(error: tokio_postgres::Error) -> StoreError {
@@ -199,15 +186,25 @@ impl Store {
     /// A store at `url` (`postgresql://user:password@host:port/database`,
     /// or the key=value form). Nothing is connected yet.
     ///
+    /// `sslmode=require` (or libpq's `verify-ca`, `verify-full`) connects
+    /// over TLS, verifying the server's certificate and host name against
+    /// the platform's root certificates and those of `sslrootcert=FILE` (a
+    /// PEM file); without it the connection is plain TCP.
+    ///
     /// ```
     /// let store = toolschema_store::Store::new("postgresql://app:secret@localhost/catalog").unwrap();
     /// assert!(!format!("{store:?}").contains("secret"));
     /// assert!(toolschema_store::Store::new("postgresql://[").is_err());
     /// ```
     pub fn new(url: &str) -> Result<Store, StoreError> {
+        let (url, root) = link::libpq_url(url);
         let config: tokio_postgres::Config = url
             .parse()
             .map_err(|error: tokio_postgres::Error| StoreError::Url(error.to_string()))?;
+        let tls = match link::wants_tls(&config) {
+            true => Some(link::tls(root.as_ref()).map_err(StoreError::Url)?),
+            false => None,
+        };
         let ports = config.get_ports();
         let hosts: Vec<String> = config
             .get_hosts()
@@ -229,7 +226,7 @@ impl Store {
             hosts.join(","),
             config.get_dbname().unwrap_or("")
         );
-        Ok(Store { config, shown })
+        Ok(Store { config, shown, tls })
     }
 
     /// The database, without its password.
@@ -239,20 +236,12 @@ impl Store {
 
     /// A new connection, driven on the current Tokio runtime.
     pub(crate) async fn connect(&self) -> Result<Client, StoreError> {
-        let (client, connection) =
-            self.config
-                .connect(NoTls)
-                .await
-                .map_err(|error| StoreError::Connect {
-                    database: self.shown.clone(),
-                    error,
-                })?;
-        tokio::spawn(async move {
-            if let Err(error) = connection.await {
-                tracing::debug!(%error, "catalog store connection ended");
-            }
-        });
-        Ok(client)
+        link::open(&self.config, self.tls.as_ref(), None)
+            .await
+            .map_err(|error| StoreError::Connect {
+                database: self.shown.clone(),
+                error,
+            })
     }
 
     /// Creates the store's tables, or upgrades them to this version's
@@ -279,6 +268,19 @@ impl Store {
     pub async fn load(&self, registry: &Registry) -> Result<Loaded, StoreError> {
         let mut client = self.connect().await?;
         load_with(&mut client, registry).await
+    }
+
+    /// Whether a connection to the store is encrypted (the server's own
+    /// word: `pg_stat_ssl` of this connection).
+    pub async fn uses_tls(&self) -> Result<bool, StoreError> {
+        let client = self.connect().await?;
+        let row = client
+            .query_one(
+                "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+                &[],
+            )
+            .await?;
+        Ok(row.get(0))
     }
 
     /// The stored records and their revision, unchecked (read in one

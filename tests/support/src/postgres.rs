@@ -35,6 +35,8 @@ struct Cluster {
     data: PathBuf,
     /// Who runs the server (`nobody` when the tests run as root).
     runner: Option<&'static str>,
+    /// The server's certificate and key, when it speaks TLS.
+    tls: Option<(PathBuf, PathBuf)>,
 }
 
 const USER: &str = "toolschema";
@@ -55,6 +57,18 @@ impl Postgres {
     /// A server of its own, in a new cluster (for tests that stop and
     /// start it).
     pub fn start() -> Postgres {
+        Postgres::start_with(false).0
+    }
+
+    /// A server of its own that also speaks TLS, with a certificate for
+    /// `127.0.0.1` from a certificate authority made for it (openssl); the
+    /// authority's certificate (PEM), to trust.
+    pub fn start_tls() -> (Postgres, PathBuf) {
+        let (postgres, ca) = Postgres::start_with(true);
+        (postgres, ca.expect("a certificate authority"))
+    }
+
+    fn start_with(tls: bool) -> (Postgres, Option<PathBuf>) {
         let bin = binaries();
         let runner = is_root().then_some("nobody");
         let dir = std::env::temp_dir().join(format!(
@@ -73,16 +87,29 @@ impl Postgres {
             .arg(&data);
         run(&mut initdb, "initdb");
         let port = free_port();
-        let cluster = Cluster { bin, data, runner };
+        let (tls, ca) = match tls {
+            true => {
+                let (cert, key, ca) = certificates(&dir, runner);
+                (Some((cert, key)), Some(ca))
+            }
+            false => (None, None),
+        };
+        let cluster = Cluster {
+            bin,
+            data,
+            runner,
+            tls,
+        };
         cluster.start(port);
         watchdog(&dir, &cluster);
-        Postgres {
+        let postgres = Postgres {
             server: format!("postgresql://{USER}@127.0.0.1:{port}"),
             host: "127.0.0.1".into(),
             port,
             user: USER.into(),
             cluster: Some(cluster),
-        }
+        };
+        (postgres, ca)
     }
 
     fn given(server: &str) -> Postgres {
@@ -158,11 +185,19 @@ impl Cluster {
             .arg(self.data.join("../log"))
             .arg("-o")
             .arg(format!(
-                "-p {port} -c listen_addresses=127.0.0.1 -k {} -c fsync=off -c max_connections=200",
+                "-p {port} -c listen_addresses=127.0.0.1 -k {} -c fsync=off -c max_connections=200{}",
                 self.data
                     .parent()
                     .expect("the cluster's directory")
-                    .display()
+                    .display(),
+                match &self.tls {
+                    Some((cert, key)) => format!(
+                        " -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+                        cert.display(),
+                        key.display()
+                    ),
+                    None => String::new(),
+                }
             ))
             .arg("-D")
             .arg(&self.data);
@@ -179,6 +214,75 @@ impl Cluster {
 }
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+/// A certificate authority and a server certificate for 127.0.0.1 it
+/// signed, in `dir`: the server's certificate, its key (readable by the
+/// server's user only, as PostgreSQL requires) and the authority's
+/// certificate.
+fn certificates(dir: &Path, runner: Option<&str>) -> (PathBuf, PathBuf, PathBuf) {
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    let (ca_key, ca) = (dir.join("ca.key"), dir.join("ca.pem"));
+    run(
+        Command::new("openssl")
+            .args(["req", "-x509"])
+            .args(ec)
+            .args(["-days", "2", "-subj", "/CN=toolschema test CA", "-keyout"])
+            .arg(&ca_key)
+            .arg("-out")
+            .arg(&ca),
+        "openssl (authority)",
+    );
+    let (key, request, cert) = (
+        dir.join("server.key"),
+        dir.join("server.csr"),
+        dir.join("server.pem"),
+    );
+    run(
+        Command::new("openssl")
+            .arg("req")
+            .args(ec)
+            .args(["-subj", "/CN=127.0.0.1", "-keyout"])
+            .arg(&key)
+            .arg("-out")
+            .arg(&request),
+        "openssl (request)",
+    );
+    let extensions = dir.join("server.ext");
+    std::fs::write(
+        &extensions,
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n",
+    )
+    .expect("extensions");
+    run(
+        Command::new("openssl")
+            .args(["x509", "-req", "-days", "2", "-in"])
+            .arg(&request)
+            .arg("-CA")
+            .arg(&ca)
+            .arg("-CAkey")
+            .arg(&ca_key)
+            .arg("-CAcreateserial")
+            .arg("-extfile")
+            .arg(&extensions)
+            .arg("-out")
+            .arg(&cert),
+        "openssl (certificate)",
+    );
+    run(Command::new("chmod").arg("600").arg(&key), "chmod");
+    if let Some(runner) = runner {
+        run(
+            Command::new("chown").arg(runner).arg(&key).arg(&cert),
+            "chown",
+        );
+    }
+    (cert, key, ca)
+}
 
 /// Stops the server and removes its directory once this process is gone.
 #[expect(
