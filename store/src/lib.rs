@@ -416,7 +416,10 @@ impl Store {
         Ok(row.map(|row| row.get(0)))
     }
 
-    /// Follows the store for `catalog`: see [`Follower`].
+    /// Follows the store for `catalog`, which serves `revision` (the
+    /// [`Loaded::revision`] it was built from): see [`Follower`]. Call it
+    /// within a Tokio runtime; following runs on it until the follower is
+    /// dropped.
     pub fn follow(
         &self,
         catalog: std::sync::Arc<toolschema_runtime::catalog::Catalog>,
