@@ -69,6 +69,18 @@ fn call(
     (status, body)
 }
 
+/// Two fields of each object of a JSON list.
+fn pairs(list: &Value, first: &str, second: &str) -> Vec<(String, String)> {
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .map(|item| {
+            let text = |key: &str| item[key].as_str().unwrap_or("").to_owned();
+            (text(first), text(second))
+        })
+        .collect()
+}
+
 #[test]
 fn only_operators_act_and_every_answer_says_what_happened() {
     let (store, address, key, runtime) = start();
@@ -146,17 +158,7 @@ fn only_operators_act_and_every_answer_says_what_happened() {
 
     let (status, body) = call(address, key, "GET", "/v1/audit?limit=10", "");
     assert_eq!(status, 200);
-    let entries: Vec<(String, String)> = body["entries"]
-        .as_array()
-        .expect("entries")
-        .iter()
-        .map(|e| {
-            (
-                e["actor"].as_str().unwrap_or("").to_owned(),
-                e["action"].as_str().unwrap_or("").to_owned(),
-            )
-        })
-        .collect();
+    let entries = pairs(&body["entries"], "actor", "action");
     assert_eq!(
         entries,
         [
@@ -223,17 +225,7 @@ fn a_tool_from_configuration_is_drafted_checked_and_published_over_http() {
         &broken.to_string(),
     );
     assert_eq!(status, 422, "{body}");
-    let problems: Vec<(String, String)> = body["problems"]
-        .as_array()
-        .expect("problems")
-        .iter()
-        .map(|p| {
-            (
-                p["record"].as_str().unwrap_or("").to_owned(),
-                p["field"].as_str().unwrap_or("").to_owned(),
-            )
-        })
-        .collect();
+    let problems = pairs(&body["problems"], "record", "field");
     assert_eq!(
         problems,
         [
