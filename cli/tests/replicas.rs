@@ -195,9 +195,12 @@ fn replicas_follow_the_store_through_a_publish_a_disconnection_and_an_outage() {
     assert!(names(&before).contains(&"billing.refund"));
     for port in &ports {
         assert_eq!(tools(*port), before);
-        assert_eq!(
-            store_health(*port),
-            json!({"connected": true, "revision": 1})
+        // Each replica serves from its first load, then starts following:
+        // it is listening soon after.
+        wait(
+            "a replica follows the store",
+            Duration::from_secs(10),
+            || store_health(*port) == json!({"connected": true, "revision": 1}),
         );
     }
 
