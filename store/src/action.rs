@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::catalog::{Status, hash_api_key};
 
-use crate::records::{Body, Kind, Records, SETTINGS, Version, status_name};
+use crate::records::{Body, Kind, Records, SETTINGS, Version};
 
 /// A change to the catalog configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -288,7 +288,7 @@ fn draft(
     if let Some(existing) = records.versions.get(&(tool.clone(), version)) {
         return Err(Refused::Conflict(format!(
             "{target} exists already ({}); a new draft takes a new number",
-            status_name(existing.status)
+            existing.status.name()
         )));
     }
     let configured = records.get(Kind::GatewayTool, &tool).is_some();
@@ -373,7 +373,7 @@ fn transition(
     let Some(current) = records.versions.get_mut(&(tool.to_owned(), version)) else {
         let known: Vec<String> = records
             .versions_of(tool)
-            .map(|(n, v)| format!("{n} ({})", status_name(v.status)))
+            .map(|(n, v)| format!("{n} ({})", v.status.name()))
             .collect();
         return Err(Refused::NotFound(match known.is_empty() {
             true => format!("{target}: `{tool}` has no mapping versions; add one with a draft"),
@@ -384,20 +384,17 @@ fn transition(
         }));
     };
     if !from.contains(&current.status) {
-        let allowed: Vec<&str> = from.iter().map(|s| status_name(*s)).collect();
+        let allowed: Vec<&str> = from.iter().map(|s| s.name()).collect();
         return Err(Refused::Conflict(format!(
             "{target} is {}; only a version that is {} can become {}",
-            status_name(current.status),
+            current.status.name(),
             allowed.join(" or "),
-            status_name(to)
+            to.name()
         )));
     }
     let before = current.status;
     current.status = to;
-    Ok(done(
-        target,
-        format!("{} -> {}", status_name(before), status_name(to)),
-    ))
+    Ok(done(target, format!("{} -> {}", before.name(), to.name())))
 }
 
 fn switch(records: &mut Records, toolset: &str, active: bool) -> Result<Done, Refused> {

@@ -4,7 +4,7 @@ use serde_json::Value;
 use tokio_postgres::GenericClient;
 use toolschema_runtime::catalog::Status;
 
-use crate::records::{Body, Kind, Records, SETTINGS, Version, status_name};
+use crate::records::{Body, Kind, Records, SETTINGS, Version};
 
 /// The channel replicas listen on; the payload is the new revision.
 pub const CHANNEL: &str = "toolschema_catalog";
@@ -98,7 +98,7 @@ pub(crate) async fn write(
         if before.versions.get(&(tool.clone(), *number)) != Some(version) {
             tools.push(tool.clone());
             numbers.push(i32::try_from(*number).unwrap_or(i32::MAX));
-            statuses.push(status_name(version.status).to_owned());
+            statuses.push(version.status.name().to_owned());
             definitions.push(version.definition.clone().map(Value::Object));
         }
     }

@@ -95,19 +95,13 @@ impl Follower {
 
     /// What the replica knows of its store now.
     pub fn health(&self) -> Health {
-        match self.health.lock() {
-            Ok(health) => health.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        }
+        update(&self.health, |h| h.clone())
     }
 
     /// A shared handle on the health, for a probe that outlives borrows.
     pub fn health_handle(&self) -> impl Fn() -> Health + Send + Sync + 'static {
         let health = self.health.clone();
-        move || match health.lock() {
-            Ok(health) => health.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        }
+        move || update(&health, |h| h.clone())
     }
 }
 

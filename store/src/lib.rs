@@ -52,17 +52,14 @@ use core::fmt;
 
 use serde::Serialize;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use tokio_postgres::Client;
 use toolschema_runtime::call::Registry;
-use toolschema_runtime::catalog::Config;
+use toolschema_runtime::catalog::{Config, hash_api_key};
 
 pub use action::{Action, Done, Refused};
 pub use db::CHANNEL;
 pub use follow::{Follower, Health};
-pub use records::{
-    Body, Kind, Problem, Problems, Records, Rendered, SETTINGS, Version, status_name,
-};
+pub use records::{Body, Kind, Problem, Problems, Records, Rendered, SETTINGS, Version};
 
 mod embedded {
     refinery::embed_migrations!("migrations");
@@ -379,7 +376,7 @@ impl Store {
         let inserted = client
             .execute(
                 "INSERT INTO operator (name, key_hash) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
-                &[&name, &operator_hash(&key)],
+                &[&name, &hash_api_key(&key)],
             )
             .await?;
         if inserted == 0 {
@@ -410,7 +407,7 @@ impl Store {
         let row = client
             .query_opt(
                 "SELECT name FROM operator WHERE key_hash = $1",
-                &[&operator_hash(key)],
+                &[&hash_api_key(key)],
             )
             .await?;
         Ok(row.map(|row| row.get(0)))
@@ -464,16 +461,6 @@ async fn read_with(client: &mut Client) -> Result<(i64, Records), StoreError> {
     let read = db::read(&transaction).await?;
     transaction.commit().await?;
     Ok(read)
-}
-
-/// An operator key's hash, as stored.
-fn operator_hash(key: &str) -> String {
-    let digest = Sha256::digest(key.as_bytes());
-    let mut text = String::with_capacity(64);
-    for byte in digest {
-        text.push_str(&format!("{byte:02x}"));
-    }
-    text
 }
 
 /// How many changed records the audit trail shows whole; beyond, it names
@@ -537,8 +524,7 @@ fn changed_records(before: &Records, after: &Records) -> Vec<Value> {
         let (old, new) = (before.versions.get(key), after.versions.get(key));
         if old != new {
             let show = |version: Option<&Version>| {
-                version
-                    .map(|v| json!({"status": status_name(v.status), "definition": v.definition}))
+                version.map(|v| json!({"status": v.status.name(), "definition": v.definition}))
             };
             changed.push(json!({
                 "record": format!("tool_version \"{}\" {}", key.0, key.1),

@@ -367,7 +367,7 @@ impl Records {
                                     .insert("version".into(), toml::Value::Integer(number.into()));
                                 fields.insert(
                                     "status".into(),
-                                    toml::Value::String(status_name(version.status).into()),
+                                    toml::Value::String(version.status.name().into()),
                                 );
                                 versions.push(toml::Value::Table(fields));
                                 numbers.push(number);
@@ -414,7 +414,7 @@ impl Records {
                 fields.insert("version".into(), toml::Value::Integer((*number).into()));
                 fields.insert(
                     "status".into(),
-                    toml::Value::String(status_name(version.status).into()),
+                    toml::Value::String(version.status.name().into()),
                 );
                 versions.push(toml::Value::Table(fields));
                 numbers.push(*number);
@@ -480,13 +480,13 @@ impl Rendered {
         Problems(
             errors
                 .iter()
-                .map(|error| self.problem(&error.line, &error.key, &error.message))
+                .map(|error| self.problem(error.line, &error.key, &error.message))
                 .collect(),
         )
     }
 
-    fn problem(&self, line: &usize, key: &str, message: &str) -> Problem {
-        let index = self.places.partition_point(|(first, _)| first <= line);
+    fn problem(&self, line: usize, key: &str, message: &str) -> Problem {
+        let index = self.places.partition_point(|(first, _)| *first <= line);
         let Some((_, place)) = index.checked_sub(1).and_then(|i| self.places.get(i)) else {
             return Problem {
                 record: "catalog".into(),
@@ -496,11 +496,8 @@ impl Rendered {
         };
         // `client[2].toolsets[0]` is `toolsets[0]` of the record; a
         // version's field names the version.
-        let field = match key.split_once('.') {
-            Some((_, rest)) => rest,
-            None if key.starts_with('(') => "",
-            None => key.split_once('[').map_or("", |_| ""),
-        };
+        // (A key without a field, `client[2]` or `(file)`, is the record.)
+        let field = key.split_once('.').map_or("", |(_, rest)| rest);
         for prefix in ["version[", "versions["] {
             let Some(rest) = field.strip_prefix(prefix) else {
                 continue;
@@ -526,11 +523,6 @@ impl Rendered {
             message: message.to_owned(),
         }
     }
-}
-
-/// A status's configuration word.
-pub fn status_name(status: Status) -> &'static str {
-    status.name()
 }
 
 /// A TOML table as a JSON object.
