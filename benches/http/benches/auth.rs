@@ -92,6 +92,7 @@ fn main() {
         compare(
             "tools/call, access token against API key",
             calls,
+            10,
             (
                 "access token (JWKS cached)",
                 paid_invoice(&http, &url, &format!("Bearer {token}"), &body),

@@ -107,6 +107,7 @@ fn main() {
         compare(
             "REST (reqwest + serde_json directly)",
             calls,
+            10,
             (
                 "through the gateway",
                 through(&rest, "orders.get", json!({"order_id": 42, "expand": "lines"})),
@@ -137,6 +138,7 @@ fn main() {
         compare(
             "SOAP (envelope formatted, reqwest + quick-xml directly)",
             calls,
+            10,
             (
                 "through the gateway",
                 through(

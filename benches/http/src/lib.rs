@@ -20,11 +20,13 @@ pub mod timing {
     }
 
     /// Times `calls` of each of `ours` and `baseline` (each a label and a
-    /// call) in ten interleaved rounds, after a warm-up of 1,000 each, and
-    /// prints p50 and p99 of both and the difference.
+    /// call) in `rounds` interleaved rounds (as many as `calls`: one call
+    /// of each in turn), after a warm-up of 1,000 each, and prints p50 and
+    /// p99 of both and the difference.
     pub async fn compare<A, AF, B, BF>(
         what: &str,
         calls: usize,
+        rounds: usize,
         ours: (&str, A),
         baseline: (&str, B),
     ) where
@@ -38,7 +40,7 @@ pub mod timing {
             ours().await;
             base().await;
         }
-        let rounds = 10;
+        let rounds = rounds.clamp(1, calls.max(1));
         let per_round = calls / rounds;
         let (mut timed, mut plain) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
         for _ in 0..rounds {

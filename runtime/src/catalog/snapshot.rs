@@ -90,8 +90,8 @@ struct Shared {
 /// What one client application sees.
 #[derive(Debug)]
 pub struct ClientView {
-    id: String,
-    tenant: String,
+    id: Arc<str>,
+    tenant: Arc<str>,
     profile: Profile,
     shared: Arc<Shared>,
 }
@@ -105,6 +105,28 @@ impl ClientView {
     /// The client's tenant (`*` when no configuration is in force).
     pub fn tenant(&self) -> &str {
         &self.tenant
+    }
+
+    /// The client's id, shared: a clone copies no text. (Telemetry
+    /// records it with every request.)
+    ///
+    /// ```
+    /// use toolschema_runtime::call::Registry;
+    /// use toolschema_runtime::catalog::Catalog;
+    ///
+    /// let catalog = Catalog::open(Registry::new());
+    /// let snapshot = catalog.snapshot();
+    /// let client = snapshot.client("anyone").expect("no configuration: one view for everyone");
+    /// assert_eq!(&*client.shared_id(), client.id());
+    /// assert_eq!(&*client.shared_tenant(), client.tenant());
+    /// ```
+    pub fn shared_id(&self) -> Arc<str> {
+        self.id.clone()
+    }
+
+    /// The client's tenant, shared like [`ClientView::shared_id`].
+    pub fn shared_tenant(&self) -> Arc<str> {
+        self.tenant.clone()
     }
 
     /// The client's schema dialect.
@@ -414,8 +436,8 @@ impl Snapshot {
         let plans = [(Profile::Default, plan)];
         let renders = render_all(&plans);
         let view = ClientView {
-            id: EVERYONE.to_owned(),
-            tenant: EVERYONE.to_owned(),
+            id: Arc::from(EVERYONE),
+            tenant: Arc::from(EVERYONE),
             profile: Profile::Default,
             shared: Arc::new(shared(Profile::Default, &plans[0].1, &renders)),
         };
@@ -482,8 +504,8 @@ impl Snapshot {
                 token_clients.insert(token_client.to_owned(), client.id().to_owned());
             }
             let view = ClientView {
-                id: client.id().to_owned(),
-                tenant: client.tenant().to_owned(),
+                id: Arc::from(client.id()),
+                tenant: Arc::from(client.tenant()),
                 profile: client.profile(),
                 shared: shared[group].clone(),
             };

@@ -142,29 +142,12 @@ impl Issuer {
     pub fn start(keys: &[&SigningKey]) -> (Arc<Issuer>, String) {
         let issuer = Arc::new(Issuer::default());
         *issuer.keys.lock().expect("keys") = keys.iter().map(|k| k.jwk.clone()).collect();
-        let (ready, address) = std::sync::mpsc::channel();
-        let state = issuer.clone();
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                    .await
-                    .expect("binds");
-                ready
-                    .send(listener.local_addr().expect("address"))
-                    .expect("send");
-                let app = Router::new()
-                    .route("/.well-known/oauth-authorization-server", get(metadata))
-                    .route("/jwks", get(jwks))
-                    .route("/introspect", axum::routing::post(introspect))
-                    .with_state(state);
-                axum::serve(listener, app).await.expect("serves");
-            });
-        });
-        let address: SocketAddr = address.recv().expect("the issuer starts");
+        let app = Router::new()
+            .route("/.well-known/oauth-authorization-server", get(metadata))
+            .route("/jwks", get(jwks))
+            .route("/introspect", axum::routing::post(introspect))
+            .with_state(issuer.clone());
+        let address = serve_in_thread(app);
         let url = format!("http://127.0.0.1:{}", address.port());
         *issuer.url.lock().expect("url") = url.clone();
         (issuer, url)
@@ -209,4 +192,24 @@ impl Issuer {
     pub fn key_reads(&self) -> usize {
         self.reads.load(Ordering::SeqCst)
     }
+}
+
+/// Serves `router` on a free loopback port from a thread of its own (with
+/// a runtime of its own, so it answers whatever the caller's runtime is
+/// doing); its address, once it listens.
+pub fn serve_in_thread(router: Router) -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+    let address = listener.local_addr().expect("address");
+    listener.set_nonblocking(true).expect("nonblocking");
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
+            axum::serve(listener, router).await.expect("serves");
+        });
+    });
+    address
 }
