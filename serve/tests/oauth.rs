@@ -521,3 +521,168 @@ async fn a_flood_of_made_up_opaque_tokens_reaches_the_issuer_a_few_at_a_time() {
     let most = f.issuer.most_introspections_at_once();
     assert!((1..=8).contains(&most), "{most} at once");
 }
+
+/// Every header a downstream received, per request.
+type Received = Arc<std::sync::Mutex<Vec<Vec<(String, String)>>>>;
+
+/// A downstream that answers `{"echoed": true}` and keeps every request's
+/// headers; its base URL.
+fn recording_downstream(received: Received) -> String {
+    let router = axum::Router::new().fallback(move |request: axum::extract::Request| {
+        let received = received.clone();
+        async move {
+            let headers = request
+                .headers()
+                .iter()
+                .map(|(name, value)| {
+                    let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+                    (name.as_str().to_owned(), value)
+                })
+                .collect();
+            received.lock().expect("received").push(headers);
+            ([("content-type", "application/json")], r#"{"echoed":true}"#)
+        }
+    });
+    let address = toolschema_test_support::issuer::serve_in_thread(router);
+    format!("http://{address}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_never_reaches_a_downstream() {
+    let key = SigningKey::generate("key-1");
+    let (_issuer, issuer_url) = Issuer::start(&[&key]);
+    let received = Received::default();
+    let (plain, credentialed) = (
+        recording_downstream(received.clone()),
+        recording_downstream(received.clone()),
+    );
+    let catalog = format!(
+        r#"
+[authorization]
+issuer = "{issuer_url}"
+resource = "{RESOURCE}"
+algorithms = ["ES256"]
+
+[[tenant]]
+id = "acme"
+
+[[client]]
+id = "finance"
+tenant = "acme"
+oauth_client_ids = ["finance-app"]
+toolsets = ["echo"]
+
+[[toolset]]
+id = "echo"
+tenant = "acme"
+tools = ["echo.plain", "echo.credentialed"]
+
+[[downstream]]
+id = "plain"
+base_url = "{plain}"
+
+[[downstream]]
+id = "credentialed"
+base_url = "{credentialed}"
+auth = {{ kind = "bearer", env = "CARGO_PKG_NAME" }}
+
+[[gateway_tool]]
+name = "echo.plain"
+downstream = "plain"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Echoes."
+method = "GET"
+path = "/echo"
+
+[[gateway_tool]]
+name = "echo.credentialed"
+downstream = "credentialed"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Echoes, with the gateway's own credential."
+method = "POST"
+path = "/echo"
+"#
+    );
+    let server = Server::new("billing", "1").catalog_toml(catalog, "catalog.toml");
+    let (address, stop) = common::spawn(server);
+    let token = key.sign(&json!({
+        "iss": issuer_url, "aud": RESOURCE, "client_id": "finance-app",
+        "iat": now(), "exp": now() + 300,
+    }));
+    let http = reqwest::Client::new();
+    for tool in ["echo.plain", "echo.credentialed"] {
+        let reply = http
+            .post(format!("http://{address}/mcp"))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-11-25")
+            .header("authorization", format!("Bearer {token}"))
+            .body(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                       "params": {"name": tool, "arguments": {}}})
+                .to_string(),
+            )
+            .send()
+            .await
+            .expect("the server answers")
+            .text()
+            .await
+            .expect("a body");
+        let reply: Value = serde_json::from_str(&reply).expect("JSON");
+        assert_eq!(
+            reply["result"]["content"][0]["text"], r#"{"echoed":true}"#,
+            "{tool}: {reply}"
+        );
+        let rest = http
+            .post(format!("http://{address}/v1/tools/{tool}/call"))
+            .header("content-type", "application/json")
+            .header("authorization", format!("Bearer {token}"))
+            .body("{}")
+            .send()
+            .await
+            .expect("the server answers");
+        assert_eq!(rest.status(), 200, "{tool} over REST");
+    }
+    let received = received.lock().expect("received").clone();
+    assert_eq!(received.len(), 4, "each tool called twice: {received:?}");
+    let signature = token.rsplit('.').next().expect("a signature");
+    for headers in &received {
+        for (name, value) in headers {
+            assert!(
+                !value.contains(&token) && !value.contains(signature),
+                "the caller's token reached a downstream in `{name}`"
+            );
+        }
+    }
+    // The plain downstream got no credential at all; the other only its own.
+    let authorizations: Vec<Option<&str>> = received
+        .iter()
+        .map(|headers| {
+            headers
+                .iter()
+                .find(|(name, _)| name == "authorization")
+                .map(|(_, value)| value.as_str())
+        })
+        .collect();
+    let own = format!("Bearer {}", env!("CARGO_PKG_NAME"));
+    assert_eq!(
+        authorizations.iter().filter(|a| a.is_none()).count(),
+        2,
+        "{authorizations:?}"
+    );
+    assert_eq!(
+        authorizations
+            .iter()
+            .filter(|a| **a == Some(own.as_str()))
+            .count(),
+        2,
+        "{authorizations:?}"
+    );
+    drop(stop);
+}
