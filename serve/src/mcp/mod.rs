@@ -326,17 +326,10 @@ impl Protocol {
         #[cfg(feature = "otel")]
         if let Some(telemetry) = &self.telemetry {
             use opentelemetry::context::FutureExt as _;
-            // A version this server speaks is recorded without a copy.
             let version = headers
                 .protocol_version
                 .or_else(|| request.meta_version().and_then(Value::as_str))
-                .or(session.protocol)
-                .map(
-                    |version| match SUPPORTED_VERSIONS.iter().find(|known| **known == version) {
-                        Some(known) => std::borrow::Cow::Borrowed(*known),
-                        None => std::borrow::Cow::Owned(version.to_owned()),
-                    },
-                );
+                .or(session.protocol);
             let observed = telemetry.start(&request, client, headers, version);
             let context = observed.context.clone();
             let answer = self

@@ -42,7 +42,7 @@ use opentelemetry::{Context, KeyValue};
 use serde_json::Value;
 use toolschema_runtime::catalog::ClientView;
 
-use super::{Answer, Headers, Outcome, Request};
+use super::{Answer, Headers, Outcome, Request, SUPPORTED_VERSIONS};
 
 /// The instrumentation scope's name.
 const SCOPE: &str = "toolschema";
@@ -116,20 +116,20 @@ impl Telemetry {
         request: &Request,
         client: &ClientView,
         headers: &Headers<'_>,
-        version: Option<Cow<'static, str>>,
+        version: Option<&str>,
     ) -> Observed {
-        let method = method_name(request.method());
+        let method = known_or_owned(request.method(), &METHODS);
+        let version = version.map(|version| known_or_owned(version, &SUPPORTED_VERSIONS));
         // Shared, not copied, between the span, the metrics and `Observed`.
         let tool: Option<Arc<str>> = (method == "tools/call")
             .then(|| request.params().get("name").and_then(Value::as_str))
             .flatten()
             .map(Arc::from);
         let client_id = client.shared_id();
-        let from_meta = remote_parent(
-            request.meta("traceparent").and_then(Value::as_str),
-            request.meta("tracestate").and_then(Value::as_str),
-        );
-        let from_http = remote_parent(headers.trace_context.0, headers.trace_context.1);
+        let from_meta = remote_parent(request.meta("traceparent").and_then(Value::as_str), || {
+            request.meta("tracestate").and_then(Value::as_str)
+        });
+        let from_http = remote_parent(headers.trace_context.0, || headers.trace_context.1);
         let (parent, link) = match (from_meta, from_http) {
             (Some(meta), http) => (meta, http),
             (None, Some(http)) => (http, None),
@@ -232,22 +232,25 @@ impl Telemetry {
     }
 }
 
-/// The method's name, without a copy for the methods MCP defines.
-fn method_name(method: &str) -> Cow<'static, str> {
-    const KNOWN: [&str; 9] = [
-        "tools/call",
-        "tools/list",
-        "initialize",
-        "ping",
-        "logging/setLevel",
-        "server/discover",
-        "subscriptions/listen",
-        "resources/list",
-        "prompts/list",
-    ];
-    match KNOWN.iter().find(|known| **known == method) {
-        Some(known) => Cow::Borrowed(known),
-        None => Cow::Owned(method.to_owned()),
+/// The methods MCP defines, recorded without a copy.
+const METHODS: [&str; 9] = [
+    "tools/call",
+    "tools/list",
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "server/discover",
+    "subscriptions/listen",
+    "resources/list",
+    "prompts/list",
+];
+
+/// `text` as an attribute value: the `known` constant it equals, else a
+/// copy.
+fn known_or_owned(text: &str, known: &[&'static str]) -> Cow<'static, str> {
+    match known.iter().find(|candidate| **candidate == text) {
+        Some(constant) => Cow::Borrowed(constant),
+        None => Cow::Owned(text.to_owned()),
     }
 }
 
@@ -276,12 +279,15 @@ pub(crate) struct Observed {
     client: Arc<str>,
 }
 
-/// The context of the remote span a W3C `traceparent` (and `tracestate`)
-/// names, if `traceparent` is there and well formed.
-fn remote_parent(traceparent: Option<&str>, tracestate: Option<&str>) -> Option<Context> {
+/// The context of the remote span a W3C `traceparent` (and `tracestate`,
+/// looked up only then) names, if `traceparent` is there and well formed.
+fn remote_parent<'a>(
+    traceparent: Option<&str>,
+    tracestate: impl FnOnce() -> Option<&'a str>,
+) -> Option<Context> {
     let (trace_id, span_id, flags) = read_traceparent(traceparent?)?;
     // A malformed `tracestate` is dropped; the parent still holds.
-    let state = tracestate
+    let state = tracestate()
         .and_then(|text| TraceState::from_str(text).ok())
         .unwrap_or_default();
     let remote = SpanContext::new(trace_id, span_id, flags, true, state);
@@ -359,7 +365,7 @@ mod tests {
 
     /// The remote span context we read, if any.
     fn ours(traceparent: &str, tracestate: Option<&str>) -> Option<SpanContext> {
-        remote_parent(Some(traceparent), tracestate)
+        remote_parent(Some(traceparent), || tracestate)
             .map(|context| context.span().span_context().clone())
     }
 
