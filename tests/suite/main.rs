@@ -8,6 +8,7 @@ mod catalog;
 mod catalog_properties;
 mod corpus;
 mod cost;
+mod endpoint;
 mod export;
 mod fast_path;
 mod gateway;

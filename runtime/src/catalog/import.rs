@@ -12,14 +12,15 @@
 //! bodies, cookies, non-JSON bodies) is reported and skipped.
 
 mod wsdl;
+mod yaml;
 
 use core::fmt;
 use std::collections::BTreeSet;
 
 pub use wsdl::import_wsdl;
 
-use super::gateway::{Auth, SoapVersion};
-use crate::model::{Number, Text};
+use super::gateway::{Auth, SoapVersion, template_problem};
+use crate::model::Number;
 use crate::render::{Json as Value, Object as Map};
 use toolschema_text::formats::FORMATS;
 
@@ -76,49 +77,19 @@ impl std::error::Error for ImportError {}
 /// are passed on whole.
 const MAX_DEPTH: usize = 4;
 
+/// The most fields one body or answer is flattened into. `$ref`s can make
+/// a small document stand for millions of fields (forty properties each
+/// naming a schema of forty, four levels down); past this the operation
+/// is skipped, having done work bounded by it.
+const MAX_FIELDS: usize = 1000;
+
 /// Reads an OpenAPI document, JSON or YAML.
 pub fn parse_document(text: &str) -> Result<Value, ImportError> {
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         return Ok(value);
     }
-    let documents = yaml_rust2::YamlLoader::load_from_str(text)
-        .map_err(|error| ImportError(format!("the document is neither JSON nor YAML: {error}")))?;
-    let document = documents
-        .into_iter()
-        .next()
-        .ok_or_else(|| ImportError("the document is empty".to_owned()))?;
-    Ok(yaml_to_json(document))
-}
-
-fn yaml_to_json(yaml: yaml_rust2::Yaml) -> Value {
-    use yaml_rust2::Yaml;
-    match yaml {
-        Yaml::Real(text) => text
-            .parse::<f64>()
-            .ok()
-            .and_then(serde_json::Number::from_f64)
-            .map_or(Value::String(Text::from(text)), |n| {
-                Value::Number(Number::Float(n.as_f64().unwrap_or_default()))
-            }),
-        Yaml::Integer(n) => Value::Number(Number::Int(n)),
-        Yaml::String(text) => Value::String(Text::from(text)),
-        Yaml::Boolean(b) => Value::Bool(b),
-        Yaml::Array(items) => Value::Array(items.into_iter().map(yaml_to_json).collect()),
-        Yaml::Hash(entries) => {
-            let mut map = Map::new();
-            for (key, value) in entries {
-                let key = match key {
-                    Yaml::String(text) | Yaml::Real(text) => text,
-                    Yaml::Integer(n) => n.to_string(),
-                    Yaml::Boolean(b) => b.to_string(),
-                    _ => continue,
-                };
-                map.insert(Text::from(key), yaml_to_json(value));
-            }
-            Value::Object(map)
-        }
-        Yaml::Null | Yaml::BadValue | Yaml::Alias(_) => Value::Null,
-    }
+    yaml::read(text)
+        .map_err(|error| ImportError(format!("the document is neither JSON nor YAML: {error}")))
 }
 
 /// Writes gateway tools for the operations of `document`.
@@ -319,6 +290,9 @@ impl Context<'_> {
         options: &ImportOptions,
         downstream: &str,
     ) -> Result<(String, String), String> {
+        if let Some(problem) = template_problem(self.path) {
+            return Err(problem);
+        }
         let name = format!("{}{}", options.prefix, kebab(label));
         let text = |key: &str| {
             operation
@@ -534,6 +508,11 @@ impl Context<'_> {
         trail: &mut Vec<String>,
         out: &mut Vec<Found>,
     ) -> Result<(), String> {
+        if out.len() >= MAX_FIELDS {
+            return Err(format!(
+                "its request body or answer has more than {MAX_FIELDS} fields once its `$ref`s are followed (the {MAX_FIELDS}th at `{exposed}`), more than a tool can list"
+            ));
+        }
         let mark = trail.len();
         let schema = self.resolve(schema, trail)?;
         for key in ["oneOf", "anyOf"] {
@@ -1084,6 +1063,80 @@ mod tests {
         let yaml = parse_document("openapi: 2.0\npaths: {}\n").expect("yaml");
         let refused = import_openapi(&yaml, &options()).expect_err("old");
         assert!(refused.to_string().contains("3.0 and 3.1"), "{refused}");
+    }
+
+    /// Forty properties, each a schema of forty, four levels down: 2.56
+    /// million fields from a few kilobytes.
+    fn fan_out_document() -> String {
+        let mut schemas = Vec::new();
+        for level in 0..4 {
+            let properties: Vec<String> = (0..40)
+                .map(|i| match level {
+                    3 => format!(r#""p{i}": {{"type": "string"}}"#),
+                    _ => format!(r##""p{i}": {{"$ref": "#/components/schemas/L{}"}}"##, level + 1),
+                })
+                .collect();
+            schemas.push(format!(
+                r#""L{level}": {{"type": "object", "properties": {{{}}}}}"#,
+                properties.join(", ")
+            ));
+        }
+        format!(
+            r##"{{"openapi": "3.0.3", "paths": {{
+              "/wide": {{"post": {{"operationId": "wide",
+                "requestBody": {{"content": {{"application/json": {{"schema": {{"$ref": "#/components/schemas/L0"}}}}}}}},
+                "responses": {{"204": {{"description": "done"}}}}}}}},
+              "/narrow/{{id}}": {{"get": {{"operationId": "narrow",
+                "parameters": [{{"name": "id", "in": "path", "schema": {{"type": "string"}}}}],
+                "responses": {{"200": {{"description": "ok"}}}}}}}},
+              "/search?q={{q}}": {{"get": {{"operationId": "search",
+                "responses": {{"200": {{"description": "ok"}}}}}}}}
+            }}, "components": {{"schemas": {{{}}}}}}}"##,
+            schemas.join(", ")
+        )
+    }
+
+    #[test]
+    fn a_ref_fan_out_skips_its_operation_and_spares_the_others() {
+        let text = fan_out_document();
+        assert!(text.len() < 12_000, "{}", text.len());
+        let document = parse_document(&text).expect("json");
+        let imported = import_openapi(&document, &options()).expect("imports");
+        assert_eq!(imported.tools, ["narrow"]);
+        let skipped: Vec<(&str, &str)> = imported
+            .skipped
+            .iter()
+            .map(|s| (s.operation.as_str(), s.reason.as_str()))
+            .collect();
+        assert_eq!(skipped.len(), 2, "{skipped:?}");
+        assert_eq!(skipped[1].0, "search");
+        assert!(skipped[1].1.contains("holds `?`"), "{skipped:?}");
+        assert_eq!(skipped[0].0, "wide");
+        assert!(
+            skipped[0]
+                .1
+                .starts_with("its request body or answer has more than 1000 fields"),
+            "{skipped:?}"
+        );
+    }
+
+    #[test]
+    fn a_yaml_alias_bomb_is_refused_as_a_whole() {
+        // The adversarial run's shape: nested anchors, each level nine
+        // copies of the one before.
+        let mut text = String::from("openapi: 3.0.0\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        let mut previous = 'a';
+        for name in ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] {
+            let copies = vec![format!("*{previous}"); 9].join(",");
+            text.push_str(&format!("{name}: &{name} [{copies}]\n"));
+            previous = name;
+        }
+        assert!(text.len() < 400, "{}", text.len());
+        let refused = parse_document(&text).expect_err("refused");
+        assert!(
+            refused.to_string().contains("aliases expand to more than"),
+            "{refused}"
+        );
     }
 
     #[test]

@@ -54,6 +54,47 @@ impl Object {
         }
     }
 
+    /// The object of `entries`, as inserting them one by one makes it (a
+    /// key given twice keeps its first place and its last value), in time
+    /// linear in their number.
+    fn from_entries(entries: Vec<(Text, Json)>) -> Object {
+        // Few keys: comparing them is cheaper than hashing.
+        if entries.len() <= 16 {
+            let mut object = Object::new();
+            for (key, value) in entries {
+                object.insert(key, value);
+            }
+            return object;
+        }
+        // For each entry, the last one with its key (itself if unique),
+        // or `None` when an earlier one has it.
+        let last: Vec<Option<usize>> = {
+            let mut latest: std::collections::HashMap<&str, usize> =
+                std::collections::HashMap::with_capacity(entries.len());
+            for (i, (key, _)) in entries.iter().enumerate() {
+                latest.insert(key, i);
+            }
+            let mut placed = std::collections::HashSet::with_capacity(latest.len());
+            entries
+                .iter()
+                .map(|(key, _)| placed.insert(&**key).then(|| latest[&**key]))
+                .collect()
+        };
+        if last.iter().enumerate().all(|(i, last)| *last == Some(i)) {
+            return Object { entries };
+        }
+        let mut slots: Vec<Option<(Text, Json)>> = entries.into_iter().map(Some).collect();
+        let mut kept = Vec::with_capacity(slots.len());
+        for (i, last) in last.into_iter().enumerate() {
+            let Some(last) = last else { continue };
+            let key = slots[i].as_ref().map(|(key, _)| key.clone());
+            if let (Some(key), Some((_, value))) = (key, slots[last].take()) {
+                kept.push((key, value));
+            }
+        }
+        Object { entries: kept }
+    }
+
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Json> {
         self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
@@ -326,10 +367,33 @@ impl<'de> serde::de::Visitor<'de> for JsonVisitor {
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
-        let mut object = Object::new();
+        let mut entries = Vec::new();
         while let Some((key, value)) = map.next_entry::<String, Json>()? {
-            object.insert(key, value);
+            entries.push((Text::from(key), value));
         }
-        Ok(Json::Object(object))
+        Ok(Json::Object(Object::from_entries(entries)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Json, Object};
+
+    #[test]
+    fn a_parsed_object_is_the_object_its_entries_insert() {
+        for count in [3, 40] {
+            let mut text = String::from("{");
+            let mut inserted = Object::new();
+            for i in 0..count {
+                // Every fifth key again, with a new value.
+                let key = if i % 5 == 4 { i - 3 } else { i };
+                text.push_str(&format!("\"k{key}\":{i},"));
+                inserted.insert(format!("k{key}"), i as u64);
+            }
+            text.push_str("\"k0\":\"last\"}");
+            inserted.insert("k0", Json::String("last".into()));
+            let parsed = Json::parse(&text).expect("JSON");
+            assert_eq!(parsed, Json::Object(inserted), "{count} entries");
+        }
     }
 }

@@ -14,7 +14,7 @@ use super::raw::{RawAuth, RawDownstream, RawField, RawGatewayTool, RawGatewayVer
 use crate::catalog::gateway::{
     ArgumentMap, Auth, Downstream, DownstreamProtocol, FieldKind, FieldPath, FieldSpec,
     GatewayTool, GatewayVersion, Location, Method, Operation, PathPart, ResultMap, SoapOperation,
-    SoapVersion, XmlNode, container_pairs, describe, is_xml_name, parse_template,
+    SoapVersion, XmlNode, container_pairs, describe, is_xml_name, parse_template, template_problem,
 };
 use crate::model::{Annotations, Literal, Number, Ref, Text, ToolDef};
 use crate::project::META_TOOL;
@@ -755,6 +755,10 @@ fn check_rest_keys(
         return (method, None);
     };
     let template = raw_path.get_ref();
+    if let Some(problem) = template_problem(template) {
+        p.at(raw_path.span(), format!("{at}.path"), problem);
+        return (method, None);
+    }
     let path = match parse_template(template) {
         Ok(parts) if template.starts_with('/') => Some(parts),
         Ok(_) => {

@@ -325,6 +325,11 @@ impl Config {
         self.downstreams.values()
     }
 
+    /// The downstream `id`, if configured.
+    pub fn downstream(&self, id: &str) -> Option<&Downstream> {
+        self.downstreams.get(id)
+    }
+
     /// The tools from configuration (`[[gateway_tool]]`), in the order
     /// configured.
     pub fn gateway_tools(&self) -> &[GatewayTool] {

@@ -158,24 +158,7 @@ impl Call {
             .operation
             .request(&arguments)
             .map_err(|error| tool_error(capitalized(&error.to_string())))?;
-        let mut url = self.downstream.base_url.clone();
-        // A SOAP downstream's URL is its endpoint, trailing slash and all;
-        // a REST operation's path is appended.
-        if self.operation.soap.is_none() {
-            match url.path_segments_mut() {
-                Ok(mut segments) => {
-                    segments.pop_if_empty().extend(&request.segments);
-                }
-                Err(()) => {
-                    return Err(
-                        self.defect("the downstream's base URL cannot take a path".to_owned())
-                    );
-                }
-            }
-        }
-        if !request.query.is_empty() {
-            url.query_pairs_mut().extend_pairs(&request.query);
-        }
+        let url = self.downstream.endpoint(&request);
         let method = match request.method {
             Method::Get => reqwest::Method::GET,
             Method::Post => reqwest::Method::POST,

@@ -6,15 +6,17 @@ use core::fmt;
 
 use serde_json::{Map, Value};
 
-use super::{FieldPath, Location, Method, Operation, PathPart};
+use super::{Downstream, FieldPath, Location, Method, Operation, PathPart};
 
-/// A request to a downstream, built from a call's arguments (nothing
-/// encoded yet: the client encodes path segments and query pairs).
+/// A request to a downstream, built from a call's arguments: path segments
+/// encoded, query pairs and headers as the client will encode them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DownstreamRequest {
     /// The method.
     pub method: Method,
-    /// The path's segments, after the downstream's base URL.
+    /// The path's segments, after the downstream's base URL, each
+    /// percent-encoded: a path argument's value is always inside one
+    /// segment, and never `.`, `..` or empty.
     pub segments: Vec<String>,
     /// Query parameters, in order (a name repeated for an array).
     pub query: Vec<(String, String)>,
@@ -34,6 +36,17 @@ pub enum MappingError {
         /// The argument's exposed path.
         exposed: String,
     },
+    /// A path argument's value would leave its segment empty, or make it
+    /// `.` or `..`, which a server reads as another path (`DELETE
+    /// /orders/..` is `DELETE /`): refused, never sent.
+    PathValue {
+        /// The exposed paths of the arguments in that segment.
+        exposed: Vec<String>,
+        /// The segment as a server would read it.
+        value: String,
+        /// What is wrong with it.
+        problem: SegmentProblem,
+    },
     /// The downstream's answer has something else where a result field's
     /// value should go or come from.
     Unmappable {
@@ -50,6 +63,26 @@ pub enum MappingError {
     NotSoap,
 }
 
+/// Why a path argument's value cannot stand in its segment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SegmentProblem {
+    /// The segment would be empty (`/orders/`).
+    Empty,
+    /// The segment would be `.` or `..`.
+    Dots,
+}
+
+/// What of a path argument's value is written as it is: RFC 3986's
+/// unreserved characters. Everything else is percent-encoded, `/`, `\`,
+/// `;`, `%`, `?` and `#` among them, so that no server reads a separator,
+/// a path parameter or an encoded sequence of the client's in it.
+const SEGMENT_VALUE: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
 impl fmt::Display for MappingError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -58,6 +91,27 @@ impl fmt::Display for MappingError {
                     f,
                     "the argument `{exposed}` has no value, and the request path needs it"
                 )
+            }
+            MappingError::PathValue {
+                exposed,
+                value,
+                problem,
+            } => {
+                let names = exposed
+                    .iter()
+                    .map(|name| format!("`{name}`"))
+                    .collect::<Vec<_>>()
+                    .join(" and ");
+                match problem {
+                    SegmentProblem::Empty => write!(
+                        f,
+                        "{names} is empty, and the request path needs a value there; send the identifier"
+                    ),
+                    SegmentProblem::Dots => write!(
+                        f,
+                        "{names} cannot be `{value}` in the request path, which a server reads as another path; send the identifier itself"
+                    ),
+                }
             }
             MappingError::Unmappable { exposed } => write!(
                 f,
@@ -164,21 +218,68 @@ impl Operation {
                 }
             }
         }
-        // Segments split at the template's slashes; a value stays inside
-        // its segment whatever it holds (the client encodes it).
-        let mut segment = String::new();
+        request.segments = self.segments(arguments)?;
+        if self.method.has_body() {
+            request.body = Some(match body {
+                Value::Null => Value::Object(Map::new()),
+                body => body,
+            });
+        }
+        Ok(request)
+    }
+
+    /// The request path's segments for checked `arguments`, each encoded:
+    /// the template's text as written, a path argument's value
+    /// percent-encoded whole ([`SEGMENT_VALUE`]), so that it stays inside
+    /// its own segment. A segment that a value leaves empty or makes `.` or
+    /// `..` is refused: a server would read another path there.
+    fn segments(&self, arguments: &Value) -> Result<Vec<String>, MappingError> {
+        let mut segments = Vec::new();
+        // The segment being written: its encoded text, its text as a
+        // server reads it once decoded (for the dot check), and the
+        // arguments in it.
+        let mut encoded = String::new();
+        let mut plain = String::new();
+        let mut inside: Vec<&FieldPath> = Vec::new();
         let mut started = false;
+        let mut end = |encoded: &mut String,
+                       plain: &mut String,
+                       inside: &mut Vec<&FieldPath>|
+         -> Result<(), MappingError> {
+            if !inside.is_empty() {
+                let problem = match plain.as_str() {
+                    "" => Some(SegmentProblem::Empty),
+                    "." | ".." => Some(SegmentProblem::Dots),
+                    _ => None,
+                };
+                if let Some(problem) = problem {
+                    return Err(MappingError::PathValue {
+                        exposed: inside.iter().map(|path| path.to_string()).collect(),
+                        value: plain.clone(),
+                        problem,
+                    });
+                }
+            }
+            segments.push(core::mem::take(encoded));
+            plain.clear();
+            inside.clear();
+            Ok(())
+        };
         for part in &self.path {
             match part {
                 PathPart::Literal(text) => {
-                    for c in text.chars() {
-                        if c == '/' {
+                    for piece in text.split_inclusive('/') {
+                        let (piece, slash) = match piece.strip_suffix('/') {
+                            Some(piece) => (piece, true),
+                            None => (piece, false),
+                        };
+                        encoded.push_str(piece);
+                        plain.push_str(piece);
+                        if slash {
                             if started {
-                                request.segments.push(core::mem::take(&mut segment));
+                                end(&mut encoded, &mut plain, &mut inside)?;
                             }
                             started = true;
-                        } else {
-                            segment.push(c);
                         }
                     }
                 }
@@ -192,26 +293,22 @@ impl Operation {
                             .first()
                             .and_then(|(_, v)| text_of(v))
                     });
-                    let Some(value) = value else {
+                    let (Some(argument), Some(value)) = (argument, value) else {
                         return Err(MappingError::MissingPathValue {
                             exposed: argument.map_or(name.clone(), |a| a.exposed.to_string()),
                         });
                     };
-                    segment.push_str(&value);
+                    encoded.extend(percent_encoding::utf8_percent_encode(&value, SEGMENT_VALUE));
+                    plain.push_str(&value);
+                    inside.push(&argument.exposed);
                     started = true;
                 }
             }
         }
-        if started || !segment.is_empty() {
-            request.segments.push(segment);
+        if started || !encoded.is_empty() {
+            end(&mut encoded, &mut plain, &mut inside)?;
         }
-        if self.method.has_body() {
-            request.body = Some(match body {
-                Value::Null => Value::Object(Map::new()),
-                body => body,
-            });
-        }
-        Ok(request)
+        Ok(segments)
     }
 
     /// The tool's result (exposed names) from the downstream's `answer`.
@@ -242,6 +339,100 @@ impl Operation {
     pub fn maps_results(&self) -> bool {
         !self.results.is_empty()
     }
+}
+
+impl Downstream {
+    /// The URL `request` goes to: the base URL (a SOAP endpoint as it is),
+    /// the request's encoded segments after its path, then its query.
+    /// Only the path's segments and the query come from arguments; the
+    /// scheme, host, port and the base path are the configuration's.
+    ///
+    /// ```
+    /// # use toolschema_runtime::catalog::Config;
+    /// # use toolschema_runtime::call::Registry;
+    /// let config = Config::from_toml(r#"
+    /// [server]
+    /// name = "shop"
+    /// [[downstream]]
+    /// id = "orders"
+    /// base_url = "https://orders.example/api/"
+    /// [[gateway_tool]]
+    /// name = "orders.cancel"
+    /// downstream = "orders"
+    /// [[gateway_tool.version]]
+    /// version = 1
+    /// status = "published"
+    /// description = "Cancels an order."
+    /// method = "DELETE"
+    /// path = "/orders/{orderId}"
+    /// [[gateway_tool.version.argument]]
+    /// name = "order_id"
+    /// source = "orderId"
+    /// in = "path"
+    /// type = "string"
+    /// "#, "catalog.toml", &Registry::new()).unwrap();
+    /// let tool = &config.gateway_tools()[0];
+    /// let operation = tool.versions()[0].operation();
+    /// let downstream = config.downstream(tool.downstream()).unwrap();
+    ///
+    /// let request = operation.request(&serde_json::json!({"order_id": "a/b;c"})).unwrap();
+    /// assert_eq!(downstream.url(&request), "https://orders.example/api/orders/a%2Fb%3Bc");
+    /// // `..` would be `DELETE /api`: refused.
+    /// assert!(operation.request(&serde_json::json!({"order_id": ".."})).is_err());
+    /// ```
+    pub fn url(&self, request: &DownstreamRequest) -> String {
+        self.endpoint(request).into()
+    }
+
+    /// [`url`](Self::url), parsed.
+    pub(crate) fn endpoint(&self, request: &DownstreamRequest) -> url::Url {
+        let mut url = self.base_url.clone();
+        if !request.segments.is_empty() {
+            let base = url.path();
+            let base = base.strip_suffix('/').unwrap_or(base);
+            let mut path = String::with_capacity(
+                base.len() + request.segments.iter().map(|s| s.len() + 1).sum::<usize>(),
+            );
+            path.push_str(base);
+            for segment in &request.segments {
+                path.push('/');
+                path.push_str(segment);
+            }
+            url.set_path(&path);
+        }
+        if !request.query.is_empty() {
+            url.query_pairs_mut().extend_pairs(&request.query);
+        }
+        url
+    }
+}
+
+/// What in a path template's text would not reach the downstream as
+/// written: a query or fragment, a backslash (a separator to some
+/// servers), a control character, or a `.`/`..` segment (resolved away by
+/// URL rules, plainly or percent-encoded).
+pub(crate) fn template_problem(template: &str) -> Option<String> {
+    if let Some(c) = template
+        .chars()
+        .find(|c| matches!(c, '?' | '#' | '\\') || c.is_control())
+    {
+        return Some(format!(
+            "the path template holds {}; a path is segments between slashes, and query parameters are arguments `in = \"query\"`",
+            match c {
+                '?' => "`?`".to_owned(),
+                '#' => "`#`".to_owned(),
+                '\\' => "a backslash".to_owned(),
+                c => format!("the control character U+{:04X}", u32::from(c)),
+            }
+        ));
+    }
+    let dots = template.split('/').find(|segment| {
+        let plain = segment.to_ascii_lowercase().replace("%2e", ".");
+        plain == "." || plain == ".."
+    })?;
+    Some(format!(
+        "the path template has the segment `{dots}`, which URL rules resolve away; write the path the downstream serves"
+    ))
 }
 
 /// The pieces of a path template, or the variable that is malformed.

@@ -29,13 +29,13 @@ pub(crate) mod xml;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use mapping::{DownstreamRequest, MappingError};
+pub use mapping::{DownstreamRequest, MappingError, SegmentProblem};
 pub use path::FieldPath;
 #[cfg(any(feature = "gateway", feature = "import"))]
 pub use soap::EnvelopeError;
 
 pub(crate) use describe::{FieldKind, FieldSpec, describe};
-pub(crate) use mapping::{container_pairs, parse_template};
+pub(crate) use mapping::{container_pairs, parse_template, template_problem};
 
 use super::{Config, Status};
 use crate::call::Registry;
