@@ -8,6 +8,7 @@ mod catalog;
 mod catalog_properties;
 mod corpus;
 mod cost;
+mod credentials;
 mod endpoint;
 mod export;
 mod fast_path;

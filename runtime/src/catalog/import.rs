@@ -1073,7 +1073,10 @@ mod tests {
             let properties: Vec<String> = (0..40)
                 .map(|i| match level {
                     3 => format!(r#""p{i}": {{"type": "string"}}"#),
-                    _ => format!(r##""p{i}": {{"$ref": "#/components/schemas/L{}"}}"##, level + 1),
+                    _ => format!(
+                        r##""p{i}": {{"$ref": "#/components/schemas/L{}"}}"##,
+                        level + 1
+                    ),
                 })
                 .collect();
             schemas.push(format!(
@@ -1124,7 +1127,9 @@ mod tests {
     fn a_yaml_alias_bomb_is_refused_as_a_whole() {
         // The adversarial run's shape: nested anchors, each level nine
         // copies of the one before.
-        let mut text = String::from("openapi: 3.0.0\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        let mut text = String::from(
+            "openapi: 3.0.0\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+        );
         let mut previous = 'a';
         for name in ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] {
             let copies = vec![format!("*{previous}"); 9].join(",");

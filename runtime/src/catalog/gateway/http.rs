@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::redact::Secrets;
 use super::soap::{self, Answer, NotSoap, Party};
 use super::xml::XmlError;
 use super::{Auth, Downstream, GatewayVersion, Method, Operation, SoapOperation, SoapVersion};
@@ -186,7 +187,9 @@ impl Call {
         for (name, value) in &self.downstream.headers {
             builder = builder.header(name.as_str(), value.as_str());
         }
-        let secrets = match credentials(self.downstream.auth.as_ref()) {
+        let secrets = match Secrets::of(self.downstream.auth.as_ref(), |name| {
+            std::env::var(name).ok()
+        }) {
             Ok(secrets) => secrets,
             Err(variable) => {
                 return Err(self.defect(format!(
@@ -194,7 +197,7 @@ impl Call {
                 )));
             }
         };
-        builder = match (&self.downstream.auth, secrets.as_slice()) {
+        builder = match (&self.downstream.auth, secrets.values()) {
             (Some(Auth::Bearer { .. }), [token]) => builder.bearer_auth(token),
             (Some(Auth::Header { header, .. }), [key]) => {
                 builder.header(header.as_str(), key.as_str())
@@ -250,13 +253,13 @@ impl Call {
             return self.soap_answer(operation, status, &bytes, &secrets);
         }
         if status.is_success() {
-            return self.answer(&bytes);
+            return self.answer(&bytes, &secrets);
         }
         Err(self.refusal(status, &bytes, &secrets))
     }
 
     /// The error for an answer that is not a success.
-    fn refusal(&self, status: reqwest::StatusCode, bytes: &[u8], secrets: &[String]) -> CallError {
+    fn refusal(&self, status: reqwest::StatusCode, bytes: &[u8], secrets: &Secrets) -> CallError {
         let excerpt = excerpt(bytes, secrets);
         let reason = status.canonical_reason().unwrap_or("");
         let code = status.as_u16();
@@ -290,7 +293,7 @@ impl Call {
         operation: &SoapOperation,
         status: reqwest::StatusCode,
         bytes: &[u8],
-        secrets: &[String],
+        secrets: &Secrets,
     ) -> Result<Produced, CallError> {
         match soap::read(bytes, operation.version) {
             Ok(Answer::Fault(fault)) => {
@@ -323,10 +326,7 @@ impl Call {
                     ));
                 };
                 let document = soap::source_document(&element, &operation.response);
-                self.operation
-                    .result(&document)
-                    .map(Produced::Structured)
-                    .map_err(|error| self.defect(error.to_string()))
+                self.result(&document, secrets)
             }
             Err(NotSoap::Xml(XmlError::Malformed(detail))) => {
                 // The parser's detail may name the downstream's elements:
@@ -388,14 +388,15 @@ impl Call {
         }
     }
 
-    /// The tool's result from a successful answer.
-    fn answer(&self, bytes: &[u8]) -> Result<Produced, CallError> {
+    /// The tool's result from a successful answer, with no credential in
+    /// it.
+    fn answer(&self, bytes: &[u8], secrets: &Secrets) -> Result<Produced, CallError> {
         if !self.operation.maps_results() {
             let text = String::from_utf8_lossy(bytes);
             let text = if text.trim().is_empty() {
                 "Done.".to_owned()
             } else {
-                text.into_owned()
+                secrets.scrub(&text)
             };
             return Ok(Produced::Content(ToolResult::text(text)));
         }
@@ -405,25 +406,19 @@ impl Call {
                     .to_owned(),
             )
         })?;
-        self.operation
-            .result(&answer)
-            .map(Produced::Structured)
-            .map_err(|error| self.defect(error.to_string()))
+        self.result(&answer, secrets)
     }
-}
 
-/// The secrets of `auth`, read from the environment now, or the name of
-/// the variable that is missing.
-fn credentials(auth: Option<&Auth>) -> Result<Vec<String>, String> {
-    let read = |name: &String| std::env::var(name).map_err(|_| name.clone());
-    Ok(match auth {
-        None => Vec::new(),
-        Some(Auth::Bearer { env }) | Some(Auth::Header { env, .. }) => vec![read(env)?],
-        Some(Auth::Basic {
-            user_env,
-            password_env,
-        }) => vec![read(user_env)?, read(password_env)?],
-    })
+    /// The mapped result of a downstream's `answer`, with no credential in
+    /// it.
+    fn result(&self, answer: &Value, secrets: &Secrets) -> Result<Produced, CallError> {
+        let mut result = self
+            .operation
+            .result(answer)
+            .map_err(|error| self.defect(error.to_string()))?;
+        secrets.scrub_value(&mut result);
+        Ok(Produced::Structured(result))
+    }
 }
 
 /// ` Its message: "…".` for a non-empty excerpt.
@@ -437,8 +432,9 @@ fn detail(excerpt: &str) -> String {
 
 /// What a downstream said about a refusal, short and without secrets: the
 /// `message` (or `error`, `detail`, `title`) of a JSON answer, else its
-/// text, at most [`MAX_EXCERPT`] characters, every credential replaced.
-pub(crate) fn excerpt(bytes: &[u8], secrets: &[String]) -> String {
+/// text, at most [`MAX_EXCERPT`] characters, every credential and every
+/// run of one's characters replaced.
+pub(crate) fn excerpt(bytes: &[u8], secrets: &Secrets) -> String {
     let from_json = serde_json::from_slice::<Value>(bytes)
         .ok()
         .and_then(|value| {
@@ -454,10 +450,11 @@ pub(crate) fn excerpt(bytes: &[u8], secrets: &[String]) -> String {
                 })
         });
     let text = from_json.unwrap_or_else(|| String::from_utf8_lossy(bytes).into_owned());
-    let mut text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    for secret in secrets.iter().filter(|s| s.len() >= 4) {
-        text = text.replace(secret.as_str(), "[redacted]");
-    }
+    // Credentials hidden before the spaces are folded: one with a space
+    // in it is still found.
+    let text = secrets.scrub_excerpt(&text);
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut text = secrets.scrub_excerpt(&text);
     if text.chars().count() > MAX_EXCERPT {
         text = text.chars().take(MAX_EXCERPT).collect::<String>() + "…";
     }
@@ -466,20 +463,26 @@ pub(crate) fn excerpt(bytes: &[u8], secrets: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::excerpt;
+    use super::{Secrets, excerpt};
 
     #[test]
     fn excerpts_are_short_and_never_hold_a_credential() {
-        let secrets = vec!["s3cr3t-token".to_owned()];
+        let auth = super::Auth::Bearer {
+            env: "TOKEN".to_owned(),
+        };
+        let secrets = Secrets::of(Some(&auth), |_| Some("s3cr3t-token".to_owned())).expect("set");
         let json = br#"{"message": "token s3cr3t-token is not valid for pet 7"}"#;
         assert_eq!(
             excerpt(json, &secrets),
             "token [redacted] is not valid for pet 7"
         );
         let long = "x".repeat(1_000);
-        let cut = excerpt(long.as_bytes(), &[]);
+        let cut = excerpt(long.as_bytes(), &Secrets::default());
         assert_eq!(cut.chars().count(), 301);
         assert!(cut.ends_with('…'));
-        assert_eq!(excerpt(b"  Not\n found  ", &[]), "Not found");
+        assert_eq!(
+            excerpt(b"  Not\n found  ", &Secrets::default()),
+            "Not found"
+        );
     }
 }

@@ -21,6 +21,8 @@ mod describe;
 mod http;
 mod mapping;
 mod path;
+#[cfg(feature = "gateway")]
+mod redact;
 #[cfg(any(feature = "gateway", feature = "import"))]
 mod soap;
 #[cfg(any(feature = "gateway", feature = "import"))]

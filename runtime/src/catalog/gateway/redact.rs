@@ -1,0 +1,254 @@
+//! A downstream's credentials kept out of what reaches a client: a
+//! downstream may echo the request's `Authorization` in an error, a fault
+//! or even a result (`Basic dXNlcjpwYXNz`, a bearer token, an API key),
+//! whole or cut short. Every form a credential travels in is known here,
+//! and what the gateway passes on is scrubbed of each.
+
+use base64::Engine as _;
+use serde_json::Value;
+
+use super::Auth;
+
+/// Written where a credential stood.
+const REDACTED: &str = "[redacted]";
+
+/// The shortest run of a credential's characters that an excerpt hides
+/// when it meets one cut short (shorter credentials are hidden whole only).
+const PARTIAL: usize = 8;
+
+/// The longest text searched for credentials cut short (quadratic work):
+/// longer ones are cut to it first, which an excerpt is anyway.
+const PARTIAL_SEARCH: usize = 2_048;
+
+/// The credentials of one call, in every form they are sent: each secret
+/// as it is, and for basic authentication `user:password` and its Base64.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Secrets {
+    /// The values sent, then the forms derived from them; none shorter
+    /// than four characters (hiding `a` everywhere would hide nothing).
+    forms: Vec<String>,
+    /// The values themselves, in the order `auth` names them.
+    values: Vec<String>,
+}
+
+impl Secrets {
+    /// The secrets of `auth`, read by `read` (a variable's name to its
+    /// value), or the name of the variable that is missing.
+    pub(crate) fn of(
+        auth: Option<&Auth>,
+        read: impl Fn(&str) -> Option<String>,
+    ) -> Result<Secrets, String> {
+        let get = |name: &str| read(name).ok_or_else(|| name.to_owned());
+        let values = match auth {
+            None => Vec::new(),
+            Some(Auth::Bearer { env } | Auth::Header { env, .. }) => vec![get(env)?],
+            Some(Auth::Basic {
+                user_env,
+                password_env,
+            }) => vec![get(user_env)?, get(password_env)?],
+        };
+        let mut forms = values.clone();
+        if let (Some(Auth::Basic { .. }), [user, password]) = (auth, values.as_slice()) {
+            let pair = format!("{user}:{password}");
+            let standard = base64::engine::general_purpose::STANDARD.encode(&pair);
+            let unpadded = standard.trim_end_matches('=').to_owned();
+            forms.extend([pair, standard, unpadded]);
+        }
+        forms.retain(|form| form.chars().count() >= 4);
+        // Longest first: a form inside another is hidden with it.
+        forms.sort_by_key(|form| core::cmp::Reverse(form.len()));
+        forms.dedup();
+        Ok(Secrets { forms, values })
+    }
+
+    /// The values, in the order the downstream's `auth` names them.
+    pub(crate) fn values(&self) -> &[String] {
+        &self.values
+    }
+
+    /// Whether there is nothing to hide.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.forms.is_empty()
+    }
+
+    /// `text` with every whole credential replaced (linear in its length,
+    /// for an answer of any size).
+    pub(crate) fn scrub(&self, text: &str) -> String {
+        let mut text = text.to_owned();
+        for form in &self.forms {
+            if text.contains(form.as_str()) {
+                text = text.replace(form.as_str(), REDACTED);
+            }
+        }
+        text
+    }
+
+    /// Every string of `value` scrubbed, keys too.
+    pub(crate) fn scrub_value(&self, value: &mut Value) {
+        if self.is_empty() {
+            return;
+        }
+        let mut stack = vec![value];
+        while let Some(value) = stack.pop() {
+            match value {
+                Value::String(text) => {
+                    if self.forms.iter().any(|form| text.contains(form.as_str())) {
+                        *text = self.scrub(text);
+                    }
+                }
+                Value::Array(items) => stack.extend(items.iter_mut()),
+                Value::Object(map) => {
+                    if map
+                        .keys()
+                        .any(|key| self.forms.iter().any(|form| key.contains(form.as_str())))
+                    {
+                        let entries = core::mem::take(map);
+                        *map = entries
+                            .into_iter()
+                            .map(|(key, value)| (self.scrub(&key), value))
+                            .collect();
+                    }
+                    stack.extend(map.values_mut());
+                }
+                Value::Null | Value::Bool(_) | Value::Number(_) => {}
+            }
+        }
+    }
+
+    /// `text` (at most [`PARTIAL_SEARCH`] characters of it) with every
+    /// whole credential replaced, and every run of [`PARTIAL`] or more
+    /// characters of one: a downstream that cuts the header it echoes
+    /// still shows no part of it worth having.
+    pub(crate) fn scrub_excerpt(&self, text: &str) -> String {
+        let text: String = text.chars().take(PARTIAL_SEARCH).collect();
+        let text = self.scrub(&text);
+        let chars: Vec<char> = text.chars().collect();
+        let mut hidden = vec![false; chars.len()];
+        for form in &self.forms {
+            let form: Vec<char> = form.chars().collect();
+            if form.len() < PARTIAL {
+                continue;
+            }
+            mark_common_runs(&chars, &form, &mut hidden);
+        }
+        if !hidden.contains(&true) {
+            return text;
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut i = 0;
+        while i < chars.len() {
+            if hidden[i] {
+                out.push_str(REDACTED);
+                while i < chars.len() && hidden[i] {
+                    i += 1;
+                }
+            } else {
+                out.push(chars[i]);
+                i += 1;
+            }
+        }
+        out
+    }
+}
+
+/// Marks in `hidden` every run of `text` of [`PARTIAL`] or more
+/// characters that also stands in `secret` (the longest common substrings
+/// ending at each place, by one row of dynamic programming).
+fn mark_common_runs(text: &[char], secret: &[char], hidden: &mut [bool]) {
+    let mut row = vec![0usize; secret.len() + 1];
+    for (i, c) in text.iter().enumerate() {
+        // Right to left, so that `row[j]` is still the previous row's.
+        for j in (1..=secret.len()).rev() {
+            row[j] = if secret[j - 1] == *c {
+                row[j - 1] + 1
+            } else {
+                0
+            };
+            if row[j] >= PARTIAL {
+                for place in &mut hidden[i + 1 - row[j]..=i] {
+                    *place = true;
+                }
+            }
+        }
+        row[0] = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{Auth, Secrets};
+
+    fn basic() -> Secrets {
+        let auth = Auth::Basic {
+            user_env: "USER".to_owned(),
+            password_env: "PASSWORD".to_owned(),
+        };
+        Secrets::of(Some(&auth), |name| {
+            Some(match name {
+                "USER" => "gateway".to_owned(),
+                _ => "hunter2-long-password".to_owned(),
+            })
+        })
+        .expect("both set")
+    }
+
+    #[test]
+    fn basic_credentials_are_hidden_in_every_form_they_travel_in() {
+        let secrets = basic();
+        let header = "Basic Z2F0ZXdheTpodW50ZXIyLWxvbmctcGFzc3dvcmQ=";
+        assert_eq!(
+            secrets.scrub(&format!("echo: Authorization: {header}")),
+            "echo: Authorization: Basic [redacted]"
+        );
+        assert_eq!(
+            secrets.scrub("login gateway:hunter2-long-password refused"),
+            "login [redacted] refused"
+        );
+        // Cut short by the downstream: no run of eight of its characters.
+        assert_eq!(
+            secrets.scrub_excerpt("bad header Basic Z2F0ZXdheTpodW50ZXIy…"),
+            "bad header Basic [redacted]…"
+        );
+        assert_eq!(
+            secrets.scrub_excerpt("the secret hunter2-lo is wrong"),
+            "the secret [redacted] is wrong"
+        );
+        // Fewer than eight of its characters in a row are left alone.
+        assert_eq!(
+            secrets.scrub_excerpt("the server sent wrong credentials"),
+            "the server sent wrong credentials"
+        );
+    }
+
+    #[test]
+    fn a_result_is_scrubbed_through_its_strings_and_keys() {
+        let secrets = basic();
+        let mut value = json!({
+            "headers": {"Authorization": "Basic Z2F0ZXdheTpodW50ZXIyLWxvbmctcGFzc3dvcmQ="},
+            "seen": ["hunter2-long-password", 3],
+            "hunter2-long-password": true
+        });
+        secrets.scrub_value(&mut value);
+        assert_eq!(
+            value,
+            json!({
+                "headers": {"Authorization": "Basic [redacted]"},
+                "seen": ["[redacted]", 3],
+                "[redacted]": true
+            })
+        );
+    }
+
+    #[test]
+    fn a_missing_variable_is_named() {
+        let auth = Auth::Bearer {
+            env: "TOKEN".to_owned(),
+        };
+        assert_eq!(
+            Secrets::of(Some(&auth), |_| None).expect_err("missing"),
+            "TOKEN"
+        );
+    }
+}

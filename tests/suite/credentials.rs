@@ -1,0 +1,291 @@
+//! A downstream's credentials never reach a client (DESIGN §9), whatever
+//! the downstream echoes: the request's `Authorization` (basic: the user,
+//! the password, `user:password` and its Base64) in a refusal's JSON or
+//! text, cut short, in a SOAP fault, in an answer passed on as text, and in
+//! a mapped result. The downstream is an in-process HTTP server that
+//! echoes the header it received.
+
+use axum::Router;
+use axum::extract::Request;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+use toolschema::call::Registry;
+use toolschema::catalog::Catalog;
+
+const USER: &str = "svc-gateway";
+const PASSWORD: &str = "correct-horse-battery-staple";
+/// `Basic ` and the Base64 of `svc-gateway:correct-horse-battery-staple`.
+const BASIC: &str = "Basic c3ZjLWdhdGV3YXk6Y29ycmVjdC1ob3JzZS1iYXR0ZXJ5LXN0YXBsZQ==";
+
+fn authorization(request: &Request) -> String {
+    request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("(none)")
+        .to_owned()
+}
+
+fn respond(status: StatusCode, content_type: &str, body: String) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, content_type.to_owned())],
+        body,
+    )
+        .into_response()
+}
+
+/// Every route echoes the header it received, in its own way.
+fn downstream() -> Router {
+    Router::new()
+        .route(
+            "/api/json",
+            get(|request: Request| async move {
+                let message = format!("the header {} is not allowed here", authorization(&request));
+                respond(
+                    StatusCode::BAD_REQUEST,
+                    "application/json",
+                    json!({ "message": message }).to_string(),
+                )
+            }),
+        )
+        .route(
+            "/api/text",
+            get(|request: Request| async move {
+                respond(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "text/plain",
+                    format!("Rejected.\nAuthorization:\t{}\n", authorization(&request)),
+                )
+            }),
+        )
+        .route(
+            "/api/cut",
+            get(|request: Request| async move {
+                let header: String = authorization(&request).chars().take(30).collect();
+                respond(
+                    StatusCode::CONFLICT,
+                    "text/plain",
+                    format!("conflict for {header}..."),
+                )
+            }),
+        )
+        .route(
+            "/api/decoded",
+            get(|_: Request| async move {
+                respond(
+                    StatusCode::NOT_FOUND,
+                    "text/plain",
+                    format!("user {USER} with password {PASSWORD} may not"),
+                )
+            }),
+        )
+        .route(
+            "/api/echo",
+            get(|request: Request| async move {
+                respond(
+                    StatusCode::OK,
+                    "text/plain",
+                    format!("you sent {}", authorization(&request)),
+                )
+            }),
+        )
+        .route(
+            "/api/mapped",
+            get(|request: Request| async move {
+                respond(
+                    StatusCode::OK,
+                    "application/json",
+                    json!({"id": 1, "seen": authorization(&request)}).to_string(),
+                )
+            }),
+        )
+        .route(
+            "/soap",
+            post(|request: Request| async move {
+                let reason = authorization(&request);
+                respond(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "text/xml",
+                    format!(
+                        r#"<env:Envelope xmlns:env="http://schemas.xmlsoap.org/soap/envelope/"><env:Body><env:Fault><faultcode>env:Client</faultcode><faultstring>bad credentials {reason}</faultstring></env:Fault></env:Body></env:Envelope>"#
+                    ),
+                )
+            }),
+        )
+}
+
+fn rest_tool(route: &str, mapped: bool) -> String {
+    let result = if mapped {
+        "\n[[gateway_tool.version.result]]\nname = \"seen\"\ntype = \"string\"\n"
+    } else {
+        ""
+    };
+    format!(
+        r#"
+[[gateway_tool]]
+name = "echo.{route}"
+downstream = "rest"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Calls /{route}."
+method = "GET"
+path = "/{route}"
+{result}"#
+    )
+}
+
+fn config(port: u16) -> String {
+    let routes = ["json", "text", "cut", "decoded", "echo", "mapped"];
+    let tools: Vec<String> = routes
+        .iter()
+        .map(|r| format!("echo.{r}"))
+        .chain(["echo.soap".to_owned()])
+        .collect();
+    let mut text = format!(
+        r#"
+[[tenant]]
+id = "acme"
+
+[[client]]
+id = "assistant"
+tenant = "acme"
+toolsets = ["echo"]
+
+[[toolset]]
+id = "echo"
+tenant = "acme"
+tools = {tools:?}
+
+[[downstream]]
+id = "rest"
+base_url = "http://127.0.0.1:{port}/api"
+auth = {{ kind = "basic", user_env = "TOOLSCHEMA_TEST_ECHO_USER", password_env = "TOOLSCHEMA_TEST_ECHO_PASSWORD" }}
+
+[[downstream]]
+id = "soap"
+base_url = "http://127.0.0.1:{port}/soap"
+protocol = "soap"
+auth = {{ kind = "basic", user_env = "TOOLSCHEMA_TEST_ECHO_USER", password_env = "TOOLSCHEMA_TEST_ECHO_PASSWORD" }}
+
+[[gateway_tool]]
+name = "echo.soap"
+downstream = "soap"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Calls the SOAP service."
+operation = "Check"
+namespace = "urn:echo"
+
+[[gateway_tool.version.result]]
+name = "ok"
+type = "boolean"
+"#
+    );
+    for route in routes {
+        text.push_str(&rest_tool(route, route == "mapped"));
+    }
+    text
+}
+
+/// Whether `text` holds the credentials or any run of ten of their
+/// characters.
+fn leaks(text: &str) -> Option<String> {
+    let encoded = BASIC.trim_start_matches("Basic ");
+    for secret in [USER, PASSWORD, encoded] {
+        let chars: Vec<char> = secret.chars().collect();
+        for window in chars.windows(10.min(chars.len())) {
+            let piece: String = window.iter().collect();
+            if text.contains(&piece) {
+                return Some(piece);
+            }
+        }
+    }
+    None
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn basic_credentials_echoed_by_a_downstream_never_reach_the_client() {
+    // SAFETY: these variables are set once, to these values, before any
+    // call reads them, and no other test names them.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::env::set_var("TOOLSCHEMA_TEST_ECHO_USER", USER);
+        std::env::set_var("TOOLSCHEMA_TEST_ECHO_PASSWORD", PASSWORD);
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    tokio::spawn(axum::serve(listener, downstream()).into_future());
+    let catalog = Catalog::from_toml(Registry::new(), &config(port), "echo.toml")
+        .unwrap_or_else(|errors| panic!("{errors}"));
+    let snapshot = catalog.snapshot();
+    let mut answers = Vec::new();
+    for tool in [
+        "echo.json",
+        "echo.text",
+        "echo.cut",
+        "echo.decoded",
+        "echo.echo",
+        "echo.mapped",
+        "echo.soap",
+    ] {
+        let outcome = snapshot.call("assistant", tool, json!({})).await;
+        let text = match &outcome {
+            Ok(result) => json!({
+                "content": result.content_json(),
+                "structuredContent": result.structured(),
+            })
+            .to_string(),
+            Err(error) => error.to_string(),
+        };
+        if let Some(piece) = leaks(&text) {
+            panic!("{tool} shows `{piece}` of the credentials: {text}");
+        }
+        answers.push((tool, outcome.is_ok(), text));
+    }
+    // The answers still say what the downstream said, credentials hidden.
+    let said: Vec<(&str, bool, &str)> = answers
+        .iter()
+        .map(|(tool, ok, text)| (*tool, *ok, text.as_str()))
+        .collect();
+    let expect = |tool: &str, ok: bool, part: &str| {
+        let (_, was_ok, text) = said.iter().find(|(t, ..)| *t == tool).expect("called");
+        assert_eq!(*was_ok, ok, "{tool}: {text}");
+        assert!(text.contains(part), "{tool}: `{part}` not in {text}");
+    };
+    expect(
+        "echo.json",
+        false,
+        "the header Basic [redacted] is not allowed here",
+    );
+    expect(
+        "echo.text",
+        false,
+        "Rejected. Authorization: Basic [redacted]",
+    );
+    expect("echo.cut", false, "conflict for Basic [redacted]");
+    expect(
+        "echo.decoded",
+        false,
+        "user [redacted] with password [redacted] may not",
+    );
+    expect("echo.echo", true, "you sent Basic [redacted]");
+    expect("echo.soap", false, "bad credentials Basic [redacted]");
+    let mapped = said
+        .iter()
+        .find(|(t, ..)| *t == "echo.mapped")
+        .expect("called");
+    let mapped: Value = serde_json::from_str(mapped.2).expect("JSON");
+    assert_eq!(
+        mapped["structuredContent"],
+        json!({"seen": "Basic [redacted]"})
+    );
+}
