@@ -4,7 +4,8 @@
 //!
 //! - [`doc`]: doc comments normalized as Markdown-aware text;
 //! - [`suggest`]: the "did you mean" of every misspelt name;
-//! - [`formats`]: the formats JSON Schema defines, the only ones advertised.
+//! - [`formats`]: the formats JSON Schema defines, the only ones advertised;
+//! - [`shorten`]: text from outside cut short before it is echoed.
 //!
 //! Users never name this crate; `toolschema` uses it.
 
@@ -15,4 +16,5 @@ extern crate alloc;
 
 pub mod doc;
 pub mod formats;
+pub mod shorten;
 pub mod suggest;

@@ -287,16 +287,11 @@ const MAX_MESSAGE_BYTES: usize = 600;
 
 /// `text` cut to at most `max` bytes on a character boundary, marked with
 /// `…` when cut.
-fn bounded(mut text: String, max: usize) -> String {
-    if text.len() > max {
-        let mut end = max;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
-        text.push('…');
+fn bounded(text: String, max: usize) -> String {
+    if text.len() <= max {
+        return text;
     }
-    text
+    toolschema_text::shorten::shorten(&text, max).into_owned()
 }
 
 /// Appends a property name to a JSON pointer (bounded).

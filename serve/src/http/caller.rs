@@ -15,8 +15,8 @@ use super::refusal;
 use crate::service::Service;
 
 /// The host of an authority (`host[:port]`, `[v6]:port`), if it is one: no
-/// user information, a port of digits only, a host of the characters a
-/// host may have.
+/// user information, a port of digits only from 1 to 65535, a host of the
+/// characters a host may have.
 fn host_of(authority: &str) -> Option<&str> {
     let (host, port, v6) = match authority.strip_prefix('[') {
         Some(rest) => {
@@ -32,7 +32,10 @@ fn host_of(authority: &str) -> Option<&str> {
             None => (authority, "", false),
         },
     };
-    let port_ok = port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit());
+    let port_ok = port.is_empty()
+        || (port.len() <= 5
+            && port.bytes().all(|b| b.is_ascii_digit())
+            && port.parse::<u16>().is_ok_and(|port| port > 0));
     let host_ok = !host.is_empty()
         && host
             .bytes()

@@ -2,7 +2,9 @@
 //! with the router as its service, under the server's timeouts, and shut
 //! down gracefully with the server.
 //!
-//! - headers: hyper's header read timeout, from the connection's start;
+//! - headers: hyper's header read timeout, from the connection's start
+//!   (408 when part of a request came; a connection that sent nothing is
+//!   closed);
 //! - idle: a kept-alive connection with no request in flight is closed
 //!   (a request is in flight until its response body ends, so an event
 //!   stream never counts as idle);
@@ -71,25 +73,34 @@ pub(super) async fn serve(
         builder
             .timer(TokioTimer::new())
             .header_read_timeout(timeouts.headers);
-        let connection = builder.serve_connection(TokioIo::new(tcp), service);
+        let mut connection = builder.serve_connection(TokioIo::new(tcp), service);
         let mut shutting_down = shutting_down.clone();
         let alive = alive.clone();
         tokio::spawn(async move {
             let _alive = alive;
-            tokio::pin!(connection);
             let mut closing = false;
-            loop {
+            // Polled without shutting the socket down when it ends, so that
+            // a request whose headers came too slowly can still be told.
+            let ended = loop {
                 tokio::select! {
-                    _ = connection.as_mut() => break,
+                    ended = core::future::poll_fn(|cx| connection.poll_without_shutdown(cx)) => break ended,
                     changed = shutting_down.changed(), if !closing => {
                         let _ = changed;
                         closing = true;
-                        connection.as_mut().graceful_shutdown();
+                        Pin::new(&mut connection).graceful_shutdown();
                     }
                     () = activity.idle_for(timeouts.idle), if !closing => {
                         closing = true;
-                        connection.as_mut().graceful_shutdown();
+                        Pin::new(&mut connection).graceful_shutdown();
                     }
+                }
+            };
+            if ended.as_ref().is_err_and(hyper::Error::is_timeout) {
+                let parts = connection.into_parts();
+                // Part of a request came, and not all its headers: 408. A
+                // connection that sent nothing is just closed.
+                if !parts.read_buf.is_empty() {
+                    headers_too_slow(parts.io.into_inner()).await;
                 }
             }
         });
@@ -100,6 +111,30 @@ pub(super) async fn serve(
     drop(alive);
     let _ = ended.recv().await;
     Ok(())
+}
+
+/// Answers 408 on a connection whose request headers did not all arrive in
+/// time, then closes it; a client that does not read is given a second.
+async fn headers_too_slow(tcp: tokio::net::TcpStream) {
+    let body = r#"{"error":"timeout","message":"the request headers did not arrive in time; send them at once"}"#;
+    let answer = format!(
+        "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let send = async {
+        let mut rest = answer.as_bytes();
+        while !rest.is_empty() {
+            if tcp.writable().await.is_err() {
+                return;
+            }
+            match tcp.try_write(rest) {
+                Ok(written) => rest = &rest[written..],
+                Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(_) => return,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), send).await;
 }
 
 /// Whether a connection has a request in flight, and since when it has not.

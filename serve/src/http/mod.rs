@@ -253,6 +253,7 @@ struct McpHeaders {
     name: Option<String>,
     params: Vec<(String, String)>,
     trace_context: (Option<String>, Option<String>),
+    repeated: Option<&'static str>,
 }
 
 impl McpHeaders {
@@ -270,6 +271,7 @@ impl McpHeaders {
                 borrowed.trace_context.0.map(str::to_owned),
                 borrowed.trace_context.1.map(str::to_owned),
             ),
+            repeated: borrowed.repeated,
         }
     }
 
@@ -287,6 +289,7 @@ impl McpHeaders {
                 self.trace_context.0.as_deref(),
                 self.trace_context.1.as_deref(),
             ),
+            repeated: self.repeated,
         }
     }
 }
@@ -302,7 +305,30 @@ fn borrowed<'a>(headers: &'a HeaderMap, params: &'a [(&'a str, &'a str)]) -> Hea
         name: get("mcp-name"),
         params,
         trace_context: (get("traceparent"), get("tracestate")),
+        repeated: repeated(headers),
     }
+}
+
+/// The first MCP header `headers` holds more than once, by the name the
+/// specification gives it.
+fn repeated(headers: &HeaderMap) -> Option<&'static str> {
+    const ONCE: [(&str, &str); 3] = [
+        ("mcp-protocol-version", "MCP-Protocol-Version"),
+        ("mcp-method", "Mcp-Method"),
+        ("mcp-name", "Mcp-Name"),
+    ];
+    if let Some((_, name)) = ONCE
+        .iter()
+        .find(|(key, _)| headers.get_all(*key).iter().nth(1).is_some())
+    {
+        return Some(name);
+    }
+    let mut params = param_headers(headers);
+    params.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    params
+        .windows(2)
+        .any(|pair| pair[0].0 == pair[1].0)
+        .then_some("Mcp-Param-*")
 }
 
 /// The `Mcp-Param-<name>` headers of a request, as `(name, value)`.

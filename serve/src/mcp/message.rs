@@ -149,6 +149,13 @@ struct Envelope {
     error: Option<Box<RawValue>>,
 }
 
+/// Only the id of a message, everything else skipped unread.
+#[derive(Deserialize)]
+struct IdOnly {
+    #[serde(default)]
+    id: Option<Box<RawValue>>,
+}
+
 /// A member that is present, even as `null`.
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     deserializer: D,
@@ -171,17 +178,42 @@ impl Incoming {
     /// assert!(matches!(Incoming::parse(b"{oops"), Incoming::Malformed(_)));
     /// ```
     pub fn parse(message: &[u8]) -> Incoming {
-        let envelope: Envelope = match serde_json::from_slice(message) {
+        // Only an object is a message: serde would read the envelope from
+        // an array too, member by member (`["2.0", 3, "tools/call", {…}]`).
+        let object = message
+            .iter()
+            .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+            == Some(&b'{');
+        let parsed = match object {
+            true => serde_json::from_slice::<Envelope>(message).map_err(Some),
+            false => Err(None),
+        };
+        let envelope = match parsed {
             Ok(envelope) => envelope,
-            Err(e) => {
+            Err(first) => {
                 // Only on this path is the text parsed again, to tell JSON
                 // that is not a request from text that is not JSON.
                 return match serde_json::from_slice::<serde::de::IgnoredAny>(message) {
-                    Ok(_) => invalid(None, "send one JSON-RPC request object per message"),
-                    Err(_) => Incoming::Malformed(Reply::from(error(
+                    // JSON, and an object, that the envelope cannot hold: a
+                    // number out of range, nesting past the limit, a member
+                    // twice. Said so, with the id if it can be read.
+                    Ok(_) if object => {
+                        let id = serde_json::from_slice::<IdOnly>(message)
+                            .ok()
+                            .and_then(|only| only.id)
+                            .filter(|raw| Id::is_valid(raw))
+                            .map(Id);
+                        let reason = first.map_or_else(String::new, |e| e.to_string());
+                        invalid(id, &format!("the message cannot be read: {reason}"))
+                    }
+                    Ok(_) => invalid(
+                        None,
+                        "send one JSON-RPC request object per message (not an array, a batch or another value)",
+                    ),
+                    Err(e) => Incoming::Malformed(Reply::from(error(
                         None,
                         code::PARSE_ERROR,
-                        &format!("Parse error: {e}"),
+                        &format!("Parse error: {}", first.unwrap_or(e)),
                         None,
                     ))),
                 };
@@ -313,6 +345,50 @@ mod tests {
                 Incoming::Notification(_) | Incoming::Response(_)
             ));
         }
+    }
+
+    #[test]
+    fn only_an_object_is_a_message() {
+        // serde reads a struct from an array too; the envelope must not.
+        for text in [
+            r#"["2.0",3,"tools/call",{"name":"billing.refund","arguments":{}}]"#,
+            r#" [{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+            r#""ping""#,
+        ] {
+            let Incoming::Malformed(reply) = Incoming::parse(text.as_bytes()) else {
+                panic!("{text} taken as a message");
+            };
+            let reply: Value = serde_json::from_str(&reply.to_string()).expect("JSON");
+            assert_eq!(reply["error"]["code"], code::INVALID_REQUEST, "{text}");
+            assert_eq!(reply["id"], Value::Null);
+        }
+        // JSON the envelope cannot hold: said so, with its id.
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":9,"method":"ping","params":{{"a":{}{}}}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        for text in [
+            r#"{"jsonrpc":"2.0","id":9,"method":"ping","params":{"n":1e400}}"#,
+            deep.as_str(),
+            r#"{"jsonrpc":"2.0","id":9,"method":"ping","method":"tools/call"}"#,
+        ] {
+            let Incoming::Malformed(reply) = Incoming::parse(text.as_bytes()) else {
+                panic!("{text} taken as a message");
+            };
+            let reply: Value = serde_json::from_str(&reply.to_string()).expect("JSON");
+            assert_eq!(reply["error"]["code"], code::INVALID_REQUEST, "{text}");
+            assert_eq!(reply["id"], 9, "{reply}");
+            let message = reply["error"]["message"].as_str().expect("message");
+            assert!(
+                message.starts_with("Invalid request: the message cannot be read: "),
+                "{message}"
+            );
+        }
+        let Incoming::Malformed(reply) = Incoming::parse(b"[1,") else {
+            panic!("not JSON");
+        };
+        assert!(reply.to_string().contains(&code::PARSE_ERROR.to_string()));
     }
 
     #[test]

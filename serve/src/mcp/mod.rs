@@ -47,6 +47,7 @@ use backchannel::CallPeer;
 use state::RequestState;
 use toolschema_runtime::catalog::{ClientView, Snapshot};
 use toolschema_runtime::project::{META_TOOL, Mode, Profile, Revision};
+use toolschema_text::shorten::shorten;
 
 use message::{cursor, parse_cursor};
 use reply::success;
@@ -111,6 +112,10 @@ pub struct Headers<'a> {
     /// `tracestate`): the parent of the request's span when its `_meta`
     /// names none, else linked to it.
     pub trace_context: (Option<&'a str>, Option<&'a str>),
+    /// The first of the MCP headers above that the request sent more than
+    /// once, if any: which of its values counts is ambiguous (a proxy may
+    /// route on one, the server read another), so the request is refused.
+    pub repeated: Option<&'static str>,
 }
 
 impl Headers<'static> {
@@ -122,6 +127,7 @@ impl Headers<'static> {
         name: None,
         params: &[],
         trace_context: (None, None),
+        repeated: None,
     };
 }
 
@@ -856,12 +862,20 @@ fn admit(request: &Request, headers: &Headers<'_>) -> Result<Era, Reply> {
     let refuse =
         |code, message: &str, data| Err(refusal(Era::Stateless, request.id(), code, message, data));
     let unsupported = |requested: &str| {
+        let requested = shorten(requested, MAX_ECHO);
         refuse(
             code::UNSUPPORTED_VERSION,
             &format!("Unsupported protocol version: {requested}"),
             Some(json!({"supported": SUPPORTED_VERSIONS, "requested": requested})),
         )
     };
+    if let Some(name) = headers.repeated {
+        return refuse(
+            code::HEADER_MISMATCH,
+            &format!("Header mismatch: the {name} header is sent more than once; send it once"),
+            None,
+        );
+    }
     match (meta_version, header) {
         (None, None) => return Ok(Era::Handshake),
         (None, Some(header)) if HANDSHAKE_VERSIONS.contains(&header) => return Ok(Era::Handshake),
@@ -900,7 +914,9 @@ fn admit(request: &Request, headers: &Headers<'_>) -> Result<Era, Reply> {
         return refuse(
             code::HEADER_MISMATCH,
             &format!(
-                "Header mismatch: the MCP-Protocol-Version header says {header}, _meta says {version}"
+                "Header mismatch: the MCP-Protocol-Version header says {}, _meta says {}",
+                shorten(header, MAX_ECHO),
+                shorten(version, MAX_ECHO)
             ),
             None,
         );
@@ -922,22 +938,28 @@ fn admit(request: &Request, headers: &Headers<'_>) -> Result<Era, Reply> {
     Ok(Era::Stateless)
 }
 
+/// The most bytes of a client's text one message repeats.
+const MAX_ECHO: usize = 200;
+
 /// The 2026-07-28 routing headers: `Mcp-Method` must be the body's method,
 /// exactly (values are case-sensitive; surrounding whitespace is not part
 /// of a value), and `Mcp-Name` the name or URI the body targets.
 fn check_routing_headers(request: &Request, headers: &Headers<'_>) -> Result<(), String> {
+    // What either side says is echoed cut short: both are the client's.
+    let echo = |text: &str| shorten(text, MAX_ECHO).into_owned();
     match headers.method.map(str::trim) {
         Some(method) if method == request.method() => {}
         Some(method) => {
             return Err(format!(
-                "Header mismatch: the Mcp-Method header says {method}, the body's method is {}",
-                request.method()
+                "Header mismatch: the Mcp-Method header says {}, the body's method is {}",
+                echo(method),
+                echo(request.method())
             ));
         }
         None => {
             return Err(format!(
                 "Header mismatch: the Mcp-Method header is missing; send Mcp-Method: {}",
-                request.method()
+                echo(request.method())
             ));
         }
     }
@@ -952,10 +974,13 @@ fn check_routing_headers(request: &Request, headers: &Headers<'_>) -> Result<(),
     match headers.name.map(str::trim) {
         Some(name) if name == target => Ok(()),
         Some(name) => Err(format!(
-            "Header mismatch: the Mcp-Name header says {name}, the body names {target}"
+            "Header mismatch: the Mcp-Name header says {}, the body names {}",
+            echo(name),
+            echo(target)
         )),
         None => Err(format!(
-            "Header mismatch: the Mcp-Name header is missing; send Mcp-Name: {target}"
+            "Header mismatch: the Mcp-Name header is missing; send Mcp-Name: {}",
+            echo(target)
         )),
     }
 }

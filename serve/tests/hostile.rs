@@ -1,0 +1,281 @@
+//! The second adversarial round's findings on the MCP listener: each test
+//! sends what that run sent and checks the answer, and that the tool did
+//! not run when it must not.
+
+#![allow(missing_docs)]
+
+use std::io::{Read as _, Write as _};
+use std::net::SocketAddr;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use toolschema::Tool;
+use toolschema::call::{Context, Handler, ToolError, ToolResult};
+use toolschema_serve::{HttpTimeouts, Server};
+use toolschema_test_support::{connect, exchange};
+
+mod common;
+
+/// The invoices [`Refund`] refunded (each test refunds its own).
+static REFUNDED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// How many times `invoice` was refunded.
+fn refunds(invoice: &str) -> usize {
+    REFUNDED
+        .lock()
+        .expect("log")
+        .iter()
+        .filter(|i| *i == invoice)
+        .count()
+}
+
+/// Refunds an invoice (counts its runs).
+#[derive(Tool, Deserialize)]
+#[tool(name = "billing.refund")]
+struct Refund {
+    /// The invoice.
+    invoice: String,
+}
+
+impl Handler for Refund {
+    async fn call(self, _: Context) -> Result<ToolResult, ToolError> {
+        REFUNDED.lock().expect("log").push(self.invoice.clone());
+        Ok(ToolResult::text(format!("refunded {}", self.invoice)))
+    }
+}
+
+fn start() -> SocketAddr {
+    let quick = Duration::from_millis(400);
+    let server = Server::new("billing", "1")
+        .tool::<Refund>()
+        .http_timeouts(HttpTimeouts {
+            headers: quick,
+            body: quick,
+            idle: Duration::from_secs(5),
+        });
+    let (address, stop) = common::spawn(server);
+    std::mem::forget(stop);
+    address
+}
+
+/// `POST /mcp` with `body` and `headers`: the status and the JSON reply.
+fn post(address: SocketAddr, headers: &[(&str, &str)], body: &str) -> (u16, Value) {
+    let mut stream = connect(address);
+    let mut all = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    all.extend_from_slice(headers);
+    let (status, reply) = exchange(&mut stream, "POST", "/mcp", &all, body.as_bytes());
+    (
+        status,
+        serde_json::from_slice(&reply).unwrap_or(Value::Null),
+    )
+}
+
+const STATELESS: &str = "2026-07-28";
+
+/// A 2026-07-28 call of the refund tool, and the headers it needs.
+fn stateless_call(id: u64, invoice: &str) -> String {
+    json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {
+            "name": "billing.refund", "arguments": {"invoice": invoice},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": STATELESS,
+                "io.modelcontextprotocol/clientCapabilities": {}
+            }
+        }
+    })
+    .to_string()
+}
+
+#[test]
+fn a_json_array_is_not_a_request_over_http() {
+    let address = start();
+    for body in [
+        r#"["2.0",3,"tools/call",{"name":"billing.refund","arguments":{"invoice":"inv-http"}}]"#,
+        r#"[{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"billing.refund","arguments":{"invoice":"inv-http"}}}]"#,
+    ] {
+        let (status, reply) = post(address, &[("MCP-Protocol-Version", "2025-11-25")], body);
+        assert_eq!(status, 200, "{body}: {reply}");
+        assert_eq!(reply["error"]["code"], -32600, "{reply}");
+        assert!(reply.get("id").is_none(), "{reply}");
+    }
+    assert_eq!(refunds("inv-http"), 0, "the tool ran");
+    // The same call as an object runs.
+    let (status, reply) = post(
+        address,
+        &[("MCP-Protocol-Version", "2025-11-25")],
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"billing.refund","arguments":{"invoice":"inv-http"}}}"#,
+    );
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["result"]["content"][0]["text"], "refunded inv-http");
+    assert_eq!(refunds("inv-http"), 1);
+}
+
+#[test]
+fn a_json_array_is_not_a_request_over_stdio() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let (client_end, server_end) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        let serving = tokio::spawn(
+            Server::new("billing", "1")
+                .tool::<Refund>()
+                .serve_on(server_read, server_write),
+        );
+        let (client_read, mut client_write) = tokio::io::split(client_end);
+        let mut lines = BufReader::new(client_read).lines();
+            client_write
+            .write_all(b"[\"2.0\",3,\"tools/call\",{\"name\":\"billing.refund\",\"arguments\":{\"invoice\":\"inv-stdio\"}}]\n")
+            .await
+            .expect("write");
+        let line = lines.next_line().await.expect("read").expect("a reply");
+        let reply: Value = serde_json::from_str(&line).expect("JSON");
+        assert_eq!(reply["error"]["code"], -32600, "{reply}");
+        assert_eq!(refunds("inv-stdio"), 0, "the tool ran");
+        client_write.shutdown().await.expect("shut down");
+        serving.await.expect("joins").expect("serves");
+    });
+}
+
+#[test]
+fn a_routing_header_sent_twice_is_refused_whichever_comes_first() {
+    let address = start();
+    let body = stateless_call(5, "inv-stateless");
+    for headers in [
+        // Ours first, another tool second: a proxy that routes on the
+        // last one would route elsewhere than this server reads.
+        vec![
+            ("MCP-Protocol-Version", STATELESS),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "billing.refund"),
+            ("Mcp-Name", "billing.other"),
+        ],
+        vec![
+            ("MCP-Protocol-Version", STATELESS),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Method", "tools/list"),
+            ("Mcp-Name", "billing.refund"),
+        ],
+        vec![
+            ("MCP-Protocol-Version", STATELESS),
+            ("MCP-Protocol-Version", "2025-11-25"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "billing.refund"),
+        ],
+    ] {
+        let (status, reply) = post(address, &headers, &body);
+        assert_eq!(status, 400, "{headers:?}: {reply}");
+        assert_eq!(reply["error"]["code"], -32020, "{reply}");
+        let message = reply["error"]["message"].as_str().expect("message");
+        assert!(message.contains("is sent more than once"), "{message}");
+    }
+    assert_eq!(refunds("inv-stateless"), 0, "the tool ran");
+    let (status, reply) = post(
+        address,
+        &[
+            ("MCP-Protocol-Version", STATELESS),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "billing.refund"),
+        ],
+        &body,
+    );
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(
+        reply["result"]["content"][0]["text"],
+        "refunded inv-stateless"
+    );
+}
+
+#[test]
+fn a_header_a_client_chose_is_echoed_cut_short() {
+    let address = start();
+    let long = "x".repeat(6000);
+    let (status, reply) = post(
+        address,
+        &[
+            ("MCP-Protocol-Version", STATELESS),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", &long),
+        ],
+        &stateless_call(6, "inv-long"),
+    );
+    assert_eq!(status, 400, "{reply}");
+    let message = reply["error"]["message"].as_str().expect("message");
+    assert!(message.len() < 600, "{} bytes", message.len());
+    assert!(message.contains("xxx…"), "{message}");
+    let (status, reply) = post(
+        address,
+        &[("MCP-Protocol-Version", &long)],
+        &stateless_call(7, "inv-long"),
+    );
+    assert_eq!(status, 400, "{reply}");
+    assert!(reply.to_string().len() < 1200, "{reply}");
+}
+
+/// Sends `head` (a request's first bytes), then waits: what the server
+/// answered before closing.
+fn answer_to_a_stalled_request(address: SocketAddr, head: &[u8]) -> String {
+    let mut stream = connect(address);
+    stream.write_all(head).expect("write");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[test]
+fn headers_that_do_not_arrive_in_time_get_408_and_silence_gets_closed() {
+    let address = start();
+    let answer = answer_to_a_stalled_request(address, b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    assert!(
+        answer.starts_with("HTTP/1.1 408 Request Timeout\r\n"),
+        "{answer}"
+    );
+    assert!(answer.contains("connection: close"), "{answer}");
+    assert!(
+        answer.ends_with(
+            r#""message":"the request headers did not arrive in time; send them at once"}"#
+        ),
+        "{answer}"
+    );
+    // Nothing sent: closed, nothing said.
+    assert_eq!(answer_to_a_stalled_request(address, b""), "");
+}
+
+#[test]
+fn a_host_with_a_port_out_of_range_is_refused() {
+    let address = start();
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let status = |host: &str| {
+        let mut stream = connect(address);
+        exchange(
+            &mut stream,
+            "POST",
+            "/mcp",
+            &[("Host", host), ("Content-Type", "application/json")],
+            ping.as_bytes(),
+        )
+        .0
+    };
+    assert_eq!(status(&format!("127.0.0.1:{}", address.port())), 200);
+    assert_eq!(status("127.0.0.1"), 200);
+    for host in [
+        "127.0.0.1:99999",
+        "127.0.0.1:65536",
+        "127.0.0.1:0",
+        "localhost:00000",
+    ] {
+        assert_eq!(status(host), 403, "{host}");
+    }
+}
