@@ -314,12 +314,17 @@ pub(crate) async fn follow(
         let local = listener
             .local_addr()
             .map_err(|e| format!("the admin API's address: {e}"))?;
-        let router = toolschema::store::http::router(
-            store.clone(),
-            http.service().catalog().registry().clone(),
-        );
+        let (store, registry) = (store.clone(), http.service().catalog().registry().clone());
+        let timeouts = http.service().http_timeouts();
         tokio::spawn(async move {
-            if let Err(error) = axum::serve(listener, router).await {
+            let served = toolschema::store::http::serve(
+                listener,
+                store,
+                registry,
+                timeouts,
+                core::future::pending(),
+            );
+            if let Err(error) = served.await {
                 tracing::error!(%error, "the admin API stopped");
             }
         });

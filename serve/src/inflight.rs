@@ -45,6 +45,7 @@ impl Inflight {
 
 impl Inflight {
     /// Cancels every running request (the connection is closing).
+    #[cfg(feature = "stdio")]
     pub(crate) fn cancel_all(&self) {
         if let Ok(running) = self.running.lock() {
             running.values().for_each(Cancellation::cancel);

@@ -43,7 +43,7 @@ mod stdio;
 
 pub use error::ServeError;
 #[cfg(feature = "http")]
-pub use http::HttpServer;
+pub use http::{HttpServer, read_body, serve_router};
 #[cfg(feature = "otel")]
 pub use mcp::Telemetry;
 pub use server::Server;

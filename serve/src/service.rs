@@ -118,6 +118,12 @@ impl Service {
         &self.protocol
     }
 
+    /// How long its HTTP clients may take (what
+    /// [`Server::http_timeouts`](crate::Server::http_timeouts) set).
+    pub fn http_timeouts(&self) -> HttpTimeouts {
+        self.options.timeouts
+    }
+
     /// Whether the service runs in open mode: no catalog configuration, so
     /// every tool is listed in Full mode to every caller, without a key.
     pub fn is_open(&self) -> bool {

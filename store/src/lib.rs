@@ -319,6 +319,9 @@ impl Store {
             .apply(&mut after, registry)
             .map_err(StoreError::Refused)?;
         after.check(registry).map_err(StoreError::Invalid)?;
+        if let Some(problem) = records::unstorable(&before, &after) {
+            return Err(StoreError::Invalid(Problems(vec![problem])));
+        }
         db::write(&transaction, &before, &after).await?;
         let revision = revision + 1;
         transaction

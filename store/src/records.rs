@@ -452,6 +452,65 @@ impl Records {
     }
 }
 
+/// The first text in what `after` changes from `before` that PostgreSQL
+/// cannot keep (a NUL character, U+0000, in an identifier or a value), as
+/// the problem to report: checked before anything is written, so that the
+/// answer is the operator's mistake and not the database's error.
+pub(crate) fn unstorable(before: &Records, after: &Records) -> Option<Problem> {
+    let nul = |text: &str| text.contains('\0');
+    let shown = |text: &str| text.replace('\0', "\\u0000");
+    let problem = |record: String| Problem {
+        record,
+        field: String::new(),
+        message: "holds a NUL character (U+0000), which the catalog store cannot keep; remove it"
+            .to_owned(),
+    };
+    for (name, body) in &after.settings {
+        if before.settings.get(name) != Some(body) && holds(body, &nul) {
+            return Some(problem(format!("setting \"{name}\"")));
+        }
+    }
+    for kind in Kind::ALL {
+        for (id, body) in after.of(kind) {
+            if before.get(kind, id) != Some(body) && (nul(id) || holds(body, &nul)) {
+                return Some(problem(format!("{kind} \"{}\"", shown(id))));
+            }
+        }
+    }
+    for ((tool, number), version) in &after.versions {
+        let changed = before.versions.get(&(tool.clone(), *number)) != Some(version);
+        if changed && (nul(tool) || version.definition.as_ref().is_some_and(|d| holds(d, &nul))) {
+            return Some(problem(format!(
+                "tool_version \"{}\" {number}",
+                shown(tool)
+            )));
+        }
+    }
+    None
+}
+
+/// Whether a key or string anywhere in `body` passes `test`.
+fn holds(body: &Body, test: &impl Fn(&str) -> bool) -> bool {
+    let mut stack: Vec<&Value> = body.values().collect();
+    if body.keys().any(|key| test(key)) {
+        return true;
+    }
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(text) if test(text) => return true,
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => {
+                if map.keys().any(|key| test(key)) {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 impl Rendered {
     fn push(
         &mut self,
@@ -476,13 +535,24 @@ impl Rendered {
     }
 
     /// The checks' problems, each at its record and field.
+    /// Past the first [`MAX_LISTED_PROBLEMS`](toolschema_runtime::catalog::MAX_LISTED_PROBLEMS),
+    /// a last problem says how many more there are.
     pub fn locate(&self, errors: &ConfigErrors) -> Problems {
-        Problems(
-            errors
-                .iter()
-                .map(|error| self.problem(error.line, &error.key, &error.message))
-                .collect(),
-        )
+        let mut problems: Vec<Problem> = errors
+            .iter()
+            .map(|error| self.problem(error.line, &error.key, &error.message))
+            .collect();
+        if errors.omitted() > 0 {
+            problems.push(Problem {
+                record: "catalog".into(),
+                field: String::new(),
+                message: format!(
+                    "and {} more problems, not listed; fix these and the rest will be reported",
+                    errors.omitted()
+                ),
+            });
+        }
+        Problems(problems)
     }
 
     fn problem(&self, line: usize, key: &str, message: &str) -> Problem {

@@ -42,8 +42,13 @@ fn start() -> (Store, SocketAddr, String, tokio::runtime::Runtime) {
             .await
             .expect("bind");
         let address = listener.local_addr().expect("address");
-        let router = toolschema_store::http::router(store.clone(), Arc::new(registry));
-        tokio::spawn(async move { axum::serve(listener, router).await });
+        tokio::spawn(toolschema_store::http::serve(
+            listener,
+            store.clone(),
+            Arc::new(registry),
+            toolschema_serve::HttpTimeouts::default(),
+            std::future::pending(),
+        ));
         (store, address, key)
     });
     (store, address, key, runtime)

@@ -15,10 +15,19 @@ use alloc::vec::Vec;
 /// assert_eq!(closest("zzz", ["rename"]), None);
 /// ```
 pub fn closest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let length = input.chars().count();
     candidates
         .into_iter()
-        .map(|candidate| (distance(input, candidate), candidate))
-        .filter(|(d, candidate)| *d <= (candidate.len().max(input.len()) / 3).max(1))
+        .filter_map(|candidate| {
+            let limit = (candidate.len().max(input.len()) / 3).max(1);
+            // The distance is at least the difference in length: a name
+            // far longer than every candidate costs no comparison.
+            if length.abs_diff(candidate.chars().count()) > limit {
+                return None;
+            }
+            let d = distance(input, candidate);
+            (d <= limit).then_some((d, candidate))
+        })
         .min_by_key(|(d, _)| *d)
         .map(|(_, candidate)| candidate)
 }

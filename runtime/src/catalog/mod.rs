@@ -17,7 +17,7 @@ mod snapshot;
 
 pub use config::{
     ALGORITHMS, Authorization, Client, Config, ConfigError, ConfigErrors, Introspection,
-    ServerInfo, Status, Toolset, hash_api_key,
+    MAX_LISTED_PROBLEMS, ServerInfo, Status, Toolset, hash_api_key,
 };
 pub use live::{Catalog, ChangeSet, Watch};
 pub use rules::active_version;

@@ -49,7 +49,7 @@ pub(super) async fn serve(
     let (alive, mut ended) = mpsc::channel::<()>(1);
     tokio::pin!(stop);
     loop {
-        let (tcp, _) = tokio::select! {
+        let (tcp, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
                 Err(error) => {
@@ -68,6 +68,7 @@ pub(super) async fn serve(
         let service = TowerToHyperService::new(Tracked {
             router: router.clone(),
             activity: activity.clone(),
+            peer,
         });
         let mut builder = hyper::server::conn::http1::Builder::new();
         builder
@@ -193,11 +194,12 @@ impl Activity {
 }
 
 /// The router, counting each request in flight until its response body
-/// ends.
+/// ends, and telling each request its peer (axum's `ConnectInfo`).
 #[derive(Clone)]
 struct Tracked {
     router: Router,
     activity: Arc<Activity>,
+    peer: std::net::SocketAddr,
 }
 
 impl tower_service::Service<Request<hyper::body::Incoming>> for Tracked {
@@ -213,9 +215,13 @@ impl tower_service::Service<Request<hyper::body::Incoming>> for Tracked {
         let activity = self.activity.clone();
         activity.start();
         let mut router = self.router.clone();
+        let peer = self.peer;
         Box::pin(async move {
             let guard = InFlight(activity);
-            let request = request.map(Body::new);
+            let mut request = request.map(Body::new);
+            request
+                .extensions_mut()
+                .insert(axum::extract::ConnectInfo(peer));
             let response = match tower_service::Service::call(&mut router, request).await {
                 Ok(response) => response,
                 Err(never) => match never {},
@@ -273,16 +279,45 @@ pub(super) async fn read_body_in_time(
     next: Next,
 ) -> Response {
     let (parts, body) = request.into_parts();
-    let read = axum::body::to_bytes(body, BODY_LIMIT);
-    let bytes = match tokio::time::timeout(timeouts.body, read).await {
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(_)) => {
-            return refusal(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "too_large",
-                "the request body is larger than the server accepts",
-            );
+    match read_body(body, BODY_LIMIT, timeouts).await {
+        Ok(bytes) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
         }
+        Err(refused) => refused,
+    }
+}
+
+/// Reads a request's whole `body`, of at most `limit` bytes, within
+/// `timeouts.body`: the answer to send instead when it is larger (413) or
+/// slower (408, and the connection closes). A handler that authenticates
+/// first reads its body with this once it has.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// use toolschema_serve::{HttpTimeouts, read_body};
+///
+/// let body = axum::body::Body::from("{\"version\": 3}");
+/// let bytes = read_body(body, 1024, HttpTimeouts::default()).await.unwrap();
+/// assert_eq!(&bytes[..], b"{\"version\": 3}");
+/// let large = axum::body::Body::from(vec![b' '; 2048]);
+/// let refused = read_body(large, 1024, HttpTimeouts::default()).await.unwrap_err();
+/// assert_eq!(refused.status(), 413);
+/// # });
+/// ```
+pub async fn read_body(
+    body: Body,
+    limit: usize,
+    timeouts: HttpTimeouts,
+) -> Result<Bytes, Response> {
+    let read = axum::body::to_bytes(body, limit);
+    match tokio::time::timeout(timeouts.body, read).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(_)) => Err(refusal(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            "the request body is larger than the server accepts",
+        )),
         Err(_) => {
             let mut response = refusal(
                 StatusCode::REQUEST_TIMEOUT,
@@ -293,9 +328,22 @@ pub(super) async fn read_body_in_time(
                 axum::http::header::CONNECTION,
                 axum::http::HeaderValue::from_static("close"),
             );
-            return response.into_response();
+            Err(response.into_response())
         }
-    };
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
+    }
+}
+
+/// Serves `router` on `listener` as the MCP listener is served, until
+/// `stop` resolves (then gracefully): each connection under `timeouts`
+/// (headers in their time or 408, kept-alive connections closed when
+/// idle; bodies are read in their time by [`read_body`]), and each request
+/// told its peer's address as axum's `ConnectInfo<SocketAddr>`. The
+/// store's admin API is served so.
+pub async fn serve_router(
+    listener: TcpListener,
+    router: Router,
+    timeouts: HttpTimeouts,
+    stop: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    serve(listener, router, timeouts, stop, || {}).await
 }

@@ -44,6 +44,7 @@ use crate::mcp::{
 use crate::service::Service;
 use caller::Caller;
 use events::{Stream, events};
+pub use listen::{read_body, serve_router};
 
 /// The largest request body accepted: the 1 MiB argument limit plus room for
 /// the JSON-RPC envelope.

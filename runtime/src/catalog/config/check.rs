@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use toml::Spanned;
 
 use super::authorization::{check_authorization, is_scope, scope_problem};
-use super::errors::{Problems, suggestion};
+use super::errors::Problems;
 use super::gateway::{check_downstreams, check_gateway_tools, mappings};
 use super::keys::parse_hash;
 use super::raw::RawConfig;
@@ -97,7 +97,7 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
                 format!("{at}.tenant"),
                 format!(
                     "unknown tenant `{tenant}`{}; declare it with [[tenant]]",
-                    suggestion(tenant, tenant_seen.keys().map(String::as_str))
+                    p.suggestion(tenant, tenant_seen.keys().map(String::as_str))
                 ),
             );
         }
@@ -176,7 +176,7 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
                 format!("{at}.tenant"),
                 format!(
                     "unknown tenant `{tenant}`{}; declare it with [[tenant]]",
-                    suggestion(tenant, tenant_seen.keys().map(String::as_str))
+                    p.suggestion(tenant, tenant_seen.keys().map(String::as_str))
                 ),
             );
         }
@@ -224,7 +224,7 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
                 None => p.at(
                     set.span(),
                     key,
-                    format!("unknown toolset `{name}`{}", suggestion(name, config.toolsets.keys().map(String::as_str))),
+                    format!("unknown toolset `{name}`{}", p.suggestion(name, config.toolsets.keys().map(String::as_str))),
                 ),
                 Some(found) if found.tenant != *tenant => p.at(
                     set.span(),
@@ -289,7 +289,7 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
                 format!("{at}.tool"),
                 format!(
                     "unknown tool `{name}`{}",
-                    suggestion(name, registered.iter().copied())
+                    p.suggestion(name, registered.iter().copied())
                 ),
             );
             continue;
@@ -356,7 +356,7 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
                 "catalog.keyless_client",
                 format!(
                     "unknown client `{id}`{}; name a [[client]] whose tools anyone may call without a key",
-                    suggestion(id, config.clients.keys().map(String::as_str))
+                    p.suggestion(id, config.clients.keys().map(String::as_str))
                 ),
             );
         }
@@ -408,7 +408,7 @@ fn tool_problem(
             key,
             format!(
                 "unknown tool `{name}`{}",
-                suggestion(name, registered.iter().copied())
+                p.suggestion(name, registered.iter().copied())
             ),
         );
         return true;

@@ -3,6 +3,7 @@
 
 use core::fmt;
 use core::ops::Range;
+use std::collections::BinaryHeap;
 
 /// One problem in a configuration file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,21 +30,37 @@ impl fmt::Display for ConfigError {
     }
 }
 
-/// Every problem of a configuration file (never empty).
+/// The most problems listed; beyond, they are counted. A file of many
+/// thousands of mistakes is one mistake repeated, and its report stays
+/// readable and small.
+pub const MAX_LISTED_PROBLEMS: usize = 200;
+
+/// The most problems that get a "did you mean" (each compares a name with
+/// every candidate).
+const MAX_SUGGESTIONS: usize = 100;
+
+/// Every problem of a configuration file (never empty): the first
+/// [`MAX_LISTED_PROBLEMS`] in file order, and how many more there are.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigErrors {
     errors: Vec<ConfigError>,
+    omitted: usize,
 }
 
 impl ConfigErrors {
-    /// The problems, in file order.
+    /// The problems listed, in file order.
     pub fn iter(&self) -> core::slice::Iter<'_, ConfigError> {
         self.errors.iter()
     }
 
-    /// How many problems there are.
+    /// How many problems there are, listed or not.
     pub fn len(&self) -> usize {
-        self.errors.len()
+        self.errors.len() + self.omitted
+    }
+
+    /// How many problems are counted but not listed.
+    pub fn omitted(&self) -> usize {
+        self.omitted
     }
 
     /// Always false.
@@ -54,7 +71,7 @@ impl ConfigErrors {
 
 impl fmt::Display for ConfigErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.errors.len();
+        let n = self.len();
         write!(
             f,
             "{n} problem{} in the configuration:",
@@ -63,18 +80,64 @@ impl fmt::Display for ConfigErrors {
         for error in &self.errors {
             write!(f, "\n  {error}")?;
         }
+        if self.omitted > 0 {
+            write!(
+                f,
+                "\n  and {} more, not listed; fix these and the rest will be reported",
+                self.omitted
+            )?;
+        }
         Ok(())
     }
 }
 
 impl std::error::Error for ConfigErrors {}
 
-/// Collects problems with their locations.
+/// A problem found, located once all are (in one pass over the text).
+struct Found {
+    offset: usize,
+    /// The order it was found in, for problems at one place.
+    order: usize,
+    key: String,
+    message: String,
+}
+
+impl Found {
+    fn place(&self) -> (usize, usize) {
+        (self.offset, self.order)
+    }
+}
+
+impl PartialEq for Found {
+    fn eq(&self, other: &Found) -> bool {
+        self.place() == other.place()
+    }
+}
+
+impl Eq for Found {}
+
+impl PartialOrd for Found {
+    fn partial_cmp(&self, other: &Found) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Found {
+    fn cmp(&self, other: &Found) -> core::cmp::Ordering {
+        self.place().cmp(&other.place())
+    }
+}
+
+/// Collects problems with their places: the first
+/// [`MAX_LISTED_PROBLEMS`] in file order are kept whole (a heap of them,
+/// the last in the file on top), the rest only counted, so that a file of
+/// a million mistakes costs no more than finding them.
 pub(super) struct Problems<'a> {
     file: &'a str,
     text: &'a str,
-    /// Each problem with its byte offset, to sort them in file order.
-    errors: Vec<(usize, ConfigError)>,
+    kept: BinaryHeap<Found>,
+    /// How many problems have been found.
+    found: usize,
 }
 
 impl<'a> Problems<'a> {
@@ -83,20 +146,33 @@ impl<'a> Problems<'a> {
         Problems {
             file,
             text,
-            errors: Vec::new(),
+            kept: BinaryHeap::new(),
+            found: 0,
         }
     }
 
     pub(super) fn is_empty(&self) -> bool {
-        self.errors.is_empty()
+        self.found == 0
     }
 
-    /// The problems, in file order.
-    pub(super) fn into_errors(mut self) -> ConfigErrors {
-        self.errors.sort_by_key(|(offset, _)| *offset);
-        ConfigErrors {
-            errors: self.errors.into_iter().map(|(_, e)| e).collect(),
-        }
+    /// The problems, in file order, located at line and column.
+    pub(super) fn into_errors(self) -> ConfigErrors {
+        let omitted = self.found - self.kept.len();
+        let kept = self.kept.into_sorted_vec();
+        let offsets: Vec<usize> = kept.iter().map(|found| found.offset).collect();
+        let places = line_columns(self.text, &offsets);
+        let errors = kept
+            .into_iter()
+            .zip(places)
+            .map(|(found, (line, column))| ConfigError {
+                file: self.file.to_owned(),
+                line,
+                column,
+                key: found.key,
+                message: found.message,
+            })
+            .collect();
+        ConfigErrors { errors, omitted }
     }
 
     pub(super) fn at(
@@ -105,33 +181,64 @@ impl<'a> Problems<'a> {
         key: impl Into<String>,
         message: impl Into<String>,
     ) {
-        let (line, column) = line_column(self.text, span.start);
-        self.errors.push((
-            span.start,
-            ConfigError {
-                file: self.file.to_owned(),
-                line,
-                column,
-                key: key.into(),
-                message: message.into(),
-            },
-        ));
+        let order = self.found;
+        self.found += 1;
+        if self.kept.len() >= MAX_LISTED_PROBLEMS {
+            match self.kept.peek() {
+                Some(last) if (span.start, order) < last.place() => {
+                    self.kept.pop();
+                }
+                _ => return,
+            }
+        }
+        self.kept.push(Found {
+            offset: span.start,
+            order,
+            key: key.into(),
+            message: message.into(),
+        });
+    }
+
+    /// ` (did you mean `…`?)` with the candidate nearest `name`, if one is
+    /// near; nothing once [`MAX_SUGGESTIONS`] problems have been found.
+    pub(super) fn suggestion<'c>(
+        &self,
+        name: &str,
+        candidates: impl Iterator<Item = &'c str>,
+    ) -> String {
+        if self.found >= MAX_SUGGESTIONS {
+            return String::new();
+        }
+        match toolschema_text::suggest::closest(name, candidates) {
+            Some(near) => format!(" (did you mean `{near}`?)"),
+            None => String::new(),
+        }
     }
 }
 
-/// The 1-based line and column of a byte offset.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
-}
-
-pub(super) fn suggestion<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> String {
-    match toolschema_text::suggest::closest(name, candidates) {
-        Some(near) => format!(" (did you mean `{near}`?)"),
-        None => String::new(),
+/// The 1-based line and column of each of `offsets` (in increasing
+/// order), in one pass over `text`.
+fn line_columns(text: &str, offsets: &[usize]) -> Vec<(usize, usize)> {
+    let mut out = Vec::with_capacity(offsets.len());
+    let (mut line, mut line_start, mut scanned) = (1, 0, 0);
+    for &offset in offsets {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        if offset >= scanned {
+            for (at, byte) in text.as_bytes()[scanned..offset].iter().enumerate() {
+                if *byte == b'\n' {
+                    line += 1;
+                    line_start = scanned + at + 1;
+                }
+            }
+            scanned = offset;
+        }
+        let column = text[line_start..offset.max(line_start)].chars().count() + 1;
+        out.push((line, column));
     }
+    out
 }
 
 #[cfg(test)]
@@ -140,7 +247,38 @@ mod tests {
 
     #[test]
     fn line_and_column_count_from_one() {
-        assert_eq!(line_column("ab\ncd", 0), (1, 1));
-        assert_eq!(line_column("ab\ncd", 4), (2, 2));
+        assert_eq!(
+            line_columns("ab\ncé\nd", &[0, 4, 6, 7, 99]),
+            [(1, 1), (2, 2), (2, 3), (3, 1), (3, 2)]
+        );
+    }
+
+    #[test]
+    fn many_problems_are_counted_past_the_first_listed() {
+        let text = "x\n".repeat(10_000);
+        let mut problems = Problems::new("f.toml", &text);
+        // Found out of order: the listed ones are the first in the file.
+        for line in (0..10_000).rev() {
+            let suggestion = problems.suggestion("tools", ["toolz"].into_iter());
+            problems.at(line * 2..line * 2 + 1, "k", format!("bad{suggestion}"));
+        }
+        let errors = problems.into_errors();
+        assert_eq!(errors.len(), 10_000);
+        assert_eq!(errors.omitted(), 10_000 - MAX_LISTED_PROBLEMS);
+        let listed: Vec<usize> = errors.iter().map(|e| e.line).collect();
+        assert_eq!(listed.len(), MAX_LISTED_PROBLEMS);
+        // Found last, first in the file: listed.
+        assert_eq!(listed[0], 1);
+        assert!(listed.windows(2).all(|w| w[0] < w[1]), "{listed:?}");
+        let text = errors.to_string();
+        assert!(text.ends_with(&format!(
+            "and {} more, not listed; fix these and the rest will be reported",
+            10_000 - MAX_LISTED_PROBLEMS
+        )));
+        // The first hundred found suggest, the rest do not.
+        assert!(
+            !text.contains("did you mean"),
+            "suggested past the first hundred"
+        );
     }
 }

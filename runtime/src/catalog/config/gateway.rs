@@ -9,7 +9,7 @@ use std::time::Duration;
 use toml::Spanned;
 
 use super::Status;
-use super::errors::{Problems, suggestion};
+use super::errors::Problems;
 use super::raw::{RawAuth, RawDownstream, RawField, RawGatewayTool, RawGatewayVersion};
 use crate::catalog::gateway::{
     ArgumentMap, Auth, Downstream, DownstreamProtocol, FieldKind, FieldPath, FieldSpec,
@@ -360,7 +360,7 @@ pub(super) fn check_gateway_tools(
                 format!(
                     "unknown downstream `{}`{}",
                     raw.downstream.get_ref(),
-                    suggestion(
+                    p.suggestion(
                         raw.downstream.get_ref(),
                         downstreams.keys().map(String::as_str)
                     )

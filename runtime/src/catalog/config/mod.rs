@@ -18,7 +18,7 @@ mod raw;
 mod server;
 
 pub use authorization::{ALGORITHMS, Authorization, Introspection};
-pub use errors::{ConfigError, ConfigErrors};
+pub use errors::{ConfigError, ConfigErrors, MAX_LISTED_PROBLEMS};
 pub use keys::hash_api_key;
 pub(crate) use keys::key_digest;
 

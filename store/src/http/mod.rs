@@ -25,6 +25,13 @@
 //! field when the result would not pass the checks; `404` or `409` when the
 //! action does not fit; `401` without a valid operator key; `503` when the
 //! database is unreachable. Nothing is written unless the answer is `200`.
+//!
+//! A request is authenticated from its headers before anything else (see
+//! the `operator` module): its body is not read, nor the store touched,
+//! for a request without a valid key; a peer that keeps sending wrong keys
+//! gets `429`. Bodies are bounded per route (a configuration file 64 MiB, a
+//! record 8 MiB) and read within the listener's body timeout; [`serve`]
+//! serves the API with the MCP listener's connection timeouts.
 
 // A refused request's answer is the error of the helpers that read it.
 #![expect(
@@ -32,31 +39,52 @@
     reason = "an axum Response is the natural error of a request's parts"
 )]
 
+mod operator;
+
+use core::future::Future;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::body::{Body as RequestBody, Bytes};
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use toolschema_runtime::call::Registry;
+use toolschema_serve::HttpTimeouts;
 
 use crate::{Action, Body, Kind, Records, Refused, Store, StoreError};
+use operator::{Guard, Operator};
 
-/// The largest request body: a configuration file of some 100,000 tools.
-const BODY_LIMIT: usize = 64 << 20;
+/// The largest configuration file taken (`PUT /v1/catalog`, `POST
+/// /v1/import`): some 100,000 tools.
+const FILE_LIMIT: usize = 64 << 20;
+
+/// The largest record or draft taken: a tool from configuration with many
+/// versions.
+const RECORD_LIMIT: usize = 8 << 20;
 
 /// What the handlers share.
 #[derive(Clone)]
 struct Admin {
     store: Store,
     registry: Arc<Registry>,
+    guard: Arc<Guard>,
+    timeouts: HttpTimeouts,
+}
+
+impl Admin {
+    /// The request's body, read now that it is authenticated.
+    async fn body(&self, body: RequestBody, limit: usize) -> Result<Bytes, Response> {
+        toolschema_serve::read_body(body, limit, self.timeouts).await
+    }
 }
 
 /// The admin API's router, over `store`, checking changes against the tools
-/// of `registry`.
+/// of `registry`, reading bodies within the default [`HttpTimeouts`].
+/// [`serve`] serves it with the listener's own timeouts too.
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -70,6 +98,10 @@ struct Admin {
 /// # }
 /// ```
 pub fn router(store: Store, registry: Arc<Registry>) -> Router {
+    router_with(store, registry, HttpTimeouts::default())
+}
+
+fn router_with(store: Store, registry: Arc<Registry>, timeouts: HttpTimeouts) -> Router {
     Router::new()
         .route("/v1/revision", get(revision))
         .route("/v1/catalog", get(catalog).put(replace))
@@ -91,34 +123,39 @@ pub fn router(store: Store, registry: Arc<Registry>) -> Router {
             "/v1/settings/{name}",
             put(put_setting).delete(delete_setting),
         )
-        // A whole catalog of thousands of tools is several megabytes.
-        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
-        .with_state(Admin { store, registry })
+        .with_state(Admin {
+            store,
+            registry,
+            guard: Arc::new(Guard::default()),
+            timeouts,
+        })
 }
 
-/// The operator a request is from, by its key.
-async fn operator(admin: &Admin, headers: &HeaderMap) -> Result<String, Response> {
-    let key = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "))
-        .map(str::trim);
-    let Some(key) = key else {
-        return Err(refusal(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "send an operator key: Authorization: Bearer <key> (made with `toolschema admin add-operator NAME`)",
-        ));
-    };
-    match admin.store.operator(key).await {
-        Ok(Some(name)) => Ok(name),
-        Ok(None) => Err(refusal(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "this key is no operator's key",
-        )),
-        Err(error) => Err(failure(error)),
-    }
+/// Serves the admin API on `listener` until `stop` resolves: the MCP
+/// listener's connection loop and `timeouts` (headers, bodies, idle
+/// connections), and the failures of each peer's address counted.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::sync::Arc;
+///
+/// let store = toolschema_store::Store::new("postgresql://toolschema@localhost/catalog")?;
+/// let registry = Arc::new(toolschema_runtime::call::Registry::new());
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:9090").await?;
+/// let timeouts = toolschema_serve::HttpTimeouts::default();
+/// toolschema_store::http::serve(listener, store, registry, timeouts, std::future::pending()).await?;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    store: Store,
+    registry: Arc<Registry>,
+    timeouts: HttpTimeouts,
+    stop: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let router = router_with(store, registry, timeouts);
+    toolschema_serve::serve_router(listener, router, timeouts, stop).await
 }
 
 fn refusal(status: StatusCode, error: &str, message: &str) -> Response {
@@ -160,12 +197,8 @@ fn failure(error: StoreError) -> Response {
     }
 }
 
-/// Applies `action` for the request's operator.
-async fn apply(admin: &Admin, headers: &HeaderMap, action: Action) -> Response {
-    let actor = match operator(admin, headers).await {
-        Ok(actor) => actor,
-        Err(response) => return response,
-    };
+/// Applies `action` for `operator`.
+async fn apply(admin: &Admin, Operator(actor): Operator, action: Action) -> Response {
     match admin.store.apply(&actor, action, &admin.registry).await {
         Ok(applied) => {
             tracing::info!(
@@ -181,20 +214,14 @@ async fn apply(admin: &Admin, headers: &HeaderMap, action: Action) -> Response {
     }
 }
 
-async fn revision(State(admin): State<Admin>, headers: HeaderMap) -> Response {
-    if let Err(response) = operator(&admin, &headers).await {
-        return response;
-    }
+async fn revision(State(admin): State<Admin>, _: Operator) -> Response {
     match admin.store.revision().await {
         Ok(revision) => axum::Json(json!({"revision": revision})).into_response(),
         Err(error) => failure(error),
     }
 }
 
-async fn catalog(State(admin): State<Admin>, headers: HeaderMap) -> Response {
-    if let Err(response) = operator(&admin, &headers).await {
-        return response;
-    }
+async fn catalog(State(admin): State<Admin>, _: Operator) -> Response {
     match admin.store.read().await {
         Ok((revision, records)) => match records.render() {
             Ok(rendered) => (
@@ -214,6 +241,17 @@ async fn catalog(State(admin): State<Admin>, headers: HeaderMap) -> Response {
     }
 }
 
+/// A body that must be UTF-8 text (a configuration file).
+fn text_of(bytes: &Bytes) -> Result<&str, Response> {
+    core::str::from_utf8(bytes).map_err(|_| {
+        refusal(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "the body is a TOML file, in UTF-8",
+        )
+    })
+}
+
 /// A TOML file's records, checked as the file; problems at line and key.
 fn records_of(admin: &Admin, text: &str) -> Result<Records, Response> {
     Records::from_toml(text, "(request body)", &admin.registry).map_err(|errors| {
@@ -225,41 +263,45 @@ fn records_of(admin: &Admin, text: &str) -> Result<Records, Response> {
                 "problems": errors.iter().map(|e| json!({
                     "line": e.line, "column": e.column, "field": e.key, "message": e.message,
                 })).collect::<Vec<_>>(),
+                "omitted": errors.omitted(),
             })),
         )
             .into_response()
     })
 }
 
-async fn replace(State(admin): State<Admin>, headers: HeaderMap, body: String) -> Response {
-    match records_of(&admin, &body) {
-        Ok(records) => {
-            apply(
-                &admin,
-                &headers,
-                Action::Replace {
-                    records: Box::new(records),
-                },
-            )
-            .await
-        }
-        Err(response) => response,
-    }
+async fn replace(State(admin): State<Admin>, operator: Operator, body: RequestBody) -> Response {
+    let bytes = match admin.body(body, FILE_LIMIT).await {
+        Ok(bytes) => bytes,
+        Err(refused) => return refused,
+    };
+    let records = match text_of(&bytes).and_then(|text| records_of(&admin, text)) {
+        Ok(records) => records,
+        Err(refused) => return refused,
+    };
+    let action = Action::Replace {
+        records: Box::new(records),
+    };
+    apply(&admin, operator, action).await
 }
 
-async fn import(State(admin): State<Admin>, headers: HeaderMap, body: String) -> Response {
+async fn import(State(admin): State<Admin>, operator: Operator, body: RequestBody) -> Response {
+    let bytes = match admin.body(body, FILE_LIMIT).await {
+        Ok(bytes) => bytes,
+        Err(refused) => return refused,
+    };
+    let text = match text_of(&bytes) {
+        Ok(text) => text,
+        Err(refused) => return refused,
+    };
     // What `toolschema import` writes: downstreams and tools from
     // configuration, checked once added to the rest.
-    match Records::read_toml(&body, "(request body)") {
+    match Records::read_toml(text, "(request body)") {
         Ok(records) => {
-            apply(
-                &admin,
-                &headers,
-                Action::Import {
-                    records: Box::new(records),
-                },
-            )
-            .await
+            let action = Action::Import {
+                records: Box::new(records),
+            };
+            apply(&admin, operator, action).await
         }
         Err(problems) => failure(StoreError::Invalid(problems)),
     }
@@ -270,14 +312,7 @@ struct Limit {
     limit: Option<i64>,
 }
 
-async fn audit(
-    State(admin): State<Admin>,
-    headers: HeaderMap,
-    Query(limit): Query<Limit>,
-) -> Response {
-    if let Err(response) = operator(&admin, &headers).await {
-        return response;
-    }
+async fn audit(State(admin): State<Admin>, _: Operator, Query(limit): Query<Limit>) -> Response {
     let limit = limit.limit.unwrap_or(50).clamp(1, 1000);
     match admin.store.audit(limit).await {
         Ok(entries) => axum::Json(json!({"entries": entries})).into_response(),
@@ -297,11 +332,15 @@ struct Draft {
 
 async fn draft(
     State(admin): State<Admin>,
-    headers: HeaderMap,
+    operator: Operator,
     Path(tool): Path<String>,
-    body: axum::body::Bytes,
+    body: RequestBody,
 ) -> Response {
-    let draft: Draft = match serde_json::from_slice(&body) {
+    let bytes = match admin.body(body, RECORD_LIMIT).await {
+        Ok(bytes) => bytes,
+        Err(refused) => return refused,
+    };
+    let draft: Draft = match serde_json::from_slice(&bytes) {
         Ok(draft) => draft,
         Err(error) => {
             return refusal(
@@ -313,22 +352,18 @@ async fn draft(
             );
         }
     };
-    apply(
-        &admin,
-        &headers,
-        Action::Draft {
-            tool,
-            version: draft.version,
-            definition: draft.definition,
-            downstream: draft.downstream,
-        },
-    )
-    .await
+    let action = Action::Draft {
+        tool,
+        version: draft.version,
+        definition: draft.definition,
+        downstream: draft.downstream,
+    };
+    apply(&admin, operator, action).await
 }
 
 async fn step(
     State(admin): State<Admin>,
-    headers: HeaderMap,
+    operator: Operator,
     Path((tool, version, step)): Path<(String, u32, String)>,
 ) -> Response {
     let action = match step.as_str() {
@@ -343,12 +378,12 @@ async fn step(
             );
         }
     };
-    apply(&admin, &headers, action).await
+    apply(&admin, operator, action).await
 }
 
 async fn switch(
     State(admin): State<Admin>,
-    headers: HeaderMap,
+    operator: Operator,
     Path((toolset, switch)): Path<(String, String)>,
 ) -> Response {
     let action = match switch.as_str() {
@@ -362,36 +397,38 @@ async fn switch(
             );
         }
     };
-    apply(&admin, &headers, action).await
+    apply(&admin, operator, action).await
 }
 
 async fn assign(
     State(admin): State<Admin>,
-    headers: HeaderMap,
+    operator: Operator,
     Path((client, toolset)): Path<(String, String)>,
 ) -> Response {
-    apply(&admin, &headers, Action::Assign { client, toolset }).await
+    apply(&admin, operator, Action::Assign { client, toolset }).await
 }
 
 async fn unassign(
     State(admin): State<Admin>,
-    headers: HeaderMap,
+    operator: Operator,
     Path((client, toolset)): Path<(String, String)>,
 ) -> Response {
-    apply(&admin, &headers, Action::Unassign { client, toolset }).await
+    apply(&admin, operator, Action::Unassign { client, toolset }).await
 }
 
 async fn rotate_key(
     State(admin): State<Admin>,
-    headers: HeaderMap,
+    operator: Operator,
     Path(client): Path<String>,
 ) -> Response {
-    apply(&admin, &headers, Action::RotateKey { client }).await
+    apply(&admin, operator, Action::RotateKey { client }).await
 }
 
-/// A JSON object body, or the answer saying what is expected.
-fn object_body(body: &[u8]) -> Result<Body, Response> {
-    match serde_json::from_slice::<Value>(body) {
+/// A JSON object body, read within its limit, or the answer saying what is
+/// expected.
+async fn object_body(admin: &Admin, body: RequestBody) -> Result<Body, Response> {
+    let bytes = admin.body(body, RECORD_LIMIT).await?;
+    match serde_json::from_slice::<Value>(&bytes) {
         Ok(Value::Object(body)) => Ok(body),
         _ => Err(refusal(
             StatusCode::BAD_REQUEST,
@@ -413,54 +450,53 @@ fn kind_of(kind: &str) -> Result<Kind, Response> {
 
 async fn put_record(
     State(admin): State<Admin>,
-    headers: HeaderMap,
+    operator: Operator,
     Path((kind, id)): Path<(String, String)>,
-    body: axum::body::Bytes,
+    body: RequestBody,
 ) -> Response {
-    let (kind, body) = match (kind_of(&kind), object_body(&body)) {
-        (Ok(kind), Ok(body)) => (kind, body),
-        (Err(response), _) | (_, Err(response)) => return response,
+    let kind = match kind_of(&kind) {
+        Ok(kind) => kind,
+        Err(refused) => return refused,
     };
-    apply(&admin, &headers, Action::Put { kind, id, body }).await
+    match object_body(&admin, body).await {
+        Ok(body) => apply(&admin, operator, Action::Put { kind, id, body }).await,
+        Err(refused) => refused,
+    }
 }
 
 async fn delete_record(
     State(admin): State<Admin>,
-    headers: HeaderMap,
+    operator: Operator,
     Path((kind, id)): Path<(String, String)>,
 ) -> Response {
     match kind_of(&kind) {
-        Ok(kind) => apply(&admin, &headers, Action::Delete { kind, id }).await,
-        Err(response) => response,
+        Ok(kind) => apply(&admin, operator, Action::Delete { kind, id }).await,
+        Err(refused) => refused,
     }
 }
 
 async fn put_setting(
     State(admin): State<Admin>,
-    headers: HeaderMap,
+    operator: Operator,
     Path(name): Path<String>,
-    body: axum::body::Bytes,
+    body: RequestBody,
 ) -> Response {
-    match object_body(&body) {
+    match object_body(&admin, body).await {
         Ok(body) => {
-            apply(
-                &admin,
-                &headers,
-                Action::Setting {
-                    name,
-                    body: Some(body),
-                },
-            )
-            .await
+            let action = Action::Setting {
+                name,
+                body: Some(body),
+            };
+            apply(&admin, operator, action).await
         }
-        Err(response) => response,
+        Err(refused) => refused,
     }
 }
 
 async fn delete_setting(
     State(admin): State<Admin>,
-    headers: HeaderMap,
+    operator: Operator,
     Path(name): Path<String>,
 ) -> Response {
-    apply(&admin, &headers, Action::Setting { name, body: None }).await
+    apply(&admin, operator, Action::Setting { name, body: None }).await
 }
