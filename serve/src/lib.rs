@@ -36,6 +36,7 @@ pub mod mcp;
 mod notices;
 #[cfg(feature = "oauth")]
 mod oauth;
+mod offload;
 mod server;
 mod service;
 #[cfg(feature = "stdio")]

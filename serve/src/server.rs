@@ -284,6 +284,7 @@ impl Server {
             options: self.options,
             inflight: Arc::default(),
             pending: Arc::default(),
+            blocking: Arc::default(),
             _watch: watch,
             #[cfg(feature = "oauth")]
             tokens: crate::oauth::Verifier::default(),

@@ -23,6 +23,8 @@ pub struct Service {
     pub(crate) inflight: Arc<Inflight>,
     /// The server's questions to clients waiting for answers.
     pub(crate) pending: Arc<Pending>,
+    /// Where large requests' arguments are read.
+    pub(crate) blocking: Arc<crate::offload::Blocking>,
     /// The configuration file's watch, if any: it stops with the service.
     pub(crate) _watch: Option<Watch>,
     /// Verifies access tokens, with the issuer's keys cached.
@@ -108,6 +110,16 @@ impl Default for HttpTimeouts {
 }
 
 impl Service {
+    /// The backchannel of a request `size` bytes long: a large one's
+    /// arguments are read off the async workers.
+    pub(crate) fn backchannel_for(&self, size: usize) -> crate::mcp::Backchannel {
+        let back = crate::mcp::Backchannel::none();
+        match size > crate::offload::LARGE_REQUEST {
+            true => back.with_offload(self.blocking.clone()),
+            false => back,
+        }
+    }
+
     /// The live catalog: its current snapshot, reloads, change notices.
     pub fn catalog(&self) -> &Arc<Catalog> {
         &self.catalog

@@ -179,7 +179,14 @@ impl Connection {
             return Some((reply, version, method));
         };
         if request.method() == "tools/call" {
-            self.spawn_call(snapshot, view, session.clone(), request, version);
+            self.spawn_call(
+                snapshot,
+                view,
+                session.clone(),
+                request,
+                version,
+                line.len(),
+            );
             return None;
         }
         let answer = self
@@ -217,9 +224,12 @@ impl Connection {
         mut session: Session,
         request: Request,
         version: &'static str,
+        size: usize,
     ) {
         let running = self.inflight.start(&self.client, request.id().as_json());
-        let back = Backchannel::none()
+        let back = self
+            .service
+            .backchannel_for(size)
             .with_outbox(self.outbox.clone())
             .with_pending(self.pending.clone())
             .with_cancellation(running.cancellation().clone());

@@ -9,10 +9,10 @@ use std::net::SocketAddr;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 use serde_json::{Value, json};
-use toolschema::Tool;
 use toolschema::call::{Context, Handler, ToolError, ToolResult};
+use toolschema::{Schema, Tool};
 use toolschema_serve::{HttpTimeouts, Server};
 use toolschema_test_support::{connect, exchange};
 
@@ -46,10 +46,70 @@ impl Handler for Refund {
     }
 }
 
+/// The threads that read [`Line`]s and that ran [`Bulk`]'s handler, by
+/// the request's marker.
+static THREADS: Mutex<Vec<(String, std::thread::ThreadId)>> = Mutex::new(Vec::new());
+
+/// One line of a bulk request; reading it notes the thread it is read on.
+#[derive(Schema)]
+#[serde(transparent)]
+struct Line {
+    text: String,
+}
+
+impl<'de> Deserialize<'de> for Line {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Line, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        if let Some(marker) = text.strip_prefix("marker:") {
+            THREADS
+                .lock()
+                .expect("log")
+                .push((format!("read {marker}"), std::thread::current().id()));
+        }
+        Ok(Line { text })
+    }
+}
+
+/// Takes many lines at once.
+#[derive(Tool, Deserialize)]
+#[tool(name = "billing.bulk")]
+struct Bulk {
+    /// The lines; the first names the request.
+    lines: Vec<Line>,
+}
+
+impl Handler for Bulk {
+    async fn call(self, _: Context) -> Result<ToolResult, ToolError> {
+        let marker = self.lines[0].text.trim_start_matches("marker:").to_owned();
+        THREADS
+            .lock()
+            .expect("log")
+            .push((format!("ran {marker}"), std::thread::current().id()));
+        Ok(ToolResult::text(format!("{} lines", self.lines.len())))
+    }
+}
+
+/// The thread that read `marker`'s lines, and the one that ran its handler.
+fn threads_of(marker: &str) -> (std::thread::ThreadId, std::thread::ThreadId) {
+    let threads = THREADS.lock().expect("log");
+    let find = |what: String| {
+        threads
+            .iter()
+            .find(|(w, _)| *w == what)
+            .map(|(_, id)| *id)
+            .unwrap_or_else(|| panic!("no `{what}`"))
+    };
+    (
+        find(format!("read {marker}")),
+        find(format!("ran {marker}")),
+    )
+}
+
 fn start() -> SocketAddr {
     let quick = Duration::from_millis(400);
     let server = Server::new("billing", "1")
         .tool::<Refund>()
+        .tool::<Bulk>()
         .http_timeouts(HttpTimeouts {
             headers: quick,
             body: quick,
@@ -278,4 +338,47 @@ fn a_host_with_a_port_out_of_range_is_refused() {
     ] {
         assert_eq!(status(host), 403, "{host}");
     }
+}
+
+#[test]
+fn a_large_request_is_read_off_the_async_workers_and_a_small_one_in_place() {
+    let address = start();
+    let call = |marker: &str, lines: usize| {
+        let mut all = vec![format!("marker:{marker}")];
+        all.extend((1..lines).map(|i| format!("line {i:06} of a bulk order")));
+        let body = json!({
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "billing.bulk", "arguments": {"lines": all}}
+        })
+        .to_string();
+        let (status, reply) = post(address, &[("MCP-Protocol-Version", "2025-11-25")], &body);
+        assert_eq!(status, 200, "{reply}");
+        assert_eq!(
+            reply["result"]["content"][0]["text"],
+            format!("{lines} lines")
+        );
+        body.len()
+    };
+    // The server has one async worker: the handler runs there, and so
+    // does the reading of a small request's arguments.
+    assert!(call("small", 10) < 1024);
+    let (read, ran) = threads_of("small");
+    assert_eq!(read, ran, "a small request is read where it runs");
+    assert!(call("large", 5_000) > 100 << 10);
+    let (read, ran) = threads_of("large");
+    assert_ne!(read, ran, "a large request is read on a blocking thread");
+    // Over REST too.
+    let mut lines = vec!["marker:rest".to_owned()];
+    lines.extend((1..5_000).map(|i| format!("line {i:06} of a bulk order")));
+    let mut stream = connect(address);
+    let (status, _) = exchange(
+        &mut stream,
+        "POST",
+        "/v1/tools/billing.bulk/call",
+        &[("Content-Type", "application/json")],
+        json!({"lines": lines}).to_string().as_bytes(),
+    );
+    assert_eq!(status, 200);
+    let (read, ran) = threads_of("rest");
+    assert_ne!(read, ran, "a large REST call is read on a blocking thread");
 }

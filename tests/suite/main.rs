@@ -3,6 +3,7 @@
 
 #![allow(unreachable_pub, missing_docs)]
 
+mod bounded;
 mod calls;
 mod catalog;
 mod catalog_properties;

@@ -113,6 +113,36 @@ pub struct Caller {
     client: Option<Arc<str>>,
     peer: Option<Arc<dyn Peer>>,
     cancellation: Cancellation,
+    offload: Option<Arc<dyn Offload>>,
+}
+
+/// Where the synchronous part of a call runs when its request is large:
+/// reading the arguments against the schema, which for a megabyte of
+/// arguments takes long enough to hold up other requests sharing an async
+/// worker. A transport hands one with the calls it finds large; without
+/// one the arguments are read in place.
+///
+/// ```
+/// use std::future::Future;
+/// use std::pin::Pin;
+/// use toolschema_runtime::call::Offload;
+///
+/// /// Runs the work on a thread of its own.
+/// struct Thread;
+///
+/// impl Offload for Thread {
+///     fn run(&self, work: Box<dyn FnOnce() + Send>) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+///         let done = std::thread::spawn(work);
+///         Box::pin(async move {
+///             let _ = done.join();
+///         })
+///     }
+/// }
+/// ```
+pub trait Offload: Send + Sync + 'static {
+    /// Runs `work` elsewhere; the future resolves once it has run (or
+    /// could not be run).
+    fn run(&self, work: Box<dyn FnOnce() + Send>) -> Pin<Box<dyn Future<Output = ()> + Send>>;
 }
 
 impl fmt::Debug for Caller {
@@ -159,6 +189,17 @@ impl Caller {
     pub fn with_cancellation(mut self, cancellation: Cancellation) -> Caller {
         self.cancellation = cancellation;
         self
+    }
+
+    /// The same caller, whose arguments are read through `offload` (a
+    /// large request's).
+    pub fn with_offload(mut self, offload: Arc<dyn Offload>) -> Caller {
+        self.offload = Some(offload);
+        self
+    }
+
+    pub(crate) fn offload(&self) -> Option<&Arc<dyn Offload>> {
+        self.offload.as_ref()
     }
 }
 

@@ -13,7 +13,7 @@ mod registry;
 mod result;
 
 pub use ask::{AskError, Elicitation, Question, Root};
-pub use context::{Asking, Caller, Cancellation, Cancelled, Context, LogLevel, Peer};
+pub use context::{Asking, Caller, Cancellation, Cancelled, Context, LogLevel, Offload, Peer};
 pub use parse::parse_args;
 pub use registry::{DynamicFuture, DynamicTool, Registry, RegistryError};
 pub use result::{Content, Produced, Resource, ToolOutput, ToolResult};

@@ -4,11 +4,13 @@ use core::fmt;
 use core::future::Future;
 use core::pin::Pin;
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::Value;
 
-use super::{CallError, Caller, Context, Handler, Produced, ToolError, ToolOutput, ToolResult};
+use super::{
+    CallError, Caller, Context, Handler, Offload, Produced, ToolError, ToolOutput, ToolResult,
+};
 use crate::model::walk::{duplicate_property, has_nested_raw};
 use crate::model::{Direction, Node, Ref, Text, ToolDef};
 use crate::validate::{ArgumentErrors, InputValidator, Limits, OutputValidator};
@@ -424,11 +426,10 @@ impl Registry {
             .await
     }
 
-    fn latest(&self, name: &str) -> Result<&Registered, CallError> {
+    fn latest(&self, name: &str) -> Result<&Arc<Registered>, CallError> {
         self.tools
             .get(name)
             .and_then(|versions| versions.values().next_back())
-            .map(|tool| &**tool)
             .ok_or_else(|| CallError::UnknownTool {
                 name: name.to_owned(),
             })
@@ -436,33 +437,19 @@ impl Registry {
 
     async fn run(
         &self,
-        tool: &Registered,
+        tool: &Arc<Registered>,
         caller: Caller,
         arguments: Arguments<'_>,
     ) -> Result<ToolResult, CallError> {
+        let offload = caller.offload().cloned();
         let ctx = Context::new(tool.def.name.clone(), tool.def.version, caller);
-        let produced = match &tool.work {
-            Work::Typed(invoke) => {
-                let running =
-                    invoke(tool.input(), arguments, ctx).map_err(CallError::InvalidArguments)?;
-                running.await.map_err(|failure| match failure {
-                    Invocation::Tool(error) => CallError::Tool(error),
-                    Invocation::Unserializable(message) => CallError::Unserializable {
-                        tool: tool.def.name.clone(),
-                        message,
-                    },
-                })?
+        let started = match (offload, arguments) {
+            (Some(offload), Arguments::Parsed(value)) => {
+                start_elsewhere(&*offload, tool, value, ctx).await?
             }
-            Work::Dynamic(work) => {
-                let input = tool.input();
-                let arguments: Value = match arguments {
-                    Arguments::Parsed(value) => input.read(value),
-                    Arguments::Text(text) => input.parse(text),
-                }
-                .map_err(CallError::InvalidArguments)?;
-                work.call(arguments, ctx).await?
-            }
+            (_, arguments) => start(tool, arguments, ctx)?,
         };
+        let produced = started.await?;
         match (produced, tool.output()) {
             (Produced::Structured(value), Some(output)) => output
                 .check(value)
@@ -473,4 +460,63 @@ impl Registry {
             (Produced::Content(result), _) => Ok(result),
         }
     }
+}
+
+/// The synchronous part of a call: the arguments read against the schema
+/// (into the tool's type for a derived tool), and the work started.
+fn start(
+    tool: &Registered,
+    arguments: Arguments<'_>,
+    ctx: Context,
+) -> Result<DynamicFuture, CallError> {
+    match &tool.work {
+        Work::Typed(invoke) => {
+            let running =
+                invoke(tool.input(), arguments, ctx).map_err(CallError::InvalidArguments)?;
+            let name = tool.def.name.clone();
+            Ok(Box::pin(async move {
+                running.await.map_err(|failure| match failure {
+                    Invocation::Tool(error) => CallError::Tool(error),
+                    Invocation::Unserializable(message) => CallError::Unserializable {
+                        tool: name,
+                        message,
+                    },
+                })
+            }))
+        }
+        Work::Dynamic(work) => {
+            let input = tool.input();
+            let arguments: Value = match arguments {
+                Arguments::Parsed(value) => input.read(value),
+                Arguments::Text(text) => input.parse(text),
+            }
+            .map_err(CallError::InvalidArguments)?;
+            Ok(work.call(arguments, ctx))
+        }
+    }
+}
+
+/// [`start`] run through `offload`, off the caller's async worker.
+async fn start_elsewhere(
+    offload: &dyn Offload,
+    tool: &Arc<Registered>,
+    arguments: Value,
+    ctx: Context,
+) -> Result<DynamicFuture, CallError> {
+    let slot = Arc::new(Mutex::new(None));
+    let (filled, tool_there) = (slot.clone(), tool.clone());
+    offload
+        .run(Box::new(move || {
+            let started = start(&tool_there, Arguments::Parsed(arguments), ctx);
+            *filled.lock().unwrap_or_else(PoisonError::into_inner) = Some(started);
+        }))
+        .await;
+    let started = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+    started.unwrap_or_else(|| {
+        Err(CallError::Defect {
+            tool: tool.def.name.clone(),
+            message: "the call's arguments could not be read: the server is shutting down"
+                .to_owned(),
+        })
+    })
 }

@@ -51,11 +51,48 @@ impl fmt::Debug for InputValidator {
 }
 
 fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
+    validator_of(schema).map_err(|error| error.to_string())
+}
+
+/// The backtracking steps a pattern may take on one value, for the
+/// patterns only a backtracking engine reads (a backreference, a
+/// lookaround); past them the value is refused as too costly to check.
+pub(crate) const BACKTRACK_LIMIT: usize = 100_000;
+
+/// Whether `pattern` is outside the `regex` crate's language, so that a
+/// backtracking engine (with its step limit) matches it.
+pub(crate) fn needs_backtracking(pattern: &str) -> bool {
+    let schema = serde_json::json!({"type": "string", "pattern": pattern});
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
+        .with_pattern_options(jsonschema::PatternOptions::regex())
+        .build(&schema)
+        .is_err()
+}
+
+/// The validator of `schema`, as every part of the runtime compiles one:
+/// JSON Schema 2020-12 with formats checked, and patterns matched in time
+/// linear in the value by the `regex` crate wherever they are in its
+/// language. A schema with a pattern only a backtracking engine reads gets
+/// one, limited to [`BACKTRACK_LIMIT`] steps a match.
+pub(crate) fn validator_of(
+    schema: &Value,
+) -> Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
+    let options = || {
+        jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .should_validate_formats(true)
+    };
+    options()
+        .with_pattern_options(jsonschema::PatternOptions::regex())
         .build(schema)
-        .map_err(|error| error.to_string())
+        .or_else(|_| {
+            options()
+                .with_pattern_options(
+                    jsonschema::PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT),
+                )
+                .build(schema)
+        })
 }
 
 /// Compiles `tool`'s Full input schema, or says why it does not compile.

@@ -558,6 +558,11 @@ impl Found {
             Kind::FalseSchema => one(Rule::UnknownProperty, &|at| {
                 format!("{at} is not allowed here; remove it.")
             }),
+            Kind::BacktrackLimitExceeded { .. } => one(Rule::Pattern, &|at| {
+                format!(
+                    "{at} is too costly to check against its pattern; send a shorter or plainer value."
+                )
+            }),
             _ => {
                 let keyword = error.kind().keyword();
                 one(Rule::Other, &|at| {

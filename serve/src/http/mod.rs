@@ -438,7 +438,9 @@ async fn mcp(
     // A call may send notifications while it runs, and may be cancelled.
     let running = service.inflight.start(view.id(), request.id().as_json());
     let (outbox, mut inbox) = mpsc::unbounded_channel::<String>();
-    let mut back = Backchannel::none().with_cancellation(running.cancellation().clone());
+    let mut back = service
+        .backchannel_for(body.len())
+        .with_cancellation(running.cancellation().clone());
     if accepts_events(&headers) {
         back = back
             .with_outbox(outbox)

@@ -8,7 +8,9 @@
 //!   [...]}` (MCP content blocks) for one without; errors carry the same
 //!   violation list as MCP.
 
-use axum::extract::Path;
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use bytes::Bytes;
@@ -19,6 +21,7 @@ use toolschema_runtime::project::{META_TOOL, Revision, apply_profile, meta_tool}
 
 use super::caller::Caller;
 use super::{json_response, refusal};
+use crate::service::Service;
 
 pub(super) async fn list(caller: Caller) -> Response {
     json_response(
@@ -38,7 +41,12 @@ pub(super) async fn schema(caller: Caller, Path(name): Path<String>) -> Response
     }
 }
 
-pub(super) async fn call(caller: Caller, Path(name): Path<String>, body: Bytes) -> Response {
+pub(super) async fn call(
+    State(service): State<Arc<Service>>,
+    caller: Caller,
+    Path(name): Path<String>,
+    body: Bytes,
+) -> Response {
     let arguments: Value = if body.is_empty() {
         json!({})
     } else {
@@ -61,9 +69,14 @@ pub(super) async fn call(caller: Caller, Path(name): Path<String>, body: Bytes) 
     {
         return refused;
     }
+    // A large body's arguments are read off the async workers.
+    let context = match body.len() > crate::offload::LARGE_REQUEST {
+        true => CallContext::anonymous().with_offload(service.blocking.clone()),
+        false => CallContext::anonymous(),
+    };
     match caller
         .snapshot
-        .call_in(&caller.view, &name, arguments, CallContext::anonymous())
+        .call_in(&caller.view, &name, arguments, context)
         .await
     {
         Ok(result) => {

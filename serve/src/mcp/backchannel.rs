@@ -6,19 +6,33 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
-use toolschema_runtime::call::{AskError, Asking, Cancellation, LogLevel, Peer, Question};
+use toolschema_runtime::call::{
+    AskError, Asking, Caller, Cancellation, LogLevel, Offload, Peer, Question,
+};
 
 use super::asking::{Pending, Round};
 
 /// What a transport offers a request while it runs: where notifications
 /// and requests to the client go (none: they are dropped, and nothing can
 /// be asked in the same call), where the client's answers arrive, and the
-/// cancellation it fires when the client cancels the request.
-#[derive(Debug, Clone, Default)]
+/// cancellation it fires when the client cancels the request, and where a
+/// large request's arguments are read.
+#[derive(Clone, Default)]
 pub struct Backchannel {
     outbox: Option<mpsc::UnboundedSender<String>>,
     pending: Option<Arc<Pending>>,
     cancellation: Cancellation,
+    offload: Option<Arc<dyn Offload>>,
+}
+
+impl core::fmt::Debug for Backchannel {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Backchannel")
+            .field("outbox", &self.outbox.is_some())
+            .field("pending", &self.pending.is_some())
+            .field("offload", &self.offload.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Backchannel {
@@ -48,8 +62,22 @@ impl Backchannel {
         self
     }
 
-    pub(crate) fn cancellation(&self) -> &Cancellation {
-        &self.cancellation
+    /// The same, with a call's arguments read through `offload`: the
+    /// transport found the request large.
+    pub fn with_offload(mut self, offload: Arc<dyn Offload>) -> Backchannel {
+        self.offload = Some(offload);
+        self
+    }
+
+    /// The caller of a tool call made through this backchannel.
+    pub(crate) fn caller(&self, peer: Arc<dyn Peer>) -> Caller {
+        let caller = Caller::anonymous()
+            .with_cancellation(self.cancellation.clone())
+            .with_peer(peer);
+        match &self.offload {
+            Some(offload) => caller.with_offload(offload.clone()),
+            None => caller,
+        }
     }
 
     /// The peer of one tool call.

@@ -421,9 +421,7 @@ impl Protocol {
                     capabilities,
                     round: round.clone(),
                 });
-                let caller = Caller::anonymous()
-                    .with_cancellation(back.cancellation().clone())
-                    .with_peer(Arc::new(peer));
+                let caller = back.caller(Arc::new(peer));
                 let target = Target {
                     snapshot,
                     client,

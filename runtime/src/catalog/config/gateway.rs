@@ -1207,11 +1207,7 @@ fn check_field(
     }
     if let Some(pattern) = &raw.pattern {
         let schema = serde_json::json!({"type": "string", "pattern": pattern.get_ref()});
-        if jsonschema::options()
-            .with_draft(jsonschema::Draft::Draft202012)
-            .build(&schema)
-            .is_err()
-        {
+        if crate::validate::validator_of(&schema).is_err() {
             refuse(
                 pattern.span(),
                 "pattern",

@@ -214,6 +214,7 @@ impl Plain {
                 && !plan.strings[check as usize].accepts(text)
             {
                 match (&self.format, &self.pattern) {
+                    _ if plan.strings[check as usize].backtracks => return Judged::Unsure,
                     (Some(format), None) => breaks(Broken::Format(format)),
                     (None, Some(pattern)) => breaks(Broken::Pattern(pattern)),
                     _ => return Judged::Unsure,
@@ -270,11 +271,7 @@ fn says_only(sub: &serde_json::Map<String, Value>, rules: &[&str]) -> bool {
 }
 
 fn compile(schema: &Value) -> Option<jsonschema::Validator> {
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
-        .build(schema)
-        .ok()
+    crate::validate::validator_of(schema).ok()
 }
 
 /// What may stand in one place.
@@ -459,6 +456,9 @@ pub(super) struct StringCheck {
     pub(super) validator: jsonschema::Validator,
     /// The check is `format: email` alone, so [`plain_email`] may vouch.
     pub(super) email: bool,
+    /// The pattern needs a backtracking engine: a refusal may be its step
+    /// limit, which only the full path words.
+    pub(super) backtracks: bool,
 }
 
 impl StringCheck {
@@ -754,14 +754,11 @@ impl Builder {
         if let Some(pattern) = pattern {
             schema["pattern"] = pattern.into();
         }
-        let validator = jsonschema::options()
-            .with_draft(jsonschema::Draft::Draft202012)
-            .should_validate_formats(true)
-            .build(&schema)
-            .ok()?;
+        let validator = compile(&schema)?;
         self.plan.strings.push(StringCheck {
             validator,
             email: format == Some("email") && pattern.is_none(),
+            backtracks: pattern.is_some_and(crate::validate::needs_backtracking),
         });
         Some(self.plan.strings.len() as u32 - 1)
     }
