@@ -16,6 +16,13 @@
 //! section changes: a client sends the same token call after call, and its
 //! signature need not be checked each time. Opaque tokens are introspected
 //! (RFC 7662), at most eight at a time.
+//!
+//! The issuer is read one request at a time (those waiting take that
+//! read's outcome), and a failing issuer is left alone: after a failed
+//! read of its keys or metadata, or a failed introspection, it is not
+//! asked again for a second, doubling with each failure in a row up to a
+//! minute, while tokens whose keys are known go on being verified and the
+//! rest are refused at once.
 
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -47,6 +54,42 @@ const REMEMBERED_AT_MOST: usize = 10_000;
 /// How many introspection requests may be in flight at once: a flood of
 /// made-up opaque tokens reaches the authorization server no faster.
 const INTROSPECTIONS_AT_ONCE: usize = 8;
+
+/// After a failed read of the issuer's keys or metadata, or a failed
+/// introspection, nothing is asked of the issuer for this long, doubled
+/// with each failure in a row up to [`BACK_OFF_AT_MOST`].
+const BACK_OFF_FIRST: Duration = Duration::from_secs(1);
+
+/// The longest wait between two tries of a failing issuer.
+const BACK_OFF_AT_MOST: Duration = Duration::from_secs(60);
+
+/// How long the issuer has failed in a row, and until when it is left
+/// alone.
+#[derive(Debug, Default)]
+struct BackOff(Mutex<Option<(u32, Instant)>>);
+
+impl BackOff {
+    /// Whether the issuer is being left alone now.
+    fn waiting(&self) -> bool {
+        let state = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        state.is_some_and(|(_, until)| Instant::now() < until)
+    }
+
+    /// One more failure: leave the issuer alone for twice as long as last
+    /// time (the first time, [`BACK_OFF_FIRST`]).
+    fn failed(&self) {
+        let mut state = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let failures = state.map_or(0, |(failures, _)| failures).saturating_add(1);
+        let wait = BACK_OFF_FIRST
+            .saturating_mul(1 << (failures - 1).min(16))
+            .min(BACK_OFF_AT_MOST);
+        *state = Some((failures, Instant::now() + wait));
+    }
+
+    fn succeeded(&self) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
 
 /// Tokens verified lately, for the `[authorization]` section they were
 /// verified under.
@@ -86,6 +129,15 @@ pub(crate) struct Verifier {
     /// Held while the keys are read, with when a token naming an unknown
     /// key last made them be read.
     reading: tokio::sync::Mutex<Option<Instant>>,
+    /// The keys' reads failing in a row.
+    keys_back_off: BackOff,
+    /// The introspection endpoint the metadata named, for an issuer.
+    endpoint: RwLock<Option<(String, String)>>,
+    /// Held while the metadata is read for the introspection endpoint.
+    finding_endpoint: tokio::sync::Mutex<()>,
+    /// Introspections (and the metadata reads for their endpoint) failing
+    /// in a row.
+    introspection_back_off: BackOff,
     remembered: Mutex<Remembered>,
     introspecting: tokio::sync::Semaphore,
 }
@@ -102,6 +154,10 @@ impl Default for Verifier {
             http,
             keys: RwLock::new(None),
             reading: tokio::sync::Mutex::new(None),
+            keys_back_off: BackOff::default(),
+            endpoint: RwLock::new(None),
+            finding_endpoint: tokio::sync::Mutex::new(()),
+            introspection_back_off: BackOff::default(),
             remembered: Mutex::new(Remembered::default()),
             introspecting: tokio::sync::Semaphore::new(INTROSPECTIONS_AT_ONCE),
         }
@@ -240,13 +296,27 @@ impl Verifier {
         {
             return Ok(keys.clone());
         }
+        // A failing issuer is left alone: the keys last read, if they are
+        // its own, else a refusal, at once.
+        let unread = |cached: Option<Arc<Keys>>| match cached {
+            Some(keys) if keys.issuer == authorization.issuer() => Ok(keys),
+            _ => Err(Refused(
+                "the authorization server's keys cannot be read now; try again later".into(),
+            )),
+        };
+        if self.keys_back_off.waiting() {
+            return unread(cached);
+        }
+        // One read at a time; those who waited for it take its outcome.
         let mut reading = self.reading.lock().await;
-        // Another request may have read them meanwhile.
         let cached = self.keys.read().unwrap_or_else(|e| e.into_inner()).clone();
         if let Some(keys) = &cached
             && usable(keys)
         {
             return Ok(keys.clone());
+        }
+        if self.keys_back_off.waiting() {
+            return unread(cached);
         }
         let fresh_enough = cached.as_ref().is_some_and(|keys| {
             keys.issuer == authorization.issuer() && keys.read.elapsed() < KEYS_FRESH
@@ -261,6 +331,7 @@ impl Verifier {
         }
         match self.read_keys(authorization).await {
             Ok(set) => {
+                self.keys_back_off.succeeded();
                 let keys = Arc::new(Keys {
                     issuer: authorization.issuer().to_owned(),
                     set,
@@ -270,14 +341,9 @@ impl Verifier {
                 Ok(keys)
             }
             Err(error) => {
+                self.keys_back_off.failed();
                 tracing::warn!(issuer = authorization.issuer(), %error, "cannot read the authorization server's keys");
-                match cached {
-                    Some(keys) if keys.issuer == authorization.issuer() => Ok(keys),
-                    _ => Err(Refused(
-                        "the authorization server's keys cannot be read now; try again later"
-                            .into(),
-                    )),
-                }
+                unread(cached)
             }
         }
     }
@@ -331,20 +397,24 @@ impl Verifier {
             ));
         };
         let unavailable = || refused("the token cannot be checked now; try again later");
+        // A failing issuer is left alone.
+        if self.introspection_back_off.waiting() {
+            return Err(unavailable());
+        }
         let endpoint = match introspection.endpoint() {
             Some(endpoint) => endpoint.to_owned(),
             None => self
-                .metadata_field(authorization, "introspection_endpoint")
+                .introspection_endpoint(authorization)
                 .await
-                .map_err(|error| {
-                    tracing::warn!(%error, "cannot find the introspection endpoint");
-                    unavailable()
-                })?,
+                .ok_or_else(unavailable)?,
         };
         // Waiting for a turn is bounded by the requests' own timeouts.
         let Ok(_turn) = self.introspecting.acquire().await else {
             return Err(unavailable());
         };
+        if self.introspection_back_off.waiting() {
+            return Err(unavailable());
+        }
         let Ok(secret) = std::env::var(introspection.secret_env()) else {
             tracing::error!(
                 variable = introspection.secret_env(),
@@ -367,10 +437,12 @@ impl Verifier {
             .await
             .map_err(|error| {
                 tracing::warn!(%error, "introspection failed");
+                self.introspection_back_off.failed();
                 unavailable()
             })?;
         if !response.status().is_success() {
             tracing::warn!(status = %response.status(), "introspection refused");
+            self.introspection_back_off.failed();
             return Err(unavailable());
         }
         let bytes = response.bytes().await.map_err(|_| unavailable())?;
@@ -378,8 +450,10 @@ impl Verifier {
             return Err(unavailable());
         }
         let Ok(Value::Object(claims)) = serde_json::from_slice::<Value>(&bytes) else {
+            self.introspection_back_off.failed();
             return Err(unavailable());
         };
+        self.introspection_back_off.succeeded();
         if claims.get("active") != Some(&Value::Bool(true)) {
             return Err(refused(
                 "the authorization server says the token is not active",
@@ -414,6 +488,44 @@ impl Verifier {
             None => return Err(refused("the token lacks exp, iss or aud")),
         }
         verified(&claims, authorization)
+    }
+
+    /// The introspection endpoint the issuer's metadata names, read once
+    /// (one read at a time) and kept for that issuer; `None` while it
+    /// cannot be read (the failure backs introspection off).
+    async fn introspection_endpoint(&self, authorization: &Authorization) -> Option<String> {
+        let known = || {
+            let endpoint = self.endpoint.read().unwrap_or_else(|e| e.into_inner());
+            endpoint
+                .as_ref()
+                .filter(|(issuer, _)| issuer == authorization.issuer())
+                .map(|(_, endpoint)| endpoint.clone())
+        };
+        if let Some(endpoint) = known() {
+            return Some(endpoint);
+        }
+        let _finding = self.finding_endpoint.lock().await;
+        if let Some(endpoint) = known() {
+            return Some(endpoint);
+        }
+        if self.introspection_back_off.waiting() {
+            return None;
+        }
+        match self
+            .metadata_field(authorization, "introspection_endpoint")
+            .await
+        {
+            Ok(endpoint) => {
+                *self.endpoint.write().unwrap_or_else(|e| e.into_inner()) =
+                    Some((authorization.issuer().to_owned(), endpoint.clone()));
+                Some(endpoint)
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot find the introspection endpoint");
+                self.introspection_back_off.failed();
+                None
+            }
+        }
     }
 
     async fn document(&self, url: &str) -> Result<Value, String> {

@@ -69,6 +69,13 @@ pub struct Issuer {
     most_at_once: AtomicUsize,
     /// How long each introspection takes, in milliseconds.
     slowness: AtomicUsize,
+    /// Whether every document and introspection answers 503.
+    failing: std::sync::atomic::AtomicBool,
+    /// How long each key set read takes, in milliseconds.
+    key_slowness: AtomicUsize,
+    /// Requests of its metadata, and key set reads being answered now.
+    metadata_reads: AtomicUsize,
+    reading_keys: AtomicUsize,
 }
 
 /// The client credentials the issuer takes at its introspection endpoint:
@@ -77,16 +84,25 @@ pub struct Issuer {
 /// names that variable as the secret's without setting any.
 const INTROSPECTOR: &str = "introspector";
 
-async fn metadata(State(issuer): State<Arc<Issuer>>) -> String {
+/// 503 while the issuer fails.
+fn unavailable() -> (axum::http::StatusCode, String) {
+    (axum::http::StatusCode::SERVICE_UNAVAILABLE, "{}".to_owned())
+}
+
+async fn metadata(State(issuer): State<Arc<Issuer>>) -> (axum::http::StatusCode, String) {
+    issuer.metadata_reads.fetch_add(1, Ordering::SeqCst);
+    if issuer.failing.load(Ordering::SeqCst) {
+        return unavailable();
+    }
     let url = issuer.url.lock().expect("url").clone();
-    json!({
+    let document = json!({
         "issuer": url,
         "jwks_uri": format!("{url}/jwks"),
         "introspection_endpoint": format!("{url}/introspect"),
         "token_endpoint": format!("{url}/token"),
         "response_types_supported": ["code"],
-    })
-    .to_string()
+    });
+    (axum::http::StatusCode::OK, document.to_string())
 }
 
 /// RFC 7662: what the issuer knows of a token, to a client that
@@ -97,6 +113,9 @@ async fn introspect(
     body: String,
 ) -> (axum::http::StatusCode, String) {
     issuer.introspections.fetch_add(1, Ordering::SeqCst);
+    if issuer.failing.load(Ordering::SeqCst) {
+        return unavailable();
+    }
     let now = issuer.answering.fetch_add(1, Ordering::SeqCst) + 1;
     issuer.most_at_once.fetch_max(now, Ordering::SeqCst);
     let slowness = issuer.slowness.load(Ordering::SeqCst) as u64;
@@ -131,9 +150,19 @@ async fn introspect(
     (axum::http::StatusCode::OK, answer.to_string())
 }
 
-async fn jwks(State(issuer): State<Arc<Issuer>>) -> String {
+async fn jwks(State(issuer): State<Arc<Issuer>>) -> (axum::http::StatusCode, String) {
     issuer.reads.fetch_add(1, Ordering::SeqCst);
-    json!({"keys": *issuer.keys.lock().expect("keys")}).to_string()
+    issuer.reading_keys.fetch_add(1, Ordering::SeqCst);
+    let slowness = issuer.key_slowness.load(Ordering::SeqCst) as u64;
+    if slowness > 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(slowness)).await;
+    }
+    issuer.reading_keys.fetch_sub(1, Ordering::SeqCst);
+    if issuer.failing.load(Ordering::SeqCst) {
+        return unavailable();
+    }
+    let keys = json!({"keys": *issuer.keys.lock().expect("keys")});
+    (axum::http::StatusCode::OK, keys.to_string())
 }
 
 impl Issuer {
@@ -191,6 +220,27 @@ impl Issuer {
     /// How many times its key set was read.
     pub fn key_reads(&self) -> usize {
         self.reads.load(Ordering::SeqCst)
+    }
+
+    /// Makes every document and introspection answer 503 (`true`), or
+    /// answer again (`false`).
+    pub fn fail(&self, failing: bool) {
+        self.failing.store(failing, Ordering::SeqCst);
+    }
+
+    /// Makes each read of the key set take `millis` milliseconds.
+    pub fn slow_keys(&self, millis: usize) {
+        self.key_slowness.store(millis, Ordering::SeqCst);
+    }
+
+    /// How many times its metadata was asked for.
+    pub fn metadata_reads(&self) -> usize {
+        self.metadata_reads.load(Ordering::SeqCst)
+    }
+
+    /// How many reads of its key set it is answering now.
+    pub fn key_reads_in_flight(&self) -> usize {
+        self.reading_keys.load(Ordering::SeqCst)
     }
 }
 
