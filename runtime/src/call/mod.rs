@@ -16,7 +16,7 @@ pub use ask::{AskError, Elicitation, Question, Root};
 pub use context::{Asking, Caller, Cancellation, Cancelled, Context, LogLevel, Offload, Peer};
 pub use parse::parse_args;
 pub use registry::{DynamicFuture, DynamicTool, Registry, RegistryError};
-pub use result::{Content, Produced, Resource, ToolOutput, ToolResult};
+pub use result::{Content, Produced, Resource, StructuredJson, ToolOutput, ToolResult};
 
 use core::fmt;
 use core::future::Future;

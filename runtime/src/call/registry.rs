@@ -455,8 +455,14 @@ impl Registry {
                 .check(value)
                 .map(ToolResult::structured_value)
                 .map_err(CallError::InvalidOutput),
+            (Produced::Document(document), Some(output)) => output
+                .check_document(document)
+                .map_err(CallError::InvalidOutput),
             // JSON without an output schema to hold it to: text only.
             (Produced::Structured(value), None) => Ok(ToolResult::json(&value)),
+            (Produced::Document(document), None) => {
+                Ok(ToolResult::text(document.to_compact_string()))
+            }
             (Produced::Content(result), _) => Ok(result),
         }
     }

@@ -4,6 +4,9 @@
 
 use base64::Engine;
 use serde::Serialize;
+use std::sync::OnceLock;
+
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 /// One block of a tool's result, as MCP content.
@@ -132,6 +135,20 @@ impl Content {
         }
     }
 
+    /// [`to_json`](Self::to_json), taking the block: a text's string is
+    /// moved, not copied.
+    fn into_json(self) -> Value {
+        match self {
+            Content::Text(text) => {
+                let mut block = Map::new();
+                block.insert("type".into(), Value::from("text"));
+                block.insert("text".into(), Value::String(text));
+                Value::Object(block)
+            }
+            other => other.to_json(),
+        }
+    }
+
     /// The block as MCP JSON (`{"type": "text", ...}`).
     pub fn to_json(&self) -> Value {
         match self {
@@ -185,10 +202,39 @@ impl Content {
 /// assert_eq!(result.content().len(), 2);
 /// assert!(result.structured().is_none());
 /// ```
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ToolResult {
     content: Vec<Content>,
-    structured: Option<Value>,
+    structured: Structured,
+}
+
+/// A result's structured JSON: a value, or (a large result mapped from a
+/// downstream's answer) its text, read into a value only if asked.
+#[derive(Debug, Clone, Default)]
+enum Structured {
+    #[default]
+    None,
+    Value(Value),
+    Text {
+        json: Box<RawValue>,
+        read: OnceLock<Value>,
+    },
+}
+
+impl PartialEq for ToolResult {
+    fn eq(&self, other: &ToolResult) -> bool {
+        self.content == other.content && self.structured() == other.structured()
+    }
+}
+
+/// A result's structured JSON, as a transport writes it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum StructuredJson {
+    /// A value.
+    Value(Value),
+    /// JSON text, written as it is.
+    Text(Box<RawValue>),
 }
 
 impl ToolResult {
@@ -222,19 +268,65 @@ impl ToolResult {
     /// The structured result (`structuredContent`), for a tool with an
     /// output schema: already checked against it, in exposed names.
     pub fn structured(&self) -> Option<&Value> {
-        self.structured.as_ref()
+        match &self.structured {
+            Structured::None => None,
+            Structured::Value(value) => Some(value),
+            Structured::Text { json, read } => {
+                Some(read.get_or_init(|| serde_json::from_str(json.get()).unwrap_or(Value::Null)))
+            }
+        }
     }
 
     /// The structured result, taken out.
     pub fn into_structured(self) -> Option<Value> {
-        self.structured
+        match self.structured {
+            Structured::None => None,
+            Structured::Value(value) => Some(value),
+            Structured::Text { json, read } => Some(
+                read.into_inner()
+                    .unwrap_or_else(|| serde_json::from_str(json.get()).unwrap_or(Value::Null)),
+            ),
+        }
+    }
+
+    /// The `content` array as MCP JSON, and the structured result as it is
+    /// kept (text stays text): what a transport writes, taken out without
+    /// a copy.
+    ///
+    /// ```
+    /// use toolschema_runtime::call::{StructuredJson, ToolResult};
+    ///
+    /// let (content, structured) = ToolResult::text("done").into_json();
+    /// assert_eq!(content, serde_json::json!([{"type": "text", "text": "done"}]));
+    /// assert!(structured.is_none());
+    /// ```
+    pub fn into_json(self) -> (Value, Option<StructuredJson>) {
+        let content = Value::Array(self.content.into_iter().map(Content::into_json).collect());
+        let structured = match self.structured {
+            Structured::None => None,
+            Structured::Value(value) => Some(StructuredJson::Value(value)),
+            Structured::Text { json, .. } => Some(StructuredJson::Text(json)),
+        };
+        (content, structured)
     }
 
     /// A result of structured JSON (checked), with the same JSON as text.
     pub(crate) fn structured_value(value: Value) -> ToolResult {
         ToolResult {
             content: vec![Content::text(value.to_string())],
-            structured: Some(value),
+            structured: Structured::Value(value),
+        }
+    }
+
+    /// A result of structured JSON kept as its (checked) text, with the
+    /// same JSON as a text block.
+    pub(crate) fn structured_text(json: Box<RawValue>) -> ToolResult {
+        ToolResult {
+            content: vec![Content::text(json.get())],
+            structured: Structured::Text {
+                json,
+                read: OnceLock::new(),
+            },
         }
     }
 
@@ -259,6 +351,11 @@ pub enum Produced {
     /// JSON with source names, to be mapped and checked against the output
     /// schema.
     Structured(Value),
+    /// JSON in exposed names in the runtime's own tree, to be checked
+    /// against the output schema where it is and sent as its text (a
+    /// gateway tool's result, mapped from a downstream's answer: a large
+    /// one costs no `serde_json::Value` copy).
+    Document(crate::render::Json),
     /// Content blocks, sent as they are.
     Content(ToolResult),
 }

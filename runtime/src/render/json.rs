@@ -57,7 +57,7 @@ impl Object {
     /// The object of `entries`, as inserting them one by one makes it (a
     /// key given twice keeps its first place and its last value), in time
     /// linear in their number.
-    fn from_entries(entries: Vec<(Text, Json)>) -> Object {
+    pub(crate) fn from_entries(entries: Vec<(Text, Json)>) -> Object {
         // Few keys: comparing them is cheaper than hashing.
         if entries.len() <= 16 {
             let mut object = Object::new();
@@ -93,6 +93,12 @@ impl Object {
             }
         }
         Object { entries: kept }
+    }
+
+    /// The entries, taken out.
+    #[cfg(feature = "gateway")]
+    pub(crate) fn into_entries(self) -> Vec<(Text, Json)> {
+        self.entries
     }
 
     /// The value of `key`.
@@ -147,6 +153,13 @@ impl Object {
     /// Whether the object has no entries.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+}
+
+impl FromIterator<(Text, Json)> for Object {
+    /// The object of the entries, as inserting them one by one makes it.
+    fn from_iter<I: IntoIterator<Item = (Text, Json)>>(entries: I) -> Object {
+        Object::from_entries(entries.into_iter().collect())
     }
 }
 

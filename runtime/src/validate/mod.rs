@@ -9,6 +9,7 @@
 mod limits;
 mod names;
 mod one_pass;
+mod tree;
 mod violation;
 
 pub use limits::Limits;
@@ -16,13 +17,15 @@ pub use names::{Names, rename, strip_absent_nulls};
 pub use violation::{ArgumentErrors, OutputErrors, Rule, Violation};
 
 use core::fmt;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use crate::call::ToolResult;
 use crate::model::walk::has_renames;
 use crate::model::{Direction, Node, NodeRef, Text, ToolDef};
 use crate::project::HINT_FIELD;
-use crate::render::render_schema;
+use crate::render::{Json, render_schema};
 use limits::{depth, nesting_exceeds};
 use violation::{Found, kind_of};
 
@@ -59,6 +62,20 @@ fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
 /// lookaround); past them the value is refused as too costly to check.
 pub(crate) const BACKTRACK_LIMIT: usize = 100_000;
 
+/// Whether `document` holds a `null` anywhere.
+fn holds_null(document: &Json) -> bool {
+    let mut stack = vec![document];
+    while let Some(value) = stack.pop() {
+        match value {
+            Json::Null => return true,
+            Json::Array(items) => stack.extend(items),
+            Json::Object(object) => stack.extend(object.iter().map(|(_, value)| value)),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether `pattern` is outside the `regex` crate's language, so that a
 /// backtracking engine (with its step limit) matches it.
 pub(crate) fn needs_backtracking(pattern: &str) -> bool {
@@ -75,11 +92,11 @@ pub(crate) fn needs_backtracking(pattern: &str) -> bool {
 /// linear in the value by the `regex` crate wherever they are in its
 /// language. A schema with a pattern only a backtracking engine reads gets
 /// one, limited to [`BACKTRACK_LIMIT`] steps a match.
-pub(crate) fn validator_of(
+pub(crate) fn validator_of<F: jsonschema::json::Json>(
     schema: &Value,
-) -> Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
+) -> Result<jsonschema::Validator<F>, jsonschema::ValidationError<'static>> {
     let options = || {
-        jsonschema::options()
+        jsonschema::options_for::<F>()
             .with_draft(jsonschema::Draft::Draft202012)
             .should_validate_formats(true)
     };
@@ -338,7 +355,11 @@ impl InputValidator {
 pub struct OutputValidator {
     tool: Text,
     root: NodeRef,
+    schema: Value,
     validator: Result<jsonschema::Validator, String>,
+    /// The validator of results in the runtime's own tree, compiled on the
+    /// first such result.
+    tree: OnceLock<Result<jsonschema::Validator<tree::Tree>, String>>,
     renames: bool,
 }
 
@@ -358,9 +379,53 @@ impl OutputValidator {
         Some(OutputValidator {
             tool: tool.name.clone(),
             validator: compile(&schema),
+            tree: OnceLock::new(),
+            schema,
             renames: has_renames(root, Direction::Output),
             root: root.clone(),
         })
+    }
+
+    /// Checks a result in exposed names held in the runtime's own tree
+    /// against the output schema, where it stands; the checked result is
+    /// kept as its JSON text. A result the one check could not judge alike
+    /// (names to map, a `null` to strip) goes the way of [`check`](Self::check).
+    pub fn check_document(&self, document: Json) -> Result<ToolResult, OutputErrors> {
+        if self.renames || holds_null(&document) {
+            return self
+                .check(document.to_value())
+                .map(ToolResult::structured_value);
+        }
+        let validator = self
+            .tree
+            .get_or_init(|| validator_of(&self.schema).map_err(|error| error.to_string()));
+        let mut found = Found::new(Limits::default().max_violations);
+        match validator {
+            Ok(validator) if validator.is_valid(&document) => {
+                let text = document.to_compact_string();
+                drop(document);
+                match serde_json::value::RawValue::from_string(text) {
+                    Ok(json) => return Ok(ToolResult::structured_text(json)),
+                    // The tree's own text is JSON; kept for safety.
+                    Err(error) => found.push(Violation::new(
+                        "",
+                        Rule::InvalidSchema,
+                        format!("The result cannot be written as JSON ({error})."),
+                    )),
+                }
+            }
+            Ok(validator) => {
+                for error in validator.iter_errors(&document) {
+                    found.add(&error);
+                }
+            }
+            Err(error) => found.push(Violation::new(
+                "",
+                Rule::InvalidSchema,
+                format!("The output schema does not compile ({error})."),
+            )),
+        }
+        Err(OutputErrors::from_found(self.tool.clone(), found))
     }
 
     /// Maps a serialized result (source names) to exposed names and checks it

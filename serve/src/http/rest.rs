@@ -15,7 +15,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use bytes::Bytes;
 use serde_json::{Value, json};
-use toolschema_runtime::call::{CallError, Caller as CallContext};
+use toolschema_runtime::call::{CallError, Caller as CallContext, StructuredJson};
 use toolschema_runtime::catalog::Snapshot;
 use toolschema_runtime::project::{META_TOOL, Revision, apply_profile, meta_tool};
 
@@ -80,11 +80,22 @@ pub(super) async fn call(
         .await
     {
         Ok(result) => {
-            let body = match result.structured() {
-                Some(structured) => json!({"result": structured}),
-                None => json!({"content": result.content_json()}),
+            let (content, structured) = result.into_json();
+            let body = match structured {
+                Some(StructuredJson::Value(structured)) => {
+                    json!({"result": structured}).to_string()
+                }
+                // Kept as its text (a large mapped answer): written as it is.
+                Some(StructuredJson::Text(json)) => {
+                    #[derive(serde::Serialize)]
+                    struct Written<'a> {
+                        result: &'a serde_json::value::RawValue,
+                    }
+                    serde_json::to_string(&Written { result: &json }).unwrap_or_default()
+                }
+                _ => json!({"content": content}).to_string(),
             };
-            json_response(StatusCode::OK, body.to_string())
+            json_response(StatusCode::OK, body)
         }
         Err(CallError::UnknownTool { name }) => refusal(
             StatusCode::NOT_FOUND,

@@ -39,8 +39,9 @@ pub use trace::Trace;
 
 use std::sync::Arc;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
-use toolschema_runtime::call::{CallError, Caller, LogLevel};
+use toolschema_runtime::call::{CallError, Caller, LogLevel, StructuredJson};
 
 use asking::{Round, input_requests};
 use backchannel::CallPeer;
@@ -707,13 +708,19 @@ impl Protocol {
         }
         match outcome {
             Ok(result) => {
-                let content = result.content_json();
-                let structured = result
-                    .into_structured()
-                    .map(|value| match client.def_of(name) {
+                let (content, structured) = result.into_json();
+                let structured = match structured {
+                    // Kept as its text (a large mapped answer): an object,
+                    // which every revision takes as it is.
+                    Some(StructuredJson::Text(json)) => {
+                        return self.tool_result_text(id, era, content, &json);
+                    }
+                    Some(StructuredJson::Value(value)) => Some(match client.def_of(name) {
                         Some(def) => revision.fit_result(def, value),
                         None => value,
-                    });
+                    }),
+                    _ => None,
+                };
                 self.tool_result(id, era, content, structured, false)
             }
             Err(CallError::UnknownTool { .. }) => unknown(name),
@@ -824,6 +831,26 @@ impl Protocol {
             false => Outcome::Success,
         };
         Reply::from(success(id, self.result(era, result))).with_outcome(outcome)
+    }
+
+    /// [`tool_result`](Self::tool_result) of a success whose structured
+    /// result is JSON text, written as it is (its members in the order a
+    /// map of [`result`](Self::result) writes them).
+    fn tool_result_text(&self, id: &Id, era: Era, content: Value, structured: &RawValue) -> Reply {
+        #[derive(serde::Serialize)]
+        struct Written<'a> {
+            content: Value,
+            #[serde(rename = "resultType", skip_serializing_if = "Option::is_none")]
+            result_type: Option<&'static str>,
+            #[serde(rename = "structuredContent")]
+            structured: &'a RawValue,
+        }
+        let written = Written {
+            content,
+            result_type: matches!(era, Era::Stateless).then_some("complete"),
+            structured,
+        };
+        Reply::from(success(id, written)).with_outcome(Outcome::Success)
     }
 }
 

@@ -14,7 +14,8 @@ use super::raw::{RawAuth, RawDownstream, RawField, RawGatewayTool, RawGatewayVer
 use crate::catalog::gateway::{
     ArgumentMap, Auth, Downstream, DownstreamProtocol, FieldKind, FieldPath, FieldSpec,
     GatewayTool, GatewayVersion, Location, Method, Operation, PathPart, ResultMap, SoapOperation,
-    SoapVersion, XmlNode, container_pairs, describe, is_xml_name, parse_template, template_problem,
+    SoapVersion, XmlNode, answer_reader, container_pairs, describe, is_xml_name, parse_template,
+    template_problem,
 };
 use crate::model::{Annotations, Literal, Number, Ref, Text, ToolDef};
 use crate::project::META_TOOL;
@@ -520,7 +521,7 @@ fn check_version(
                     }
                 },
                 None if source.is_single_name()
-                    && variables.contains(&source.steps()[0].name.as_str()) =>
+                    && variables.contains(&&*source.steps()[0].name) =>
                 {
                     Some(Location::Path)
                 }
@@ -695,6 +696,7 @@ fn check_version(
                     .map(|m| (&m.exposed, &m.source)),
             ),
             result_containers: container_pairs(results.iter().map(|r| (&r.source, &r.exposed))),
+            answer: answer_reader(&results),
             arguments: maps,
             results,
             soap,
@@ -869,7 +871,7 @@ fn check_soap_field(
     for (i, step) in steps.iter().enumerate() {
         let (name, attribute) = match step.name.strip_prefix('@') {
             Some(name) => (name, true),
-            None => (step.name.as_str(), false),
+            None => (&*step.name, false),
         };
         let problem = if name.is_empty() && step.each {
             Some(
@@ -937,7 +939,7 @@ fn check_location(
                     ),
                 );
             }
-            if !variables.contains(&source.steps()[0].name.as_str()) {
+            if !variables.contains(&&*source.steps()[0].name) {
                 return refuse(
                     p,
                     format!(
@@ -1024,8 +1026,9 @@ fn check_collisions(
     spans: &[(core::ops::Range<usize>, String)],
     p: &mut Problems<'_>,
 ) {
-    let names =
-        |path: &FieldPath| -> Vec<String> { path.steps().iter().map(|s| s.name.clone()).collect() };
+    let names = |path: &FieldPath| -> Vec<String> {
+        path.steps().iter().map(|s| s.name.to_string()).collect()
+    };
     for (i, a) in maps.iter().enumerate() {
         let Some(a) = a else { continue };
         for (j, b) in maps.iter().enumerate().skip(i + 1) {
@@ -1207,7 +1210,7 @@ fn check_field(
     }
     if let Some(pattern) = &raw.pattern {
         let schema = serde_json::json!({"type": "string", "pattern": pattern.get_ref()});
-        if crate::validate::validator_of(&schema).is_err() {
+        if crate::validate::validator_of::<jsonschema::json::SerdeJson>(&schema).is_err() {
             refuse(
                 pattern.span(),
                 "pattern",

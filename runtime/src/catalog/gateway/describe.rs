@@ -155,10 +155,10 @@ fn insert(root: &mut Place, spec: &FieldSpec, index: usize) -> Result<(), String
                 spec.exposed
             ));
         };
-        let at = match children.iter().position(|(name, _)| *name == step.name) {
+        let at = match children.iter().position(|(name, _)| **name == *step.name) {
             Some(at) => at,
             None => {
-                children.push((step.name.clone(), Place::default()));
+                children.push((step.name.to_string(), Place::default()));
                 children.len() - 1
             }
         };

@@ -253,7 +253,7 @@ impl Call {
             return self.soap_answer(operation, status, &bytes, &secrets);
         }
         if status.is_success() {
-            return self.answer(&bytes, &secrets);
+            return self.answer(bytes, &secrets);
         }
         Err(self.refusal(status, &bytes, &secrets))
     }
@@ -373,40 +373,65 @@ impl Call {
         if response.content_length().is_some_and(|n| n > limit as u64) {
             return Err(too_large());
         }
-        let mut bytes = Vec::new();
+        // With a length, into one buffer of that size; without, chunk by
+        // chunk, then into one buffer of the whole: never a buffer grown to
+        // twice the answer's size.
+        let length = response.content_length().map(|n| n as usize);
+        let mut bytes = Vec::with_capacity(length.unwrap_or(0));
+        let mut chunks = Vec::new();
+        let mut read = 0;
         loop {
             match response.chunk().await {
                 Ok(Some(chunk)) => {
-                    if bytes.len() + chunk.len() > limit {
+                    read += chunk.len();
+                    if read > limit {
                         return Err(too_large());
                     }
-                    bytes.extend_from_slice(&chunk);
+                    match length {
+                        Some(_) => bytes.extend_from_slice(&chunk),
+                        None => chunks.push(chunk),
+                    }
                 }
-                Ok(None) => return Ok(bytes),
+                Ok(None) => break,
                 Err(error) => return Err(self.unreachable(&error)),
             }
         }
+        if length.is_none() {
+            bytes.reserve_exact(read);
+            for chunk in chunks.drain(..) {
+                bytes.extend_from_slice(&chunk);
+            }
+        }
+        Ok(bytes)
     }
 
     /// The tool's result from a successful answer, with no credential in
-    /// it.
-    fn answer(&self, bytes: &[u8], secrets: &Secrets) -> Result<Produced, CallError> {
+    /// it. A mapped answer is read only where the results come from, into
+    /// the runtime's own tree.
+    fn answer(&self, bytes: Vec<u8>, secrets: &Secrets) -> Result<Produced, CallError> {
         if !self.operation.maps_results() {
-            let text = String::from_utf8_lossy(bytes);
+            let text = String::from_utf8(bytes)
+                .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
             let text = if text.trim().is_empty() {
                 "Done.".to_owned()
+            } else if secrets.is_empty() {
+                text
             } else {
                 secrets.scrub(&text)
             };
             return Ok(Produced::Content(ToolResult::text(text)));
         }
-        let answer: Value = serde_json::from_slice(bytes).map_err(|_| {
-            self.defect(
+        let read = self.operation.result_from_json(&bytes);
+        drop(bytes);
+        let mut result = read.map_err(|error| match error {
+            Some(error) => self.defect(error.to_string()),
+            None => self.defect(
                 "the downstream's answer is not JSON, and the tool's result is mapped from JSON"
                     .to_owned(),
-            )
+            ),
         })?;
-        self.result(&answer, secrets)
+        secrets.scrub_document(&mut result);
+        Ok(Produced::Document(result))
     }
 
     /// The mapped result of a downstream's `answer`, with no credential in

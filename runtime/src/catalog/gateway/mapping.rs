@@ -6,7 +6,11 @@ use core::fmt;
 
 use serde_json::{Map, Value};
 
-use super::{Downstream, FieldPath, Location, Method, Operation, PathPart};
+use super::answer::Reader;
+use super::path::Document;
+use super::{Downstream, FieldPath, Location, Method, Operation, PathPart, ResultMap};
+#[cfg(feature = "gateway")]
+use crate::render::Json;
 
 /// A request to a downstream, built from a call's arguments: path segments
 /// encoded, query pairs and headers as the client will encode them.
@@ -160,11 +164,18 @@ pub(crate) fn container_pairs<'a>(
     out
 }
 
+/// How a REST answer is read for `results`: their source paths, and the
+/// arrays their items come through. Computed once per operation.
+pub(crate) fn answer_reader(results: &[ResultMap]) -> Reader {
+    let containers = container_pairs(results.iter().map(|r| (&r.source, &r.exposed)));
+    Reader::new(results, &containers)
+}
+
 /// Creates, at each `to`, an empty array for each array its `from` goes
 /// into and an empty object for each object item it reaches, so that items
 /// keep their positions, an item with no mapped value is still there, and
 /// an empty list stays a list.
-fn copy_containers(pairs: &[(FieldPath, FieldPath)], source: &Value, target: &mut Value) {
+fn copy_containers<D: Document>(pairs: &[(FieldPath, FieldPath)], source: &D, target: &mut D) {
     for (from, to) in pairs {
         from.for_each_array(source, |indices, _| to.ensure_array(target, indices));
         from.for_each(source, |indices, item| {
@@ -195,7 +206,7 @@ impl Operation {
                     let name = &argument.source.steps()[0].name;
                     for (_, value) in values {
                         if let Some(text) = text_of(value) {
-                            request.query.push((name.clone(), text));
+                            request.query.push((name.to_string(), text));
                         }
                     }
                 }
@@ -203,7 +214,7 @@ impl Operation {
                     if let Some(text) = values.first().and_then(|(_, v)| text_of(v)) {
                         request
                             .headers
-                            .push((argument.source.steps()[0].name.clone(), text));
+                            .push((argument.source.steps()[0].name.to_string(), text));
                     }
                 }
                 Location::Body => {
@@ -285,7 +296,7 @@ impl Operation {
                 }
                 PathPart::Variable(name) => {
                     let argument = self.arguments.iter().find(|a| {
-                        a.location == Location::Path && a.source.steps()[0].name == *name
+                        a.location == Location::Path && *a.source.steps()[0].name == **name
                     });
                     let value = argument.and_then(|a| {
                         a.exposed
@@ -313,7 +324,16 @@ impl Operation {
 
     /// The tool's result (exposed names) from the downstream's `answer`.
     pub fn result(&self, answer: &Value) -> Result<Value, MappingError> {
-        let mut result = Value::Object(Map::new());
+        self.result_of(answer, Value::Object(Map::new()))
+    }
+
+    /// [`result`](Self::result) in either kind of document, written into
+    /// `result` (an empty object).
+    pub(crate) fn result_of<D: Document>(
+        &self,
+        answer: &D,
+        mut result: D,
+    ) -> Result<D, MappingError> {
         copy_containers(&self.result_containers, answer, &mut result);
         for field in &self.results {
             if field.source.ends_in_array() && field.exposed.ends_in_array() {
@@ -332,6 +352,19 @@ impl Operation {
             }
         }
         Ok(result)
+    }
+
+    /// The tool's result from a REST answer's JSON `bytes`: the answer read
+    /// only where the results come from, the result in the runtime's own
+    /// tree (a large answer costs memory for the fields shown, not for
+    /// itself). `Err(None)` when the answer is not JSON.
+    #[cfg(feature = "gateway")]
+    pub(crate) fn result_from_json(&self, bytes: &[u8]) -> Result<Json, Option<MappingError>> {
+        self.answer.map(bytes).map_err(|unplaced| {
+            unplaced.map(|field| MappingError::Unmappable {
+                exposed: self.results[field].exposed.to_string(),
+            })
+        })
     }
 
     /// Whether any result field is mapped (else the answer is passed on as

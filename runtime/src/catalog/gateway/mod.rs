@@ -16,6 +16,7 @@
 //! served exactly as a derived tool; its [`Operation`] stays behind the
 //! descriptor and no source path ever reaches a client.
 
+mod answer;
 mod describe;
 #[cfg(feature = "gateway")]
 mod http;
@@ -37,7 +38,7 @@ pub use path::FieldPath;
 pub use soap::EnvelopeError;
 
 pub(crate) use describe::{FieldKind, FieldSpec, describe};
-pub(crate) use mapping::{container_pairs, parse_template, template_problem};
+pub(crate) use mapping::{answer_reader, container_pairs, parse_template, template_problem};
 
 use super::{Config, Status};
 use crate::call::Registry;
@@ -260,6 +261,8 @@ pub struct Operation {
     pub(crate) body_containers: Vec<(FieldPath, FieldPath)>,
     /// Arrays of objects the results come through (source, exposed).
     pub(crate) result_containers: Vec<(FieldPath, FieldPath)>,
+    /// How a REST answer is read: only where the results come from.
+    pub(crate) answer: answer::Reader,
     /// For a SOAP downstream: the request element and how the envelope's
     /// elements are read and written.
     pub(crate) soap: Option<SoapOperation>,
@@ -349,11 +352,11 @@ impl XmlNode {
             let mut level = &mut roots;
             let steps = path.steps();
             for (i, step) in steps.iter().enumerate() {
-                let at = match level.iter().position(|n| n.name == step.name) {
+                let at = match level.iter().position(|n| *n.name == *step.name) {
                     Some(at) => at,
                     None => {
                         level.push(XmlNode {
-                            name: step.name.clone(),
+                            name: step.name.to_string(),
                             repeated: false,
                             kind: None,
                             children: Vec::new(),

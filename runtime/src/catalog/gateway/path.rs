@@ -6,12 +6,141 @@ use core::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::model::Text;
+use crate::render::{Json, Object};
+
+/// A JSON document a path walks: `serde_json`'s (arguments, SOAP answers)
+/// or the runtime's own tree (a REST answer, read only where the mapping
+/// looks, and the result built from it).
+pub(crate) trait Document: Clone {
+    /// `null`.
+    fn null() -> Self;
+    fn is_null(&self) -> bool;
+    fn is_object(&self) -> bool;
+    /// The member `name` of an object.
+    fn member(&self, name: &str) -> Option<&Self>;
+    /// The items of an array.
+    fn items(&self) -> Option<&[Self]>;
+    /// Makes `null` an empty object.
+    fn become_object(&mut self);
+    /// Makes `null` an empty array.
+    fn become_array(&mut self);
+    /// The member `name` of an object, `null` when it was absent; `None`
+    /// when this is not an object.
+    fn member_mut(&mut self, name: &Text) -> Option<&mut Self>;
+    /// The items of an array, to change.
+    fn items_mut(&mut self) -> Option<&mut Vec<Self>>;
+}
+
+impl Document for Value {
+    fn null() -> Value {
+        Value::Null
+    }
+
+    fn is_null(&self) -> bool {
+        Value::is_null(self)
+    }
+
+    fn is_object(&self) -> bool {
+        Value::is_object(self)
+    }
+
+    fn member(&self, name: &str) -> Option<&Value> {
+        self.get(name)
+    }
+
+    fn items(&self) -> Option<&[Value]> {
+        self.as_array().map(Vec::as_slice)
+    }
+
+    fn become_object(&mut self) {
+        if self.is_null() {
+            *self = Value::Object(Map::new());
+        }
+    }
+
+    fn become_array(&mut self) {
+        if self.is_null() {
+            *self = Value::Array(Vec::new());
+        }
+    }
+
+    fn member_mut(&mut self, name: &Text) -> Option<&mut Value> {
+        let Value::Object(map) = self else {
+            return None;
+        };
+        // Looked up first: the entry API would copy the name every time.
+        if !map.contains_key(&**name) {
+            map.insert(name.to_string(), Value::Null);
+        }
+        map.get_mut(&**name)
+    }
+
+    fn items_mut(&mut self) -> Option<&mut Vec<Value>> {
+        self.as_array_mut()
+    }
+}
+
+impl Document for Json {
+    fn null() -> Json {
+        Json::Null
+    }
+
+    fn is_null(&self) -> bool {
+        matches!(self, Json::Null)
+    }
+
+    fn is_object(&self) -> bool {
+        matches!(self, Json::Object(_))
+    }
+
+    fn member(&self, name: &str) -> Option<&Json> {
+        self.as_object()?.get(name)
+    }
+
+    fn items(&self) -> Option<&[Json]> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    fn become_object(&mut self) {
+        if self.is_null() {
+            *self = Json::Object(Object::new());
+        }
+    }
+
+    fn become_array(&mut self) {
+        if self.is_null() {
+            *self = Json::Array(Vec::new());
+        }
+    }
+
+    fn member_mut(&mut self, name: &Text) -> Option<&mut Json> {
+        let object = self.as_object_mut()?;
+        if object.get(name).is_none() {
+            // The name shared, not copied.
+            object.insert(name.clone(), Json::Null);
+        }
+        object.get_mut(name)
+    }
+
+    fn items_mut(&mut self) -> Option<&mut Vec<Json>> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+}
+
 /// One step of a [`FieldPath`]: a property, then (with `[]`) each item of
 /// the array it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Step {
     /// The property name; empty for the document itself (`[]` first).
-    pub(crate) name: String,
+    /// Shared: every object a mapping writes names its members with it.
+    pub(crate) name: Text,
     /// Whether the step goes on into each item of an array.
     pub(crate) each: bool,
 }
@@ -102,7 +231,7 @@ impl FieldPath {
                 return Err(PathError::BadName(name.to_owned()));
             }
             steps.push(Step {
-                name: name.to_owned(),
+                name: Text::from(name.to_owned()),
                 each,
             });
         }
@@ -158,7 +287,7 @@ impl FieldPath {
 
     /// Every value at this path in `document`, with the index taken in
     /// each array on the way. Absent values and `null` are skipped.
-    pub(crate) fn get_all<'a>(&self, document: &'a Value) -> Vec<(Vec<usize>, &'a Value)> {
+    pub(crate) fn get_all<'a, D: Document>(&self, document: &'a D) -> Vec<(Vec<usize>, &'a D)> {
         let mut out = Vec::new();
         self.for_each(document, |indices, value| {
             out.push((indices.to_vec(), value))
@@ -169,20 +298,20 @@ impl FieldPath {
     /// Calls `visit` with every value at this path in `document` and the
     /// index taken in each array on the way. Absent values and `null` are
     /// skipped.
-    pub(crate) fn for_each<'a>(
+    pub(crate) fn for_each<'a, D: Document>(
         &self,
-        document: &'a Value,
-        mut visit: impl FnMut(&[usize], &'a Value),
+        document: &'a D,
+        mut visit: impl FnMut(&[usize], &'a D),
     ) {
         collect(&self.steps, document, &mut Vec::new(), &mut visit);
     }
 
     /// Calls `visit` with each array the path's last `[]` goes into (a
     /// path that ends with `[]`), with the indices taken on the way.
-    pub(crate) fn for_each_array<'a>(
+    pub(crate) fn for_each_array<'a, D: Document>(
         &self,
-        document: &'a Value,
-        mut visit: impl FnMut(&[usize], &'a Value),
+        document: &'a D,
+        mut visit: impl FnMut(&[usize], &'a D),
     ) {
         let Some((last, init)) = self.steps.split_last() else {
             return;
@@ -191,9 +320,11 @@ impl FieldPath {
             let value = if last.name.is_empty() {
                 Some(parent)
             } else {
-                parent.get(&last.name)
+                parent.member(&last.name)
             };
-            if let Some(array @ Value::Array(_)) = value {
+            if let Some(array) = value
+                && array.items().is_some()
+            {
                 visit(indices, array);
             }
         });
@@ -202,7 +333,7 @@ impl FieldPath {
     /// Makes the array the path's last `[]` goes into an empty one if
     /// nothing stands there yet, creating what leads to it: an empty list
     /// stays a list.
-    pub(crate) fn ensure_array(&self, document: &mut Value, indices: &[usize]) {
+    pub(crate) fn ensure_array<D: Document>(&self, document: &mut D, indices: &[usize]) {
         let Some((last, init)) = self.steps.split_last() else {
             return;
         };
@@ -212,23 +343,13 @@ impl FieldPath {
         let place = if last.name.is_empty() {
             parent
         } else {
-            if parent.is_null() {
-                *parent = Value::Object(Map::new());
-            }
-            let Value::Object(map) = parent else {
-                return;
-            };
-            if !map.contains_key(&last.name) {
-                map.insert(last.name.clone(), Value::Null);
-            }
-            match map.get_mut(&last.name) {
+            parent.become_object();
+            match parent.member_mut(&last.name) {
                 Some(place) => place,
                 None => return,
             }
         };
-        if place.is_null() {
-            *place = Value::Array(Vec::new());
-        }
+        place.become_array();
     }
 
     /// Whether the path ends with `[]`.
@@ -238,19 +359,23 @@ impl FieldPath {
 
     /// Makes the value at this path an empty object if nothing stands
     /// there yet, creating what leads to it.
-    pub(crate) fn ensure_object(&self, document: &mut Value, indices: &[usize]) {
-        if let Some(slot) = slot(&self.steps, document, indices)
-            && slot.is_null()
-        {
-            *slot = Value::Object(Map::new());
+    pub(crate) fn ensure_object<D: Document>(&self, document: &mut D, indices: &[usize]) {
+        if let Some(slot) = slot(&self.steps, document, indices) {
+            slot.become_object();
         }
     }
 
     /// Writes `value` at this path in `document`, taking in each array the
     /// index `indices` gives, and creating objects and arrays on the way.
     /// `false` when something else already stands on the way.
-    pub(crate) fn set(&self, document: &mut Value, indices: &[usize], value: Value) -> bool {
-        set(&self.steps, document, indices, value)
+    pub(crate) fn set<D: Document>(&self, document: &mut D, indices: &[usize], value: D) -> bool {
+        match slot(&self.steps, document, indices) {
+            Some(slot) => {
+                *slot = value;
+                true
+            }
+            None => false,
+        }
     }
 }
 
@@ -260,11 +385,11 @@ impl fmt::Display for FieldPath {
     }
 }
 
-fn collect<'a>(
+fn collect<'a, D: Document>(
     steps: &[Step],
-    value: &'a Value,
+    value: &'a D,
     indices: &mut Vec<usize>,
-    out: &mut impl FnMut(&[usize], &'a Value),
+    out: &mut impl FnMut(&[usize], &'a D),
 ) {
     let Some((step, rest)) = steps.split_first() else {
         if !value.is_null() {
@@ -275,7 +400,7 @@ fn collect<'a>(
     let value = if step.name.is_empty() {
         value
     } else {
-        match value.get(&step.name) {
+        match value.member(&step.name) {
             Some(inner) => inner,
             None => return,
         }
@@ -283,7 +408,7 @@ fn collect<'a>(
     if !step.each {
         return collect(rest, value, indices, out);
     }
-    if let Value::Array(items) = value {
+    if let Some(items) = value.items() {
         for (i, item) in items.iter().enumerate() {
             indices.push(i);
             collect(rest, item, indices, out);
@@ -292,49 +417,26 @@ fn collect<'a>(
     }
 }
 
-fn set(steps: &[Step], slot: &mut Value, indices: &[usize], value: Value) -> bool {
-    match self::slot(steps, slot, indices) {
-        Some(slot) => {
-            *slot = value;
-            true
-        }
-        None => false,
-    }
-}
-
 /// The place at `steps` in `slot`, created on the way; `None` when
 /// something other than an object or array stands on the way.
-fn slot<'a>(steps: &[Step], slot: &'a mut Value, indices: &[usize]) -> Option<&'a mut Value> {
+fn slot<'a, D: Document>(steps: &[Step], slot: &'a mut D, indices: &[usize]) -> Option<&'a mut D> {
     let Some((step, rest)) = steps.split_first() else {
         return Some(slot);
     };
     let slot = if step.name.is_empty() {
         slot
     } else {
-        if slot.is_null() {
-            *slot = Value::Object(Map::new());
-        }
-        let Value::Object(map) = slot else {
-            return None;
-        };
-        // Looked up first: the entry API would copy the name every time.
-        if !map.contains_key(&step.name) {
-            map.insert(step.name.clone(), Value::Null);
-        }
-        map.get_mut(&step.name)?
+        slot.become_object();
+        slot.member_mut(&step.name)?
     };
     if !step.each {
         return self::slot(rest, slot, indices);
     }
     let (&index, indices) = indices.split_first()?;
-    if slot.is_null() {
-        *slot = Value::Array(Vec::new());
-    }
-    let Value::Array(items) = slot else {
-        return None;
-    };
+    slot.become_array();
+    let items = slot.items_mut()?;
     if items.len() <= index {
-        items.resize(index + 1, Value::Null);
+        items.resize(index + 1, D::null());
     }
     self::slot(rest, &mut items[index], indices)
 }

@@ -8,6 +8,8 @@ use base64::Engine as _;
 use serde_json::Value;
 
 use super::Auth;
+use crate::model::Text;
+use crate::render::Json;
 
 /// Written where a credential stood.
 const REDACTED: &str = "[redacted]";
@@ -111,6 +113,37 @@ impl Secrets {
                     stack.extend(map.values_mut());
                 }
                 Value::Null | Value::Bool(_) | Value::Number(_) => {}
+            }
+        }
+    }
+
+    /// Every string of `document` scrubbed, keys too.
+    pub(crate) fn scrub_document(&self, document: &mut Json) {
+        if self.is_empty() {
+            return;
+        }
+        let holds = |text: &str| self.forms.iter().any(|form| text.contains(form.as_str()));
+        let mut stack = vec![document];
+        while let Some(value) = stack.pop() {
+            match value {
+                Json::String(text) => {
+                    if holds(text) {
+                        *text = Text::from(self.scrub(text));
+                    }
+                }
+                Json::Array(items) => stack.extend(items.iter_mut()),
+                Json::Object(object) => {
+                    if object.iter().any(|(key, _)| holds(key)) {
+                        let entries = core::mem::take(object);
+                        *object = entries
+                            .into_entries()
+                            .into_iter()
+                            .map(|(key, value)| (Text::from(self.scrub(&key)), value))
+                            .collect();
+                    }
+                    stack.extend(object.values_mut());
+                }
+                Json::Null | Json::Bool(_) | Json::Number(_) => {}
             }
         }
     }
