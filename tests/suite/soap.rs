@@ -155,6 +155,17 @@ fn downstream(log: Log) -> Router {
             }),
         )
         .route(
+            "/longentity",
+            post(move || async move {
+                let name = "x".repeat(99_000);
+                xml(
+                    StatusCode::OK,
+                    text_xml,
+                    envelope(SOAP11, &format!("<r><quote><monthlyPremium>&{name};</monthlyPremium></quote></r>")),
+                )
+            }),
+        )
+        .route(
             "/html",
             post(|| async {
                 xml(
@@ -298,8 +309,15 @@ const QUOTE_11: &str = r#"operation = "GetQuote"
 namespace = "urn:pets-inc:insurance"
 soap_action = "urn:pets-inc:insurance/GetQuote""#;
 
-const FAULTS: [&str; 7] = [
-    "slow", "crash", "broken", "xxe", "entity", "html", "version",
+const FAULTS: [&str; 8] = [
+    "slow",
+    "crash",
+    "broken",
+    "xxe",
+    "entity",
+    "longentity",
+    "html",
+    "version",
 ];
 
 fn config(port: u16) -> String {
@@ -657,6 +675,11 @@ async fn every_soap_fault_and_hostile_answer_has_its_documented_outcome() {
         assert!(message.contains(says), "{name}: {message}");
         assert!(!message.contains("root:"), "{name}: {message}");
     }
+    // A name the downstream chose is shown cut short, not relayed whole.
+    let error = fault("longentity").await.expect_err("refused");
+    let text = error.to_string();
+    assert!(text.len() < 400, "{} bytes: {text:.200}", text.len());
+    assert!(text.contains(&format!("`&{}…;`", "x".repeat(40))), "{text}");
 }
 
 #[test]

@@ -80,9 +80,11 @@ impl fmt::Display for XmlError {
             XmlError::DocumentType => f.write_str(
                 "it holds a document type declaration (`<!DOCTYPE`), which is refused: no entity is ever defined or expanded",
             ),
+            // The name is the downstream's to choose: shown cut short.
             XmlError::Entity(name) => write!(
                 f,
-                "it refers to the entity `&{name};`, which XML does not predefine; it is not expanded"
+                "it refers to the entity `&{};`, which XML does not predefine; it is not expanded",
+                toolschema_text::shorten::shorten(name, 40)
             ),
             XmlError::TooDeep => write!(f, "its elements nest deeper than {MAX_DEPTH} levels"),
             XmlError::NotUtf8 => f.write_str("it is not UTF-8 text"),
