@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex as StdMutex};
 
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, mpsc};
 use toolschema_runtime::catalog::{ClientView, Snapshot};
 
@@ -95,10 +95,23 @@ pub(crate) async fn serve(
     let mut line = Vec::new();
     let result = loop {
         line.clear();
-        match input.read_until(b'\n', &mut line).await {
+        // A line is read up to the largest message taken; the rest of a
+        // longer one is skipped unkept, and the line refused.
+        let limit = (MAX_LINE + 1) as u64;
+        match (&mut input).take(limit).read_until(b'\n', &mut line).await {
             Ok(0) => break Ok(()),
             Ok(_) => {}
             Err(e) => break Err(ServeError::Io(e)),
+        }
+        if line.len() > MAX_LINE && line.last() != Some(&b'\n') {
+            if let Err(e) = skip_line(&mut input).await {
+                break Err(ServeError::Io(e));
+            }
+            let reply = too_long();
+            if write_parts(&output, reply.parts()).await.is_err() {
+                break Ok(());
+            }
+            continue;
         }
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -122,6 +135,40 @@ pub(crate) async fn serve(
     // written first.
     let _ = writer.await;
     result
+}
+
+/// The longest line read as a message: what an HTTP request's body may
+/// be (the 1 MiB argument limit and the envelope).
+const MAX_LINE: usize = (1 << 20) + (64 << 10);
+
+/// Reads on to the end of the line (or of the input), keeping nothing.
+async fn skip_line<R: AsyncRead + Unpin>(input: &mut BufReader<R>) -> std::io::Result<()> {
+    loop {
+        let buffer = input.fill_buf().await?;
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|b| *b == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                return Ok(());
+            }
+            None => {
+                let all = buffer.len();
+                input.consume(all);
+            }
+        }
+    }
+}
+
+/// The answer to a line longer than [`MAX_LINE`].
+fn too_long() -> Reply {
+    Reply::from(error(
+        None,
+        code::INVALID_REQUEST,
+        &format!("Invalid request: the message is longer than {MAX_LINE} bytes; send less"),
+        None,
+    ))
 }
 
 /// One stdio connection: its client, its open subscriptions and running

@@ -382,3 +382,86 @@ fn a_large_request_is_read_off_the_async_workers_and_a_small_one_in_place() {
     let (read, ran) = threads_of("rest");
     assert_ne!(read, ran, "a large REST call is read on a blocking thread");
 }
+
+#[test]
+fn a_huge_unknown_tool_name_is_echoed_cut_short() {
+    let address = start();
+    let name = "x".repeat(500_000);
+    let body = json!({
+        "jsonrpc": "2.0", "id": 8, "method": "tools/call",
+        "params": {"name": name, "arguments": {}}
+    })
+    .to_string();
+    let (status, reply) = post(address, &[("MCP-Protocol-Version", "2025-11-25")], &body);
+    assert_eq!(status, 200);
+    assert_eq!(reply["error"]["code"], -32602, "{reply:.200}");
+    assert!(
+        reply.to_string().len() < 1024,
+        "{} bytes",
+        reply.to_string().len()
+    );
+    for (method, path) in [
+        ("GET", format!("/v1/tools/{}", "y".repeat(60_000))),
+        ("POST", format!("/v1/tools/{}/call", "y".repeat(60_000))),
+    ] {
+        let mut stream = connect(address);
+        let (status, reply) = exchange(
+            &mut stream,
+            &method,
+            &path,
+            &[("Content-Type", "application/json")],
+            b"{}",
+        );
+        assert_eq!(status, 404, "{method}");
+        assert!(reply.len() < 1024, "{method}: {} bytes", reply.len());
+    }
+}
+
+#[test]
+fn a_stdio_line_longer_than_a_message_is_refused_and_the_next_one_served() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let (client_end, server_end) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        let serving = tokio::spawn(
+            Server::new("billing", "1")
+                .tool::<Refund>()
+                .serve_on(server_read, server_write),
+        );
+        let (client_read, mut client_write) = tokio::io::split(client_end);
+        let writing = tokio::spawn(async move {
+            let chunk = vec![b'x'; 1 << 20];
+            for _ in 0..8 {
+                client_write.write_all(&chunk).await.expect("write");
+            }
+            client_write
+                .write_all(b"\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n")
+                .await
+                .expect("write");
+            client_write
+        });
+        let mut lines = BufReader::new(client_read).lines();
+        let first: Value =
+            serde_json::from_str(&lines.next_line().await.expect("read").expect("a reply"))
+                .expect("JSON");
+        assert_eq!(first["error"]["code"], -32600, "{first}");
+        assert!(
+            first["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("longer than")),
+            "{first}"
+        );
+        let second: Value =
+            serde_json::from_str(&lines.next_line().await.expect("read").expect("a reply"))
+                .expect("JSON");
+        assert_eq!(second["id"], 2, "{second}");
+        assert!(second.get("result").is_some(), "{second}");
+        let mut client_write = writing.await.expect("joins");
+        client_write.shutdown().await.expect("shut down");
+        serving.await.expect("joins").expect("serves");
+    });
+}

@@ -143,7 +143,11 @@ pub enum CallError {
 impl fmt::Display for CallError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CallError::UnknownTool { name } => write!(f, "there is no tool named `{name}`"),
+            CallError::UnknownTool { name } => write!(
+                f,
+                "there is no tool named `{}`",
+                toolschema_text::shorten::shorten(name, 200)
+            ),
             CallError::InvalidArguments(errors) => errors.fmt(f),
             CallError::Tool(error) => error.fmt(f),
             CallError::InvalidOutput(errors) => errors.fmt(f),

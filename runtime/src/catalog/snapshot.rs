@@ -33,7 +33,11 @@ impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Refusal::UnknownClient => f.write_str("unknown client application"),
-            Refusal::UnknownTool { name } => write!(f, "there is no tool named `{name}`"),
+            Refusal::UnknownTool { name } => write!(
+                f,
+                "there is no tool named `{}`",
+                toolschema_text::shorten::shorten(name, 200)
+            ),
         }
     }
 }

@@ -97,11 +97,9 @@ pub(super) async fn call(
             };
             json_response(StatusCode::OK, body)
         }
-        Err(CallError::UnknownTool { name }) => refusal(
-            StatusCode::NOT_FOUND,
-            "unknown_tool",
-            &format!("there is no tool named `{name}`"),
-        ),
+        Err(unknown @ CallError::UnknownTool { .. }) => {
+            refusal(StatusCode::NOT_FOUND, "unknown_tool", &unknown.to_string())
+        }
         Err(CallError::InvalidArguments(errors)) => {
             let violations: Vec<Value> = errors
                 .iter()

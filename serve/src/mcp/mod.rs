@@ -661,7 +661,7 @@ impl Protocol {
                 era,
                 id,
                 code::INVALID_PARAMS,
-                &format!("Unknown tool: {name}"),
+                &format!("Unknown tool: {}", shorten(name, MAX_ECHO)),
                 None,
             )
         };
