@@ -1,8 +1,8 @@
-//! Large requests' synchronous work off the async workers: a call whose
-//! request is larger than [`LARGE_REQUEST`] has its arguments read against
-//! the schema on Tokio's blocking threads, at most a few at once, so that a
-//! megabyte of hostile arguments does not hold up the small requests that
-//! share a worker with it.
+//! Large requests' synchronous work off the async workers: a request
+//! larger than [`LARGE_REQUEST`] is parsed, and a call's arguments read
+//! against the schema, on Tokio's blocking threads, at most a few at once,
+//! so that a megabyte of hostile arguments does not hold up the small
+//! requests that share a worker with it.
 
 use core::future::Future;
 use core::pin::Pin;
@@ -26,6 +26,24 @@ impl Default for Blocking {
         Blocking {
             slots: Arc::new(Semaphore::new(cores.max(2))),
         }
+    }
+}
+
+impl Blocking {
+    /// Runs `work` on a blocking thread, as [`Offload::run`] does, and
+    /// gives back what it made (`None` when it could not run: the runtime
+    /// is shutting down).
+    pub(crate) async fn run_for<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let slot = self.slots.clone().acquire_owned().await.ok()?;
+        tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            work()
+        })
+        .await
+        .ok()
     }
 }
 

@@ -363,7 +363,22 @@ async fn mcp(
         view,
         credential,
     } = caller;
-    let request = match Incoming::parse(&body) {
+    // A large body is parsed off the async workers.
+    let incoming = match body.len() > crate::offload::LARGE_REQUEST {
+        true => {
+            let text = body.clone();
+            match service
+                .blocking
+                .run_for(move || Incoming::parse(&text))
+                .await
+            {
+                Some(incoming) => incoming,
+                None => return StatusCode::SERVICE_UNAVAILABLE.into_response(),
+            }
+        }
+        false => Incoming::parse(&body),
+    };
+    let request = match incoming {
         Incoming::Request(request) => request,
         Incoming::Notification(notification) => {
             if let Some(id) = notification.cancelled_request() {

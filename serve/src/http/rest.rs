@@ -47,10 +47,27 @@ pub(super) async fn call(
     Path(name): Path<String>,
     body: Bytes,
 ) -> Response {
-    let arguments: Value = if body.is_empty() {
-        json!({})
-    } else {
-        match serde_json::from_slice(&body) {
+    let parsed = match body.len() > crate::offload::LARGE_REQUEST {
+        // A large body is parsed off the async workers.
+        true => {
+            let text = body.clone();
+            service
+                .blocking
+                .run_for(move || serde_json::from_slice::<Value>(&text))
+                .await
+        }
+        false if body.is_empty() => Some(Ok(json!({}))),
+        false => Some(serde_json::from_slice(&body)),
+    };
+    let arguments: Value = {
+        let Some(parsed) = parsed else {
+            return refusal(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "the server is shutting down",
+            );
+        };
+        match parsed {
             Ok(arguments) => arguments,
             Err(e) => {
                 return refusal(
