@@ -407,7 +407,7 @@ fn a_huge_unknown_tool_name_is_echoed_cut_short() {
         let mut stream = connect(address);
         let (status, reply) = exchange(
             &mut stream,
-            &method,
+            method,
             &path,
             &[("Content-Type", "application/json")],
             b"{}",

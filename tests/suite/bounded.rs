@@ -35,7 +35,8 @@ struct Tag {
 
 impl Handler for Tag {
     async fn call(self, _: Context) -> Result<ToolResult, ToolError> {
-        Ok(ToolResult::text("tagged"))
+        let given = [self.word, self.echo, self.code].iter().flatten().count();
+        Ok(ToolResult::text(format!("tagged with {given}")))
     }
 }
 

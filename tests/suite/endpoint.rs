@@ -200,7 +200,7 @@ proptest! {
     ) {
         let url = url_for(1, &json!({"item": value, "lang": lang}));
         // `{id}.json` is never empty, `.` or `..`.
-        let url = url.map_err(|m| TestCaseError::fail(m))?;
+        let url = url.map_err(TestCaseError::fail)?;
         let segments: Vec<&str> = url.path_segments().expect("segments").collect();
         prop_assert_eq!(segments.len(), 4, "{}", url);
         prop_assert_eq!(segments[0], "api");

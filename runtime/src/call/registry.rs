@@ -457,6 +457,7 @@ impl Registry {
                 .map_err(CallError::InvalidOutput),
             (Produced::Document(document), Some(output)) => output
                 .check_document(document)
+                .map(ToolResult::structured_text)
                 .map_err(CallError::InvalidOutput),
             // JSON without an output schema to hold it to: text only.
             (Produced::Structured(value), None) => Ok(ToolResult::json(&value)),

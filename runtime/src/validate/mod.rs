@@ -20,8 +20,8 @@ use core::fmt;
 use std::sync::OnceLock;
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
-use crate::call::ToolResult;
 use crate::model::walk::has_renames;
 use crate::model::{Direction, Node, NodeRef, Text, ToolDef};
 use crate::project::HINT_FIELD;
@@ -61,6 +61,15 @@ fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
 /// patterns only a backtracking engine reads (a backreference, a
 /// lookaround); past them the value is refused as too costly to check.
 pub(crate) const BACKTRACK_LIMIT: usize = 100_000;
+
+/// The violation of a result that cannot be written as JSON text.
+fn unwritable(error: &serde_json::Error) -> Violation {
+    Violation::new(
+        "",
+        Rule::InvalidSchema,
+        format!("The result cannot be written as JSON ({error})."),
+    )
+}
 
 /// Whether `document` holds a `null` anywhere.
 fn holds_null(document: &Json) -> bool {
@@ -387,14 +396,17 @@ impl OutputValidator {
     }
 
     /// Checks a result in exposed names held in the runtime's own tree
-    /// against the output schema, where it stands; the checked result is
-    /// kept as its JSON text. A result the one check could not judge alike
-    /// (names to map, a `null` to strip) goes the way of [`check`](Self::check).
-    pub fn check_document(&self, document: Json) -> Result<ToolResult, OutputErrors> {
+    /// against the output schema, where it stands, and gives its JSON text.
+    /// A result the one check could not judge alike (names to map, a `null`
+    /// to strip) goes the way of [`check`](Self::check) first.
+    pub fn check_document(&self, document: Json) -> Result<Box<RawValue>, OutputErrors> {
         if self.renames || holds_null(&document) {
-            return self
-                .check(document.to_value())
-                .map(ToolResult::structured_value);
+            let value = self.check(document.to_value())?;
+            return RawValue::from_string(value.to_string()).map_err(|error| {
+                let mut found = Found::new(1);
+                found.push(unwritable(&error));
+                OutputErrors::from_found(self.tool.clone(), found)
+            });
         }
         let validator = self
             .tree
@@ -404,14 +416,10 @@ impl OutputValidator {
             Ok(validator) if validator.is_valid(&document) => {
                 let text = document.to_compact_string();
                 drop(document);
-                match serde_json::value::RawValue::from_string(text) {
-                    Ok(json) => return Ok(ToolResult::structured_text(json)),
+                match RawValue::from_string(text) {
+                    Ok(json) => return Ok(json),
                     // The tree's own text is JSON; kept for safety.
-                    Err(error) => found.push(Violation::new(
-                        "",
-                        Rule::InvalidSchema,
-                        format!("The result cannot be written as JSON ({error})."),
-                    )),
+                    Err(error) => found.push(unwritable(&error)),
                 }
             }
             Ok(validator) => {
