@@ -141,7 +141,7 @@ fn a_call_with_an_offload_reads_its_arguments_there_with_the_same_outcome() {
     let ok = call(json!({"word": "aaa"})).expect("runs");
     assert_eq!(
         ok.content_json(),
-        json!([{"type": "text", "text": "tagged"}])
+        json!([{"type": "text", "text": "tagged with 1"}])
     );
     let refused = call(json!({"word": "b", "colour": "red"}));
     let Err(CallError::InvalidArguments(errors)) = refused else {
