@@ -384,8 +384,11 @@ impl Downstream {
     /// # use toolschema_runtime::catalog::Config;
     /// # use toolschema_runtime::call::Registry;
     /// let config = Config::from_toml(r#"
-    /// [server]
-    /// name = "shop"
+    /// [[tenant]]
+    /// id = "acme"
+    /// [[client]]
+    /// id = "assistant"
+    /// tenant = "acme"
     /// [[downstream]]
     /// id = "orders"
     /// base_url = "https://orders.example/api/"
@@ -403,6 +406,7 @@ impl Downstream {
     /// source = "orderId"
     /// in = "path"
     /// type = "string"
+    /// required = true
     /// "#, "catalog.toml", &Registry::new()).unwrap();
     /// let tool = &config.gateway_tools()[0];
     /// let operation = tool.versions()[0].operation();
