@@ -108,7 +108,8 @@
 
 pub use toolschema_macros::{Schema, Tool};
 pub use toolschema_runtime::call::{
-    Content, Context, Handler, LogLevel, Registry, ToolError, ToolResult, parse_args,
+    CallError, Content, Context, Handler, LogLevel, Registry, RunsWith, ToolError, ToolResult,
+    parse_args,
 };
 pub use toolschema_runtime::project::{Mode, Profile};
 pub use toolschema_runtime::validate::{ArgumentErrors, Violation};

@@ -62,6 +62,7 @@ const CONTAINER_KEYS: &[&str] = &[
     TITLE,
     DESCRIPTION,
     OUTPUT,
+    STATE,
     VERSION,
     RENAME_ALL,
     ANNOTATIONS,
@@ -130,6 +131,8 @@ pub(crate) struct Container {
     pub(crate) title: Slot<LitStr>,
     pub(crate) description: Slot<LitStr>,
     pub(crate) output: Slot<syn::Type>,
+    /// The application state the tool's handler reads (`Context<S>`).
+    pub(crate) state: Slot<syn::Type>,
     pub(crate) version: Slot<u32>,
     pub(crate) rename_all: Slot<RenameRule>,
     pub(crate) annotations: Slot<Annotations>,
@@ -208,6 +211,7 @@ impl Container {
             title: Slot::new(TITLE),
             description: Slot::new(DESCRIPTION),
             output: Slot::new(OUTPUT),
+            state: Slot::new(STATE),
             version: Slot::new(VERSION),
             rename_all: Slot::new(RENAME_ALL),
             annotations: Slot::new(ANNOTATIONS),
@@ -258,6 +262,10 @@ impl Container {
             OUTPUT => {
                 let ty: syn::Type = meta.value()?.parse()?;
                 self.output.set(cx, span, ty);
+            }
+            STATE => {
+                let ty: syn::Type = meta.value()?.parse()?;
+                self.state.set(cx, span, ty);
             }
             VERSION => {
                 if let Some(lit) = lit_int(cx, meta, VERSION)? {

@@ -131,6 +131,7 @@ fn check_container(cx: &Ctxt, item: &Container<'_>, derive: Derive) {
         let tool_only = [
             ("name", attrs.name.span()),
             ("output", attrs.output.span()),
+            ("state", attrs.state.span()),
             ("version", attrs.version.span()),
             ("annotations", attrs.annotations.span()),
             ("internal", attrs.internal.span()),

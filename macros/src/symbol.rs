@@ -9,6 +9,7 @@ pub(crate) const NAME: &str = "name";
 pub(crate) const TITLE: &str = "title";
 pub(crate) const DESCRIPTION: &str = "description";
 pub(crate) const OUTPUT: &str = "output";
+pub(crate) const STATE: &str = "state";
 pub(crate) const VERSION: &str = "version";
 pub(crate) const RENAME_ALL: &str = "rename_all";
 pub(crate) const ANNOTATIONS: &str = "annotations";

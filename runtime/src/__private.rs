@@ -5,7 +5,8 @@
 //! Each check panics during constant evaluation with a sentence that says what
 //! to change; the compiler shows it at the attribute.
 
-pub use crate::call::ToolResult;
+pub use crate::call::context::no_state;
+pub use crate::call::{RunsWith, ToolResult};
 pub use crate::model::{
     Additional, EnumNode, Field, Literal, Node, Number, ObjectNode, Presence, Ref, Refine, Shape,
     Tagging, TypeInfo, Variant,
@@ -15,6 +16,7 @@ pub use crate::{Annotations, Schema, Tool, ToolDef, schema_of};
 pub use core;
 pub use core::option::Option::{None, Some};
 pub use serde_json::Value;
+pub use std::sync::Arc;
 pub use toolschema_text::doc::{doc_prefix, doc_str, normalize_doc};
 
 /// The node inside `Option<T>`, or this node, in constant evaluation

@@ -52,6 +52,7 @@ pub use model::{Annotations, MapKey, Schema, Tool, ToolDef, schema_of};
 /// #         input: Ref::Lazy(schema_of::<Ping>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false,
 /// #     };
 /// #     type Output = serde_json::Value;
+/// #     type State = ();
 /// # }
 /// let tool = toolschema_runtime::tool_json::<Ping>();
 /// assert_eq!(tool["name"], "ping");
@@ -79,6 +80,7 @@ pub fn tool_json<T: Tool>() -> serde_json::Value {
 /// #         input: Ref::Lazy(schema_of::<Ping>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false,
 /// #     };
 /// #     type Output = serde_json::Value;
+/// #     type State = ();
 /// # }
 /// use toolschema_runtime::{project::{Mode, Profile}, tool_json_as};
 ///

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use toolschema_runtime::call::{Handler, Registry, RegistryError, ToolOutput};
+use toolschema_runtime::call::{Handler, Registry, RegistryError, RunsWith, ToolOutput};
 use toolschema_runtime::catalog::Catalog;
 
 use crate::error::ServeError;
@@ -29,6 +29,10 @@ use crate::service::{Options, Service};
 /// #     const TOOL: &'static ToolDef = &ToolDef { name: Ref::Static("ping"), title: None, description: Ref::Static("Pings."),
 /// #         version: 1, input: Ref::Lazy(schema_of::<Ping>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false };
 /// #     type Output = serde_json::Value;
+/// #     type State = ();
+/// # }
+/// # impl<S: Send + Sync + 'static> toolschema_runtime::call::RunsWith<S> for Ping {
+/// #     fn state_from(_: &std::sync::Arc<S>) -> std::sync::Arc<()> { std::sync::Arc::new(()) }
 /// # }
 /// # impl Handler for Ping {
 /// #     async fn call(self, _ctx: Context) -> Result<serde_json::Value, ToolError> { Ok(serde_json::json!({})) }
@@ -40,8 +44,15 @@ use crate::service::{Options, Service};
 ///     .await
 /// # }
 /// ```
+///
+/// A service's tools reach its state (a database pool, a client, settings)
+/// through [`state`](Self::state): given once, shared by every handler of
+/// this server, typed. A tool with `#[tool(state = S)]` reads it with
+/// `ctx.state()`; one without it runs on any server.
 #[derive(Debug)]
-pub struct Server {
+pub struct Server<S = ()> {
+    /// The state given to the tools registered from here on.
+    state: Arc<S>,
     identity: Identity,
     registry: Registry,
     refused: Vec<RegistryError>,
@@ -72,9 +83,10 @@ enum Source {
 
 impl Server {
     /// A server called `name` at `version` (its MCP `serverInfo`), with no
-    /// tools yet.
+    /// tools yet and no state.
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Server {
         Server {
+            state: Arc::new(()),
             identity: Identity::new(name, version),
             registry: Registry::new(),
             refused: Vec::new(),
@@ -89,6 +101,69 @@ impl Server {
             telemetry: None,
         }
     }
+}
+
+impl<S: Send + Sync + 'static> Server<S> {
+    /// Gives the tools registered from here on `state`: a tool with
+    /// `#[tool(state = T)]` reads it from its `Context` (`ctx.state()`), and
+    /// only registers on a server whose state is a `T`. Tools registered
+    /// before keep theirs.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use serde::Deserialize;
+    /// use toolschema_runtime::call::{Context, Handler, ToolError, ToolResult};
+    /// use toolschema_serve::Server;
+    /// # use toolschema_runtime::model::*;
+    ///
+    /// /// The service's state: a counter.
+    /// #[derive(Default)]
+    /// struct Counter(Mutex<u64>);
+    ///
+    /// # #[derive(Deserialize)]
+    /// /// Counts one more.
+    /// struct Bump {}
+    /// # impl Schema for Bump { const SCHEMA: &'static Node = &Node::Object(ObjectNode {
+    /// #     info: TypeInfo { name: Ref::Static("Bump"), type_name: Ref::Lazy(core::any::type_name::<Bump>), title: None, description: None },
+    /// #     fields: Ref::Static(&[]), additional: Additional::Deny }); }
+    /// # impl Tool for Bump {
+    /// #     const TOOL: &'static ToolDef = &ToolDef { name: Ref::Static("bump"), title: None, description: Ref::Static("Counts."),
+    /// #         version: 1, input: Ref::Lazy(schema_of::<Bump>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false };
+    /// #     type Output = ToolResult;
+    /// #     type State = Counter;
+    /// # }
+    /// # impl toolschema_runtime::call::RunsWith<Counter> for Bump {
+    /// #     fn state_from(state: &Arc<Counter>) -> Arc<Counter> { state.clone() }
+    /// # }
+    /// // With `#[derive(Tool)]` and `#[tool(state = Counter)]` on `Bump`:
+    /// impl Handler for Bump {
+    ///     async fn call(self, ctx: Context<Counter>) -> Result<ToolResult, ToolError> {
+    ///         let mut count = ctx.state().0.lock().map_err(|_| ToolError::new("the counter is broken"))?;
+    ///         *count += 1;
+    ///         Ok(ToolResult::text(count.to_string()))
+    ///     }
+    /// }
+    ///
+    /// let server = Server::new("counter", "1").state(Counter::default()).tool::<Bump>();
+    /// # let _ = server;
+    /// ```
+    pub fn state<T: Send + Sync + 'static>(self, state: T) -> Server<T> {
+        Server {
+            state: Arc::new(state),
+            identity: self.identity,
+            registry: self.registry,
+            refused: self.refused,
+            catalog: self.catalog,
+            reload_every: self.reload_every,
+            reload_settle: self.reload_settle,
+            page_size: self.page_size,
+            state_secret: self.state_secret,
+            trace: self.trace,
+            options: self.options,
+            #[cfg(feature = "otel")]
+            telemetry: self.telemetry,
+        }
+    }
 
     /// Traces and measures every request with `telemetry` (feature `otel`):
     /// a span per request and tool call in the MCP semantic conventions,
@@ -101,24 +176,26 @@ impl Server {
     /// # let _ = server;
     /// ```
     #[cfg(feature = "otel")]
-    pub fn telemetry(mut self, telemetry: crate::Telemetry) -> Server {
+    pub fn telemetry(mut self, telemetry: crate::Telemetry) -> Server<S> {
         self.telemetry = Some(telemetry);
         self
     }
 
     /// A display title for `serverInfo`.
-    pub fn title(mut self, title: impl Into<String>) -> Server {
+    pub fn title(mut self, title: impl Into<String>) -> Server<S> {
         self.identity = self.identity.with_title(title);
         self
     }
 
-    /// Adds the tool `T` (a `#[derive(Tool)]` type with a [`Handler`]). A
-    /// tool that cannot be registered is reported when the server is built.
-    pub fn tool<T: Handler>(mut self) -> Server
+    /// Adds the tool `T` (a `#[derive(Tool)]` type with a [`Handler`]),
+    /// running with this server's state. A tool that cannot be registered
+    /// is reported when the server is built; one whose `#[tool(state = …)]`
+    /// is not this server's state does not compile.
+    pub fn tool<T: Handler + RunsWith<S>>(mut self) -> Server<S>
     where
         T::Output: ToolOutput,
     {
-        if let Err(refused) = self.registry.register::<T>() {
+        if let Err(refused) = self.registry.register_with::<T, S>(&self.state) {
             self.refused.push(refused);
         }
         self
@@ -127,7 +204,7 @@ impl Server {
     /// Serves the tools of `registry` (built by hand, for instance with
     /// descriptors generated at run time) instead of those added so far;
     /// tools added with [`tool`](Self::tool) afterwards join them.
-    pub fn registry(mut self, registry: Registry) -> Server {
+    pub fn registry(mut self, registry: Registry) -> Server<S> {
         self.registry = registry;
         self
     }
@@ -137,14 +214,14 @@ impl Server {
     /// The file is checked when the server is built and watched while it
     /// serves: a valid change is swapped in and clients are told; an invalid
     /// one is logged and the last good catalog keeps serving.
-    pub fn catalog_file(mut self, path: impl Into<PathBuf>) -> Server {
+    pub fn catalog_file(mut self, path: impl Into<PathBuf>) -> Server<S> {
         self.catalog = Source::File(path.into());
         self
     }
 
     /// Governs the tools with a configuration given as text (`name` names
     /// it in error messages); it is never reloaded.
-    pub fn catalog_toml(mut self, text: impl Into<String>, name: impl Into<String>) -> Server {
+    pub fn catalog_toml(mut self, text: impl Into<String>, name: impl Into<String>) -> Server<S> {
         self.catalog = Source::Text {
             text: text.into(),
             name: name.into(),
@@ -157,14 +234,14 @@ impl Server {
     /// then keeps the catalog current through
     /// [`Service::catalog`](crate::Service::catalog)); the server never
     /// reloads it itself.
-    pub fn catalog_config(mut self, config: toolschema_runtime::catalog::Config) -> Server {
+    pub fn catalog_config(mut self, config: toolschema_runtime::catalog::Config) -> Server<S> {
         self.catalog = Source::Config(Box::new(config));
         self
     }
 
     /// How often the configuration file is checked for changes (default
     /// half a second).
-    pub fn reload_every(mut self, interval: Duration) -> Server {
+    pub fn reload_every(mut self, interval: Duration) -> Server<S> {
         self.reload_every = interval;
         self
     }
@@ -173,7 +250,7 @@ impl Server {
     /// is loaded (default two seconds), so that a file being written is
     /// never loaded half-done. Publishing by renaming a complete file over
     /// the watched one is atomic; then this is only a delay.
-    pub fn reload_settle(mut self, settle: Duration) -> Server {
+    pub fn reload_settle(mut self, settle: Duration) -> Server<S> {
         self.reload_settle = settle;
         self
     }
@@ -181,7 +258,7 @@ impl Server {
     /// Accepts `host` in the `Host` and `Origin` headers, besides loopback
     /// names (which are always accepted). Others are refused, against DNS
     /// rebinding.
-    pub fn allow_host(mut self, host: impl Into<String>) -> Server {
+    pub fn allow_host(mut self, host: impl Into<String>) -> Server<S> {
         self.options.allowed_hosts.push(host.into());
         self
     }
@@ -189,14 +266,14 @@ impl Server {
     /// Lets open mode (no catalog configuration: every tool, to anyone,
     /// without a key) listen on addresses other than loopback. Without it,
     /// such a bind is refused.
-    pub fn allow_open_network(mut self) -> Server {
+    pub fn allow_open_network(mut self) -> Server<S> {
         self.options.open_network = true;
         self
     }
 
     /// The client application served over stdio (with a catalog
     /// configuration; in open mode, everyone is served alike).
-    pub fn stdio_client(mut self, id: impl Into<String>) -> Server {
+    pub fn stdio_client(mut self, id: impl Into<String>) -> Server<S> {
         self.options.stdio_client = Some(id.into());
         self
     }
@@ -204,13 +281,13 @@ impl Server {
     /// How long HTTP clients may take to send a request, and how long an
     /// idle connection is kept (see [`HttpTimeouts`](crate::HttpTimeouts)
     /// for the defaults).
-    pub fn http_timeouts(mut self, timeouts: crate::HttpTimeouts) -> Server {
+    pub fn http_timeouts(mut self, timeouts: crate::HttpTimeouts) -> Server<S> {
         self.options.timeouts = timeouts;
         self
     }
 
     /// At most `size` tools in one `tools/list` page (default 1,000).
-    pub fn page_size(mut self, size: usize) -> Server {
+    pub fn page_size(mut self, size: usize) -> Server<S> {
         self.page_size = Some(size);
         self
     }
@@ -219,14 +296,14 @@ impl Server {
     /// with a key derived from `secret`, so that every replica given the
     /// same secret can continue a call another one began. Without it, each
     /// process seals with a random key of its own.
-    pub fn state_secret(mut self, secret: impl Into<Vec<u8>>) -> Server {
+    pub fn state_secret(mut self, secret: impl Into<Vec<u8>>) -> Server<S> {
         self.state_secret = Some(secret.into());
         self
     }
 
     /// Records every message the transports send to the file at `path`,
     /// one JSON object a line, for conformance checks.
-    pub fn trace_file(mut self, path: impl Into<PathBuf>) -> Server {
+    pub fn trace_file(mut self, path: impl Into<PathBuf>) -> Server<S> {
         self.trace = Some(path.into());
         self
     }

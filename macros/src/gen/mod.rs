@@ -17,7 +17,11 @@ use crate::attr::LitValue;
 pub(crate) fn expand(item: &Container<'_>, derive: Derive) -> TokenStream {
     let schema = schema::schema_impl(item, derive);
     let tool = match derive {
-        Derive::Tool => tool::tool_impl(item),
+        Derive::Tool => {
+            let tool = tool::tool_impl(item);
+            let runs_with = runs_with(item);
+            quote!(#tool #runs_with)
+        }
         Derive::Schema => TokenStream::new(),
     };
     let checks = checks::checks(item, derive);
@@ -30,8 +34,14 @@ pub(crate) fn stub(item: &Container<'_>, derive: Derive) -> TokenStream {
     let p = private(item);
     let (impl_generics, ty_generics, where_clause) = split(item);
     let ident = item.ident;
+    let state = state_type(item);
+    let runs_with = match derive {
+        Derive::Tool => runs_with(item),
+        Derive::Schema => TokenStream::new(),
+    };
     let tool = match derive {
         Derive::Tool => quote! {
+            #runs_with
             #[automatically_derived]
             impl #impl_generics #p::Tool for #ident #ty_generics #where_clause {
                 const TOOL: &'static #p::ToolDef = &#p::ToolDef {
@@ -46,6 +56,7 @@ pub(crate) fn stub(item: &Container<'_>, derive: Derive) -> TokenStream {
                     internal: false,
                 };
                 type Output = #p::ToolResult;
+                type State = #state;
             }
         },
         Derive::Schema => TokenStream::new(),
@@ -81,6 +92,55 @@ fn split(item: &Container<'_>) -> (TokenStream, TokenStream, TokenStream) {
         quote!(#ty_generics),
         quote!(#where_clause),
     )
+}
+
+/// The impl of `RunsWith`: on a server of any state for a tool without
+/// `#[tool(state = …)]`; on a server of that state (the tool's handler reads
+/// it from its `Context`) for one with it.
+fn runs_with(item: &Container<'_>) -> TokenStream {
+    let p = private(item);
+    let ident = item.ident;
+    match item.attrs.state.get() {
+        Some(state) => {
+            let (impl_generics, ty_generics, where_clause) = split(item);
+            quote! {
+                #[automatically_derived]
+                impl #impl_generics #p::RunsWith<#state> for #ident #ty_generics #where_clause {
+                    fn state_from(state: &#p::Arc<#state>) -> #p::Arc<#state> {
+                        #p::Arc::clone(state)
+                    }
+                }
+            }
+        }
+        None => {
+            let mut generics = item.generics.clone();
+            for param in generics.type_params_mut() {
+                param.bounds.push(syn::parse_quote!(#p::Schema));
+            }
+            let (_, ty_generics, _) = generics.split_for_impl();
+            let ty_generics = quote!(#ty_generics);
+            generics.params.push(syn::parse_quote!(
+                __ToolschemaState: #p::core::marker::Send + #p::core::marker::Sync + 'static
+            ));
+            let (impl_generics, _, where_clause) = generics.split_for_impl();
+            quote! {
+                #[automatically_derived]
+                impl #impl_generics #p::RunsWith<__ToolschemaState> for #ident #ty_generics #where_clause {
+                    fn state_from(_: &#p::Arc<__ToolschemaState>) -> #p::Arc<()> {
+                        #p::no_state()
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The `State` a `Tool` impl names.
+fn state_type(item: &Container<'_>) -> TokenStream {
+    match item.attrs.state.get() {
+        Some(state) => quote!(#state),
+        None => quote!(()),
+    }
 }
 
 fn option<T: quote::ToTokens>(p: &TokenStream, value: Option<T>) -> TokenStream {

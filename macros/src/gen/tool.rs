@@ -93,6 +93,7 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
             }
         });
     let icons = list(&p, icons);
+    let state = super::state_type(item);
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::Tool for #ident #ty_generics #where_clause {
@@ -108,6 +109,7 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
                 internal: #internal,
             };
             type Output = #output_type;
+            type State = #state;
         }
     }
 }

@@ -203,7 +203,9 @@ impl Caller {
     }
 }
 
-/// What a handler knows about the call it serves, and how it talks back.
+/// What a handler knows about the call it serves, how it talks back, and
+/// the application state its tool runs with (`S`: `()` for a tool without
+/// `#[tool(state = S)]`, given once to the server with `Server::state`).
 ///
 /// ```
 /// use toolschema_runtime::call::{Context, LogLevel};
@@ -220,14 +222,26 @@ impl Caller {
 ///     ctx.progress(2.0, Some(2.0));
 /// }
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 #[non_exhaustive]
-pub struct Context {
+pub struct Context<S = ()> {
     /// The tool called.
     pub tool: Text,
     /// The version of the tool called.
     pub version: u32,
     caller: Caller,
+    state: Arc<S>,
+}
+
+impl<S> Clone for Context<S> {
+    fn clone(&self) -> Context<S> {
+        Context {
+            tool: self.tool.clone(),
+            version: self.version,
+            caller: self.caller.clone(),
+            state: Arc::clone(&self.state),
+        }
+    }
 }
 
 impl Context {
@@ -236,7 +250,40 @@ impl Context {
             tool,
             version,
             caller,
+            state: no_state(),
         }
+    }
+}
+
+/// The one state of the tools that have none, shared.
+#[doc(hidden)]
+pub fn no_state() -> Arc<()> {
+    static NONE: std::sync::OnceLock<Arc<()>> = std::sync::OnceLock::new();
+    Arc::clone(NONE.get_or_init(|| Arc::new(())))
+}
+
+impl<S> Context<S> {
+    /// The same call, with the state `state`.
+    pub(crate) fn with_state<T>(self, state: Arc<T>) -> Context<T> {
+        Context {
+            tool: self.tool,
+            version: self.version,
+            caller: self.caller,
+            state,
+        }
+    }
+
+    /// The application state the tool runs with: what was given to the
+    /// server with `Server::state` (or to a registry with
+    /// [`Registry::register_with`](super::Registry::register_with)), for a
+    /// tool with `#[tool(state = S)]`.
+    pub fn state(&self) -> &S {
+        &self.state
+    }
+
+    /// The state, shared (to keep beyond the call, or move into a task).
+    pub fn shared_state(&self) -> Arc<S> {
+        Arc::clone(&self.state)
     }
 
     /// The tenant of the client application that called, when the call came

@@ -7,7 +7,7 @@
 //! as if valid.
 
 mod ask;
-mod context;
+pub(crate) mod context;
 mod parse;
 mod registry;
 mod result;
@@ -20,6 +20,7 @@ pub use result::{Content, Produced, Resource, StructuredJson, ToolOutput, ToolRe
 
 use core::fmt;
 use core::future::Future;
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
@@ -90,6 +91,7 @@ impl From<AskError> for ToolError {
 /// #         version: 1, input: Ref::Lazy(schema_of::<Echo>), output: Some(Ref::Lazy(schema_of::<Echoed>)),
 /// #         annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false };
 /// #     type Output = Echoed;
+/// #     type State = ();
 /// # }
 ///
 /// impl Handler for Echo {
@@ -102,8 +104,48 @@ pub trait Handler: Tool + DeserializeOwned + Send + 'static
 where
     Self::Output: ToolOutput,
 {
-    /// Does the tool's work.
-    fn call(self, ctx: Context) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+    /// Does the tool's work. `ctx` holds the tool's state: `Context` (of
+    /// `()`) for a tool without `#[tool(state = S)]`, `Context<S>` for one
+    /// with it.
+    fn call(
+        self,
+        ctx: Context<Self::State>,
+    ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+}
+
+/// A tool a server (or registry) of state `S` can run: every tool without
+/// `#[tool(state = …)]`, whatever `S` is, and a tool with
+/// `#[tool(state = S)]` on a server of that state. `#[derive(Tool)]`
+/// implements it; a tool registered on a server of another state does not
+/// compile.
+///
+/// ```
+/// use std::sync::Arc;
+/// use toolschema_runtime::call::RunsWith;
+/// # use toolschema_runtime::model::*;
+/// # struct Ping;
+/// # impl Schema for Ping { const SCHEMA: &'static Node = &Node::Any; }
+/// # impl Tool for Ping {
+/// #     const TOOL: &'static ToolDef = &ToolDef { name: Ref::Static("ping"), title: None, description: Ref::Static("Pings."),
+/// #         version: 1, input: Ref::Lazy(schema_of::<Ping>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false };
+/// #     type Output = serde_json::Value;
+/// #     type State = ();
+/// # }
+/// # impl<S: Send + Sync + 'static> RunsWith<S> for Ping {
+/// #     fn state_from(_: &Arc<S>) -> Arc<()> { Arc::new(()) }
+/// # }
+///
+/// fn runs_on<S, T: RunsWith<S>>() {}
+/// runs_on::<String, Ping>(); // a tool without state runs on any server
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the tool `{Self}` cannot run with the state `{S}`",
+    label = "its `#[tool(state = …)]` names another state than this one",
+    note = "give the server the state the tool names (`Server::state(…)`), or register it with `Registry::register_with(&state)`"
+)]
+pub trait RunsWith<S>: Tool {
+    /// The tool's state, from the server's.
+    fn state_from(state: &Arc<S>) -> Arc<Self::State>;
 }
 
 /// Why a call did not produce a result.

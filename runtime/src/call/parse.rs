@@ -61,6 +61,7 @@ fn input_validator<T: Tool>() -> &'static InputValidator {
 /// #     const TOOL: &'static ToolDef = &ToolDef { name: Ref::Static("ping"), title: None, description: Ref::Static("Pings."),
 /// #         version: 1, input: Ref::Lazy(schema_of::<Ping>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false };
 /// #     type Output = serde_json::Value;
+/// #     type State = ();
 /// # }
 /// use toolschema_runtime::call::parse_args;
 ///

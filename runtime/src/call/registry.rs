@@ -8,8 +8,10 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::Value;
 
+use super::context::no_state;
 use super::{
-    CallError, Caller, Context, Handler, Offload, Produced, ToolError, ToolOutput, ToolResult,
+    CallError, Caller, Context, Handler, Offload, Produced, RunsWith, ToolError, ToolOutput,
+    ToolResult,
 };
 use crate::model::walk::{duplicate_property, has_nested_raw};
 use crate::model::{Direction, Node, Ref, Text, ToolDef};
@@ -85,9 +87,10 @@ enum Arguments<'a> {
 }
 
 /// Reads the arguments into `T` (the whole inbound path: limits, the one
-/// pass or the full path) and starts the handler: the part of a call that
-/// knows the tool's types.
+/// pass or the full path) and starts the handler with its `state`: the
+/// part of a call that knows the tool's types.
 fn invoke<T: Handler>(
+    state: &Arc<T::State>,
     input: &InputValidator,
     arguments: Arguments<'_>,
     ctx: Context,
@@ -99,18 +102,33 @@ where
         Arguments::Parsed(value) => input.read(value)?,
         Arguments::Text(text) => input.parse(text)?,
     };
+    let ctx = ctx.with_state(Arc::clone(state));
     Ok(Box::pin(async move {
         let output = args.call(ctx).await.map_err(Invocation::Tool)?;
         output.into_produced().map_err(Invocation::Unserializable)
     }))
 }
 
-/// [`invoke`] for one tool type.
-type Invoke = fn(
-    &InputValidator,
-    Arguments<'_>,
-    Context,
-) -> Result<BoxFuture<Result<Produced, Invocation>>, ArgumentErrors>;
+/// [`invoke`] for one tool type, with the state it was registered with.
+type Invoke = Arc<
+    dyn Fn(
+            &InputValidator,
+            Arguments<'_>,
+            Context,
+        ) -> Result<BoxFuture<Result<Produced, Invocation>>, ArgumentErrors>
+        + Send
+        + Sync,
+>;
+
+/// The typed work of `T`, holding `state`.
+fn typed<T: Handler>(state: Arc<T::State>) -> Work
+where
+    T::Output: ToolOutput,
+{
+    Work::Typed(Arc::new(move |input, arguments, ctx| {
+        invoke::<T>(&state, input, arguments, ctx)
+    }))
+}
 
 /// One registered tool version. Its validators are compiled on the first
 /// call, so that registering (and building catalogs of) many tools is cheap.
@@ -246,12 +264,37 @@ impl Registry {
         }
     }
 
-    /// Adds a tool.
-    pub fn register<T: Handler>(&mut self) -> Result<&mut Registry, RegistryError>
+    /// Adds a tool without state (one with `#[tool(state = S)]` is added
+    /// with [`register_with`](Self::register_with)).
+    pub fn register<T: Handler + RunsWith<()>>(&mut self) -> Result<&mut Registry, RegistryError>
     where
         T::Output: ToolOutput,
     {
-        self.register_descriptor::<T>(T::TOOL)
+        self.register_with::<T, ()>(&no_state())
+    }
+
+    /// Adds a tool that runs with `state` (its handler reads it from its
+    /// `Context`): a tool with `#[tool(state = S)]` where `state` is an
+    /// `Arc<S>`, or any tool without state. The state is shared, not
+    /// copied: give the same `Arc` to every tool of one application.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use toolschema_runtime::call::Registry;
+    ///
+    /// let mut registry = Registry::new();
+    /// let state = Arc::new(String::from("shared"));
+    /// // registry.register_with::<MyTool, _>(&state)?;
+    /// # let _ = (&mut registry, state);
+    /// ```
+    pub fn register_with<T: Handler + RunsWith<S>, S>(
+        &mut self,
+        state: &Arc<S>,
+    ) -> Result<&mut Registry, RegistryError>
+    where
+        T::Output: ToolOutput,
+    {
+        self.insert(T::TOOL.into(), typed::<T>(T::state_from(state)))
     }
 
     /// Checks a descriptor before it is registered: no two members share
@@ -292,14 +335,14 @@ impl Registry {
     /// run time (many names over one handler), a constant `&'static
     /// ToolDef` or one built at run time ([`Ref::new`]). `def.input` must
     /// describe what `T` reads, or calls fail as unreadable.
-    pub fn register_descriptor<T: Handler>(
+    pub fn register_descriptor<T: Handler + RunsWith<()>>(
         &mut self,
         def: impl Into<Ref<ToolDef>>,
     ) -> Result<&mut Registry, RegistryError>
     where
         T::Output: ToolOutput,
     {
-        self.insert(def.into(), Work::Typed(invoke::<T>))
+        self.insert(def.into(), typed::<T>(T::state_from(&no_state())))
     }
 
     /// Adds a tool built at run time: `def` describes it, `work` does it.

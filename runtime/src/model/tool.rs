@@ -26,6 +26,10 @@ pub trait Tool: Schema {
     /// What the tool returns: the `#[tool(output = T)]` type, else any JSON
     /// value. (Its schema is [`ToolDef::output`].)
     type Output;
+
+    /// The application state its handler reads from its `Context`: the
+    /// `#[tool(state = S)]` type, else `()`.
+    type State: Send + Sync + 'static;
 }
 
 /// Everything known about a tool at compile time.

@@ -9,7 +9,7 @@ use toolschema_serve::Server;
 
 /// Runs `server` on a free loopback port in a runtime of its own; the
 /// address and the sender that stops it.
-pub fn spawn(server: Server) -> (SocketAddr, mpsc::Sender<()>) {
+pub fn spawn<S: Send + Sync + 'static>(server: Server<S>) -> (SocketAddr, mpsc::Sender<()>) {
     let (ready, address) = mpsc::channel();
     let (stop, stopped) = mpsc::channel::<()>();
     std::thread::spawn(move || {

@@ -1,0 +1,20 @@
+use serde::Deserialize;
+use toolschema::{Context, Handler, Tool, ToolError, ToolResult};
+
+/// The state `Reserve` reads.
+struct Inventory;
+
+/// Reserves an item.
+#[derive(Tool, Deserialize)]
+#[tool(state = Inventory)]
+struct Reserve {
+    sku: String,
+}
+
+impl Handler for Reserve {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::text(self.sku))
+    }
+}
+
+fn main() {}
