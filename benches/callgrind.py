@@ -64,6 +64,8 @@ def main():
     print(f"errors: (c)/(b) = {errors:.2f} (target 1.0: {'met' if errors <= 1.0 else 'not met'})")
     print(f"gateway, REST: {(n['gateway_rest'] - n['gateway_rest_floor']) / 1000:.1f} k over parsing the answer")
     print(f"gateway, SOAP: {(n['gateway_soap'] - n['gateway_soap_floor']) / 1000:.1f} k over formatting the envelope and reading one value")
+    state = n["call_stateful"] / n["call_stateless"]
+    print(f"state: stateful/stateless call = {state:.3f} (target 1.02: {'met' if state <= 1.02 else 'not met'})")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,12 @@
 #![allow(missing_docs, unreachable_pub, dead_code)]
 
 use std::hint::black_box;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Deserialize;
+use toolschema::{Context, Handler, Tool, ToolError, ToolResult};
+use toolschema_test_support::block_on;
 
 use gungraun::{library_benchmark, library_benchmark_group, main};
 use serde_json::{Value, json};
@@ -324,9 +330,96 @@ fn gateway_soap(fixture: Gateway) -> (bool, Gateway) {
     (ok, fixture)
 }
 
+/// How many times [`Tally`] ran without state.
+static TALLIES: AtomicU64 = AtomicU64::new(0);
+
+/// Counts (stateless: a process-wide counter).
+#[derive(Tool, Deserialize)]
+#[tool(name = "count.stateless")]
+struct Tally {
+    /// By how much.
+    by: u64,
+}
+
+impl Handler for Tally {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        TALLIES.fetch_add(self.by, Ordering::Relaxed);
+        Ok(ToolResult::new())
+    }
+}
+
+/// A server's state: a counter.
+#[derive(Default)]
+struct Counter(AtomicU64);
+
+/// Counts (the same work, on the server's state).
+#[derive(Tool, Deserialize)]
+#[tool(name = "count.stateful", state = Counter)]
+struct StatefulTally {
+    /// By how much.
+    by: u64,
+}
+
+impl Handler for StatefulTally {
+    async fn call(self, ctx: Context<Counter>) -> Result<ToolResult, ToolError> {
+        ctx.state().0.fetch_add(self.by, Ordering::Relaxed);
+        Ok(ToolResult::new())
+    }
+}
+
+/// A registry with both counters, warm, and the arguments.
+fn counters() -> (Registry, Value) {
+    let mut registry = Registry::new();
+    registry.register::<Tally>().expect("registers");
+    registry
+        .register_with::<StatefulTally, _>(&Arc::new(Counter::default()))
+        .expect("registers");
+    let arguments = json!({"by": 2});
+    for name in ["count.stateless", "count.stateful"] {
+        assert!(block_on(registry.call(name, arguments.clone())).is_ok());
+    }
+    (registry, arguments)
+}
+
+// A whole call of a tool without state, and of one with state doing the
+// same work: what the state costs.
+#[library_benchmark]
+#[bench::warm(setup = counters, teardown = release)]
+fn call_stateless(fixture: (Registry, Value)) -> (bool, (Registry, Value)) {
+    let ok = block_on(
+        fixture
+            .0
+            .call("count.stateless", black_box(fixture.1.clone())),
+    )
+    .is_ok();
+    (ok, fixture)
+}
+
+#[library_benchmark]
+#[bench::warm(setup = counters, teardown = release)]
+fn call_stateful(fixture: (Registry, Value)) -> (bool, (Registry, Value)) {
+    let ok = block_on(
+        fixture
+            .0
+            .call("count.stateful", black_box(fixture.1.clone())),
+    )
+    .is_ok();
+    (ok, fixture)
+}
+
+library_benchmark_group!(
+    name = state;
+    benchmarks = call_stateless, call_stateful
+);
+
 library_benchmark_group!(
     name = gateway_tools;
     benchmarks = gateway_rest_floor, gateway_rest, gateway_soap_floor, gateway_soap
 );
 
-main!(library_benchmark_groups = call_path, schemas, gateway_tools);
+main!(
+    library_benchmark_groups = call_path,
+    schemas,
+    gateway_tools,
+    state
+);

@@ -41,6 +41,8 @@ mod server;
 mod service;
 #[cfg(feature = "stdio")]
 mod stdio;
+#[cfg(feature = "stdio")]
+mod test_client;
 
 pub use error::ServeError;
 #[cfg(feature = "http")]
@@ -49,3 +51,5 @@ pub use http::{HttpServer, read_body, serve_router};
 pub use mcp::Telemetry;
 pub use server::Server;
 pub use service::{Health, HealthCheck, HttpTimeouts, Service};
+#[cfg(feature = "stdio")]
+pub use test_client::{Called, TestClient, TestError};

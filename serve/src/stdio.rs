@@ -22,8 +22,20 @@ pub(crate) async fn serve(
     input: impl AsyncRead + Unpin,
     output: impl AsyncWrite + Unpin + Send + 'static,
 ) -> Result<(), ServeError> {
+    let client = service.options.stdio_client.clone();
+    serve_as(service, client, input, output).await
+}
+
+/// [`serve`], as the client application `client` (else the configured
+/// stdio client, else the keyless one).
+pub(crate) async fn serve_as(
+    service: Arc<Service>,
+    client: Option<String>,
+    input: impl AsyncRead + Unpin,
+    output: impl AsyncWrite + Unpin + Send + 'static,
+) -> Result<(), ServeError> {
     let snapshot = service.catalog.snapshot();
-    let client = match service.options.stdio_client.clone() {
+    let client = match client {
         Some(id) => id,
         None => match snapshot.keyless_client() {
             Some(view) => view.id().to_owned(),

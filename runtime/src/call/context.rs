@@ -253,6 +253,34 @@ impl Context {
             state: no_state(),
         }
     }
+
+    /// A context to call a handler directly, in a test: for the tool
+    /// `tool` (version 1), with no client behind it (progress and logs go
+    /// nowhere, a question is [`AskError::Unavailable`], nothing cancels).
+    /// [`with_state`](Self::with_state) gives it the tool's state;
+    /// `toolschema::serve::TestClient` calls tools as a client would.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use toolschema_runtime::call::Context;
+    ///
+    /// let ctx = Context::for_test("stock.add").with_state(Arc::new(41_u32));
+    /// assert_eq!((&*ctx.tool, *ctx.state() + 1), ("stock.add", 42));
+    /// assert!(!ctx.is_cancelled());
+    /// ```
+    pub fn for_test(tool: &str) -> Context {
+        Context::new(Text::from(tool.to_owned()), 1, Caller::anonymous())
+    }
+
+    /// [`for_test`](Self::for_test), as the client application `client`
+    /// of tenant `tenant`.
+    pub fn for_test_as(tool: &str, tenant: &str, client: &str) -> Context {
+        Context::new(
+            Text::from(tool.to_owned()),
+            1,
+            Caller::client(tenant, client),
+        )
+    }
 }
 
 /// The one state of the tools that have none, shared.
@@ -263,8 +291,9 @@ pub fn no_state() -> Arc<()> {
 }
 
 impl<S> Context<S> {
-    /// The same call, with the state `state`.
-    pub(crate) fn with_state<T>(self, state: Arc<T>) -> Context<T> {
+    /// The same call, with the state `state`: what a server gives the
+    /// handler of a tool with `#[tool(state = T)]`.
+    pub fn with_state<T>(self, state: Arc<T>) -> Context<T> {
         Context {
             tool: self.tool,
             version: self.version,
