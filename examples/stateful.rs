@@ -3,8 +3,15 @@
 //! call of `stock.level` sees the change; a second server in the same
 //! process would have a stock of its own.
 //!
-//! `cargo run --example stateful` serves MCP at http://127.0.0.1:8080/mcp;
-//! give another address as the first argument.
+//! Its binary has the service's command line, from one call
+//! (`Server::main`, feature `cli`):
+//!
+//! - `cargo run --example stateful -- serve` serves MCP at
+//!   http://127.0.0.1:8080/mcp (`--bind` another address, `--stdio`);
+//! - `list --stats` prints what its tool list costs the model, in tokens;
+//! - `export` prints its `server.json`, and `export --check
+//!   examples/warehouse.server.json` fails with a diff when the committed
+//!   file is stale (`TOOLSCHEMA_BLESS=1` rewrites it): CI runs that check.
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -89,28 +96,17 @@ impl Handler for StockLevel {
     }
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
-    let address = std::env::args().nth(1);
-    let address = address.as_deref().unwrap_or("127.0.0.1:8080");
-    let server = Server::new("warehouse", "1.0.0")
+/// The service: its identity (a registry name, so that it exports as
+/// `server.json`), its state, its tools.
+fn warehouse() -> Server<Warehouse> {
+    Server::new("dev.toolschema.examples/warehouse", "1.0.0")
+        .title("Warehouse")
+        .description("A warehouse's stock: record arrivals and read stock levels")
         .state(Warehouse::default())
         .tool::<AddStock>()
         .tool::<StockLevel>()
-        .bind_http(address)
-        .await;
-    let served = match server {
-        Ok(server) => {
-            println!("serving MCP at http://{}/mcp", server.local_addr());
-            server.run().await
-        }
-        Err(error) => Err(error),
-    };
-    match served {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::FAILURE
-        }
-    }
+}
+
+fn main() -> ExitCode {
+    warehouse().main()
 }

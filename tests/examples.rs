@@ -7,22 +7,10 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 
 use serde_json::{Value, json};
-use toolschema_test_support::{assert_conforms, post_mcp};
-
-/// An example binary, built by `cargo test` beside the test binaries.
-fn example(name: &str) -> Command {
-    let exe = std::env::current_exe().expect("the test binary");
-    let dir: PathBuf = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>")
-        .join("examples");
-    Command::new(dir.join(name))
-}
+use toolschema_test_support::{assert_conforms, example, post_mcp};
 
 /// A running example, killed when dropped.
 struct Running(Child);

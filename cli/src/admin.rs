@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use toolschema::catalog::Catalog;
+use toolschema::catalog::Config;
 use toolschema::store::{Action, Body, Records, Store};
 
 use crate::say;
@@ -125,13 +125,12 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))
 }
 
-/// The catalog of the demo tools as the store configures it.
-pub(crate) fn catalog(store: &Store) -> Result<Catalog, String> {
-    let registry = toolschema_demo::registry();
+/// The store's configuration of the demo tools, checked as it loads.
+pub(crate) fn config(store: &Store) -> Result<Config, String> {
     let loaded = runtime()?
-        .block_on(store.load(&registry))
+        .block_on(store.load(&toolschema_demo::registry()))
         .map_err(|e| e.to_string())?;
-    Ok(Catalog::from_config(registry, &loaded.config))
+    Ok(loaded.config)
 }
 
 /// Who the CLI acts as: `--actor`, else `cli:` and the user's name.

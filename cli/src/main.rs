@@ -3,7 +3,9 @@
 //! `server.json`.
 //!
 //! The binary serves the demo tools (`examples/demo`) through the serving
-//! library (`toolschema::serve`), as any service would serve its own.
+//! library (`toolschema::serve`), as any service would serve its own: its
+//! `serve`, `list`, `check` and `export` are the library's command line
+//! (`Server::run_command`), with a catalog store's options added.
 //! Without `--config` it uses the embedded demo configuration
 //! (`examples/catalog.toml`: two tenants, three clients, all three
 //! discovery modes).
@@ -12,103 +14,22 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Arg, ArgAction, ArgMatches, FromArgMatches, Subcommand, value_parser};
 use toolschema::catalog::gateway::SoapVersion;
 use toolschema::catalog::import::{
     ImportOptions, Imported, import_openapi, import_wsdl, parse_document,
 };
-use toolschema::catalog::{Catalog, Config, hash_api_key};
-use toolschema::export::{Scope, Verdict, export, verify_file};
-use toolschema::project::Revision;
+use toolschema::catalog::{Config, hash_api_key};
 use toolschema::serve::Server;
+use toolschema::serve::cli::{Commands, announce, exit, say};
 
 mod admin;
-mod stats;
 mod telemetry;
 
-#[derive(Parser)]
-#[command(
-    name = "toolschema",
-    version,
-    about = "Serve, check and export governed MCP tool catalogs"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
+/// The binary's own commands, beside the service's (`serve`, `list`,
+/// `check`, `export`, which every service built on the library has).
 #[derive(Subcommand)]
-enum Command {
-    /// Serve the catalog: MCP at /mcp and REST at /v1/tools over HTTP, or MCP over stdio.
-    Serve {
-        /// The catalog configuration (TOML); the embedded demo when absent.
-        #[arg(long)]
-        config: Option<PathBuf>,
-        /// The address to listen on.
-        #[arg(long, default_value = "127.0.0.1:8080")]
-        bind: SocketAddr,
-        /// Speak MCP over stdin and stdout instead of HTTP.
-        #[arg(long)]
-        stdio: bool,
-        /// The client application served over stdio (else TOOLSCHEMA_CLIENT).
-        #[arg(long)]
-        client: Option<String>,
-        /// Host names accepted in the Host and Origin headers, besides loopback.
-        #[arg(long = "allow-host")]
-        allow_hosts: Vec<String>,
-        /// Open mode: no configuration, every demo tool in Full mode for
-        /// anyone, no API key (loopback addresses only).
-        #[arg(long, conflicts_with_all = ["config", "database_url"])]
-        open: bool,
-        /// Serve the configuration of this catalog store (PostgreSQL), and
-        /// follow its changes live (else TOOLSCHEMA_DATABASE_URL).
-        #[arg(long, conflicts_with = "config")]
-        database_url: Option<String>,
-        /// With a catalog store: serve its admin REST API on this address
-        /// (operators' keys only; see `toolschema admin add-operator`).
-        #[arg(long)]
-        admin_bind: Option<SocketAddr>,
-    },
-    /// Print a client's tools/list result, or what lists cost in tokens.
-    List {
-        /// The client application.
-        #[arg(long, required_unless_present = "all_clients")]
-        client: Option<String>,
-        /// The catalog configuration; the embedded demo when absent.
-        #[arg(long)]
-        config: Option<PathBuf>,
-        /// Print what the client's list costs (tools, bytes, tokens per
-        /// mode, and against Full mode) instead of the list.
-        #[arg(long)]
-        stats: bool,
-        /// Print what every client's list costs, one line each.
-        #[arg(long, conflicts_with = "client")]
-        all_clients: bool,
-    },
-    /// Check a configuration, or a catalog store's, and print every problem.
-    Check {
-        /// The catalog configuration (else the catalog store of
-        /// --database-url or TOOLSCHEMA_DATABASE_URL).
-        config: Option<PathBuf>,
-        /// Check this catalog store's configuration instead.
-        #[arg(long, conflicts_with = "config")]
-        database_url: Option<String>,
-    },
-    /// Print the catalog as server.json, or check a committed one.
-    Export {
-        /// The catalog configuration; the embedded demo when absent.
-        #[arg(long)]
-        config: Option<PathBuf>,
-        /// Export the configuration of this catalog store instead.
-        #[arg(long, conflicts_with = "config")]
-        database_url: Option<String>,
-        /// Export what this client application sees.
-        #[arg(long)]
-        client: Option<String>,
-        /// Compare with this committed file instead of printing (TOOLSCHEMA_BLESS=1 rewrites it).
-        #[arg(long)]
-        check: Option<PathBuf>,
-    },
+enum Own {
     /// Print the hash to configure for an API key.
     HashKey {
         /// The key.
@@ -189,91 +110,99 @@ enum ImportSource {
 /// The demo configuration's name in messages.
 const EMBEDDED: &str = "examples/catalog.toml (embedded)";
 
-/// Loads the catalog over the demo tools.
-fn load(config: Option<&PathBuf>) -> Result<Catalog, String> {
-    let registry = toolschema_demo::registry();
-    match config {
-        None => Catalog::from_toml(registry, toolschema_demo::CATALOG_TOML, EMBEDDED)
-            .map_err(|e| e.to_string()),
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            Catalog::from_toml(registry, &text, &path.display().to_string())
-                .map_err(|e| e.to_string())
-        }
-    }
+/// The keys of the embedded demo configuration, told when it is served.
+const DEMO_KEYS: &str = "demo keys: demo-acme-finance-key, demo-acme-assistant-key, demo-acme-analyst-key, demo-globex-support-key";
+
+/// The `--database-url` a command may take beside the service's options.
+fn database_url() -> Arg {
+    Arg::new("database_url")
+        .long("database-url")
+        .value_name("URL")
+        .conflicts_with("config")
 }
 
-/// Writes `text` and a newline to standard output. A reader that has
-/// stopped reading (`toolschema list | head`) is not an error: the output
-/// it wanted has gone, and there is nothing else to say.
-fn say(text: impl std::fmt::Display) -> Result<(), String> {
-    use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
-    match writeln!(out, "{text}").and_then(|()| out.flush()) {
-        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(format!("cannot write to standard output: {error}"))
-        }
-        _ => Ok(()),
-    }
+/// The command line: the service's commands over the demo tools, with a
+/// catalog store's options added, and the binary's own commands.
+fn command() -> clap::Command {
+    let command = Commands::augment_subcommands(clap::Command::new("toolschema"));
+    Own::augment_subcommands(command)
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Serve, check and export governed MCP tool catalogs")
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .mut_subcommand("serve", |serve| {
+            serve
+                .arg(
+                    Arg::new("open")
+                        .long("open")
+                        .action(ArgAction::SetTrue)
+                        .conflicts_with_all(["config", "database_url"])
+                        .help("Open mode: no configuration, every demo tool in Full mode for anyone, no API key (loopback addresses only)"),
+                )
+                .arg(database_url().help(
+                    "Serve the configuration of this catalog store (PostgreSQL), and follow its changes live (else TOOLSCHEMA_DATABASE_URL)",
+                ))
+                .arg(
+                    Arg::new("admin_bind")
+                        .long("admin-bind")
+                        .value_name("ADDRESS")
+                        .value_parser(value_parser!(SocketAddr))
+                        .help("With a catalog store: serve its admin REST API on this address (operators' keys only; see `toolschema admin add-operator`)"),
+                )
+        })
+        .mut_subcommand("check", |check| {
+            check.arg(database_url().help(
+                "Check this catalog store's configuration instead (else TOOLSCHEMA_DATABASE_URL, when no file is named)",
+            ))
+        })
+        .mut_subcommand("export", |export| {
+            export.arg(database_url().help("Export the configuration of this catalog store instead"))
+        })
+}
+
+/// The service the binary is: the demo tools, described for `serverInfo`.
+fn demo() -> Server {
+    Server::new("toolschema", env!("CARGO_PKG_VERSION"))
+        .title("toolschema demo catalog")
+        .registry(toolschema_demo::registry())
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    exit(run(&command().get_matches()))
 }
 
-fn run(cli: Cli) -> Result<(), String> {
-    match cli.command {
-        Command::Serve {
+fn run(matches: &ArgMatches) -> Result<(), String> {
+    let Some((name, options)) = matches.subcommand() else {
+        return Err("name a command (see --help)".to_owned());
+    };
+    if Own::has_subcommand(name) {
+        return run_own(Own::from_arg_matches(matches).map_err(|e| e.to_string())?);
+    }
+    let command = Commands::from_arg_matches(matches).map_err(|e| e.to_string())?;
+    let given_url = options
+        .try_get_one::<String>("database_url")
+        .ok()
+        .flatten()
+        .cloned();
+    let open = options.try_get_one::<bool>("open").ok().flatten() == Some(&true);
+    match &command {
+        Commands::Serve {
             config,
             bind,
             stdio,
             client,
-            allow_hosts,
-            open,
-            database_url,
-            admin_bind,
+            ..
         } => {
-            tracing_subscriber::fmt()
-                .with_writer(std::io::stderr)
-                .with_ansi(false)
-                .init();
-            let database_url = database_url.or_else(|| {
+            // The store is read from the environment too, unless a file or
+            // open mode is asked for.
+            let database_url = given_url.or_else(|| {
                 (config.is_none() && !open)
                     .then(|| std::env::var(admin::DATABASE_URL).ok())
                     .flatten()
                     .filter(|url| !url.trim().is_empty())
             });
-            let store = database_url
-                .map(|url| admin::store(Some(url)))
-                .transpose()?;
-            if admin_bind.is_some() && store.is_none() {
-                return Err(
-                    "--admin-bind serves a catalog store's admin API: give --database-url too"
-                        .to_owned(),
-                );
-            }
-            let mut server = Server::new("toolschema", env!("CARGO_PKG_VERSION"))
-                .title("toolschema demo catalog")
-                .registry(toolschema_demo::registry());
-            server = match &config {
-                Some(path) => server.catalog_file(path),
-                None if open || store.is_some() => server,
-                None => server.catalog_toml(toolschema_demo::CATALOG_TOML, EMBEDDED),
-            };
-            for host in allow_hosts {
-                server = server.allow_host(host);
-            }
-            if let Some(client) = client.or_else(|| std::env::var("TOOLSCHEMA_CLIENT").ok()) {
-                server = server.stdio_client(client);
-            }
+            let admin_bind = options.get_one::<SocketAddr>("admin_bind").copied();
+            let mut server = demo();
             if let Some(trace) = std::env::var_os("TOOLSCHEMA_TRACE") {
                 server = server.trace_file(trace);
             }
@@ -284,149 +213,134 @@ fn run(cli: Cli) -> Result<(), String> {
             let exporting = telemetry::from_environment()?;
             if let Some(exporting) = &exporting {
                 server = server.telemetry(exporting.telemetry());
-                tracing::info!("exporting traces and metrics by OTLP");
             }
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()
-                .map_err(|e| format!("cannot start the runtime: {e}"))?;
-            let served = runtime.block_on(async move {
-                let mut revision = 0;
-                if let Some(store) = &store {
-                    let loaded = store
-                        .load(&toolschema_demo::registry())
-                        .await
-                        .map_err(|e| e.to_string())?;
-                    tracing::info!(database = %store.database(), revision = loaded.revision, "catalog store loaded");
-                    revision = loaded.revision;
-                    server = server.catalog_config(loaded.config);
+            let served = match database_url {
+                Some(url) => {
+                    let client = client
+                        .clone()
+                        .or_else(|| std::env::var("TOOLSCHEMA_CLIENT").ok());
+                    serve_store(server, url, *bind, *stdio, client, admin_bind, &command)
                 }
-                if stdio {
-                    let service = std::sync::Arc::new(server.build().map_err(|e| e.to_string())?);
-                    let _following = store
-                        .as_ref()
-                        .map(|store| store.follow(service.catalog().clone(), revision));
-                    return service.serve_stdio().await.map_err(|e| e.to_string());
-                }
-                let http = server.bind_http(bind).await.map_err(|e| e.to_string())?;
-                let local = http.local_addr();
-                let _following = match &store {
-                    Some(store) => Some(admin::follow(store, &http, revision, admin_bind).await?),
-                    None => None,
-                };
-                // What each client's list costs, logged once the server is
-                // up (loading the tokenizer takes a moment).
-                let catalog = http.service().catalog().clone();
-                std::thread::spawn(move || stats::log(&catalog.snapshot()));
-                let keys = match (&config, open) {
-                    (_, true) => " (open mode: no key needed)",
-                    (None, false) if _following.is_some() => "",
-                    (None, false) => {
-                        " (demo keys: demo-acme-finance-key, demo-acme-assistant-key, demo-acme-analyst-key, demo-globex-support-key)"
+                None if admin_bind.is_some() => Err(
+                    "--admin-bind serves a catalog store's admin API: give --database-url too"
+                        .to_owned(),
+                ),
+                None => {
+                    if config.is_none() && !open {
+                        server = server.catalog_toml(toolschema_demo::CATALOG_TOML, EMBEDDED);
+                        if !*stdio {
+                            eprintln!("{DEMO_KEYS}");
+                        }
                     }
-                    (Some(_), false) => "",
-                };
-                // One write, so that a reader never sees half the address.
-                let banner = format!(
-                    "toolschema is serving on http://{local}\n  MCP (Streamable HTTP): http://{local}/mcp\n  REST: http://{local}/v1/tools\n  authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>`{keys}\n"
-                );
-                let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), banner.as_bytes());
-                http.run().await.map_err(|e| e.to_string())
-            });
-            drop(runtime);
+                    server.run_command(command.clone())
+                }
+            };
             if let Some(exporting) = exporting {
                 exporting.shutdown();
             }
             served
         }
-        Command::List {
-            client,
-            config,
-            stats,
-            all_clients,
-        } => {
-            let catalog = load(config.as_ref())?;
-            let snapshot = catalog.snapshot();
-            match client {
-                Some(client) if !stats => {
-                    let list = snapshot
-                        .discover(&client, Revision::LATEST)
-                        .map_err(|_| format!("there is no client application `{client}`"))?;
-                    say(list)
-                }
-                Some(client) => say(stats::client(&snapshot, &client)?),
-                None if all_clients => say(stats::all_clients(&snapshot)?),
-                None => Err("name a client (`--client ID`) or ask for `--all-clients`".to_owned()),
+        Commands::Check { config, .. } => {
+            let database_url = given_url.or_else(|| {
+                config
+                    .is_none()
+                    .then(|| std::env::var(admin::DATABASE_URL).ok())
+                    .flatten()
+                    .filter(|url| !url.trim().is_empty())
+            });
+            match database_url {
+                Some(url) => check_store(url),
+                None => with_demo_config(demo()).run_command(command.clone()),
             }
         }
-        Command::Check {
-            config,
-            database_url,
-        } => {
-            let registry = toolschema_demo::registry();
-            let (checked, name) = match config {
-                Some(config) => {
-                    let text = std::fs::read_to_string(&config)
-                        .map_err(|e| format!("cannot read {}: {e}", config.display()))?;
-                    let name = config.display().to_string();
-                    (
-                        Config::from_toml(&text, &name, &registry).map_err(|e| e.to_string()),
-                        name,
-                    )
-                }
-                None => {
-                    let store = admin::store(database_url)?;
-                    let loaded = admin::runtime()?.block_on(store.load(&registry));
-                    (
-                        loaded
-                            .map(|loaded| loaded.config)
-                            .map_err(|e| e.to_string()),
-                        store.database().to_owned(),
-                    )
-                }
-            };
-            match checked {
-                Ok(checked) => say(format_args!(
-                    "{}: ok ({} tenants, {} toolsets, {} client applications, {} gateway tools)",
-                    name,
-                    checked.tenants().count(),
-                    checked.toolsets().count(),
-                    checked.clients().count(),
-                    checked.gateway_tools().len()
-                )),
-                Err(errors) => Err(errors),
+        Commands::Export { .. } => match given_url {
+            Some(url) => {
+                let config = admin::config(&admin::store(Some(url))?)?;
+                demo().catalog_config(config).run_command(command.clone())
             }
+            None => with_demo_config(demo()).run_command(command.clone()),
+        },
+        _ => with_demo_config(demo()).run_command(command.clone()),
+    }
+}
+
+/// The server with the embedded demo configuration (a `--config` given to
+/// the command replaces it).
+fn with_demo_config(server: Server) -> Server {
+    server.catalog_toml(toolschema_demo::CATALOG_TOML, EMBEDDED)
+}
+
+/// `check --database-url`: the store's configuration, checked as it loads.
+fn check_store(url: String) -> Result<(), String> {
+    let store = admin::store(Some(url))?;
+    let checked = admin::config(&store)?;
+    say(format_args!(
+        "{}: ok ({} tenants, {} toolsets, {} client applications, {} gateway tools)",
+        store.database(),
+        checked.tenants().count(),
+        checked.toolsets().count(),
+        checked.clients().count(),
+        checked.gateway_tools().len()
+    ))
+}
+
+/// `serve --database-url`: the store's configuration, followed live, with
+/// its admin API if asked for.
+fn serve_store(
+    mut server: Server,
+    url: String,
+    bind: SocketAddr,
+    stdio: bool,
+    client: Option<String>,
+    admin_bind: Option<SocketAddr>,
+    command: &Commands,
+) -> Result<(), String> {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .init();
+    let store = admin::store(Some(url))?;
+    if let Some(client) = client {
+        server = server.stdio_client(client);
+    }
+    if let Commands::Serve { allow_hosts, .. } = command {
+        for host in allow_hosts {
+            server = server.allow_host(host.clone());
         }
-        Command::Export {
-            config,
-            database_url,
-            client,
-            check,
-        } => {
-            let catalog = match database_url {
-                Some(url) => admin::catalog(&admin::store(Some(url))?)?,
-                None => load(config.as_ref())?,
-            };
-            let scope = match &client {
-                Some(id) => Scope::Client(id),
-                None => Scope::Catalog,
-            };
-            let document = export(&catalog.snapshot(), scope).map_err(|e| e.to_string())?;
-            match check {
-                None => say(document.trim_end_matches('\n')),
-                Some(path) => match verify_file(&path, &document).map_err(|e| e.to_string())? {
-                    Verdict::Fresh => say(format_args!("{} is up to date", path.display())),
-                    Verdict::Blessed => say(format_args!("{} rewritten", path.display())),
-                },
-            }
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    runtime.block_on(async move {
+        let loaded = store
+            .load(&toolschema_demo::registry())
+            .await
+            .map_err(|e| e.to_string())?;
+        tracing::info!(database = %store.database(), revision = loaded.revision, "catalog store loaded");
+        let revision = loaded.revision;
+        server = server.catalog_config(loaded.config);
+        if stdio {
+            let service = std::sync::Arc::new(server.build().map_err(|e| e.to_string())?);
+            let _following = store.follow(service.catalog().clone(), revision);
+            return service.serve_stdio().await.map_err(|e| e.to_string());
         }
-        Command::HashKey { key } => say(hash_api_key(&key)),
-        Command::Admin {
+        let http = server.bind_http(bind).await.map_err(|e| e.to_string())?;
+        let _following = admin::follow(&store, &http, revision, admin_bind).await?;
+        announce(&http, "toolschema");
+        http.run().await.map_err(|e| e.to_string())
+    })
+}
+
+fn run_own(own: Own) -> Result<(), String> {
+    match own {
+        Own::HashKey { key } => say(hash_api_key(&key)),
+        Own::Admin {
             database_url,
             actor,
             command,
         } => admin::run(database_url, actor, command),
-        Command::Import {
+        Own::Import {
             source:
                 ImportSource::Openapi {
                     file,
@@ -452,7 +366,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map_err(|e| format!("{}: {e}", file.display()))?;
             write_imported(&imported, into.as_ref(), database_url)
         }
-        Command::Import {
+        Own::Import {
             source:
                 ImportSource::Wsdl {
                     file,

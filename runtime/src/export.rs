@@ -48,24 +48,75 @@ pub enum ExportError {
     NoServerSection,
     /// No client application has that id.
     UnknownClient(String),
+    /// The server's identity given in code is not one the MCP registry
+    /// accepts: each (field, what is wrong).
+    InvalidServer(Vec<(&'static str, String)>),
 }
 
 impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ExportError::NoServerSection => f.write_str(
-                "a server.json export needs a [server] section in the configuration (name, description, version)",
+                "a server.json export needs the server's identity: a [server] section in the configuration (name, description, version), or one given in code (a description given to the server, or export_as)",
             ),
             ExportError::UnknownClient(id) => write!(f, "there is no client application `{id}` to export for"),
+            ExportError::InvalidServer(problems) => {
+                f.write_str("the server's identity cannot be exported as server.json:")?;
+                for (field, problem) in problems {
+                    write!(f, "\n  {field}: {problem}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
 
 impl std::error::Error for ExportError {}
 
-/// The `server.json` text of `scope`.
+/// The `server.json` text of `scope`, described by the configuration's
+/// `[server]` section (see [`export_as`] for a catalog without one).
 pub fn export(snapshot: &Snapshot, scope: Scope<'_>) -> Result<String, ExportError> {
     let server = snapshot.server().ok_or(ExportError::NoServerSection)?;
+    document_of(snapshot, scope, server)
+}
+
+/// The `server.json` text of `scope`, described by `server`: a service's
+/// own tools exported with no configuration at all (open mode: every tool
+/// in Full mode), or a governed catalog under an identity given in code.
+///
+/// ```
+/// use std::sync::Arc;
+/// use toolschema_runtime::call::Registry;
+/// use toolschema_runtime::catalog::{ServerInfo, Snapshot};
+/// use toolschema_runtime::export::{Scope, export_as};
+///
+/// let snapshot = Snapshot::open(Arc::new(Registry::new()));
+/// let server = ServerInfo::new("io.github.acme/warehouse", "Stock and reservations", "1.4.0");
+/// let json = export_as(&snapshot, Scope::Catalog, &server)?;
+/// assert!(json.contains(r#""name": "io.github.acme/warehouse""#));
+///
+/// // The registry refuses a name without a namespace, and so does export.
+/// let refused = export_as(&snapshot, Scope::Catalog, &ServerInfo::new("warehouse", "Stock", "1.4.0"));
+/// assert!(refused.unwrap_err().to_string().contains("name: `warehouse` is not a registry server name"));
+/// # Ok::<(), toolschema_runtime::export::ExportError>(())
+/// ```
+pub fn export_as(
+    snapshot: &Snapshot,
+    scope: Scope<'_>,
+    server: &ServerInfo,
+) -> Result<String, ExportError> {
+    let problems = server.problems();
+    if !problems.is_empty() {
+        return Err(ExportError::InvalidServer(problems));
+    }
+    document_of(snapshot, scope, server)
+}
+
+fn document_of(
+    snapshot: &Snapshot,
+    scope: Scope<'_>,
+    server: &ServerInfo,
+) -> Result<String, ExportError> {
     let tools = match scope {
         Scope::Catalog => {
             let mut all: BTreeMap<&str, &ToolDef> = BTreeMap::new();

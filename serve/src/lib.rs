@@ -22,12 +22,16 @@
 //! Cargo features: `http` (Streamable HTTP and REST, with axum and tokio's
 //! network), `stdio`, and `oauth` (an OAuth 2.1 resource server on the HTTP
 //! transport: access tokens verified against the `[authorization]` issuer's
-//! keys, protected resource metadata, scopes per toolset).
+//! keys, protected resource metadata, scopes per toolset), and `cli` (a
+//! service's own command line, [`Server::main`]: serve, list with token
+//! statistics, check, export).
 
 #![forbid(unsafe_code)]
 // Without a transport, the parts only transports use are idle.
 #![cfg_attr(not(any(feature = "http", feature = "stdio")), allow(dead_code))]
 
+#[cfg(feature = "cli")]
+pub mod cli;
 mod error;
 #[cfg(feature = "http")]
 mod http;

@@ -53,10 +53,10 @@ use crate::service::{Options, Service};
 pub struct Server<S = ()> {
     /// The state given to the tools registered from here on.
     state: Arc<S>,
-    identity: Identity,
-    registry: Registry,
-    refused: Vec<RegistryError>,
-    catalog: Source,
+    pub(crate) identity: Identity,
+    pub(crate) registry: Registry,
+    pub(crate) refused: Vec<RegistryError>,
+    pub(crate) catalog: Source,
     reload_every: Duration,
     reload_settle: Duration,
     page_size: Option<usize>,
@@ -69,7 +69,7 @@ pub struct Server<S = ()> {
 
 /// Where the catalog configuration comes from.
 #[derive(Debug)]
-enum Source {
+pub(crate) enum Source {
     /// None: open mode.
     Open,
     /// A file, watched for changes.
@@ -181,9 +181,24 @@ impl<S: Send + Sync + 'static> Server<S> {
         self
     }
 
-    /// A display title for `serverInfo`.
+    /// A display title for `serverInfo` (and `server.json`).
     pub fn title(mut self, title: impl Into<String>) -> Server<S> {
         self.identity = self.identity.with_title(title);
+        self
+    }
+
+    /// What the server does, in at most 100 characters: shown in
+    /// `serverInfo`, and what lets [`Service::export`] describe the server
+    /// as `server.json` without a `[server]` section. For that, the server's
+    /// name is its registry name (`io.github.acme/warehouse`).
+    pub fn description(mut self, description: impl Into<String>) -> Server<S> {
+        self.identity = self.identity.with_description(description);
+        self
+    }
+
+    /// The server's homepage, in `serverInfo` and `server.json`.
+    pub fn website_url(mut self, url: impl Into<String>) -> Server<S> {
+        self.identity = self.identity.with_website_url(url);
         self
     }
 

@@ -125,6 +125,55 @@ impl Service {
         &self.catalog
     }
 
+    /// The catalog as `server.json` (the MCP registry's format, tools
+    /// under `_meta`): every tool some client sees ([`Scope::Catalog`]), or
+    /// what one client application sees ([`Scope::Client`]).
+    ///
+    /// The server is described by the configuration's `[server]` section
+    /// when it has one, else by its own identity: its name (a registry name
+    /// such as `io.github.acme/warehouse`), version, and the
+    /// [`description`](crate::Server::description) given to it. So a
+    /// service with no configuration exports its own tools.
+    ///
+    /// ```
+    /// # use toolschema_serve::Server;
+    /// use toolschema_runtime::export::Scope;
+    ///
+    /// let service = Server::new("io.github.acme/warehouse", "1.4.0")
+    ///     .description("Stock levels and reservations")
+    ///     .build()?;
+    /// let json = service.export(Scope::Catalog)?;
+    /// assert!(json.contains(r#""description": "Stock levels and reservations""#));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// [`Scope::Catalog`]: toolschema_runtime::export::Scope::Catalog
+    /// [`Scope::Client`]: toolschema_runtime::export::Scope::Client
+    pub fn export(
+        &self,
+        scope: toolschema_runtime::export::Scope<'_>,
+    ) -> Result<String, toolschema_runtime::export::ExportError> {
+        use toolschema_runtime::export::{ExportError, export, export_as};
+        let snapshot = self.catalog.snapshot();
+        if snapshot.server().is_some() {
+            return export(&snapshot, scope);
+        }
+        let identity = self.protocol.identity();
+        let description = identity.description().ok_or(ExportError::NoServerSection)?;
+        let mut server = toolschema_runtime::catalog::ServerInfo::new(
+            identity.name(),
+            description,
+            identity.version(),
+        );
+        if let Some(title) = identity.title() {
+            server = server.with_title(title);
+        }
+        if let Some(url) = identity.website_url() {
+            server = server.with_website_url(url);
+        }
+        export_as(&snapshot, scope, &server)
+    }
+
     /// The protocol core.
     pub fn protocol(&self) -> &Protocol {
         &self.protocol

@@ -24,12 +24,15 @@ EXAMPLE = os.environ.get(
 class Served:
     def __enter__(self):
         self.process = subprocess.Popen(
-            [EXAMPLE, "127.0.0.1:0"], cwd=ROOT, stdout=subprocess.PIPE, text=True
+            [EXAMPLE, "serve", "--bind", "127.0.0.1:0"],
+            cwd=ROOT,
+            stderr=subprocess.PIPE,
+            text=True,
         )
-        for line in self.process.stdout:
-            match = re.match(r"serving MCP at (http://\S+)", line)
+        for line in self.process.stderr:
+            match = re.match(r"\S+ is serving on (http://\S+)", line)
             if match:
-                self.url = match.group(1)
+                self.url = match.group(1) + "/mcp"
                 break
         return self
 

@@ -152,6 +152,8 @@ pub struct Identity {
     name: String,
     version: String,
     title: Option<String>,
+    description: Option<String>,
+    website_url: Option<String>,
 }
 
 impl Identity {
@@ -161,7 +163,32 @@ impl Identity {
             name: name.into(),
             version: version.into(),
             title: None,
+            description: None,
+            website_url: None,
         }
+    }
+
+    /// The same, with a description (shown to clients of protocol
+    /// 2025-11-25 and later, and exported as `server.json`'s).
+    pub fn with_description(mut self, description: impl Into<String>) -> Identity {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// The same, with the server's homepage.
+    pub fn with_website_url(mut self, url: impl Into<String>) -> Identity {
+        self.website_url = Some(url.into());
+        self
+    }
+
+    /// The description, if any.
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    /// The homepage, if any.
+    pub fn website_url(&self) -> Option<&str> {
+        self.website_url.as_deref()
     }
 
     /// The same, with a display title.
@@ -185,10 +212,20 @@ impl Identity {
         self.title.as_deref()
     }
 
-    fn to_json(&self) -> Value {
+    /// `serverInfo` for `version`: a description and a homepage only from
+    /// 2025-11-25, whose `Implementation` has them.
+    fn to_json(&self, version: &str) -> Value {
         let mut info = json!({"name": self.name, "version": self.version});
         if let Some(title) = &self.title {
             info["title"] = json!(title);
+        }
+        if version != HANDSHAKE_VERSIONS[0] {
+            if let Some(description) = &self.description {
+                info["description"] = json!(description);
+            }
+            if let Some(url) = &self.website_url {
+                info["websiteUrl"] = json!(url);
+            }
         }
         info
     }
@@ -530,7 +567,7 @@ impl Protocol {
             json!({
                 "protocolVersion": version,
                 "capabilities": {"tools": {"listChanged": true}, "logging": {}},
-                "serverInfo": self.identity.to_json(),
+                "serverInfo": self.identity.to_json(version),
             }),
         )
     }
@@ -542,7 +579,7 @@ impl Protocol {
                 "resultType": "complete",
                 "supportedVersions": SUPPORTED_VERSIONS,
                 "capabilities": {"tools": {"listChanged": true}, "logging": {}},
-                "_meta": {"io.modelcontextprotocol/serverInfo": self.identity.to_json()},
+                "_meta": {"io.modelcontextprotocol/serverInfo": self.identity.to_json(STATELESS_VERSION)},
                 "ttlMs": self.list_ttl_ms,
                 "cacheScope": "private",
             }),

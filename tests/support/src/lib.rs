@@ -18,6 +18,18 @@ use serde_json::{Value, json};
 
 const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
+/// An example's binary, which `cargo test` builds beside the test binaries
+/// (`target/<profile>/examples/NAME`), as a command to run.
+pub fn example(name: &str) -> std::process::Command {
+    let exe = std::env::current_exe().expect("the test binary");
+    let dir: PathBuf = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>")
+        .join("examples");
+    std::process::Command::new(dir.join(name))
+}
+
 /// The `tests/spec` directory of the repository.
 pub fn spec_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec")

@@ -207,6 +207,103 @@ pub struct ServerInfo {
 }
 
 impl ServerInfo {
+    /// A server's identity given in code rather than by a `[server]`
+    /// section: its registry name (`namespace/name`, reverse-DNS, such as
+    /// `io.github.acme/warehouse`), a description of at most 100
+    /// characters, and a specific version. Checked when exported
+    /// ([`problems`](Self::problems) says what is wrong beforehand).
+    ///
+    /// ```
+    /// use toolschema_runtime::catalog::ServerInfo;
+    ///
+    /// let server = ServerInfo::new("io.github.acme/warehouse", "Stock and reservations", "1.4.0")
+    ///     .with_title("Acme warehouse")
+    ///     .with_website_url("https://acme.example/warehouse");
+    /// assert!(server.problems().is_empty());
+    ///
+    /// let unnamed = ServerInfo::new("warehouse", "", "latest");
+    /// let problems = unnamed.problems();
+    /// assert_eq!(problems.len(), 3);
+    /// assert_eq!(problems[0].0, "name");
+    /// ```
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        version: impl Into<String>,
+    ) -> ServerInfo {
+        ServerInfo {
+            name: name.into(),
+            description: description.into(),
+            version: version.into(),
+            title: None,
+            website_url: None,
+            remotes: Vec::new(),
+            packages: Vec::new(),
+        }
+    }
+
+    /// The same, with a display title (1 to 100 characters).
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> ServerInfo {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The same, with the server's homepage (`https://` or `http://`).
+    #[must_use]
+    pub fn with_website_url(mut self, url: impl Into<String>) -> ServerInfo {
+        self.website_url = Some(url.into());
+        self
+    }
+
+    /// The same, with a remote transport where the server is reachable:
+    /// `kind` is `streamable-http` or `sse`.
+    #[must_use]
+    pub fn with_remote(mut self, kind: &str, url: &str) -> ServerInfo {
+        self.remotes
+            .push(serde_json::json!({"type": kind, "url": url}));
+        self
+    }
+
+    /// What the MCP registry would refuse in this identity, as (field,
+    /// what is wrong) pairs, in field order; empty when it can be
+    /// exported. A `[server]` section was checked when it was loaded, so
+    /// its identity has none.
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut problems = Vec::new();
+        let mut note = |field: &'static str, problem: Option<String>| {
+            if let Some(problem) = problem {
+                problems.push((field, problem));
+            }
+        };
+        note("name", server::name_problem(&self.name));
+        note(
+            "description",
+            server::description_problem(&self.description),
+        );
+        note("version", server::version_problem(&self.version));
+        note(
+            "title",
+            self.title.as_deref().and_then(server::title_problem),
+        );
+        note(
+            "website_url",
+            self.website_url
+                .as_deref()
+                .and_then(server::website_problem),
+        );
+        for remote in &self.remotes {
+            let text = |key: &str| {
+                remote
+                    .get(key)
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("")
+            };
+            note("remotes", server::remote_problem(text("type"), text("url")));
+        }
+        problems
+    }
+
     /// Reverse-DNS name, `namespace/name`.
     pub fn name(&self) -> &str {
         &self.name

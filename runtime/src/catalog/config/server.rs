@@ -36,49 +36,67 @@ fn is_version_range(version: &str) -> bool {
         || version.split('.').any(|part| part == "x" || part == "X")
 }
 
+/// What is wrong with a registry server name, if anything.
+pub(super) fn name_problem(name: &str) -> Option<String> {
+    (!is_registry_name(name)).then(|| format!("`{name}` is not a registry server name: write `namespace/name` in reverse-DNS form (`io.github.user/weather`), matching ^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$, 3 to 200 characters"))
+}
+
+/// What is wrong with a server description, if anything.
+pub(super) fn description_problem(description: &str) -> Option<String> {
+    let length = description.chars().count();
+    (!(1..=100).contains(&length)).then(|| {
+        format!("the description is {length} characters long; the registry allows 1 to 100")
+    })
+}
+
+/// What is wrong with a server version, if anything.
+pub(super) fn version_problem(version: &str) -> Option<String> {
+    (version.is_empty() || version.len() > 255 || is_version_range(version)).then(|| format!("`{version}` is not a specific version: write one such as `1.0.2` (no ranges or `latest`, at most 255 characters)"))
+}
+
+/// What is wrong with a server title, if anything.
+pub(super) fn title_problem(title: &str) -> Option<String> {
+    (!(1..=100).contains(&title.chars().count()))
+        .then(|| "the title must be 1 to 100 characters long".to_owned())
+}
+
+/// What is wrong with a server's website URL, if anything.
+pub(super) fn website_problem(url: &str) -> Option<String> {
+    (!is_http_url(url)).then(|| "the website URL must start with https:// or http://".to_owned())
+}
+
+/// What is wrong with a remote transport, if anything.
+pub(super) fn remote_problem(kind: &str, url: &str) -> Option<String> {
+    if !matches!(kind, "streamable-http" | "sse") {
+        return Some(format!(
+            "a remote's type is `streamable-http` or `sse`, not `{kind}`"
+        ));
+    }
+    (!is_http_url(url)).then(|| "a remote's URL must start with https:// or http://".to_owned())
+}
+
 pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
     let name = raw.name.get_ref();
-    if !is_registry_name(name) {
-        p.at(
-            raw.name.span(),
-            "server.name",
-            format!("`{name}` is not a registry server name: write `namespace/name` in reverse-DNS form (`io.github.user/weather`), matching ^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$, 3 to 200 characters"),
-        );
+    if let Some(problem) = name_problem(name) {
+        p.at(raw.name.span(), "server.name", problem);
     }
     let description = raw.description.get_ref();
-    let length = description.chars().count();
-    if !(1..=100).contains(&length) {
-        p.at(
-            raw.description.span(),
-            "server.description",
-            format!("the description is {length} characters long; the registry allows 1 to 100"),
-        );
+    if let Some(problem) = description_problem(description) {
+        p.at(raw.description.span(), "server.description", problem);
     }
     let version = raw.version.get_ref();
-    if version.is_empty() || version.len() > 255 || is_version_range(version) {
-        p.at(
-            raw.version.span(),
-            "server.version",
-            format!("`{version}` is not a specific version: write one such as `1.0.2` (no ranges or `latest`, at most 255 characters)"),
-        );
+    if let Some(problem) = version_problem(version) {
+        p.at(raw.version.span(), "server.version", problem);
     }
     if let Some(title) = &raw.title
-        && !(1..=100).contains(&title.get_ref().chars().count())
+        && let Some(problem) = title_problem(title.get_ref())
     {
-        p.at(
-            title.span(),
-            "server.title",
-            "the title must be 1 to 100 characters long",
-        );
+        p.at(title.span(), "server.title", problem);
     }
     if let Some(url) = &raw.website_url
-        && !is_http_url(url.get_ref())
+        && let Some(problem) = website_problem(url.get_ref())
     {
-        p.at(
-            url.span(),
-            "server.website_url",
-            "the website URL must start with https:// or http://",
-        );
+        p.at(url.span(), "server.website_url", problem);
     }
     let mut remotes = Vec::new();
     for (i, remote) in raw.remotes.iter().enumerate() {

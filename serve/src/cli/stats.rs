@@ -1,11 +1,11 @@
-//! `toolschema list --stats` and `--all-clients`: what client lists cost
+//! `list --stats` and `--all-clients`: what client lists cost
 //! the model, in bytes and tokens, per mode and against Full mode.
 
 use std::fmt::Write as _;
 
-use toolschema::catalog::Snapshot;
-use toolschema::catalog::cost::{ClientCost, ENCODING, Tokenizer, client_cost};
-use toolschema::project::Revision;
+use toolschema_runtime::catalog::Snapshot;
+use toolschema_runtime::catalog::cost::{ClientCost, ENCODING, Tokenizer, client_cost};
+use toolschema_runtime::project::Revision;
 
 fn tokenizer() -> Result<Tokenizer, String> {
     Tokenizer::new().map_err(|e| e.to_string())
