@@ -135,3 +135,53 @@ fn no_error_message_shows_a_source_name() {
     }
     assert!(checked > 100, "only {checked} checks");
 }
+
+#[test]
+fn a_source_name_sent_is_told_the_exposed_name_it_stands_for() {
+    use toolschema::validate::{InputValidator, Limits, Rule};
+
+    let validator = InputValidator::new(PlaceOrder::TOOL, Limits::default());
+    let text = r#"{"customer_name": "Ada", "contactEmail": "ada@example.com",
+        "lineItems": [{"product_code": "A-1", "quantity": 1, "unitPriceCents": 5}],
+        "priorty": "standard", "zz_unrelated": 1}"#;
+    let value: serde_json::Value = serde_json::from_str(text).expect("JSON");
+    // Every inbound path says the same: the text, and parsed arguments.
+    let parsed = validator.parse::<PlaceOrder>(text).expect_err("refused");
+    let read = validator
+        .read::<PlaceOrder>(value.clone())
+        .expect_err("refused");
+    let checked = validator.check_value(value).expect_err("refused");
+    assert_eq!(parsed, read);
+    assert_eq!(parsed, checked);
+    let unknown: Vec<(&str, &str)> = parsed
+        .iter()
+        .filter(|v| v.rule() == Rule::UnknownProperty)
+        .map(|v| (v.path(), v.message()))
+        .collect();
+    let said = |path: &str| {
+        unknown
+            .iter()
+            .find(|(at, _)| *at == path)
+            .map(|(_, message)| *message)
+            .unwrap_or_else(|| panic!("no violation at {path}: {parsed}"))
+    };
+    // The Rust name of a renamed field, at the top and inside an array.
+    assert!(
+        said("/customer_name").ends_with("did you mean `customerName`?"),
+        "{parsed}"
+    );
+    assert!(
+        said("/lineItems/0/product_code").ends_with("did you mean `sku`?"),
+        "{parsed}"
+    );
+    // A misspelt exposed name.
+    assert!(
+        said("/priorty").ends_with("did you mean `priority`?"),
+        "{parsed}"
+    );
+    // Nothing close: the usual advice.
+    assert!(
+        said("/zz_unrelated").ends_with("remove it or check its spelling."),
+        "{parsed}"
+    );
+}

@@ -164,7 +164,7 @@ impl InputValidator {
         }
         let cap = self.limits.max_violations;
         if let Some(found) = plan.and_then(|plan| one_pass::violations(text, plan, cap)) {
-            return Err(ArgumentErrors::from_found(found));
+            return Err(ArgumentErrors::from_found(found).with_suggestions(&self.root));
         }
         let value = self.parse_then_check(text, text.contains("null"))?;
         serde_json::from_value(value).map_err(|_| self.unreadable())
@@ -191,7 +191,7 @@ impl InputValidator {
             }
             let cap = self.limits.max_violations;
             if let Some(found) = one_pass::violations_in(&value, plan, cap) {
-                return Err(ArgumentErrors::from_found(found));
+                return Err(ArgumentErrors::from_found(found).with_suggestions(&self.root));
             }
         }
         let value = self.check_value(value)?;
@@ -338,7 +338,7 @@ impl InputValidator {
             for error in validator.iter_errors(&value) {
                 found.add(&error);
             }
-            return Err(ArgumentErrors::from_found(found));
+            return Err(ArgumentErrors::from_found(found).with_suggestions(&self.root));
         }
         names::integral_floats_to_integers(&self.root, &mut value, Direction::Input);
         if self.renames {

@@ -161,6 +161,24 @@ impl ArgumentErrors {
         }
     }
 
+    /// The same, where an unknown property names a field of its object
+    /// another way (the field's Rust name, or a near miss of its exposed
+    /// name), saying which field it likely meant.
+    pub(crate) fn with_suggestions(mut self, root: &crate::model::Node) -> ArgumentErrors {
+        for violation in self.violations.iter_mut() {
+            if violation.rule != Rule::UnknownProperty {
+                continue;
+            }
+            if let Some(meant) = meant_field(root, &violation.path) {
+                let tail = "remove it or check its spelling.";
+                if let Some(kept) = violation.message.strip_suffix(tail) {
+                    violation.message = format!("{kept}did you mean `{meant}`?");
+                }
+            }
+        }
+        self
+    }
+
     /// The violations listed, ordered by path (one value's violations in
     /// the order the schema lists its rules).
     pub fn iter(&self) -> core::slice::Iter<'_, Violation> {
@@ -295,6 +313,69 @@ fn bounded(text: String, max: usize) -> String {
 }
 
 /// Appends a property name to a JSON pointer (bounded).
+/// The exposed name of the field an unknown property at `pointer` likely
+/// meant: the field whose Rust (source) name or alias it is, else the
+/// exposed name it misspells. `None` where the object cannot be found by
+/// the pointer (alternatives, a map's keys) or nothing is close.
+fn meant_field<'a>(root: &'a crate::model::Node, pointer: &str) -> Option<&'a str> {
+    use crate::model::{Field, Node};
+    fn object_fields<'n>(node: &'n Node, out: &mut Vec<&'n Field>) -> bool {
+        match node {
+            Node::Object(object) => {
+                for field in object.fields.iter() {
+                    match field.flatten {
+                        true => {
+                            object_fields(&field.schema, out);
+                        }
+                        false => out.push(field),
+                    }
+                }
+                true
+            }
+            Node::Optional(inner) => object_fields(inner, out),
+            _ => false,
+        }
+    }
+    fn unescape(step: &str) -> String {
+        step.replace("~1", "/").replace("~0", "~")
+    }
+    let (parent, name) = pointer.rsplit_once('/')?;
+    let name = unescape(name);
+    let mut node = root;
+    for step in parent.split('/').skip(1) {
+        node = match node {
+            Node::Optional(inner) => inner,
+            _ => node,
+        };
+        node = match node {
+            Node::Array(array) => &array.items,
+            Node::Map(map) => &map.values,
+            Node::Object(_) => {
+                let mut fields = Vec::new();
+                object_fields(node, &mut fields);
+                let step = unescape(step);
+                &fields
+                    .into_iter()
+                    .find(|field| *field.exposed == *step)?
+                    .schema
+            }
+            _ => return None,
+        };
+    }
+    let mut fields = Vec::new();
+    if !object_fields(node, &mut fields) {
+        return None;
+    }
+    let fields: Vec<&Field> = fields.into_iter().filter(|field| field.read).collect();
+    if let Some(field) = fields
+        .iter()
+        .find(|field| *field.source == *name || field.aliases.iter().any(|alias| **alias == *name))
+    {
+        return Some(&field.exposed);
+    }
+    toolschema_text::suggest::closest(&name, fields.iter().map(|field| &*field.exposed))
+}
+
 fn child(path: &str, name: &str) -> String {
     let mut pointer = String::with_capacity(path.len() + 1 + name.len().min(MAX_PATH_BYTES));
     pointer.push_str(path);
