@@ -330,24 +330,7 @@ impl<S: Send + Sync + 'static> Server<S> {
         if !self.refused.is_empty() {
             return Err(ServeError::Tools(self.refused));
         }
-        let (catalog, watched) = match self.catalog {
-            Source::Open => (Catalog::open(self.registry), None),
-            Source::File(path) => {
-                let text = std::fs::read_to_string(&path).map_err(|error| ServeError::Read {
-                    path: path.clone(),
-                    error,
-                })?;
-                let name = path.display().to_string();
-                let catalog =
-                    Catalog::from_toml(self.registry, &text, &name).map_err(ServeError::Config)?;
-                (catalog, Some(path))
-            }
-            Source::Text { text, name } => (
-                Catalog::from_toml(self.registry, &text, &name).map_err(ServeError::Config)?,
-                None,
-            ),
-            Source::Config(config) => (Catalog::from_config(self.registry, &config), None),
-        };
+        let (catalog, watched) = load_catalog(self.registry, self.catalog)?;
         let trace = match self.trace {
             Some(path) => {
                 Trace::to_file(&path).map_err(|error| ServeError::Trace { path, error })?
@@ -433,4 +416,29 @@ impl<S: Send + Sync + 'static> Server<S> {
     ) -> Result<(), ServeError> {
         crate::stdio::serve(Arc::new(self.build()?), input, output).await
     }
+}
+
+/// The catalog of `registry` under the configuration `source`, and the file
+/// to watch, if any; nothing prepared, nothing watched yet.
+pub(crate) fn load_catalog(
+    registry: Registry,
+    source: Source,
+) -> Result<(Catalog, Option<PathBuf>), ServeError> {
+    Ok(match source {
+        Source::Open => (Catalog::open(registry), None),
+        Source::File(path) => {
+            let text = std::fs::read_to_string(&path).map_err(|error| ServeError::Read {
+                path: path.clone(),
+                error,
+            })?;
+            let name = path.display().to_string();
+            let catalog = Catalog::from_toml(registry, &text, &name).map_err(ServeError::Config)?;
+            (catalog, Some(path))
+        }
+        Source::Text { text, name } => (
+            Catalog::from_toml(registry, &text, &name).map_err(ServeError::Config)?,
+            None,
+        ),
+        Source::Config(config) => (Catalog::from_config(registry, &config), None),
+    })
 }

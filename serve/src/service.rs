@@ -34,6 +34,32 @@ pub struct Service {
     pub(crate) health: HealthChecks,
 }
 
+/// `scope` of `snapshot` as `server.json`, described by the configuration's
+/// `[server]` section, else by `identity` (see [`Service::export`]).
+pub(crate) fn export_catalog(
+    snapshot: &toolschema_runtime::catalog::Snapshot,
+    identity: &crate::mcp::Identity,
+    scope: toolschema_runtime::export::Scope<'_>,
+) -> Result<String, toolschema_runtime::export::ExportError> {
+    use toolschema_runtime::export::{ExportError, export, export_as};
+    if snapshot.server().is_some() {
+        return export(snapshot, scope);
+    }
+    let description = identity.description().ok_or(ExportError::NoServerSection)?;
+    let mut server = toolschema_runtime::catalog::ServerInfo::new(
+        identity.name(),
+        description,
+        identity.version(),
+    );
+    if let Some(title) = identity.title() {
+        server = server.with_title(title);
+    }
+    if let Some(url) = identity.website_url() {
+        server = server.with_website_url(url);
+    }
+    export_as(snapshot, scope, &server)
+}
+
 /// The parts `GET /health` reports, by name.
 #[derive(Default)]
 pub(crate) struct HealthChecks(std::sync::Mutex<Vec<(String, HealthCheck)>>);
@@ -153,25 +179,7 @@ impl Service {
         &self,
         scope: toolschema_runtime::export::Scope<'_>,
     ) -> Result<String, toolschema_runtime::export::ExportError> {
-        use toolschema_runtime::export::{ExportError, export, export_as};
-        let snapshot = self.catalog.snapshot();
-        if snapshot.server().is_some() {
-            return export(&snapshot, scope);
-        }
-        let identity = self.protocol.identity();
-        let description = identity.description().ok_or(ExportError::NoServerSection)?;
-        let mut server = toolschema_runtime::catalog::ServerInfo::new(
-            identity.name(),
-            description,
-            identity.version(),
-        );
-        if let Some(title) = identity.title() {
-            server = server.with_title(title);
-        }
-        if let Some(url) = identity.website_url() {
-            server = server.with_website_url(url);
-        }
-        export_as(&snapshot, scope, &server)
+        export_catalog(&self.catalog.snapshot(), self.protocol.identity(), scope)
     }
 
     /// The protocol core.

@@ -31,7 +31,12 @@ use toolschema_runtime::catalog::Config;
 use toolschema_runtime::export::{Scope, Verdict, verify_file};
 use toolschema_runtime::project::Revision;
 
-use crate::server::{Server, Source};
+use std::sync::Arc;
+
+use toolschema_runtime::catalog::Snapshot;
+
+use crate::server::{Server, Source, load_catalog};
+use crate::service::export_catalog;
 
 mod stats;
 
@@ -155,11 +160,7 @@ impl<S: Send + Sync + 'static> Server<S> {
                 stats,
                 all_clients,
             } => {
-                let service = self
-                    .with_config(config)?
-                    .build()
-                    .map_err(|e| e.to_string())?;
-                let snapshot = service.catalog().snapshot();
+                let snapshot = self.with_config(config)?.snapshot()?;
                 let client = match (client, snapshot.is_governed()) {
                     (Some(client), _) => client,
                     (None, false) => "anyone".to_owned(),
@@ -211,15 +212,15 @@ impl<S: Send + Sync + 'static> Server<S> {
                 client,
                 check,
             } => {
-                let service = self
-                    .with_config(config)?
-                    .build()
-                    .map_err(|e| e.to_string())?;
+                let server = self.with_config(config)?;
+                let identity = server.identity.clone();
+                let snapshot = server.snapshot()?;
                 let scope = match &client {
                     Some(id) => Scope::Client(id),
                     None => Scope::Catalog,
                 };
-                let document = service.export(scope).map_err(|e| e.to_string())?;
+                let document =
+                    export_catalog(&snapshot, &identity, scope).map_err(|e| e.to_string())?;
                 match check {
                     None => say(document.trim_end_matches('\n')),
                     Some(path) => match verify_file(&path, &document).map_err(|e| e.to_string())? {
@@ -240,6 +241,17 @@ impl<S: Send + Sync + 'static> Server<S> {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         Ok(self.catalog_toml(text, path.display().to_string()))
+    }
+
+    /// The catalog's snapshot for a one-shot command: the tools checked and
+    /// the configuration loaded, without compiling validators or watching
+    /// the file as serving does.
+    fn snapshot(self) -> Result<Arc<Snapshot>, String> {
+        if !self.refused.is_empty() {
+            return Err(crate::ServeError::Tools(self.refused).to_string());
+        }
+        let (catalog, _) = load_catalog(self.registry, self.catalog).map_err(|e| e.to_string())?;
+        Ok(catalog.snapshot())
     }
 
     /// `serve`: over stdio, or over HTTP with a banner saying where.
