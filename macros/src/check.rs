@@ -272,6 +272,7 @@ fn check_fields(
                 ),
             );
         }
+        check_bounds(cx, attrs);
         let serde_default = serde.default || item.attrs.serde.default;
         if let Some(span) = attrs.required.span() {
             if attrs.default.is_set() || serde_default {
@@ -369,6 +370,46 @@ fn check_fields(
 }
 
 /// The tool's name: `#[tool(name)]`, else the struct name in kebab-case.
+/// Bounds that leave no valid value, decided from the attributes alone and
+/// reported at the upper bound's key.
+fn check_bounds(cx: &Ctxt, attrs: &crate::attr::Field) {
+    use crate::attr::LitValue;
+    let number = |value: &LitValue| match value {
+        LitValue::Int(n) => Some(*n as f64),
+        LitValue::Float(x) => Some(*x),
+        _ => None,
+    };
+    if let (Some(low), Some(high), Some(span)) = (
+        attrs.minimum.get().and_then(number),
+        attrs.maximum.get().and_then(number),
+        attrs.maximum.span(),
+    ) && high < low
+    {
+        cx.error_span(
+            span,
+            format!("`maximum` ({high}) is below `minimum` ({low}): no value could be valid; raise `maximum` or lower `minimum`"),
+        );
+    }
+    for (low_key, low, high_key, high) in [
+        (
+            "min_length",
+            &attrs.min_length,
+            "max_length",
+            &attrs.max_length,
+        ),
+        ("min_items", &attrs.min_items, "max_items", &attrs.max_items),
+    ] {
+        if let (Some(low), Some(high), Some(span)) = (low.get(), high.get(), high.span())
+            && high < low
+        {
+            cx.error_span(
+                span,
+                format!("`{high_key}` ({high}) is below `{low_key}` ({low}): no value could be valid; raise `{high_key}` or lower `{low_key}`"),
+            );
+        }
+    }
+}
+
 pub(crate) fn tool_name(item: &Container<'_>) -> String {
     match item.attrs.name.get() {
         Some(lit) => lit.value(),

@@ -2,8 +2,10 @@
 //!
 //! The derives emit constant data built from these items, and constant checks
 //! that reject, at compile time, attributes the field's type cannot honour.
-//! Each check panics during constant evaluation with a sentence that says what
-//! to change; the compiler shows it at the attribute.
+//! Each check returns the [`Problem`] it finds, a sentence that names the
+//! attribute and says what to change; the derive's own constant panics with
+//! it, so the compiler shows it at the attribute in the user's code (a panic
+//! in here would add a note pointing into this file).
 
 pub use crate::call::context::no_state;
 pub use crate::call::{RunsWith, ToolResult};
@@ -47,83 +49,162 @@ const fn text_of(text: &crate::model::Text) -> &str {
     }
 }
 
-/// Rejects refinements the field's type cannot carry.
-pub const fn check_refine(node: &Node, refine: &Refine) {
+/// What a check found wrong: a sentence of at most 512 bytes, built in
+/// constant evaluation.
+#[derive(Clone, Copy)]
+pub struct Problem {
+    bytes: [u8; 512],
+    len: usize,
+}
+
+impl Problem {
+    /// The sentence `parts` make, joined (cut at 512 bytes).
+    const fn of(parts: &[&str]) -> Problem {
+        let mut problem = Problem {
+            bytes: [0; 512],
+            len: 0,
+        };
+        let mut part = 0;
+        while part < parts.len() {
+            let bytes = parts[part].as_bytes();
+            let mut i = 0;
+            while i < bytes.len() && problem.len < problem.bytes.len() {
+                problem.bytes[problem.len] = bytes[i];
+                problem.len += 1;
+                i += 1;
+            }
+            part += 1;
+        }
+        problem
+    }
+
+    /// The sentence.
+    pub const fn as_str(&self) -> &str {
+        let (bytes, _) = self.bytes.split_at(self.len);
+        match core::str::from_utf8(bytes) {
+            Ok(sentence) => sentence,
+            // Cut inside a character: the sentence without its name.
+            Err(_) => "this attribute does not suit the field's type",
+        }
+    }
+}
+
+/// A problem found by a check: `Some`, for the derive to report.
+const fn found(parts: &[&str]) -> Option<Problem> {
+    Some(Problem::of(parts))
+}
+
+/// The refinements a field's type cannot carry, naming the attribute
+/// written. (`minimum` above `maximum` and the like are the derive's own
+/// errors: they need no type.)
+pub const fn check_refine(node: &Node, refine: &Refine) -> Option<Problem> {
     let node = unwrap_optional(node);
     if refine.has_string_keywords() && !matches!(node, Node::String(_)) {
-        panic!(
-            "`format`, `pattern`, `min_length` and `max_length` apply to strings, and this field's type is not a string; remove the attribute or change the field's type"
-        );
+        let key = if refine.format.is_some() {
+            "format"
+        } else if refine.pattern.is_some() {
+            "pattern"
+        } else if refine.min_length.is_some() {
+            "min_length"
+        } else {
+            "max_length"
+        };
+        return found(&[
+            "`",
+            key,
+            "` applies to strings, and this field's type is not a string; remove `",
+            key,
+            "` or change the field's type",
+        ]);
     }
     if refine.has_array_keywords() && !matches!(node, Node::Array(_)) {
-        panic!(
-            "`min_items` and `max_items` apply to arrays, and this field's type is not a `Vec`, slice or set; remove the attribute or change the field's type"
-        );
+        let key = if refine.min_items.is_some() {
+            "min_items"
+        } else {
+            "max_items"
+        };
+        return found(&[
+            "`",
+            key,
+            "` applies to arrays, and this field's type is not a `Vec`, slice or set; remove `",
+            key,
+            "` or change the field's type",
+        ]);
     }
     if refine.has_number_keywords() {
+        let key = if refine.minimum.is_some() {
+            "minimum"
+        } else {
+            "maximum"
+        };
         let (lowest, highest) = match node {
             Node::Integer(integer) => (integer.minimum, integer.maximum),
             Node::Number(number) => (number.minimum, number.maximum),
-            _ => panic!(
-                "`minimum` and `maximum` apply to numbers, and this field's type is not a number; remove the attribute or change the field's type"
-            ),
+            _ => {
+                return found(&[
+                    "`",
+                    key,
+                    "` applies to numbers, and this field's type is not a number; remove `",
+                    key,
+                    "` or change the field's type",
+                ]);
+            }
         };
         if let (Some(minimum), Some(lowest)) = (refine.minimum, lowest)
             && minimum.is_less_than(lowest)
         {
-            panic!(
-                "`minimum` is below the smallest value of this field's type, so it would advertise values serde refuses; raise it or widen the type"
-            );
+            return found(&[
+                "`minimum` is below the smallest value of this field's type, so it would advertise values serde refuses; raise it or widen the type",
+            ]);
         }
         if let (Some(maximum), Some(highest)) = (refine.maximum, highest)
             && highest.is_less_than(maximum)
         {
-            panic!(
-                "`maximum` is above the largest value of this field's type, so it would advertise values serde refuses; lower it or widen the type"
-            );
+            return found(&[
+                "`maximum` is above the largest value of this field's type, so it would advertise values serde refuses; lower it or widen the type",
+            ]);
         }
-        if let (Some(minimum), Some(maximum)) = (refine.minimum, refine.maximum)
-            && maximum.is_less_than(minimum)
-        {
-            panic!("`minimum` is greater than `maximum`: no value could be valid");
-        }
-        if matches!(node, Node::Integer(_))
-            && (is_fractional(refine.minimum) || is_fractional(refine.maximum))
-        {
-            panic!("this field is an integer; write `minimum` and `maximum` as whole numbers");
+        if matches!(node, Node::Integer(_)) {
+            let fractional = if is_fractional(refine.minimum) {
+                Some("minimum")
+            } else if is_fractional(refine.maximum) {
+                Some("maximum")
+            } else {
+                None
+            };
+            if let Some(key) = fractional {
+                return found(&[
+                    "this field is an integer; write `",
+                    key,
+                    "` as a whole number",
+                ]);
+            }
         }
     }
-    if let (Some(min), Some(max)) = (refine.min_length, refine.max_length)
-        && min > max
-    {
-        panic!("`min_length` is greater than `max_length`: no value could be valid");
-    }
-    if let (Some(min), Some(max)) = (refine.min_items, refine.max_items)
-        && min > max
-    {
-        panic!("`min_items` is greater than `max_items`: no value could be valid");
-    }
+    None
 }
 
 /// Rejects `#[tool(header)]` on an argument a header cannot carry.
-pub const fn check_header(node: &Node) {
+pub const fn check_header(node: &Node) -> Option<Problem> {
     if !matches!(
         unwrap_optional(node),
         Node::String(_) | Node::Integer(_) | Node::Number(_) | Node::Boolean
     ) {
-        panic!(
-            "a header carries one string, number or boolean, and this field's type is none of these; remove `header` or change the field's type"
-        );
+        return found(&[
+            "a header carries one string, number or boolean, and this field's type is none of these; remove `header` or change the field's type",
+        ]);
     }
+    None
 }
 
 /// Rejects `#[serde(flatten)]` on a type whose properties cannot be merged.
-pub const fn check_flatten(node: &Node) {
+pub const fn check_flatten(node: &Node) -> Option<Problem> {
     if !matches!(unwrap_optional(node), Node::Object(_) | Node::Map(_)) {
-        panic!(
-            "`#[serde(flatten)]` merges an object's properties, and this field's type is not a struct or map; remove `flatten` or flatten a struct"
-        );
+        return found(&[
+            "`#[serde(flatten)]` merges an object's properties, and this field's type is not a struct or map; remove `flatten` or flatten a struct",
+        ]);
     }
+    None
 }
 
 /// A property of a struct, as [`check_flattened_names`] sees it.
@@ -140,7 +221,11 @@ pub struct Property {
 /// has, in the same direction: one of its own fields (`own`) or one that an
 /// earlier flattened struct brought in. Flattening nested inside the
 /// flattened struct is checked by its own derive against its own fields.
-pub const fn check_flattened_names(own: &[Property], earlier: &[&Node], flattened: &Node) {
+pub const fn check_flattened_names(
+    own: &[Property],
+    earlier: &[&Node],
+    flattened: &Node,
+) -> Option<Problem> {
     let fields = fields_of(flattened);
     let mut i = 0;
     while i < fields.len() {
@@ -157,7 +242,7 @@ pub const fn check_flattened_names(own: &[Property], earlier: &[&Node], flattene
             if same_str(property.name, exposed)
                 && ((property.read && field.read) || (property.written && field.written))
             {
-                duplicate_property(exposed);
+                return duplicate_property(exposed);
             }
         }
         let mut k = 0;
@@ -171,12 +256,13 @@ pub const fn check_flattened_names(own: &[Property], earlier: &[&Node], flattene
                     && same_str(text_of(&other.exposed), exposed)
                     && ((other.read && field.read) || (other.written && field.written))
                 {
-                    duplicate_property(exposed);
+                    return duplicate_property(exposed);
                 }
             }
             k += 1;
         }
     }
+    None
 }
 
 const fn same_str(a: &str, b: &str) -> bool {
@@ -194,62 +280,39 @@ const fn same_str(a: &str, b: &str) -> bool {
     true
 }
 
-/// Fails constant evaluation with a message naming `name`.
-const fn duplicate_property(name: &str) -> ! {
-    const HEAD: &[u8] = b"the flattened struct brings in a property exposed as `";
-    const TAIL: &[u8] = b"`, which this struct already has; give one of them another name with `#[tool(rename = \"...\")]`";
-    let mut buffer = [0u8; 512];
-    let mut len = 0;
-    let parts: [&[u8]; 3] = [HEAD, name.as_bytes(), TAIL];
-    let mut part = 0;
-    while part < parts.len() {
-        let bytes = parts[part];
-        let mut i = 0;
-        while i < bytes.len() && len < buffer.len() {
-            buffer[len] = bytes[i];
-            len += 1;
-            i += 1;
-        }
-        part += 1;
-    }
-    let (message, _) = buffer.split_at(len);
-    match core::str::from_utf8(message) {
-        Ok(message) => panic!("{}", message),
-        Err(_) => panic!(
-            "the flattened struct brings in a property this struct already has; give one of them another name with `#[tool(rename = \"...\")]`"
-        ),
-    }
+/// The problem of a property exposed as `name` brought in twice.
+const fn duplicate_property(name: &str) -> Option<Problem> {
+    found(&[
+        "the flattened struct brings in a property exposed as `",
+        name,
+        "`, which this struct already has; give one of them another name with `#[tool(rename = \"...\")]`",
+    ])
 }
 
 /// Rejects a newtype variant under an internal tag whose payload is not an
 /// object (serde could not put the tag beside it).
-pub const fn check_tagged_payload(node: &Node) {
+pub const fn check_tagged_payload(node: &Node) -> Option<Problem> {
     if !matches!(unwrap_optional(node), Node::Object(_) | Node::Map(_)) {
-        panic!(
-            "a newtype variant of an internally tagged enum must hold a struct or a map, since the tag is written beside its fields; use a struct variant or `#[serde(tag, content)]`"
-        );
+        return found(&[
+            "a newtype variant of an internally tagged enum must hold a struct or a map, since the tag is written beside its fields; use a struct variant or `#[serde(tag, content)]`",
+        ]);
     }
-}
-
-/// The link to a tool's output schema: the derive names the output type
-/// only here, so a type without a schema is reported once. Any JSON value
-/// may be an output (MCP 2026-07-28); older clients get it wrapped.
-pub const fn output_of<T: Schema + ?Sized>() -> crate::model::NodeRef {
-    Ref::Lazy(schema_of::<T>)
+    None
 }
 
 /// Rejects `#[tool(skip)]` on a field serde would require: a call never
 /// carries a hidden field.
-pub const fn check_skippable(node: &Node) {
+pub const fn check_skippable(node: &Node) -> Option<Problem> {
     if !node.is_optional() {
-        panic!(
-            "`#[tool(skip)]` hides this field, but serde requires it in every call; add `#[serde(default)]` or `#[serde(skip)]`, or make it an `Option`"
-        );
+        return found(&[
+            "`#[tool(skip)]` hides this field, but serde requires it in every call; add `#[serde(default)]` or `#[serde(skip)]`, or make it an `Option`",
+        ]);
     }
+    None
 }
 
 /// Rejects examples and defaults whose JSON kind the field's type refuses.
-pub const fn check_literals(node: &Node, literals: &[Literal]) {
+pub const fn check_literals(node: &Node, literals: &[Literal]) -> Option<Problem> {
     let node = unwrap_optional(node);
     let mut i = 0;
     while i < literals.len() {
@@ -266,12 +329,13 @@ pub const fn check_literals(node: &Node, literals: &[Literal]) {
             _ => false,
         };
         if !fits {
-            panic!(
-                "an example or default of this field is not of the field's JSON type; write a literal the field's type accepts"
-            );
+            return found(&[
+                "an example or default of this field is not of the field's JSON type; write a literal the field's type accepts",
+            ]);
         }
         i += 1;
     }
+    None
 }
 
 const fn is_fractional(number: Option<Number>) -> bool {

@@ -2,8 +2,8 @@
 //!
 //! Whether `min_length` suits a field depends on the field's type, which only
 //! the type system knows. Each check is a `const` that evaluates a runtime
-//! `const fn` on the type's schema node; a mismatch fails constant evaluation
-//! with a message, reported at the attribute. Items with type parameters are
+//! `const fn` on the type's schema node; a problem it returns fails the
+//! constant's evaluation with its sentence, reported at the attribute. Items with type parameters are
 //! not checked (a free `const` cannot name them).
 
 use proc_macro2::{Span, TokenStream};
@@ -28,7 +28,19 @@ pub(super) fn checks(item: &Container<'_>, derive: Derive) -> TokenStream {
             // The whole call carries the attribute's span, so that a failed
             // evaluation is reported at the attribute.
             let call = respan(call, span);
-            out.extend(quote_spanned!(span=> const _: () = #call;));
+            // The panic is the user's constant's own, so the compiler points
+            // at the attribute (the failing call) and at nothing inside the
+            // library.
+            out.extend(quote_spanned!(span=>
+                const _: () = {
+                    const fn refuse(problem: &#p::Problem) -> ! {
+                        #p::core::panic!("{}", problem.as_str())
+                    }
+                    if let #p::Some(problem) = &#call {
+                        refuse(problem)
+                    }
+                };
+            ));
         }
     };
     let fields: Vec<&Field<'_>> = match &item.data {

@@ -124,7 +124,9 @@ fn type_schema(p: &TokenStream, ty: &syn::Type) -> TokenStream {
 
 /// The lazy link to a type's schema, spanned at the type.
 fn type_link(p: &TokenStream, ty: &syn::Type) -> TokenStream {
-    quote_spanned!(ty.span()=> #p::Ref::Lazy(#p::schema_of::<#ty>))
+    // The bound is the user's own projection: a type without a schema is
+    // reported at the field's type with no note inside the library.
+    quote_spanned!(ty.span()=> #p::Ref::Lazy(|| <#ty as #p::Schema>::SCHEMA))
 }
 
 fn info(item: &Container<'_>, derive: Derive, p: &TokenStream) -> TokenStream {

@@ -30,7 +30,10 @@ pub(super) fn tool_impl(item: &Container<'_>) -> TokenStream {
     let output = option(
         &p,
         attrs.output.get().map(|ty| {
-            let call = quote!(#p::output_of::<#ty>());
+            // The bound is the user's own projection, so a type without a
+            // schema is reported at `output = …` with no note inside the
+            // library.
+            let call = quote!(#p::Ref::Lazy(|| <#ty as #p::Schema>::SCHEMA));
             super::respan(call, ty.span())
         }),
     );

@@ -1,0 +1,11 @@
+use serde::Deserialize;
+use toolschema::Tool;
+
+/// Stores a name.
+#[derive(Tool, Deserialize)]
+struct Store {
+    #[tool(maximum = 3)]
+    name: String,
+}
+
+fn main() {}
