@@ -189,6 +189,8 @@ pub(crate) struct SerdeField {
     pub(crate) rename_all: Option<RenameRule>,
     pub(crate) aliases: Vec<String>,
     pub(crate) default: bool,
+    /// The function of `#[serde(default = "path")]`.
+    pub(crate) default_path: Option<syn::ExprPath>,
     pub(crate) skip_deserializing: Option<Span>,
     pub(crate) skip_serializing: bool,
     pub(crate) skip_serializing_if: bool,
@@ -610,6 +612,9 @@ impl SerdeField {
             }
             Some(DEFAULT) => {
                 self.default = true;
+                if meta.input.peek(Token![=]) {
+                    self.default_path = serde_str(meta)?.and_then(|path| path.parse().ok());
+                }
                 skip_value(meta)?;
             }
             Some(SKIP) => {

@@ -13,7 +13,7 @@ pub use crate::model::{
     Additional, EnumNode, Field, Literal, Node, Number, ObjectNode, Presence, Ref, Refine, Shape,
     Tagging, TypeInfo, Variant,
 };
-pub use crate::model::{Icon, IconTheme};
+pub use crate::model::{Icon, IconTheme, SerdeDefault};
 pub use crate::{Annotations, Schema, Tool, ToolDef, schema_of};
 pub use core;
 pub use core::option::Option::{None, Some};
@@ -340,4 +340,35 @@ pub const fn check_literals(node: &Node, literals: &[Literal]) -> Option<Problem
 
 const fn is_fractional(number: Option<Number>) -> bool {
     matches!(number, Some(Number::Float(_)))
+}
+
+/// serde's default of a field, made by `0`, for [`SerdeDefault::Field`]:
+/// written as JSON when the field's type is `Serialize`
+/// ([`SerializeProbe`]), else not compared ([`FallbackProbe`]). The derive
+/// calls `(&&Probe(make)).json()`, and method lookup picks the first that
+/// applies.
+pub struct Probe<T>(pub fn() -> T);
+
+/// [`Probe`] of a `Serialize` type.
+pub trait SerializeProbe {
+    /// The default as JSON.
+    fn json(&self) -> Option<Value>;
+}
+
+impl<T: serde::Serialize> SerializeProbe for &Probe<T> {
+    fn json(&self) -> Option<Value> {
+        serde_json::to_value((self.0)()).ok()
+    }
+}
+
+/// [`Probe`] of any other type.
+pub trait FallbackProbe {
+    /// Nothing to compare.
+    fn json(&self) -> Option<Value>;
+}
+
+impl<T> FallbackProbe for Probe<T> {
+    fn json(&self) -> Option<Value> {
+        None
+    }
 }

@@ -10,6 +10,7 @@ mod catalog_properties;
 mod corpus;
 mod cost;
 mod credentials;
+mod defaults;
 mod endpoint;
 mod export;
 mod fast_path;

@@ -16,11 +16,65 @@ pub(super) fn schema_impl(item: &Container<'_>, derive: Derive) -> TokenStream {
         return raw_schema_impl(item, path);
     }
     let node = node(item, derive, &p);
+    let defaults = serde_defaults(item, &p);
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::Schema for #ident #ty_generics #where_clause {
             const SCHEMA: &'static #p::Node = #node;
+            #defaults
         }
+    }
+}
+
+/// What serde makes of each field a call leaves out, for registration to
+/// compare with the advertised defaults: for a field with `#[tool(default)]`,
+/// serde's default written as JSON; for the others, their types' own
+/// defaults. Structs with type parameters are left out.
+fn serde_defaults(item: &Container<'_>, p: &TokenStream) -> TokenStream {
+    let Data::Struct(Style::Named, fields) = &item.data else {
+        return TokenStream::new();
+    };
+    if !item.type_params().is_empty() {
+        return TokenStream::new();
+    }
+    let entries = fields.iter().filter_map(|field| {
+        let attrs = &field.attrs;
+        if attrs.serde.skip_deserializing.is_some() || attrs.serde.flatten.is_some() {
+            return None;
+        }
+        let ty = field.ty;
+        let exposed = &field.exposed;
+        let advertised = attrs.default.get().is_some_and(Option::is_some);
+        if !advertised {
+            let described = attrs.schema.get().unwrap_or(ty);
+            return Some(quote! {
+                #p::SerdeDefault::Within {
+                    exposed: #exposed,
+                    defaults: || <#described as #p::Schema>::SERDE_DEFAULTS,
+                }
+            });
+        }
+        let made = match (&attrs.serde.default_path, attrs.serde.default) {
+            (Some(path), _) => quote!(#path()),
+            (None, true) => quote!(::core::default::Default::default()),
+            (None, false) if item.attrs.serde.default => {
+                let member = field.ident?;
+                quote!(<Self as ::core::default::Default>::default().#member)
+            }
+            (None, false) => return None,
+        };
+        Some(quote! {
+            #p::SerdeDefault::Field {
+                exposed: #exposed,
+                value: || {
+                    use #p::{FallbackProbe as _, SerializeProbe as _};
+                    (&&#p::Probe::<#ty>(|| #made)).json()
+                },
+            }
+        })
+    });
+    quote! {
+        const SERDE_DEFAULTS: &'static [#p::SerdeDefault] = &[#(#entries),*];
     }
 }
 

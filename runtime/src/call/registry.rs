@@ -14,7 +14,8 @@ use super::{
     ToolResult,
 };
 use crate::model::walk::{duplicate_property, has_nested_raw};
-use crate::model::{Direction, Node, Ref, Text, ToolDef};
+use crate::model::{Direction, Node, Ref, SerdeDefault, Text, ToolDef};
+use crate::render::Json;
 use crate::validate::{ArgumentErrors, InputValidator, Limits, OutputValidator};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
@@ -184,6 +185,19 @@ pub enum RegistryError {
         /// What is wrong.
         problem: String,
     },
+    /// A field's advertised default (`#[tool(default = …)]`) is not what
+    /// serde gives it when a call leaves it out: clients would be told one
+    /// value and the handler would get another.
+    DefaultDisagrees {
+        /// The tool name.
+        name: Text,
+        /// The field's exposed path (`/limit`, `/page/size`).
+        field: String,
+        /// The advertised default, as JSON.
+        advertised: String,
+        /// serde's default, as JSON.
+        serde: String,
+    },
 }
 
 impl fmt::Display for RegistryError {
@@ -204,6 +218,15 @@ impl fmt::Display for RegistryError {
             RegistryError::InvalidSchema { name, problem } => {
                 write!(f, "tool `{name}`: {problem}")
             }
+            RegistryError::DefaultDisagrees {
+                name,
+                field,
+                advertised,
+                serde,
+            } => write!(
+                f,
+                "tool `{name}`: `{field}` advertises the default {advertised}, but serde gives {serde} when a call leaves it out; make `#[tool(default = …)]` and `#[serde(default …)]` agree"
+            ),
         }
     }
 }
@@ -294,6 +317,7 @@ impl Registry {
     where
         T::Output: ToolOutput,
     {
+        disagreeing_default(T::TOOL, &T::TOOL.input, T::SERDE_DEFAULTS, "", 0)?;
         self.insert(T::TOOL.into(), typed::<T>(T::state_from(state)))
     }
 
@@ -569,4 +593,89 @@ async fn start_elsewhere(
                 .to_owned(),
         })
     })
+}
+
+/// How deep registration follows nested types' defaults (a type may
+/// contain itself).
+const DEFAULTS_DEPTH: usize = 16;
+
+/// The first field under `node` (at `path`) whose advertised default is
+/// not serde's, among `defaults`.
+fn disagreeing_default(
+    def: &ToolDef,
+    node: &Node,
+    defaults: &[SerdeDefault],
+    path: &str,
+    depth: usize,
+) -> Result<(), RegistryError> {
+    if defaults.is_empty() || depth > DEFAULTS_DEPTH {
+        return Ok(());
+    }
+    let mut fields = Vec::new();
+    object_fields(node, &mut fields);
+    let find = |exposed: &str| fields.iter().find(|field| *field.exposed == *exposed);
+    for default in defaults {
+        match *default {
+            SerdeDefault::Field { exposed, value } => {
+                let (Some(field), Some(serde)) = (find(exposed), value()) else {
+                    continue;
+                };
+                let Some(advertised) = &field.default else {
+                    continue;
+                };
+                let advertised = Json::from(advertised).to_value();
+                if !same_json(&advertised, &serde) {
+                    return Err(RegistryError::DefaultDisagrees {
+                        name: def.name.clone(),
+                        field: format!("{path}/{exposed}"),
+                        advertised: advertised.to_string(),
+                        serde: serde.to_string(),
+                    });
+                }
+            }
+            SerdeDefault::Within { exposed, defaults } => {
+                if let Some(field) = find(exposed) {
+                    let path = format!("{path}/{exposed}");
+                    disagreeing_default(def, &field.schema, defaults(), &path, depth + 1)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The members of the object `node` is (through options and flattened
+/// fields).
+fn object_fields<'n>(node: &'n Node, out: &mut Vec<&'n crate::model::Field>) {
+    match node {
+        Node::Optional(inner) => object_fields(inner, out),
+        Node::Object(object) => {
+            for field in object.fields.iter() {
+                match field.flatten {
+                    true => object_fields(&field.schema, out),
+                    false => out.push(field),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// JSON equality with numbers compared by value (`20` and `20.0` agree).
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
+        }
+        _ => a == b,
+    }
 }

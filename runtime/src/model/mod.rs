@@ -24,7 +24,7 @@ pub(crate) mod walk;
 pub use link::{Ref, Text};
 pub use members::Direction;
 pub(crate) use members::{Member, flattened, members};
-pub use schema::{MapKey, Schema, schema_of};
+pub use schema::{MapKey, Schema, SerdeDefault, schema_of};
 pub use tool::{Annotations, Icon, IconTheme, Tool, ToolDef};
 
 /// A link to the schema of another type: calling it returns that type's node.

@@ -22,6 +22,35 @@ use super::{ArrayNode, IntegerNode, MapNode, Node, Number, NumberNode, Ref, Stri
 pub trait Schema {
     /// The type's schema node.
     const SCHEMA: &'static Node;
+
+    /// The defaults serde gives this type's fields when a call leaves them
+    /// out, for registration to compare with the defaults the schema
+    /// advertises. Written by the derives; empty for other types.
+    #[doc(hidden)]
+    const SERDE_DEFAULTS: &'static [SerdeDefault] = &[];
+}
+
+/// What serde makes of a field left out of a call, as the derives describe
+/// it (see [`Schema::SERDE_DEFAULTS`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub enum SerdeDefault {
+    /// The field exposed as `exposed` defaults to what `value` gives, as
+    /// JSON (`None` when its type cannot be written as JSON: not compared).
+    Field {
+        /// The field's exposed name.
+        exposed: &'static str,
+        /// serde's default, written as JSON.
+        value: fn() -> Option<serde_json::Value>,
+    },
+    /// The defaults of the fields of the type of the field exposed as
+    /// `exposed`.
+    Within {
+        /// The field's exposed name.
+        exposed: &'static str,
+        /// Its type's defaults.
+        defaults: fn() -> &'static [SerdeDefault],
+    },
 }
 
 /// The [`SchemaFn`](crate::model::SchemaFn) link to `T`'s schema.
@@ -149,6 +178,7 @@ impl<K: MapKey + ?Sized> MapKey for &K {}
 
 impl<T: Schema> Schema for Option<T> {
     const SCHEMA: &'static Node = &Node::Optional(Ref::Static(T::SCHEMA));
+    const SERDE_DEFAULTS: &'static [SerdeDefault] = T::SERDE_DEFAULTS;
 }
 
 macro_rules! transparent {
