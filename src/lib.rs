@@ -127,3 +127,25 @@ pub use toolschema_store as store;
 
 #[doc(hidden)]
 pub use toolschema_runtime::__private;
+
+/// The README's and the guides' Rust blocks, compiled and run as doctests
+/// so that what they show keeps working (the README's use the `cli`
+/// feature, which `cargo test --workspace` turns on through the binary).
+#[cfg(doctest)]
+mod guides {
+    #[cfg(feature = "cli")]
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/tools.md")]
+    struct Tools;
+    #[doc = include_str!("../docs/catalog.md")]
+    struct Catalog;
+    #[doc = include_str!("../docs/gateway.md")]
+    struct Gateway;
+    #[doc = include_str!("../docs/store.md")]
+    struct Store;
+    #[doc = include_str!("../docs/identity.md")]
+    struct Identity;
+    #[doc = include_str!("../docs/telemetry.md")]
+    struct Telemetry;
+}

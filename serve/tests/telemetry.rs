@@ -357,7 +357,7 @@ fn the_handler_runs_inside_the_call_span() {
     assert_eq!(inside, span.span_context.span_id().to_string());
 }
 
-/// The span and metrics of one call, written as the README shows them.
+/// The span and metrics of one call, written as docs/telemetry.md shows them.
 fn rendered(span: &SpanData, metrics: &[ResourceMetrics]) -> String {
     let mut out = format!(
         "span \"{}\" kind={:?} scope={}\n  trace_id={} parent={}\n",
@@ -419,7 +419,7 @@ fn rendered(span: &SpanData, metrics: &[ResourceMetrics]) -> String {
 }
 
 #[test]
-fn the_readme_shows_one_calls_span_and_metrics_as_this_test_renders_them() {
+fn the_guide_shows_one_calls_span_and_metrics_as_this_test_renders_them() {
     let o = observed();
     let traceparent = format!("00-{TRACE}-{PARENT}-01");
     let http_traceparent = format!("00-{HTTP_TRACE}-{HTTP_PARENT}-01");
@@ -434,10 +434,11 @@ fn the_readme_shows_one_calls_span_and_metrics_as_this_test_renders_them() {
     );
     let spans = o.spans();
     let text = rendered(&spans[0], &o.metrics());
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
-        .expect("the README");
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/telemetry.md"))
+            .expect("the telemetry guide");
     assert!(
-        readme.contains(&text),
-        "README.md should show, in its telemetry section:\n{text}"
+        guide.contains(&text),
+        "docs/telemetry.md should show:\n{text}"
     );
 }
