@@ -294,7 +294,7 @@ fn check_fields(
         {
             cx.error_span(
                 span,
-                "`#[tool(default)]` makes the field optional, but serde would refuse a call without it; add `#[serde(default)]` to the field",
+                "`#[tool(default)]` makes the field optional, but serde would refuse a call without it; add `#[serde(default)]` to the field (or `#[serde(default = \"path\")]`, a function returning the advertised value, when that is not the type's `Default`)",
             );
         }
         if serde.flatten.is_some() {
