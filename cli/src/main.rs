@@ -21,7 +21,7 @@ use toolschema::catalog::import::{
 };
 use toolschema::catalog::{Config, hash_api_key};
 use toolschema::serve::Server;
-use toolschema::serve::cli::{Commands, announce, exit, say};
+use toolschema::serve::cli::{Commands, announce, exit, log_to_stderr, runtime, say};
 
 mod admin;
 mod telemetry;
@@ -295,10 +295,7 @@ fn serve_store(
     admin_bind: Option<SocketAddr>,
     command: &Commands,
 ) -> Result<(), String> {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .init();
+    log_to_stderr();
     let store = admin::store(Some(url))?;
     if let Some(client) = client {
         server = server.stdio_client(client);
@@ -308,11 +305,7 @@ fn serve_store(
             server = server.allow_host(host.clone());
         }
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    runtime.block_on(async move {
+    runtime()?.block_on(async move {
         let loaded = store
             .load(&toolschema_demo::registry())
             .await

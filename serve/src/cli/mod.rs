@@ -256,17 +256,9 @@ impl<S: Send + Sync + 'static> Server<S> {
 
     /// `serve`: over stdio, or over HTTP with a banner saying where.
     fn serve_command(self, bind: SocketAddr, stdio: bool) -> Result<(), String> {
-        // A program that set up logging itself keeps its own.
-        let _ = tracing_subscriber::fmt()
-            .with_writer(std::io::stderr)
-            .with_ansi(false)
-            .try_init();
+        log_to_stderr();
         let name = self.identity.name().to_owned();
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| format!("cannot start the runtime: {e}"))?;
-        runtime.block_on(async move {
+        runtime()?.block_on(async move {
             if stdio {
                 return self.serve_stdio().await.map_err(|e| e.to_string());
             }
@@ -275,6 +267,23 @@ impl<S: Send + Sync + 'static> Server<S> {
             http.run().await.map_err(|e| e.to_string())
         })
     }
+}
+
+/// Logs to standard error, without colours, as `serve` does. A program
+/// that set up logging itself keeps its own.
+pub fn log_to_stderr() {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
+}
+
+/// The multi-threaded runtime a command serves on.
+pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))
 }
 
 /// Says where `http` serves on standard error (`NAME is serving on
