@@ -658,3 +658,36 @@ fn whole_numbers_written_as_floats_are_read_and_huge_ones_refused_by_rule() {
         }
     }
 }
+
+/// A tool built at run time gets its arguments as serde would read them:
+/// under source names, whatever the client sent them as.
+#[test]
+fn a_dynamic_tool_gets_source_names() {
+    use std::sync::{Arc, Mutex};
+    use toolschema::call::{DynamicFuture, DynamicTool, Produced};
+
+    struct Keep(Arc<Mutex<Option<Value>>>);
+    impl DynamicTool for Keep {
+        fn call(&self, arguments: Value, _ctx: Context) -> DynamicFuture {
+            if let Ok(mut kept) = self.0.lock() {
+                *kept = Some(arguments);
+            }
+            Box::pin(async { Ok(Produced::Content(ToolResult::text("kept"))) })
+        }
+    }
+
+    let kept = Arc::new(Mutex::new(None));
+    let mut registry = Registry::new();
+    registry
+        .register_dynamic(PlaceOrder::TOOL.into(), Arc::new(Keep(kept.clone())))
+        .expect("registers");
+    // What the call answers does not matter here (it has an output schema).
+    let _ = block_on(registry.call("shop.place-order", valid_order()));
+    let arguments = kept.lock().expect("kept").clone().expect("called");
+    assert_eq!(arguments["customer_name"], "Ada", "{arguments}");
+    assert!(arguments.get("customerName").is_none(), "{arguments}");
+    assert!(
+        arguments["line_items"][0].get("product_code").is_some(),
+        "{arguments}"
+    );
+}

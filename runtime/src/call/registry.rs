@@ -61,8 +61,11 @@ pub type DynamicFuture = Pin<Box<dyn Future<Output = Result<Produced, CallError>
 /// assert_eq!(registry.tools().next().map(|t| &*t.name), Some("echo"));
 /// ```
 pub trait DynamicTool: Send + Sync + 'static {
-    /// Does the tool's work. `arguments` passed the tool's input schema:
-    /// exposed names, the `_schema_discovery` hint removed.
+    /// Does the tool's work. `arguments` passed the tool's input schema and
+    /// arrive as serde would read them: each property under its source name
+    /// (a [`Field`](crate::model::Field)'s `source`, which is the exposed
+    /// name unless the descriptor renames it), the `_schema_discovery` hint
+    /// removed, a `null` for an optional property left out.
     fn call(&self, arguments: Value, ctx: Context) -> DynamicFuture;
 }
 
