@@ -119,3 +119,31 @@ fn export_writes_a_valid_server_json_and_checks_the_committed_one() {
     assert_eq!(std::fs::read_to_string(&stale).expect("read"), edited);
     let _ = std::fs::remove_file(&stale);
 }
+
+/// The README's `cargo run --example stateful -- …` lines are this binary's
+/// command line: each parses (asked for `--help` at its end).
+#[test]
+fn the_documented_command_lines_parse() {
+    use toolschema_test_support::documents::{code_lines, documents, invocation};
+
+    let mut checked = 0;
+    for document in documents() {
+        let text = std::fs::read_to_string(&document).expect("read");
+        for line in code_lines(&text) {
+            let Some(mut args) = invocation(&line, "stateful", "stateful") else {
+                continue;
+            };
+            args.push("--help".to_owned());
+            let words: Vec<&str> = args.iter().map(String::as_str).collect();
+            let output = stateful(&words);
+            assert!(
+                output.status.success(),
+                "{}: `{line}` does not parse: {}",
+                document.display(),
+                String::from_utf8_lossy(&output.stderr)
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "{checked} command lines checked");
+}

@@ -2,6 +2,7 @@
 //! fixtures kept in `tests/spec/` (the MCP schema of each protocol version,
 //! the registry's `server.json` schema and examples), and small helpers.
 
+pub mod documents;
 #[cfg(feature = "issuer")]
 pub mod issuer;
 pub mod postgres;
