@@ -260,17 +260,17 @@ fn in_the_handshake_era_over_http_the_question_rides_the_call_stream() {
 
 #[test]
 fn in_the_handshake_era_over_stdio_a_refusal_is_the_tools_error() {
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    use tokio::io::AsyncWriteExt;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("runtime");
     runtime.block_on(async {
-        let (client_end, server_end) = tokio::io::duplex(1 << 16);
-        let (server_read, server_write) = tokio::io::split(server_end);
-        let serving = tokio::spawn(server("s").serve_on(server_read, server_write));
-        let (client_read, mut client_write) = tokio::io::split(client_end);
-        let mut lines = BufReader::new(client_read).lines();
+        let common::Pipe {
+            mut lines,
+            writer: mut client_write,
+            serving,
+        } = common::stdio_pipe(server("s"));
         let mut send = async |message: Value| {
             client_write
                 .write_all(format!("{message}\n").as_bytes())

@@ -204,21 +204,17 @@ fn a_cancellation_reaches_the_call_it_names_over_http() {
 
 #[test]
 fn over_stdio_calls_run_side_by_side_and_can_be_cancelled() {
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    use tokio::io::AsyncWriteExt;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("runtime");
     runtime.block_on(async {
-        let (client_end, server_end) = tokio::io::duplex(1 << 16);
-        let (server_read, server_write) = tokio::io::split(server_end);
-        let serving = tokio::spawn(
-            Server::new("counter", "1")
-                .tool::<Count>()
-                .serve_on(server_read, server_write),
-        );
-        let (client_read, mut client_write) = tokio::io::split(client_end);
-        let mut lines = BufReader::new(client_read).lines();
+        let common::Pipe {
+            mut lines,
+            writer: mut client_write,
+            serving,
+        } = common::stdio_pipe(Server::new("counter", "1").tool::<Count>());
         let slow = call(1, json!({"to": 1000, "step_ms": 20}), json!({}));
         let quick = call(2, json!({"to": 1}), json!({"progressToken": "q"}));
         for message in [&slow, &quick] {

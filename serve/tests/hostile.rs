@@ -178,21 +178,17 @@ fn a_json_array_is_not_a_request_over_http() {
 
 #[test]
 fn a_json_array_is_not_a_request_over_stdio() {
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    use tokio::io::AsyncWriteExt;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("runtime");
     runtime.block_on(async {
-        let (client_end, server_end) = tokio::io::duplex(1 << 16);
-        let (server_read, server_write) = tokio::io::split(server_end);
-        let serving = tokio::spawn(
-            Server::new("billing", "1")
-                .tool::<Refund>()
-                .serve_on(server_read, server_write),
-        );
-        let (client_read, mut client_write) = tokio::io::split(client_end);
-        let mut lines = BufReader::new(client_read).lines();
+        let common::Pipe {
+            mut lines,
+            writer: mut client_write,
+            serving,
+        } = common::stdio_pipe(Server::new("billing", "1").tool::<Refund>());
             client_write
             .write_all(b"[\"2.0\",3,\"tools/call\",{\"name\":\"billing.refund\",\"arguments\":{\"invoice\":\"inv-stdio\"}}]\n")
             .await
@@ -419,20 +415,17 @@ fn a_huge_unknown_tool_name_is_echoed_cut_short() {
 
 #[test]
 fn a_stdio_line_longer_than_a_message_is_refused_and_the_next_one_served() {
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    use tokio::io::AsyncWriteExt;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("runtime");
     runtime.block_on(async {
-        let (client_end, server_end) = tokio::io::duplex(1 << 16);
-        let (server_read, server_write) = tokio::io::split(server_end);
-        let serving = tokio::spawn(
-            Server::new("billing", "1")
-                .tool::<Refund>()
-                .serve_on(server_read, server_write),
-        );
-        let (client_read, mut client_write) = tokio::io::split(client_end);
+        let common::Pipe {
+            mut lines,
+            writer: mut client_write,
+            serving,
+        } = common::stdio_pipe(Server::new("billing", "1").tool::<Refund>());
         let writing = tokio::spawn(async move {
             let chunk = vec![b'x'; 1 << 20];
             for _ in 0..8 {
@@ -444,7 +437,6 @@ fn a_stdio_line_longer_than_a_message_is_refused_and_the_next_one_served() {
                 .expect("write");
             client_write
         });
-        let mut lines = BufReader::new(client_read).lines();
         let first: Value =
             serde_json::from_str(&lines.next_line().await.expect("read").expect("a reply"))
                 .expect("JSON");

@@ -233,17 +233,17 @@ tools = ["stock.add", "stock.level"]
 
 #[test]
 fn over_stdio_the_state_is_the_servers() {
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    use tokio::io::AsyncWriteExt;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("runtime");
     runtime.block_on(async {
-        let (client_end, server_end) = tokio::io::duplex(1 << 16);
-        let (server_read, server_write) = tokio::io::split(server_end);
-        let serving = tokio::spawn(warehouse("stdio").serve_on(server_read, server_write));
-        let (client_read, mut client_write) = tokio::io::split(client_end);
-        let mut lines = BufReader::new(client_read).lines();
+        let common::Pipe {
+            mut lines,
+            writer: mut client_write,
+            serving,
+        } = common::stdio_pipe(warehouse("stdio"));
         for (id, tool, arguments) in [
             (1, "stock.add", json!({"sku": "C-3", "quantity": 7})),
             (2, "stock.level", json!({"sku": "C-3"})),

@@ -29,3 +29,30 @@ pub fn spawn<S: Send + Sync + 'static>(server: Server<S>) -> (SocketAddr, mpsc::
     });
     (address.recv().expect("the server starts"), stop)
 }
+
+/// The client's end of a service served as over stdio on an in-memory pipe.
+#[cfg(feature = "stdio")]
+pub struct Pipe {
+    /// The service's replies, a line each.
+    pub lines: tokio::io::Lines<tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+    /// Where the client writes its messages.
+    pub writer: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    /// The serving task: it ends when the writer is shut down.
+    pub serving: tokio::task::JoinHandle<Result<(), toolschema_serve::ServeError>>,
+}
+
+/// Serves `server` as over stdio on an in-memory pipe, in the current
+/// runtime.
+#[cfg(feature = "stdio")]
+pub fn stdio_pipe<S: Send + Sync + 'static>(server: Server<S>) -> Pipe {
+    use tokio::io::AsyncBufReadExt;
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    let serving = tokio::spawn(server.serve_on(server_read, server_write));
+    let (client_read, writer) = tokio::io::split(client_end);
+    Pipe {
+        lines: tokio::io::BufReader::new(client_read).lines(),
+        writer,
+        serving,
+    }
+}
