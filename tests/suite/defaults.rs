@@ -75,6 +75,26 @@ struct Nested {
     paging: Option<Paging>,
 }
 
+fn seven() -> u32 {
+    7
+}
+
+/// Reads a count written as text.
+fn from_text<'de, D: serde::Deserializer<'de>>(reader: D) -> Result<u32, D::Error> {
+    let text = String::deserialize(reader)?;
+    text.parse().map_err(serde::de::Error::custom)
+}
+
+/// Counts, the count written as text.
+#[derive(Tool, Deserialize)]
+#[tool(name = "defaults.with")]
+struct WrittenOtherwise {
+    /// How many, as text.
+    #[tool(schema = String, default = "7")]
+    #[serde(default = "seven", deserialize_with = "from_text")]
+    count: u32,
+}
+
 macro_rules! handle {
     ($($tool:ty),*) => {$(
         impl Handler for $tool {
@@ -84,7 +104,7 @@ macro_rules! handle {
         }
     )*};
 }
-handle!(Disagree, Agree, Nested);
+handle!(Disagree, Agree, Nested, WrittenOtherwise);
 
 #[test]
 fn an_advertised_default_serde_does_not_give_is_refused_with_both_values() {
@@ -134,4 +154,13 @@ fn a_nested_types_default_is_checked_at_its_path() {
             if field == "/paging/size" && advertised == "50" && serde == "0"),
         "{refused:?}"
     );
+}
+
+#[test]
+fn a_field_serde_reads_through_other_code_is_not_compared() {
+    // Its type would write 7 where the schema's string "7" stands.
+    let mut registry = Registry::new();
+    registry
+        .register::<WrittenOtherwise>()
+        .expect("not compared: serde writes it otherwise");
 }

@@ -54,6 +54,11 @@ fn serde_defaults(item: &Container<'_>, p: &TokenStream) -> TokenStream {
                 }
             });
         }
+        if attrs.serde.with.is_some() {
+            // serde writes this field through other code than its type's
+            // `Serialize`: its default's JSON cannot be known here.
+            return None;
+        }
         let made = match (&attrs.serde.default_path, attrs.serde.default) {
             (Some(path), _) => quote!(#path()),
             (None, true) => quote!(::core::default::Default::default()),
