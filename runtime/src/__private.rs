@@ -197,14 +197,19 @@ pub const fn check_header(node: &Node) -> Option<Problem> {
     None
 }
 
-/// Rejects `#[serde(flatten)]` on a type whose properties cannot be merged.
-pub const fn check_flatten(node: &Node) -> Option<Problem> {
-    if !matches!(unwrap_optional(node), Node::Object(_) | Node::Map(_)) {
-        return found(&[
+/// Rejects `#[serde(flatten)]` on a type whose properties cannot be merged,
+/// and a flattened map in a struct that denies unknown fields (serde then
+/// refuses every key the map would take).
+pub const fn check_flatten(node: &Node, deny_unknown_fields: bool) -> Option<Problem> {
+    match unwrap_optional(node) {
+        Node::Map(_) if deny_unknown_fields => found(&[
+            "with `#[serde(deny_unknown_fields)]` serde refuses every key a flattened map would take, so the map would always be empty; remove `deny_unknown_fields` or the map",
+        ]),
+        Node::Object(_) | Node::Map(_) => None,
+        _ => found(&[
             "`#[serde(flatten)]` merges an object's properties, and this field's type is not a struct or map; remove `flatten` or flatten a struct",
-        ]);
+        ]),
     }
-    None
 }
 
 /// A property of a struct, as [`check_flattened_names`] sees it.
@@ -226,6 +231,17 @@ pub const fn check_flattened_names(
     earlier: &[&Node],
     flattened: &Node,
 ) -> Option<Problem> {
+    if matches!(unwrap_optional(flattened), Node::Map(_)) {
+        let mut k = 0;
+        while k < earlier.len() {
+            if matches!(unwrap_optional(earlier[k]), Node::Map(_)) {
+                return found(&[
+                    "serde gives every key no field takes to each flattened map, so two of them must both accept every such value; flatten one map",
+                ]);
+            }
+            k += 1;
+        }
+    }
     let fields = fields_of(flattened);
     let mut i = 0;
     while i < fields.len() {

@@ -24,6 +24,7 @@ pub mod call;
 pub mod catalog;
 #[cfg(feature = "catalog")]
 pub mod export;
+pub mod formats;
 pub mod model;
 pub mod project;
 pub mod render;

@@ -105,7 +105,7 @@ pub struct TimeTimes {
     pub day: time::Date,
     /// RFC 3339 through serde's `with`, so the schema is stated.
     #[serde(with = "time::serde::rfc3339")]
-    #[tool(schema = time::OffsetDateTime)]
+    #[tool(schema = toolschema::formats::Rfc3339)]
     pub instant: time::OffsetDateTime,
     pub local: time::PrimitiveDateTime,
     pub clock: time::Time,

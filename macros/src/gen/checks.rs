@@ -65,7 +65,12 @@ pub(super) fn checks(item: &Container<'_>, derive: Derive) -> TokenStream {
             );
         }
         if let Some(span) = attrs.serde.flatten {
-            check(ty, span, quote_spanned!(span=> #p::check_flatten(#node)));
+            let deny = item.attrs.serde.deny_unknown_fields.is_some();
+            check(
+                ty,
+                span,
+                quote_spanned!(span=> #p::check_flatten(#node, #deny)),
+            );
         }
         if let Some(span) = attrs.header.span() {
             check(ty, span, quote_spanned!(span=> #p::check_header(#node)));

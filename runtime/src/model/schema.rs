@@ -65,11 +65,14 @@ pub fn schema_of<T: Schema + ?Sized>() -> &'static Node {
     T::SCHEMA
 }
 
-/// Key types of maps that serde writes as JSON object keys (strings).
+/// Key types of maps that serde writes as JSON object keys (strings), and
+/// reads back from any key. Numbers and `char` are not among them: serde
+/// reads them from keys of a certain form (`"12"`, one character), which a
+/// map's schema does not state.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a JSON object key in a schema",
     label = "map keys must be string-like",
-    note = "use `String` (or `&str`, `Box<str>`, `Arc<str>`, `Cow<str>`, `char`) as the map's key type"
+    note = "use `String` (or `&str`, `Box<str>`, `Arc<str>`, `Cow<str>`) as the map's key type"
 )]
 pub trait MapKey {}
 
@@ -131,8 +134,13 @@ const NUMBER: &Node = &Node::Number(NumberNode {
     maximum: None,
 });
 
+/// Bounded by the largest finite `f32`: serde would read a number past it
+/// as infinity, which JSON cannot carry back.
 impl Schema for f32 {
-    const SCHEMA: &'static Node = NUMBER;
+    const SCHEMA: &'static Node = &Node::Number(NumberNode {
+        minimum: Some(Number::Float(-(f32::MAX as f64))),
+        maximum: Some(Number::Float(f32::MAX as f64)),
+    });
 }
 
 impl Schema for f64 {
@@ -170,7 +178,6 @@ strings!(str, String, alloc::borrow::Cow<'_, str>);
 
 // `Box<str>`, `Arc<str>` and `Rc<str>` get their schema through the smart
 // pointer impls below; they are still string-like keys.
-impl MapKey for char {}
 impl MapKey for alloc::boxed::Box<str> {}
 impl MapKey for alloc::sync::Arc<str> {}
 impl MapKey for alloc::rc::Rc<str> {}

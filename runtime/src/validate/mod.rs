@@ -10,6 +10,7 @@ mod limits;
 mod names;
 mod one_pass;
 mod tree;
+mod unreadable;
 mod violation;
 
 pub use limits::Limits;
@@ -108,6 +109,7 @@ pub(crate) fn validator_of<F: jsonschema::json::Json>(
         jsonschema::options_for::<F>()
             .with_draft(jsonschema::Draft::Draft202012)
             .should_validate_formats(true)
+            .with_format("hostname", is_hostname)
     };
     options()
         .with_pattern_options(jsonschema::PatternOptions::regex())
@@ -119,6 +121,28 @@ pub(crate) fn validator_of<F: jsonschema::json::Json>(
                 )
                 .build(schema)
         })
+}
+
+/// The `hostname` format: a name of RFC 1123 §2.1 labels, which may end
+/// with one dot (RFC 1034 §3.1 writes an absolute name so, and the JSON
+/// Schema test suite holds `localhost.` valid); the labels are judged by
+/// `jsonschema`'s own check.
+fn is_hostname(text: &str) -> bool {
+    static LABELS: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
+    let labels = LABELS.get_or_init(|| {
+        jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .should_validate_formats(true)
+            .build(&serde_json::json!({"format": "hostname"}))
+            .ok()
+    });
+    let name = match text.strip_suffix('.') {
+        Some(name) if !name.is_empty() => name,
+        _ => text,
+    };
+    labels
+        .as_ref()
+        .is_some_and(|labels| labels.is_valid(&Value::String(name.to_owned())))
 }
 
 /// Compiles `tool`'s Full input schema, or says why it does not compile.
@@ -167,7 +191,7 @@ impl InputValidator {
             return Err(ArgumentErrors::from_found(found).with_suggestions(&self.root));
         }
         let value = self.parse_then_check(text, text.contains("null"))?;
-        serde_json::from_value(value).map_err(|_| self.unreadable())
+        self.deserialize(value)
     }
 
     /// The whole inbound path into `T` for arguments already parsed (as they
@@ -195,7 +219,7 @@ impl InputValidator {
             }
         }
         let value = self.check_value(value)?;
-        serde_json::from_value(value).map_err(|_| self.unreadable())
+        self.deserialize(value)
     }
 
     /// Whether the one-pass path alone accepts `text` (for tests that hold
@@ -332,24 +356,53 @@ impl InputValidator {
                 ),
             ))
         })?;
+        // Whole numbers written as floats become integers first: the schema
+        // judges both alike, and serde reads only the integer.
+        let inexact = match &self.raw {
+            Some(schema) => names::whole_numbers_by_schema(schema, &mut value),
+            None => names::whole_numbers(&self.root, &mut value),
+        };
         // Valid arguments, the common case, skip building error reports.
-        if !validator.is_valid(&value) {
+        if !inexact.is_empty() || !validator.is_valid(&value) {
             let mut found = Found::new(self.limits.max_violations);
+            let mut broken = Vec::new();
             for error in validator.iter_errors(&value) {
+                broken.push(error.instance_path().as_str().to_owned());
                 found.add(&error);
+            }
+            // A number out of its bounds is told so; only one within them
+            // is refused for being inexact.
+            for path in inexact.into_iter().filter(|path| !broken.contains(path)) {
+                found.push(Violation::inexact(path));
             }
             return Err(ArgumentErrors::from_found(found).with_suggestions(&self.root));
         }
-        names::integral_floats_to_integers(&self.root, &mut value, Direction::Input);
         if self.renames {
             rename(&self.root, &mut value, Names::Source, Direction::Input);
         }
         Ok(value)
     }
 
+    /// Reads checked arguments (source names). serde refusing what the
+    /// schema passed means the schema and the type disagree: the answer
+    /// names the exposed path of the value serde could not read and its
+    /// reason in the model's terms, and the defect is logged (`tracing`,
+    /// level error).
+    fn deserialize<T: serde::de::DeserializeOwned>(
+        &self,
+        value: Value,
+    ) -> Result<T, ArgumentErrors> {
+        match T::deserialize(&value) {
+            Ok(arguments) => Ok(arguments),
+            Err(_) => Err(ArgumentErrors::one(unreadable::violation::<T>(
+                &self.root, &self.tool, &value,
+            ))),
+        }
+    }
+
     /// The violation for arguments that passed the schema but that serde
-    /// could not read. serde's own message may name source fields, so it is
-    /// not passed on.
+    /// could not read, when where is not known. serde's own message may
+    /// name source fields, so it is not passed on.
     pub fn unreadable(&self) -> ArgumentErrors {
         ArgumentErrors::one(Violation::new(
             "",

@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::{Direction, Member, Node, Shape, Tagging, members};
+use crate::model::{Direction, Member, Node, Shape, Tagging, flattened, members};
 
 /// Which names an object's keys use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -291,56 +291,242 @@ fn accepts_null(root: &Value, schema: &Value) -> bool {
     true
 }
 
+/// A whole number written as a float is read exactly only below this
+/// magnitude: past it the float may be a rounding of the number written
+/// (`-9223372036854775809` is read as the float −2^63).
+const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+
 /// Writes each whole number given as a float (`1.0`, `1e2`) where the model
 /// has an integer as that integer: JSON Schema counts it as one, so the
-/// schema accepted it, and serde must read it too. `value` uses exposed
-/// names.
-pub(crate) fn integral_floats_to_integers(node: &Node, value: &mut Value, direction: Direction) {
-    match (node, value) {
-        (Node::Optional(inner), value) => integral_floats_to_integers(inner, value, direction),
-        (Node::Integer(_), Value::Number(number)) if number.is_f64() => {
-            let Some(float) = number.as_f64() else { return };
-            // Within ±2^63 every float with no fraction is exactly an i64
-            // (above, u64 up to 2^64).
-            const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-            let integer = if float.fract() != 0.0 || !float.is_finite() {
-                None
-            } else if (-TWO_63..TWO_63).contains(&float) {
-                Some(Value::from(float as i64))
-            } else if (TWO_63..2.0 * TWO_63).contains(&float) {
-                Some(Value::from(float as u64))
-            } else {
-                None
-            };
-            if let Some(integer) = integer {
-                *number = match integer {
-                    Value::Number(n) => n,
-                    _ => return,
+/// schema accepted it, and serde must read it too. Walks every place an
+/// integer can stand: fields (flattened ones and a flattened map's
+/// entries), items, map values, and the payloads of every enum
+/// representation (an untagged enum's value in each variant's shape: an
+/// integer is read wherever a float is). `value` uses exposed names.
+///
+/// Returns the exposed paths of whole numbers too large to be read exactly
+/// (2^53 or more written as a float); they are left as they are.
+pub(crate) fn whole_numbers(node: &Node, value: &mut Value) -> Vec<String> {
+    let mut walk = WholeNumbers {
+        inexact: Vec::new(),
+        path: String::new(),
+        budget: WALK_BUDGET,
+    };
+    walk.node(node, value);
+    walk.finish()
+}
+
+/// [`whole_numbers`] for a schema written by hand: an integer is where
+/// `type` says `integer` (and not `number`), through `properties`,
+/// `additionalProperties`, `items`, `prefixItems`, the alternatives and
+/// local `$ref`s.
+pub(crate) fn whole_numbers_by_schema(root: &Value, value: &mut Value) -> Vec<String> {
+    let mut walk = WholeNumbers {
+        inexact: Vec::new(),
+        path: String::new(),
+        budget: WALK_BUDGET,
+    };
+    walk.schema(root, root, value);
+    walk.finish()
+}
+
+/// How many places one walk visits at most. Alternatives are each walked
+/// (an untagged enum's variants, a schema's `anyOf`), so a value nested
+/// through alternatives that recurse would otherwise cost exponential time.
+const WALK_BUDGET: usize = 1 << 20;
+
+struct WholeNumbers {
+    inexact: Vec<String>,
+    /// The exposed pointer of the value being walked.
+    path: String,
+    budget: usize,
+}
+
+impl WholeNumbers {
+    fn finish(mut self) -> Vec<String> {
+        self.inexact.sort_unstable();
+        self.inexact.dedup();
+        self.inexact
+    }
+
+    /// Walks `value` as the child `step` of the current path.
+    fn child(&mut self, step: &str, walk: impl FnOnce(&mut Self)) {
+        let length = self.path.len();
+        self.path.push('/');
+        for c in step.chars() {
+            match c {
+                '~' => self.path.push_str("~0"),
+                '/' => self.path.push_str("~1"),
+                c => self.path.push(c),
+            }
+        }
+        walk(self);
+        self.path.truncate(length);
+    }
+
+    fn integer(&mut self, number: &mut serde_json::Number) {
+        let Some(float) = number.as_f64().filter(|_| number.is_f64()) else {
+            return;
+        };
+        if float.fract() != 0.0 || !float.is_finite() {
+            return;
+        }
+        if float.abs() >= EXACT {
+            self.inexact.push(self.path.clone());
+            return;
+        }
+        // Below 2^53 a whole float is exactly an i64.
+        *number = serde_json::Number::from(float as i64);
+    }
+
+    /// Spends one visit; `false` once the budget is spent.
+    fn visit(&mut self) -> bool {
+        self.budget = self.budget.saturating_sub(1);
+        self.budget > 0
+    }
+
+    fn node(&mut self, node: &Node, value: &mut Value) {
+        if !self.visit() {
+            return;
+        }
+        match (node, value) {
+            (Node::Optional(inner), value) => self.node(inner, value),
+            (Node::Integer(_), Value::Number(number)) => self.integer(number),
+            (Node::Array(array), Value::Array(items)) => {
+                for (index, item) in items.iter_mut().enumerate() {
+                    self.child(&index.to_string(), |walk| walk.node(&array.items, item));
+                }
+            }
+            (Node::Tuple(nodes), Value::Array(items)) => self.tuple(nodes, items),
+            (Node::Map(map), Value::Object(entries)) => {
+                for (key, entry) in entries.iter_mut() {
+                    self.child(key, |walk| walk.node(&map.values, entry));
+                }
+            }
+            (Node::Object(object), Value::Object(map)) => self.fields(&object.fields, map),
+            (Node::Enum(enumeration), value) => self.variants(enumeration, value),
+            (Node::Raw(text), value) => {
+                if let Ok(schema) = serde_json::from_str::<Value>(text) {
+                    self.schema(&schema, &schema, value);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn tuple(&mut self, nodes: &[crate::model::NodeRef], items: &mut [Value]) {
+        for (index, (node, item)) in nodes.iter().zip(items).enumerate() {
+            self.child(&index.to_string(), |walk| walk.node(node, item));
+        }
+    }
+
+    fn fields(&mut self, fields: &[crate::model::Field], map: &mut Map<String, Value>) {
+        let (members, rest) = flattened(fields, Direction::Input);
+        for (key, child) in map.iter_mut() {
+            let schema = members
+                .iter()
+                .find(|member| *member.field.exposed == **key)
+                .map(|member| &*member.field.schema)
+                .or(rest);
+            if let Some(schema) = schema {
+                self.child(key, |walk| walk.node(schema, child));
+            }
+        }
+    }
+
+    fn variants(&mut self, enumeration: &crate::model::EnumNode, value: &mut Value) {
+        let find = |name: &str| enumeration.variants.iter().find(|v| *v.name == *name);
+        match (&enumeration.tagging, value) {
+            (Tagging::External, Value::Object(map)) if map.len() == 1 => {
+                for (name, payload) in map.iter_mut() {
+                    if let Some(variant) = find(name) {
+                        self.child(name, |walk| walk.shape(&variant.shape, payload));
+                    }
+                }
+            }
+            (Tagging::Internal { tag }, value) => {
+                let Some(variant) = value.get(&**tag).and_then(Value::as_str).and_then(find) else {
+                    return;
                 };
+                // The payload's fields sit beside the tag.
+                self.shape(&variant.shape, value);
             }
-        }
-        (Node::Array(array), Value::Array(items)) => {
-            for item in items {
-                integral_floats_to_integers(&array.items, item, direction);
+            (Tagging::Adjacent { tag, content }, Value::Object(map)) => {
+                let Some(variant) = map.get(&**tag).and_then(Value::as_str).and_then(find) else {
+                    return;
+                };
+                if let Some(payload) = map.get_mut(&**content) {
+                    self.child(content, |walk| walk.shape(&variant.shape, payload));
+                }
             }
-        }
-        (Node::Tuple(nodes), Value::Array(items)) => {
-            for (node, item) in nodes.iter().zip(items) {
-                integral_floats_to_integers(node, item, direction);
+            (Tagging::Untagged, value) => {
+                for variant in enumeration.variants.iter() {
+                    self.shape(&variant.shape, value);
+                }
             }
+            _ => {}
         }
-        (Node::Map(map), Value::Object(entries)) => {
-            for value in entries.values_mut() {
-                integral_floats_to_integers(&map.values, value, direction);
-            }
+    }
+
+    fn shape(&mut self, shape: &Shape, payload: &mut Value) {
+        match (shape, payload) {
+            (Shape::Struct(fields), Value::Object(map)) => self.fields(fields, map),
+            (Shape::Newtype(node), payload) => self.node(node, payload),
+            (Shape::Tuple(nodes), Value::Array(items)) => self.tuple(nodes, items),
+            _ => {}
         }
-        (Node::Object(object), Value::Object(map)) => {
-            for member in members(&object.fields, direction) {
-                if let Some(child) = map.get_mut(&*member.field.exposed) {
-                    integral_floats_to_integers(&member.field.schema, child, direction);
+    }
+
+    /// The walk of a schema written by hand.
+    fn schema(&mut self, root: &Value, schema: &Value, value: &mut Value) {
+        if !self.visit() {
+            return;
+        }
+        let schema = resolve(root, schema);
+        let Some(object) = schema.as_object() else {
+            return;
+        };
+        for key in ["anyOf", "oneOf", "allOf"] {
+            if let Some(Value::Array(alternatives)) = object.get(key) {
+                for alternative in alternatives {
+                    self.schema(root, alternative, value);
                 }
             }
         }
-        _ => {}
+        match value {
+            Value::Number(number) => {
+                let integer = match object.get("type") {
+                    Some(Value::String(kind)) => kind == "integer",
+                    Some(Value::Array(kinds)) => {
+                        kinds.iter().any(|k| k == "integer") && !kinds.iter().any(|k| k == "number")
+                    }
+                    _ => false,
+                };
+                if integer {
+                    self.integer(number);
+                }
+            }
+            Value::Object(map) => {
+                let properties = object.get("properties").and_then(Value::as_object);
+                let additional = object.get("additionalProperties");
+                for (key, child) in map.iter_mut() {
+                    let sub = properties.and_then(|p| p.get(key)).or(additional);
+                    if let Some(sub) = sub {
+                        self.child(key, |walk| walk.schema(root, sub, child));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                let prefix = object.get("prefixItems").and_then(Value::as_array);
+                let rest = object.get("items");
+                for (index, item) in items.iter_mut().enumerate() {
+                    let sub = prefix.and_then(|prefix| prefix.get(index)).or(rest);
+                    if let Some(sub) = sub {
+                        self.child(&index.to_string(), |walk| walk.schema(root, sub, item));
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }

@@ -112,6 +112,17 @@ impl Violation {
         }
     }
 
+    /// A whole number written with a fraction or an exponent (`1e19`),
+    /// where an integer stands, too large to be read exactly: the float may
+    /// be a rounding of the number written.
+    pub(crate) fn inexact(path: String) -> Violation {
+        let message = format!(
+            "{} is a whole number too large to read exactly when written with a fraction or an exponent; write it in digits only (no `.` or `e`).",
+            Place(&path)
+        );
+        Violation::new(path, Rule::Type, message)
+    }
+
     /// The JSON pointer of the offending value, in exposed names (`""` is the
     /// arguments object itself).
     pub fn path(&self) -> &str {
@@ -376,7 +387,7 @@ fn meant_field<'a>(root: &'a crate::model::Node, pointer: &str) -> Option<&'a st
     toolschema_text::suggest::closest(&name, fields.iter().map(|field| &*field.exposed))
 }
 
-fn child(path: &str, name: &str) -> String {
+pub(super) fn child(path: &str, name: &str) -> String {
     let mut pointer = String::with_capacity(path.len() + 1 + name.len().min(MAX_PATH_BYTES));
     pointer.push_str(path);
     pointer.push('/');
@@ -396,7 +407,7 @@ fn child(path: &str, name: &str) -> String {
 /// Where a violation stands, as a sentence starts it: `` `/path` ``, or
 /// "The arguments" for the arguments object itself. Written straight into
 /// the message.
-struct Place<'a>(&'a str);
+pub(super) struct Place<'a>(pub(super) &'a str);
 
 impl fmt::Display for Place<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

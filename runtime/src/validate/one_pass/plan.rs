@@ -186,6 +186,16 @@ impl Plain {
             if self.not && value.as_f64() == Some(0.0) {
                 return Judged::Unsure;
             }
+            // A whole float too large to read exactly is the full path's to
+            // report.
+            if &*self.kind == "integer"
+                && number.is_f64()
+                && value
+                    .as_f64()
+                    .is_some_and(|f| f.abs() >= 9_007_199_254_740_992.0)
+            {
+                return Judged::Unsure;
+            }
             for (limit, below) in [(&self.minimum, true), (&self.maximum, false)] {
                 let Some(limit) = limit else { continue };
                 let Some(order) = compare(number, limit.as_number().unwrap_or(number)) else {

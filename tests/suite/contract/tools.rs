@@ -1,0 +1,375 @@
+//! The tools the differential test runs over: serde's attribute surface and
+//! the supported third-party types, beside the corpus and the demo.
+
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+use toolschema::{Schema, Tool};
+
+/// Wraps any schema type as the one argument of a tool, so that enums,
+/// tuples and scalars are checked as arguments too.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.of")]
+pub struct Of<T> {
+    /// The value.
+    pub value: T,
+}
+
+/// Whole numbers inside every enum representation.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.numbers-in-enums")]
+pub struct NumbersInEnums {
+    /// Internally tagged.
+    pub internal: Internal,
+    /// Adjacently tagged.
+    pub adjacent: Adjacent,
+    /// Untagged.
+    pub untagged: Untagged,
+    /// Externally tagged.
+    pub external: External,
+    /// A list of untagged values.
+    pub many: Vec<Untagged>,
+}
+
+/// Internally tagged.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(tag = "kind")]
+pub enum Internal {
+    Count { count: u8 },
+    Offset { by: i64, step: Option<u16> },
+    Nested(Counter),
+}
+
+/// A counter.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub struct Counter {
+    pub value: u32,
+    pub limits: Vec<i16>,
+}
+
+/// Adjacently tagged.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(tag = "t", content = "c")]
+pub enum Adjacent {
+    One(u32),
+    Pair(u8, i8),
+    Named { n: u64 },
+}
+
+/// Untagged.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(untagged)]
+pub enum Untagged {
+    Small(u8),
+    Point { x: i32, y: i32 },
+    Text(String),
+}
+
+/// Externally tagged.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub enum External {
+    Id(u64),
+    Range(u16, u16),
+    Window { from: i32, to: i32 },
+}
+
+/// The largest integer types at their edges.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.wide-integers")]
+pub struct WideIntegers {
+    pub signed: i64,
+    pub unsigned: u64,
+    pub signed_list: Vec<i64>,
+    pub keyed: BTreeMap<String, u64>,
+    pub maybe: Option<i64>,
+}
+
+/// Maps keyed by strings and boxed strings.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.number-keys")]
+pub struct NumberKeys {
+    pub letters: HashMap<String, char>,
+    pub boxed: BTreeMap<Box<str>, bool>,
+}
+
+/// A flattened map beside named fields.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.flattened-map")]
+pub struct FlattenedMap {
+    pub name: String,
+    #[serde(flatten)]
+    pub rest: BTreeMap<String, u32>,
+}
+
+/// An optional flattened struct.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.flattened-option")]
+pub struct FlattenedOption {
+    pub id: u32,
+    #[serde(flatten)]
+    pub window: Option<Window>,
+}
+
+/// A time window.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub struct Window {
+    pub start: u32,
+    pub end: u32,
+}
+
+/// A flattened struct inside a flattened struct.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.flattened-twice")]
+pub struct FlattenedTwice {
+    pub query: String,
+    #[serde(flatten)]
+    pub outer: Outer,
+}
+
+/// Brings in its own field and a flattened window.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub struct Outer {
+    pub label: String,
+    #[serde(flatten)]
+    pub window: Window,
+}
+
+/// An untagged enum whose unit variant serde reads from `null`.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.untagged-unit")]
+pub struct UntaggedUnit {
+    pub limit: Limit,
+    pub limits: Vec<Limit>,
+}
+
+/// A limit, or none.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(untagged)]
+pub enum Limit {
+    Count(u32),
+    Unlimited,
+}
+
+/// A tagged enum with a catch-all variant.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.other-variant")]
+pub struct OtherVariant {
+    pub internal: WithOther,
+    pub adjacent: AdjacentOther,
+    pub plain: PlainOther,
+}
+
+/// Internally tagged, with a catch-all.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(tag = "type")]
+pub enum WithOther {
+    Known {
+        size: u8,
+    },
+    Empty,
+    #[serde(other)]
+    Unknown,
+}
+
+/// Adjacently tagged, with a catch-all.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(tag = "t", content = "c")]
+pub enum AdjacentOther {
+    Known(u8),
+    #[serde(other)]
+    Unknown,
+}
+
+/// Unit variants only, with a catch-all.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(rename_all = "lowercase")]
+pub enum PlainOther {
+    Low,
+    High,
+    #[serde(other)]
+    Unknown,
+}
+
+/// Serde's naming and default attributes together.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.names-and-defaults")]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct NamesAndDefaults {
+    pub first_name: String,
+    #[serde(rename = "SURNAME")]
+    pub last_name: String,
+    #[serde(alias = "years")]
+    pub age: Option<u8>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default = "five")]
+    #[tool(default = 5)]
+    pub retries: u8,
+    #[serde(skip_deserializing)]
+    pub computed: u32,
+    #[tool(rename = "exposedName")]
+    pub source_name: bool,
+}
+
+fn five() -> u8 {
+    5
+}
+
+/// A container default: every field may be left out.
+#[derive(Tool, Serialize, Deserialize, Debug, Default)]
+#[tool(name = "contract.container-default")]
+#[serde(default)]
+pub struct ContainerDefault {
+    pub page: u32,
+    pub per_page: u16,
+    pub query: String,
+    pub strict: bool,
+}
+
+/// Variants renamed, aliased, skipped, and their fields renamed.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.variant-names")]
+pub struct VariantNames {
+    pub action: Action,
+    pub mode: Mode,
+}
+
+/// An action, adjacently tagged, fields in camelCase.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(
+    tag = "op",
+    content = "args",
+    rename_all = "SCREAMING_SNAKE_CASE",
+    rename_all_fields = "camelCase"
+)]
+pub enum Action {
+    MoveTo {
+        target_id: u32,
+        keep_open: bool,
+    },
+    #[serde(rename = "del", alias = "delete")]
+    Delete {
+        item_id: u32,
+    },
+    #[serde(skip)]
+    Internal,
+}
+
+/// A mode.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(rename_all = "PascalCase")]
+pub enum Mode {
+    ReadOnly,
+    ReadWrite,
+    #[serde(rename = "admin")]
+    Administrator,
+}
+
+/// Bounded and formatted arguments.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.refined")]
+pub struct Refined {
+    #[tool(minimum = -5, maximum = 5)]
+    pub small: i8,
+    #[tool(minimum = 0.25, maximum = 0.75)]
+    pub ratio: f32,
+    #[tool(min_length = 2, max_length = 4)]
+    pub code: String,
+    #[tool(format = "email")]
+    pub email: String,
+    #[tool(format = "hostname")]
+    pub host: String,
+    #[tool(format = "date")]
+    pub day: String,
+    #[tool(format = "uri")]
+    pub link: String,
+    #[tool(min_items = 1, max_items = 3)]
+    pub picks: Vec<u8>,
+    #[tool(pattern = "^[A-Z][a-z]+$")]
+    pub word: String,
+    pub letter: char,
+    pub big: f64,
+}
+
+/// chrono's dates and times, required and optional.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.chrono")]
+pub struct ChronoTypes {
+    pub day: chrono::NaiveDate,
+    pub at: chrono::NaiveDateTime,
+    pub clock: chrono::NaiveTime,
+    pub utc: chrono::DateTime<chrono::Utc>,
+    pub offset: chrono::DateTime<chrono::FixedOffset>,
+    pub maybe: Option<chrono::NaiveDateTime>,
+    pub days: Vec<chrono::NaiveDate>,
+}
+
+/// The time crate's dates and times in their default serde form.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.time")]
+pub struct TimeTypes {
+    pub day: time::Date,
+    pub at: time::PrimitiveDateTime,
+    pub clock: time::Time,
+    pub instant: time::OffsetDateTime,
+    pub maybe: Option<time::OffsetDateTime>,
+}
+
+/// The time crate's RFC 3339 forms, through serde's `with`.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.time-rfc3339")]
+pub struct TimeRfc3339 {
+    #[serde(with = "time::serde::rfc3339")]
+    #[tool(schema = toolschema::formats::Rfc3339)]
+    pub instant: time::OffsetDateTime,
+}
+
+/// Identifiers, decimals, addresses.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.identifiers")]
+pub struct IdentifierTypes {
+    pub id: uuid::Uuid,
+    pub amount: rust_decimal::Decimal,
+    pub link: url::Url,
+    pub v4: std::net::Ipv4Addr,
+    pub v6: std::net::Ipv6Addr,
+    pub any: std::net::IpAddr,
+    pub ids: Vec<uuid::Uuid>,
+}
+
+/// A field read by a function of the user's, with the schema it reads.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.read-with")]
+pub struct ReadWith {
+    /// A number written as a string.
+    #[serde(
+        deserialize_with = "number_from_text",
+        serialize_with = "number_as_text"
+    )]
+    #[tool(schema = String, pattern = "^[0-9]{1,9}$")]
+    pub count: u32,
+}
+
+fn number_from_text<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    text.parse().map_err(serde::de::Error::custom)
+}
+
+fn number_as_text<S: serde::Serializer>(value: &u32, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&value.to_string())
+}
+
+/// Nested options, tuples, arrays and unit.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.shapes")]
+pub struct Shapes {
+    pub nested: Option<Option<u8>>,
+    pub pair: (u8, String),
+    pub triple: [i16; 3],
+    pub unit: (),
+    pub nonzero: std::num::NonZero<u16>,
+    pub list_of_options: Vec<Option<bool>>,
+    pub map_of_lists: BTreeMap<String, Vec<u8>>,
+}
