@@ -74,8 +74,9 @@ fn decode(segment: &str) -> Vec<u8> {
 
 fuzz_target!(|data: &[u8]| {
     static CONFIGURATION: OnceLock<Config> = OnceLock::new();
-    let config = CONFIGURATION
-        .get_or_init(|| Config::from_toml(CONFIG, "request.toml", &Registry::new()).expect("loads"));
+    let config = CONFIGURATION.get_or_init(|| {
+        Config::from_toml(CONFIG, "request.toml", &Registry::new()).expect("loads")
+    });
     let text = String::from_utf8_lossy(data);
     let mut parts = text.splitn(3, '\u{1}');
     let order = parts.next().unwrap_or_default().to_owned();
@@ -100,9 +101,16 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(url.fragment(), None);
     let segments: Vec<&str> = url.path_segments().expect("segments").collect();
     assert_eq!(segments.len(), 5, "{url}");
-    assert_eq!((segments[0], segments[1], segments[3]), ("api", "orders", "lines"));
+    assert_eq!(
+        (segments[0], segments[1], segments[3]),
+        ("api", "orders", "lines")
+    );
     assert_eq!(decode(segments[2]), order.as_bytes(), "{url}");
-    assert_eq!(decode(segments[4]), format!("{line}.json").as_bytes(), "{url}");
+    assert_eq!(
+        decode(segments[4]),
+        format!("{line}.json").as_bytes(),
+        "{url}"
+    );
     let pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
     assert_eq!(pairs, vec![("reason".to_owned(), reason)], "{url}");
 });

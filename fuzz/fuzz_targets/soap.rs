@@ -34,7 +34,11 @@ fuzz_target!(|data: &[u8]| {
             ..ImportOptions::default()
         };
         if let Ok(imported) = import_wsdl(bytes, &options) {
-            assert!(imported.toml.parse::<toml::Table>().is_ok(), "{}", imported.toml);
+            assert!(
+                imported.toml.parse::<toml::Table>().is_ok(),
+                "{}",
+                imported.toml
+            );
         }
     }
 });

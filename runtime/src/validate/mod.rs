@@ -125,8 +125,9 @@ pub(crate) fn validator_of<F: jsonschema::json::Json>(
 
 /// The `hostname` format: a name of RFC 1123 §2.1 labels, which may end
 /// with one dot (RFC 1034 §3.1 writes an absolute name so, and the JSON
-/// Schema test suite holds `localhost.` valid); the labels are judged by
-/// `jsonschema`'s own check.
+/// Schema test suite holds `localhost.` valid), in any case (names compare
+/// without case, RFC 4343: `XN--NXASMQ6B.COM` is the A-label in capitals);
+/// the labels are judged by `jsonschema`'s own check.
 fn is_hostname(text: &str) -> bool {
     static LABELS: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
     let labels = LABELS.get_or_init(|| {
@@ -142,7 +143,7 @@ fn is_hostname(text: &str) -> bool {
     };
     labels
         .as_ref()
-        .is_some_and(|labels| labels.is_valid(&Value::String(name.to_owned())))
+        .is_some_and(|labels| labels.is_valid(&Value::String(name.to_ascii_lowercase())))
 }
 
 /// Compiles `tool`'s Full input schema, or says why it does not compile.

@@ -309,6 +309,7 @@ const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
 pub(crate) fn whole_numbers(node: &Node, value: &mut Value) -> Vec<String> {
     let mut walk = WholeNumbers {
         inexact: Vec::new(),
+        floats: Vec::new(),
         path: String::new(),
         budget: WALK_BUDGET,
     };
@@ -323,6 +324,7 @@ pub(crate) fn whole_numbers(node: &Node, value: &mut Value) -> Vec<String> {
 pub(crate) fn whole_numbers_by_schema(root: &Value, value: &mut Value) -> Vec<String> {
     let mut walk = WholeNumbers {
         inexact: Vec::new(),
+        floats: Vec::new(),
         path: String::new(),
         budget: WALK_BUDGET,
     };
@@ -337,6 +339,9 @@ const WALK_BUDGET: usize = 1 << 20;
 
 struct WholeNumbers {
     inexact: Vec<String>,
+    /// Where a float may stand (an alternative's `number`): a large whole
+    /// float there is read as a float, not refused.
+    floats: Vec<String>,
     /// The exposed pointer of the value being walked.
     path: String,
     budget: usize,
@@ -346,6 +351,7 @@ impl WholeNumbers {
     fn finish(mut self) -> Vec<String> {
         self.inexact.sort_unstable();
         self.inexact.dedup();
+        self.inexact.retain(|path| !self.floats.contains(path));
         self.inexact
     }
 
@@ -392,6 +398,9 @@ impl WholeNumbers {
         match (node, value) {
             (Node::Optional(inner), value) => self.node(inner, value),
             (Node::Integer(_), Value::Number(number)) => self.integer(number),
+            (Node::Number(_), Value::Number(number)) if number.is_f64() => {
+                self.floats.push(self.path.clone());
+            }
             (Node::Array(array), Value::Array(items)) => {
                 for (index, item) in items.iter_mut().enumerate() {
                     self.child(&index.to_string(), |walk| walk.node(&array.items, item));
@@ -504,6 +513,8 @@ impl WholeNumbers {
                 };
                 if integer {
                     self.integer(number);
+                } else if number.is_f64() {
+                    self.floats.push(self.path.clone());
                 }
             }
             Value::Object(map) => {

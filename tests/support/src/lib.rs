@@ -2,6 +2,8 @@
 //! fixtures kept in `tests/spec/` (the MCP schema of each protocol version,
 //! the registry's `server.json` schema and examples), and small helpers.
 
+#[cfg(feature = "contract")]
+pub mod contract;
 pub mod documents;
 #[cfg(feature = "issuer")]
 pub mod issuer;

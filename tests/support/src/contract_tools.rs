@@ -1,7 +1,8 @@
-//! The tools the differential test runs over: serde's attribute surface and
-//! the supported third-party types, beside the corpus and the demo.
+//! Tools over serde's attribute surface and the supported third-party
+//! types: the differential test runs them beside the corpus and the demo,
+//! and the `contract` fuzz target runs them alone.
 
-#![allow(dead_code)]
+#![allow(dead_code, missing_docs)]
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -372,4 +373,131 @@ pub struct Shapes {
     pub nonzero: std::num::NonZero<u16>,
     pub list_of_options: Vec<Option<bool>>,
     pub map_of_lists: BTreeMap<String, Vec<u8>>,
+}
+
+/// Enums whose variants carry defaults, options, aliases and their own
+/// field naming.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.variant-fields")]
+pub struct VariantFields {
+    pub internal: Job,
+    pub external: Step,
+    pub optional_payload: Option<Step>,
+}
+
+/// A job, internally tagged; its variants' fields have defaults.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Job {
+    Build {
+        target: String,
+        #[serde(default)]
+        release: bool,
+        #[serde(default)]
+        jobs: Option<u8>,
+    },
+    #[serde(alias = "sleep")]
+    Wait {
+        seconds: u32,
+    },
+    #[serde(rename_all = "camelCase")]
+    Deploy {
+        target_env: String,
+        dry_run: Option<bool>,
+    },
+    Ping,
+    Labels(BTreeMap<String, String>),
+}
+
+/// A step, externally tagged.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(rename_all = "kebab-case")]
+pub enum Step {
+    RunScript { path: String, args: Vec<String> },
+    Sleep(Option<u16>),
+    Pair((u8, i8), bool),
+    Skip,
+}
+
+/// Untagged variants that overlap.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.untagged-overlap")]
+pub struct UntaggedOverlap {
+    pub value: Overlap,
+    pub values: Vec<Overlap>,
+}
+
+/// The first variant that reads the value is the one serde picks.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(untagged)]
+pub enum Overlap {
+    Exact { id: u32, name: String },
+    Named { name: String },
+    Pair(u8, u8),
+    Number(f64),
+    Integer(i64),
+    Flag(bool),
+    Nothing,
+}
+
+/// Nested containers and wrappers.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.nested")]
+pub struct Nested {
+    /// Deep on purpose: each layer has its own schema.
+    #[allow(clippy::type_complexity)]
+    pub deep: Option<Vec<Option<BTreeMap<String, Vec<i8>>>>>,
+    pub tuple: (u8, (i16, bool), [u8; 2]),
+    pub boxed: Box<[u16]>,
+    pub queue: std::collections::VecDeque<u32>,
+    pub set: std::collections::BTreeSet<i32>,
+    pub maybe_nonzero: Option<std::num::NonZero<i8>>,
+    pub map: serde_json::Map<String, serde_json::Value>,
+    pub any: serde_json::Value,
+    #[tool(required)]
+    pub required_option: Option<u8>,
+    #[serde(default)]
+    #[tool(default = "none", examples = ["none", "all"])]
+    pub with_default: String,
+    pub wrapper: Meters,
+    pub grid: GridPoint,
+    pub marker: Marker,
+}
+
+/// A length, as serde writes its one field.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(transparent)]
+pub struct Meters {
+    pub value: f32,
+}
+
+/// A point.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub struct GridPoint(pub i32, pub u16);
+
+/// Nothing.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub struct Marker;
+
+/// Every scalar at its edges, bounded further by attributes.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.scalar-edges")]
+pub struct ScalarEdges {
+    pub tiny: i8,
+    pub byte: u8,
+    pub short: i16,
+    pub word: u16,
+    pub int: i32,
+    pub uint: u32,
+    pub size: usize,
+    pub isize: isize,
+    pub single: f32,
+    #[tool(minimum = 1, maximum = 100)]
+    pub percent: u8,
+    #[tool(minimum = -1.5, maximum = 1.5)]
+    pub unit: f32,
+    #[tool(minimum = 1000)]
+    pub big: u64,
+    pub nonzero: std::num::NonZero<u64>,
+    pub letter: char,
 }
