@@ -172,42 +172,45 @@ impl Schema for rust_decimal::Decimal {
         &Node::String(StringNode::pattern(r"^-?0*[0-9]{1,28}(\.[0-9]+)?$"));
 }
 
-/// `url` parses by the WHATWG URL standard, which refuses some URIs of RFC
-/// 3986 (`http:` with no host, `http://256.256.256.256/`, percent signs in
-/// a host, an `xn--` label that is not Punycode, a port past 65535). The
-/// schema is the `uri` format narrowed to what it reads of those: an
-/// `http`, `https`, `ws`, `wss` or `ftp` URL whose host is a name (letters,
-/// digits and hyphens, the last label starting with a letter, no `xn--`
-/// label) or an IPv6 literal, with an optional port. Other URLs it reads
-/// (`mailto:`, `file:`) are refused by the schema: a field of those takes a
-/// `String` with `#[tool(format = "uri")]`.
 #[cfg(feature = "url")]
-impl Schema for url::Url {
-    const SCHEMA: &'static Node = &Node::String(StringNode {
-        format: Some(crate::model::Ref::Static("uri")),
-        pattern: Some(crate::model::Ref::Static(concat!(
-            "^(?:[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?|[Ff][Tt][Pp])://",
-            "(?:[A-Za-z0-9._~!$&'()*+,;=:-]*@)?",
-            "(?:(?:",
-            url_label!(),
-            r"\.)*",
-            // The last label starts with a letter: one of digits would be
-            // read as an IPv4 address.
-            "(?:[A-WYZa-wyz][A-Za-z0-9-]*|[Xx](?:[A-MO-Za-mo-z0-9-][A-Za-z0-9-]*|[Nn](?:[A-Za-z0-9][A-Za-z0-9-]*|-(?:[A-Za-z0-9][A-Za-z0-9-]*)?)?)?)",
-            r"|\[[0-9A-Fa-f:.]+\])",
-            "(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?",
-            r"(?:[/?#][^\s]*)?$"
-        ))),
-        ..StringNode::PLAIN
-    });
-}
+mod url_impl {
+    //! `url` parses by the WHATWG URL standard, which refuses some URIs of RFC
+    //! 3986 (`http:` with no host, `http://256.256.256.256/`, percent signs in
+    //! a host, an `xn--` label that is not Punycode, a port past 65535). The
+    //! schema is the `uri` format narrowed to what it reads of those: an
+    //! `http`, `https`, `ws`, `wss` or `ftp` URL whose host is a name (letters,
+    //! digits and hyphens, the last label starting with a letter, no `xn--`
+    //! label) or an IPv6 literal, with an optional port. Other URLs it reads
+    //! (`mailto:`, `file:`) are refused by the schema: a field of those takes a
+    //! `String` with `#[tool(format = "uri")]`.
 
-/// A host label that does not start with `xn--` (which `url` decodes as
-/// Punycode, refusing what does not decode).
-#[allow(unused_macros)]
-macro_rules! url_label {
-    () => {
-        "(?:[A-WYZa-wyz0-9][A-Za-z0-9-]*|[Xx](?:[A-MO-Za-mo-z0-9-][A-Za-z0-9-]*|[Nn](?:[A-Za-z0-9][A-Za-z0-9-]*|-(?:[A-Za-z0-9][A-Za-z0-9-]*)?)?)?)"
-    };
+    use crate::model::{Node, Schema, StringNode};
+
+    /// A host label that does not start with `xn--` (which `url` decodes as
+    /// Punycode, refusing what does not decode).
+    macro_rules! url_label {
+        () => {
+            "(?:[A-WYZa-wyz0-9][A-Za-z0-9-]*|[Xx](?:[A-MO-Za-mo-z0-9-][A-Za-z0-9-]*|[Nn](?:[A-Za-z0-9][A-Za-z0-9-]*|-(?:[A-Za-z0-9][A-Za-z0-9-]*)?)?)?)"
+        };
+    }
+
+    impl Schema for url::Url {
+        const SCHEMA: &'static Node = &Node::String(StringNode {
+            format: Some(crate::model::Ref::Static("uri")),
+            pattern: Some(crate::model::Ref::Static(concat!(
+                "^(?:[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?|[Ff][Tt][Pp])://",
+                "(?:[A-Za-z0-9._~!$&'()*+,;=:-]*@)?",
+                "(?:(?:",
+                url_label!(),
+                r"\.)*",
+                // The last label starts with a letter: one of digits would be
+                // read as an IPv4 address.
+                "(?:[A-WYZa-wyz][A-Za-z0-9-]*|[Xx](?:[A-MO-Za-mo-z0-9-][A-Za-z0-9-]*|[Nn](?:[A-Za-z0-9][A-Za-z0-9-]*|-(?:[A-Za-z0-9][A-Za-z0-9-]*)?)?)?)",
+                r"|\[[0-9A-Fa-f:.]+\])",
+                "(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?",
+                r"(?:[/?#][^\s]*)?$"
+            ))),
+            ..StringNode::PLAIN
+        });
+    }
 }
-use url_label;

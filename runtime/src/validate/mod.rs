@@ -388,7 +388,7 @@ impl InputValidator {
     /// schema passed means the schema and the type disagree: the answer
     /// names the exposed path of the value serde could not read and its
     /// reason in the model's terms, and the defect is logged (`tracing`,
-    /// level error).
+    /// level error, with the `log` feature, which the catalog turns on).
     fn deserialize<T: serde::de::DeserializeOwned>(
         &self,
         value: Value,

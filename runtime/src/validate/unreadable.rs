@@ -14,6 +14,7 @@ use super::{Rule, Violation};
 use crate::model::{Direction, Field, Node, NodeRef, Shape, Tagging, flattened};
 
 /// The violation for `value` (source names), which serde refused as a `T`.
+#[cfg_attr(not(feature = "log"), allow(unused_variables))]
 pub(super) fn violation<T: DeserializeOwned>(root: &Node, tool: &str, value: &Value) -> Violation {
     let Err(error) = serde_path_to_error::deserialize::<_, T>(value) else {
         // serde read it this time: nothing to locate.
@@ -25,6 +26,7 @@ pub(super) fn violation<T: DeserializeOwned>(root: &Node, tool: &str, value: &Va
     };
     let reason = error.inner().to_string();
     let (path, at) = exposed_path(root, error.path().iter());
+    #[cfg(feature = "log")]
     tracing::error!(
         tool,
         path = %path,
