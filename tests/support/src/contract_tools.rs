@@ -407,6 +407,8 @@ pub enum Job {
     },
     Ping,
     Labels(BTreeMap<String, String>),
+    Counts(BTreeMap<String, u32>),
+    Window(Window),
 }
 
 /// A step, externally tagged.
