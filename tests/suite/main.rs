@@ -16,6 +16,7 @@ mod endpoint;
 mod export;
 mod fast_path;
 mod gateway;
+mod import_shapes;
 mod input_schema;
 mod names;
 mod profiles;

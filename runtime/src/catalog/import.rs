@@ -59,6 +59,10 @@ pub struct Imported {
     pub tools: Vec<String>,
     /// The operations left out.
     pub skipped: Vec<Skipped>,
+    /// Parts of operations that were written, left out (a parameter the
+    /// gateway sets itself, a pattern JSON Schema does not read, an example
+    /// its own field refuses): the operation, and what and why.
+    pub dropped: Vec<Skipped>,
 }
 
 /// Why a document cannot be imported at all.
@@ -120,7 +124,9 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
     let mut downstreams: Vec<(String, Option<Auth>)> = Vec::new();
     let mut tools = Vec::new();
     let mut skipped = Vec::new();
+    let mut dropped = Vec::new();
     let mut seen = BTreeSet::new();
+    let mut taken_names = BTreeSet::new();
     let paths = document
         .get("paths")
         .and_then(Value::as_object)
@@ -151,13 +157,32 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
                 method,
                 shared: item.get("parameters"),
             };
+            let mut notes = Vec::new();
             let result = security(document, operation, options).and_then(|(downstream, auth)| {
-                let (name, text) = context.tool(operation, &label, options, &downstream)?;
+                let (name, text) = context.tool(
+                    operation,
+                    &label,
+                    options,
+                    &downstream,
+                    &mut taken_names,
+                    &mut notes,
+                )?;
+                // What the importer wrote is held to the checks an operator's
+                // file is: a tool they refuse is skipped with their reason,
+                // never written.
+                checked_alone(
+                    &downstream_text(&downstream, &base_url, auth.as_ref()),
+                    &text,
+                )?;
                 if !downstreams.iter().any(|(id, _)| *id == downstream) {
                     downstreams.push((downstream, auth));
                 }
                 Ok((name, text))
             });
+            dropped.extend(notes.into_iter().map(|reason| Skipped {
+                operation: label.clone(),
+                reason,
+            }));
             match result {
                 Ok((name, text)) => {
                     tools_text.push('\n');
@@ -172,41 +197,78 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
         }
     }
     every_one_found(&options.operations, &seen, "the document")?;
-    let mut out = Writer::default();
+    let mut text = String::new();
     for (id, auth) in &downstreams {
-        if !out.text.is_empty() {
-            out.text.push('\n');
+        if !text.is_empty() {
+            text.push('\n');
         }
-        out.line("[[downstream]]");
-        out.pair("id", id.as_str());
-        out.pair("base_url", base_url.as_str());
-        match auth {
-            None => {}
-            Some(Auth::Header { header, env }) => out.line(&format!(
-                "auth = {{ kind = \"header\", header = {}, env = {} }}",
-                toml::Value::from(header.as_str()),
-                toml::Value::from(env.as_str())
-            )),
-            Some(Auth::Bearer { env }) => out.line(&format!(
-                "auth = {{ kind = \"bearer\", env = {} }}",
-                toml::Value::from(env.as_str())
-            )),
-            Some(Auth::Basic {
-                user_env,
-                password_env,
-            }) => out.line(&format!(
-                "auth = {{ kind = \"basic\", user_env = {}, password_env = {} }}",
-                toml::Value::from(user_env.as_str()),
-                toml::Value::from(password_env.as_str())
-            )),
-        }
+        text.push_str(&downstream_text(id, &base_url, auth.as_ref()));
     }
-    out.text.push_str(&tools_text);
+    text.push_str(&tools_text);
     Ok(Imported {
-        toml: out.text,
+        toml: text,
         tools,
         skipped,
+        dropped,
     })
+}
+
+/// A `[[downstream]]` section.
+fn downstream_text(id: &str, base_url: &str, auth: Option<&Auth>) -> String {
+    let mut out = Writer::default();
+    out.line("[[downstream]]");
+    out.pair("id", id);
+    out.pair("base_url", base_url);
+    let text = |s: &str| toml::Value::from(s);
+    match auth {
+        None => {}
+        Some(Auth::Header { header, env }) => out.line(&format!(
+            "auth = {{ kind = \"header\", header = {}, env = {} }}",
+            text(header),
+            text(env)
+        )),
+        Some(Auth::Bearer { env }) => out.line(&format!(
+            "auth = {{ kind = \"bearer\", env = {} }}",
+            text(env)
+        )),
+        Some(Auth::Basic {
+            user_env,
+            password_env,
+        }) => out.line(&format!(
+            "auth = {{ kind = \"basic\", user_env = {}, password_env = {} }}",
+            text(user_env),
+            text(password_env)
+        )),
+    }
+    out.text
+}
+
+/// Checks one written tool with its downstream, as a configuration of its
+/// own; the checks' first problem if they refuse it.
+fn checked_alone(downstream: &str, tool: &str) -> Result<(), String> {
+    let text = format!(
+        "[[tenant]]\nid = \"import\"\n\n[[client]]\nid = \"import\"\ntenant = \"import\"\n\n{downstream}\n{tool}"
+    );
+    match super::Config::from_toml(&text, "import", &crate::call::Registry::new()) {
+        Ok(_) => Ok(()),
+        Err(errors) => {
+            let first = errors.iter().next();
+            Err(first.map_or_else(
+                || "the configuration checks refuse it".to_owned(),
+                |error| {
+                    // The key without the tool's place in the file.
+                    let key = error
+                        .key
+                        .split_once("].")
+                        .map_or(&*error.key, |(_, key)| key);
+                    format!(
+                        "the checks refuse what it would write ({key}: {})",
+                        error.message
+                    )
+                },
+            ))
+        }
+    }
 }
 
 /// An operation asked for by name that the document lacks is an error.
@@ -268,16 +330,20 @@ impl Context<'_> {
             let Some(reference) = value.get("$ref").and_then(as_str) else {
                 return Ok(value);
             };
-            let Some(pointer) = reference.strip_prefix('#') else {
+            let Some(fragment) = reference.strip_prefix('#') else {
                 return Err(format!("`{reference}` points outside the document"));
             };
+            // A fragment is percent-encoded (`%7Bid%7D` for `{id}`).
+            let pointer = percent_encoding::percent_decode_str(fragment)
+                .decode_utf8()
+                .map_err(|_| format!("`{reference}` is not UTF-8 once decoded"))?;
             if trail.iter().any(|r| r == reference) {
                 return Err(format!("`{reference}` contains itself"));
             }
             trail.push(reference.to_owned());
             value = self
                 .document
-                .pointer(pointer)
+                .pointer(&pointer)
                 .ok_or_else(|| format!("`{reference}` resolves nowhere"))?;
         }
         Err("`$ref`s chain too deep".to_owned())
@@ -289,11 +355,28 @@ impl Context<'_> {
         label: &str,
         options: &ImportOptions,
         downstream: &str,
+        taken_names: &mut BTreeSet<String>,
+        notes: &mut Vec<String>,
     ) -> Result<(String, String), String> {
         if let Some(problem) = template_problem(self.path) {
             return Err(problem);
         }
-        let name = format!("{}{}", options.prefix, kebab(label));
+        let mut base = kebab(label);
+        if base.is_empty() {
+            base = kebab(&format!("{} {}", self.method, self.path));
+        }
+        if base.is_empty() {
+            base = self.method.to_owned();
+        }
+        let base = fit(&format!("{}{}", options.prefix, base), 120);
+        // Two operation ids can read alike once cased (`getPet`,
+        // `get_pet`): the later one is numbered.
+        let mut name = base.clone();
+        let mut n = 1;
+        while taken_names.contains(&name) {
+            n += 1;
+            name = format!("{base}-{n}");
+        }
         let text = |key: &str| {
             operation
                 .get(key)
@@ -309,15 +392,27 @@ impl Context<'_> {
             (None, None) => format!("{} {}", self.method.to_uppercase(), self.path),
         };
         let mut arguments = Vec::new();
-        let parameters = self.shared.and_then(as_array).into_iter().flatten().chain(
+        // An operation's parameter replaces the path's of the same name and
+        // place.
+        let mut parameters: Vec<&Value> = Vec::new();
+        for parameter in self.shared.and_then(as_array).into_iter().flatten().chain(
             operation
                 .get("parameters")
                 .and_then(as_array)
                 .into_iter()
                 .flatten(),
-        );
-        for parameter in parameters {
+        ) {
             let parameter = self.resolve(parameter, &mut Vec::new())?;
+            let key = |p: &Value| {
+                (
+                    p.get("name").and_then(as_str).map(str::to_owned),
+                    p.get("in").and_then(as_str).map(str::to_owned),
+                )
+            };
+            parameters.retain(|earlier| key(earlier) != key(parameter));
+            parameters.push(parameter);
+        }
+        for parameter in parameters {
             let name = parameter.get("name").and_then(as_str).unwrap_or_default();
             let location = match parameter.get("in").and_then(as_str) {
                 Some("path") => "path",
@@ -328,8 +423,18 @@ impl Context<'_> {
                 }
                 None => return Err(format!("the parameter `{name}` says nowhere it goes")),
             };
+            if location == "header" && is_set_by_gateway(name) {
+                notes.push(format!(
+                    "the header parameter `{name}` is left out: the gateway sets it itself"
+                ));
+                continue;
+            }
+            let schema = parameter.get("schema").cloned().unwrap_or(Value::Null);
+            let schema = self.resolve(&schema, &mut Vec::new())?.clone();
             // The gateway writes `form` (exploded) queries and `simple`
-            // paths and headers, the defaults; no other style.
+            // paths and headers, the defaults; no other style. A style
+            // changes how a list or an object is written; a query's single
+            // value is written alike in every style.
             let style = parameter.get("style").and_then(as_str);
             let exploded = parameter.get("explode").and_then(as_bool);
             let usual = if location == "query" {
@@ -337,7 +442,10 @@ impl Context<'_> {
             } else {
                 "simple"
             };
-            if style.is_some_and(|s| s != usual) || (location == "query" && exploded == Some(false))
+            let single = is_scalar(&schema) || type_of(&schema).is_none();
+            if !(location == "query" && single)
+                && (style.is_some_and(|s| s != usual)
+                    || (location == "query" && exploded == Some(false)))
             {
                 return Err(format!(
                     "the {location} parameter `{name}` is written in the `{}` style{}, which the gateway does not write",
@@ -351,13 +459,21 @@ impl Context<'_> {
             }
             let required =
                 parameter.get("required").and_then(as_bool).unwrap_or(false) || location == "path";
-            let schema = parameter.get("schema").cloned().unwrap_or(Value::Null);
-            let schema = self.resolve(&schema, &mut Vec::new())?.clone();
+            // A parameter without a type is sent as text.
+            let schema = if type_of(&schema).is_none()
+                && !["oneOf", "anyOf", "allOf", "properties", "items"]
+                    .iter()
+                    .any(|k| schema.get(k).is_some())
+            {
+                schema_of_kind("string", None)
+            } else {
+                schema
+            };
             let description = parameter
                 .get("description")
                 .and_then(as_str)
                 .map(str::to_owned);
-            let exposed = snake(name);
+            let exposed = fit(&snake(name), 64);
             if type_of(&schema) == Some("array") {
                 let items = schema.get("items").cloned().unwrap_or(Value::Null);
                 let items = self.resolve(&items, &mut Vec::new())?.clone();
@@ -432,14 +548,21 @@ impl Context<'_> {
             self.flatten(schema, "", "", true, 0, &mut Vec::new(), &mut results)?;
         }
         // Exposed names must be unique: a later clash takes its location's
-        // name as a prefix.
+        // name as a prefix, and a number if that is taken too.
         let mut taken = BTreeSet::new();
         for field in &mut arguments {
-            if !taken.insert(field.exposed.clone())
-                && let Some(location) = field.location
-            {
-                field.exposed = format!("{location}_{}", field.exposed);
-                taken.insert(field.exposed.clone());
+            if taken.insert(field.exposed.clone()) {
+                continue;
+            }
+            let base = match field.location {
+                Some(location) => format!("{location}_{}", field.exposed),
+                None => field.exposed.clone(),
+            };
+            field.exposed = base.clone();
+            let mut n = 1;
+            while !taken.insert(field.exposed.clone()) {
+                n += 1;
+                field.exposed = numbered(&base, n);
             }
         }
         let mut out = Writer::default();
@@ -469,12 +592,24 @@ impl Context<'_> {
             }
             _ => {}
         }
+        // Exposed names must be unique among the results too (`jobId` and
+        // `job_id` both read `job_id`): a later one is numbered.
+        let mut taken = BTreeSet::new();
+        for field in &mut results {
+            let base = field.exposed.clone();
+            let mut n = 1;
+            while !taken.insert(field.exposed.clone()) {
+                n += 1;
+                field.exposed = numbered(&base, n);
+            }
+        }
         for field in &arguments {
-            write_field(&mut out, "argument", field);
+            write_field(&mut out, "argument", field, notes);
         }
         for field in &results {
-            write_field(&mut out, "result", field);
+            write_field(&mut out, "result", field, notes);
         }
+        taken_names.insert(name.clone());
         Ok((name, out.text))
     }
 
@@ -514,6 +649,23 @@ impl Context<'_> {
             ));
         }
         let mark = trail.len();
+        // A schema that contains itself is passed on whole where it comes
+        // back: an object argument or result the client writes or reads
+        // as JSON.
+        if let Some(reference) = schema.get("$ref").and_then(as_str)
+            && trail.iter().any(|r| r == reference)
+            && !exposed.is_empty()
+        {
+            out.push(Found {
+                exposed: exposed.to_owned(),
+                source: source.to_owned(),
+                location: None,
+                schema: schema_of_kind("object", None),
+                required,
+                description: None,
+            });
+            return Ok(());
+        }
         let schema = self.resolve(schema, trail)?;
         for key in ["oneOf", "anyOf"] {
             if let Some(alternatives) = schema.get(key).and_then(as_array) {
@@ -556,7 +708,7 @@ impl Context<'_> {
                     });
                 }
                 for (name, property) in &properties.0 {
-                    let child_exposed = join(exposed, &snake(name));
+                    let child_exposed = join(exposed, &fit(&snake(name), 64));
                     let child_source = join(source, name);
                     let child_required = required && properties.1.contains(name);
                     self.flatten(
@@ -569,6 +721,24 @@ impl Context<'_> {
                         out,
                     )?;
                 }
+            }
+            // An array of arrays is passed on whole: a path names the
+            // items of one array only.
+            Some("array")
+                if !exposed.is_empty()
+                    && schema
+                        .get("items")
+                        .and_then(|items| self.resolve(items, &mut trail.clone()).ok())
+                        .is_some_and(|items| type_of(items) == Some("array")) =>
+            {
+                out.push(Found {
+                    exposed: exposed.to_owned(),
+                    source: source.to_owned(),
+                    location: None,
+                    schema: schema_of_kind("array", None),
+                    required,
+                    description,
+                });
             }
             Some("array") => {
                 let items = schema.get("items").cloned().unwrap_or(Value::Null);
@@ -789,12 +959,62 @@ fn merged_properties(context: &Context<'_>, schema: &Value) -> Result<Properties
     Ok((properties, required))
 }
 
-/// The schema of a JSON media type among `content`'s.
+/// The schema of a JSON media type among `content`'s: `application/json`
+/// or a `+json` type, with any parameters (`; charset=utf-8`), else a
+/// wildcard (`*/*`, `application/*`) with a schema.
 fn json_schema(content: &Map) -> Option<&Value> {
+    let essence = |kind: &str| {
+        kind.split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase()
+    };
+    let is_json = |kind: &str| {
+        let kind = essence(kind);
+        kind == "application/json" || kind.ends_with("+json")
+    };
     content
         .iter()
-        .find(|(kind, _)| *kind == "application/json" || kind.ends_with("+json"))
+        .find(|(kind, _)| is_json(kind))
+        .or_else(|| {
+            content
+                .iter()
+                .find(|(kind, _)| matches!(essence(kind).as_str(), "*/*" | "application/*"))
+        })
         .and_then(|(_, media)| media.get("schema"))
+}
+
+/// `name` cut to at most `limit` bytes, keeping it unique: a longer name
+/// keeps its start and ends with eight hex digits of a hash of the whole.
+fn fit(name: &str, limit: usize) -> String {
+    if name.len() <= limit {
+        return name.to_owned();
+    }
+    // FNV-1a: stable across runs and platforms.
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let mut cut = limit - 9;
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let stem = name[..cut].trim_end_matches(['-', '_']);
+    format!("{stem}_{:08x}", hash as u32)
+}
+
+/// `name` with a number: `job_id_2`, `items[].id_2`.
+fn numbered(name: &str, n: usize) -> String {
+    match name.strip_suffix("[]") {
+        Some(stem) => format!("{stem}_{n}[]"),
+        None => format!("{name}_{n}"),
+    }
+}
+
+/// Headers the gateway writes itself (its framing and credentials); a
+/// parameter of the same name is left out.
+fn is_set_by_gateway(name: &str) -> bool {
+    name.eq_ignore_ascii_case("authorization") || super::config::gateway::is_managed_header(name)
 }
 
 /// A schema's one type (3.1's `["string", "null"]` read as `string`).
@@ -850,7 +1070,7 @@ fn kebab(name: &str) -> String {
     snake(name).replace('_', "-")
 }
 
-fn write_field(out: &mut Writer, role: &str, field: &Found) {
+fn write_field(out: &mut Writer, role: &str, field: &Found, notes: &mut Vec<String>) {
     out.text.push('\n');
     out.line(&format!("[[gateway_tool.version.{role}]]"));
     out.pair("name", field.exposed.as_str());
@@ -871,58 +1091,117 @@ fn write_field(out: &mut Writer, role: &str, field: &Found) {
     if let Some(description) = &field.description {
         out.pair("description", description.as_str());
     }
+    // What is written is also the schema its example is held to.
+    let mut written = serde_json::Map::new();
+    written.insert("type".to_owned(), kind.into());
     let format = schema.get("format").and_then(as_str);
-    match (kind, format) {
-        ("string", Some(format)) if FORMATS.contains(&format) => out.pair("format", format),
-        ("integer", Some("int32")) => {
-            out.pair("minimum", i64::from(i32::MIN));
-            out.pair("maximum", i64::from(i32::MAX));
-        }
-        _ => {}
-    }
-    for (key, name) in [
-        ("minLength", "min_length"),
-        ("maxLength", "max_length"),
-        ("minItems", "min_items"),
-        ("maxItems", "max_items"),
-    ] {
-        if let Some(n) = schema.get(key).and_then(as_i64) {
-            out.pair(name, n);
-        }
-    }
     if kind == "string"
-        && let Some(pattern) = schema.get("pattern").and_then(as_str)
+        && let Some(format) = format.filter(|f| FORMATS.contains(f))
     {
-        out.pair("pattern", pattern);
+        out.pair("format", format);
+        written.insert("format".to_owned(), format.into());
+    }
+    if kind == "string" {
+        for (key, name) in [("minLength", "min_length"), ("maxLength", "max_length")] {
+            if let Some(n) = schema.get(key).and_then(as_i64).filter(|n| *n >= 0) {
+                out.pair(name, n);
+                written.insert(key.to_owned(), n.into());
+            }
+        }
+        if let Some(pattern) = schema.get("pattern").and_then(as_str) {
+            let compiles: Result<jsonschema::Validator, _> =
+                crate::validate::validator_of(&serde_json::json!({ "pattern": pattern }));
+            if compiles.is_ok() {
+                out.pair("pattern", pattern);
+                written.insert("pattern".to_owned(), pattern.into());
+            } else {
+                notes.push(format!(
+                    "the pattern of `{}` is left out: JSON Schema does not read it as a regular expression",
+                    field.exposed
+                ));
+            }
+        }
+    }
+    if kind == "array" {
+        for (key, name) in [("minItems", "min_items"), ("maxItems", "max_items")] {
+            if let Some(n) = schema.get(key).and_then(as_i64).filter(|n| *n >= 0) {
+                out.pair(name, n);
+            }
+        }
     }
     if matches!(kind, "integer" | "number") {
-        for (key, name) in [("minimum", "minimum"), ("maximum", "maximum")] {
-            match schema.get(key) {
-                Some(Value::Number(n)) if kind == "integer" => {
-                    if let Some(n) = integer(*n) {
-                        out.pair(name, n);
-                    }
-                }
-                Some(Value::Number(n)) => out.pair(name, n.as_f64()),
-                _ => {}
+        let (minimum, maximum) = bounds(schema, kind, format);
+        for (key, bound) in [("minimum", minimum), ("maximum", maximum)] {
+            if let Some(bound) = bound {
+                let number = match &bound {
+                    toml::Value::Integer(n) => serde_json::Value::from(*n),
+                    toml::Value::Float(x) => serde_json::Value::from(*x),
+                    _ => serde_json::Value::Null,
+                };
+                written.insert(key.to_owned(), number);
+                out.pair(key, bound);
             }
         }
     }
     if kind == "string"
         && let Some(values) = schema.get("enum").and_then(as_array)
     {
-        let values: Vec<toml::Value> = values
-            .iter()
-            .filter_map(as_str)
-            .map(toml::Value::from)
-            .collect();
+        let values: Vec<&str> = values.iter().filter_map(as_str).collect();
         if !values.is_empty() {
-            out.pair("enum", toml::Value::Array(values));
+            written.insert("enum".to_owned(), values.clone().into());
+            out.pair(
+                "enum",
+                toml::Value::Array(values.into_iter().map(toml::Value::from).collect()),
+            );
         }
     }
-    if let Some(example) = schema.get("example").and_then(|e| scalar_literal(e, kind)) {
-        out.pair("examples", toml::Value::Array(vec![example]));
+    if let Some(example) = schema.get("example") {
+        let fits = scalar_literal(example, kind).is_some_and(|_| {
+            let validator: Result<jsonschema::Validator, _> =
+                crate::validate::validator_of(&serde_json::Value::Object(written));
+            validator.is_ok_and(|v| v.is_valid(&example.to_value()))
+        });
+        match scalar_literal(example, kind) {
+            Some(literal) if fits => out.pair("examples", toml::Value::Array(vec![literal])),
+            _ => notes.push(format!(
+                "the example of `{}` is left out: its own field's schema refuses it",
+                field.exposed
+            )),
+        }
     }
+}
+
+/// The bounds of a number field: its format's range (`int32`, `int64`)
+/// intersected with its own `minimum` and `maximum`, each written once.
+fn bounds(
+    schema: &Value,
+    kind: &str,
+    format: Option<&str>,
+) -> (Option<toml::Value>, Option<toml::Value>) {
+    let range = match (kind, format) {
+        ("integer", Some("int32")) => Some((f64::from(i32::MIN), f64::from(i32::MAX))),
+        _ => None,
+    };
+    let own = |key: &str| match schema.get(key) {
+        Some(Value::Number(n)) => Some(n.as_f64()),
+        _ => None,
+    };
+    let (mut low, mut high) = (own("minimum"), own("maximum"));
+    if let Some((min, max)) = range {
+        low = Some(low.map_or(min, |l| l.max(min)));
+        high = Some(high.map_or(max, |h| h.min(max)));
+    }
+    let literal = |bound: Option<f64>, round: fn(f64) -> f64| {
+        let bound = bound?;
+        if kind == "integer" {
+            let whole = round(bound);
+            // An integer bound past what TOML holds is left out.
+            (whole.abs() < 9.2e18).then(|| toml::Value::from(whole as i64))
+        } else {
+            Some(toml::Value::from(bound))
+        }
+    };
+    (literal(low, f64::ceil), literal(high, f64::floor))
 }
 
 /// A JSON scalar as a TOML value, when it is of the field's type.

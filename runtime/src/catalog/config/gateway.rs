@@ -50,7 +50,7 @@ fn is_header_name(name: &str) -> bool {
 
 /// Headers the HTTP client writes for the request's framing and content
 /// (and a SOAP call's action).
-fn is_managed_header(name: &str) -> bool {
+pub(crate) fn is_managed_header(name: &str) -> bool {
     [
         "host",
         "content-length",
@@ -462,6 +462,9 @@ fn check_version(
         })
         .collect();
     let method_has_body = method.is_some_and(Method::has_body);
+    // A DELETE sends a body only when an argument says `in = "body"`
+    // (OpenAPI allows one; many APIs take their selection there).
+    let method_allows_body = method_has_body || method == Some(Method::Delete);
     let operation_span = raw
         .operation
         .as_ref()
@@ -533,7 +536,7 @@ fn check_version(
                     &spec,
                     &source,
                     *location,
-                    method_has_body,
+                    method_allows_body,
                     &variables,
                     field,
                     &key,
@@ -1001,7 +1004,7 @@ fn check_location(
                 return refuse(
                     p,
                     format!(
-                        "`{exposed}` goes in the body, and this method sends none; use `in = \"query\"`, or POST, PUT or PATCH"
+                        "`{exposed}` goes in the body, and this method sends none; use `in = \"query\"`, or POST, PUT, PATCH or DELETE"
                     ),
                 );
             }
@@ -1113,7 +1116,19 @@ fn check_field(
         }
     };
     let source_text = raw.source.as_ref().unwrap_or(&raw.name);
-    let source = match FieldPath::source(source_text.get_ref()) {
+    // What goes in the query, a header or the path has one name, written
+    // as the API spells it (`filter.name` is one query parameter).
+    let one_name = raw.source.is_some()
+        && raw
+            .location
+            .as_ref()
+            .is_some_and(|l| matches!(l.get_ref().as_str(), "query" | "header" | "path"));
+    let read = if one_name {
+        FieldPath::name
+    } else {
+        FieldPath::source
+    };
+    let source = match read(source_text.get_ref()) {
         Ok(path) => Some(path),
         Err(problem) => {
             p.at(

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 mod authorization;
 mod check;
 mod errors;
-mod gateway;
+pub(crate) mod gateway;
 mod keys;
 mod raw;
 mod server;

@@ -230,7 +230,9 @@ impl Operation {
             }
         }
         request.segments = self.segments(arguments)?;
-        if self.method.has_body() {
+        // A DELETE carries a body only when an argument put something there.
+        let delete_body = self.method == Method::Delete && !body.is_null();
+        if self.method.has_body() || delete_body {
             request.body = Some(match body {
                 Value::Null => Value::Object(Map::new()),
                 body => body,

@@ -191,6 +191,22 @@ impl FieldPath {
         FieldPath::parse(text, |_| true, true)
     }
 
+    /// Reads the source of a value that goes in the query, a header or the
+    /// path: one name, taken as written (`filter.name`, `ids[]` are names
+    /// there, not paths).
+    pub(crate) fn name(text: &str) -> Result<FieldPath, PathError> {
+        if text.is_empty() {
+            return Err(PathError::Empty);
+        }
+        Ok(FieldPath {
+            text: text.to_owned(),
+            steps: vec![Step {
+                name: Text::from(text.to_owned()),
+                each: false,
+            }],
+        })
+    }
+
     /// Reads an exposed path: names a client can be shown (letters,
     /// digits, `_`, `-`), each maybe followed by `[]`.
     pub(crate) fn exposed(text: &str) -> Result<FieldPath, PathError> {

@@ -780,6 +780,14 @@ pub fn import_wsdl(document: &[u8], options: &ImportOptions) -> Result<Imported,
             ))
         })?;
 
+    let mut downstream = Writer::default();
+    downstream.line("[[downstream]]");
+    downstream.pair("id", options.downstream.as_str());
+    downstream.pair("base_url", base_url.as_str());
+    downstream.pair("protocol", "soap");
+    if port.version == SoapVersion::V1_2 {
+        downstream.pair("soap_version", "1.2");
+    }
     let mut tools = Vec::new();
     let mut skipped = Vec::new();
     let mut seen = BTreeSet::new();
@@ -802,7 +810,12 @@ pub fn import_wsdl(document: &[u8], options: &ImportOptions) -> Result<Imported,
             binding_namespace,
             binding_style,
             options,
-        );
+        )
+        .and_then(|(tool_name, tool_text)| {
+            // Held to the checks an operator's file is.
+            super::checked_alone(&downstream.text, &tool_text)?;
+            Ok((tool_name, tool_text))
+        });
         match result {
             Ok((tool_name, tool_text)) => {
                 text.push('\n');
@@ -816,19 +829,13 @@ pub fn import_wsdl(document: &[u8], options: &ImportOptions) -> Result<Imported,
         }
     }
     every_one_found(&options.operations, &seen, "the port's binding")?;
-    let mut out = Writer::default();
-    out.line("[[downstream]]");
-    out.pair("id", options.downstream.as_str());
-    out.pair("base_url", base_url.as_str());
-    out.pair("protocol", "soap");
-    if port.version == SoapVersion::V1_2 {
-        out.pair("soap_version", "1.2");
-    }
+    let mut out = downstream;
     out.text.push_str(&text);
     Ok(Imported {
         toml: out.text,
         tools,
         skipped,
+        dropped: Vec::new(),
     })
 }
 
@@ -934,10 +941,10 @@ fn tool(
     }
     out.pair("qualified", qualified);
     for field in &arguments.found {
-        write_field(&mut out, "argument", field);
+        write_field(&mut out, "argument", field, &mut Vec::new());
     }
     for field in &results.found {
-        write_field(&mut out, "result", field);
+        write_field(&mut out, "result", field, &mut Vec::new());
     }
     Ok((tool_name, out.text))
 }

@@ -1,0 +1,234 @@
+//! Shapes public API descriptions have, which the importer once wrote as
+//! configurations the checks refuse: each now imports into one that checks
+//! and calls the downstream as the description says, or is left out with a
+//! reason, never failing its neighbours.
+
+use serde_json::{Value, json};
+use toolschema::call::Registry;
+use toolschema::catalog::Config;
+use toolschema::catalog::import::{ImportOptions, Imported, import_openapi, parse_document};
+
+const DOCUMENT: &str = r##"{
+  "openapi": "3.0.3",
+  "servers": [{"url": "https://api.example.com/v2"}],
+  "paths": {
+    "/records/{recordId}": {
+      "parameters": [
+        {"name": "recordId", "in": "path", "required": true, "schema": {"type": "integer"}},
+        {"name": "view", "in": "query", "schema": {"type": "integer"}}
+      ],
+      "get": {
+        "operationId": "getRecord",
+        "parameters": [
+          {"name": "view", "in": "query", "schema": {"type": "string", "enum": ["full", "brief"]}},
+          {"name": "filter.name", "in": "query", "schema": {"type": "string"}},
+          {"name": "fields", "in": "query", "style": "form", "explode": false, "schema": {"type": "string"}},
+          {"name": "Content-Type", "in": "header", "required": true, "schema": {"type": "string"}},
+          {"name": "limit", "in": "query", "schema": {"type": "integer", "format": "int32", "minimum": 1, "maximum": 500, "example": "ten"}}
+        ],
+        "responses": {"200": {"description": "ok", "content": {"application/json; charset=utf-8": {"schema": {"$ref": "#/components/schemas/Record"}}}}}
+      },
+      "delete": {
+        "operationId": "deleteRecord",
+        "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"reason": {"type": "string", "pattern": "(?<=x)y\\"}}}}}},
+        "responses": {"204": {"description": "gone"}}
+      }
+    },
+    "/records/{recordId}/copy": {
+      "post": {
+        "operationId": "get_record",
+        "parameters": [{"name": "recordId", "in": "path", "required": true, "schema": {"type": "integer"}}],
+        "responses": {"201": {"description": "ok", "content": {"application/json": {"schema": {
+          "$ref": "#/paths/~1records~1%7BrecordId%7D/get/responses/200/content/application~1json;%20charset=utf-8/schema"}}}}}
+      }
+    },
+    "/search": {
+      "post": {
+        "operationId": "searchTheRecordsOfTheWholeArchiveByEveryFieldTheyHaveIncludingThoseNobodyEverFillsInAndThenSomeMoreToMakeThisLong",
+        "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "ok"}}
+      }
+    },
+    "/ping": {
+      "get": {
+        "operationId": "ping",
+        "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"deep": {"type": "boolean"}}}}}},
+        "responses": {"200": {"description": "ok"}}
+      }
+    }
+  },
+  "components": {"schemas": {
+    "Record": {"type": "object", "properties": {
+      "id": {"type": "integer"},
+      "jobId": {"type": "string"},
+      "job_id": {"type": "string"},
+      "grid": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+      "parent": {"$ref": "#/components/schemas/Record"}
+    }}
+  }}
+}"##;
+
+fn imported() -> Imported {
+    let document = parse_document(DOCUMENT).expect("JSON");
+    let options = ImportOptions {
+        downstream: "records".to_owned(),
+        ..ImportOptions::default()
+    };
+    import_openapi(&document, &options).expect("imports")
+}
+
+fn config(imported: &Imported) -> Config {
+    let text = format!(
+        "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n\n{}",
+        imported.toml
+    );
+    Config::from_toml(&text, "imported.toml", &Registry::new())
+        .unwrap_or_else(|errors| panic!("{errors}\n{}", imported.toml))
+}
+
+/// The request the tool `name` of `config` sends for `arguments`.
+fn request(
+    config: &Config,
+    name: &str,
+    arguments: Value,
+) -> toolschema::catalog::gateway::DownstreamRequest {
+    let tool = config
+        .gateway_tools()
+        .iter()
+        .find(|t| t.name() == name)
+        .unwrap_or_else(|| panic!("no tool {name}"));
+    tool.versions()[0]
+        .operation()
+        .request(&arguments)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn every_operation_imports_into_a_configuration_that_checks() {
+    let imported = imported();
+    let config = config(&imported);
+    let long = "search-the-records-of-the-whole-archive-by-every-field-they-have-including-those-nobody-ever-fills-in-and-then";
+    assert_eq!(imported.tools.len(), 4, "{:?}", imported.skipped);
+    assert_eq!(
+        imported.tools[..3],
+        ["get-record", "delete-record", "get-record-2"]
+    );
+    // Past 120 bytes a name keeps its start, and a hash of the whole after.
+    let searched = &imported.tools[3];
+    assert!(
+        searched.len() <= 120 && searched.starts_with(long),
+        "{searched}"
+    );
+    let hash = &searched[long.len()..];
+    assert!(
+        hash.len() == 9
+            && hash.starts_with('_')
+            && hash[1..].bytes().all(|b| b.is_ascii_hexdigit()),
+        "{searched}"
+    );
+    // A GET with a body is refused by the checks, so it is skipped with
+    // their reason, and the rest still import.
+    assert_eq!(imported.skipped.len(), 1, "{:?}", imported.skipped);
+    assert!(
+        imported.skipped[0]
+            .reason
+            .starts_with("the checks refuse what it would write")
+            && imported.skipped[0].reason.contains("goes in the body"),
+        "{:?}",
+        imported.skipped
+    );
+    assert_eq!(imported.skipped[0].operation, "ping");
+    assert_eq!(config.gateway_tools().len(), 4);
+    // What was left out of written tools is said.
+    let dropped: Vec<&str> = imported.dropped.iter().map(|d| d.reason.as_str()).collect();
+    assert!(
+        dropped
+            .iter()
+            .any(|d| d.contains("`Content-Type` is left out: the gateway sets it itself")),
+        "{dropped:?}"
+    );
+    assert!(
+        dropped
+            .iter()
+            .any(|d| d.contains("example of `limit` is left out")),
+        "{dropped:?}"
+    );
+    assert!(
+        dropped
+            .iter()
+            .any(|d| d.contains("pattern of `reason` is left out")),
+        "{dropped:?}"
+    );
+}
+
+#[test]
+fn queries_keep_their_names_and_the_operation_s_parameters_win() {
+    let config = config(&imported());
+    let sent = request(
+        &config,
+        "get-record",
+        json!({"record_id": 7, "view": "brief", "filter_name": "ada", "fields": "id,name", "limit": 10}),
+    );
+    assert_eq!(sent.segments, ["records", "7"]);
+    assert_eq!(
+        sent.query,
+        [
+            ("view".to_owned(), "brief".to_owned()),
+            ("filter.name".to_owned(), "ada".to_owned()),
+            ("fields".to_owned(), "id,name".to_owned()),
+            ("limit".to_owned(), "10".to_owned()),
+        ]
+    );
+    assert!(sent.headers.is_empty(), "{:?}", sent.headers);
+    assert_eq!(sent.body, None);
+    // The operation's `view` (a string of two values) replaced the path's
+    // (an integer), and `int32` and the schema's bounds were intersected.
+    let text = imported().toml;
+    let view = text.find("name = \"view\"").expect("view");
+    assert!(
+        text[view..].contains("enum = [\"full\", \"brief\"]"),
+        "{text}"
+    );
+    let limit = &text[text.find("name = \"limit\"").expect("limit")..];
+    let limit = &limit[..limit.find("\n\n").unwrap_or(limit.len())];
+    assert!(limit.contains("minimum = 1\nmaximum = 500"), "{limit}");
+    assert_eq!(limit.matches("minimum").count(), 1, "{limit}");
+}
+
+#[test]
+fn a_delete_sends_its_body() {
+    let config = config(&imported());
+    let sent = request(
+        &config,
+        "delete-record",
+        json!({"record_id": 7, "reason": "duplicate"}),
+    );
+    assert_eq!(sent.body, Some(json!({"reason": "duplicate"})));
+    // Without a body argument, a DELETE sends none.
+    let sent = request(&config, "delete-record", json!({"record_id": 7}));
+    assert_eq!(sent.body, None);
+}
+
+#[test]
+fn answers_map_with_unique_names_and_recursion_passed_whole() {
+    let text = imported().toml;
+    // `jobId` and `job_id` read alike once cased: the later is numbered.
+    assert!(
+        text.contains("name = \"job_id\"\nsource = \"jobId\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("name = \"job_id_2\"\nsource = \"job_id\""),
+        "{text}"
+    );
+    // An array of arrays, and the record inside itself, are passed whole.
+    assert!(text.contains("name = \"grid\"\ntype = \"array\""), "{text}");
+    assert!(
+        text.contains("name = \"parent\"\ntype = \"object\""),
+        "{text}"
+    );
+    // A `$ref` whose fragment is percent-encoded resolves: the copy's
+    // answer maps as the record's does.
+    let copy = &text[text.find("name = \"get-record-2\"").expect("copy")..];
+    assert!(copy.contains("name = \"job_id_2\""), "{copy}");
+}
