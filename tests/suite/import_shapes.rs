@@ -23,6 +23,8 @@ const DOCUMENT: &str = r##"{
           {"name": "view", "in": "query", "schema": {"type": "string", "enum": ["full", "brief"]}},
           {"name": "filter.name", "in": "query", "schema": {"type": "string"}},
           {"name": "fields", "in": "query", "style": "form", "explode": false, "schema": {"type": "string"}},
+          {"name": "ids", "in": "query", "explode": false, "schema": {"type": "array", "items": {"type": "integer"}}},
+          {"name": "tags", "in": "query", "schema": {"type": "array", "items": {"type": "string"}}},
           {"name": "Content-Type", "in": "header", "required": true, "schema": {"type": "string"}},
           {"name": "limit", "in": "query", "schema": {"type": "integer", "format": "int32", "minimum": 1, "maximum": 500, "example": "ten"}}
         ],
@@ -63,8 +65,11 @@ const DOCUMENT: &str = r##"{
       "jobId": {"type": "string"},
       "job_id": {"type": "string"},
       "grid": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
-      "parent": {"$ref": "#/components/schemas/Record"}
-    }}
+      "parent": {"$ref": "#/components/schemas/Record"},
+      "owner": {"anyOf": [{"$ref": "#/components/schemas/Person"}, {"type": "object", "properties": {"team": {"type": "string"}}}]},
+      "size": {"oneOf": [{"type": "integer", "maximum": 10}, {"type": "integer", "minimum": 100}]}
+    }},
+    "Person": {"type": "object", "properties": {"name": {"type": "string"}}}
   }}
 }"##;
 
@@ -167,7 +172,7 @@ fn queries_keep_their_names_and_the_operation_s_parameters_win() {
     let sent = request(
         &config,
         "get-record",
-        json!({"record_id": 7, "view": "brief", "filter_name": "ada", "fields": "id,name", "limit": 10}),
+        json!({"record_id": 7, "view": "brief", "filter_name": "ada", "fields": "id,name", "ids": [1, 2], "tags": ["a", "b"], "limit": 10}),
     );
     assert_eq!(sent.segments, ["records", "7"]);
     assert_eq!(
@@ -176,6 +181,10 @@ fn queries_keep_their_names_and_the_operation_s_parameters_win() {
             ("view".to_owned(), "brief".to_owned()),
             ("filter.name".to_owned(), "ada".to_owned()),
             ("fields".to_owned(), "id,name".to_owned()),
+            // A list without explode is one parameter; one with, repeated.
+            ("ids".to_owned(), "1,2".to_owned()),
+            ("tags".to_owned(), "a".to_owned()),
+            ("tags".to_owned(), "b".to_owned()),
             ("limit".to_owned(), "10".to_owned()),
         ]
     );
@@ -227,8 +236,57 @@ fn answers_map_with_unique_names_and_recursion_passed_whole() {
         text.contains("name = \"parent\"\ntype = \"object\""),
         "{text}"
     );
+    // Alternatives of one JSON type are passed whole as that type.
+    assert!(
+        text.contains("name = \"owner\"\ntype = \"object\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("name = \"size\"\ntype = \"integer\""),
+        "{text}"
+    );
     // A `$ref` whose fragment is percent-encoded resolves: the copy's
     // answer maps as the record's does.
     let copy = &text[text.find("name = \"get-record-2\"").expect("copy")..];
     assert!(copy.contains("name = \"job_id_2\""), "{copy}");
+}
+
+#[test]
+fn explode_applies_to_query_lists_only() {
+    let text = r#"
+[[tenant]]
+id = "t"
+
+[[client]]
+id = "c"
+tenant = "t"
+
+[[downstream]]
+id = "records"
+base_url = "https://api.example.com"
+
+[[gateway_tool]]
+name = "find"
+downstream = "records"
+
+[[gateway_tool.version]]
+version = 1
+status = "draft"
+description = "Finds records."
+method = "GET"
+path = "/records"
+
+[[gateway_tool.version.argument]]
+name = "q"
+in = "query"
+type = "string"
+explode = false
+"#;
+    let errors = Config::from_toml(text, "find.toml", &Registry::new()).expect_err("refused");
+    let message = errors.to_string();
+    assert!(
+        message.contains("gateway_tool[0].version[0].argument[0].explode")
+            && message.contains("`q` is not one (a query argument `name[]`)"),
+        "{message}"
+    );
 }

@@ -77,6 +77,10 @@ impl fmt::Display for ImportError {
 
 impl std::error::Error for ImportError {}
 
+/// Marks the item schema of a query list written as one comma-joined
+/// parameter (the importer's own key, never written out as a keyword).
+const JOINED: &str = "x-toolschema-joined";
+
 /// The most fields a body or answer is flattened into; deeper objects
 /// are passed on whole.
 const MAX_DEPTH: usize = 4;
@@ -443,7 +447,14 @@ impl Context<'_> {
                 "simple"
             };
             let single = is_scalar(&schema) || type_of(&schema).is_none();
+            // A query list in the `form` style without explode is one
+            // parameter, its values joined by commas: `explode = false`.
+            let joined = location == "query"
+                && type_of(&schema) == Some("array")
+                && style.is_none_or(|s| s == "form")
+                && exploded == Some(false);
             if !(location == "query" && single)
+                && !joined
                 && (style.is_some_and(|s| s != usual)
                     || (location == "query" && exploded == Some(false)))
             {
@@ -481,6 +492,10 @@ impl Context<'_> {
                     return Err(format!(
                         "the {location} parameter `{name}` is an array of objects"
                     ));
+                }
+                let mut items = items;
+                if joined && let Value::Object(map) = &mut items {
+                    map.insert(JOINED, true);
                 }
                 arguments.push(Found {
                     exposed: format!("{exposed}[]"),
@@ -677,6 +692,51 @@ impl Context<'_> {
                     let result = self.flatten(only, exposed, source, required, depth, trail, out);
                     trail.truncate(mark);
                     return result;
+                }
+                // Alternatives of one JSON type are passed on whole as a
+                // value of that type, each one's own shape the downstream's
+                // to check.
+                let kinds: BTreeSet<&str> = non_null
+                    .iter()
+                    .map(|a| {
+                        self.resolve(a, &mut trail.clone()).ok().and_then(|a| {
+                            type_of(a).or_else(|| {
+                                ["properties", "allOf", "additionalProperties"]
+                                    .iter()
+                                    .any(|k| a.get(k).is_some())
+                                    .then_some("object")
+                            })
+                        })
+                    })
+                    .map(|kind| kind.unwrap_or("?"))
+                    .collect();
+                if !exposed.is_empty()
+                    && let [kind] = kinds.into_iter().collect::<Vec<_>>()[..]
+                    && kind != "?"
+                {
+                    out.push(Found {
+                        exposed: exposed.to_owned(),
+                        source: source.to_owned(),
+                        location: None,
+                        schema: schema_of_kind(
+                            match kind {
+                                "object" => "object",
+                                "array" => "array",
+                                "string" => "string",
+                                "boolean" => "boolean",
+                                "integer" => "integer",
+                                _ => "number",
+                            },
+                            None,
+                        ),
+                        required,
+                        description: schema
+                            .get("description")
+                            .and_then(as_str)
+                            .map(str::to_owned),
+                    });
+                    trail.truncate(mark);
+                    return Ok(());
                 }
                 let at = if exposed.is_empty() {
                     "the body"
@@ -1081,6 +1141,9 @@ fn write_field(out: &mut Writer, role: &str, field: &Found, notes: &mut Vec<Stri
         && role == "argument"
     {
         out.pair("in", location);
+    }
+    if field.schema.get(JOINED).is_some() {
+        out.pair("explode", false);
     }
     let schema = &field.schema;
     let kind = type_of(schema).unwrap_or("string");

@@ -544,10 +544,27 @@ fn check_version(
                 )
             });
             fields_ok &= placed.is_some();
+            let is_query_list = placed == Some(Location::Query) && spec.exposed.ends_in_array();
+            if let Some(word) = &field.explode
+                && placed.is_some()
+                && !is_query_list
+            {
+                p.at(
+                    word.span(),
+                    format!("{key}.explode"),
+                    format!(
+                        "`explode` says how a query list is written, and `{}` is not one (a query argument `name[]`); remove `explode`",
+                        spec.exposed
+                    ),
+                );
+                fields_ok = false;
+            }
+            let joined = field.explode.as_ref().is_some_and(|e| !*e.get_ref());
             placed.map(|location| ArgumentMap {
                 exposed: spec.exposed.clone(),
                 location,
                 source,
+                joined,
             })
         };
         maps.push(map);
@@ -597,6 +614,13 @@ fn check_version(
                 word.span(),
                 format!("{key}.in"),
                 "a result field comes from the answer's body; remove `in`",
+            );
+            fields_ok = false;
+        } else if let Some(word) = &field.explode {
+            p.at(
+                word.span(),
+                format!("{key}.explode"),
+                "`explode` says how a query list is written; a result field has none, remove it",
             );
             fields_ok = false;
         } else if containers[k] {
@@ -1079,6 +1103,7 @@ fn declares_only(field: &RawField, spec: &FieldSpec, key: &str, p: &mut Problems
     let own = [
         ("source", field.source.as_ref().map(Spanned::span)),
         ("in", field.location.as_ref().map(Spanned::span)),
+        ("explode", field.explode.as_ref().map(Spanned::span)),
     ];
     let mut ok = true;
     for (word, span) in own {

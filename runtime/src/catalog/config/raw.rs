@@ -150,6 +150,10 @@ pub(super) struct RawField {
     pub(super) source: Option<Spanned<String>>,
     #[serde(default, rename = "in")]
     pub(super) location: Option<Spanned<String>>,
+    /// A query list written as one parameter, its values joined by commas
+    /// (`explode = false`), instead of the parameter repeated.
+    #[serde(default)]
+    pub(super) explode: Option<Spanned<bool>>,
     #[serde(rename = "type")]
     pub(super) kind: Spanned<String>,
     #[serde(default)]

@@ -204,8 +204,14 @@ impl Operation {
                 Location::Path => {}
                 Location::Query => {
                     let name = &argument.source.steps()[0].name;
-                    for (_, value) in values {
-                        if let Some(text) = text_of(value) {
+                    let texts = values.iter().filter_map(|(_, value)| text_of(value));
+                    if argument.joined {
+                        let joined: Vec<String> = texts.collect();
+                        if !joined.is_empty() {
+                            request.query.push((name.to_string(), joined.join(",")));
+                        }
+                    } else {
+                        for text in texts {
                             request.query.push((name.to_string(), text));
                         }
                     }

@@ -238,6 +238,9 @@ pub(crate) struct ArgumentMap {
     pub(crate) exposed: FieldPath,
     pub(crate) location: Location,
     pub(crate) source: FieldPath,
+    /// A query list sent as one parameter, its values joined by commas
+    /// (OpenAPI's `form` style without explode).
+    pub(crate) joined: bool,
 }
 
 /// A result field's way from the downstream's answer into the result.
