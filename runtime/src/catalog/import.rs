@@ -453,11 +453,10 @@ impl Context<'_> {
                 && type_of(&schema) == Some("array")
                 && style.is_none_or(|s| s == "form")
                 && exploded == Some(false);
-            if !(location == "query" && single)
-                && !joined
-                && (style.is_some_and(|s| s != usual)
-                    || (location == "query" && exploded == Some(false)))
-            {
+            let styled = style.is_some_and(|s| s != usual)
+                || (location == "query" && exploded == Some(false));
+            let written_alike = (location == "query" && single) || joined;
+            if styled && !written_alike {
                 return Err(format!(
                     "the {location} parameter `{name}` is written in the `{}` style{}, which the gateway does not write",
                     style.unwrap_or(usual),
