@@ -290,3 +290,37 @@ explode = false
         "{message}"
     );
 }
+
+#[test]
+fn a_server_s_variables_take_their_defaults() {
+    let document = parse_document(
+        r#"{"openapi": "3.0.0",
+            "servers": [{"url": "{scheme}://{host}/v{version}", "variables": {
+              "scheme": {"default": "https", "enum": ["https", "http"]},
+              "host": {"default": "api.example.com"},
+              "version": {"default": "3"}}}],
+            "paths": {"/ping": {"get": {"operationId": "ping", "responses": {"200": {"description": "ok"}}}}}}"#,
+    )
+    .expect("JSON");
+    let options = ImportOptions {
+        downstream: "api".to_owned(),
+        ..ImportOptions::default()
+    };
+    let imported = import_openapi(&document, &options).expect("imports");
+    assert!(
+        imported
+            .toml
+            .contains("base_url = \"https://api.example.com/v3\""),
+        "{}",
+        imported.toml
+    );
+    // A variable without a default leaves the URL unusable: the whole
+    // document is refused for one reason, which says what to do.
+    let document = parse_document(
+        r#"{"openapi": "3.0.0", "servers": [{"url": "https://{tenant}.example.com"}],
+            "paths": {"/ping": {"get": {"operationId": "ping", "responses": {"200": {"description": "ok"}}}}}}"#,
+    )
+    .expect("JSON");
+    let refused = import_openapi(&document, &options).expect_err("no default");
+    assert!(refused.to_string().contains("--base-url"), "{refused}");
+}

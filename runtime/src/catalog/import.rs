@@ -111,13 +111,13 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
     let base_url = match &options.base_url {
         Some(url) => url.clone(),
         None => {
-            let server = document
-                .pointer("/servers/0/url")
-                .and_then(as_str)
-                .unwrap_or_default();
-            if !(server.starts_with("http://") || server.starts_with("https://")) {
+            let server = server_url(document);
+            let server = server.as_str();
+            if !(server.starts_with("http://") || server.starts_with("https://"))
+                || server.contains(['{', '}'])
+            {
                 return Err(ImportError(format!(
-                    "the document's first server (`{server}`) is not an absolute URL; say where the API is with --base-url"
+                    "the document's first server (`{server}`) is not an absolute URL (or has a variable without a default); say where the API is with --base-url"
                 )));
             }
             server.to_owned()
@@ -273,6 +273,28 @@ fn checked_alone(downstream: &str, tool: &str) -> Result<(), String> {
             ))
         }
     }
+}
+
+/// The document's first server URL, each `{variable}` replaced by its
+/// `default` (a variable without one is left as written, and the URL is
+/// then refused as not absolute).
+fn server_url(document: &Value) -> String {
+    let mut url = document
+        .pointer("/servers/0/url")
+        .and_then(as_str)
+        .unwrap_or_default()
+        .to_owned();
+    if let Some(variables) = document
+        .pointer("/servers/0/variables")
+        .and_then(Value::as_object)
+    {
+        for (name, variable) in variables.iter() {
+            if let Some(default) = variable.get("default").and_then(as_str) {
+                url = url.replace(&format!("{{{name}}}"), default);
+            }
+        }
+    }
+    url
 }
 
 /// An operation asked for by name that the document lacks is an error.
