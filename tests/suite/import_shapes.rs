@@ -25,6 +25,8 @@ const DOCUMENT: &str = r##"{
           {"name": "fields", "in": "query", "style": "form", "explode": false, "schema": {"type": "string"}},
           {"name": "ids", "in": "query", "explode": false, "schema": {"type": "array", "items": {"type": "integer"}}},
           {"name": "tags", "in": "query", "schema": {"type": "array", "items": {"type": "string"}}},
+          {"name": "status", "in": "query", "schema": {"type": "string"}},
+          {"name": "status[]", "in": "query", "schema": {"type": "array", "items": {"type": "string"}}},
           {"name": "Content-Type", "in": "header", "required": true, "schema": {"type": "string"}},
           {"name": "limit", "in": "query", "schema": {"type": "integer", "format": "int32", "minimum": 1, "maximum": 500, "example": "ten"}}
         ],
@@ -172,7 +174,7 @@ fn queries_keep_their_names_and_the_operation_s_parameters_win() {
     let sent = request(
         &config,
         "get-record",
-        json!({"record_id": 7, "view": "brief", "filter_name": "ada", "fields": "id,name", "ids": [1, 2], "tags": ["a", "b"], "limit": 10}),
+        json!({"record_id": 7, "view": "brief", "filter_name": "ada", "fields": "id,name", "ids": [1, 2], "tags": ["a", "b"], "status": "open", "status_list": ["x", "y"], "limit": 10}),
     );
     assert_eq!(sent.segments, ["records", "7"]);
     assert_eq!(
@@ -185,6 +187,10 @@ fn queries_keep_their_names_and_the_operation_s_parameters_win() {
             ("ids".to_owned(), "1,2".to_owned()),
             ("tags".to_owned(), "a".to_owned()),
             ("tags".to_owned(), "b".to_owned()),
+            // `status` and `status[]` both: the list is `status_list`.
+            ("status".to_owned(), "open".to_owned()),
+            ("status[]".to_owned(), "x".to_owned()),
+            ("status[]".to_owned(), "y".to_owned()),
             ("limit".to_owned(), "10".to_owned()),
         ]
     );

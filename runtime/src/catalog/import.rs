@@ -438,6 +438,10 @@ impl Context<'_> {
             parameters.retain(|earlier| key(earlier) != key(parameter));
             parameters.push(parameter);
         }
+        let names: BTreeSet<&str> = parameters
+            .iter()
+            .filter_map(|p| p.get("name").and_then(as_str))
+            .collect();
         for parameter in parameters {
             let name = parameter.get("name").and_then(as_str).unwrap_or_default();
             let location = match parameter.get("in").and_then(as_str) {
@@ -505,7 +509,15 @@ impl Context<'_> {
                 .get("description")
                 .and_then(as_str)
                 .map(str::to_owned);
-            let exposed = fit(&snake(name), 64);
+            // `status` and `status[]` side by side (a list in PHP's
+            // spelling beside a single value) would read alike once cased:
+            // the list is `status_list`.
+            let exposed = match name.strip_suffix("[]") {
+                Some(single) if names.contains(single) => {
+                    fit(&format!("{}_list", snake(single)), 64)
+                }
+                _ => fit(&snake(name), 64),
+            };
             if type_of(&schema) == Some("array") {
                 let items = schema.get("items").cloned().unwrap_or(Value::Null);
                 let items = self.resolve(&items, &mut Vec::new())?.clone();
