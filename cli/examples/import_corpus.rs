@@ -22,6 +22,7 @@ use toolschema::catalog::Config;
 use toolschema::catalog::import::{
     ImportOptions, Imported, import_openapi, import_wsdl, parse_document,
 };
+use toolschema::project::{Mode, project_tool};
 
 /// Where a relative document is served from when it says nowhere.
 const PLACEHOLDER_BASE: &str = "https://api.example.invalid";
@@ -46,6 +47,14 @@ struct Tally {
     dropped: BTreeMap<String, (usize, String)>,
     problems: BTreeMap<String, (usize, String)>,
     slowest: (Duration, String),
+    /// The catalogs' TOML text, in all and the largest.
+    catalog_bytes: usize,
+    largest_catalog: (usize, String),
+    /// Each usable tool's Full-mode definition (what `tools/list` shows
+    /// of it), in bytes: in all, how many, and the largest.
+    definition_bytes: usize,
+    definitions: usize,
+    largest_definition: (usize, String),
 }
 
 /// A reason with the names in it replaced, so that reasons group by kind.
@@ -115,10 +124,26 @@ fn check(tally: &mut Tally, imported: &Imported, name: &str) {
         "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n\n{}",
         imported.toml
     );
+    tally.catalog_bytes += imported.toml.len();
+    if imported.toml.len() > tally.largest_catalog.0 {
+        tally.largest_catalog = (imported.toml.len(), name.to_owned());
+    }
     match Config::from_toml(&text, name, &Registry::new()) {
-        Ok(_) => {
+        Ok(config) => {
             tally.checks += usize::from(tally.has_operations);
             tally.usable += imported.tools.len();
+            for tool in config.gateway_tools() {
+                for version in tool.versions() {
+                    let bytes = project_tool(version.def(), Mode::Full)
+                        .to_compact_string()
+                        .len();
+                    tally.definition_bytes += bytes;
+                    tally.definitions += 1;
+                    if bytes > tally.largest_definition.0 {
+                        tally.largest_definition = (bytes, format!("{name}: {}", tool.name()));
+                    }
+                }
+            }
         }
         Err(errors) => {
             for error in errors.iter() {
@@ -311,6 +336,16 @@ fn main() {
         tally.slowest.0.as_secs_f64(),
         tally.slowest.1,
         peak_memory_mib().map_or("?".to_owned(), |m| format!("{m:.0}"))
+    );
+    println!(
+        "catalogs {:.1} MiB in all, the largest {:.1} MiB ({}); tool definitions (Full) {:.0} bytes on average (about {:.0} tokens), the largest {} bytes ({})",
+        tally.catalog_bytes as f64 / 1048576.0,
+        tally.largest_catalog.0 as f64 / 1048576.0,
+        tally.largest_catalog.1,
+        tally.definition_bytes as f64 / tally.definitions.max(1) as f64,
+        tally.definition_bytes as f64 / tally.definitions.max(1) as f64 / 4.0,
+        tally.largest_definition.0,
+        tally.largest_definition.1,
     );
     print_kinds("documents refused", &tally.refused);
     print_kinds("check problems, by kind", &tally.problems);

@@ -3,7 +3,8 @@
 //! and calls the downstream as the description says, or is left out with a
 //! reason, never failing its neighbours.
 
-use serde_json::{Value, json};
+use super::imported::{config, import, request};
+use serde_json::json;
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
 use toolschema::catalog::import::{ImportOptions, Imported, import_openapi, parse_document};
@@ -76,38 +77,7 @@ const DOCUMENT: &str = r##"{
 }"##;
 
 fn imported() -> Imported {
-    let document = parse_document(DOCUMENT).expect("JSON");
-    let options = ImportOptions {
-        downstream: "records".to_owned(),
-        ..ImportOptions::default()
-    };
-    import_openapi(&document, &options).expect("imports")
-}
-
-fn config(imported: &Imported) -> Config {
-    let text = format!(
-        "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n\n{}",
-        imported.toml
-    );
-    Config::from_toml(&text, "imported.toml", &Registry::new())
-        .unwrap_or_else(|errors| panic!("{errors}\n{}", imported.toml))
-}
-
-/// The request the tool `name` of `config` sends for `arguments`.
-fn request(
-    config: &Config,
-    name: &str,
-    arguments: Value,
-) -> toolschema::catalog::gateway::DownstreamRequest {
-    let tool = config
-        .gateway_tools()
-        .iter()
-        .find(|t| t.name() == name)
-        .unwrap_or_else(|| panic!("no tool {name}"));
-    tool.versions()[0]
-        .operation()
-        .request(&arguments)
-        .unwrap_or_else(|e| panic!("{e}"))
+    import(DOCUMENT, "records")
 }
 
 #[test]

@@ -1,19 +1,26 @@
 //! `toolschema import openapi`: gateway tools written from an OpenAPI
-//! 3.0 or 3.1 document (JSON or YAML), as draft versions for an operator to
-//! review and publish (feature `import`); `import wsdl` does the same for a
-//! SOAP service ([`import_wsdl`]).
+//! 3.0 or 3.1 document, or a Swagger 2.0 one (JSON or YAML), as draft
+//! versions for an operator to review and publish (feature `import`);
+//! `import wsdl` does the same for a SOAP service ([`import_wsdl`]).
 //!
 //! Each chosen operation becomes a `[[gateway_tool]]` with one draft
 //! version: its name from the `operationId`, its description from the
 //! summary and description, its parameters and JSON body as arguments and
 //! its JSON answer as result fields, `$ref`s resolved. Exposed names are
 //! the source names in `snake_case`; the source paths keep the document's
-//! own. What the configuration cannot express (file uploads, `oneOf`
-//! bodies, cookies, non-JSON bodies) is reported and skipped.
+//! own. A body or answer of many fields lists its properties and passes
+//! the objects below whole, each with its schema inlined (names inside
+//! are the API's own, both ways); a body of several shapes, or of one
+//! value, is one argument `body`. A header or query parameter of one
+//! possible value is sent with every call (`headers`, `query`). What the
+//! configuration cannot express (file uploads, forms, cookies, non-JSON
+//! bodies) is reported and skipped.
 
+mod swagger;
 mod wsdl;
 mod yaml;
 
+use core::cell::{Cell, RefCell};
 use core::fmt;
 use std::collections::BTreeSet;
 
@@ -81,15 +88,30 @@ impl std::error::Error for ImportError {}
 /// parameter (the importer's own key, never written out as a keyword).
 const JOINED: &str = "x-toolschema-joined";
 
-/// The most fields a body or answer is flattened into; deeper objects
-/// are passed on whole.
+/// How many levels of a body or answer are flattened into fields; deeper
+/// objects are passed on whole.
 const MAX_DEPTH: usize = 4;
 
 /// The most fields one body or answer is flattened into. `$ref`s can make
 /// a small document stand for millions of fields (forty properties each
-/// naming a schema of forty, four levels down); past this the operation
-/// is skipped, having done work bounded by it.
+/// naming a schema of forty, four levels down); past this the body is one
+/// value, having done work bounded by it.
 const MAX_FIELDS: usize = 1000;
+
+/// Past this many fields, a body or answer is flattened one level only:
+/// its properties are its fields, objects below passed on whole with their
+/// schema (benches/README.md, "Real API descriptions", measures the
+/// choice).
+const FLAT_FIELDS: usize = 64;
+
+/// The most schema objects inlined into the schemas of the values one
+/// body or answer passes on whole; past it, `{}` (any value) stands for
+/// the rest.
+const MAX_INLINED: usize = 96;
+
+/// How many levels of properties and items an inlined schema spells out;
+/// below, a value's type alone.
+const INLINED_DEPTH: usize = 3;
 
 /// Reads an OpenAPI document, JSON or YAML.
 pub fn parse_document(text: &str) -> Result<Value, ImportError> {
@@ -100,8 +122,17 @@ pub fn parse_document(text: &str) -> Result<Value, ImportError> {
         .map_err(|error| ImportError(format!("the document is neither JSON nor YAML: {error}")))
 }
 
-/// Writes gateway tools for the operations of `document`.
+/// Writes gateway tools for the operations of `document` (OpenAPI 3.0,
+/// 3.1 or Swagger 2.0).
 pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Imported, ImportError> {
+    // A Swagger 2.0 document is read as the OpenAPI 3.0 one it describes.
+    let converted;
+    let document = if document.get("swagger").is_some() {
+        converted = swagger::to_openapi(document)?;
+        &converted
+    } else {
+        document
+    };
     let version = document.get("openapi").and_then(as_str).unwrap_or_default();
     if !(version.starts_with("3.0") || version.starts_with("3.1")) {
         return Err(ImportError(format!(
@@ -131,6 +162,8 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
     let mut dropped = Vec::new();
     let mut seen = BTreeSet::new();
     let mut taken_names = BTreeSet::new();
+    let patterns = RefCell::new(std::collections::HashMap::new());
+    let targets = RefCell::new(std::collections::HashMap::new());
     let paths = document
         .get("paths")
         .and_then(Value::as_object)
@@ -160,6 +193,13 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
                 path,
                 method,
                 shared: item.get("parameters"),
+                whole_at: Cell::new(MAX_DEPTH),
+                limit: Cell::new(FLAT_FIELDS),
+                overflowed: Cell::new(false),
+                budget: Cell::new(MAX_INLINED),
+                notes: RefCell::new(Vec::new()),
+                patterns: &patterns,
+                targets: &targets,
             };
             let mut notes = Vec::new();
             let result = security(document, operation, options).and_then(|(downstream, auth)| {
@@ -297,6 +337,57 @@ fn server_url(document: &Value) -> String {
     url
 }
 
+/// A path key as the document writes it, split: the path template (a
+/// `#fragment` left out: it is never sent, and documents use it to tell
+/// apart operations on one path), the fixed query parameters written after
+/// `?` (`?op=LIST`), and those whose value is a variable (`?q={query}`:
+/// key and variable).
+type SplitPath<'a> = (&'a str, Vec<(String, String)>, Vec<(String, String)>);
+
+fn split_path(key: &str) -> Result<SplitPath<'_>, String> {
+    let key = key.split('#').next().unwrap_or_default();
+    let Some((path, query)) = key.split_once('?') else {
+        return Ok((key, Vec::new(), Vec::new()));
+    };
+    let (mut fixed, mut templated) = (Vec::new(), Vec::new());
+    for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if name.is_empty() || name.contains(['{', '}']) {
+            return Err(format!(
+                "the path's query `{query}` names a parameter by a variable, which the gateway cannot write"
+            ));
+        }
+        match value.strip_prefix('{').and_then(|v| v.strip_suffix('}')) {
+            Some(variable) if !variable.contains(['{', '}']) => {
+                templated.push((name.to_owned(), variable.to_owned()));
+            }
+            _ if value.contains(['{', '}']) => {
+                return Err(format!(
+                    "the path's query `{query}` mixes text and a variable in one value, which the gateway cannot write"
+                ));
+            }
+            _ => fixed.push((name.to_owned(), value.to_owned())),
+        }
+    }
+    Ok((path, fixed, templated))
+}
+
+/// The one value a parameter's schema allows (`enum` of one string, or
+/// `const`), as text.
+fn only_value(schema: &Value) -> Option<String> {
+    let value = match schema.get("enum").and_then(as_array) {
+        Some(values) if values.len() == 1 => &values[0],
+        Some(_) => return None,
+        None => schema.get("const")?,
+    };
+    match value {
+        Value::String(text) => Some(text.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
 /// An operation asked for by name that the document lacks is an error.
 fn every_one_found(
     wanted: &[String],
@@ -333,6 +424,23 @@ struct Context<'a> {
     path: &'a str,
     method: &'a str,
     shared: Option<&'a Value>,
+    /// How many levels of a body or answer are flattened into fields;
+    /// objects below are passed on whole.
+    whole_at: Cell<usize>,
+    /// The most fields a body or answer is flattened into.
+    limit: Cell<usize>,
+    /// Whether flattening stopped at `limit`.
+    overflowed: Cell<bool>,
+    /// How many more schema objects may be inlined for the body or answer
+    /// being read.
+    budget: Cell<usize>,
+    /// What was left out of the fields written, and why.
+    notes: RefCell<Vec<String>>,
+    /// Whether JSON Schema reads each pattern met in the document.
+    patterns: &'a RefCell<std::collections::HashMap<String, bool>>,
+    /// Where each `$ref` met in the document points (an object's members
+    /// are found one by one: `components/schemas` may hold thousands).
+    targets: &'a RefCell<std::collections::HashMap<String, Option<&'a Value>>>,
 }
 
 /// One field found in a schema.
@@ -343,6 +451,9 @@ struct Found {
     schema: Value,
     required: bool,
     description: Option<String>,
+    /// For a value passed on whole: its schema, inlined (`schema` in the
+    /// configuration; `schema` above then holds its type only).
+    whole: Option<Value>,
 }
 
 impl Context<'_> {
@@ -367,10 +478,18 @@ impl Context<'_> {
                 return Err(format!("`{reference}` contains itself"));
             }
             trail.push(reference.to_owned());
-            value = self
-                .document
-                .pointer(&pointer)
-                .ok_or_else(|| format!("`{reference}` resolves nowhere"))?;
+            let cached = self.targets.borrow().get(reference).copied();
+            let target = match cached {
+                Some(target) => target,
+                None => {
+                    let target = self.document.pointer(&pointer);
+                    self.targets
+                        .borrow_mut()
+                        .insert(reference.to_owned(), target);
+                    target
+                }
+            };
+            value = target.ok_or_else(|| format!("`{reference}` resolves nowhere"))?;
         }
         Err("`$ref`s chain too deep".to_owned())
     }
@@ -384,9 +503,12 @@ impl Context<'_> {
         taken_names: &mut BTreeSet<String>,
         notes: &mut Vec<String>,
     ) -> Result<(String, String), String> {
-        if let Some(problem) = template_problem(self.path) {
+        let (path, fixed_query, templated) = split_path(self.path)?;
+        if let Some(problem) = template_problem(path) {
             return Err(problem);
         }
+        let mut fixed_query = fixed_query;
+        let mut fixed_headers = Vec::new();
         let mut base = kebab(label);
         if base.is_empty() {
             base = kebab(&format!("{} {}", self.method, self.path));
@@ -444,7 +566,14 @@ impl Context<'_> {
             .collect();
         for parameter in parameters {
             let name = parameter.get("name").and_then(as_str).unwrap_or_default();
+            // A variable in the path's query (`?filename={filename}`) is a
+            // query parameter under the key written there.
+            let query_key = templated
+                .iter()
+                .find(|(_, variable)| variable == name)
+                .map(|(key, _)| key.as_str());
             let location = match parameter.get("in").and_then(as_str) {
+                Some("path") if query_key.is_some() => "query",
                 Some("path") => "path",
                 Some("query") => "query",
                 Some("header") => "header",
@@ -461,6 +590,25 @@ impl Context<'_> {
             }
             let schema = parameter.get("schema").cloned().unwrap_or(Value::Null);
             let schema = self.resolve(&schema, &mut Vec::new())?.clone();
+            let source = query_key.unwrap_or(name);
+            // A required header or query parameter of one possible value
+            // (`X-Amz-Target`, `Action`) is sent with every call, not asked
+            // of the client.
+            let required_here =
+                parameter.get("required").and_then(as_bool) == Some(true) || query_key.is_some();
+            if matches!(location, "header" | "query")
+                && required_here
+                && let Some(value) = only_value(&schema)
+                && (location == "query" || super::config::gateway::is_header_value(&value))
+            {
+                let fixed = match location {
+                    "header" => &mut fixed_headers,
+                    _ => &mut fixed_query,
+                };
+                fixed.retain(|(n, _): &(String, String)| n != source);
+                fixed.push((source.to_owned(), value));
+                continue;
+            }
             // The gateway writes `form` (exploded) queries and `simple`
             // paths and headers, the defaults; no other style. A style
             // changes how a list or an object is written; a query's single
@@ -493,8 +641,7 @@ impl Context<'_> {
                     }
                 ));
             }
-            let required =
-                parameter.get("required").and_then(as_bool).unwrap_or(false) || location == "path";
+            let required = required_here || location == "path";
             // A parameter without a type is sent as text.
             let schema = if type_of(&schema).is_none()
                 && !["oneOf", "anyOf", "allOf", "properties", "items"]
@@ -532,11 +679,12 @@ impl Context<'_> {
                 }
                 arguments.push(Found {
                     exposed: format!("{exposed}[]"),
-                    source: name.to_owned(),
+                    source: source.to_owned(),
                     location: Some(location),
                     schema: items,
                     required: false,
                     description: description.clone(),
+                    whole: None,
                 });
                 if required {
                     arguments.push(Found {
@@ -546,6 +694,7 @@ impl Context<'_> {
                         schema: schema_of_kind("array", Some(1)),
                         required,
                         description,
+                        whole: None,
                     });
                 }
                 continue;
@@ -557,12 +706,28 @@ impl Context<'_> {
             }
             arguments.push(Found {
                 exposed,
-                source: name.to_owned(),
+                source: source.to_owned(),
                 location: Some(location),
                 schema,
                 required,
                 description,
+                whole: None,
             });
+        }
+        // A variable in the path's query that no parameter declares is an
+        // optional text argument.
+        for (key, variable) in &templated {
+            if !names.contains(variable.as_str()) {
+                arguments.push(Found {
+                    exposed: fit(&snake(variable), 64),
+                    source: key.clone(),
+                    location: Some("query"),
+                    schema: schema_of_kind("string", None),
+                    required: false,
+                    description: None,
+                    whole: None,
+                });
+            }
         }
         if let Some(body) = operation.get("requestBody") {
             let body = self.resolve(body, &mut Vec::new())?;
@@ -578,10 +743,38 @@ impl Context<'_> {
                 ));
             };
             let required = body.get("required").and_then(as_bool).unwrap_or(false);
-            let mut found = Vec::new();
-            self.flatten(schema, "", "", required, 0, &mut Vec::new(), &mut found)?;
+            let mut found = self.fields(schema, required, ("body", notes))?;
             if found.is_empty() {
                 return Err("the request body has no properties to map".to_owned());
+            }
+            // A body field named as a parameter is (`ids` in the query,
+            // `ids[]` in the body) takes `body_` before its name, with
+            // everything inside it.
+            let taken: BTreeSet<String> = arguments
+                .iter()
+                .map(|a| root(&a.exposed).to_owned())
+                .collect();
+            let mut renamed: Vec<(String, String)> = Vec::new();
+            for field in &mut found {
+                let old = root(&field.exposed).to_owned();
+                if !taken.contains(&old) {
+                    continue;
+                }
+                let new = match renamed.iter().find(|(from, _)| *from == old) {
+                    Some((_, to)) => to.clone(),
+                    None => {
+                        let base = fit(&format!("body_{old}"), 64);
+                        let mut new = base.clone();
+                        let mut n = 1;
+                        while taken.contains(&new) || renamed.iter().any(|(_, to)| *to == new) {
+                            n += 1;
+                            new = numbered(&base, n);
+                        }
+                        renamed.push((old.clone(), new.clone()));
+                        new
+                    }
+                };
+                field.exposed = format!("{new}{}", &field.exposed[old.len()..]);
             }
             for mut field in found {
                 field.location = field.location.or(Some("body"));
@@ -593,7 +786,7 @@ impl Context<'_> {
         }
         let mut results = Vec::new();
         if let Some(schema) = self.answer(operation) {
-            self.flatten(schema, "", "", true, 0, &mut Vec::new(), &mut results)?;
+            results = self.fields(schema, true, ("result", notes))?;
         }
         // Exposed names must be unique: a later clash takes its location's
         // name as a prefix, and a number if that is taken too.
@@ -626,7 +819,16 @@ impl Context<'_> {
         }
         out.pair("description", description);
         out.pair("method", self.method.to_uppercase());
-        out.pair("path", self.path);
+        out.pair("path", path);
+        for (key, fixed) in [("headers", &fixed_headers), ("query", &fixed_query)] {
+            if !fixed.is_empty() {
+                let table: toml::Table = fixed
+                    .iter()
+                    .map(|(name, value)| (name.clone(), toml::Value::from(value.as_str())))
+                    .collect();
+                out.pair(key, toml::Value::Table(table));
+            }
+        }
         match self.method {
             "get" => {
                 out.pair("read_only", true);
@@ -651,6 +853,7 @@ impl Context<'_> {
                 field.exposed = numbered(&base, n);
             }
         }
+        notes.append(&mut self.notes.borrow_mut());
         for field in &arguments {
             write_field(&mut out, "argument", field, notes);
         }
@@ -678,8 +881,52 @@ impl Context<'_> {
         }
     }
 
+    /// The fields of a body or answer: flattened when that gives at most
+    /// [`FLAT_FIELDS`], else one level deep with objects below passed on
+    /// whole, else (past [`MAX_FIELDS`] properties) the whole value as
+    /// one field, named `name` (`body`, `result`) with source `.`.
+    fn fields(
+        &self,
+        schema: &Value,
+        required: bool,
+        (name, notes): (&str, &mut Vec<String>),
+    ) -> Result<Vec<Found>, String> {
+        let mut found = Vec::new();
+        for (whole_at, limit) in [(MAX_DEPTH, FLAT_FIELDS), (1, MAX_FIELDS)] {
+            self.whole_at.set(whole_at);
+            self.limit.set(limit);
+            self.overflowed.set(false);
+            self.budget.set(MAX_INLINED);
+            found.clear();
+            let flattened = self.flatten(schema, "", "", required, 0, &mut Vec::new(), &mut found);
+            if !self.overflowed.get() {
+                flattened?;
+                break;
+            }
+        }
+        if self.overflowed.get() {
+            self.budget.set(MAX_INLINED);
+            found = vec![self.whole(schema, "", "", required)];
+        }
+        if self.budget.get() == 0 {
+            notes.push(format!(
+                "the {name}'s schema is cut after {MAX_INLINED} schema objects once its `$ref`s are written in place; `{{}}` (any value) stands for the rest"
+            ));
+        }
+        for field in &mut found {
+            if field.exposed.is_empty() {
+                field.exposed = name.to_owned();
+                field.source = super::gateway::WHOLE.to_owned();
+            }
+        }
+        Ok(found)
+    }
+
     /// The fields of `schema` at the given paths, nested objects and
-    /// arrays of objects flattened into paths.
+    /// arrays of objects flattened into paths down to `self.whole_at`
+    /// levels, and passed on whole below (their schema kept, inlined):
+    /// also where a schema contains itself, where an array holds arrays
+    /// and where a value is one of several shapes.
     #[allow(clippy::too_many_arguments)]
     fn flatten(
         &self,
@@ -691,27 +938,21 @@ impl Context<'_> {
         trail: &mut Vec<String>,
         out: &mut Vec<Found>,
     ) -> Result<(), String> {
-        if out.len() >= MAX_FIELDS {
+        if out.len() >= self.limit.get() {
+            self.overflowed.set(true);
             return Err(format!(
-                "its request body or answer has more than {MAX_FIELDS} fields once its `$ref`s are followed (the {MAX_FIELDS}th at `{exposed}`), more than a tool can list"
+                "its request body or answer has more than {} fields once its `$ref`s are followed (the last at `{exposed}`), more than a tool can list",
+                self.limit.get()
             ));
         }
         let mark = trail.len();
         // A schema that contains itself is passed on whole where it comes
-        // back: an object argument or result the client writes or reads
-        // as JSON.
+        // back: a value the client writes or reads as JSON.
         if let Some(reference) = schema.get("$ref").and_then(as_str)
             && trail.iter().any(|r| r == reference)
             && !exposed.is_empty()
         {
-            out.push(Found {
-                exposed: exposed.to_owned(),
-                source: source.to_owned(),
-                location: None,
-                schema: schema_of_kind("object", None),
-                required,
-                description: None,
-            });
+            out.push(self.whole(schema, exposed, source, required));
             return Ok(());
         }
         let schema = self.resolve(schema, trail)?;
@@ -726,59 +967,11 @@ impl Context<'_> {
                     trail.truncate(mark);
                     return result;
                 }
-                // Alternatives of one JSON type are passed on whole as a
-                // value of that type, each one's own shape the downstream's
-                // to check.
-                let kinds: BTreeSet<&str> = non_null
-                    .iter()
-                    .map(|a| {
-                        self.resolve(a, &mut trail.clone()).ok().and_then(|a| {
-                            type_of(a).or_else(|| {
-                                ["properties", "allOf", "additionalProperties"]
-                                    .iter()
-                                    .any(|k| a.get(k).is_some())
-                                    .then_some("object")
-                            })
-                        })
-                    })
-                    .map(|kind| kind.unwrap_or("?"))
-                    .collect();
-                if !exposed.is_empty()
-                    && let [kind] = kinds.into_iter().collect::<Vec<_>>()[..]
-                    && kind != "?"
-                {
-                    out.push(Found {
-                        exposed: exposed.to_owned(),
-                        source: source.to_owned(),
-                        location: None,
-                        schema: schema_of_kind(
-                            match kind {
-                                "object" => "object",
-                                "array" => "array",
-                                "string" => "string",
-                                "boolean" => "boolean",
-                                "integer" => "integer",
-                                _ => "number",
-                            },
-                            None,
-                        ),
-                        required,
-                        description: schema
-                            .get("description")
-                            .and_then(as_str)
-                            .map(str::to_owned),
-                    });
-                    trail.truncate(mark);
-                    return Ok(());
-                }
-                let at = if exposed.is_empty() {
-                    "the body"
-                } else {
-                    exposed
-                };
-                return Err(format!(
-                    "`{at}` is one of several shapes (`{key}`), which the configuration cannot express"
-                ));
+                // Several shapes: one value passed on whole, each
+                // alternative kept in its schema.
+                out.push(self.whole(schema, exposed, source, required));
+                trail.truncate(mark);
+                return Ok(());
             }
         }
         let description = schema
@@ -787,8 +980,9 @@ impl Context<'_> {
             .map(str::to_owned);
         let kind = type_of(schema).or_else(|| schema.get("properties").map(|_| "object"));
         let properties = merged_properties(self, schema)?;
+        let flat = depth < self.whole_at.get();
         match kind {
-            Some("object") | None if !properties.0.is_empty() && depth < MAX_DEPTH => {
+            Some("object") | None if !properties.0.is_empty() && flat => {
                 // An object inside an array is declared by its array.
                 if !exposed.is_empty() && !exposed.ends_with("[]") {
                     out.push(Found {
@@ -798,12 +992,13 @@ impl Context<'_> {
                         schema: schema_of_kind("object", None),
                         required,
                         description,
+                        whole: None,
                     });
                 }
                 for (name, property) in &properties.0 {
                     let child_exposed = join(exposed, &fit(&snake(name), 64));
                     let child_source = join(source, name);
-                    let child_required = required && properties.1.contains(name);
+                    let child_required = required && properties.1.contains(*name);
                     self.flatten(
                         property,
                         &child_exposed,
@@ -815,23 +1010,24 @@ impl Context<'_> {
                     )?;
                 }
             }
-            // An array of arrays is passed on whole: a path names the
-            // items of one array only.
+            // An object with fields past the levels flattened, and an
+            // array of arrays (a path names the items of one array only),
+            // are passed on whole.
+            Some("object") | None if !properties.0.is_empty() => {
+                out.push(self.whole(schema, exposed, source, required));
+            }
             Some("array")
-                if !exposed.is_empty()
-                    && schema
-                        .get("items")
-                        .and_then(|items| self.resolve(items, &mut trail.clone()).ok())
-                        .is_some_and(|items| type_of(items) == Some("array")) =>
+                if schema
+                    .get("items")
+                    .and_then(|items| self.resolve(items, &mut trail.clone()).ok())
+                    .is_some_and(|items| {
+                        type_of(items) == Some("array")
+                            || (!flat
+                                && (type_of(items) == Some("object")
+                                    || items.get("properties").is_some()))
+                    }) =>
             {
-                out.push(Found {
-                    exposed: exposed.to_owned(),
-                    source: source.to_owned(),
-                    location: None,
-                    schema: schema_of_kind("array", None),
-                    required,
-                    description,
-                });
+                out.push(self.whole(schema, exposed, source, required));
             }
             Some("array") => {
                 let items = schema.get("items").cloned().unwrap_or(Value::Null);
@@ -853,6 +1049,7 @@ impl Context<'_> {
                         schema: array,
                         required,
                         description,
+                        whole: None,
                     });
                     (format!("{exposed}[]"), format!("{source}[]"))
                 };
@@ -866,25 +1063,312 @@ impl Context<'_> {
                     out,
                 )?;
             }
+            // A body that is one value (a string, a list of lists, an
+            // object of any properties) is passed on whole.
             _ if exposed.is_empty() => {
-                return Err("the body is not an object or array of fields".to_owned());
+                out.push(self.whole(schema, exposed, source, required));
+            }
+            Some("object") => {
+                out.push(self.whole(schema, exposed, source, required));
             }
             _ => out.push(Found {
                 exposed: exposed.to_owned(),
                 source: source.to_owned(),
                 location: None,
-                schema: if matches!(kind, Some("object")) {
-                    schema_of_kind("object", None)
-                } else {
-                    schema.clone()
-                },
+                schema: schema.clone(),
                 required,
                 description,
+                whole: None,
             }),
         }
         trail.truncate(mark);
         Ok(())
     }
+
+    /// A value passed on whole: one field whose schema is `schema` with
+    /// its `$ref`s written in place ([`Context::inline`]).
+    fn whole(&self, schema: &Value, exposed: &str, source: &str, required: bool) -> Found {
+        // Inlined afresh: where the schema contains itself, it is written
+        // once more, with `{}` where it comes back.
+        let mut inlined = self.inline(schema, &mut Vec::new(), 0);
+        let mut kind = whole_kind(&mut inlined);
+        let compiles =
+            crate::validate::schema_compiles(&inlined.to_compact_string(), &inlined.to_value());
+        if let Err(error) = compiles {
+            let at = if exposed.is_empty() {
+                "the body"
+            } else {
+                exposed
+            };
+            self.notes.borrow_mut().push(format!(
+                "the schema of `{at}` is left out (any {kind} is taken): JSON Schema does not compile it ({error})"
+            ));
+            let mut bare = Map::new();
+            if kind != "any" {
+                bare.insert("type", Value::from(kind));
+            }
+            inlined = Value::Object(bare);
+            kind = whole_kind(&mut inlined);
+        }
+        Found {
+            exposed: exposed.to_owned(),
+            source: source.to_owned(),
+            location: None,
+            schema: schema_of_kind(kind, None),
+            required,
+            description: None,
+            whole: Some(inlined),
+        }
+    }
+
+    /// Whether JSON Schema reads `pattern` as a regular expression.
+    fn reads_pattern(&self, pattern: &str) -> bool {
+        if let Some(known) = self.patterns.borrow().get(pattern) {
+            return *known;
+        }
+        let compiles: Result<jsonschema::Validator, _> =
+            crate::validate::validator_of(&serde_json::json!({ "pattern": pattern }));
+        self.patterns
+            .borrow_mut()
+            .insert(pattern.to_owned(), compiles.is_ok());
+        compiles.is_ok()
+    }
+
+    /// `schema` as one JSON Schema 2020-12 that stands alone: its local
+    /// `$ref`s written in place (where a schema contains itself, `{}`
+    /// stands for it), OpenAPI 3.0's own words turned into JSON Schema's
+    /// (`nullable`, boolean `exclusiveMinimum`), annotations JSON Schema
+    /// does not read left out, and at most the context's budget of schema
+    /// objects written (past it, `{}`: any value, the downstream's to
+    /// check).
+    fn inline(&self, schema: &Value, trail: &mut Vec<String>, depth: usize) -> Value {
+        let budget = self.budget.get();
+        if budget == 0 {
+            return Value::Object(Map::new());
+        }
+        self.budget.set(budget - 1);
+        let mark = trail.len();
+        if let Some(reference) = schema.get("$ref").and_then(as_str)
+            && trail.iter().any(|r| r == reference)
+        {
+            return Value::Object(Map::new());
+        }
+        let Ok(resolved) = self.resolve(schema, trail) else {
+            trail.truncate(mark);
+            return Value::Object(Map::new());
+        };
+        let Value::Object(map) = resolved else {
+            trail.truncate(mark);
+            return resolved.clone();
+        };
+        let mut out = Map::new();
+        if depth >= INLINED_DEPTH {
+            if let Some(kind) = type_of(resolved).filter(|k| JSON_TYPES.contains(k)) {
+                out.insert("type", Value::from(kind.to_owned()));
+            }
+            trail.truncate(mark);
+            return Value::Object(out);
+        }
+        let nullable = map.get("nullable").and_then(as_bool) == Some(true);
+        for (key, value) in map.iter() {
+            match key {
+                "properties" | "patternProperties" => {
+                    if let Some(members) = value.as_object() {
+                        let mut inlined = Map::new();
+                        for (name, member) in members.iter() {
+                            inlined.insert(name.to_owned(), self.inline(member, trail, depth + 1));
+                        }
+                        out.insert(key.to_owned(), inlined);
+                    }
+                }
+                "items"
+                | "additionalProperties"
+                | "not"
+                | "contains"
+                | "propertyNames"
+                | "unevaluatedProperties"
+                | "unevaluatedItems" => match value {
+                    Value::Bool(b) => out.insert(key.to_owned(), *b),
+                    Value::Object(_) => {
+                        out.insert(key.to_owned(), self.inline(value, trail, depth + 1));
+                    }
+                    _ => {}
+                },
+                "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
+                    if let Some(parts) = as_array(value) {
+                        let parts = parts.iter().map(|part| self.inline(part, trail, depth));
+                        out.insert(key.to_owned(), parts.collect::<Vec<_>>());
+                    }
+                }
+                "exclusiveMinimum" | "exclusiveMaximum" => match value {
+                    Value::Number(_) => out.insert(key.to_owned(), value.clone()),
+                    // OpenAPI 3.0: the bound is `minimum`, excluded.
+                    Value::Bool(true) => {
+                        let bound = if key == "exclusiveMinimum" {
+                            "minimum"
+                        } else {
+                            "maximum"
+                        };
+                        if let Some(n @ Value::Number(_)) = map.get(bound) {
+                            out.insert(key.to_owned(), n.clone());
+                        }
+                    }
+                    _ => {}
+                },
+                "minimum" | "maximum" => {
+                    let exclusive = if key == "minimum" {
+                        "exclusiveMinimum"
+                    } else {
+                        "exclusiveMaximum"
+                    };
+                    if matches!(value, Value::Number(_))
+                        && map.get(exclusive).and_then(as_bool) != Some(true)
+                    {
+                        out.insert(key.to_owned(), value.clone());
+                    }
+                }
+                "required" => {
+                    if let Some(names) = as_array(value)
+                        && names.iter().all(|n| as_str(n).is_some())
+                    {
+                        out.insert(key.to_owned(), value.clone());
+                    }
+                }
+                "type" => {
+                    let known =
+                        |kind: &Value| as_str(kind).is_some_and(|k| JSON_TYPES.contains(&k));
+                    let keep = match value {
+                        Value::String(_) => known(value),
+                        Value::Array(kinds) => kinds.iter().all(known),
+                        _ => false,
+                    };
+                    if keep {
+                        out.insert(key.to_owned(), value.clone());
+                    }
+                }
+                "pattern" => {
+                    if let Some(pattern) = as_str(value)
+                        && self.reads_pattern(pattern)
+                    {
+                        out.insert(key.to_owned(), value.clone());
+                    }
+                }
+                "examples" if as_array(value).is_some() => {
+                    out.insert(key.to_owned(), value.clone());
+                }
+                _ if KEPT_KEYWORDS.contains(&key) => out.insert(key.to_owned(), value.clone()),
+                // `$ref` (followed), `nullable` (below), `example`,
+                // `discriminator`, `xml`, `externalDocs`, `x-…`: left out.
+                _ => {}
+            }
+        }
+        if nullable {
+            match out.get_mut("type") {
+                Some(Value::String(kind)) => {
+                    let kind = kind.clone();
+                    out.insert("type", vec![Value::String(kind), "null".into()]);
+                }
+                Some(Value::Array(kinds)) if !kinds.iter().any(|k| as_str(k) == Some("null")) => {
+                    kinds.push("null".into());
+                }
+                _ => {}
+            }
+            if let Some(Value::Array(values)) = out.get_mut("enum")
+                && !values.iter().any(|v| matches!(v, Value::Null))
+            {
+                values.push(Value::Null);
+            }
+        }
+        trail.truncate(mark);
+        Value::Object(out)
+    }
+}
+
+/// JSON Schema's types.
+const JSON_TYPES: [&str; 7] = [
+    "string", "integer", "number", "boolean", "object", "array", "null",
+];
+
+/// JSON Schema keywords an inlined schema keeps as written (besides those
+/// [`Context::inline`] reads itself).
+const KEPT_KEYWORDS: [&str; 19] = [
+    "title",
+    "description",
+    "format",
+    "enum",
+    "const",
+    "default",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "multipleOf",
+    "dependentRequired",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "contentMediaType",
+];
+
+/// The configuration's type of a value passed whole, from its inlined
+/// schema: its one JSON type (alternatives of one type: that type), else
+/// `any`. A schema that does not state its type states it
+/// (`"type": "object"`), as the configuration asks.
+fn whole_kind(schema: &mut Value) -> &'static str {
+    let named = |kind: &str| -> &'static str {
+        match kind {
+            "object" => "object",
+            "array" => "array",
+            "string" => "string",
+            "integer" => "integer",
+            "number" => "number",
+            "boolean" => "boolean",
+            _ => "any",
+        }
+    };
+    let stated = schema.get("type");
+    if let Some(stated) = stated {
+        return as_str(stated).map_or("any", named);
+    }
+    let alternatives: Option<BTreeSet<&str>> = ["oneOf", "anyOf"]
+        .iter()
+        .find_map(|key| schema.get(key).and_then(as_array))
+        .map(|parts| {
+            parts
+                .iter()
+                .map(|part| {
+                    type_of(part).unwrap_or(
+                        if part.get("properties").is_some()
+                            || part.get("additionalProperties").is_some()
+                        {
+                            "object"
+                        } else {
+                            "?"
+                        },
+                    )
+                })
+                .collect()
+        });
+    let kind = match alternatives {
+        Some(kinds) if kinds.len() == 1 => kinds.first().map_or("any", |k| named(k)),
+        Some(_) => "any",
+        None if schema.get("properties").is_some()
+            || schema.get("additionalProperties").is_some() =>
+        {
+            "object"
+        }
+        None if schema.get("items").is_some() => "array",
+        None => "any",
+    };
+    if kind != "any"
+        && let Value::Object(map) = schema
+    {
+        map.insert("type", Value::from(kind));
+    }
+    kind
 }
 
 /// The downstream an operation calls, by the security scheme it needs
@@ -1018,23 +1502,27 @@ fn schema_of_kind(kind: &'static str, min_items: Option<u64>) -> Value {
 }
 
 /// An object's properties, in order, and the names it requires.
-type Properties = (Vec<(String, Value)>, BTreeSet<String>);
+type Properties<'v> = (Vec<(&'v str, &'v Value)>, BTreeSet<&'v str>);
 
 /// An object's properties and required names, `allOf` parts merged.
-fn merged_properties(context: &Context<'_>, schema: &Value) -> Result<Properties, String> {
-    let mut properties = Vec::new();
+fn merged_properties<'v>(
+    context: &'v Context<'_>,
+    schema: &'v Value,
+) -> Result<Properties<'v>, String> {
+    let mut properties: Vec<(&str, &Value)> = Vec::new();
     let mut required = BTreeSet::new();
-    let mut parts = vec![schema.clone()];
+    let mut parts = vec![schema];
     if let Some(all) = schema.get("allOf").and_then(as_array) {
         for part in all {
-            parts.push(context.resolve(part, &mut Vec::new())?.clone());
+            parts.push(context.resolve(part, &mut Vec::new())?);
         }
     }
+    let mut seen = std::collections::HashSet::new();
     for part in &parts {
         if let Some(map) = part.get("properties").and_then(Value::as_object) {
             for (name, property) in map.iter() {
-                if !properties.iter().any(|(n, _)| n == name) {
-                    properties.push((name.to_owned(), property.clone()));
+                if seen.insert(name) {
+                    properties.push((name, property));
                 }
             }
         }
@@ -1045,7 +1533,7 @@ fn merged_properties(context: &Context<'_>, schema: &Value) -> Result<Properties
             .flatten()
         {
             if let Some(name) = as_str(name) {
-                required.insert(name.to_owned());
+                required.insert(name);
             }
         }
     }
@@ -1126,6 +1614,12 @@ fn is_scalar(schema: &Value) -> bool {
     )
 }
 
+/// The first name of an exposed path (`lines` of `lines[].code`).
+fn root(exposed: &str) -> &str {
+    let end = exposed.find(['.', '[']).unwrap_or(exposed.len());
+    &exposed[..end]
+}
+
 fn join(prefix: &str, name: &str) -> String {
     if prefix.is_empty() {
         name.to_owned()
@@ -1177,6 +1671,15 @@ fn write_field(out: &mut Writer, role: &str, field: &Found, notes: &mut Vec<Stri
     }
     if field.schema.get(JOINED).is_some() {
         out.pair("explode", false);
+    }
+    // A value passed on whole: its schema says all, description included.
+    if let Some(schema) = &field.whole {
+        out.pair("type", type_of(&field.schema).unwrap_or("any"));
+        if field.required {
+            out.pair("required", true);
+        }
+        out.pair("schema", schema.to_compact_string());
+        return;
     }
     let schema = &field.schema;
     let kind = type_of(schema).unwrap_or("string");
@@ -1374,23 +1877,27 @@ mod tests {
     fn a_3_1_document_imports_what_it_can_and_says_what_it_skips() {
         let document = parse_document(DOCUMENT).expect("json");
         let imported = import_openapi(&document, &options()).expect("imports");
-        assert_eq!(imported.tools, ["create-things"]);
+        // A body of several shapes is one argument, its schema kept.
+        assert_eq!(imported.tools, ["create-things", "put-shape"]);
+        assert!(
+            imported
+                .toml
+                .contains("name = \"body\"\nsource = \".\"\nin = \"body\"\ntype = \"object\""),
+            "{}",
+            imported.toml
+        );
         let skipped: Vec<(&str, &str)> = imported
             .skipped
             .iter()
             .map(|s| (s.operation.as_str(), s.reason.as_str()))
             .collect();
-        assert_eq!(skipped.len(), 3, "{skipped:?}");
+        assert_eq!(skipped.len(), 2, "{skipped:?}");
         assert!(
-            skipped[2].0 == "filter" && skipped[2].1.contains("pipeDelimited"),
+            skipped[1].0 == "filter" && skipped[1].1.contains("pipeDelimited"),
             "{skipped:?}"
         );
         assert!(
-            skipped[0].0 == "putShape" && skipped[0].1.contains("oneOf"),
-            "{skipped:?}"
-        );
-        assert!(
-            skipped[1].0 == "getTree" && skipped[1].1.contains("cookie"),
+            skipped[0].0 == "getTree" && skipped[0].1.contains("cookie"),
             "{skipped:?}"
         );
         let toml = &imported.toml;
@@ -1475,26 +1982,35 @@ mod tests {
     }
 
     #[test]
-    fn a_ref_fan_out_skips_its_operation_and_spares_the_others() {
+    fn a_ref_fan_out_is_written_bounded_and_spares_the_others() {
         let text = fan_out_document();
         assert!(text.len() < 12_000, "{}", text.len());
         let document = parse_document(&text).expect("json");
         let imported = import_openapi(&document, &options()).expect("imports");
-        assert_eq!(imported.tools, ["narrow"]);
-        let skipped: Vec<(&str, &str)> = imported
-            .skipped
-            .iter()
-            .map(|s| (s.operation.as_str(), s.reason.as_str()))
-            .collect();
-        assert_eq!(skipped.len(), 2, "{skipped:?}");
-        assert_eq!(skipped[1].0, "search");
-        assert!(skipped[1].1.contains("holds `?`"), "{skipped:?}");
-        assert_eq!(skipped[0].0, "wide");
+        assert_eq!(imported.tools, ["wide", "narrow", "search"]);
+        assert!(imported.skipped.is_empty(), "{:?}", imported.skipped);
+        // 2.56 million fields once expanded: the body lists its forty
+        // properties, each passed whole with a schema cut short, and says so.
+        let wide = &imported.toml[..imported.toml.find("name = \"narrow\"").expect("narrow")];
+        assert_eq!(
+            wide.matches("[[gateway_tool.version.argument]]").count(),
+            40
+        );
+        assert!(wide.len() < 64 * 1024, "{}", wide.len());
         assert!(
-            skipped[0]
-                .1
-                .starts_with("its request body or answer has more than 1000 fields"),
-            "{skipped:?}"
+            imported
+                .dropped
+                .iter()
+                .any(|d| d.operation == "wide" && d.reason.contains("cut after")),
+            "{:?}",
+            imported.dropped
+        );
+        // The query in the path key names a parameter nobody declared: it
+        // is an optional text argument.
+        let search = &imported.toml[imported.toml.find("name = \"search\"").expect("search")..];
+        assert!(
+            search.contains("name = \"q\"\nin = \"query\"\ntype = \"string\""),
+            "{search}"
         );
     }
 

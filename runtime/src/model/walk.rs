@@ -201,8 +201,9 @@ pub(crate) fn duplicate_property(root: &Node, direction: Direction) -> Option<(&
     duplicates.found
 }
 
-/// Whether a hand-written schema ([`Node::Raw`]) sits below `root`: it
-/// stands only at a tool's input root, where its own `$ref`s resolve.
+/// Whether a hand-written schema ([`Node::Raw`]) with a `$ref` sits below
+/// `root`: one stands only at a tool's input root, where its own `$ref`s
+/// resolve (a schema that stands alone may stand anywhere).
 pub(crate) fn has_nested_raw(root: &Node, direction: Direction) -> bool {
     struct Nested<'a> {
         root: &'a Node,
@@ -210,7 +211,9 @@ pub(crate) fn has_nested_raw(root: &Node, direction: Direction) -> bool {
     }
     impl<'a> Visit<'a> for Nested<'a> {
         fn node(&mut self, node: &'a Node) -> ControlFlow<()> {
-            if matches!(node, Node::Raw(_)) && !core::ptr::eq(node, self.root) {
+            if matches!(node, Node::Raw(text) if text.contains("\"$ref\""))
+                && !core::ptr::eq(node, self.root)
+            {
                 self.found = true;
                 return ControlFlow::Break(());
             }

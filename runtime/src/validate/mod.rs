@@ -58,6 +58,38 @@ fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
     validator_of(schema).map_err(|error| error.to_string())
 }
 
+/// Whether the schema `text` (JSON, already parsed as `schema`) compiles,
+/// or why not; remembered by its text, since a catalog states the same
+/// schema for many fields and checks each configuration more than once
+/// (an import checks each tool it writes, then the whole). What is
+/// remembered is bounded: past 16 MiB of schema text it starts over.
+#[cfg(feature = "catalog")]
+pub(crate) fn schema_compiles(text: &str, schema: &Value) -> Result<(), String> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, PoisonError};
+    type Remembered = (usize, HashMap<Box<str>, Result<(), String>>);
+    static REMEMBERED: Mutex<Option<Remembered>> = Mutex::new(None);
+    const MOST_BYTES: usize = 16 << 20;
+    let known = REMEMBERED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .as_ref()
+        .and_then(|(_, map)| map.get(text).cloned());
+    if let Some(known) = known {
+        return known;
+    }
+    let verdict = compile(schema).map(|_| ());
+    let mut remembered = REMEMBERED.lock().unwrap_or_else(PoisonError::into_inner);
+    let (bytes, map) = remembered.get_or_insert_with(Default::default);
+    if *bytes + text.len() > MOST_BYTES {
+        *bytes = 0;
+        map.clear();
+    }
+    *bytes += text.len();
+    map.insert(text.into(), verdict.clone());
+    verdict
+}
+
 /// The backtracking steps a pattern may take on one value, for the
 /// patterns only a backtracking engine reads (a backreference, a
 /// lookaround); past them the value is refused as too costly to check.

@@ -63,7 +63,7 @@ pub(crate) fn is_managed_header(name: &str) -> bool {
     .any(|managed| name.eq_ignore_ascii_case(managed))
 }
 
-fn is_header_value(value: &str) -> bool {
+pub(crate) fn is_header_value(value: &str) -> bool {
     value
         .bytes()
         .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
@@ -147,36 +147,7 @@ pub(super) fn check_downstreams(
                 n.clamp(1, MAX_RESPONSE_BYTES)
             }
         };
-        let mut headers = Vec::new();
-        for (name, value) in &raw.headers {
-            if !is_header_name(name.get_ref()) {
-                p.at(
-                    name.span(),
-                    format!("{at}.headers"),
-                    format!("`{}` is not a header name", name.get_ref()),
-                );
-            } else if !is_header_value(value.get_ref()) {
-                p.at(
-                    value.span(),
-                    format!("{at}.headers.{}", name.get_ref()),
-                    "a header value is printable ASCII on one line",
-                );
-            } else if name.get_ref().eq_ignore_ascii_case("authorization") {
-                p.at(
-                    name.span(),
-                    format!("{at}.headers"),
-                    "credentials are never written in the configuration; use `auth` with an environment variable",
-                );
-            } else if is_managed_header(name.get_ref()) {
-                p.at(
-                    name.span(),
-                    format!("{at}.headers"),
-                    format!("the gateway sets `{}` itself; remove it", name.get_ref()),
-                );
-            } else {
-                headers.push((name.get_ref().clone(), value.get_ref().clone()));
-            }
-        }
+        let headers = fixed_headers(&raw.headers, &at, p);
         let auth = raw
             .auth
             .as_ref()
@@ -315,6 +286,69 @@ fn check_auth(raw: &Spanned<RawAuth>, at: &str, p: &mut Problems<'_>) -> Option<
             None
         }
     }
+}
+
+/// Headers written in the configuration (a downstream's, a version's):
+/// names and values a header can carry, never credentials or the headers
+/// the gateway sets itself.
+fn fixed_headers(
+    raw: &BTreeMap<Spanned<String>, Spanned<String>>,
+    at: &str,
+    p: &mut Problems<'_>,
+) -> Vec<(String, String)> {
+    let mut headers = Vec::new();
+    for (name, value) in raw {
+        if !is_header_name(name.get_ref()) {
+            p.at(
+                name.span(),
+                format!("{at}.headers"),
+                format!("`{}` is not a header name", name.get_ref()),
+            );
+        } else if !is_header_value(value.get_ref()) {
+            p.at(
+                value.span(),
+                format!("{at}.headers.{}", name.get_ref()),
+                "a header value is printable ASCII on one line",
+            );
+        } else if name.get_ref().eq_ignore_ascii_case("authorization") {
+            p.at(
+                name.span(),
+                format!("{at}.headers"),
+                "credentials are never written in the configuration; use `auth` with an environment variable",
+            );
+        } else if is_managed_header(name.get_ref()) {
+            p.at(
+                name.span(),
+                format!("{at}.headers"),
+                format!("the gateway sets `{}` itself; remove it", name.get_ref()),
+            );
+        } else {
+            headers.push((name.get_ref().clone(), value.get_ref().clone()));
+        }
+    }
+    headers
+}
+
+/// Query parameters a version always sends: names that are not empty,
+/// values as written (encoded when sent).
+fn fixed_query(
+    raw: &BTreeMap<Spanned<String>, Spanned<String>>,
+    at: &str,
+    p: &mut Problems<'_>,
+) -> Vec<(String, String)> {
+    let mut query = Vec::new();
+    for (name, value) in raw {
+        if name.get_ref().is_empty() {
+            p.at(
+                name.span(),
+                format!("{at}.query"),
+                "a query parameter has a name",
+            );
+        } else {
+            query.push((name.get_ref().clone(), value.get_ref().clone()));
+        }
+    }
+    query
 }
 
 /// Checks the gateway tools; `taken` says whether a name is a registered
@@ -581,6 +615,37 @@ fn check_version(
         }
     }
     check_collisions(&maps, &specs, &spans, p);
+    let fixed_headers = fixed_headers(&raw.headers, at, p);
+    let fixed_query = fixed_query(&raw.query, at, p);
+    for (map, (span, key)) in maps.iter().zip(&spans) {
+        let Some(map) = map else { continue };
+        let name = &map.source.steps().first().map(|s| &*s.name);
+        let fixed = match map.location {
+            Location::Header => fixed_headers
+                .iter()
+                .any(|(header, _)| name.is_some_and(|n| header.eq_ignore_ascii_case(n))),
+            Location::Query => fixed_query
+                .iter()
+                .any(|(query, _)| Some(query.as_str()) == *name),
+            _ => false,
+        };
+        if fixed {
+            let word = if map.location == Location::Header {
+                "headers"
+            } else {
+                "query"
+            };
+            p.at(
+                span.clone(),
+                format!("{key}.source"),
+                format!(
+                    "`{}` is sent with every call (the version's `{word}`), and `{}` would send it too; remove one of them",
+                    map.source, map.exposed
+                ),
+            );
+            fields_ok = false;
+        }
+    }
     let identity = format!("{tool}@{}", number.unwrap_or(0));
     let input = match describe(&identity, &specs, true) {
         Ok(node) => Some(node),
@@ -726,6 +791,8 @@ fn check_version(
             answer: answer_reader(&results),
             arguments: maps,
             results,
+            fixed_headers,
+            fixed_query,
             soap,
         }),
     })
@@ -895,6 +962,14 @@ fn check_soap_field(
         .as_ref()
         .map_or(field.name.span(), Spanned::span);
     let steps = source.steps();
+    if steps.is_empty() {
+        p.at(
+            span,
+            format!("{key}.source"),
+            "a SOAP field's source names an element; `.` (the whole body) is for JSON",
+        );
+        return false;
+    }
     for (i, step) in steps.iter().enumerate() {
         let (name, attribute) = match step.name.strip_prefix('@') {
             Some(name) => (name, true),
@@ -1046,54 +1121,93 @@ fn check_location(
 }
 
 /// Two arguments that write to the same place, or one inside another's
-/// value.
+/// value (a value written whole: a string, number or boolean, `any`, a
+/// stated `schema`, the whole body). One pass over the arguments, each
+/// looked up by its source path and the paths that lead to it.
 fn check_collisions(
     maps: &[Option<ArgumentMap>],
     specs: &[FieldSpec],
     spans: &[(core::ops::Range<usize>, String)],
     p: &mut Problems<'_>,
 ) {
-    let names = |path: &FieldPath| -> Vec<String> {
-        path.steps().iter().map(|s| s.name.to_string()).collect()
+    type Place = (Location, Vec<String>);
+    let names = |map: &ArgumentMap| -> Vec<String> {
+        map.source
+            .steps()
+            .iter()
+            .map(|s| match map.location {
+                Location::Header => s.name.to_ascii_lowercase(),
+                _ => s.name.to_string(),
+            })
+            .collect()
     };
-    for (i, a) in maps.iter().enumerate() {
-        let Some(a) = a else { continue };
-        for (j, b) in maps.iter().enumerate().skip(i + 1) {
-            let Some(b) = b else { continue };
-            if a.location != b.location {
-                continue;
-            }
-            let (x, y) = (names(&a.source), names(&b.source));
-            let same = x == y;
-            let inside = (x.len() < y.len() && y.starts_with(&x) && specs[i].kind.is_scalar())
-                || (y.len() < x.len() && x.starts_with(&y) && specs[j].kind.is_scalar());
-            if same || inside {
-                let (span, key) = &spans[j];
-                p.at(
-                    span.clone(),
-                    format!("{key}.source"),
-                    format!(
-                        "`{}` and `{}` write to the same place of the request (`{}` and `{}`); map each to its own source path",
-                        a.exposed, b.exposed, a.source, b.source
-                    ),
-                );
-            }
+    let whole = |i: usize, map: &ArgumentMap| {
+        let spec = &specs[i];
+        spec.kind.is_scalar()
+            || spec.kind == FieldKind::Any
+            || spec.schema.is_some()
+            || map.source.is_whole()
+    };
+    // The first earlier argument at each place, and the first one below
+    // each place that leads to an earlier argument.
+    let mut at: HashMap<Place, usize> = HashMap::new();
+    let mut below: HashMap<Place, usize> = HashMap::new();
+    for (j, b) in maps.iter().enumerate() {
+        let Some(b) = b else { continue };
+        let path = names(b);
+        let clash = at
+            .get(&(b.location, path.clone()))
+            .copied()
+            .or_else(|| {
+                // An earlier value written whole on the way to this one.
+                (0..path.len()).find_map(|n| {
+                    at.get(&(b.location, path[..n].to_vec()))
+                        .copied()
+                        .filter(|&i| maps[i].as_ref().is_some_and(|a| whole(i, a)))
+                })
+            })
+            .or_else(|| {
+                // This value written whole where earlier ones go inside.
+                whole(j, b)
+                    .then(|| below.get(&(b.location, path.clone())).copied())
+                    .flatten()
+            });
+        if let Some(i) = clash
+            && let Some(a) = &maps[i]
+        {
+            let (span, key) = &spans[j];
+            p.at(
+                span.clone(),
+                format!("{key}.source"),
+                format!(
+                    "`{}` and `{}` write to the same place of the request (`{}` and `{}`); map each to its own source path",
+                    a.exposed, b.exposed, a.source, b.source
+                ),
+            );
         }
+        for n in 0..path.len() {
+            below.entry((b.location, path[..n].to_vec())).or_insert(j);
+        }
+        at.entry((b.location, path)).or_insert(j);
     }
 }
 
-/// Which fields other fields' exposed paths go inside.
+/// Which fields other fields' exposed paths go inside: those whose name
+/// leads to another's (`lines` to `lines[].code`, `a` to `a.b`).
 fn containers(fields: &[RawField]) -> Vec<bool> {
+    let mut leading = std::collections::HashSet::new();
+    for field in fields {
+        let name = field.name.get_ref().as_str();
+        for (i, _) in name.char_indices() {
+            let rest = &name[i..];
+            if rest.starts_with('.') || rest.starts_with("[]") {
+                leading.insert(&name[..i]);
+            }
+        }
+    }
     fields
         .iter()
-        .map(|field| {
-            let name = field.name.get_ref();
-            let (object, array) = (format!("{name}."), format!("{name}[]"));
-            fields.iter().any(|other| {
-                let other = other.name.get_ref();
-                other.starts_with(&object) || other.starts_with(&array)
-            })
-        })
+        .map(|field| leading.contains(field.name.get_ref().as_str()))
         .collect()
 }
 
@@ -1170,7 +1284,7 @@ fn check_field(
             raw.kind.span(),
             format!("{at}.type"),
             format!(
-                "unknown type `{}`; use string, integer, number, boolean, object or array",
+                "unknown type `{}`; use string, integer, number, boolean, object, array or any",
                 raw.kind.get_ref()
             ),
         );
@@ -1394,6 +1508,10 @@ fn check_field(
                 .collect()
         }
     };
+    let schema = raw
+        .schema
+        .as_ref()
+        .and_then(|text| whole_schema(raw, text, kind, &mut refuse));
     let spec = FieldSpec {
         exposed: exposed?,
         kind,
@@ -1410,8 +1528,121 @@ fn check_field(
         values,
         default,
         examples,
+        schema,
     };
     Some((spec, source?, ok))
+}
+
+/// A field's stated `schema`: JSON text of a schema object that stands
+/// alone (no `$ref`), of the field's `type`, that compiles; it says all,
+/// so no other keyword of the schema is written beside it. Its compact
+/// text, or `None` with the problem recorded.
+fn whole_schema(
+    raw: &RawField,
+    text: &Spanned<String>,
+    kind: FieldKind,
+    refuse: &mut dyn FnMut(core::ops::Range<usize>, &str, String),
+) -> Option<Text> {
+    let beside = [
+        ("format", raw.format.is_some()),
+        ("pattern", raw.pattern.is_some()),
+        ("min_length", raw.min_length.is_some()),
+        ("max_length", raw.max_length.is_some()),
+        ("minimum", raw.minimum.is_some()),
+        ("maximum", raw.maximum.is_some()),
+        ("min_items", raw.min_items.is_some()),
+        ("max_items", raw.max_items.is_some()),
+        ("enum", raw.values.is_some()),
+        ("default", raw.default.is_some()),
+        ("examples", raw.examples.is_some()),
+    ];
+    if let Some((key, _)) = beside.iter().find(|(_, written)| *written) {
+        refuse(
+            text.span(),
+            "schema",
+            format!(
+                "`schema` states the whole schema, and `{key}` is written beside it; put `{key}` inside the schema"
+            ),
+        );
+        return None;
+    }
+    let schema: serde_json::Value = match serde_json::from_str(text.get_ref()) {
+        Ok(value @ serde_json::Value::Object(_)) => value,
+        Ok(_) => {
+            refuse(
+                text.span(),
+                "schema",
+                "`schema` is the JSON text of a schema object (`{\"type\": \"object\", …}`)"
+                    .to_owned(),
+            );
+            return None;
+        }
+        Err(error) => {
+            refuse(
+                text.span(),
+                "schema",
+                format!("`schema` is not JSON text: {error}"),
+            );
+            return None;
+        }
+    };
+    if let Some(reference) = first_reference(&schema) {
+        refuse(
+            text.span(),
+            "schema",
+            format!(
+                "`schema` has a `$ref` (`{reference}`), which cannot resolve inside a tool's schema; write what it points to in its place"
+            ),
+        );
+        return None;
+    }
+    let stated = schema.get("type").and_then(serde_json::Value::as_str);
+    if kind != FieldKind::Any && stated != Some(kind.name()) {
+        refuse(
+            text.span(),
+            "schema",
+            match stated {
+                Some(other) => format!(
+                    "`schema` says `\"type\": \"{other}\"`, and the field is {}; make them agree (`type = \"any\"` for several types)",
+                    article(kind.name())
+                ),
+                None => format!(
+                    "`schema` says no `type`, and the field is {}; write `\"type\": \"{}\"` in it (or `type = \"any\"` on the field)",
+                    article(kind.name()),
+                    kind.name()
+                ),
+            },
+        );
+        return None;
+    }
+    if let Err(error) = crate::validate::schema_compiles(text.get_ref(), &schema) {
+        refuse(
+            text.span(),
+            "schema",
+            format!("`schema` is not a schema JSON Schema 2020-12 compiles: {error}"),
+        );
+        return None;
+    }
+    // As written: the order of its properties is the author's.
+    Some(Text::from(text.get_ref().trim().to_owned()))
+}
+
+/// The first `$ref` in a schema, if it has one.
+fn first_reference(schema: &serde_json::Value) -> Option<&str> {
+    let mut pending = vec![schema];
+    while let Some(value) = pending.pop() {
+        match value {
+            serde_json::Value::Object(map) => {
+                if let Some(serde_json::Value::String(reference)) = map.get("$ref") {
+                    return Some(reference);
+                }
+                pending.extend(map.values());
+            }
+            serde_json::Value::Array(items) => pending.extend(items),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `a string`, `an integer`.

@@ -134,6 +134,14 @@ pub(super) struct RawGatewayVersion {
     pub(super) idempotent: Option<bool>,
     #[serde(default)]
     pub(super) open_world: Option<bool>,
+    /// Headers every call of this version sends, as written
+    /// (`X-Amz-Target = "DynamoDB_20120810.GetItem"`).
+    #[serde(default)]
+    pub(super) headers: BTreeMap<Spanned<String>, Spanned<String>>,
+    /// Query parameters every call of this version sends, as written
+    /// (`Action = "DescribeInstances"`).
+    #[serde(default)]
+    pub(super) query: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default, rename = "argument")]
     pub(super) arguments: Vec<RawField>,
     #[serde(default, rename = "result")]
@@ -182,6 +190,10 @@ pub(super) struct RawField {
     pub(super) default: Option<Spanned<toml::Value>>,
     #[serde(default)]
     pub(super) examples: Option<Spanned<Vec<toml::Value>>>,
+    /// The field's whole JSON Schema, as JSON text: its value is passed on
+    /// as the client writes it (an object with its own property names).
+    #[serde(default)]
+    pub(super) schema: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]

@@ -18,6 +18,8 @@ pub(crate) enum FieldKind {
     Boolean,
     Object,
     Array,
+    /// Any JSON value (with a `schema`, the values it accepts).
+    Any,
 }
 
 impl FieldKind {
@@ -29,6 +31,7 @@ impl FieldKind {
             "boolean" => FieldKind::Boolean,
             "object" => FieldKind::Object,
             "array" => FieldKind::Array,
+            "any" => FieldKind::Any,
             _ => return None,
         })
     }
@@ -41,11 +44,12 @@ impl FieldKind {
             FieldKind::Boolean => "boolean",
             FieldKind::Object => "object",
             FieldKind::Array => "array",
+            FieldKind::Any => "any",
         }
     }
 
     pub(crate) fn is_scalar(self) -> bool {
-        !matches!(self, FieldKind::Object | FieldKind::Array)
+        !matches!(self, FieldKind::Object | FieldKind::Array | FieldKind::Any)
     }
 
     /// Whether a literal is of this type.
@@ -59,6 +63,7 @@ impl FieldKind {
                     Literal::Number(Number::Int(_) | Number::UInt(_))
                 )
                 | (FieldKind::Number, Literal::Number(_))
+                | (FieldKind::Any, _)
         )
     }
 }
@@ -81,6 +86,10 @@ pub(crate) struct FieldSpec {
     pub(crate) values: Vec<String>,
     pub(crate) default: Option<Literal>,
     pub(crate) examples: Vec<Literal>,
+    /// The field's whole JSON Schema (compact JSON text, no `$ref`), when
+    /// the configuration states it: the field is then one value the
+    /// client writes whole.
+    pub(crate) schema: Option<Text>,
 }
 
 /// A place in the exposed tree: declared by a field, or implied by the
@@ -198,7 +207,14 @@ fn check_kinds(place: &Place, specs: &[FieldSpec], at: &str, problems: &mut Vec<
             Form::Object(_) => kind != FieldKind::Object,
             Form::Array(_) => kind != FieldKind::Array,
         };
-        if clash {
+        if specs[i].schema.is_some() && !matches!(place.shape, Form::Leaf) {
+            problems.push((
+                i,
+                format!(
+                    "`{at}` states its whole `schema`, and other fields go inside it; describe them in its schema, or remove its `schema`"
+                ),
+            ));
+        } else if clash {
             let holds = match place.shape {
                 Form::Array(_) => "items",
                 _ => "fields",
@@ -332,6 +348,9 @@ impl Builder<'_> {
 
     fn leaf(&self, spec: &FieldSpec, at: &str) -> Node {
         let text = |value: &Option<String>| value.clone().map(Text::from);
+        if let Some(schema) = &spec.schema {
+            return Node::Raw(schema.clone());
+        }
         match spec.kind {
             FieldKind::String if !spec.values.is_empty() => Node::Enum(EnumNode {
                 info: self.info(at),
@@ -372,6 +391,7 @@ impl Builder<'_> {
                 max_items: spec.max_items,
                 unique_items: false,
             }),
+            FieldKind::Any => Node::Any,
         }
     }
 

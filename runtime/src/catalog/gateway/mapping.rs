@@ -22,9 +22,10 @@ pub struct DownstreamRequest {
     /// percent-encoded: a path argument's value is always inside one
     /// segment, and never `.`, `..` or empty.
     pub segments: Vec<String>,
-    /// Query parameters, in order (a name repeated for an array).
+    /// Query parameters, in order: the version's own, then those from
+    /// arguments (a name repeated for an array).
     pub query: Vec<(String, String)>,
-    /// Headers from arguments.
+    /// Headers: the version's own, then those from arguments.
     pub headers: Vec<(String, String)>,
     /// The JSON body, if the operation has one.
     pub body: Option<Value>,
@@ -192,8 +193,8 @@ impl Operation {
         let mut request = DownstreamRequest {
             method: self.method,
             segments: Vec::new(),
-            query: Vec::new(),
-            headers: Vec::new(),
+            query: self.fixed_query.clone(),
+            headers: self.fixed_headers.clone(),
             body: None,
         };
         let mut body = Value::Null;

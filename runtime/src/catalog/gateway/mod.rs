@@ -34,6 +34,7 @@ use std::time::Duration;
 
 pub use mapping::{DownstreamRequest, MappingError, SegmentProblem};
 pub use path::FieldPath;
+pub(crate) use path::WHOLE;
 #[cfg(any(feature = "gateway", feature = "import"))]
 pub use soap::EnvelopeError;
 
@@ -200,7 +201,7 @@ impl Method {
 }
 
 /// Where an argument goes in the downstream request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Location {
     /// A variable of the path template (`/pets/{petId}`).
     Path,
@@ -266,6 +267,10 @@ pub struct Operation {
     pub(crate) result_containers: Vec<(FieldPath, FieldPath)>,
     /// How a REST answer is read: only where the results come from.
     pub(crate) answer: answer::Reader,
+    /// Headers every call sends, as configured for the version.
+    pub(crate) fixed_headers: Vec<(String, String)>,
+    /// Query parameters every call sends, as configured for the version.
+    pub(crate) fixed_query: Vec<(String, String)>,
     /// For a SOAP downstream: the request element and how the envelope's
     /// elements are read and written.
     pub(crate) soap: Option<SoapOperation>,

@@ -145,6 +145,9 @@ pub(crate) struct Step {
     pub(crate) each: bool,
 }
 
+/// The source path of the whole document.
+pub(crate) const WHOLE: &str = ".";
+
 /// A path through a JSON document, as written in the configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldPath {
@@ -185,10 +188,22 @@ impl fmt::Display for PathError {
 
 impl FieldPath {
     /// Reads a source path: any property names, `[]` after a name for
-    /// each item of its array, and `[]` first for a document that is an
-    /// array.
+    /// each item of its array, `[]` first for a document that is an
+    /// array, and `.` alone for the whole document (a body that is one
+    /// value: a string, a list, one of several shapes).
     pub(crate) fn source(text: &str) -> Result<FieldPath, PathError> {
+        if text == WHOLE {
+            return Ok(FieldPath {
+                text: WHOLE.to_owned(),
+                steps: Vec::new(),
+            });
+        }
         FieldPath::parse(text, |_| true, true)
+    }
+
+    /// Whether the path is the whole document (`.`).
+    pub(crate) fn is_whole(&self) -> bool {
+        self.steps.is_empty()
     }
 
     /// Reads the source of a value that goes in the query, a header or the

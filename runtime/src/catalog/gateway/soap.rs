@@ -445,7 +445,7 @@ fn read_element(element: &Element<'_>, node: &XmlNode) -> Value {
         return Value::Object(read_children(element, &node.children));
     }
     match node.kind {
-        Some(FieldKind::Object | FieldKind::Array) | None => whole(element),
+        Some(FieldKind::Object | FieldKind::Array | FieldKind::Any) | None => whole(element),
         kind => scalar(&element.text, kind),
     }
 }

@@ -390,6 +390,7 @@ impl<'a> Types<'a> {
                     schema: array(min),
                     required,
                     description,
+                    whole: None,
                 });
                 At {
                     exposed: format!("{exposed}[]"),
@@ -406,6 +407,7 @@ impl<'a> Types<'a> {
                     schema: Value::Object(typed("object")),
                     required,
                     description,
+                    whole: None,
                 });
                 At {
                     exposed,
@@ -436,6 +438,7 @@ impl<'a> Types<'a> {
                     schema: array(min),
                     required,
                     description: description.clone(),
+                    whole: None,
                 });
             }
             out.push(Found {
@@ -445,6 +448,7 @@ impl<'a> Types<'a> {
                 schema: Value::Object(schema),
                 required: false,
                 description: if bounded { None } else { description },
+                whole: None,
             });
         } else {
             out.push(Found {
@@ -454,6 +458,7 @@ impl<'a> Types<'a> {
                 schema: Value::Object(schema),
                 required,
                 description,
+                whole: None,
             });
         }
         Ok(())
@@ -540,6 +545,7 @@ impl<'a> Types<'a> {
                 schema: Value::Object(schema),
                 required: at.required && attribute.attribute("use") == Some("required"),
                 description: documentation(attribute),
+                whole: None,
             });
         }
         trail.truncate(mark);
