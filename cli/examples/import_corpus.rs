@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
 use toolschema::catalog::import::{
-    ImportOptions, Imported, import_openapi, import_wsdl, parse_document,
+    ImportOptions, Imported, import_openapi, import_wsdl_file, parse_document,
 };
 use toolschema::project::{Mode, project_tool};
 
@@ -200,20 +200,16 @@ fn openapi(tally: &mut Tally, path: &Path) {
 
 fn wsdl(tally: &mut Tally, path: &Path) {
     let name = path.display().to_string();
-    let Ok(bytes) = std::fs::read(path) else {
-        count(&mut tally.refused, "unreadable file", name);
-        return;
-    };
     let options = ImportOptions {
         downstream: "api".to_owned(),
         base_url: None,
         ..ImportOptions::default()
     };
-    let imported = import_wsdl(&bytes, &options).or_else(|error| {
+    let imported = import_wsdl_file(path, &options).or_else(|error| {
         if error.to_string().contains("--base-url") {
             tally.refused_base_url += 1;
-            import_wsdl(
-                &bytes,
+            import_wsdl_file(
+                path,
                 &ImportOptions {
                     base_url: Some(PLACEHOLDER_BASE.to_owned()),
                     ..options.clone()

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgAction, ArgMatches, FromArgMatches, Subcommand, value_parser};
 use toolschema::catalog::gateway::SoapVersion;
 use toolschema::catalog::import::{
-    ImportOptions, Imported, import_openapi, import_wsdl, parse_document,
+    ImportOptions, Imported, import_openapi, import_wsdl_file, parse_document,
 };
 use toolschema::catalog::{Config, hash_api_key};
 use toolschema::serve::Server;
@@ -379,8 +379,6 @@ fn run_own(own: Own) -> Result<(), String> {
                         .ok_or_else(|| format!("unknown SOAP version `{word}`; use 1.1 or 1.2"))?,
                 ),
             };
-            let document =
-                std::fs::read(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
             let options = ImportOptions {
                 operations,
                 downstream,
@@ -388,8 +386,9 @@ fn run_own(own: Own) -> Result<(), String> {
                 prefix,
                 soap_version,
             };
-            let imported =
-                import_wsdl(&document, &options).map_err(|e| format!("{}: {e}", file.display()))?;
+            // The schema files it imports are read from beside it.
+            let imported = import_wsdl_file(&file, &options)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
             write_imported(&imported, into.as_ref(), database_url)
         }
     }

@@ -683,11 +683,19 @@ fn import_openapi_writes_drafts_and_reports_what_it_skips() {
         stderr.contains("skipped uploadFile: the request body is multipart/form-data"),
         "{stderr}"
     );
-    assert!(stderr.contains("skipped updatePetWithForm"), "{stderr}");
-    assert!(stderr.contains("18 tools written as drafts"), "{stderr}");
+    // A form of plain fields is written, sent as a form.
+    assert!(!stderr.contains("skipped updatePetWithForm"), "{stderr}");
+    assert!(stderr.contains("19 tools written as drafts"), "{stderr}");
     let written: toml::Table = json_out.parse().expect("TOML");
     let tools = written["gateway_tool"].as_array().expect("tools");
-    assert_eq!(tools.len(), 18);
+    assert_eq!(tools.len(), 19);
+    assert!(
+        tools.iter().any(
+            |t| t["name"].as_str() == Some("petstore.update-pet-with-form")
+                && t["version"][0]["encoding"].as_str() == Some("form")
+        ),
+        "{json_out}"
+    );
     assert!(
         tools
             .iter()
@@ -722,10 +730,10 @@ fn import_openapi_writes_drafts_and_reports_what_it_skips() {
     into.extend(["--into", &config_arg]);
     let (ok, stdout, stderr) = run(&into);
     assert!(ok, "{stderr}");
-    assert!(stdout.contains("18 gateway tools added"), "{stdout}");
+    assert!(stdout.contains("19 gateway tools added"), "{stdout}");
     let (ok, stdout, stderr) = run(&["check", &config_arg]);
     assert!(ok, "{stderr}");
-    assert!(stdout.contains("18 gateway tools"), "{stdout}");
+    assert!(stdout.contains("19 gateway tools"), "{stdout}");
     // Importing again clashes with the tools now there: refused, and the
     // file is left as it was.
     let before = std::fs::read_to_string(&config).expect("read");

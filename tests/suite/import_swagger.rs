@@ -196,3 +196,13 @@ fn other_swagger_versions_are_refused_with_what_to_do() {
         "{refused}"
     );
 }
+
+#[test]
+fn a_byte_order_mark_is_read_past() {
+    let text = format!(
+        "\u{feff}{}",
+        r#"{"swagger": "2.0", "host": "a.example", "paths": {"/ping": {"get": {"operationId": "ping", "responses": {"200": {"description": "ok"}}}}}}"#
+    );
+    let imported = import(&text, "a");
+    assert_eq!(imported.tools, ["ping"]);
+}

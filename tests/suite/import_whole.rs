@@ -71,7 +71,27 @@ fn document() -> Value {
             "type": "object", "properties": {
               "name": {"type": "string"},
               "nickname": {"type": "string", "nullable": true},
+              "active": {"type": "bool"},
               "score": {"oneOf": [{"type": "integer"}, {"type": "string"}]}}}}}},
+          "responses": {"200": {"description": "ok"}}}},
+        "/login": {"post": {
+          "operationId": "login",
+          "security": [{"key": []}],
+          "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
+            "type": "object", "required": ["user"], "properties": {
+              "user": {"type": "string"},
+              "roles": {"type": "array", "items": {"type": "string"}}}}}}},
+          "responses": {"200": {"description": "ok"}}}},
+        "/profile": {"post": {
+          "operationId": "setProfile",
+          "security": [{"ghost": []}],
+          "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
+            "type": "object", "properties": {"address": {"type": "object", "properties": {"city": {"type": "string"}}}}}}}},
+          "responses": {"200": {"description": "ok"}}}},
+        "/people{?names}": {"get": {
+          "operationId": "findPeople",
+          "security": [{"ghost": []}],
+          "parameters": [{"name": "names", "in": "query", "schema": {"type": "string"}}],
           "responses": {"200": {"description": "ok"}}}},
         "/wide": {"post": {
           "operationId": "postWide",
@@ -79,7 +99,9 @@ fn document() -> Value {
             "type": "object", "properties": wide_properties()}}}},
           "responses": {"200": {"description": "ok"}}}}
       },
-      "components": {"schemas": {
+      "components": {
+        "securitySchemes": {"key": {"type": "apiKey", "in": "query", "name": "api_key"}},
+        "schemas": {
         "PutItemInput": {"type": "object", "required": ["TableName"], "properties": {
           "TableName": {"type": "string"},
           "Item": {"$ref": "#/components/schemas/Attributes"}}},
@@ -105,8 +127,55 @@ fn input_schema(config: &Config, name: &str) -> Value {
 fn every_operation_imports_and_checks() {
     let imported = imported();
     let config = config(&imported);
-    assert!(imported.skipped.is_empty(), "{:?}", imported.skipped);
-    assert_eq!(config.gateway_tools().len(), 8, "{}", imported.toml);
+    // A form of objects is the one operation a form cannot carry.
+    assert_eq!(imported.skipped.len(), 1, "{:?}", imported.skipped);
+    assert_eq!(imported.skipped[0].operation, "setProfile");
+    assert!(
+        imported.skipped[0]
+            .reason
+            .contains("the form field `address.city` holds more than a value"),
+        "{:?}",
+        imported.skipped
+    );
+    assert_eq!(config.gateway_tools().len(), 10, "{}", imported.toml);
+}
+
+#[test]
+fn a_form_body_and_a_key_in_the_query_are_written_as_the_description_says() {
+    let imported = imported();
+    let config = config(&imported);
+    let text = &imported.toml;
+    assert!(
+        text.contains("auth = { kind = \"query\", param = \"api_key\", env = \"API_KEY\" }"),
+        "{text}"
+    );
+    let login = &text[text.find("name = \"login\"").expect("login")..];
+    assert!(login.contains("encoding = \"form\""), "{login}");
+    // A type JSON Schema does not name takes any value.
+    let person = &text[text
+        .find("name = \"create-person\"")
+        .expect("create-person")..];
+    assert!(
+        person.contains("name = \"active\"\nin = \"body\"\ntype = \"any\""),
+        "{person}"
+    );
+    let sent = request(
+        &config,
+        "login",
+        json!({"user": "ada", "roles": ["a", "b"]}),
+    );
+    assert_eq!(sent.body, Some(json!({"user": "ada", "roles": ["a", "b"]})));
+    // A scheme named and never defined: written without credentials, said.
+    assert!(
+        imported.dropped.iter().any(|d| d.operation == "findPeople"
+            && d.reason.contains("security scheme `ghost` is not defined")),
+        "{:?}",
+        imported.dropped
+    );
+    // A URI template's query expansion leaves the path before it.
+    let sent = request(&config, "find-people", json!({"names": "x"}));
+    assert_eq!(sent.segments, ["people"]);
+    assert_eq!(sent.query, [("names".to_owned(), "x".to_owned())]);
 }
 
 #[test]
@@ -343,6 +412,27 @@ schema = '{"type": "object"}'
 [[gateway_tool.version.argument]]
 name = "g.h"
 type = "string"
+
+[[downstream]]
+id = "keyed"
+base_url = "https://api.example.com"
+auth = { kind = "query", env = "KEYED_KEY" }
+
+[[gateway_tool]]
+name = "send"
+downstream = "api"
+
+[[gateway_tool.version]]
+version = 1
+status = "draft"
+description = "Sends a form."
+method = "POST"
+path = "/send"
+encoding = "form"
+
+[[gateway_tool.version.argument]]
+name = "who.name"
+type = "string"
 "##;
     let errors = Config::from_toml(text, "put.toml", &Registry::new()).expect_err("refused");
     let message = errors.to_string();
@@ -378,6 +468,14 @@ type = "string"
         (
             "gateway_tool[0].version[0].headers".to_owned(),
             "credentials are never written in the configuration",
+        ),
+        (
+            "downstream[1].auth.param".to_owned(),
+            "`kind = \"query\"` needs `param`",
+        ),
+        (
+            "gateway_tool[1].version[0].argument[0].source".to_owned(),
+            "`who.name` goes in a form, whose fields each hold one string",
         ),
     ] {
         assert!(

@@ -24,7 +24,7 @@ use core::cell::{Cell, RefCell};
 use core::fmt;
 use std::collections::BTreeSet;
 
-pub use wsdl::import_wsdl;
+pub use wsdl::{import_wsdl, import_wsdl_file};
 
 use super::gateway::{Auth, SoapVersion, template_problem};
 use crate::model::Number;
@@ -115,6 +115,8 @@ const INLINED_DEPTH: usize = 3;
 
 /// Reads an OpenAPI document, JSON or YAML.
 pub fn parse_document(text: &str) -> Result<Value, ImportError> {
+    // Editors on Windows start UTF-8 files with a byte order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         return Ok(value);
     }
@@ -202,27 +204,29 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
                 targets: &targets,
             };
             let mut notes = Vec::new();
-            let result = security(document, operation, options).and_then(|(downstream, auth)| {
-                let (name, text) = context.tool(
-                    operation,
-                    &label,
-                    options,
-                    &downstream,
-                    &mut taken_names,
-                    &mut notes,
-                )?;
-                // What the importer wrote is held to the checks an operator's
-                // file is: a tool they refuse is skipped with their reason,
-                // never written.
-                checked_alone(
-                    &downstream_text(&downstream, &base_url, auth.as_ref()),
-                    &text,
-                )?;
-                if !downstreams.iter().any(|(id, _)| *id == downstream) {
-                    downstreams.push((downstream, auth));
-                }
-                Ok((name, text))
-            });
+            let result = security(document, operation, options, &mut notes).and_then(
+                |(downstream, auth)| {
+                    let (name, text) = context.tool(
+                        operation,
+                        &label,
+                        options,
+                        &downstream,
+                        &mut taken_names,
+                        &mut notes,
+                    )?;
+                    // What the importer wrote is held to the checks an operator's
+                    // file is: a tool they refuse is skipped with their reason,
+                    // never written.
+                    checked_alone(
+                        &downstream_text(&downstream, &base_url, auth.as_ref()),
+                        &text,
+                    )?;
+                    if !downstreams.iter().any(|(id, _)| *id == downstream) {
+                        downstreams.push((downstream, auth));
+                    }
+                    Ok((name, text))
+                },
+            );
             dropped.extend(notes.into_iter().map(|reason| Skipped {
                 operation: label.clone(),
                 reason,
@@ -273,6 +277,11 @@ fn downstream_text(id: &str, base_url: &str, auth: Option<&Auth>) -> String {
         )),
         Some(Auth::Bearer { env }) => out.line(&format!(
             "auth = {{ kind = \"bearer\", env = {} }}",
+            text(env)
+        )),
+        Some(Auth::Query { param, env }) => out.line(&format!(
+            "auth = {{ kind = \"query\", param = {}, env = {} }}",
+            text(param),
             text(env)
         )),
         Some(Auth::Basic {
@@ -346,6 +355,12 @@ type SplitPath<'a> = (&'a str, Vec<(String, String)>, Vec<(String, String)>);
 
 fn split_path(key: &str) -> Result<SplitPath<'_>, String> {
     let key = key.split('#').next().unwrap_or_default();
+    // A URI template's query expansion (`/people{?names,limit}`) names
+    // query parameters the operation declares: the path is before it.
+    let key = match key.find("{?").or_else(|| key.find("{&")) {
+        Some(at) if key[at..].find('}') == Some(key.len() - at - 1) => &key[..at],
+        _ => key,
+    };
     let Some((path, query)) = key.split_once('?') else {
         return Ok((key, Vec::new(), Vec::new()));
     };
@@ -540,6 +555,7 @@ impl Context<'_> {
             (None, None) => format!("{} {}", self.method.to_uppercase(), self.path),
         };
         let mut arguments = Vec::new();
+        let mut encoding = None;
         // An operation's parameter replaces the path's of the same name and
         // place.
         let mut parameters: Vec<&Value> = Vec::new();
@@ -732,20 +748,38 @@ impl Context<'_> {
         if let Some(body) = operation.get("requestBody") {
             let body = self.resolve(body, &mut Vec::new())?;
             let content = body.get("content").and_then(Value::as_object);
-            let Some(schema) = content.and_then(|c| json_schema(c)) else {
+            let json = content.and_then(|c| json_schema(c));
+            let form = content.and_then(form_schema).filter(|_| json.is_none());
+            let Some(schema) = json.or(form) else {
                 let kinds: Vec<&str> = content
                     .into_iter()
                     .flat_map(|c| c.iter().map(|(kind, _)| kind))
                     .collect();
                 return Err(format!(
-                    "the request body is {} (a file upload or form), which a tool's JSON arguments cannot carry",
+                    "the request body is {} (a file upload, or a body neither JSON nor a form), which a tool's JSON arguments cannot carry",
                     kinds.join(", ")
                 ));
             };
+            encoding = form.map(|_| "form");
             let required = body.get("required").and_then(as_bool).unwrap_or(false);
             let mut found = self.fields(schema, required, ("body", notes))?;
             if found.is_empty() {
                 return Err("the request body has no properties to map".to_owned());
+            }
+            // A form's fields each hold one value, or a list of values,
+            // under one name.
+            if let Some(field) = found.iter().find(|field| {
+                form.is_some()
+                    && !field.source.is_empty()
+                    && (field.whole.is_some()
+                        || field.source.contains('.')
+                        || field.source.trim_end_matches("[]").contains("[]")
+                        || field.source == super::gateway::WHOLE)
+            }) {
+                return Err(format!(
+                    "the form field `{}` holds more than a value or a list of values, which a form cannot carry",
+                    field.exposed
+                ));
             }
             // A body field named as a parameter is (`ids` in the query,
             // `ids[]` in the body) takes `body_` before its name, with
@@ -820,6 +854,9 @@ impl Context<'_> {
         out.pair("description", description);
         out.pair("method", self.method.to_uppercase());
         out.pair("path", path);
+        if let Some(encoding) = encoding {
+            out.pair("encoding", encoding);
+        }
         for (key, fixed) in [("headers", &fixed_headers), ("query", &fixed_query)] {
             if !fixed.is_empty() {
                 let table: toml::Table = fixed
@@ -1379,6 +1416,7 @@ fn security(
     document: &Value,
     operation: &Value,
     options: &ImportOptions,
+    notes: &mut Vec<String>,
 ) -> Result<(String, Option<Auth>), String> {
     let requirements = operation
         .get("security")
@@ -1394,9 +1432,15 @@ fn security(
     let Some((scheme_name, _)) = first.iter().next() else {
         return Ok((options.downstream.clone(), None));
     };
-    let scheme = document
-        .pointer(&format!("/components/securitySchemes/{scheme_name}"))
-        .ok_or_else(|| format!("the security scheme `{scheme_name}` is not defined"))?;
+    // A scheme the document names and never defines says nothing of how
+    // to authenticate: the call is written without credentials, and said.
+    let Some(scheme) = document.pointer(&format!("/components/securitySchemes/{scheme_name}"))
+    else {
+        notes.push(format!(
+            "its security scheme `{scheme_name}` is not defined in the document: the downstream is written without credentials (add `auth` to it if the API needs them)"
+        ));
+        return Ok((options.downstream.clone(), None));
+    };
     let id = format!("{}-{}", options.downstream, kebab(scheme_name));
     let env = format!("{}_{}", snake(&options.downstream), snake(scheme_name)).to_uppercase();
     let kind = scheme.get("type").and_then(as_str).unwrap_or_default();
@@ -1405,6 +1449,14 @@ fn security(
         scheme.get("in").and_then(as_str),
         scheme.get("scheme").and_then(as_str),
     ) {
+        ("apiKey", Some("query"), _) => Auth::Query {
+            param: scheme
+                .get("name")
+                .and_then(as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            env,
+        },
         ("apiKey", Some("header"), _) => Auth::Header {
             header: scheme
                 .get("name")
@@ -1421,7 +1473,7 @@ fn security(
         ("oauth2" | "openIdConnect", _, _) => Auth::Bearer { env },
         _ => {
             return Err(format!(
-                "its security scheme `{scheme_name}` ({kind}) cannot be configured: the gateway sends a bearer token, an API key header or basic credentials"
+                "its security scheme `{scheme_name}` ({kind}) cannot be configured: the gateway sends a bearer token, an API key in a header or the query, or basic credentials"
             ));
         }
     };
@@ -1566,6 +1618,20 @@ fn json_schema(content: &Map) -> Option<&Value> {
         .and_then(|(_, media)| media.get("schema"))
 }
 
+/// The schema of a form (`application/x-www-form-urlencoded`) among
+/// `content`'s.
+fn form_schema(content: &Map) -> Option<&Value> {
+    content
+        .iter()
+        .find(|(kind, _)| {
+            kind.split(';').next().is_some_and(|k| {
+                k.trim()
+                    .eq_ignore_ascii_case("application/x-www-form-urlencoded")
+            })
+        })
+        .and_then(|(_, media)| media.get("schema"))
+}
+
 /// `name` cut to at most `limit` bytes, keeping it unique: a longer name
 /// keeps its start and ends with eight hex digits of a hash of the whole.
 fn fit(name: &str, limit: usize) -> String {
@@ -1682,7 +1748,12 @@ fn write_field(out: &mut Writer, role: &str, field: &Found, notes: &mut Vec<Stri
         return;
     }
     let schema = &field.schema;
-    let kind = type_of(schema).unwrap_or("string");
+    // A type JSON Schema does not name (`bool`, `null`, `file`) takes any
+    // value.
+    let kind = match type_of(schema).unwrap_or("string") {
+        kind @ ("string" | "integer" | "number" | "boolean" | "object" | "array") => kind,
+        _ => "any",
+    };
     out.pair("type", kind);
     if field.required {
         out.pair("required", true);

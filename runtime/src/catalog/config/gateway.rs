@@ -12,7 +12,7 @@ use super::Status;
 use super::errors::Problems;
 use super::raw::{RawAuth, RawDownstream, RawField, RawGatewayTool, RawGatewayVersion};
 use crate::catalog::gateway::{
-    ArgumentMap, Auth, Downstream, DownstreamProtocol, FieldKind, FieldPath, FieldSpec,
+    ArgumentMap, Auth, Downstream, DownstreamProtocol, Encoding, FieldKind, FieldPath, FieldSpec,
     GatewayTool, GatewayVersion, Location, Method, Operation, PathPart, ResultMap, SoapOperation,
     SoapVersion, XmlNode, answer_reader, container_pairs, describe, is_xml_name, parse_template,
     template_problem,
@@ -269,6 +269,24 @@ fn check_auth(raw: &Spanned<RawAuth>, at: &str, p: &mut Problems<'_>) -> Option<
                 env: env?,
             })
         }
+        "query" => {
+            let env = env(&raw.env, "env");
+            let param = match &raw.param {
+                Some(name) if !name.get_ref().is_empty() => Some(name.get_ref().clone()),
+                _ => {
+                    p.at(
+                        span.clone(),
+                        format!("{at}.param"),
+                        "`kind = \"query\"` needs `param`, the name of the query parameter that carries the key",
+                    );
+                    None
+                }
+            };
+            Some(Auth::Query {
+                param: param?,
+                env: env?,
+            })
+        }
         "basic" => {
             let user_env = env(&raw.user_env, "user_env");
             let password_env = env(&raw.password_env, "password_env");
@@ -281,7 +299,7 @@ fn check_auth(raw: &Spanned<RawAuth>, at: &str, p: &mut Problems<'_>) -> Option<
             p.at(
                 raw.kind.span(),
                 format!("{at}.kind"),
-                format!("unknown auth kind `{other}`; use bearer, header or basic"),
+                format!("unknown auth kind `{other}`; use bearer, header, query or basic"),
             );
             None
         }
@@ -327,6 +345,71 @@ fn fixed_headers(
         }
     }
     headers
+}
+
+/// How a version's body is written (`encoding`): JSON, or a form whose
+/// body arguments are each one field (a string, number or boolean, or a
+/// list of them, under one name). `None` when refused.
+fn check_encoding(
+    raw: &RawGatewayVersion,
+    soap: bool,
+    maps: &[Option<ArgumentMap>],
+    specs: &[FieldSpec],
+    spans: &[(core::ops::Range<usize>, String)],
+    at: &str,
+    p: &mut Problems<'_>,
+) -> Option<Encoding> {
+    let Some(word) = &raw.encoding else {
+        return Some(Encoding::Json);
+    };
+    match word.get_ref().as_str() {
+        "json" => return Some(Encoding::Json),
+        "form" if !soap => {}
+        "form" => {
+            p.at(
+                word.span(),
+                format!("{at}.encoding"),
+                "a SOAP operation's body is its envelope; remove `encoding`",
+            );
+            return None;
+        }
+        other => {
+            p.at(
+                word.span(),
+                format!("{at}.encoding"),
+                format!("unknown encoding `{other}`; use json or form"),
+            );
+            return None;
+        }
+    }
+    let mut ok = true;
+    for ((map, spec), (span, key)) in maps.iter().zip(specs).zip(spans) {
+        let Some(map) = map.as_ref().filter(|m| m.location == Location::Body) else {
+            continue;
+        };
+        let steps = map.source.steps();
+        let one_field = match steps {
+            [step] => {
+                spec.kind.is_scalar()
+                    && spec.schema.is_none()
+                    && step.each == spec.exposed.ends_in_array()
+                    && spec.exposed.arrays() == usize::from(step.each)
+            }
+            _ => false,
+        };
+        if !one_field {
+            p.at(
+                span.clone(),
+                format!("{key}.source"),
+                format!(
+                    "`{}` goes in a form, whose fields each hold one string, number or boolean (or a list of them, `name[]`) under one name; map it to one field, or use `encoding = \"json\"`",
+                    spec.exposed
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok.then_some(Encoding::Form)
 }
 
 /// Query parameters a version always sends: names that are not empty,
@@ -615,6 +698,8 @@ fn check_version(
         }
     }
     check_collisions(&maps, &specs, &spans, p);
+    let encoding = check_encoding(raw, soap, &maps, &specs, &spans, at, p);
+    fields_ok &= encoding.is_some();
     let fixed_headers = fixed_headers(&raw.headers, at, p);
     let fixed_query = fixed_query(&raw.query, at, p);
     for (map, (span, key)) in maps.iter().zip(&spans) {
@@ -791,6 +876,7 @@ fn check_version(
             answer: answer_reader(&results),
             arguments: maps,
             results,
+            encoding: encoding.unwrap_or_default(),
             fixed_headers,
             fixed_query,
             soap,

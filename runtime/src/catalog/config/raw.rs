@@ -88,6 +88,9 @@ pub(super) struct RawAuth {
     pub(super) env: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) header: Option<Spanned<String>>,
+    /// For `kind = "query"`: the query parameter that carries the key.
+    #[serde(default)]
+    pub(super) param: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) user_env: Option<Spanned<String>>,
     #[serde(default)]
@@ -134,6 +137,9 @@ pub(super) struct RawGatewayVersion {
     pub(super) idempotent: Option<bool>,
     #[serde(default)]
     pub(super) open_world: Option<bool>,
+    /// How the body is written: `json` (the default) or `form`.
+    #[serde(default)]
+    pub(super) encoding: Option<Spanned<String>>,
     /// Headers every call of this version sends, as written
     /// (`X-Amz-Target = "DynamoDB_20120810.GetItem"`).
     #[serde(default)]

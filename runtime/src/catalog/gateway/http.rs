@@ -8,10 +8,13 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::mapping::form_body;
 use super::redact::Secrets;
 use super::soap::{self, Answer, NotSoap, Party};
 use super::xml::XmlError;
-use super::{Auth, Downstream, GatewayVersion, Method, Operation, SoapOperation, SoapVersion};
+use super::{
+    Auth, Downstream, Encoding, GatewayVersion, Method, Operation, SoapOperation, SoapVersion,
+};
 use crate::call::{
     CallError, Context, DynamicFuture, DynamicTool, Produced, ToolError, ToolResult,
 };
@@ -159,7 +162,21 @@ impl Call {
             .operation
             .request(&arguments)
             .map_err(|error| tool_error(capitalized(&error.to_string())))?;
-        let url = self.downstream.endpoint(&request);
+        let secrets = match Secrets::of(self.downstream.auth.as_ref(), |name| {
+            std::env::var(name).ok()
+        }) {
+            Ok(secrets) => secrets,
+            Err(variable) => {
+                return Err(self.defect(format!(
+                    "the environment variable `{variable}` that holds the downstream's credentials is not set"
+                )));
+            }
+        };
+        let mut url = self.downstream.endpoint(&request);
+        if let (Some(Auth::Query { param, .. }), [key]) = (&self.downstream.auth, secrets.values())
+        {
+            url.query_pairs_mut().append_pair(param, key);
+        }
         let method = match request.method {
             Method::Get => reqwest::Method::GET,
             Method::Post => reqwest::Method::POST,
@@ -187,16 +204,6 @@ impl Call {
         for (name, value) in &self.downstream.headers {
             builder = builder.header(name.as_str(), value.as_str());
         }
-        let secrets = match Secrets::of(self.downstream.auth.as_ref(), |name| {
-            std::env::var(name).ok()
-        }) {
-            Ok(secrets) => secrets,
-            Err(variable) => {
-                return Err(self.defect(format!(
-                    "the environment variable `{variable}` that holds the downstream's credentials is not set"
-                )));
-            }
-        };
         builder = match (&self.downstream.auth, secrets.values()) {
             (Some(Auth::Bearer { .. }), [token]) => builder.bearer_auth(token),
             (Some(Auth::Header { header, .. }), [key]) => {
@@ -236,19 +243,28 @@ impl Call {
             };
             builder = builder.body(envelope);
         } else if let Some(body) = &request.body {
-            let bytes = serde_json::to_vec(body).map_err(|error| {
-                self.defect(format!("the request body cannot be written: {error}"))
-            })?;
+            let (kind, bytes) = match self.operation.encoding {
+                Encoding::Json => (
+                    "application/json",
+                    serde_json::to_vec(body).map_err(|error| {
+                        self.defect(format!("the request body cannot be written: {error}"))
+                    })?,
+                ),
+                Encoding::Form => (
+                    "application/x-www-form-urlencoded",
+                    form_body(body).into_bytes(),
+                ),
+            };
             builder = builder
-                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .header(reqwest::header::CONTENT_TYPE, kind)
                 .body(bytes);
         }
         let response = builder
             .send()
             .await
-            .map_err(|error| self.unreachable(&error))?;
+            .map_err(|error| self.unreachable(&error, &secrets))?;
         let status = response.status();
-        let bytes = self.read_bounded(response).await?;
+        let bytes = self.read_bounded(response, &secrets).await?;
         if let Some(operation) = soap {
             return self.soap_answer(operation, status, &bytes, &secrets);
         }
@@ -346,7 +362,7 @@ impl Call {
     }
 
     /// The error for a request that got no answer.
-    fn unreachable(&self, error: &reqwest::Error) -> CallError {
+    fn unreachable(&self, error: &reqwest::Error, secrets: &Secrets) -> CallError {
         if error.is_timeout() {
             return tool_error(format!(
                 "The downstream service did not answer within {} ms; the call may be retried.",
@@ -358,12 +374,18 @@ impl Call {
                 "The downstream service could not be reached; the call may be retried.".to_owned(),
             );
         }
+        // The error names the URL, which may carry a key in its query.
+        let error = secrets.scrub(&error.to_string());
         tracing::warn!(tool = %self.tool, downstream = %self.downstream.id, %error, "gateway request failed");
         tool_error("The call to the downstream service failed before an answer came; the call may be retried.".to_owned())
     }
 
     /// The answer's body, refused past the downstream's limit.
-    async fn read_bounded(&self, mut response: reqwest::Response) -> Result<Vec<u8>, CallError> {
+    async fn read_bounded(
+        &self,
+        mut response: reqwest::Response,
+        secrets: &Secrets,
+    ) -> Result<Vec<u8>, CallError> {
         let limit = self.downstream.max_response_bytes;
         let too_large = || {
             tool_error(format!(
@@ -393,7 +415,7 @@ impl Call {
                     }
                 }
                 Ok(None) => break,
-                Err(error) => return Err(self.unreachable(&error)),
+                Err(error) => return Err(self.unreachable(&error, secrets)),
             }
         }
         if length.is_none() {

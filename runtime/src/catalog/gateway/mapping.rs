@@ -145,6 +145,31 @@ fn text_of(value: &Value) -> Option<String> {
     }
 }
 
+/// A body object written as a form (`application/x-www-form-urlencoded`):
+/// each member one field, a list's values the field repeated (the checks
+/// let only strings, numbers, booleans and lists of them go in a form).
+#[cfg(feature = "gateway")]
+pub(crate) fn form_body(body: &Value) -> String {
+    let mut form = url::form_urlencoded::Serializer::new(String::new());
+    if let Value::Object(members) = body {
+        for (name, value) in members {
+            match value {
+                Value::Array(items) => {
+                    for item in items.iter().filter_map(text_of) {
+                        form.append_pair(name, &item);
+                    }
+                }
+                value => {
+                    if let Some(text) = text_of(value) {
+                        form.append_pair(name, &text);
+                    }
+                }
+            }
+        }
+    }
+    form.finish()
+}
+
 /// The arrays two paths go through together, as pairs of the paths up to
 /// each: where items of objects in one become items of objects in the
 /// other. Computed once per operation.

@@ -146,6 +146,13 @@ pub enum Auth {
         /// The variable holding the key.
         env: String,
     },
+    /// `?<param>=<$env>` (an API key in the query).
+    Query {
+        /// The query parameter's name.
+        param: String,
+        /// The variable holding the key.
+        env: String,
+    },
     /// `Authorization: Basic` of `<$user_env>:<$password_env>`.
     Basic {
         /// The variable holding the user name.
@@ -198,6 +205,17 @@ impl Method {
     pub fn has_body(self) -> bool {
         matches!(self, Method::Post | Method::Put | Method::Patch)
     }
+}
+
+/// How a REST request's body is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Encoding {
+    /// JSON (`application/json`), the default.
+    #[default]
+    Json,
+    /// A form (`application/x-www-form-urlencoded`): each argument one
+    /// field, a list's values the field repeated.
+    Form,
 }
 
 /// Where an argument goes in the downstream request.
@@ -267,6 +285,8 @@ pub struct Operation {
     pub(crate) result_containers: Vec<(FieldPath, FieldPath)>,
     /// How a REST answer is read: only where the results come from.
     pub(crate) answer: answer::Reader,
+    /// How the body is written.
+    pub(crate) encoding: Encoding,
     /// Headers every call sends, as configured for the version.
     pub(crate) fixed_headers: Vec<(String, String)>,
     /// Query parameters every call sends, as configured for the version.

@@ -43,7 +43,9 @@ impl Secrets {
         let get = |name: &str| read(name).ok_or_else(|| name.to_owned());
         let values = match auth {
             None => Vec::new(),
-            Some(Auth::Bearer { env } | Auth::Header { env, .. }) => vec![get(env)?],
+            Some(Auth::Bearer { env } | Auth::Header { env, .. } | Auth::Query { env, .. }) => {
+                vec![get(env)?]
+            }
             Some(Auth::Basic {
                 user_env,
                 password_env,

@@ -7,9 +7,12 @@
 //! content flattened into fields: nested elements as paths, repeated ones
 //! with `[]`, attributes as `@name`, simple types with their restrictions
 //! (enumerations, patterns, lengths, bounds) where JSON Schema says the
-//! same. What the configuration cannot express (`xsd:choice`, `xsd:any`,
-//! text with attributes, recursive types, rpc or encoded operations) is
-//! reported and skipped.
+//! same. Schema files the document imports or includes are read from
+//! beside it ([`import_wsdl_file`]); a document of bindings without a
+//! service takes its address from `--base-url`; an optional `xsd:any` (an
+//! extension point) is left out. What the configuration cannot express
+//! (`xsd:choice`, a required `xsd:any`, text with attributes, recursive
+//! types, rpc or encoded operations) is reported and skipped.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -196,15 +199,27 @@ struct At {
 }
 
 impl<'a> Types<'a> {
-    fn read(root: &'a Element<'a>) -> Types<'a> {
+    /// The components of the document's schemas and of the schema files
+    /// it imports (`extra`: each an `xsd:schema`, or a WSDL document whose
+    /// `types` are read).
+    fn read(root: &'a Element<'a>, extra: &'a [Element<'a>]) -> Types<'a> {
         let mut types = Types {
             elements: HashMap::new(),
             complex: HashMap::new(),
             simple: HashMap::new(),
             schemas: Vec::new(),
         };
-        for section in children(root, WSDL, "types") {
-            for schema in children(section, XSD, "schema") {
+        let sections = core::iter::once(root).chain(extra.iter());
+        let schemas = sections.flat_map(|document| {
+            let own = (&*document.name == "schema" && document.namespace.as_deref() == Some(XSD))
+                .then_some(document);
+            own.into_iter().chain(
+                children(document, WSDL, "types")
+                    .flat_map(|section| children(section, XSD, "schema")),
+            )
+        });
+        {
+            for schema in schemas {
                 let index = types.schemas.len();
                 types.schemas.push((
                     schema.attribute("targetNamespace"),
@@ -573,6 +588,9 @@ impl<'a> Types<'a> {
                         "{here} is one of several elements (`xsd:choice`), which the configuration cannot express"
                     ));
                 }
+                // An optional `xsd:any` is an extension point: nothing
+                // need be sent there, and nothing named is read from it.
+                "any" if particle.attribute("minOccurs") == Some("0") => {}
                 "any" => {
                     return Err(format!(
                         "{here} takes any element (`xsd:any`), which the configuration cannot express"
@@ -642,6 +660,29 @@ struct Port<'a> {
 }
 
 fn ports<'a>(root: &'a Element<'a>) -> Vec<Port<'a>> {
+    let mut out = service_ports(root);
+    // A document of bindings without a service (its address is the
+    // device's or the deployment's): each SOAP binding, without an address.
+    if out.is_empty() {
+        for binding in children(root, WSDL, "binding") {
+            let version = if child(binding, SOAP11_BINDING, "binding").is_some() {
+                SoapVersion::V1_1
+            } else if child(binding, SOAP12_BINDING, "binding").is_some() {
+                SoapVersion::V1_2
+            } else {
+                continue;
+            };
+            out.push(Port {
+                binding,
+                version,
+                address: None,
+            });
+        }
+    }
+    out
+}
+
+fn service_ports<'a>(root: &'a Element<'a>) -> Vec<Port<'a>> {
     let mut out = Vec::new();
     for service in children(root, WSDL, "service") {
         for port in children(service, WSDL, "port") {
@@ -723,6 +764,124 @@ fn sentence(name: &str) -> String {
 /// assert!(imported.toml.contains("base_url = \"https://clock.example/soap\""));
 /// ```
 pub fn import_wsdl(document: &[u8], options: &ImportOptions) -> Result<Imported, ImportError> {
+    import_wsdl_with(document, &[], Vec::new(), options)
+}
+
+/// The most schema files one import reads.
+const MAX_FILES: usize = 64;
+
+/// The most bytes of one schema file.
+const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// [`import_wsdl`] of the file at `path`, with the schema files its
+/// schemas import and include (`xsd:import`, `xsd:include`, and
+/// `wsdl:import` of schemas) read from the files beside it, as their
+/// relative `schemaLocation` says; a location that is a URL is never
+/// fetched, and is said (`Imported::dropped`).
+///
+/// ```no_run
+/// use toolschema_runtime::catalog::import::{ImportOptions, import_wsdl_file};
+///
+/// let options = ImportOptions {
+///     downstream: "devices".to_owned(),
+///     base_url: Some("http://camera.local/onvif/device_service".to_owned()),
+///     ..ImportOptions::default()
+/// };
+/// let imported = import_wsdl_file("wsdl/devicemgmt.wsdl".as_ref(), &options)?;
+/// println!("{}", imported.toml);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn import_wsdl_file(
+    path: &std::path::Path,
+    options: &ImportOptions,
+) -> Result<Imported, ImportError> {
+    let read = |path: &std::path::Path| -> Result<Vec<u8>, String> {
+        let size = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
+        if size > MAX_FILE_BYTES {
+            return Err(format!("it is larger than {MAX_FILE_BYTES} bytes"));
+        }
+        std::fs::read(path).map_err(|e| e.to_string())
+    };
+    let document = read(path)
+        .map_err(|error| ImportError(format!("{} cannot be read: {error}", path.display())))?;
+    let mut notes = Vec::new();
+    let mut files: Vec<Vec<u8>> = Vec::new();
+    let mut seen: Vec<std::path::PathBuf> = path.canonicalize().into_iter().collect();
+    let mut pending = vec![(path.to_path_buf(), document.clone())];
+    while let Some((at, bytes)) = pending.pop() {
+        let Ok(root) = xml::parse(&bytes) else {
+            continue;
+        };
+        for location in schema_locations(&root) {
+            if location.contains("://") {
+                notes.push(format!(
+                    "the schema at `{location}` is not read: only files beside the document are, never a URL"
+                ));
+                continue;
+            }
+            let file = at
+                .parent()
+                .unwrap_or(std::path::Path::new("."))
+                .join(&location);
+            let Ok(canonical) = file.canonicalize() else {
+                notes.push(format!("the schema file `{location}` is not found"));
+                continue;
+            };
+            if seen.contains(&canonical) {
+                continue;
+            }
+            if seen.len() > MAX_FILES {
+                notes.push(format!(
+                    "the schema file `{location}` is not read: one import reads at most {MAX_FILES} files"
+                ));
+                continue;
+            }
+            seen.push(canonical);
+            match read(&file) {
+                Ok(bytes) => {
+                    files.push(bytes.clone());
+                    pending.push((file, bytes));
+                }
+                Err(error) => notes.push(format!(
+                    "the schema file `{location}` cannot be read: {error}"
+                )),
+            }
+        }
+    }
+    let dropped = notes
+        .into_iter()
+        .map(|reason| Skipped {
+            operation: path.display().to_string(),
+            reason,
+        })
+        .collect();
+    import_wsdl_with(&document, &files, dropped, options)
+}
+
+/// The locations of the schema files a document imports or includes.
+fn schema_locations(root: &Element<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut pending = vec![root];
+    while let Some(element) = pending.pop() {
+        let location = match (&*element.name, element.namespace.as_deref()) {
+            ("import" | "include" | "redefine", Some(XSD)) => element.attribute("schemaLocation"),
+            ("import", Some(WSDL)) => element.attribute("location"),
+            _ => None,
+        };
+        if let Some(location) = location {
+            out.push(location.to_owned());
+        }
+        pending.extend(element.children.iter());
+    }
+    out
+}
+
+fn import_wsdl_with(
+    document: &[u8],
+    schema_files: &[Vec<u8>],
+    dropped: Vec<Skipped>,
+    options: &ImportOptions,
+) -> Result<Imported, ImportError> {
     let root = xml::parse(document)
         .map_err(|error| ImportError(format!("the document cannot be read: {error}")))?;
     if &*root.name != "definitions" || root.namespace.as_deref() != Some(WSDL) {
@@ -765,7 +924,11 @@ pub fn import_wsdl(document: &[u8], options: &ImportOptions) -> Result<Imported,
             )));
         }
     };
-    let types = Types::read(&root);
+    let extra: Vec<Element<'_>> = schema_files
+        .iter()
+        .filter_map(|bytes| xml::parse(bytes).ok())
+        .collect();
+    let types = Types::read(&root, &extra);
     let binding_namespace = match port.version {
         SoapVersion::V1_1 => SOAP11_BINDING,
         SoapVersion::V1_2 => SOAP12_BINDING,
@@ -841,7 +1004,7 @@ pub fn import_wsdl(document: &[u8], options: &ImportOptions) -> Result<Imported,
         toml: out.text,
         tools,
         skipped,
-        dropped: Vec::new(),
+        dropped,
     })
 }
 
