@@ -34,6 +34,7 @@ use std::time::Duration;
 
 pub use mapping::{DownstreamRequest, MappingError, SegmentProblem};
 pub use path::FieldPath;
+#[cfg(feature = "import")]
 pub(crate) use path::WHOLE;
 #[cfg(any(feature = "gateway", feature = "import"))]
 pub use soap::EnvelopeError;
