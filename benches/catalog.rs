@@ -1,7 +1,10 @@
 //! The governed catalog at scale: building a snapshot of 100, 1,000 and
 //! 10,000 tools across 100 clients, and serving one client's 1,000-tool
 //! list, against `serde_json::to_string` of the same list and a memcpy of
-//! its bytes. Ratios are in `benches/README.md`.
+//! its bytes; and checking and building gateway tools of 400 and 4,000
+//! arguments (in one tool, and over 10 and 100 tools), to hold the checks
+//! and the build linear in the configuration's size. Ratios are in
+//! `benches/README.md`.
 
 #![allow(missing_docs, unreachable_pub)]
 
@@ -133,5 +136,79 @@ fn discover(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, build, discover);
+/// `tools` gateway tools of `arguments` arguments each, as an import
+/// writes a wide body: groups of ten fields, each group an object of
+/// scalars, a list of objects and a map passed whole with its schema.
+fn gateway_text(tools: usize, arguments: usize) -> String {
+    let mut out = String::from(
+        "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\ntoolsets = [\"all\"]\n\n",
+    );
+    let names: Vec<String> = (0..tools).map(|t| format!("\"tool-{t}\"")).collect();
+    out.push_str(&format!(
+        "[[toolset]]\nid = \"all\"\ntenant = \"t\"\ntools = [{}]\n\n[[downstream]]\nid = \"api\"\nbase_url = \"https://api.example.com\"\n\n",
+        names.join(", ")
+    ));
+    for t in 0..tools {
+        out.push_str(&format!(
+            "[[gateway_tool]]\nname = \"tool-{t}\"\ndownstream = \"api\"\n\n[[gateway_tool.version]]\nversion = 1\nstatus = \"published\"\ndescription = \"Creates a record.\"\nmethod = \"POST\"\npath = \"/records\"\n\n"
+        ));
+        for g in 0..arguments / 10 {
+            let field = |name: &str, source: &str, kind: &str, extra: &str| {
+                format!(
+                    "[[gateway_tool.version.argument]]\nname = \"{name}\"\nsource = \"{source}\"\ntype = \"{kind}\"\n{extra}\n"
+                )
+            };
+            out.push_str(&field(&format!("g{g}"), "", "object", "").replace("source = \"\"\n", ""));
+            for f in 0..5 {
+                out.push_str(&field(
+                    &format!("g{g}.f{f}"),
+                    &format!("group{g}.field{f}"),
+                    "string",
+                    "description = \"One of the group's fields.\"\nmax_length = 64\n",
+                ));
+            }
+            out.push_str(&field(&format!("l{g}"), "", "array", "").replace("source = \"\"\n", ""));
+            out.push_str(&field(
+                &format!("l{g}[].code"),
+                &format!("lines{g}[].code"),
+                "string",
+                "",
+            ));
+            out.push_str(&field(
+                &format!("l{g}[].n"),
+                &format!("lines{g}[].n"),
+                "integer",
+                "minimum = 0\n",
+            ));
+            out.push_str(&field(
+                &format!("m{g}"),
+                &format!("map{g}"),
+                "object",
+                "schema = '{\"type\": \"object\", \"additionalProperties\": {\"type\": \"integer\"}}'\n",
+            ));
+        }
+    }
+    out
+}
+
+fn gateway_check(c: &mut Criterion) {
+    let mut group = c.benchmark_group("gateway_check");
+    group.sample_size(10);
+    let registry = Arc::new(Registry::new());
+    for (tools, arguments) in [(1, 400), (1, 4_000), (10, 400), (100, 400)] {
+        let text = gateway_text(tools, arguments);
+        let config = Config::from_toml(&text, "bench.toml", &registry)
+            .unwrap_or_else(|errors| panic!("{errors}"));
+        let id = format!("{tools}x{arguments}");
+        group.bench_with_input(BenchmarkId::new("check", &id), &id, |b, _| {
+            b.iter(|| black_box(Config::from_toml(&text, "bench.toml", &registry).is_ok()))
+        });
+        group.bench_with_input(BenchmarkId::new("build", &id), &id, |b, _| {
+            b.iter(|| black_box(Snapshot::build(registry.clone(), &config)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, build, discover, gateway_check);
 criterion_main!(benches);

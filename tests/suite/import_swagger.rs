@@ -109,9 +109,9 @@ fn a_swagger_document_imports_as_the_openapi_one_it_describes() {
     );
     // The API key goes in its header, from the environment.
     assert!(
-        imported
-            .toml
-            .contains("kind = \"header\", header = \"X-Api-Key\""),
+        imported.toml.contains(
+            "[downstream.auth]\nkind = \"header\"\nheader = \"X-Api-Key\"\nenv = \"SHELTER_KEY\""
+        ),
         "{}",
         imported.toml
     );

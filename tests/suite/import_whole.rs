@@ -146,7 +146,9 @@ fn a_form_body_and_a_key_in_the_query_are_written_as_the_description_says() {
     let config = config(&imported);
     let text = &imported.toml;
     assert!(
-        text.contains("auth = { kind = \"query\", param = \"api_key\", env = \"API_KEY\" }"),
+        text.contains(
+            "[downstream.auth]\nkind = \"query\"\nparam = \"api_key\"\nenv = \"API_KEY\""
+        ),
         "{text}"
     );
     let login = &text[text.find("name = \"login\"").expect("login")..];

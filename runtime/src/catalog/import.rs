@@ -17,6 +17,7 @@
 //! bodies) is reported and skipped.
 
 mod swagger;
+mod written;
 mod wsdl;
 mod yaml;
 
@@ -218,7 +219,7 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
                     // file is: a tool they refuse is skipped with their reason,
                     // never written.
                     checked_alone(
-                        &downstream_text(&downstream, &base_url, auth.as_ref()),
+                        &downstream_text(&downstream, &base_url, auth.as_ref())?,
                         &text,
                     )?;
                     if !downstreams.iter().any(|(id, _)| *id == downstream) {
@@ -250,7 +251,7 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
         if !text.is_empty() {
             text.push('\n');
         }
-        text.push_str(&downstream_text(id, &base_url, auth.as_ref()));
+        text.push_str(&downstream_text(id, &base_url, auth.as_ref()).map_err(ImportError)?);
     }
     text.push_str(&tools_text);
     Ok(Imported {
@@ -262,38 +263,52 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
 }
 
 /// A `[[downstream]]` section.
-fn downstream_text(id: &str, base_url: &str, auth: Option<&Auth>) -> String {
-    let mut out = Writer::default();
-    out.line("[[downstream]]");
-    out.pair("id", id);
-    out.pair("base_url", base_url);
-    let text = |s: &str| toml::Value::from(s);
-    match auth {
-        None => {}
-        Some(Auth::Header { header, env }) => out.line(&format!(
-            "auth = {{ kind = \"header\", header = {}, env = {} }}",
-            text(header),
-            text(env)
-        )),
-        Some(Auth::Bearer { env }) => out.line(&format!(
-            "auth = {{ kind = \"bearer\", env = {} }}",
-            text(env)
-        )),
-        Some(Auth::Query { param, env }) => out.line(&format!(
-            "auth = {{ kind = \"query\", param = {}, env = {} }}",
-            text(param),
-            text(env)
-        )),
-        Some(Auth::Basic {
+fn downstream_text(id: &str, base_url: &str, auth: Option<&Auth>) -> Result<String, String> {
+    let owned = |s: &String| Some(s.clone());
+    let auth = auth.map(|auth| match auth {
+        Auth::Header { header, env } => written::AuthSection {
+            kind: "header",
+            header: owned(header),
+            env: owned(env),
+            ..written::AuthSection::default()
+        },
+        Auth::Bearer { env } => written::AuthSection {
+            kind: "bearer",
+            env: owned(env),
+            ..written::AuthSection::default()
+        },
+        Auth::Query { param, env } => written::AuthSection {
+            kind: "query",
+            param: owned(param),
+            env: owned(env),
+            ..written::AuthSection::default()
+        },
+        Auth::Basic {
             user_env,
             password_env,
-        }) => out.line(&format!(
-            "auth = {{ kind = \"basic\", user_env = {}, password_env = {} }}",
-            text(user_env),
-            text(password_env)
-        )),
+        } => written::AuthSection {
+            kind: "basic",
+            user_env: owned(user_env),
+            password_env: owned(password_env),
+            ..written::AuthSection::default()
+        },
+    });
+    downstream_section(written::DownstreamSection {
+        id: id.to_owned(),
+        base_url: base_url.to_owned(),
+        protocol: None,
+        soap_version: None,
+        auth,
+    })
+}
+
+/// A `[[downstream]]` section's text.
+fn downstream_section(section: written::DownstreamSection) -> Result<String, String> {
+    written::Sections {
+        downstream: vec![section],
+        ..written::Sections::default()
     }
-    out.text
+    .text()
 }
 
 /// Checks one written tool with its downstream, as a configuration of its
@@ -412,24 +427,6 @@ fn every_one_found(
     match wanted.iter().find(|w| !seen.contains(*w)) {
         Some(missing) => Err(ImportError(format!("{place} has no operation `{missing}`"))),
         None => Ok(()),
-    }
-}
-
-/// TOML written line by line, each value quoted by the `toml` crate.
-#[derive(Default)]
-struct Writer {
-    text: String,
-}
-
-impl Writer {
-    fn line(&mut self, line: &str) {
-        self.text.push_str(line);
-        self.text.push('\n');
-    }
-
-    fn pair(&mut self, key: &str, value: impl Into<toml::Value>) {
-        let value: toml::Value = value.into();
-        self.text.push_str(&format!("{key} = {value}\n"));
     }
 }
 
@@ -840,43 +837,25 @@ impl Context<'_> {
                 field.exposed = numbered(&base, n);
             }
         }
-        let mut out = Writer::default();
-        out.line("[[gateway_tool]]");
-        out.pair("name", name.as_str());
-        out.pair("downstream", downstream);
-        out.text.push('\n');
-        out.line("[[gateway_tool.version]]");
-        out.pair("version", 1);
-        out.pair("status", "draft");
-        if let Some(summary) = summary {
-            out.pair("title", summary);
-        }
-        out.pair("description", description);
-        out.pair("method", self.method.to_uppercase());
-        out.pair("path", path);
-        if let Some(encoding) = encoding {
-            out.pair("encoding", encoding);
-        }
-        for (key, fixed) in [("headers", &fixed_headers), ("query", &fixed_query)] {
-            if !fixed.is_empty() {
-                let table: toml::Table = fixed
-                    .iter()
-                    .map(|(name, value)| (name.clone(), toml::Value::from(value.as_str())))
-                    .collect();
-                out.pair(key, toml::Value::Table(table));
-            }
-        }
+        let mut version = written::VersionSection {
+            version: 1,
+            status: "draft",
+            title: summary.map(str::to_owned),
+            description,
+            method: Some(self.method.to_uppercase()),
+            path: Some(path.to_owned()),
+            encoding,
+            headers: fixed_headers.into_iter().collect(),
+            query: fixed_query.into_iter().collect(),
+            ..written::VersionSection::default()
+        };
         match self.method {
-            "get" => {
-                out.pair("read_only", true);
-            }
+            "get" => version.read_only = Some(true),
             "delete" => {
-                out.pair("destructive", true);
-                out.pair("idempotent", true);
+                version.destructive = Some(true);
+                version.idempotent = Some(true);
             }
-            "put" => {
-                out.pair("idempotent", true);
-            }
+            "put" => version.idempotent = Some(true),
             _ => {}
         }
         // Exposed names must be unique among the results too (`jobId` and
@@ -891,14 +870,25 @@ impl Context<'_> {
             }
         }
         notes.append(&mut self.notes.borrow_mut());
-        for field in &arguments {
-            write_field(&mut out, "argument", field, notes);
+        version.argument = arguments
+            .iter()
+            .map(|field| field_section(field, true, notes))
+            .collect();
+        version.result = results
+            .iter()
+            .map(|field| field_section(field, false, notes))
+            .collect();
+        let text = written::Sections {
+            gateway_tool: vec![written::ToolSection {
+                name: name.clone(),
+                downstream: downstream.to_owned(),
+                version: vec![version],
+            }],
+            ..written::Sections::default()
         }
-        for field in &results {
-            write_field(&mut out, "result", field, notes);
-        }
+        .text()?;
         taken_names.insert(name.clone());
-        Ok((name, out.text))
+        Ok((name, text))
     }
 
     /// The JSON schema of the first successful answer, if it has one.
@@ -1723,44 +1713,32 @@ fn kebab(name: &str) -> String {
     snake(name).replace('_', "-")
 }
 
-fn write_field(out: &mut Writer, role: &str, field: &Found, notes: &mut Vec<String>) {
-    out.text.push('\n');
-    out.line(&format!("[[gateway_tool.version.{role}]]"));
-    out.pair("name", field.exposed.as_str());
-    if !field.source.is_empty() && field.source != field.exposed {
-        out.pair("source", field.source.as_str());
-    }
-    if let Some(location) = field.location
-        && role == "argument"
-    {
-        out.pair("in", location);
-    }
-    if field.schema.get(JOINED).is_some() {
-        out.pair("explode", false);
-    }
+/// One argument or result as written: what `field` says, in the
+/// configuration's keys, each keyword kept only where the checks take it
+/// (and the example only where its own field's schema accepts it).
+fn field_section(field: &Found, argument: bool, notes: &mut Vec<String>) -> written::FieldSection {
+    let mut out = written::FieldSection {
+        name: field.exposed.clone(),
+        source: (!field.source.is_empty() && field.source != field.exposed)
+            .then(|| field.source.clone()),
+        location: field.location.filter(|_| argument),
+        explode: field.schema.get(JOINED).is_some().then_some(false),
+        ..written::FieldSection::default()
+    };
     // A value passed on whole: its schema says all, description included.
     if let Some(schema) = &field.whole {
-        out.pair("type", type_of(&field.schema).unwrap_or("any"));
-        if field.required {
-            out.pair("required", true);
-        }
-        out.pair("schema", schema.to_compact_string());
-        return;
+        out.kind = configured_kind(type_of(&field.schema).unwrap_or("any"));
+        out.required = field.required.then_some(true);
+        out.schema = Some(schema.to_compact_string());
+        return out;
     }
     let schema = &field.schema;
     // A type JSON Schema does not name (`bool`, `null`, `file`) takes any
     // value.
-    let kind = match type_of(schema).unwrap_or("string") {
-        kind @ ("string" | "integer" | "number" | "boolean" | "object" | "array") => kind,
-        _ => "any",
-    };
-    out.pair("type", kind);
-    if field.required {
-        out.pair("required", true);
-    }
-    if let Some(description) = &field.description {
-        out.pair("description", description.as_str());
-    }
+    let kind = configured_kind(type_of(schema).unwrap_or("string"));
+    out.kind = kind;
+    out.required = field.required.then_some(true);
+    out.description = field.description.clone();
     // What is written is also the schema its example is held to.
     let mut written = serde_json::Map::new();
     written.insert("type".to_owned(), kind.into());
@@ -1768,13 +1746,15 @@ fn write_field(out: &mut Writer, role: &str, field: &Found, notes: &mut Vec<Stri
     if kind == "string"
         && let Some(format) = format.filter(|f| FORMATS.contains(f))
     {
-        out.pair("format", format);
+        out.format = Some(format.to_owned());
         written.insert("format".to_owned(), format.into());
     }
     if kind == "string" {
-        for (key, name) in [("minLength", "min_length"), ("maxLength", "max_length")] {
-            if let Some(n) = schema.get(key).and_then(as_i64).filter(|n| *n >= 0) {
-                out.pair(name, n);
+        let length = |key: &str| schema.get(key).and_then(as_i64).filter(|n| *n >= 0);
+        out.min_length = length("minLength");
+        out.max_length = length("maxLength");
+        for (key, n) in [("minLength", out.min_length), ("maxLength", out.max_length)] {
+            if let Some(n) = n {
                 written.insert(key.to_owned(), n.into());
             }
         }
@@ -1782,7 +1762,7 @@ fn write_field(out: &mut Writer, role: &str, field: &Found, notes: &mut Vec<Stri
             let compiles: Result<jsonschema::Validator, _> =
                 crate::validate::validator_of(&serde_json::json!({ "pattern": pattern }));
             if compiles.is_ok() {
-                out.pair("pattern", pattern);
+                out.pattern = Some(pattern.to_owned());
                 written.insert("pattern".to_owned(), pattern.into());
             } else {
                 notes.push(format!(
@@ -1793,25 +1773,23 @@ fn write_field(out: &mut Writer, role: &str, field: &Found, notes: &mut Vec<Stri
         }
     }
     if kind == "array" {
-        for (key, name) in [("minItems", "min_items"), ("maxItems", "max_items")] {
-            if let Some(n) = schema.get(key).and_then(as_i64).filter(|n| *n >= 0) {
-                out.pair(name, n);
-            }
-        }
+        let count = |key: &str| schema.get(key).and_then(as_i64).filter(|n| *n >= 0);
+        out.min_items = count("minItems");
+        out.max_items = count("maxItems");
     }
     if matches!(kind, "integer" | "number") {
         let (minimum, maximum) = bounds(schema, kind, format);
-        for (key, bound) in [("minimum", minimum), ("maximum", maximum)] {
+        for (key, bound) in [("minimum", &minimum), ("maximum", &maximum)] {
             if let Some(bound) = bound {
-                let number = match &bound {
+                let number = match bound {
                     toml::Value::Integer(n) => serde_json::Value::from(*n),
                     toml::Value::Float(x) => serde_json::Value::from(*x),
                     _ => serde_json::Value::Null,
                 };
                 written.insert(key.to_owned(), number);
-                out.pair(key, bound);
             }
         }
+        (out.minimum, out.maximum) = (minimum, maximum);
     }
     if kind == "string"
         && let Some(values) = schema.get("enum").and_then(as_array)
@@ -1819,10 +1797,7 @@ fn write_field(out: &mut Writer, role: &str, field: &Found, notes: &mut Vec<Stri
         let values: Vec<&str> = values.iter().filter_map(as_str).collect();
         if !values.is_empty() {
             written.insert("enum".to_owned(), values.clone().into());
-            out.pair(
-                "enum",
-                toml::Value::Array(values.into_iter().map(toml::Value::from).collect()),
-            );
+            out.values = Some(values.into_iter().map(str::to_owned).collect());
         }
     }
     if let Some(example) = schema.get("example") {
@@ -1832,12 +1807,27 @@ fn write_field(out: &mut Writer, role: &str, field: &Found, notes: &mut Vec<Stri
             validator.is_ok_and(|v| v.is_valid(&example.to_value()))
         });
         match scalar_literal(example, kind) {
-            Some(literal) if fits => out.pair("examples", toml::Value::Array(vec![literal])),
+            Some(literal) if fits => out.examples = Some(vec![literal]),
             _ => notes.push(format!(
                 "the example of `{}` is left out: its own field's schema refuses it",
                 field.exposed
             )),
         }
+    }
+    out
+}
+
+/// A schema's type as the configuration names it: JSON Schema's own, or
+/// `any` for what it does not name (`bool`, `null`, `file`).
+fn configured_kind(kind: &str) -> &'static str {
+    match kind {
+        "string" => "string",
+        "integer" => "integer",
+        "number" => "number",
+        "boolean" => "boolean",
+        "object" => "object",
+        "array" => "array",
+        _ => "any",
     }
 }
 

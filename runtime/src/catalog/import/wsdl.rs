@@ -17,8 +17,8 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::{
-    Found, ImportError, ImportOptions, Imported, Skipped, Writer, every_one_found, join, kebab,
-    snake, write_field,
+    Found, ImportError, ImportOptions, Imported, Skipped, downstream_section, every_one_found,
+    field_section, join, kebab, snake, written,
 };
 use crate::catalog::gateway::SoapVersion;
 use crate::catalog::gateway::xml::{self, Element};
@@ -432,7 +432,21 @@ impl<'a> Types<'a> {
                     role: at.role,
                 }
             };
-            return self.content(complex, &inner, trail, out);
+            let declared_at = out.found.len();
+            self.content(complex, &inner, trail, out)?;
+            // An element of no content (an extension point whose `xsd:any`
+            // was left out) holds nothing a client could send or read.
+            if out.found.len() == declared_at + 1 {
+                if required && at.role == Role::Argument {
+                    return Err(format!(
+                        "`{exposed}` must be sent and has no content the configuration can write (only `xsd:any`)",
+                        exposed = out.found[declared_at].exposed
+                    ));
+                }
+                let removed = out.found.remove(declared_at);
+                out.taken.remove(&removed.exposed);
+            }
+            return Ok(());
         }
         let schema = match (
             declared.attribute("type"),
@@ -527,10 +541,8 @@ impl<'a> Types<'a> {
                 self.particles(group, at, &here, trail, out)?;
             }
         }
-        if child(complex, XSD, "choice").is_some() {
-            return Err(format!(
-                "{here} is one of several elements (`xsd:choice`), which the configuration cannot express"
-            ));
+        if let Some(choice) = child(complex, XSD, "choice") {
+            self.choice(choice, at, &here, trail, out)?;
         }
         for attribute in children(complex, XSD, "attribute") {
             let declared = attribute
@@ -583,14 +595,11 @@ impl<'a> Types<'a> {
             match &*particle.name {
                 "element" => self.element(particle, at, trail, out)?,
                 "sequence" => self.particles(particle, at, here, trail, out)?,
-                "choice" => {
-                    return Err(format!(
-                        "{here} is one of several elements (`xsd:choice`), which the configuration cannot express"
-                    ));
-                }
+                "choice" => self.choice(particle, at, here, trail, out)?,
                 // An optional `xsd:any` is an extension point: nothing
-                // need be sent there, and nothing named is read from it.
-                "any" if particle.attribute("minOccurs") == Some("0") => {}
+                // need be sent there; and an answer is read by name only.
+                "any"
+                    if particle.attribute("minOccurs") == Some("0") || at.role == Role::Result => {}
                 "any" => {
                     return Err(format!(
                         "{here} takes any element (`xsd:any`), which the configuration cannot express"
@@ -605,6 +614,29 @@ impl<'a> Types<'a> {
             }
         }
         Ok(())
+    }
+
+    /// An `xsd:choice`: in an answer, each alternative's elements are read
+    /// where present (each optional); a request cannot say which one to
+    /// send.
+    fn choice(
+        &self,
+        choice: &Element<'_>,
+        at: &At,
+        here: &str,
+        trail: &mut Vec<String>,
+        out: &mut Fields,
+    ) -> Result<(), String> {
+        if at.role == Role::Argument {
+            return Err(format!(
+                "{here} is one of several elements (`xsd:choice`), which the configuration cannot express"
+            ));
+        }
+        let optional = At {
+            required: false,
+            ..at.clone()
+        };
+        self.particles(choice, &optional, here, trail, out)
     }
 
     /// The fields of a top-level element's content. A result whose element
@@ -949,14 +981,14 @@ fn import_wsdl_with(
             ))
         })?;
 
-    let mut downstream = Writer::default();
-    downstream.line("[[downstream]]");
-    downstream.pair("id", options.downstream.as_str());
-    downstream.pair("base_url", base_url.as_str());
-    downstream.pair("protocol", "soap");
-    if port.version == SoapVersion::V1_2 {
-        downstream.pair("soap_version", "1.2");
-    }
+    let downstream = downstream_section(written::DownstreamSection {
+        id: options.downstream.clone(),
+        base_url,
+        protocol: Some("soap"),
+        soap_version: (port.version == SoapVersion::V1_2).then_some("1.2"),
+        auth: None,
+    })
+    .map_err(ImportError)?;
     let mut tools = Vec::new();
     let mut skipped = Vec::new();
     let mut seen = BTreeSet::new();
@@ -982,7 +1014,7 @@ fn import_wsdl_with(
         )
         .and_then(|(tool_name, tool_text)| {
             // Held to the checks an operator's file is.
-            super::checked_alone(&downstream.text, &tool_text)?;
+            super::checked_alone(&downstream, &tool_text)?;
             Ok((tool_name, tool_text))
         });
         match result {
@@ -999,9 +1031,9 @@ fn import_wsdl_with(
     }
     every_one_found(&options.operations, &seen, "the port's binding")?;
     let mut out = downstream;
-    out.text.push_str(&text);
+    out.push_str(&text);
     Ok(Imported {
-        toml: out.text,
+        toml: out,
         tools,
         skipped,
         dropped,
@@ -1086,36 +1118,42 @@ fn tool(
         types.fields(response, Role::Result, &mut results)?;
     }
     let tool_name = format!("{}{}", options.prefix, kebab(name));
-    let mut out = Writer::default();
-    out.line("[[gateway_tool]]");
-    out.pair("name", tool_name.as_str());
-    out.pair("downstream", options.downstream.as_str());
-    out.text.push('\n');
-    out.line("[[gateway_tool.version]]");
-    out.pair("version", 1);
-    out.pair("status", "draft");
     let description = documentation(abstract_operation)
         .or_else(|| documentation(operation))
         .unwrap_or_else(|| sentence(name));
-    out.pair("description", description);
-    out.pair("operation", request);
-    if let Some(namespace) = namespace {
-        out.pair("namespace", namespace);
+    let version = written::VersionSection {
+        version: 1,
+        status: "draft",
+        description,
+        operation: Some(request.to_owned()),
+        namespace: namespace.map(str::to_owned),
+        soap_action: soap_operation
+            .and_then(|o| o.attribute("soapAction"))
+            .filter(|a| !a.is_empty())
+            .map(str::to_owned),
+        qualified: Some(qualified),
+        argument: arguments
+            .found
+            .iter()
+            .map(|field| field_section(field, true, &mut Vec::new()))
+            .collect(),
+        result: results
+            .found
+            .iter()
+            .map(|field| field_section(field, false, &mut Vec::new()))
+            .collect(),
+        ..written::VersionSection::default()
+    };
+    let text = written::Sections {
+        gateway_tool: vec![written::ToolSection {
+            name: tool_name.clone(),
+            downstream: options.downstream.clone(),
+            version: vec![version],
+        }],
+        ..written::Sections::default()
     }
-    if let Some(action) = soap_operation
-        .and_then(|o| o.attribute("soapAction"))
-        .filter(|a| !a.is_empty())
-    {
-        out.pair("soap_action", action);
-    }
-    out.pair("qualified", qualified);
-    for field in &arguments.found {
-        write_field(&mut out, "argument", field, &mut Vec::new());
-    }
-    for field in &results.found {
-        write_field(&mut out, "result", field, &mut Vec::new());
-    }
-    Ok((tool_name, out.text))
+    .text()?;
+    Ok((tool_name, text))
 }
 
 #[cfg(test)]
