@@ -432,7 +432,8 @@ impl<'a> Types<'a> {
                     role: at.role,
                 }
             };
-            let declared_at = out.found.len();
+            // The declaration just pushed.
+            let declared_at = out.found.len() - 1;
             self.content(complex, &inner, trail, out)?;
             // An element of no content (an extension point whose `xsd:any`
             // was left out) holds nothing a client could send or read.
