@@ -182,9 +182,11 @@ pub(crate) fn duplicate_property(root: &Node, direction: Direction) -> Option<(&
             };
             for fields in field_lists(node) {
                 let members = super::members::members(fields, self.direction);
-                for (i, member) in members.iter().enumerate() {
+                // Seen names hashed: an object may have thousands.
+                let mut seen = std::collections::HashSet::with_capacity(members.len());
+                for member in &members {
                     let exposed: &'a str = &member.field.exposed;
-                    if members[..i].iter().any(|m| m.field.exposed == exposed) {
+                    if !seen.insert(exposed) {
                         self.found = Some((&info.name, exposed));
                         return ControlFlow::Break(());
                     }

@@ -1,6 +1,6 @@
 //! Discovery modes: how much of a tool's schema a client is shown.
 
-use crate::model::ToolDef;
+use crate::model::{Text, ToolDef};
 use crate::render::{Json, Object, render_tool};
 
 /// The name of the schema discovery meta-tool.
@@ -161,11 +161,12 @@ fn reduce(schema: &Object, keep: &dyn Fn(&str) -> bool) -> Object {
                 "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas",
                 Json::Object(map),
             ) => {
-                let mut reduced = Object::new();
-                for (name, schema) in map.iter() {
-                    reduced.insert(name.to_owned(), sub(schema));
-                }
-                (key, Json::Object(reduced))
+                // Built in one pass: a map may hold thousands of names.
+                let reduced = map
+                    .iter()
+                    .map(|(name, schema)| (Text::from(name.to_owned()), sub(schema)))
+                    .collect();
+                (key, Json::Object(Object::from_entries(reduced)))
             }
             ("oneOf", Json::Array(alternatives)) => {
                 let reduced: Vec<Json> = alternatives.iter().map(sub).collect();

@@ -281,7 +281,7 @@ impl<'a> Renderer<'a> {
             let property = self.property(member.field);
             members
                 .properties
-                .insert(member.field.exposed.clone(), property);
+                .push((member.field.exposed.clone(), property));
             if member.is_required(self.direction) {
                 members.required.push(Json::from(&member.field.exposed));
             }
@@ -413,7 +413,7 @@ impl<'a> Renderer<'a> {
             Tagging::Internal { tag } => {
                 out.insert("type", "object");
                 let mut members = Members::default();
-                members.properties.insert(tag.clone(), tag_value());
+                members.properties.push((tag.clone(), tag_value()));
                 members.required.push(Json::from(tag));
                 let mut additional = Additional::Deny;
                 match &variant.shape {
@@ -459,10 +459,11 @@ impl<'a> Renderer<'a> {
     }
 }
 
-/// Properties gathered for one object.
+/// Properties gathered for one object, in order (an object of thousands
+/// of properties is built in one pass at the end, not key by key).
 #[derive(Default)]
 struct Members {
-    properties: Object,
+    properties: Vec<(crate::model::Text, Json)>,
     required: Vec<Json>,
     /// The value schema of a flattened map: unknown keys then take it.
     extra: Option<Json>,
@@ -470,7 +471,7 @@ struct Members {
 
 impl Members {
     fn finish(self, out: &mut Object, additional: Additional) {
-        out.insert("properties", self.properties);
+        out.insert("properties", Object::from_entries(self.properties));
         if !self.required.is_empty() {
             out.insert("required", self.required);
         }

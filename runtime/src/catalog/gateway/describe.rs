@@ -99,6 +99,9 @@ struct Place {
     /// The field that declares this place, by index.
     declared: Option<usize>,
     shape: Form,
+    /// Where each child of an object place is in its list, by name: a
+    /// wide object is built in time linear in its fields.
+    index: std::collections::HashMap<String, usize>,
 }
 
 #[derive(Default)]
@@ -122,8 +125,8 @@ pub(crate) fn describe(
     direction_input: bool,
 ) -> Result<Node, Vec<Problem>> {
     let mut root = Place {
-        declared: None,
         shape: Form::Object(Vec::new()),
+        ..Place::default()
     };
     let mut problems = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
@@ -158,16 +161,18 @@ fn insert(root: &mut Place, spec: &FieldSpec, index: usize) -> Result<(), String
         if let Form::Leaf = place.shape {
             place.shape = Form::Object(Vec::new());
         }
-        let Form::Object(children) = &mut place.shape else {
+        let Place { shape, index, .. } = place;
+        let Form::Object(children) = shape else {
             return Err(format!(
                 "`{}` goes inside an array without `[]`; write the path through its items (`name[].field`)",
                 spec.exposed
             ));
         };
-        let at = match children.iter().position(|(name, _)| **name == *step.name) {
-            Some(at) => at,
+        let at = match index.get(&*step.name) {
+            Some(&at) => at,
             None => {
                 children.push((step.name.to_string(), Place::default()));
+                index.insert(step.name.to_string(), children.len() - 1);
                 children.len() - 1
             }
         };
