@@ -104,7 +104,7 @@ fn operations(document: &toolschema::render::Json) -> usize {
         .sum()
 }
 
-fn check(tally: &mut Tally, imported: &Imported, name: &str) {
+fn check(tally: &mut Tally, imported: Imported, name: &str) {
     tally.written += imported.tools.len();
     for skipped in &imported.skipped {
         count(
@@ -120,18 +120,20 @@ fn check(tally: &mut Tally, imported: &Imported, name: &str) {
             format!("{name}: {}: {}", dropped.operation, dropped.reason),
         );
     }
-    let text = format!(
-        "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n\n{}",
-        imported.toml
-    );
     tally.catalog_bytes += imported.toml.len();
     if imported.toml.len() > tally.largest_catalog.0 {
         tally.largest_catalog = (imported.toml.len(), name.to_owned());
     }
+    // One copy of the text while it is checked.
+    let mut text =
+        String::from("[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n\n");
+    text.push_str(&imported.toml);
+    let tools = imported.tools.len();
+    drop(imported);
     match Config::from_toml(&text, name, &Registry::new()) {
         Ok(config) => {
             tally.checks += usize::from(tally.has_operations);
-            tally.usable += imported.tools.len();
+            tally.usable += tools;
             for tool in config.gateway_tools() {
                 for version in tool.versions() {
                     let bytes = project_tool(version.def(), Mode::Full)
@@ -180,8 +182,7 @@ fn openapi(tally: &mut Tally, path: &Path) {
         downstream: "api".to_owned(),
         ..ImportOptions::default()
     };
-    match import_openapi(&document, &options) {
-        Ok(imported) => check(tally, &imported, &name),
+    let imported = match import_openapi(&document, &options) {
         Err(error) if error.to_string().contains("--base-url") => {
             tally.refused_base_url += 1;
             // What it would give with a base URL, for the operation counts.
@@ -189,11 +190,15 @@ fn openapi(tally: &mut Tally, path: &Path) {
                 base_url: Some(PLACEHOLDER_BASE.to_owned()),
                 ..options
             };
-            match import_openapi(&document, &options) {
-                Ok(imported) => check(tally, &imported, &name),
-                Err(error) => count(&mut tally.refused, &error.to_string(), name),
-            }
+            import_openapi(&document, &options)
         }
+        imported => imported,
+    };
+    // The document is not held while the result is checked, as
+    // `toolschema import` does not hold it.
+    drop((text, document));
+    match imported {
+        Ok(imported) => check(tally, imported, &name),
         Err(error) => count(&mut tally.refused, &error.to_string(), name),
     }
 }
@@ -227,7 +232,7 @@ fn wsdl(tally: &mut Tally, path: &Path) {
             if operations > 0 {
                 tally.with_operations += 1;
             }
-            check(tally, &imported, &name);
+            check(tally, imported, &name);
         }
         Err(error) => count(&mut tally.refused, &error.to_string(), name),
     }

@@ -357,6 +357,9 @@ fn run_own(own: Own) -> Result<(), String> {
             };
             let imported = import_openapi(&document, &options)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
+            // Not held while the result is checked (Graph beta's parsed
+            // document is 288 MiB).
+            drop((text, document));
             write_imported(&imported, into.as_ref(), database_url)
         }
         Own::Import {
