@@ -10,9 +10,11 @@
 //! same. Schema files the document imports or includes are read from
 //! beside it ([`import_wsdl_file`]); a document of bindings without a
 //! service takes its address from `--base-url`; an optional `xsd:any` (an
-//! extension point) is left out. What the configuration cannot express
-//! (`xsd:choice`, a required `xsd:any`, text with attributes, recursive
-//! types, rpc or encoded operations) is reported and skipped.
+//! extension point), an optional element of a type that contains it and a
+//! name with a dot are left out; text with attributes is its text. What
+//! the configuration cannot express (a choice or a required `xsd:any` in a
+//! request, required recursion, rpc or encoded operations) is reported and
+//! skipped.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -375,14 +377,49 @@ impl<'a> Types<'a> {
         let repeated = max != Some(1);
         let nillable = matches!(declared.attribute("nillable"), Some("true" | "1"));
         let required = at.required && min >= 1 && !nillable;
+        // A name with a dot (`TLS1.2`) cannot be a step of a source path:
+        // left out, unless a request must carry it.
+        if name.contains('.') {
+            if required && at.role == Role::Argument {
+                return Err(format!(
+                    "the required element `{name}` has a dot in its name, which a source path cannot address"
+                ));
+            }
+            return Ok(());
+        }
         let description = documentation(declaration)
             .or_else(|| reference.then(|| documentation(declared)).flatten());
         let exposed = join(&at.exposed, &snake(name));
         let source = join(&at.source, name);
-        let complex = match declared.attribute("type") {
+        let mut complex = match declared.attribute("type") {
             Some(kind) => self.complex.get(local(kind)).copied(),
             None => child(declared, XSD, "complexType"),
         };
+        // Text with attributes (`xsd:simpleContent`): the element is its
+        // text, of its base type; its attributes are left out (one that a
+        // request must carry cannot be, and the operation is skipped).
+        let mut content_schema = None;
+        if let Some(content) = complex.and_then(|c| child(c, XSD, "simpleContent")) {
+            let derived =
+                child(content, XSD, "extension").or_else(|| child(content, XSD, "restriction"));
+            let required_attribute = derived
+                .into_iter()
+                .flat_map(|d| children(d, XSD, "attribute"))
+                .find(|a| a.attribute("use") == Some("required"));
+            if at.role == Role::Argument
+                && let Some(attribute) = required_attribute
+            {
+                return Err(format!(
+                    "`{exposed}` holds text and the required attribute `{}`, which the configuration cannot write together",
+                    attribute.attribute("name").unwrap_or_default()
+                ));
+            }
+            content_schema = Some(match derived.and_then(|d| d.attribute("base")) {
+                Some(base) => self.simple_named(local(base), at.role, 0),
+                None => Ok(typed("string")),
+            });
+            complex = None;
+        }
         let array = |min: u64| {
             let mut map = typed("array");
             if min > 0 {
@@ -395,6 +432,14 @@ impl<'a> Types<'a> {
         };
         if at.depth >= MAX_DEPTH {
             return Err(format!("`{exposed}` nests deeper than {MAX_DEPTH} levels"));
+        }
+        // An optional element of a type that contains it (`Transport`'s
+        // `Tunnel`) ends the paths there: left out.
+        if let Some(name) = complex.and_then(|c| c.attribute("name"))
+            && trail.iter().any(|t| t == name)
+            && !required
+        {
+            return Ok(());
         }
         if let Some(complex) = complex {
             let inner = if repeated {
@@ -450,12 +495,14 @@ impl<'a> Types<'a> {
             return Ok(());
         }
         let schema = match (
+            content_schema,
             declared.attribute("type"),
             child(declared, XSD, "simpleType"),
         ) {
-            (Some(kind), _) => self.simple_named(local(kind), at.role, 0),
-            (None, Some(simple)) => self.simple_type(simple, at.role, 0),
-            (None, None) => Err("takes any content (no type)".to_owned()),
+            (Some(schema), _, _) => schema,
+            (None, Some(kind), _) => self.simple_named(local(kind), at.role, 0),
+            (None, None, Some(simple)) => self.simple_type(simple, at.role, 0),
+            (None, None, None) => Err("takes any content (no type)".to_owned()),
         }
         .map_err(|problem| format!("`{exposed}` {problem}"))?;
         if repeated {
@@ -551,6 +598,16 @@ impl<'a> Types<'a> {
                 .or(attribute.attribute("ref").map(local));
             let Some(name) = declared else { continue };
             if attribute.attribute("use") == Some("prohibited") {
+                continue;
+            }
+            // A name with a dot (`TLS1.2`) cannot be a step of a source
+            // path: left out, unless a request must carry it.
+            if name.contains('.') {
+                if at.role == Role::Argument && attribute.attribute("use") == Some("required") {
+                    return Err(format!(
+                        "the required attribute `{name}` of {here} has a dot in its name, which a source path cannot address"
+                    ));
+                }
                 continue;
             }
             let schema = match (
@@ -1252,7 +1309,7 @@ mod tests {
     #[test]
     fn what_cannot_be_expressed_is_skipped_with_its_reason() {
         let schema = r#"
-          <xs:complexType name="Node"><xs:sequence><xs:element name="child" type="t:Node" minOccurs="0"/></xs:sequence></xs:complexType>
+          <xs:complexType name="Node"><xs:sequence><xs:element name="child" type="t:Node"/></xs:sequence></xs:complexType>
           <xs:element name="Tree"><xs:complexType><xs:sequence><xs:element name="root" type="t:Node"/></xs:sequence></xs:complexType></xs:element>
           <xs:element name="Price"><xs:complexType><xs:simpleContent><xs:extension base="xs:decimal"><xs:attribute name="currency" type="xs:string"/></xs:extension></xs:simpleContent></xs:complexType></xs:element>
           <xs:element name="Any"><xs:complexType><xs:sequence><xs:any/></xs:sequence></xs:complexType></xs:element>
@@ -1280,6 +1337,41 @@ mod tests {
         assert_eq!(reasons.len(), 4);
         let doctype = format!("<!DOCTYPE d>{wsdl}");
         assert!(import_wsdl(doctype.as_bytes(), &ImportOptions::default()).is_err());
+    }
+
+    #[test]
+    fn text_with_attributes_dotted_names_and_optional_recursion_are_read_around() {
+        let schema = r#"
+          <xs:complexType name="Money"><xs:simpleContent><xs:extension base="xs:decimal"><xs:attribute name="currency" type="xs:string"/></xs:extension></xs:simpleContent></xs:complexType>
+          <xs:complexType name="Part"><xs:sequence>
+            <xs:element name="label" type="xs:string"/>
+            <xs:element name="inner" type="t:Part" minOccurs="0"/>
+          </xs:sequence></xs:complexType>
+          <xs:element name="Order"><xs:complexType><xs:sequence>
+            <xs:element name="amount" type="t:Money"/>
+            <xs:element name="TLS1.2" type="xs:boolean" minOccurs="0"/>
+            <xs:element name="part" type="t:Part"/>
+          </xs:sequence><xs:attribute name="X.509" type="xs:string"/></xs:complexType></xs:element>"#;
+        let wsdl = service(schema, &[("Order", "document")]);
+        let imported = import_wsdl(wsdl.as_bytes(), &ImportOptions::default()).expect("imports");
+        assert_eq!(imported.tools, ["order"], "{:?}", imported.skipped);
+        let config: toml::Table = imported.toml.parse().expect("TOML");
+        let names: Vec<&str> = config["gateway_tool"][0]["version"][0]["argument"]
+            .as_array()
+            .expect("arguments")
+            .iter()
+            .filter_map(|a| a["name"].as_str())
+            .collect();
+        // The money's text is its value; the dotted names and the part
+        // inside a part are left out.
+        assert_eq!(names, ["amount", "part", "part.label"]);
+        assert!(
+            imported
+                .toml
+                .contains("name = \"amount\"\ntype = \"number\"\nrequired = true"),
+            "{}",
+            imported.toml
+        );
     }
 
     #[test]
