@@ -219,11 +219,7 @@ async fn basic_credentials_echoed_by_a_downstream_never_reach_the_client() {
         std::env::set_var("TOOLSCHEMA_TEST_ECHO_USER", USER);
         std::env::set_var("TOOLSCHEMA_TEST_ECHO_PASSWORD", PASSWORD);
     }
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let port = listener.local_addr().expect("addr").port();
-    tokio::spawn(axum::serve(listener, downstream()).into_future());
+    let port = super::support::serve_on_loopback(downstream()).await;
     let catalog = Catalog::from_toml(Registry::new(), &config(port), "echo.toml")
         .unwrap_or_else(|errors| panic!("{errors}"));
     let snapshot = catalog.snapshot();

@@ -277,12 +277,8 @@ async fn record(State(seen): State<Seen>, request: Request) -> &'static str {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_downstream_receives_one_segment_or_nothing() {
     let seen = Seen::default();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let port = listener.local_addr().expect("addr").port();
     let router = Router::new().fallback(record).with_state(seen.clone());
-    tokio::spawn(axum::serve(listener, router).into_future());
+    let port = super::support::serve_on_loopback(router).await;
     let base = format!("http://127.0.0.1:{port}/api/");
     let catalog = Catalog::from_toml(Registry::new(), &config(&base), "endpoint.toml")
         .unwrap_or_else(|errors| panic!("{errors}"));

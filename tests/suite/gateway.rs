@@ -367,11 +367,7 @@ async fn fixture() -> Fixture {
         std::env::set_var("TOOLSCHEMA_TEST_SHOP_TOKEN", SECRET)
     };
     let log = Log::default();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let port = listener.local_addr().expect("addr").port();
-    tokio::spawn(axum::serve(listener, downstream(log.clone())).into_future());
+    let port = super::support::serve_on_loopback(downstream(log.clone())).await;
     let closed = closed_port();
     let catalog = Catalog::from_toml(
         Registry::new(),

@@ -144,14 +144,10 @@ async fn fixture() -> (Catalog, Log) {
         std::env::set_var("TOOLSCHEMA_TEST_QUERY_KEY", KEY)
     };
     let log = Log::default();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let port = listener.local_addr().expect("addr").port();
     let router = Router::new()
         .route("/v1/{*rest}", any(record))
         .with_state(log.clone());
-    tokio::spawn(axum::serve(listener, router).into_future());
+    let port = super::support::serve_on_loopback(router).await;
     let catalog = Catalog::from_toml(Registry::new(), &config(port), "shapes.toml")
         .unwrap_or_else(|errors| panic!("{errors}"));
     (catalog, log)

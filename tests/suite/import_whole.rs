@@ -435,6 +435,18 @@ encoding = "form"
 [[gateway_tool.version.argument]]
 name = "who.name"
 type = "string"
+
+[[gateway_tool]]
+name = "post"
+downstream = "api"
+
+[[gateway_tool.version]]
+version = 1
+status = "draft"
+description = "Posts XML."
+method = "POST"
+path = "/post"
+encoding = "xml"
 "##;
     let errors = Config::from_toml(text, "put.toml", &Registry::new()).expect_err("refused");
     let message = errors.to_string();
@@ -478,6 +490,10 @@ type = "string"
         (
             "gateway_tool[1].version[0].argument[0].source".to_owned(),
             "`who.name` goes in a form, whose fields each hold one string",
+        ),
+        (
+            "gateway_tool[2].version[0].encoding".to_owned(),
+            "unknown encoding `xml`; use json or form",
         ),
     ] {
         assert!(

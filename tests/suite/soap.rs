@@ -401,11 +401,7 @@ struct Fixture {
 
 async fn fixture() -> Fixture {
     let log = Log::default();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let port = listener.local_addr().expect("addr").port();
-    tokio::spawn(axum::serve(listener, downstream(log.clone())).into_future());
+    let port = super::support::serve_on_loopback(downstream(log.clone())).await;
     let catalog = Catalog::from_toml(Registry::new(), &config(port), "soap.toml")
         .unwrap_or_else(|errors| panic!("{errors}"));
     Fixture { catalog, log }

@@ -14,3 +14,14 @@ pub const DEMO_TOOLS: [&str; 9] = [
     "support.open-ticket",
     "support.search-tickets",
 ];
+
+/// Serves `router` on a loopback port of its own, in the background, and
+/// returns the port: the downstream a gateway test calls.
+pub async fn serve_on_loopback(router: axum::Router) -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    tokio::spawn(axum::serve(listener, router).into_future());
+    port
+}

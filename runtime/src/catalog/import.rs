@@ -165,7 +165,6 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
     let mut dropped = Vec::new();
     let mut seen = BTreeSet::new();
     let mut taken_names = BTreeSet::new();
-    let patterns = RefCell::new(std::collections::HashMap::new());
     let targets = RefCell::new(std::collections::HashMap::new());
     let paths = document
         .get("paths")
@@ -201,7 +200,6 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
                 overflowed: Cell::new(false),
                 budget: Cell::new(MAX_INLINED),
                 notes: RefCell::new(Vec::new()),
-                patterns: &patterns,
                 targets: &targets,
             };
             let mut notes = Vec::new();
@@ -448,8 +446,6 @@ struct Context<'a> {
     budget: Cell<usize>,
     /// What was left out of the fields written, and why.
     notes: RefCell<Vec<String>>,
-    /// Whether JSON Schema reads each pattern met in the document.
-    patterns: &'a RefCell<std::collections::HashMap<String, bool>>,
     /// Where each `$ref` met in the document points (an object's members
     /// are found one by one: `components/schemas` may hold thousands).
     targets: &'a RefCell<std::collections::HashMap<String, Option<&'a Value>>>,
@@ -1148,19 +1144,6 @@ impl Context<'_> {
         }
     }
 
-    /// Whether JSON Schema reads `pattern` as a regular expression.
-    fn reads_pattern(&self, pattern: &str) -> bool {
-        if let Some(known) = self.patterns.borrow().get(pattern) {
-            return *known;
-        }
-        let compiles: Result<jsonschema::Validator, _> =
-            crate::validate::validator_of(&serde_json::json!({ "pattern": pattern }));
-        self.patterns
-            .borrow_mut()
-            .insert(pattern.to_owned(), compiles.is_ok());
-        compiles.is_ok()
-    }
-
     /// `schema` as one JSON Schema 2020-12 that stands alone: its local
     /// `$ref`s written in place (where a schema contains itself, `{}`
     /// stands for it), OpenAPI 3.0's own words turned into JSON Schema's
@@ -1275,7 +1258,7 @@ impl Context<'_> {
                 }
                 "pattern" => {
                     if let Some(pattern) = as_str(value)
-                        && self.reads_pattern(pattern)
+                        && reads_pattern(pattern)
                     {
                         out.insert(key.to_owned(), value.clone());
                     }
@@ -1345,20 +1328,9 @@ const KEPT_KEYWORDS: [&str; 19] = [
 /// `any`. A schema that does not state its type states it
 /// (`"type": "object"`), as the configuration asks.
 fn whole_kind(schema: &mut Value) -> &'static str {
-    let named = |kind: &str| -> &'static str {
-        match kind {
-            "object" => "object",
-            "array" => "array",
-            "string" => "string",
-            "integer" => "integer",
-            "number" => "number",
-            "boolean" => "boolean",
-            _ => "any",
-        }
-    };
     let stated = schema.get("type");
     if let Some(stated) = stated {
-        return as_str(stated).map_or("any", named);
+        return as_str(stated).map_or("any", configured_kind);
     }
     let alternatives: Option<BTreeSet<&str>> = ["oneOf", "anyOf"]
         .iter()
@@ -1380,7 +1352,7 @@ fn whole_kind(schema: &mut Value) -> &'static str {
                 .collect()
         });
     let kind = match alternatives {
-        Some(kinds) if kinds.len() == 1 => kinds.first().map_or("any", |k| named(k)),
+        Some(kinds) if kinds.len() == 1 => kinds.first().map_or("any", |k| configured_kind(k)),
         Some(_) => "any",
         None if schema.get("properties").is_some()
             || schema.get("additionalProperties").is_some() =>
@@ -1759,9 +1731,7 @@ fn field_section(field: &Found, argument: bool, notes: &mut Vec<String>) -> writ
             }
         }
         if let Some(pattern) = schema.get("pattern").and_then(as_str) {
-            let compiles: Result<jsonschema::Validator, _> =
-                crate::validate::validator_of(&serde_json::json!({ "pattern": pattern }));
-            if compiles.is_ok() {
+            if reads_pattern(pattern) {
                 out.pattern = Some(pattern.to_owned());
                 written.insert("pattern".to_owned(), pattern.into());
             } else {
@@ -1815,6 +1785,14 @@ fn field_section(field: &Found, argument: bool, notes: &mut Vec<String>) -> writ
         }
     }
     out
+}
+
+/// Whether JSON Schema reads `pattern` as a regular expression (as the
+/// checks compile it, remembered by its text: a document repeats its
+/// patterns across operations).
+fn reads_pattern(pattern: &str) -> bool {
+    let schema = serde_json::json!({ "pattern": pattern });
+    crate::validate::schema_compiles(&schema.to_string(), &schema).is_ok()
 }
 
 /// A schema's type as the configuration names it: JSON Schema's own, or

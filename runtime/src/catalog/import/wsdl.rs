@@ -755,11 +755,7 @@ fn ports<'a>(root: &'a Element<'a>) -> Vec<Port<'a>> {
     // device's or the deployment's): each SOAP binding, without an address.
     if out.is_empty() {
         for binding in children(root, WSDL, "binding") {
-            let version = if child(binding, SOAP11_BINDING, "binding").is_some() {
-                SoapVersion::V1_1
-            } else if child(binding, SOAP12_BINDING, "binding").is_some() {
-                SoapVersion::V1_2
-            } else {
+            let Some(version) = soap_version(binding) else {
                 continue;
             };
             out.push(Port {
@@ -772,6 +768,18 @@ fn ports<'a>(root: &'a Element<'a>) -> Vec<Port<'a>> {
     out
 }
 
+/// The SOAP version a binding says (`soap:binding`, `soap12:binding`),
+/// if it is a SOAP binding.
+fn soap_version(binding: &Element<'_>) -> Option<SoapVersion> {
+    if child(binding, SOAP11_BINDING, "binding").is_some() {
+        Some(SoapVersion::V1_1)
+    } else if child(binding, SOAP12_BINDING, "binding").is_some() {
+        Some(SoapVersion::V1_2)
+    } else {
+        None
+    }
+}
+
 fn service_ports<'a>(root: &'a Element<'a>) -> Vec<Port<'a>> {
     let mut out = Vec::new();
     for service in children(root, WSDL, "service") {
@@ -782,11 +790,7 @@ fn service_ports<'a>(root: &'a Element<'a>) -> Vec<Port<'a>> {
             else {
                 continue;
             };
-            let version = if child(binding, SOAP11_BINDING, "binding").is_some() {
-                SoapVersion::V1_1
-            } else if child(binding, SOAP12_BINDING, "binding").is_some() {
-                SoapVersion::V1_2
-            } else {
+            let Some(version) = soap_version(binding) else {
                 continue;
             };
             let address = port
