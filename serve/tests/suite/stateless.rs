@@ -4,8 +4,6 @@
 //! the specification and the official conformance suite require. The
 //! handshake era keeps its own methods.
 
-#![allow(missing_docs)]
-
 use std::net::SocketAddr;
 
 use serde_json::{Value, json};
@@ -13,7 +11,7 @@ use toolschema_demo::{GetInvoice, ListInvoices};
 use toolschema_serve::Server;
 use toolschema_test_support::{assert_conforms, post_mcp};
 
-mod common;
+use crate::common;
 
 const V: &str = "2026-07-28";
 

@@ -1,8 +1,6 @@
 //! The `toolschema` binary end to end: its commands, MCP over stdio, and the
 //! HTTP server (MCP, REST, authentication, isolation, limits, load).
 
-#![allow(missing_docs)]
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
@@ -13,7 +11,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use toolschema_test_support::{exchange, spec_validator};
 
-mod common;
+use crate::common;
 use common::{BIN, Http, connect, read_events, root, run};
 
 /// The demo catalog with globex's support toolset in Full mode: only

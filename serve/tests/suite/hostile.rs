@@ -2,8 +2,6 @@
 //! sends what that run sent and checks the answer, and that the tool did
 //! not run when it must not.
 
-#![allow(missing_docs)]
-
 use std::io::{Read as _, Write as _};
 use std::net::SocketAddr;
 use std::sync::Mutex;
@@ -16,7 +14,7 @@ use toolschema::{Schema, Tool};
 use toolschema_serve::{HttpTimeouts, Server};
 use toolschema_test_support::{connect, exchange};
 
-mod common;
+use crate::common;
 
 /// The invoices [`Refund`] refunded (each test refunds its own).
 static REFUNDED: Mutex<Vec<String>> = Mutex::new(Vec::new());

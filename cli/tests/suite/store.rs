@@ -3,11 +3,9 @@
 //! store, `import` writing drafts to it, and the errors an operator meets
 //! first.
 
-#![allow(missing_docs)]
-
 use toolschema_test_support::postgres::Postgres;
 
-mod common;
+use crate::common;
 use common::run;
 
 fn admin(url: &str, args: &[&str]) -> (bool, String, String) {

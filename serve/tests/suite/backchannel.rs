@@ -4,8 +4,6 @@
 //! messages only at the levels the client asked for, and a
 //! `notifications/cancelled` reaches the call it names.
 
-#![allow(missing_docs)]
-
 use std::net::SocketAddr;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -16,7 +14,7 @@ use toolschema::{Context, Handler, LogLevel, Tool, ToolError, ToolResult};
 use toolschema_serve::Server;
 use toolschema_test_support::{assert_conforms, post_mcp_all};
 
-mod common;
+use crate::common;
 
 /// Counts to `to`, logging and reporting progress at each step, and stops
 /// early when cancelled.

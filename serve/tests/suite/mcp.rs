@@ -3,8 +3,6 @@
 //! DESIGN §5; tenants are isolated, and a refusal never tells a hidden tool
 //! from a missing one.
 
-#![allow(missing_docs)]
-
 use serde_json::{Value, json};
 use toolschema_demo::CATALOG_TOML;
 use toolschema_runtime::catalog::{Catalog, ClientView, Snapshot};

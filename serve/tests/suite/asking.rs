@@ -4,8 +4,6 @@
 //! next call, whose sealed requestState any replica with the same secret
 //! can continue and no client can alter.
 
-#![allow(missing_docs)]
-
 use std::net::SocketAddr;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -17,7 +15,7 @@ use toolschema::{Context, Handler, Schema, Tool, ToolError, ToolResult};
 use toolschema_serve::Server;
 use toolschema_test_support::{assert_conforms, post_mcp, post_mcp_all};
 
-mod common;
+use crate::common;
 
 /// A name, asked of the user.
 #[derive(Schema, Deserialize, Serialize)]

@@ -2,8 +2,6 @@
 //! the server stays as it was: each test sends what an adversarial run sent
 //! and checks the outcome.
 
-#![allow(missing_docs)]
-
 use std::fmt::Write as _;
 use std::net::SocketAddr;
 
@@ -12,7 +10,7 @@ use toolschema_demo::{GetInvoice, ListInvoices};
 use toolschema_serve::Server;
 use toolschema_test_support::{connect, exchange, post_mcp};
 
-mod common;
+use crate::common;
 
 fn start() -> SocketAddr {
     let server = Server::new("billing", "1")

@@ -2,8 +2,6 @@
 //! mode and its loopback rule, a governed catalog, the router merged into
 //! an application of its own, and a graceful stop.
 
-#![allow(missing_docs)]
-
 use std::sync::mpsc;
 
 use serde_json::{Value, json};
@@ -11,7 +9,7 @@ use toolschema_demo::{CATALOG_TOML, GetInvoice, ListInvoices};
 use toolschema_serve::{ServeError, Server};
 use toolschema_test_support::{connect, exchange, post_mcp};
 
-mod common;
+use crate::common;
 use common::spawn;
 
 fn request(id: u64, method: &str, params: Value) -> Value {

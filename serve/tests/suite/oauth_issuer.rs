@@ -3,8 +3,6 @@
 //! so that garbage never costs it a request each, and a valid token whose
 //! keys are known is never held behind a read.
 
-#![allow(missing_docs)]
-
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -14,7 +12,7 @@ use toolschema_demo::ListInvoices;
 use toolschema_serve::Server;
 use toolschema_test_support::issuer::{Issuer, SigningKey};
 
-mod common;
+use crate::common;
 
 const RESOURCE: &str = "http://localhost/mcp";
 

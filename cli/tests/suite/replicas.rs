@@ -4,8 +4,6 @@
 //! keeps serving, misses a change, and converges once it is back; with the
 //! database stopped, all of them keep serving and say so on `/health`.
 
-#![allow(missing_docs)]
-
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,7 +14,7 @@ use serde_json::{Value, json};
 use toolschema_test_support::exchange;
 use toolschema_test_support::postgres::Postgres;
 
-mod common;
+use crate::common;
 use common::{Http, connect, read_events, run};
 
 const ACME: (&str, &str) = ("Authorization", "Bearer demo-acme-finance-key");

@@ -3,8 +3,6 @@
 //! here, tokens signed with `jsonwebtoken`), checked case by case, with the
 //! protected resource metadata and the challenges a client reads.
 
-#![allow(missing_docs)]
-
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -18,7 +16,7 @@ use toolschema_runtime::catalog::hash_api_key;
 use toolschema_serve::Server;
 use toolschema_test_support::issuer::{Issuer, SigningKey};
 
-mod common;
+use crate::common;
 
 const RESOURCE: &str = "http://localhost/mcp";
 

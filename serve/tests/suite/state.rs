@@ -3,8 +3,6 @@
 //! over MCP (HTTP and stdio), REST and a governed catalog; tools without
 //! state beside it unchanged.
 
-#![allow(missing_docs)]
-
 use std::net::SocketAddr;
 use std::sync::Mutex;
 
@@ -15,7 +13,7 @@ use toolschema::{Schema, Tool};
 use toolschema_serve::Server;
 use toolschema_test_support::{connect, exchange, post_mcp};
 
-mod common;
+use crate::common;
 
 /// A warehouse's stock: what the service's handlers share.
 #[derive(Default)]

@@ -3,15 +3,13 @@
 //! from a governed catalog; the identity is also the `serverInfo` clients
 //! see.
 
-#![allow(missing_docs)]
-
 use serde_json::{Value, json};
 use toolschema::export::{ExportError, NAMESPACE, Scope};
 use toolschema_demo::{CATALOG_TOML, GetInvoice, ListInvoices, VoidInvoice};
 use toolschema_serve::Server;
 use toolschema_test_support::{post_mcp, spec_json};
 
-mod common;
+use crate::common;
 use common::spawn;
 
 /// The MCP registry's `server.json` schema, with formats checked.

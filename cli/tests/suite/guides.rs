@@ -3,8 +3,6 @@
 //! toolschema-cli -- …`) parses, command, flags and values, as the binary
 //! reads it (asked for `--help` at its end, so nothing runs).
 
-#![allow(missing_docs)]
-
 use std::process::Command;
 
 use toolschema_test_support::documents::{code_lines, documents, invocation};

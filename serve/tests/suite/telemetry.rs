@@ -3,8 +3,6 @@
 //! semantic conventions, parents taken from `_meta` and from the HTTP
 //! `traceparent`, errors, and the duration histogram and call counters.
 
-#![allow(missing_docs)]
-
 use std::collections::HashMap;
 
 use opentelemetry::KeyValue;
@@ -20,7 +18,7 @@ use toolschema_runtime::catalog::hash_api_key;
 use toolschema_serve::{Server, Telemetry};
 use toolschema_test_support::post_mcp;
 
-mod common;
+use crate::common;
 
 const PAID: &str = "0c1e55aa-0000-4000-8000-000000000001";
 const TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";

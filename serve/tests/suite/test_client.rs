@@ -4,8 +4,6 @@
 //! progress and logs captured, questions to the user answered by a script;
 //! and a handler called directly with a `Context` built for the test.
 
-#![allow(missing_docs)]
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 

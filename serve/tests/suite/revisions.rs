@@ -2,8 +2,6 @@
 //! describes, over HTTP and stdio: icons from 2025-11-25, a list result as
 //! it is in 2026-07-28 and as `{"result": [...]}` for older clients.
 
-#![allow(missing_docs)]
-
 use std::net::SocketAddr;
 
 use serde_json::{Value, json};
@@ -11,7 +9,7 @@ use toolschema_demo::{OpenBalances, StatementChart};
 use toolschema_serve::Server;
 use toolschema_test_support::{assert_conforms, post_mcp};
 
-mod common;
+use crate::common;
 
 fn start() -> SocketAddr {
     let server = Server::new("billing", "1")
