@@ -117,9 +117,9 @@ pub use toolschema_runtime::{
     Annotations, MapKey, Schema, Tool, ToolDef, schema_json, schema_of, tool_json, tool_json_as,
 };
 
-pub use toolschema_runtime::{call, formats, model, project, render, validate};
 #[cfg(feature = "catalog")]
-pub use toolschema_runtime::{catalog, export};
+pub use toolschema_catalog::{self as catalog, export};
+pub use toolschema_runtime::{call, formats, model, project, render, validate};
 #[cfg(feature = "serve")]
 pub use toolschema_serve as serve;
 #[cfg(feature = "store")]

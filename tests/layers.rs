@@ -97,70 +97,203 @@ fn code_of(text: &str) -> String {
 }
 
 /// The module paths a module's code names, resolved against the crate's
-/// modules (the longest module prefix of each path).
+/// modules (the longest module prefix of each path), and through a
+/// module's re-exports to where the item is defined: `super::{Config}`
+/// names `config` when the parent has `pub use config::Config`.
 fn uses(
     module: &ModulePath,
     code: &str,
     all: &BTreeMap<ModulePath, String>,
+    exports: &BTreeMap<ModulePath, BTreeMap<String, ModulePath>>,
 ) -> BTreeSet<ModulePath> {
-    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let mut out = BTreeSet::new();
-    let bytes: Vec<char> = code.chars().collect();
+    let chars: Vec<char> = code.chars().collect();
     let mut i = 0;
-    while i < bytes.len() {
-        let starts_word = i == 0 || !is_ident(bytes[i - 1]);
-        let rest: String = bytes[i..bytes.len().min(i + 7)].iter().collect();
-        let (mut base, skip) = if starts_word && rest.starts_with("crate::") {
-            (Vec::new(), 7)
-        } else if starts_word && rest.starts_with("super::") {
-            (module[..module.len().saturating_sub(1)].to_vec(), 7)
-        } else {
+    while i < chars.len() {
+        let starts_word = i == 0 || !is_ident(chars[i - 1]);
+        let rest: String = chars[i..chars.len().min(i + 7)].iter().collect();
+        if !(starts_word && (rest.starts_with("crate::") || rest.starts_with("super::"))) {
             i += 1;
             continue;
-        };
-        let mut j = i + skip;
-        // `super::super::…` and the segments after the root.
-        let mut segments = Vec::new();
-        loop {
-            let start = j;
-            while j < bytes.len() && is_ident(bytes[j]) {
-                j += 1;
-            }
-            if start == j {
-                break;
-            }
-            let segment: String = bytes[start..j].iter().collect();
-            if segment == "super" && segments.is_empty() {
-                base.pop();
-            } else {
-                segments.push(segment);
-            }
-            if bytes.get(j) == Some(&':') && bytes.get(j + 1) == Some(&':') {
-                j += 2;
-            } else {
-                break;
+        }
+        let (found, names, end) = path_at(module, &chars, i, all);
+        let re_exported = exports.get(&found);
+        let mut through = false;
+        for name in &names {
+            if let Some(source) = re_exported.and_then(|names| names.get(name)) {
+                out.insert(source.clone());
+                through = true;
             }
         }
-        let mut path = base;
-        let mut found = path.clone();
-        for segment in segments {
-            path.push(segment);
-            if all.contains_key(&path) {
-                found = path.clone();
-            }
+        if !through {
+            out.insert(found);
         }
-        out.insert(found);
-        i = j.max(i + 1);
+        i = end.max(i + 1);
     }
     out
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// The path starting at `chars[i]` (`crate::…` or `super::…`, relative to
+/// `module`): the longest module it names, the names right after that
+/// module (one, or a `{…}` group's first segments), and where it ends.
+fn path_at(
+    module: &ModulePath,
+    chars: &[char],
+    i: usize,
+    all: &BTreeMap<ModulePath, String>,
+) -> (ModulePath, Vec<String>, usize) {
+    let mut base = if chars[i] == 'c' {
+        Vec::new()
+    } else {
+        module[..module.len().saturating_sub(1)].to_vec()
+    };
+    let mut j = i + 7;
+    let mut segments = Vec::new();
+    let mut group = Vec::new();
+    loop {
+        if chars.get(j) == Some(&'{') {
+            group = group_names(chars, j + 1);
+            break;
+        }
+        let start = j;
+        while j < chars.len() && is_ident(chars[j]) {
+            j += 1;
+        }
+        if start == j {
+            break;
+        }
+        let segment: String = chars[start..j].iter().collect();
+        if segment == "super" && segments.is_empty() {
+            base.pop();
+        } else {
+            segments.push(segment);
+        }
+        if chars.get(j) == Some(&':') && chars.get(j + 1) == Some(&':') {
+            j += 2;
+        } else {
+            break;
+        }
+    }
+    let mut path = base;
+    let mut found = path.clone();
+    let mut after = 0;
+    for (k, segment) in segments.iter().enumerate() {
+        path.push(segment.clone());
+        if all.contains_key(&path) {
+            found = path.clone();
+            after = k + 1;
+        }
+    }
+    let names = match segments.get(after) {
+        Some(name) => vec![name.clone()],
+        None => group,
+    };
+    (found, names, j)
+}
+
+/// The first segment of each entry of the `{…}` group starting at
+/// `chars[j]` (the nested groups' entries are below those segments).
+fn group_names(chars: &[char], mut j: usize) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut depth = 0;
+    let mut at_entry = true;
+    while j < chars.len() {
+        match chars[j] {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => at_entry = true,
+            c if is_ident(c) && at_entry && depth == 0 => {
+                let start = j;
+                while j < chars.len() && is_ident(chars[j]) {
+                    j += 1;
+                }
+                names.push(chars[start..j].iter().collect());
+                at_entry = false;
+                continue;
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    names
+}
+
+/// What each module re-exports (`pub use child::Item`, `pub(crate) use
+/// child::{A, B as C}`), by exposed name, with the module it comes from.
+fn re_exports(
+    all: &BTreeMap<ModulePath, String>,
+) -> BTreeMap<ModulePath, BTreeMap<String, ModulePath>> {
+    let mut out: BTreeMap<ModulePath, BTreeMap<String, ModulePath>> = BTreeMap::new();
+    for (module, code) in all {
+        for statement in code.split(';') {
+            let statement = statement.trim_start();
+            let Some(path) = ["pub use ", "pub(crate) use ", "pub(super) use "]
+                .iter()
+                .find_map(|prefix| statement.strip_prefix(prefix))
+            else {
+                continue;
+            };
+            let path = path.trim();
+            let relative = path.strip_prefix("self::").unwrap_or(path);
+            let text: String = if relative.starts_with("crate::") || relative.starts_with("super::")
+            {
+                relative.to_owned()
+            } else {
+                // A child: written as the crate path of it.
+                let mut prefix = module.join("::");
+                if !prefix.is_empty() {
+                    prefix.push_str("::");
+                }
+                format!("crate::{prefix}{relative}")
+            };
+            let chars: Vec<char> = text.chars().collect();
+            let (source, _, _) = path_at(module, &chars, 0, all);
+            if source == *module {
+                continue;
+            }
+            for name in exposed_names(relative) {
+                out.entry(module.clone())
+                    .or_default()
+                    .insert(name, source.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The names a `use` path makes visible: its last segment, each of a
+/// group's entries' last segments, `as` renames taken.
+fn exposed_names(path: &str) -> Vec<String> {
+    let inner = match (path.find('{'), path.rfind('}')) {
+        (Some(open), Some(close)) if open < close => &path[open + 1..close],
+        _ => path,
+    };
+    inner
+        .split(',')
+        .filter_map(|entry| {
+            let entry = entry.trim();
+            let name = match entry.split_once(" as ") {
+                Some((_, alias)) => alias.trim(),
+                None => entry.rsplit("::").next().unwrap_or(entry).trim(),
+            };
+            (!name.is_empty() && name.chars().all(is_ident) && name != "self")
+                .then(|| name.to_owned())
+        })
+        .collect()
 }
 
 /// The edges between siblings: `a` uses something in (or under) its sibling
 /// `b`, both children of the same parent. Uses of an ancestor are not edges.
 fn sibling_edges(all: &BTreeMap<ModulePath, String>) -> BTreeSet<(ModulePath, ModulePath)> {
     let mut edges = BTreeSet::new();
+    let exports = re_exports(all);
     for (module, code) in all {
-        for target in uses(module, code, all) {
+        for target in uses(module, code, all, &exports) {
             if target.starts_with(module) || module.starts_with(&target) {
                 continue;
             }
@@ -221,7 +354,9 @@ fn show(path: &[ModulePath]) -> String {
 
 #[test]
 fn no_two_sibling_modules_use_each_other() {
-    for name in ["text", "macros", "runtime", "serve", "cli"] {
+    for name in [
+        "text", "macros", "runtime", "catalog", "serve", "store", "cli",
+    ] {
         let all = modules(&crate_src(name));
         assert!(!all.is_empty(), "{name}: no modules read");
         if let Some(found) = cycle(&sibling_edges(&all)) {
@@ -231,13 +366,12 @@ fn no_two_sibling_modules_use_each_other() {
 }
 
 /// The runtime's layers, lowest first.
-const RUNTIME_LAYERS: [&str; 7] = [
-    "model", "render", "project", "validate", "call", "catalog", "export",
-];
+const RUNTIME_LAYERS: [&str; 5] = ["model", "render", "project", "validate", "call"];
 
 #[test]
 fn runtime_layers_point_one_way() {
     let all = modules(&crate_src("runtime"));
+    let exports = re_exports(&all);
     let rank = |module: &ModulePath| {
         module
             .first()
@@ -247,7 +381,7 @@ fn runtime_layers_point_one_way() {
     for (module, code) in &all {
         let Some(own) = rank(module) else { continue };
         seen.insert(module[0].clone());
-        for target in uses(module, code, &all) {
+        for target in uses(module, code, &all, &exports) {
             if let Some(theirs) = rank(&target) {
                 assert!(
                     theirs <= own,
@@ -275,12 +409,88 @@ fn the_scanner_finds_uses_and_cycles() {
         b_c.clone(),
         code_of("use super::super::a::f; let s = \"crate::b\";"),
     );
-    assert_eq!(uses(&a, &all[&a], &all), BTreeSet::from([b_c.clone()]));
-    assert_eq!(uses(&b_c, &all[&b_c], &all), BTreeSet::from([a.clone()]));
+    let none = BTreeMap::new();
+    assert_eq!(
+        uses(&a, &all[&a], &all, &none),
+        BTreeSet::from([b_c.clone()])
+    );
+    assert_eq!(
+        uses(&b_c, &all[&b_c], &all, &none),
+        BTreeSet::from([a.clone()])
+    );
     let edges = sibling_edges(&all);
     assert_eq!(
         edges,
         BTreeSet::from([(a.clone(), b.clone()), (b.clone(), a.clone())])
     );
     assert!(cycle(&edges).is_some());
+}
+
+/// A loop through a parent's re-export is a loop: `gateway` names `Config`
+/// through its parent, which re-exports it from `config`, and `config`
+/// uses `gateway`.
+#[test]
+fn the_scanner_sees_through_re_exports() {
+    let root: ModulePath = Vec::new();
+    let config = vec!["config".to_owned()];
+    let gateway = vec!["gateway".to_owned()];
+    let mut all = BTreeMap::new();
+    all.insert(
+        root.clone(),
+        code_of("mod config;\npub mod gateway;\npub use config::{Config, Status as State};\n"),
+    );
+    all.insert(config.clone(), code_of("use crate::gateway::Downstream;\n"));
+    all.insert(
+        gateway.clone(),
+        code_of("use super::{Config, State};\nuse super::Other;\n"),
+    );
+    let exports = re_exports(&all);
+    assert_eq!(exports[&root]["Config"], config);
+    assert_eq!(exports[&root]["State"], config);
+    assert_eq!(
+        uses(&gateway, &all[&gateway], &all, &exports),
+        BTreeSet::from([config.clone(), root.clone()])
+    );
+    let found = cycle(&sibling_edges(&all)).expect("the loop through the re-export");
+    assert!(
+        found.contains(&config) && found.contains(&gateway),
+        "{found:?}"
+    );
+}
+
+/// The workspace's crates, lowest layer first (DESIGN §2).
+const CRATES: [&str; 7] = [
+    "text", "macros", "runtime", "catalog", "serve", "store", "cli",
+];
+
+/// Each crate depends only on crates of lower layers (its `[dependencies]`,
+/// not the tests' and benches').
+#[test]
+fn crates_point_one_way() {
+    for (own, name) in CRATES.iter().enumerate() {
+        let manifest = std::fs::read_to_string(crate_src(name).with_file_name("Cargo.toml"))
+            .expect("manifest");
+        let mut section = "";
+        for line in manifest.lines() {
+            let line = line.trim();
+            if line.starts_with('[') {
+                section = line;
+                continue;
+            }
+            if section != "[dependencies]" {
+                continue;
+            }
+            for (theirs, other) in CRATES.iter().enumerate() {
+                let dependency = format!("toolschema-{other}");
+                if line.starts_with(&format!("{dependency} "))
+                    || line.starts_with(&format!("{dependency}."))
+                {
+                    assert!(
+                        theirs < own,
+                        "toolschema-{name} depends on {dependency}, a higher layer"
+                    );
+                }
+            }
+        }
+    }
 }

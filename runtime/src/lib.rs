@@ -8,22 +8,16 @@
 //! 4. [`validate`]: arguments and results checked against the very schema
 //!    a client is shown, names mapped, the one-pass parser;
 //! 5. [`call`]: handlers and the registry of callable tools;
-//! 6. `catalog` and `export` (feature `catalog`): the governed catalog of
-//!    tenants, client applications, toolsets and versions, and its
-//!    `server.json` export.
 //!
-//! Users depend on the `toolschema` facade, which re-exports this crate and
-//! the derives. See its documentation for the tutorial.
+//! The governed catalog (tenants, client applications, toolsets, versions,
+//! export) is the `toolschema-catalog` crate, above this one. Users depend
+//! on the `toolschema` facade, which re-exports what they name. See its documentation for the tutorial.
 
 #![forbid(unsafe_code)]
 
 extern crate alloc;
 
 pub mod call;
-#[cfg(feature = "catalog")]
-pub mod catalog;
-#[cfg(feature = "catalog")]
-pub mod export;
 pub mod formats;
 pub mod model;
 pub mod project;

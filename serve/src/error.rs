@@ -4,8 +4,8 @@ use core::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use toolschema_catalog::ConfigErrors;
 use toolschema_runtime::call::RegistryError;
-use toolschema_runtime::catalog::ConfigErrors;
 
 /// Why a server could not be built or could not serve. Each message says
 /// what to do.

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use tokio::sync::{broadcast, watch};
-use toolschema_runtime::catalog::{Catalog, ChangeSet};
+use toolschema_catalog::{Catalog, ChangeSet};
 
 /// The notices of one catalog, for any number of listeners.
 #[derive(Debug)]

@@ -33,7 +33,7 @@ use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
-use toolschema_runtime::catalog::Authorization;
+use toolschema_catalog::Authorization;
 
 /// How long keys are kept before they are read again.
 const KEYS_FRESH: Duration = Duration::from_secs(3600);
@@ -670,7 +670,7 @@ mod tests {
 
     #[test]
     fn every_configurable_algorithm_is_known() {
-        for algorithm in toolschema_runtime::catalog::ALGORITHMS {
+        for algorithm in toolschema_catalog::ALGORITHMS {
             assert!(Algorithm::from_str(algorithm).is_ok(), "{algorithm}");
         }
     }

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use toolschema_catalog::Catalog;
 use toolschema_runtime::call::{Handler, Registry, RegistryError, RunsWith, ToolOutput};
-use toolschema_runtime::catalog::Catalog;
 
 use crate::error::ServeError;
 use crate::mcp::{Identity, Protocol, StateKey, Trace};
@@ -78,7 +78,7 @@ pub(crate) enum Source {
     Text { text: String, name: String },
     /// A configuration checked already (read from a store that keeps it
     /// current itself).
-    Config(Box<toolschema_runtime::catalog::Config>),
+    Config(Box<toolschema_catalog::Config>),
 }
 
 impl Server {
@@ -249,7 +249,7 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// then keeps the catalog current through
     /// [`Service::catalog`](crate::Service::catalog)); the server never
     /// reloads it itself.
-    pub fn catalog_config(mut self, config: toolschema_runtime::catalog::Config) -> Server<S> {
+    pub fn catalog_config(mut self, config: toolschema_catalog::Config) -> Server<S> {
         self.catalog = Source::Config(Box::new(config));
         self
     }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use toolschema_runtime::catalog::{Catalog, Watch};
+use toolschema_catalog::{Catalog, Watch};
 
 use crate::inflight::Inflight;
 use crate::mcp::{Pending, Protocol, Trace};
@@ -37,20 +37,17 @@ pub struct Service {
 /// `scope` of `snapshot` as `server.json`, described by the configuration's
 /// `[server]` section, else by `identity` (see [`Service::export`]).
 pub(crate) fn export_catalog(
-    snapshot: &toolschema_runtime::catalog::Snapshot,
+    snapshot: &toolschema_catalog::Snapshot,
     identity: &crate::mcp::Identity,
-    scope: toolschema_runtime::export::Scope<'_>,
-) -> Result<String, toolschema_runtime::export::ExportError> {
-    use toolschema_runtime::export::{ExportError, export, export_as};
+    scope: toolschema_catalog::export::Scope<'_>,
+) -> Result<String, toolschema_catalog::export::ExportError> {
+    use toolschema_catalog::export::{ExportError, export, export_as};
     if snapshot.server().is_some() {
         return export(snapshot, scope);
     }
     let description = identity.description().ok_or(ExportError::NoServerSection)?;
-    let mut server = toolschema_runtime::catalog::ServerInfo::new(
-        identity.name(),
-        description,
-        identity.version(),
-    );
+    let mut server =
+        toolschema_catalog::ServerInfo::new(identity.name(), description, identity.version());
     if let Some(title) = identity.title() {
         server = server.with_title(title);
     }
@@ -163,7 +160,7 @@ impl Service {
     ///
     /// ```
     /// # use toolschema_serve::Server;
-    /// use toolschema_runtime::export::Scope;
+    /// use toolschema_catalog::export::Scope;
     ///
     /// let service = Server::new("io.github.acme/warehouse", "1.4.0")
     ///     .description("Stock levels and reservations")
@@ -173,12 +170,12 @@ impl Service {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
-    /// [`Scope::Catalog`]: toolschema_runtime::export::Scope::Catalog
-    /// [`Scope::Client`]: toolschema_runtime::export::Scope::Client
+    /// [`Scope::Catalog`]: toolschema_catalog::export::Scope::Catalog
+    /// [`Scope::Client`]: toolschema_catalog::export::Scope::Client
     pub fn export(
         &self,
-        scope: toolschema_runtime::export::Scope<'_>,
-    ) -> Result<String, toolschema_runtime::export::ExportError> {
+        scope: toolschema_catalog::export::Scope<'_>,
+    ) -> Result<String, toolschema_catalog::export::ExportError> {
         export_catalog(&self.catalog.snapshot(), self.protocol.identity(), scope)
     }
 

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex as StdMutex};
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, mpsc};
-use toolschema_runtime::catalog::{ClientView, Snapshot};
+use toolschema_catalog::{ClientView, Snapshot};
 
 use crate::error::ServeError;
 use crate::inflight::Inflight;

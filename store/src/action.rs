@@ -6,8 +6,8 @@ use core::fmt;
 
 use serde::Serialize;
 use serde_json::{Value, json};
+use toolschema_catalog::{Status, hash_api_key};
 use toolschema_runtime::call::Registry;
-use toolschema_runtime::catalog::{Status, hash_api_key};
 
 use crate::records::{Body, Kind, Records, SETTINGS, Version};
 

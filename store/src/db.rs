@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 use tokio_postgres::GenericClient;
-use toolschema_runtime::catalog::Status;
+use toolschema_catalog::Status;
 
 use crate::records::{Body, Kind, Records, SETTINGS, Version};
 

@@ -10,7 +10,7 @@ use serde::Serialize;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_postgres::Client;
-use toolschema_runtime::catalog::Catalog;
+use toolschema_catalog::Catalog;
 
 use crate::link::{self, Event};
 use crate::{CHANNEL, Store, StoreError, load_with};

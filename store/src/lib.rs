@@ -53,8 +53,8 @@ use core::fmt;
 use serde::Serialize;
 use serde_json::{Value, json};
 use tokio_postgres::Client;
+use toolschema_catalog::{Config, hash_api_key};
 use toolschema_runtime::call::Registry;
-use toolschema_runtime::catalog::{Config, hash_api_key};
 
 pub use action::{Action, Done, Refused};
 pub use db::CHANNEL;
@@ -422,7 +422,7 @@ impl Store {
     /// dropped.
     pub fn follow(
         &self,
-        catalog: std::sync::Arc<toolschema_runtime::catalog::Catalog>,
+        catalog: std::sync::Arc<toolschema_catalog::Catalog>,
         revision: i64,
     ) -> Follower {
         Follower::start(self.clone(), catalog, revision)

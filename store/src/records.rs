@@ -11,8 +11,8 @@ use core::fmt;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
+use toolschema_catalog::{Config, ConfigErrors, Status};
 use toolschema_runtime::call::Registry;
-use toolschema_runtime::catalog::{Config, ConfigErrors, Status};
 
 /// The body of a record: its fields other than its identifier, as JSON.
 pub type Body = Map<String, Value>;
@@ -535,7 +535,7 @@ impl Rendered {
     }
 
     /// The checks' problems, each at its record and field.
-    /// Past the first [`MAX_LISTED_PROBLEMS`](toolschema_runtime::catalog::MAX_LISTED_PROBLEMS),
+    /// Past the first [`MAX_LISTED_PROBLEMS`](toolschema_catalog::MAX_LISTED_PROBLEMS),
     /// a last problem says how many more there are.
     pub fn locate(&self, errors: &ConfigErrors) -> Problems {
         let mut problems: Vec<Problem> = errors

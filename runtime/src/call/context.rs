@@ -172,8 +172,7 @@ impl Caller {
 
     /// The same peer and cancellation, for the client application `client`
     /// of tenant `tenant`.
-    #[cfg_attr(not(feature = "catalog"), allow(dead_code))]
-    pub(crate) fn identified(mut self, tenant: &str, client: &str) -> Caller {
+    pub fn identified(mut self, tenant: &str, client: &str) -> Caller {
         self.tenant = Some(tenant.into());
         self.client = Some(client.into());
         self

@@ -96,8 +96,7 @@ impl Object {
     }
 
     /// The entries, taken out.
-    #[cfg(feature = "gateway")]
-    pub(crate) fn into_entries(self) -> Vec<(Text, Json)> {
+    pub fn into_entries(self) -> Vec<(Text, Json)> {
         self.entries
     }
 

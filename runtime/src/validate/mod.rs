@@ -63,8 +63,7 @@ fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
 /// schema for many fields and checks each configuration more than once
 /// (an import checks each tool it writes, then the whole). What is
 /// remembered is bounded: past 16 MiB of schema text it starts over.
-#[cfg(feature = "catalog")]
-pub(crate) fn schema_compiles(text: &str, schema: &Value) -> Result<(), String> {
+pub fn schema_compiles(text: &str, schema: &Value) -> Result<(), String> {
     use std::collections::HashMap;
     use std::sync::{Mutex, PoisonError};
     type Remembered = (usize, HashMap<Box<str>, Result<(), String>>);
@@ -133,8 +132,8 @@ pub(crate) fn needs_backtracking(pattern: &str) -> bool {
 /// JSON Schema 2020-12 with formats checked, and patterns matched in time
 /// linear in the value by the `regex` crate wherever they are in its
 /// language. A schema with a pattern only a backtracking engine reads gets
-/// one, limited to [`BACKTRACK_LIMIT`] steps a match.
-pub(crate) fn validator_of<F: jsonschema::json::Json>(
+/// one, limited to 100,000 backtracking steps a match.
+pub fn validator_of<F: jsonschema::json::Json>(
     schema: &Value,
 ) -> Result<jsonschema::Validator<F>, jsonschema::ValidationError<'static>> {
     let options = || {

@@ -27,13 +27,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{FromArgMatches, Subcommand};
-use toolschema_runtime::catalog::Config;
-use toolschema_runtime::export::{Scope, Verdict, verify_file};
+use toolschema_catalog::Config;
+use toolschema_catalog::export::{Scope, Verdict, verify_file};
 use toolschema_runtime::project::Revision;
 
 use std::sync::Arc;
 
-use toolschema_runtime::catalog::Snapshot;
+use toolschema_catalog::Snapshot;
 
 use crate::server::{Server, Source, load_catalog};
 use crate::service::export_catalog;

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use toolschema_runtime::catalog::Snapshot;
-use toolschema_runtime::catalog::cost::{ClientCost, ENCODING, Tokenizer, client_cost};
+use toolschema_catalog::Snapshot;
+use toolschema_catalog::cost::{ClientCost, ENCODING, Tokenizer, client_cost};
 use toolschema_runtime::project::Revision;
 
 fn tokenizer() -> Result<Tokenizer, String> {

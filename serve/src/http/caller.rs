@@ -9,7 +9,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
-use toolschema_runtime::catalog::{ClientView, Snapshot};
+use toolschema_catalog::{ClientView, Snapshot};
 
 use super::refusal;
 use crate::service::Service;

@@ -15,8 +15,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use bytes::Bytes;
 use serde_json::{Value, json};
+use toolschema_catalog::Snapshot;
 use toolschema_runtime::call::{CallError, Caller as CallContext, StructuredJson};
-use toolschema_runtime::catalog::Snapshot;
 use toolschema_runtime::project::{META_TOOL, Revision, apply_profile, meta_tool};
 
 use super::caller::Caller;

@@ -46,7 +46,7 @@ use toolschema_runtime::call::{CallError, Caller, LogLevel, StructuredJson};
 use asking::{Round, input_requests};
 use backchannel::CallPeer;
 use state::RequestState;
-use toolschema_runtime::catalog::{ClientView, Snapshot};
+use toolschema_catalog::{ClientView, Snapshot};
 use toolschema_runtime::project::{META_TOOL, Mode, Profile, Revision};
 use toolschema_text::shorten::shorten;
 

@@ -59,7 +59,7 @@ impl Subscription {
     ///
     /// ```
     /// use toolschema_serve::mcp::{Answer, Backchannel, Headers, Identity, Incoming, Protocol, Session};
-    /// # let catalog = toolschema_runtime::catalog::Catalog::open(Default::default());
+    /// # let catalog = toolschema_catalog::Catalog::open(Default::default());
     /// # let snapshot = catalog.snapshot();
     /// # let client = snapshot.client("*").unwrap();
     ///

@@ -40,7 +40,7 @@ use opentelemetry::trace::{
 };
 use opentelemetry::{Context, KeyValue};
 use serde_json::Value;
-use toolschema_runtime::catalog::ClientView;
+use toolschema_catalog::ClientView;
 
 use super::{Answer, Headers, Outcome, Request, SUPPORTED_VERSIONS};
 

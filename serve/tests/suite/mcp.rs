@@ -4,8 +4,8 @@
 //! from a missing one.
 
 use serde_json::{Value, json};
+use toolschema_catalog::{Catalog, ClientView, Snapshot};
 use toolschema_demo::CATALOG_TOML;
-use toolschema_runtime::catalog::{Catalog, ClientView, Snapshot};
 use toolschema_serve::mcp::{
     Answer, Backchannel, Headers, Identity, Incoming, LIST_CHANGED, Protocol, Reply,
     STATELESS_VERSION, Session,

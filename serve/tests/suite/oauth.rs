@@ -11,8 +11,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{Value, json};
+use toolschema_catalog::hash_api_key;
 use toolschema_demo::{GetInvoice, ListInvoices};
-use toolschema_runtime::catalog::hash_api_key;
 use toolschema_serve::Server;
 use toolschema_test_support::issuer::{Issuer, SigningKey};
 

@@ -13,8 +13,8 @@ use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData
 use serde::Deserialize;
 use serde_json::{Value, json};
 use toolschema::{Context, Handler, Tool, ToolError, ToolResult};
+use toolschema_catalog::hash_api_key;
 use toolschema_demo::{GetInvoice, ListInvoices};
-use toolschema_runtime::catalog::hash_api_key;
 use toolschema_serve::{Server, Telemetry};
 use toolschema_test_support::post_mcp;
 

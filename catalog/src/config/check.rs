@@ -12,9 +12,10 @@ use super::gateway::{check_downstreams, check_gateway_tools, mappings};
 use super::keys::parse_hash;
 use super::raw::RawConfig;
 use super::server::check_server;
-use super::{Client, Config, Status, Toolset, mode_from_name};
-use crate::call::Registry;
-use crate::project::{META_TOOL, Mode, Profile};
+use super::{Client, Config, Toolset, mode_from_name};
+use crate::rules::Status;
+use toolschema_runtime::call::Registry;
+use toolschema_runtime::project::{META_TOOL, Mode, Profile};
 
 pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -> Config {
     let mut config = Config {

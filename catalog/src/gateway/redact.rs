@@ -8,8 +8,8 @@ use base64::Engine as _;
 use serde_json::Value;
 
 use super::Auth;
-use crate::model::Text;
-use crate::render::Json;
+use toolschema_runtime::model::Text;
+use toolschema_runtime::render::Json;
 
 /// Written where a credential stood.
 const REDACTED: &str = "[redacted]";

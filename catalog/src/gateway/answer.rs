@@ -21,9 +21,9 @@ use core::fmt;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::{FieldPath, ResultMap};
-use crate::model::Text;
+use toolschema_runtime::model::Text;
 #[cfg(any(test, feature = "gateway"))]
-use crate::render::{Json, Object};
+use toolschema_runtime::render::{Json, Object};
 
 /// The places of an answer a mapping reads, and what it does at each.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -334,9 +334,9 @@ impl<'de> Visitor<'de> for At<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::Reader;
-    use crate::catalog::gateway::mapping::container_pairs;
-    use crate::catalog::gateway::{FieldPath, ResultMap};
-    use crate::render::Json;
+    use crate::gateway::mapping::container_pairs;
+    use crate::gateway::{FieldPath, ResultMap};
+    use toolschema_runtime::render::Json;
 
     fn results(pairs: &[(&str, &str)]) -> Vec<ResultMap> {
         pairs
@@ -441,11 +441,11 @@ source = "lines[].sku"
 type = "string"
 "#;
 
-    fn operations() -> Vec<crate::catalog::gateway::Operation> {
+    fn operations() -> Vec<crate::gateway::Operation> {
         let text =
             format!("[[tenant]]\nid = \"t\"\n[[client]]\nid = \"c\"\ntenant = \"t\"\n{TOOLS}");
         let config =
-            crate::catalog::Config::from_toml(&text, "t.toml", &crate::call::Registry::new())
+            crate::Config::from_toml(&text, "t.toml", &toolschema_runtime::call::Registry::new())
                 .unwrap_or_else(|errors| panic!("{errors}"));
         config
             .gateway_tools()
@@ -503,7 +503,7 @@ type = "string"
                 let parsed = operation.result(&answer);
                 match (streamed, parsed) {
                     (Ok(streamed), Ok(parsed)) => proptest::prop_assert_eq!(streamed.to_value(), parsed),
-                    (Err(Some(field)), Err(crate::catalog::gateway::MappingError::Unmappable { exposed })) => {
+                    (Err(Some(field)), Err(crate::gateway::MappingError::Unmappable { exposed })) => {
                         proptest::prop_assert_eq!(operation.results[field].exposed.to_string(), exposed)
                     }
                     (streamed, parsed) => proptest::prop_assert!(false, "{streamed:?} against {parsed:?} for {bytes}"),

@@ -28,8 +28,8 @@ use std::collections::BTreeSet;
 pub use wsdl::{import_wsdl, import_wsdl_file};
 
 use super::gateway::{Auth, SoapVersion, template_problem};
-use crate::model::Number;
-use crate::render::{Json as Value, Object as Map};
+use toolschema_runtime::model::Number;
+use toolschema_runtime::render::{Json as Value, Object as Map};
 use toolschema_text::formats::FORMATS;
 
 /// What to import and how to name it.
@@ -315,7 +315,7 @@ fn checked_alone(downstream: &str, tool: &str) -> Result<(), String> {
     let text = format!(
         "[[tenant]]\nid = \"import\"\n\n[[client]]\nid = \"import\"\ntenant = \"import\"\n\n{downstream}\n{tool}"
     );
-    match super::Config::from_toml(&text, "import", &crate::call::Registry::new()) {
+    match super::Config::from_toml(&text, "import", &toolschema_runtime::call::Registry::new()) {
         Ok(_) => Ok(()),
         Err(errors) => {
             let first = errors.iter().next();
@@ -1115,8 +1115,10 @@ impl Context<'_> {
         // once more, with `{}` where it comes back.
         let mut inlined = self.inline(schema, &mut Vec::new(), 0);
         let mut kind = whole_kind(&mut inlined);
-        let compiles =
-            crate::validate::schema_compiles(&inlined.to_compact_string(), &inlined.to_value());
+        let compiles = toolschema_runtime::validate::schema_compiles(
+            &inlined.to_compact_string(),
+            &inlined.to_value(),
+        );
         if let Err(error) = compiles {
             let at = if exposed.is_empty() {
                 "the body"
@@ -1443,7 +1445,7 @@ fn security(
 }
 
 /// Reading a document: what `serde_json::Value` offers, over the
-/// order-keeping [`Json`](crate::render::Json).
+/// order-keeping [`Json`](toolschema_runtime::render::Json).
 trait Read {
     fn get(&self, key: &str) -> Option<&Value>;
     fn pointer(&self, pointer: &str) -> Option<&Value>;
@@ -1773,7 +1775,7 @@ fn field_section(field: &Found, argument: bool, notes: &mut Vec<String>) -> writ
     if let Some(example) = schema.get("example") {
         let fits = scalar_literal(example, kind).is_some_and(|_| {
             let validator: Result<jsonschema::Validator, _> =
-                crate::validate::validator_of(&serde_json::Value::Object(written));
+                toolschema_runtime::validate::validator_of(&serde_json::Value::Object(written));
             validator.is_ok_and(|v| v.is_valid(&example.to_value()))
         });
         match scalar_literal(example, kind) {
@@ -1792,7 +1794,7 @@ fn field_section(field: &Found, argument: bool, notes: &mut Vec<String>) -> writ
 /// patterns across operations).
 fn reads_pattern(pattern: &str) -> bool {
     let schema = serde_json::json!({ "pattern": pattern });
-    crate::validate::schema_compiles(&schema.to_string(), &schema).is_ok()
+    toolschema_runtime::validate::schema_compiles(&schema.to_string(), &schema).is_ok()
 }
 
 /// A schema's type as the configuration names it: JSON Schema's own, or
@@ -1856,8 +1858,8 @@ fn scalar_literal(value: &Value, kind: &str) -> Option<toml::Value> {
 #[cfg(test)]
 mod tests {
     use super::{ImportOptions, import_openapi, kebab, parse_document, snake};
-    use crate::call::Registry;
-    use crate::catalog::Config;
+    use crate::Config;
+    use toolschema_runtime::call::Registry;
 
     const DOCUMENT: &str = r##"{
       "openapi": "3.1.0",

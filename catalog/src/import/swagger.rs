@@ -7,7 +7,7 @@
 //! `securityDefinitions` under `components`, every `$ref` moved with them.
 
 use super::{ImportError, Read, as_array, as_bool, as_str};
-use crate::render::{Json as Value, Object as Map};
+use toolschema_runtime::render::{Json as Value, Object as Map};
 
 /// The keywords of a Swagger 2.0 parameter that are its value's schema.
 const SCHEMA_KEYWORDS: [&str; 17] = [

@@ -8,17 +8,17 @@ use std::time::Duration;
 
 use toml::Spanned;
 
-use super::Status;
 use super::errors::Problems;
 use super::raw::{RawAuth, RawDownstream, RawField, RawGatewayTool, RawGatewayVersion};
-use crate::catalog::gateway::{
+use crate::gateway::{
     ArgumentMap, Auth, Downstream, DownstreamProtocol, Encoding, FieldKind, FieldPath, FieldSpec,
     GatewayTool, GatewayVersion, Location, Method, Operation, PathPart, ResultMap, SoapOperation,
     SoapVersion, XmlNode, answer_reader, container_pairs, describe, is_xml_name, parse_template,
     template_problem,
 };
-use crate::model::{Annotations, Literal, Number, Ref, Text, ToolDef};
-use crate::project::META_TOOL;
+use crate::rules::Status;
+use toolschema_runtime::model::{Annotations, Literal, Number, Ref, Text, ToolDef};
+use toolschema_runtime::project::META_TOOL;
 use toolschema_text::formats::FORMATS;
 
 const DEFAULT_TIMEOUT_MS: i64 = 10_000;
@@ -1450,7 +1450,9 @@ fn check_field(
     }
     if let Some(pattern) = &raw.pattern {
         let schema = serde_json::json!({"type": "string", "pattern": pattern.get_ref()});
-        if crate::validate::validator_of::<jsonschema::json::SerdeJson>(&schema).is_err() {
+        if toolschema_runtime::validate::validator_of::<jsonschema::json::SerdeJson>(&schema)
+            .is_err()
+        {
             refuse(
                 pattern.span(),
                 "pattern",
@@ -1701,7 +1703,7 @@ fn whole_schema(
         );
         return None;
     }
-    if let Err(error) = crate::validate::schema_compiles(text.get_ref(), &schema) {
+    if let Err(error) = toolschema_runtime::validate::schema_compiles(text.get_ref(), &schema) {
         refuse(
             text.span(),
             "schema",

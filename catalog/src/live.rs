@@ -15,7 +15,7 @@ use arc_swap::ArcSwap;
 
 use super::config::{Config, ConfigErrors};
 use super::snapshot::Snapshot;
-use crate::call::Registry;
+use toolschema_runtime::call::Registry;
 
 /// The clients whose tool lists a reload changed (added, removed, or with
 /// different bytes).

@@ -1,9 +1,9 @@
 //! A gateway tool's arguments and result described in the schema model:
 //! the exposed paths of its fields become nested objects and arrays, built
-//! at run time with shared parts ([`Ref::Shared`](crate::model::Ref)).
+//! at run time with shared parts ([`Ref::Shared`](toolschema_runtime::model::Ref)).
 
 use super::FieldPath;
-use crate::model::{
+use toolschema_runtime::model::{
     Additional, ArrayNode, EnumNode, Field, IntegerNode, Literal, MapNode, Node, Number,
     NumberNode, ObjectNode, Presence, Ref, Refine, Shape, StringNode, Tagging, Text, TypeInfo,
     Variant,

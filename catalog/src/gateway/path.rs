@@ -6,8 +6,8 @@ use core::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::model::Text;
-use crate::render::{Json, Object};
+use toolschema_runtime::model::Text;
+use toolschema_runtime::render::{Json, Object};
 
 /// A JSON document a path walks: `serde_json`'s (arguments, SOAP answers)
 /// or the runtime's own tree (a REST answer, read only where the mapping

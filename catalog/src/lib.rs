@@ -1,13 +1,14 @@
 //! The governed catalog: which client application of which tenant sees which
 //! tools, in which mode, at which version (DESIGN §6).
 //!
-//! A [`Config`] (from TOML) and a [`Registry`](crate::call::Registry) build
+//! A [`Config`] (from TOML) and a [`Registry`](toolschema_runtime::call::Registry) build
 //! an immutable [`Snapshot`]; a [`Catalog`] holds the current snapshot and
 //! swaps it atomically when the configuration changes.
 
 mod config;
 #[cfg(feature = "tokens")]
 pub mod cost;
+pub mod export;
 pub mod gateway;
 #[cfg(feature = "import")]
 pub mod import;
@@ -17,8 +18,8 @@ mod snapshot;
 
 pub use config::{
     ALGORITHMS, Authorization, Client, Config, ConfigError, ConfigErrors, Introspection,
-    MAX_LISTED_PROBLEMS, ServerInfo, Status, Toolset, hash_api_key,
+    MAX_LISTED_PROBLEMS, ServerInfo, Toolset, hash_api_key,
 };
 pub use live::{Catalog, ChangeSet, Watch};
-pub use rules::active_version;
+pub use rules::{Status, active_version};
 pub use snapshot::{ClientView, Refusal, Snapshot};

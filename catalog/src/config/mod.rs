@@ -22,62 +22,11 @@ pub use errors::{ConfigError, ConfigErrors, MAX_LISTED_PROBLEMS};
 pub use keys::hash_api_key;
 pub(crate) use keys::key_digest;
 
-use crate::call::Registry;
-use crate::catalog::gateway::{Downstream, GatewayTool};
-use crate::project::{Mode, Profile};
+use crate::gateway::{Downstream, GatewayTool};
+use crate::rules::Status;
 use errors::Problems;
-
-/// The status of one version of a mapping.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Status {
-    /// Being written; never exposed.
-    Draft,
-    /// Awaiting review; never exposed.
-    Proposed,
-    /// Exposed (the highest published version is the active one).
-    Published,
-    /// Withdrawn: as the highest version, hides the whole mapping.
-    Deprecated,
-}
-
-impl Status {
-    const NAMES: [(&'static str, Status); 4] = [
-        ("draft", Status::Draft),
-        ("proposed", Status::Proposed),
-        ("published", Status::Published),
-        ("deprecated", Status::Deprecated),
-    ];
-
-    /// The status of a configuration word.
-    ///
-    /// ```
-    /// use toolschema_runtime::catalog::Status;
-    ///
-    /// assert_eq!(Status::from_name("published"), Some(Status::Published));
-    /// assert_eq!(Status::from_name("live"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Status> {
-        Status::NAMES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, s)| *s)
-    }
-
-    /// The status's configuration word.
-    ///
-    /// ```
-    /// use toolschema_runtime::catalog::Status;
-    ///
-    /// assert_eq!(Status::Proposed.name(), "proposed");
-    /// ```
-    pub fn name(self) -> &'static str {
-        Status::NAMES
-            .iter()
-            .find(|(_, s)| *s == self)
-            .map_or("draft", |(n, _)| n)
-    }
-}
+use toolschema_runtime::call::Registry;
+use toolschema_runtime::project::{Mode, Profile};
 
 /// The configuration words of the discovery modes.
 const MODE_NAMES: [(&str, Mode); 3] = [
@@ -214,7 +163,7 @@ impl ServerInfo {
     /// ([`problems`](Self::problems) says what is wrong beforehand).
     ///
     /// ```
-    /// use toolschema_runtime::catalog::ServerInfo;
+    /// use toolschema_catalog::ServerInfo;
     ///
     /// let server = ServerInfo::new("io.github.acme/warehouse", "Stock and reservations", "1.4.0")
     ///     .with_title("Acme warehouse")

@@ -10,7 +10,7 @@ use super::answer::Reader;
 use super::path::Document;
 use super::{Downstream, FieldPath, Location, Method, Operation, PathPart, ResultMap};
 #[cfg(feature = "gateway")]
-use crate::render::Json;
+use toolschema_runtime::render::Json;
 
 /// A request to a downstream, built from a call's arguments: path segments
 /// encoded, query pairs and headers as the client will encode them.
@@ -415,7 +415,7 @@ impl Downstream {
     /// scheme, host, port and the base path are the configuration's.
     ///
     /// ```
-    /// # use toolschema_runtime::catalog::Config;
+    /// # use toolschema_catalog::Config;
     /// # use toolschema_runtime::call::Registry;
     /// let config = Config::from_toml(r#"
     /// [[tenant]]
@@ -538,7 +538,7 @@ mod tests {
     use serde_json::json;
 
     use super::container_pairs;
-    use crate::catalog::gateway::FieldPath;
+    use crate::gateway::FieldPath;
 
     #[test]
     fn items_keep_their_places_and_values_stay_values() {

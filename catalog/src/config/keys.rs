@@ -5,7 +5,7 @@ use sha2::{Digest, Sha256};
 /// The hash under which an API key is configured: `sha256:<hex>`.
 ///
 /// ```
-/// let hash = toolschema_runtime::catalog::hash_api_key("secret");
+/// let hash = toolschema_catalog::hash_api_key("secret");
 /// assert!(hash.starts_with("sha256:") && hash.len() == 7 + 64);
 /// ```
 pub fn hash_api_key(key: &str) -> String {

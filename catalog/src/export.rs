@@ -12,10 +12,12 @@ use core::fmt;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::catalog::{ServerInfo, Snapshot};
-use crate::model::ToolDef;
-use crate::project::{META_TOOL, Mode, Revision, apply_profile, meta_tool, project_tool};
-use crate::render::{Json, Object};
+use crate::{ServerInfo, Snapshot};
+use toolschema_runtime::model::ToolDef;
+use toolschema_runtime::project::{
+    META_TOOL, Mode, Revision, apply_profile, meta_tool, project_tool,
+};
+use toolschema_runtime::render::{Json, Object};
 
 /// The `_meta` key the tool catalog is exported under.
 pub const NAMESPACE: &str = "dev.toolschema/catalog";
@@ -87,8 +89,8 @@ pub fn export(snapshot: &Snapshot, scope: Scope<'_>) -> Result<String, ExportErr
 /// ```
 /// use std::sync::Arc;
 /// use toolschema_runtime::call::Registry;
-/// use toolschema_runtime::catalog::{ServerInfo, Snapshot};
-/// use toolschema_runtime::export::{Scope, export_as};
+/// use toolschema_catalog::{ServerInfo, Snapshot};
+/// use toolschema_catalog::export::{Scope, export_as};
 ///
 /// let snapshot = Snapshot::open(Arc::new(Registry::new()));
 /// let server = ServerInfo::new("io.github.acme/warehouse", "Stock and reservations", "1.4.0");
@@ -98,7 +100,7 @@ pub fn export(snapshot: &Snapshot, scope: Scope<'_>) -> Result<String, ExportErr
 /// // The registry refuses a name without a namespace, and so does export.
 /// let refused = export_as(&snapshot, Scope::Catalog, &ServerInfo::new("warehouse", "Stock", "1.4.0"));
 /// assert!(refused.unwrap_err().to_string().contains("name: `warehouse` is not a registry server name"));
-/// # Ok::<(), toolschema_runtime::export::ExportError>(())
+/// # Ok::<(), toolschema_catalog::export::ExportError>(())
 /// ```
 pub fn export_as(
     snapshot: &Snapshot,
@@ -189,8 +191,8 @@ fn from_value(value: &serde_json::Value) -> Json {
         serde_json::Value::Bool(b) => Json::Bool(*b),
         serde_json::Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
             (Some(u), _, _) => Json::from(u),
-            (None, Some(i), _) => Json::Number(crate::model::Number::Int(i)),
-            (_, _, f) => Json::Number(crate::model::Number::Float(f.unwrap_or(0.0))),
+            (None, Some(i), _) => Json::Number(toolschema_runtime::model::Number::Int(i)),
+            (_, _, f) => Json::Number(toolschema_runtime::model::Number::Float(f.unwrap_or(0.0))),
         },
         serde_json::Value::String(s) => Json::from(s.clone()),
         serde_json::Value::Array(items) => Json::Array(items.iter().map(from_value).collect()),
@@ -253,7 +255,7 @@ impl std::error::Error for StaleExport {}
 ///
 /// ```no_run
 /// # fn current() -> String { String::new() }
-/// use toolschema_runtime::export::verify_file;
+/// use toolschema_catalog::export::verify_file;
 ///
 /// // In a test or a build step:
 /// if let Err(stale) = verify_file("server.json", &current()) {

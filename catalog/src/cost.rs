@@ -13,7 +13,7 @@ use core::fmt;
 use tiktoken_rs::CoreBPE;
 
 use super::Snapshot;
-use crate::project::{META_TOOL, Mode, Revision, project_tool_as};
+use toolschema_runtime::project::{META_TOOL, Mode, Revision, project_tool_as};
 
 /// The encoding tokens are counted in, as printed with the counts.
 pub const ENCODING: &str = "o200k_base (OpenAI GPT-4o, GPT-4.1, o-series)";
@@ -52,7 +52,7 @@ impl Tokenizer {
     /// (special tokens read as text).
     ///
     /// ```
-    /// use toolschema_runtime::catalog::cost::Tokenizer;
+    /// use toolschema_catalog::cost::Tokenizer;
     ///
     /// let tokenizer = Tokenizer::new().unwrap();
     /// assert_eq!(tokenizer.count("hello world"), 2);

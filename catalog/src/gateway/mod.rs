@@ -42,9 +42,9 @@ pub use soap::EnvelopeError;
 pub(crate) use describe::{FieldKind, FieldSpec, describe};
 pub(crate) use mapping::{answer_reader, container_pairs, parse_template, template_problem};
 
-use super::{Config, Status};
-use crate::call::Registry;
-use crate::model::{Ref, ToolDef};
+use super::rules::Status;
+use toolschema_runtime::call::Registry;
+use toolschema_runtime::model::{Ref, ToolDef};
 
 /// A downstream API that configured tools call (`[[downstream]]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -471,22 +471,28 @@ pub(crate) fn is_xml_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
-/// The registry a snapshot of `config` serves: the registered tools and
-/// every version of every gateway tool (drafts too; the selection rule
-/// decides which one clients see).
-pub(crate) fn registry_for(registry: &Arc<Registry>, config: &Config) -> Arc<Registry> {
-    if config.gateway_tools().is_empty() {
+/// The registry a snapshot serves: the registered tools and every version
+/// of every gateway tool (drafts too; the selection rule decides which one
+/// clients see), calling `downstreams`.
+pub(crate) fn registry_for<'a>(
+    registry: &Arc<Registry>,
+    tools: &[GatewayTool],
+    downstreams: impl Iterator<Item = &'a Downstream>,
+) -> Arc<Registry> {
+    if tools.is_empty() {
         return registry.clone();
     }
     let mut extended = registry.extended();
     #[cfg(feature = "gateway")]
-    let connector = http::Connector::new(config.downstreams());
-    for tool in config.gateway_tools() {
+    let connector = http::Connector::new(downstreams);
+    #[cfg(not(feature = "gateway"))]
+    drop(downstreams);
+    for tool in tools {
         for version in &tool.versions {
             #[cfg(feature = "gateway")]
             let work = connector.tool(version, &tool.downstream);
             #[cfg(not(feature = "gateway"))]
-            let work: Arc<dyn crate::call::DynamicTool> = Arc::new(NoClient);
+            let work: Arc<dyn toolschema_runtime::call::DynamicTool> = Arc::new(NoClient);
             if let Err(error) = extended.register_dynamic(version.def.clone(), work) {
                 // The configuration's checks refuse what registration would.
                 tracing::error!(%error, "a gateway tool was not registered");
@@ -501,12 +507,18 @@ pub(crate) fn registry_for(registry: &Arc<Registry>, config: &Config) -> Arc<Reg
 struct NoClient;
 
 #[cfg(not(feature = "gateway"))]
-impl crate::call::DynamicTool for NoClient {
-    fn call(&self, _: serde_json::Value, _: crate::call::Context) -> crate::call::DynamicFuture {
+impl toolschema_runtime::call::DynamicTool for NoClient {
+    fn call(
+        &self,
+        _: serde_json::Value,
+        _: toolschema_runtime::call::Context,
+    ) -> toolschema_runtime::call::DynamicFuture {
         Box::pin(async {
-            Err(crate::call::CallError::Tool(crate::call::ToolError::new(
-                "This server was built without the `gateway` feature, so it cannot call the downstream service of this tool.",
-            )))
+            Err(toolschema_runtime::call::CallError::Tool(
+                toolschema_runtime::call::ToolError::new(
+                    "This server was built without the `gateway` feature, so it cannot call the downstream service of this tool.",
+                ),
+            ))
         })
     }
 }

@@ -9,9 +9,9 @@ use serde_json::Value;
 
 use super::config::{Authorization, Config, ServerInfo, key_digest};
 use super::rules::active_version;
-use crate::call::{CallError, Caller, Registry, ToolResult};
-use crate::model::{Ref, Text, ToolDef};
-use crate::project::{
+use toolschema_runtime::call::{CallError, Caller, Registry, ToolResult};
+use toolschema_runtime::model::{Ref, Text, ToolDef};
+use toolschema_runtime::project::{
     META_TOOL, Mode, Profile, Revision, apply_profile, meta_tool, project_tool_as,
 };
 
@@ -116,7 +116,7 @@ impl ClientView {
     ///
     /// ```
     /// use toolschema_runtime::call::Registry;
-    /// use toolschema_runtime::catalog::Catalog;
+    /// use toolschema_catalog::Catalog;
     ///
     /// let catalog = Catalog::open(Registry::new());
     /// let snapshot = catalog.snapshot();
@@ -460,7 +460,8 @@ impl Snapshot {
 
     /// The snapshot of a checked configuration.
     pub fn build(registry: Arc<Registry>, config: &Config) -> Snapshot {
-        let registry = super::gateway::registry_for(&registry, config);
+        let registry =
+            super::gateway::registry_for(&registry, config.gateway_tools(), config.downstreams());
         // The active descriptor of every tool a toolset may name.
         let mut active: HashMap<&str, &Ref<ToolDef>> = HashMap::new();
         for def in registry.tools() {

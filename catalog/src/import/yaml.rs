@@ -10,8 +10,8 @@ use std::collections::{HashMap, HashSet};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
-use crate::model::{Number, Text};
-use crate::render::{Json as Value, Object as Map};
+use toolschema_runtime::model::{Number, Text};
+use toolschema_runtime::render::{Json as Value, Object as Map};
 
 /// The deepest nesting read, as JSON's parser allows.
 const MAX_DEPTH: usize = 128;

@@ -15,10 +15,10 @@ use super::xml::XmlError;
 use super::{
     Auth, Downstream, Encoding, GatewayVersion, Method, Operation, SoapOperation, SoapVersion,
 };
-use crate::call::{
+use toolschema_runtime::call::{
     CallError, Context, DynamicFuture, DynamicTool, Produced, ToolError, ToolResult,
 };
-use crate::model::Text;
+use toolschema_runtime::model::Text;
 
 /// The longest excerpt of a downstream's answer put in an error, in
 /// characters.

@@ -36,7 +36,7 @@ impl Operation {
     ///
     /// ```
     /// use toolschema_runtime::call::Registry;
-    /// use toolschema_runtime::catalog::Config;
+    /// use toolschema_catalog::Config;
     /// use serde_json::json;
     ///
     /// let config = Config::from_toml(r#"
@@ -508,8 +508,8 @@ mod tests {
     use serde_json::json;
 
     use super::{Answer, NotSoap, Party, read, source_document};
-    use crate::catalog::gateway::xml::{XmlError, parse};
-    use crate::catalog::gateway::{FieldKind, FieldPath, SoapVersion, XmlNode};
+    use crate::gateway::xml::{XmlError, parse};
+    use crate::gateway::{FieldKind, FieldPath, SoapVersion, XmlNode};
 
     fn tree(paths: &[(&str, Option<FieldKind>)]) -> Vec<XmlNode> {
         let paths: Vec<(FieldPath, Option<FieldKind>)> = paths
@@ -580,7 +580,7 @@ mod tests {
 
     #[test]
     fn an_operation_says_what_it_sends_and_what_it_reads() {
-        let config = crate::catalog::Config::from_toml(
+        let config = crate::Config::from_toml(
             r#"
 [[tenant]]
 id = "t"
@@ -622,7 +622,7 @@ source = "price"
 type = "integer"
 "#,
             "svc.toml",
-            &crate::call::Registry::new(),
+            &toolschema_runtime::call::Registry::new(),
         )
         .unwrap_or_else(|errors| panic!("{errors}"));
         let operation = config.gateway_tools()[0].versions()[0].operation();
@@ -635,7 +635,7 @@ type = "integer"
         );
         assert_eq!(
             operation.envelope(&json!({"sku": "bell\u{7}"})),
-            Err(crate::catalog::gateway::MappingError::Unwritable {
+            Err(crate::gateway::MappingError::Unwritable {
                 exposed: "sku".to_owned()
             })
         );
