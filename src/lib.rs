@@ -119,6 +119,8 @@ pub use toolschema_runtime::{
 
 #[cfg(feature = "catalog")]
 pub use toolschema_catalog::{self as catalog, export};
+#[cfg(feature = "gateway")]
+pub use toolschema_gateway as gateway;
 pub use toolschema_runtime::{call, formats, model, project, render, validate};
 #[cfg(feature = "serve")]
 pub use toolschema_serve as serve;

@@ -188,8 +188,13 @@ fn an_answer_is_mapped_within_four_times_its_size_and_refused_past_the_limit() {
         tokio::spawn(axum::serve(listener, router).into_future());
         port
     });
-    let catalog = Catalog::from_toml(Registry::new(), &config(port, 16 << 20), "memory.toml")
-        .unwrap_or_else(|errors| panic!("{errors}"));
+    let catalog = Catalog::from_toml_with(
+        Registry::new(),
+        &config(port, 16 << 20),
+        "memory.toml",
+        http(),
+    )
+    .unwrap_or_else(|errors| panic!("{errors}"));
     let snapshot = catalog.snapshot();
     // Warm: connections, validators.
     for tool in ["orders.list", "orders.export"] {
@@ -236,8 +241,13 @@ fn an_answer_is_mapped_within_four_times_its_size_and_refused_past_the_limit() {
     }
     eprintln!("{}", report.join("\n"));
     // Past the limit: refused, and never read whole.
-    let catalog = Catalog::from_toml(Registry::new(), &config(port, 1 << 20), "memory.toml")
-        .unwrap_or_else(|errors| panic!("{errors}"));
+    let catalog = Catalog::from_toml_with(
+        Registry::new(),
+        &config(port, 1 << 20),
+        "memory.toml",
+        http(),
+    )
+    .unwrap_or_else(|errors| panic!("{errors}"));
     let snapshot = catalog.snapshot();
     let (refused, peak) =
         peak_during(|| runtime.block_on(snapshot.call("assistant", "orders.list", json!({}))));
@@ -249,4 +259,11 @@ fn an_answer_is_mapped_within_four_times_its_size_and_refused_past_the_limit() {
         "{error}"
     );
     assert!(peak < 2 << 20, "{peak} bytes to refuse an answer");
+}
+
+/// The HTTP transport of configured tools.
+fn http() -> std::sync::Arc<toolschema_gateway::HttpTransport> {
+    std::sync::Arc::new(toolschema_gateway::HttpTransport::new(std::sync::Arc::new(
+        toolschema_gateway::Environment,
+    )))
 }

@@ -10,8 +10,6 @@ mod config;
 pub mod cost;
 pub mod export;
 pub mod gateway;
-#[cfg(feature = "import")]
-pub mod import;
 mod live;
 mod rules;
 mod snapshot;

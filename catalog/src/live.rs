@@ -14,6 +14,7 @@ use std::time::Instant;
 use arc_swap::ArcSwap;
 
 use super::config::{Config, ConfigErrors};
+use super::gateway::{NoTransport, Transport};
 use super::snapshot::Snapshot;
 use toolschema_runtime::call::Registry;
 
@@ -36,6 +37,8 @@ impl ChangeSet {
 /// builds the next snapshot off the request path and swaps it in whole.
 pub struct Catalog {
     registry: Arc<Registry>,
+    /// What configured tools call their downstreams through.
+    transport: Arc<dyn Transport>,
     current: ArcSwap<Snapshot>,
     subscribers: Mutex<Vec<Sender<ChangeSet>>>,
     /// The snapshots a reload replaced, newest first, so that a pagination
@@ -58,37 +61,64 @@ impl Catalog {
     /// A catalog without configuration: every registered tool, in Full
     /// mode, for everyone.
     pub fn open(registry: Registry) -> Catalog {
-        let registry = Arc::new(registry);
-        let snapshot = Snapshot::open(registry.clone());
-        Catalog {
-            registry,
-            current: ArcSwap::from_pointee(snapshot),
-            subscribers: Mutex::new(Vec::new()),
-            recent: Mutex::new(VecDeque::new()),
-        }
+        Catalog::open_with(registry, Arc::new(NoTransport))
     }
 
-    /// A catalog governed by a TOML configuration (`file` names it in errors).
-    pub fn from_toml(registry: Registry, text: &str, file: &str) -> Result<Catalog, ConfigErrors> {
+    /// A catalog without configuration yet, whose configured tools will
+    /// call their downstreams through `transport` (see [`Catalog::reload`]).
+    pub fn open_with(registry: Registry, transport: Arc<dyn Transport>) -> Catalog {
         let registry = Arc::new(registry);
+        let snapshot = Snapshot::open(registry.clone());
+        Catalog::serving(registry, transport, snapshot)
+    }
+
+    /// A catalog governed by a TOML configuration (`file` names it in
+    /// errors), without transport for configured tools.
+    pub fn from_toml(registry: Registry, text: &str, file: &str) -> Result<Catalog, ConfigErrors> {
         let config = Config::from_toml(text, file, &registry)?;
-        let snapshot = Snapshot::build(registry.clone(), &config);
-        Ok(Catalog {
-            registry,
-            current: ArcSwap::from_pointee(snapshot),
-            subscribers: Mutex::new(Vec::new()),
-            recent: Mutex::new(VecDeque::new()),
-        })
+        Ok(Catalog::from_config(registry, &config))
+    }
+
+    /// A catalog governed by a TOML configuration (as
+    /// [`Catalog::from_toml`]), whose configured tools call their
+    /// downstreams through `transport`.
+    pub fn from_toml_with(
+        registry: Registry,
+        text: &str,
+        file: &str,
+        transport: Arc<dyn Transport>,
+    ) -> Result<Catalog, ConfigErrors> {
+        let config = Config::from_toml(text, file, &registry)?;
+        Ok(Catalog::from_config_with(registry, &config, transport))
     }
 
     /// A catalog governed by `config`, which was checked against the same
     /// tools as `registry` holds ([`Config::from_toml`] with an equal
-    /// registry).
+    /// registry), without transport for configured tools.
     pub fn from_config(registry: Registry, config: &Config) -> Catalog {
+        Catalog::from_config_with(registry, config, Arc::new(NoTransport))
+    }
+
+    /// A catalog governed by `config` (as [`Catalog::from_config`]), whose
+    /// configured tools call their downstreams through `transport`.
+    pub fn from_config_with(
+        registry: Registry,
+        config: &Config,
+        transport: Arc<dyn Transport>,
+    ) -> Catalog {
         let registry = Arc::new(registry);
-        let snapshot = Snapshot::build(registry.clone(), config);
+        let snapshot = Snapshot::build_with(registry.clone(), config, &*transport);
+        Catalog::serving(registry, transport, snapshot)
+    }
+
+    fn serving(
+        registry: Arc<Registry>,
+        transport: Arc<dyn Transport>,
+        snapshot: Snapshot,
+    ) -> Catalog {
         Catalog {
             registry,
+            transport,
             current: ArcSwap::from_pointee(snapshot),
             subscribers: Mutex::new(Vec::new()),
             recent: Mutex::new(VecDeque::new()),
@@ -143,7 +173,11 @@ impl Catalog {
     /// catalog's registry (as [`Config::from_toml`] does) and swaps it in;
     /// returns the clients whose lists changed, who are also told.
     pub fn reload(&self, config: &Config) -> ChangeSet {
-        let next = Arc::new(Snapshot::build(self.registry.clone(), config));
+        let next = Arc::new(Snapshot::build_with(
+            self.registry.clone(),
+            config,
+            &*self.transport,
+        ));
         let previous = self.current.swap(next.clone());
         let changes = changes(&previous, &next);
         if let Ok(mut recent) = self.recent.lock() {

@@ -3,11 +3,14 @@
 
 use core::fmt;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use arc_swap::ArcSwap;
 
 use serde_json::Value;
 
 use super::config::{Authorization, Config, ServerInfo, key_digest};
+use super::gateway::{NoTransport, Transport};
 use super::rules::active_version;
 use toolschema_runtime::call::{CallError, Caller, Registry, ToolResult};
 use toolschema_runtime::model::{Ref, Text, ToolDef};
@@ -244,9 +247,14 @@ struct Scoped {
     config: Config,
     /// The active version of every tool a toolset may name.
     active: Vec<(Text, u32)>,
-    /// Views built so far, by client and the toolsets in force.
-    views: Mutex<HashMap<NarrowedKey, Arc<ClientView>>>,
+    /// Views built so far, by client and the toolsets in force: read
+    /// without a lock, a new one added by copying the map (at most
+    /// [`MOST_NARROWED`]; past them views are built for each request).
+    views: ArcSwap<HashMap<NarrowedKey, Arc<ClientView>>>,
 }
+
+/// The most narrowed views a snapshot keeps.
+const MOST_NARROWED: usize = 4_096;
 
 /// A client's id and the toolsets in force for a token of it.
 type NarrowedKey = (String, Vec<String>);
@@ -458,10 +466,25 @@ impl Snapshot {
         }
     }
 
-    /// The snapshot of a checked configuration.
+    /// The snapshot of a checked configuration, without transport for
+    /// configured tools (their calls say so).
     pub fn build(registry: Arc<Registry>, config: &Config) -> Snapshot {
-        let registry =
-            super::gateway::registry_for(&registry, config.gateway_tools(), config.downstreams());
+        Snapshot::build_with(registry, config, &NoTransport)
+    }
+
+    /// The snapshot of a checked configuration, whose configured tools call
+    /// their downstreams through `transport`.
+    pub fn build_with(
+        registry: Arc<Registry>,
+        config: &Config,
+        transport: &dyn Transport,
+    ) -> Snapshot {
+        let registry = super::gateway::registry_for(
+            &registry,
+            config.gateway_tools(),
+            config.downstreams(),
+            transport,
+        );
         // The active descriptor of every tool a toolset may name.
         let mut active: HashMap<&str, &Ref<ToolDef>> = HashMap::new();
         for def in registry.tools() {
@@ -525,7 +548,7 @@ impl Snapshot {
                     .values()
                     .map(|def| (def.name.clone(), def.version))
                     .collect(),
-                views: Mutex::new(HashMap::new()),
+                views: ArcSwap::from_pointee(HashMap::new()),
             });
         Snapshot {
             registry,
@@ -584,8 +607,7 @@ impl Snapshot {
             client.id().to_owned(),
             sets.iter().map(|s| (*s).to_owned()).collect(),
         );
-        let mut views = scoped.views.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(found) = views.get(&key) {
+        if let Some(found) = scoped.views.load().get(&key) {
             return found.clone();
         }
         let active: HashMap<&str, &Ref<ToolDef>> = scoped
@@ -600,7 +622,13 @@ impl Snapshot {
             profile: view.profile,
             shared: Arc::new(shared(view.profile, &plan, &HashMap::new())),
         });
-        views.insert(key, narrowed.clone());
+        scoped.views.rcu(|views| {
+            let mut views = HashMap::clone(views);
+            if views.len() < MOST_NARROWED {
+                views.entry(key.clone()).or_insert_with(|| narrowed.clone());
+            }
+            views
+        });
         narrowed
     }
 

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
-use toolschema::catalog::import::{
+use toolschema::gateway::import::{
     ImportOptions, Imported, import_openapi, import_wsdl_file, parse_document,
 };
 use toolschema::project::{Mode, project_tool};
@@ -151,8 +151,13 @@ fn check(tally: &mut Tally, imported: Imported, name: &str) {
             for error in errors.iter() {
                 count(
                     &mut tally.problems,
-                    &error.message,
-                    format!("{name}:{}: {}: {}", error.line, error.key, error.message),
+                    error.message(),
+                    format!(
+                        "{name}:{}: {}: {}",
+                        error.line(),
+                        error.key(),
+                        error.message()
+                    ),
                 );
             }
         }

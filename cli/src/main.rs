@@ -16,10 +16,10 @@ use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, ArgMatches, FromArgMatches, Subcommand, value_parser};
 use toolschema::catalog::gateway::SoapVersion;
-use toolschema::catalog::import::{
+use toolschema::catalog::{Config, hash_api_key};
+use toolschema::gateway::import::{
     ImportOptions, Imported, import_openapi, import_wsdl_file, parse_document,
 };
-use toolschema::catalog::{Config, hash_api_key};
 use toolschema::serve::Server;
 use toolschema::serve::cli::{Commands, announce, exit, log_to_stderr, runtime, say};
 

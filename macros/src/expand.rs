@@ -6,16 +6,16 @@ use quote::quote;
 use crate::ast::{Container, Derive};
 use crate::check;
 use crate::ctxt::Ctxt;
-use crate::r#gen;
+use crate::generate;
 
 pub(crate) fn derive(input: &syn::DeriveInput, derive: Derive) -> TokenStream {
     let cx = Ctxt::default();
     let item = Container::from_ast(&cx, input);
     check::check(&cx, &item, derive);
     let body = if cx.has_errors() {
-        r#gen::stub(&item, derive)
+        generate::stub(&item, derive)
     } else {
-        r#gen::expand(&item, derive)
+        generate::expand(&item, derive)
     };
     let errors = cx.finish().map(|error| error.to_compile_error());
     quote! {

@@ -3,7 +3,7 @@
 //! Use them through the `toolschema` crate, which documents them. This crate
 //! is a thin shim: each derive parses the item (`ast`), checks rules that
 //! span several attributes (`check`), then generates constant data
-//! (`gen`). Every mistake is collected (`ctxt`) and reported at once,
+//! (`generate`). Every mistake is collected (`ctxt`) and reported at once,
 //! next to a stub impl so that no follow-on errors appear.
 
 #![forbid(unsafe_code)]
@@ -15,7 +15,7 @@ mod check;
 mod ctxt;
 mod docs;
 mod expand;
-mod r#gen;
+mod generate;
 mod icon;
 mod raw;
 mod symbol;

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use toolschema_catalog::Catalog;
+use toolschema_catalog::gateway::Transport;
+use toolschema_catalog::{Catalog, Config};
 use toolschema_runtime::call::{Handler, Registry, RegistryError, RunsWith, ToolOutput};
 
 use crate::error::ServeError;
@@ -63,6 +64,7 @@ pub struct Server<S = ()> {
     state_secret: Option<Vec<u8>>,
     trace: Option<PathBuf>,
     options: Options,
+    pub(crate) transport: Option<Arc<dyn Transport>>,
     #[cfg(feature = "otel")]
     telemetry: Option<crate::Telemetry>,
 }
@@ -97,6 +99,7 @@ impl Server {
             state_secret: None,
             trace: None,
             options: Options::default(),
+            transport: None,
             #[cfg(feature = "otel")]
             telemetry: None,
         }
@@ -160,6 +163,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             state_secret: self.state_secret,
             trace: self.trace,
             options: self.options,
+            transport: self.transport,
             #[cfg(feature = "otel")]
             telemetry: self.telemetry,
         }
@@ -254,6 +258,15 @@ impl<S: Send + Sync + 'static> Server<S> {
         self
     }
 
+    /// Calls the downstreams of the configuration's configured tools
+    /// through `transport`. By default (feature `gateway`) the gateway
+    /// crate's HTTP transport, reading credentials from environment
+    /// variables; without that feature, none (their calls say so).
+    pub fn transport(mut self, transport: Arc<dyn Transport>) -> Server<S> {
+        self.transport = Some(transport);
+        self
+    }
+
     /// How often the configuration file is checked for changes (default
     /// half a second).
     pub fn reload_every(mut self, interval: Duration) -> Server<S> {
@@ -330,7 +343,7 @@ impl<S: Send + Sync + 'static> Server<S> {
         if !self.refused.is_empty() {
             return Err(ServeError::Tools(self.refused));
         }
-        let (catalog, watched) = load_catalog(self.registry, self.catalog)?;
+        let (catalog, watched) = load_catalog(self.registry, self.catalog, self.transport)?;
         let trace = match self.trace {
             Some(path) => {
                 Trace::to_file(&path).map_err(|error| ServeError::Trace { path, error })?
@@ -423,22 +436,41 @@ impl<S: Send + Sync + 'static> Server<S> {
 pub(crate) fn load_catalog(
     registry: Registry,
     source: Source,
+    transport: Option<Arc<dyn Transport>>,
 ) -> Result<(Catalog, Option<PathBuf>), ServeError> {
+    let transport = transport.unwrap_or_else(default_transport);
+    let checked = |registry: Registry, text: &str, name: &str| {
+        let config = Config::from_toml(text, name, &registry).map_err(ServeError::Config)?;
+        Ok::<_, ServeError>(Catalog::from_config_with(
+            registry,
+            &config,
+            transport.clone(),
+        ))
+    };
     Ok(match source {
-        Source::Open => (Catalog::open(registry), None),
+        Source::Open => (Catalog::open_with(registry, transport), None),
         Source::File(path) => {
             let text = std::fs::read_to_string(&path).map_err(|error| ServeError::Read {
                 path: path.clone(),
                 error,
             })?;
             let name = path.display().to_string();
-            let catalog = Catalog::from_toml(registry, &text, &name).map_err(ServeError::Config)?;
-            (catalog, Some(path))
+            (checked(registry, &text, &name)?, Some(path))
         }
-        Source::Text { text, name } => (
-            Catalog::from_toml(registry, &text, &name).map_err(ServeError::Config)?,
+        Source::Text { text, name } => (checked(registry, &text, &name)?, None),
+        Source::Config(config) => (
+            Catalog::from_config_with(registry, &config, transport),
             None,
         ),
-        Source::Config(config) => (Catalog::from_config(registry, &config), None),
     })
+}
+
+/// The transport of configured tools when the application names none.
+fn default_transport() -> Arc<dyn Transport> {
+    #[cfg(feature = "gateway")]
+    return Arc::new(toolschema_gateway::HttpTransport::new(Arc::new(
+        toolschema_gateway::Environment,
+    )));
+    #[cfg(not(feature = "gateway"))]
+    Arc::new(toolschema_catalog::gateway::NoTransport)
 }

@@ -540,7 +540,7 @@ impl Rendered {
     pub fn locate(&self, errors: &ConfigErrors) -> Problems {
         let mut problems: Vec<Problem> = errors
             .iter()
-            .map(|error| self.problem(error.line, &error.key, &error.message))
+            .map(|error| self.problem(error.line(), error.key(), error.message()))
             .collect();
         if errors.omitted() > 0 {
             problems.push(Problem {

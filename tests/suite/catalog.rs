@@ -310,7 +310,7 @@ versions = [{ version = 3, status = "published" }, { version = 1, status = "live
     let errors = Config::from_toml(text, "bad.toml", &registry()).expect_err("bad file");
     let found: Vec<(usize, usize, &str)> = errors
         .iter()
-        .map(|e| (e.line, e.column, e.key.as_str()))
+        .map(|e| (e.line(), e.column(), e.key()))
         .collect();
     let expected = [
         (8, 6, "tenant[1].id"),
@@ -357,10 +357,10 @@ fn syntax_and_shape_errors_point_into_the_file() {
     )
     .expect_err("unknown key");
     let first = errors.iter().next().expect("one error");
-    assert_eq!((first.line, first.file.as_str()), (3, "x.toml"));
-    assert!(first.message.contains("colour"), "{first}");
+    assert_eq!((first.line(), first.file()), (3, "x.toml"));
+    assert!(first.message().contains("colour"), "{first}");
     let errors = Config::from_toml("[[tenant]\n", "y.toml", &registry()).expect_err("syntax");
-    assert_eq!(errors.iter().next().map(|e| e.line), Some(1));
+    assert_eq!(errors.iter().next().map(|e| e.line()), Some(1));
 }
 
 #[test]
@@ -490,7 +490,7 @@ tenant = "acme"
 oauth_client_ids = ["app"]
 "#;
     let errors = Config::from_toml(text, "auth.toml", &registry()).expect_err("bad section");
-    let keys: Vec<&str> = errors.iter().map(|e| e.key.as_str()).collect();
+    let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
     assert_eq!(
         keys,
         [
@@ -533,7 +533,7 @@ tenant = "acme"
 oauth_client_ids = ["app"]
 "#;
     let errors = Config::from_toml(text, "plain.toml", &registry()).expect_err("no section");
-    let keys: Vec<&str> = errors.iter().map(|e| e.key.as_str()).collect();
+    let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
     assert_eq!(
         keys,
         ["toolset[0].scopes[0]", "client[0].oauth_client_ids[0]"]
@@ -603,7 +603,7 @@ fn introspection_needs_both_its_client_id_and_the_name_of_its_secret() {
     let keys = |text: String| -> Vec<String> {
         match Config::from_toml(&text, "auth.toml", &registry()) {
             Ok(_) => Vec::new(),
-            Err(errors) => errors.iter().map(|e| e.key.clone()).collect(),
+            Err(errors) => errors.iter().map(|e| e.key().to_owned()).collect(),
         }
     };
     assert_eq!(

@@ -5,6 +5,7 @@
 //! a mapped result. The downstream is an in-process HTTP server that
 //! echoes the header it received.
 
+use crate::support::http;
 use axum::Router;
 use axum::extract::Request;
 use axum::http::{StatusCode, header};
@@ -220,7 +221,7 @@ async fn basic_credentials_echoed_by_a_downstream_never_reach_the_client() {
         std::env::set_var("TOOLSCHEMA_TEST_ECHO_PASSWORD", PASSWORD);
     }
     let port = super::support::serve_on_loopback(downstream()).await;
-    let catalog = Catalog::from_toml(Registry::new(), &config(port), "echo.toml")
+    let catalog = Catalog::from_toml_with(Registry::new(), &config(port), "echo.toml", http())
         .unwrap_or_else(|errors| panic!("{errors}"));
     let snapshot = catalog.snapshot();
     let mut answers = Vec::new();

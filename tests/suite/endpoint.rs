@@ -5,6 +5,7 @@
 //! sent to; the end-to-end test sends what the adversarial run sent to a
 //! real downstream and reads what arrived.
 
+use crate::support::http;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
@@ -280,7 +281,7 @@ async fn a_real_downstream_receives_one_segment_or_nothing() {
     let router = Router::new().fallback(record).with_state(seen.clone());
     let port = super::support::serve_on_loopback(router).await;
     let base = format!("http://127.0.0.1:{port}/api/");
-    let catalog = Catalog::from_toml(Registry::new(), &config(&base), "endpoint.toml")
+    let catalog = Catalog::from_toml_with(Registry::new(), &config(&base), "endpoint.toml", http())
         .unwrap_or_else(|errors| panic!("{errors}"));
     let snapshot = catalog.snapshot();
     let call = |tool: &'static str, arguments: Value| {

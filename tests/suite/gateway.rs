@@ -4,6 +4,7 @@
 //! documented outcome. The downstream here is an in-process HTTP server
 //! that records what it receives.
 
+use crate::support::http;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -369,10 +370,11 @@ async fn fixture() -> Fixture {
     let log = Log::default();
     let port = super::support::serve_on_loopback(downstream(log.clone())).await;
     let closed = closed_port();
-    let catalog = Catalog::from_toml(
+    let catalog = Catalog::from_toml_with(
         Registry::new(),
         &config(port, closed, "published"),
         "gateway.toml",
+        http(),
     )
     .unwrap_or_else(|errors| panic!("{errors}"));
     Fixture {
@@ -468,7 +470,7 @@ fn no_source_name_reaches_an_export_or_a_strict_dialect() {
         "{}\n[[client]]\nid = \"strict\"\ntenant = \"acme\"\ntoolsets = [\"orders\", \"orders-lazy\"]\nprofile = \"openai-strict\"\n\n[server]\nname = \"dev.example/orders\"\ndescription = \"Orders behind a gateway.\"\nversion = \"1.0.0\"\n",
         config(1, 2, "published")
     );
-    let catalog = Catalog::from_toml(Registry::new(), &text, "gateway.toml")
+    let catalog = Catalog::from_toml_with(Registry::new(), &text, "gateway.toml", http())
         .unwrap_or_else(|errors| panic!("{errors}"));
     let snapshot = catalog.snapshot();
     let exported =
@@ -835,7 +837,7 @@ type = "string"
     for (key, snippet) in expect {
         let error = errors
             .iter()
-            .find(|e| e.key == key)
+            .find(|e| e.key() == key)
             .unwrap_or_else(|| panic!("no problem at {key} in:\n{errors}"));
         let expected = if key.ends_with("argument[4].name") || key.ends_with("argument[5].in") {
             // Reported at the field's name, the line before the snippet.
@@ -843,8 +845,8 @@ type = "string"
         } else {
             line_of(snippet)
         };
-        assert_eq!(error.line, expected, "{key}: {error}");
-        assert!(error.column > 1, "{error}");
+        assert_eq!(error.line(), expected, "{key}: {error}");
+        assert!(error.column() > 1, "{error}");
     }
     let shown = errors.to_string();
     assert!(shown.contains("`{lineId}` has no argument"), "{shown}");

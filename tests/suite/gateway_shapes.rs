@@ -3,6 +3,7 @@
 //! and headers and query parameters every call sends. The key never shows
 //! in what a client reads.
 
+use crate::support::http;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
@@ -148,7 +149,7 @@ async fn fixture() -> (Catalog, Log) {
         .route("/v1/{*rest}", any(record))
         .with_state(log.clone());
     let port = super::support::serve_on_loopback(router).await;
-    let catalog = Catalog::from_toml(Registry::new(), &config(port), "shapes.toml")
+    let catalog = Catalog::from_toml_with(Registry::new(), &config(port), "shapes.toml", http())
         .unwrap_or_else(|errors| panic!("{errors}"));
     (catalog, log)
 }

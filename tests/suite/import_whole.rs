@@ -9,9 +9,9 @@ use super::imported::{config, import, request, version};
 use serde_json::{Value, json};
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
-use toolschema::catalog::import::Imported;
 use toolschema::project::{Mode, project_tool};
 use toolschema::validate::{InputValidator, Limits};
+use toolschema_gateway::import::Imported;
 
 /// Sixty-five properties, past what the importer lists field by field.
 fn wide_properties() -> Value {

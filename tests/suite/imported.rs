@@ -5,7 +5,7 @@ use serde_json::Value;
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
 use toolschema::catalog::gateway::{DownstreamRequest, GatewayVersion};
-use toolschema::catalog::import::{ImportOptions, Imported, import_openapi, parse_document};
+use toolschema_gateway::import::{ImportOptions, Imported, import_openapi, parse_document};
 
 /// `text` (OpenAPI or Swagger, JSON or YAML) imported with `downstream`
 /// as the downstream's id.

@@ -5,6 +5,7 @@
 //! documented outcome. The downstream is an in-process HTTP server that
 //! records the envelopes it receives.
 
+use crate::support::http;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -402,7 +403,7 @@ struct Fixture {
 async fn fixture() -> Fixture {
     let log = Log::default();
     let port = super::support::serve_on_loopback(downstream(log.clone())).await;
-    let catalog = Catalog::from_toml(Registry::new(), &config(port), "soap.toml")
+    let catalog = Catalog::from_toml_with(Registry::new(), &config(port), "soap.toml", http())
         .unwrap_or_else(|errors| panic!("{errors}"));
     Fixture { catalog, log }
 }
@@ -599,7 +600,7 @@ fn no_element_or_namespace_reaches_an_export() {
         "{}\n[server]\nname = \"dev.example/insurance\"\ndescription = \"Pet insurance behind a gateway.\"\nversion = \"1.0.0\"\n",
         config(1)
     );
-    let catalog = Catalog::from_toml(Registry::new(), &text, "soap.toml")
+    let catalog = Catalog::from_toml_with(Registry::new(), &text, "soap.toml", http())
         .unwrap_or_else(|errors| panic!("{errors}"));
     let exported =
         toolschema::export::export(&catalog.snapshot(), toolschema::export::Scope::Catalog)
@@ -796,10 +797,10 @@ namespace = ""
     for (key, says) in expect {
         let error = errors
             .iter()
-            .find(|e| e.key == key)
+            .find(|e| e.key() == key)
             .unwrap_or_else(|| panic!("no problem at {key} in:\n{shown}"));
         assert!(error.to_string().contains(says), "{key}: {error}");
-        assert!(error.line > 1 && error.column >= 1, "{error}");
+        assert!(error.line() > 1 && error.column() >= 1, "{error}");
     }
     assert_eq!(errors.len(), expect.len(), "{shown}");
 }

@@ -101,7 +101,7 @@ fn main() {
         tokio::spawn(axum::serve(listener, app).into_future());
         let direct = reqwest::Client::new();
 
-        let rest = Catalog::from_toml(Registry::new(), &config(CONFIG, port), "bench.toml")
+        let rest = Catalog::from_toml_with(Registry::new(), &config(CONFIG, port), "bench.toml", http())
             .unwrap_or_else(|errors| panic!("{errors}"));
         let url = format!("http://127.0.0.1:{port}/api/orders/42?expand=lines");
         compare(
@@ -132,7 +132,7 @@ fn main() {
         )
         .await;
 
-        let soap = Catalog::from_toml(Registry::new(), &config(SOAP_CONFIG, port), "soap.toml")
+        let soap = Catalog::from_toml_with(Registry::new(), &config(SOAP_CONFIG, port), "soap.toml", http())
             .unwrap_or_else(|errors| panic!("{errors}"));
         let url = format!("http://127.0.0.1:{port}/insurance");
         compare(
@@ -172,4 +172,11 @@ fn main() {
         )
         .await;
     });
+}
+
+/// The HTTP transport of configured tools, as a server hands its catalog.
+fn http() -> std::sync::Arc<toolschema::gateway::HttpTransport> {
+    std::sync::Arc::new(toolschema::gateway::HttpTransport::new(
+        std::sync::Arc::new(toolschema::gateway::Environment),
+    ))
 }

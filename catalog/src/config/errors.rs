@@ -8,16 +8,38 @@ use std::collections::BinaryHeap;
 /// One problem in a configuration file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigError {
+    file: String,
+    line: usize,
+    column: usize,
+    key: String,
+    message: String,
+}
+
+impl ConfigError {
     /// The file.
-    pub file: String,
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
     /// The line, from 1.
-    pub line: usize,
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
     /// The column, from 1.
-    pub column: usize,
+    pub fn column(&self) -> usize {
+        self.column
+    }
+
     /// The key, as a path such as `client[2].toolsets[0]`.
-    pub key: String,
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
     /// What is wrong and what to do.
-    pub message: String,
+    pub fn message(&self) -> &str {
+        &self.message
+    }
 }
 
 impl fmt::Display for ConfigError {

@@ -13,8 +13,8 @@ use super::raw::{RawAuth, RawDownstream, RawField, RawGatewayTool, RawGatewayVer
 use crate::gateway::{
     ArgumentMap, Auth, Downstream, DownstreamProtocol, Encoding, FieldKind, FieldPath, FieldSpec,
     GatewayTool, GatewayVersion, Location, Method, Operation, PathPart, ResultMap, SoapOperation,
-    SoapVersion, XmlNode, answer_reader, container_pairs, describe, is_xml_name, parse_template,
-    template_problem,
+    SoapVersion, XmlNode, answer_reader, container_pairs, describe, is_header_value,
+    is_managed_header, is_xml_name, parse_template, template_problem,
 };
 use crate::rules::Status;
 use toolschema_runtime::model::{Annotations, Literal, Number, Ref, Text, ToolDef};
@@ -46,27 +46,6 @@ fn is_header_name(name: &str) -> bool {
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-}
-
-/// Headers the HTTP client writes for the request's framing and content
-/// (and a SOAP call's action).
-pub(crate) fn is_managed_header(name: &str) -> bool {
-    [
-        "host",
-        "content-length",
-        "content-type",
-        "transfer-encoding",
-        "connection",
-        "soapaction",
-    ]
-    .iter()
-    .any(|managed| name.eq_ignore_ascii_case(managed))
-}
-
-pub(crate) fn is_header_value(value: &str) -> bool {
-    value
-        .bytes()
-        .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
 }
 
 pub(super) fn check_downstreams(

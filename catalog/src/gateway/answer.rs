@@ -14,15 +14,12 @@
 //! idempotent and every leaf has its own place, and the order the work is
 //! done in changes nothing (a property test holds the two to it).
 
-#[cfg(any(test, feature = "gateway"))]
 use core::fmt;
 
-#[cfg(any(test, feature = "gateway"))]
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::{FieldPath, ResultMap};
 use toolschema_runtime::model::Text;
-#[cfg(any(test, feature = "gateway"))]
 use toolschema_runtime::render::{Json, Object};
 
 /// The places of an answer a mapping reads, and what it does at each.
@@ -129,7 +126,6 @@ impl Reader {
     /// The result (exposed names) mapped from the answer `bytes` (JSON):
     /// `Err(None)` when it is not JSON, `Err(Some(i))` when result field
     /// `i` (the first so) found something else where its value goes.
-    #[cfg(any(test, feature = "gateway"))]
     pub(crate) fn map(&self, bytes: &[u8]) -> Result<Json, Option<usize>> {
         let mut mapping = Mapping {
             reader: self,
@@ -153,7 +149,6 @@ impl Reader {
 }
 
 /// A mapping under way: the result so far, and where in the answer it is.
-#[cfg(any(test, feature = "gateway"))]
 struct Mapping<'r> {
     reader: &'r Reader,
     result: Json,
@@ -163,7 +158,6 @@ struct Mapping<'r> {
     unplaced: Option<usize>,
 }
 
-#[cfg(any(test, feature = "gateway"))]
 impl Mapping<'_> {
     fn place(&self, at: usize) -> &Place {
         &self.reader.places[at]
@@ -231,13 +225,11 @@ impl Mapping<'_> {
 }
 
 /// Reads the value at one place, doing the mapping's work there.
-#[cfg(any(test, feature = "gateway"))]
 struct At<'m, 'r> {
     mapping: &'m mut Mapping<'r>,
     place: usize,
 }
 
-#[cfg(any(test, feature = "gateway"))]
 impl<'de> DeserializeSeed<'de> for At<'_, '_> {
     type Value = ();
 
@@ -251,7 +243,6 @@ impl<'de> DeserializeSeed<'de> for At<'_, '_> {
     }
 }
 
-#[cfg(any(test, feature = "gateway"))]
 impl<'de> Visitor<'de> for At<'_, '_> {
     type Value = ();
 

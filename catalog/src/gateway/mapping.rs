@@ -9,7 +9,6 @@ use serde_json::{Map, Value};
 use super::answer::Reader;
 use super::path::Document;
 use super::{Downstream, FieldPath, Location, Method, Operation, PathPart, ResultMap};
-#[cfg(feature = "gateway")]
 use toolschema_runtime::render::Json;
 
 /// A request to a downstream, built from a call's arguments: path segments
@@ -148,8 +147,7 @@ fn text_of(value: &Value) -> Option<String> {
 /// A body object written as a form (`application/x-www-form-urlencoded`):
 /// each member one field, a list's values the field repeated (the checks
 /// let only strings, numbers, booleans and lists of them go in a form).
-#[cfg(feature = "gateway")]
-pub(crate) fn form_body(body: &Value) -> String {
+pub fn form_body(body: &Value) -> String {
     let mut form = url::form_urlencoded::Serializer::new(String::new());
     if let Value::Object(members) = body {
         for (name, value) in members {
@@ -392,8 +390,7 @@ impl Operation {
     /// only where the results come from, the result in the runtime's own
     /// tree (a large answer costs memory for the fields shown, not for
     /// itself). `Err(None)` when the answer is not JSON.
-    #[cfg(feature = "gateway")]
-    pub(crate) fn result_from_json(&self, bytes: &[u8]) -> Result<Json, Option<MappingError>> {
+    pub fn result_from_json(&self, bytes: &[u8]) -> Result<Json, Option<MappingError>> {
         self.answer.map(bytes).map_err(|unplaced| {
             unplaced.map(|field| MappingError::Unmappable {
                 exposed: self.results[field].exposed.to_string(),
@@ -456,7 +453,7 @@ impl Downstream {
     }
 
     /// [`url`](Self::url), parsed.
-    pub(crate) fn endpoint(&self, request: &DownstreamRequest) -> url::Url {
+    pub fn endpoint(&self, request: &DownstreamRequest) -> url::Url {
         let mut url = self.base_url.clone();
         if !request.segments.is_empty() {
             let base = url.path();
@@ -482,7 +479,7 @@ impl Downstream {
 /// written: a query or fragment, a backslash (a separator to some
 /// servers), a control character, or a `.`/`..` segment (resolved away by
 /// URL rules, plainly or percent-encoded).
-pub(crate) fn template_problem(template: &str) -> Option<String> {
+pub fn template_problem(template: &str) -> Option<String> {
     if let Some(c) = template
         .chars()
         .find(|c| matches!(c, '?' | '#' | '\\') || c.is_control())

@@ -18,32 +18,31 @@
 
 mod answer;
 mod describe;
-#[cfg(feature = "gateway")]
-mod http;
 mod mapping;
 mod path;
-#[cfg(feature = "gateway")]
-mod redact;
-#[cfg(any(feature = "gateway", feature = "import"))]
-mod soap;
-#[cfg(any(feature = "gateway", feature = "import"))]
-pub(crate) mod xml;
+#[cfg(feature = "soap")]
+pub mod soap;
+#[cfg(feature = "soap")]
+pub mod xml;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use mapping::{DownstreamRequest, MappingError, SegmentProblem};
-pub use path::FieldPath;
-#[cfg(feature = "import")]
-pub(crate) use path::WHOLE;
-#[cfg(any(feature = "gateway", feature = "import"))]
+pub use mapping::{DownstreamRequest, MappingError, SegmentProblem, form_body};
+pub use path::{FieldPath, WHOLE};
+#[cfg(feature = "soap")]
 pub use soap::EnvelopeError;
 
 pub(crate) use describe::{FieldKind, FieldSpec, describe};
-pub(crate) use mapping::{answer_reader, container_pairs, parse_template, template_problem};
+pub use mapping::template_problem;
+pub(crate) use mapping::{answer_reader, container_pairs, parse_template};
+
+use std::collections::HashMap;
 
 use super::rules::Status;
-use toolschema_runtime::call::Registry;
+use toolschema_runtime::call::{
+    CallError, Context, DynamicFuture, DynamicTool, Registry, ToolError,
+};
 use toolschema_runtime::model::{Ref, ToolDef};
 
 /// A downstream API that configured tools call (`[[downstream]]`).
@@ -127,13 +126,23 @@ impl Downstream {
     pub fn protocol(&self) -> DownstreamProtocol {
         self.protocol
     }
+
+    /// The headers every call sends.
+    pub fn headers(&self) -> &[(String, String)] {
+        &self.headers
+    }
+
+    /// How the gateway authenticates to it, if it does.
+    pub fn auth(&self) -> Option<&Auth> {
+        self.auth.as_ref()
+    }
 }
 
 /// How the gateway authenticates to a downstream. Each secret is named by
 /// the environment variable that holds it, read when a call is made; the
-/// configuration never holds a secret.
+/// configuration never holds a secret. (Not `non_exhaustive`: a
+/// transport must send every kind.)
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Auth {
     /// `Authorization: Bearer <$env>`.
     Bearer {
@@ -307,6 +316,11 @@ impl Operation {
     pub fn soap(&self) -> Option<&SoapOperation> {
         self.soap.as_ref()
     }
+
+    /// How the body is written.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
 }
 
 /// A SOAP operation (document/literal): the request element, in its
@@ -348,13 +362,18 @@ impl SoapOperation {
     pub fn version(&self) -> SoapVersion {
         self.version
     }
+
+    /// What is read from the answer's element.
+    pub fn response(&self) -> &[XmlNode] {
+        &self.response
+    }
 }
 
 /// An element (or, named `@…`, an attribute) that source paths go
 /// through: the tree of a SOAP operation's request or answer, children in
 /// the order the configuration first names them (a sequence's order).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct XmlNode {
+pub struct XmlNode {
     /// The source step's name: an element's local name, or `@` and an
     /// attribute's.
     pub(crate) name: String,
@@ -367,7 +386,7 @@ pub(crate) struct XmlNode {
 
 impl XmlNode {
     /// The attribute's name, if this is one.
-    #[cfg_attr(not(any(feature = "gateway", feature = "import")), allow(dead_code))]
+    #[cfg_attr(not(feature = "soap"), allow(dead_code))]
     pub(crate) fn attribute(&self) -> Option<&str> {
         self.name.strip_prefix('@')
     }
@@ -434,6 +453,11 @@ impl GatewayVersion {
     pub fn operation(&self) -> &Operation {
         &self.operation
     }
+
+    /// What calling it does, shared (a transport keeps it for its calls).
+    pub fn operation_shared(&self) -> &Arc<Operation> {
+        &self.operation
+    }
 }
 
 /// A tool from configuration (`[[gateway_tool]]`), with its versions.
@@ -461,6 +485,29 @@ impl GatewayTool {
     }
 }
 
+/// Headers the HTTP client writes for the request's framing and content
+/// (and a SOAP call's action).
+pub fn is_managed_header(name: &str) -> bool {
+    [
+        "host",
+        "content-length",
+        "content-type",
+        "transfer-encoding",
+        "connection",
+        "soapaction",
+    ]
+    .iter()
+    .any(|managed| name.eq_ignore_ascii_case(managed))
+}
+
+/// Whether `value` may be sent as a header's value (visible ASCII and
+/// tabs).
+pub fn is_header_value(value: &str) -> bool {
+    value
+        .bytes()
+        .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
+}
+
 /// Whether `name` is an XML name without a prefix (an ASCII NCName): what
 /// a SOAP source path's steps and a request element are named.
 pub(crate) fn is_xml_name(name: &str) -> bool {
@@ -471,28 +518,51 @@ pub(crate) fn is_xml_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
+/// What calls the downstreams of configured tools: the data plane, handed
+/// to the snapshot build ([`Snapshot::build_with`](crate::Snapshot::build_with),
+/// [`Catalog::open_with`](crate::Catalog::open_with)), which never builds
+/// HTTP clients or reads secrets itself. The `toolschema-gateway` crate's
+/// HTTP transport is the one a server uses.
+pub trait Transport: Send + Sync + std::fmt::Debug {
+    /// The work of `version` of a configured tool: calling `downstream`.
+    fn tool(&self, version: &GatewayVersion, downstream: &Arc<Downstream>) -> Arc<dyn DynamicTool>;
+}
+
+/// No transport: configured tools are listed, checked and exported, and a
+/// call says that this server cannot reach downstreams.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoTransport;
+
+impl Transport for NoTransport {
+    fn tool(&self, _: &GatewayVersion, _: &Arc<Downstream>) -> Arc<dyn DynamicTool> {
+        Arc::new(NoClient)
+    }
+}
+
 /// The registry a snapshot serves: the registered tools and every version
 /// of every gateway tool (drafts too; the selection rule decides which one
-/// clients see), calling `downstreams`.
+/// clients see), calling `downstreams` through `transport`.
 pub(crate) fn registry_for<'a>(
     registry: &Arc<Registry>,
     tools: &[GatewayTool],
     downstreams: impl Iterator<Item = &'a Downstream>,
+    transport: &dyn Transport,
 ) -> Arc<Registry> {
     if tools.is_empty() {
         return registry.clone();
     }
+    let downstreams: HashMap<&str, Arc<Downstream>> = downstreams
+        .map(|downstream| (downstream.id(), Arc::new(downstream.clone())))
+        .collect();
     let mut extended = registry.extended();
-    #[cfg(feature = "gateway")]
-    let connector = http::Connector::new(downstreams);
-    #[cfg(not(feature = "gateway"))]
-    drop(downstreams);
     for tool in tools {
+        // The configuration's checks resolve every downstream.
+        let Some(downstream) = downstreams.get(tool.downstream.as_str()) else {
+            tracing::error!(tool = %tool.name, "a gateway tool's downstream is not configured");
+            continue;
+        };
         for version in &tool.versions {
-            #[cfg(feature = "gateway")]
-            let work = connector.tool(version, &tool.downstream);
-            #[cfg(not(feature = "gateway"))]
-            let work: Arc<dyn toolschema_runtime::call::DynamicTool> = Arc::new(NoClient);
+            let work = transport.tool(version, downstream);
             if let Err(error) = extended.register_dynamic(version.def.clone(), work) {
                 // The configuration's checks refuse what registration would.
                 tracing::error!(%error, "a gateway tool was not registered");
@@ -502,23 +572,15 @@ pub(crate) fn registry_for<'a>(
     Arc::new(extended)
 }
 
-/// The work of a gateway tool in a build without HTTP client.
-#[cfg(not(feature = "gateway"))]
+/// The work of a gateway tool in a server without transport.
 struct NoClient;
 
-#[cfg(not(feature = "gateway"))]
-impl toolschema_runtime::call::DynamicTool for NoClient {
-    fn call(
-        &self,
-        _: serde_json::Value,
-        _: toolschema_runtime::call::Context,
-    ) -> toolschema_runtime::call::DynamicFuture {
+impl DynamicTool for NoClient {
+    fn call(&self, _: serde_json::Value, _: Context) -> DynamicFuture {
         Box::pin(async {
-            Err(toolschema_runtime::call::CallError::Tool(
-                toolschema_runtime::call::ToolError::new(
-                    "This server was built without the `gateway` feature, so it cannot call the downstream service of this tool.",
-                ),
-            ))
+            Err(CallError::Tool(ToolError::new(
+                "This server has no transport for configured tools, so it cannot call the downstream service of this tool.",
+            )))
         })
     }
 }

@@ -146,7 +146,7 @@ pub(crate) struct Step {
 }
 
 /// The source path of the whole document.
-pub(crate) const WHOLE: &str = ".";
+pub const WHOLE: &str = ".";
 
 /// A path through a JSON document, as written in the configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]

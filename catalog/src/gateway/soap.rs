@@ -115,7 +115,7 @@ impl Operation {
 
 /// The envelope of a call: `body` is the request's source document (the
 /// arguments moved to their source paths).
-pub(crate) fn envelope(
+pub fn envelope(
     operation: &Operation,
     soap: &SoapOperation,
     arguments: &Value,
@@ -292,16 +292,16 @@ fn write_element(
 
 /// A SOAP fault, as a model is told of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Fault {
+pub struct Fault {
     /// Who the fault blames.
-    pub(crate) party: Party,
+    pub party: Party,
     /// The fault's text (`faultstring`, or the first `Reason/Text`).
-    pub(crate) reason: String,
+    pub reason: String,
 }
 
 /// Who a fault blames, from its code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Party {
+pub enum Party {
     /// `Client` (1.1) or `Sender` (1.2): the request.
     Sender,
     /// `Server` (1.1) or `Receiver` (1.2): the service.
@@ -312,7 +312,7 @@ pub(crate) enum Party {
 
 /// What a SOAP answer holds.
 #[derive(Debug)]
-pub(crate) enum Answer<'i> {
+pub enum Answer<'i> {
     /// The body's element (the operation's response), if any.
     Body(Option<Element<'i>>),
     /// A fault.
@@ -321,7 +321,7 @@ pub(crate) enum Answer<'i> {
 
 /// Why an answer cannot be read as SOAP.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum NotSoap {
+pub enum NotSoap {
     /// It is not XML the gateway reads.
     Xml(XmlError),
     /// It is XML, but no envelope of the downstream's version.
@@ -329,7 +329,7 @@ pub(crate) enum NotSoap {
 }
 
 /// Reads an answer's envelope.
-pub(crate) fn read(bytes: &[u8], version: SoapVersion) -> Result<Answer<'_>, NotSoap> {
+pub fn read(bytes: &[u8], version: SoapVersion) -> Result<Answer<'_>, NotSoap> {
     let root = xml::parse(bytes).map_err(NotSoap::Xml)?;
     let namespace = version.envelope_namespace();
     if &*root.name != "Envelope" {
@@ -413,7 +413,7 @@ fn fault(element: &Element<'_>, version: SoapVersion) -> Fault {
 /// repeated element as an array (one item or none as well), a leaf's
 /// text as the type its field declares (left as text when it is not one,
 /// for the output check to name), anything else left out.
-pub(crate) fn source_document(element: &Element<'_>, nodes: &[XmlNode]) -> Value {
+pub fn source_document(element: &Element<'_>, nodes: &[XmlNode]) -> Value {
     Value::Object(read_children(element, nodes))
 }
 

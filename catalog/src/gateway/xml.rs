@@ -15,23 +15,28 @@ use quick_xml::name::ResolveResult;
 use quick_xml::{NsReader, XmlVersion};
 
 /// The deepest nesting of elements read.
-pub(crate) const MAX_DEPTH: usize = 64;
+pub const MAX_DEPTH: usize = 64;
 
 /// An element: its local name and namespace, its attributes (local names;
 /// namespace declarations left out), its child elements and its text
 /// (borrowed from the document when it can be).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Element<'i> {
-    pub(crate) name: String,
-    pub(crate) namespace: Option<String>,
-    pub(crate) attributes: Vec<(String, String)>,
-    pub(crate) children: Vec<Element<'i>>,
-    pub(crate) text: Cow<'i, str>,
+pub struct Element<'i> {
+    /// The local name.
+    pub name: String,
+    /// The namespace, if the element is in one.
+    pub namespace: Option<String>,
+    /// The attributes, by local name.
+    pub attributes: Vec<(String, String)>,
+    /// The child elements, in order.
+    pub children: Vec<Element<'i>>,
+    /// The text directly inside.
+    pub text: Cow<'i, str>,
 }
 
 impl<'i> Element<'i> {
     /// The value of the attribute with this local name.
-    pub(crate) fn attribute(&self, name: &str) -> Option<&str> {
+    pub fn attribute(&self, name: &str) -> Option<&str> {
         self.attributes
             .iter()
             .find(|(key, _)| **key == *name)
@@ -39,7 +44,7 @@ impl<'i> Element<'i> {
     }
 
     /// The child elements with this local name.
-    pub(crate) fn children_named<'a>(
+    pub fn children_named<'a>(
         &'a self,
         name: &'a str,
     ) -> impl Iterator<Item = &'a Element<'i>> + 'a {
@@ -49,19 +54,19 @@ impl<'i> Element<'i> {
     }
 
     /// The first child element with this local name.
-    pub(crate) fn child(&self, name: &str) -> Option<&Element<'i>> {
+    pub fn child(&self, name: &str) -> Option<&Element<'i>> {
         self.children.iter().find(|child| *child.name == *name)
     }
 
     /// Whether the element says it has no value (`xsi:nil="true"`).
-    pub(crate) fn is_nil(&self) -> bool {
+    pub fn is_nil(&self) -> bool {
         matches!(self.attribute("nil"), Some("true" | "1"))
     }
 }
 
 /// Why a document is not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum XmlError {
+pub enum XmlError {
     /// It has a document type declaration.
     DocumentType,
     /// It refers to an entity XML does not predefine.
@@ -159,7 +164,7 @@ fn append<'i>(text: &mut Cow<'i, str>, more: Cow<'i, str>) {
 }
 
 /// Reads the document's root element.
-pub(crate) fn parse(bytes: &[u8]) -> Result<Element<'_>, XmlError> {
+pub fn parse(bytes: &[u8]) -> Result<Element<'_>, XmlError> {
     let text = core::str::from_utf8(bytes).map_err(|_| XmlError::NotUtf8)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut reader = NsReader::from_str(text);
@@ -239,7 +244,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Element<'_>, XmlError> {
 }
 
 /// Whether XML 1.0 can carry `c` at all (escaped or not).
-pub(crate) fn is_xml_char(c: char) -> bool {
+pub fn is_xml_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
 }
 

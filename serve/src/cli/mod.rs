@@ -250,7 +250,8 @@ impl<S: Send + Sync + 'static> Server<S> {
         if !self.refused.is_empty() {
             return Err(crate::ServeError::Tools(self.refused).to_string());
         }
-        let (catalog, _) = load_catalog(self.registry, self.catalog).map_err(|e| e.to_string())?;
+        let (catalog, _) =
+            load_catalog(self.registry, self.catalog, self.transport).map_err(|e| e.to_string())?;
         Ok(catalog.snapshot())
     }
 

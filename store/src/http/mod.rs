@@ -261,7 +261,7 @@ fn records_of(admin: &Admin, text: &str) -> Result<Records, Response> {
                 "error": "invalid",
                 "message": errors.to_string(),
                 "problems": errors.iter().map(|e| json!({
-                    "line": e.line, "column": e.column, "field": e.key, "message": e.message,
+                    "line": e.line(), "column": e.column(), "field": e.key(), "message": e.message(),
                 })).collect::<Vec<_>>(),
                 "omitted": errors.omitted(),
             })),

@@ -8,12 +8,13 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::mapping::form_body;
+use super::SecretSource;
 use super::redact::Secrets;
-use super::soap::{self, Answer, NotSoap, Party};
-use super::xml::XmlError;
-use super::{
+use toolschema_catalog::gateway::soap::{self, Answer, NotSoap, Party};
+use toolschema_catalog::gateway::xml::XmlError;
+use toolschema_catalog::gateway::{
     Auth, Downstream, Encoding, GatewayVersion, Method, Operation, SoapOperation, SoapVersion,
+    Transport, form_body,
 };
 use toolschema_runtime::call::{
     CallError, Context, DynamicFuture, DynamicTool, Produced, ToolError, ToolResult,
@@ -24,72 +25,79 @@ use toolschema_runtime::model::Text;
 /// characters.
 const MAX_EXCERPT: usize = 300;
 
-/// The HTTP clients of one configuration's downstreams.
-pub(crate) struct Connector {
-    downstreams: HashMap<String, (Arc<Downstream>, Option<reqwest::Client>)>,
+/// The HTTP transport of configured tools: one pooled client per
+/// timeout setting, kept across reloads (with their warm connections),
+/// and the downstreams' credentials read from `secrets` at each call.
+pub struct HttpTransport {
+    clients: Mutex<HashMap<(Duration, Duration), reqwest::Client>>,
+    secrets: Arc<dyn SecretSource>,
 }
 
-/// The clients made so far, by their timeouts: a reload reuses them, with
-/// their warm connections, rather than setting up TLS and pools again.
-/// Bounded: past [`MAX_CLIENTS`] settings it starts afresh.
-static CLIENTS: Mutex<Option<HashMap<(Duration, Duration), reqwest::Client>>> = Mutex::new(None);
+impl std::fmt::Debug for HttpTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpTransport").finish_non_exhaustive()
+    }
+}
 
 /// The most client settings kept for reuse.
 const MAX_CLIENTS: usize = 64;
 
-/// A client with these timeouts (connection pool, no redirects: a
-/// redirect could carry credentials elsewhere).
-fn client(timeout: Duration, connect_timeout: Duration) -> Result<reqwest::Client, reqwest::Error> {
-    let mut clients = CLIENTS.lock().unwrap_or_else(PoisonError::into_inner);
-    let clients = clients.get_or_insert_with(HashMap::new);
-    if let Some(client) = clients.get(&(timeout, connect_timeout)) {
-        return Ok(client.clone());
+impl HttpTransport {
+    /// A transport reading the downstreams' credentials from `secrets`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use toolschema_gateway::{Environment, HttpTransport};
+    ///
+    /// let transport = HttpTransport::new(Arc::new(Environment));
+    /// # drop(transport);
+    /// ```
+    pub fn new(secrets: Arc<dyn SecretSource>) -> HttpTransport {
+        HttpTransport {
+            clients: Mutex::new(HashMap::new()),
+            secrets,
+        }
     }
-    let client = reqwest::Client::builder()
-        .timeout(timeout)
-        .connect_timeout(connect_timeout)
-        .redirect(reqwest::redirect::Policy::none())
-        .build()?;
-    if clients.len() >= MAX_CLIENTS {
-        clients.clear();
+
+    /// A client with these timeouts (connection pool, no redirects: a
+    /// redirect could carry credentials elsewhere). Past [`MAX_CLIENTS`]
+    /// settings the kept ones start afresh.
+    fn client(
+        &self,
+        timeout: Duration,
+        connect_timeout: Duration,
+    ) -> Result<reqwest::Client, reqwest::Error> {
+        let mut clients = self.clients.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(client) = clients.get(&(timeout, connect_timeout)) {
+            return Ok(client.clone());
+        }
+        let client = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(connect_timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()?;
+        if clients.len() >= MAX_CLIENTS {
+            clients.clear();
+        }
+        clients.insert((timeout, connect_timeout), client.clone());
+        Ok(client)
     }
-    clients.insert((timeout, connect_timeout), client.clone());
-    Ok(client)
 }
 
-impl Connector {
-    /// A client for each downstream.
-    pub(crate) fn new<'a>(downstreams: impl Iterator<Item = &'a Downstream>) -> Connector {
-        let downstreams = downstreams
-            .map(|downstream| {
-                let client = client(downstream.timeout, downstream.connect_timeout);
-                if let Err(error) = &client {
-                    tracing::error!(downstream = %downstream.id, %error, "cannot build the HTTP client");
-                }
-                (
-                    downstream.id.clone(),
-                    (Arc::new(downstream.clone()), client.ok()),
-                )
-            })
-            .collect();
-        Connector { downstreams }
-    }
-
-    /// The work of one version of a gateway tool.
-    pub(crate) fn tool(&self, version: &GatewayVersion, downstream: &str) -> Arc<dyn DynamicTool> {
-        let (downstream, client) = match self.downstreams.get(downstream) {
-            Some((downstream, client)) => (downstream.clone(), client.clone()),
-            // The configuration check resolves every downstream.
-            None => return Arc::new(Unavailable),
-        };
-        match client {
-            Some(client) => Arc::new(GatewayCall {
-                tool: version.def.name.clone(),
-                operation: version.operation.clone(),
-                downstream,
+impl Transport for HttpTransport {
+    fn tool(&self, version: &GatewayVersion, downstream: &Arc<Downstream>) -> Arc<dyn DynamicTool> {
+        match self.client(downstream.timeout(), downstream.connect_timeout()) {
+            Ok(client) => Arc::new(GatewayCall {
+                tool: version.def().name.clone(),
+                operation: version.operation_shared().clone(),
+                downstream: downstream.clone(),
                 client,
+                secrets: self.secrets.clone(),
             }),
-            None => Arc::new(Unavailable),
+            Err(error) => {
+                tracing::error!(downstream = %downstream.id(), %error, "cannot build the HTTP client");
+                Arc::new(Unavailable)
+            }
         }
     }
 }
@@ -113,6 +121,7 @@ struct GatewayCall {
     operation: Arc<Operation>,
     downstream: Arc<Downstream>,
     client: reqwest::Client,
+    secrets: Arc<dyn SecretSource>,
 }
 
 impl DynamicTool for GatewayCall {
@@ -122,6 +131,7 @@ impl DynamicTool for GatewayCall {
             operation: self.operation.clone(),
             downstream: self.downstream.clone(),
             client: self.client.clone(),
+            secrets: self.secrets.clone(),
         };
         Box::pin(async move { call.run(arguments).await })
     }
@@ -132,6 +142,7 @@ struct Call {
     operation: Arc<Operation>,
     downstream: Arc<Downstream>,
     client: reqwest::Client,
+    secrets: Arc<dyn SecretSource>,
 }
 
 /// A sentence from a message: its first letter capitalized, a full stop.
@@ -150,7 +161,7 @@ fn tool_error(message: String) -> CallError {
 
 impl Call {
     fn defect(&self, message: String) -> CallError {
-        tracing::warn!(tool = %self.tool, downstream = %self.downstream.id, %message, "gateway call failed");
+        tracing::warn!(tool = %self.tool, downstream = %self.downstream.id(), %message, "gateway call failed");
         CallError::Defect {
             tool: self.tool.clone(),
             message,
@@ -162,9 +173,7 @@ impl Call {
             .operation
             .request(&arguments)
             .map_err(|error| tool_error(capitalized(&error.to_string())))?;
-        let secrets = match Secrets::of(self.downstream.auth.as_ref(), |name| {
-            std::env::var(name).ok()
-        }) {
+        let secrets = match Secrets::of(self.downstream.auth(), |name| self.secrets.secret(name)) {
             Ok(secrets) => secrets,
             Err(variable) => {
                 return Err(self.defect(format!(
@@ -173,7 +182,8 @@ impl Call {
             }
         };
         let mut url = self.downstream.endpoint(&request);
-        if let (Some(Auth::Query { param, .. }), [key]) = (&self.downstream.auth, secrets.values())
+        if let (Some(Auth::Query { param, .. }), [key]) =
+            (&self.downstream.auth(), secrets.values())
         {
             url.query_pairs_mut().append_pair(param, key);
         }
@@ -184,27 +194,27 @@ impl Call {
             Method::Patch => reqwest::Method::PATCH,
             Method::Delete => reqwest::Method::DELETE,
         };
-        let soap = self.operation.soap.as_ref();
+        let soap = self.operation.soap();
         let mut builder = self.client.request(method, url);
         // The body's type unless the downstream's headers ask for one of
         // their own.
         if !self
             .downstream
-            .headers
+            .headers()
             .iter()
             .any(|(name, _)| name.eq_ignore_ascii_case("accept"))
         {
-            let accept = match soap.map(|soap| soap.version) {
+            let accept = match soap.map(|soap| soap.version()) {
                 None => "application/json",
                 Some(SoapVersion::V1_1) => "text/xml",
                 Some(SoapVersion::V1_2) => "application/soap+xml",
             };
             builder = builder.header(reqwest::header::ACCEPT, accept);
         }
-        for (name, value) in &self.downstream.headers {
+        for (name, value) in self.downstream.headers() {
             builder = builder.header(name.as_str(), value.as_str());
         }
-        builder = match (&self.downstream.auth, secrets.values()) {
+        builder = match (self.downstream.auth(), secrets.values()) {
             (Some(Auth::Bearer { .. }), [token]) => builder.bearer_auth(token),
             (Some(Auth::Header { header, .. }), [key]) => {
                 builder.header(header.as_str(), key.as_str())
@@ -226,8 +236,8 @@ impl Call {
             let body = request.body.as_ref().unwrap_or(&Value::Null);
             let envelope = soap::envelope(&self.operation, operation, &arguments, body)
                 .map_err(|error| tool_error(capitalized(&error.to_string())))?;
-            let action = operation.action.as_deref();
-            builder = match operation.version {
+            let action = operation.action();
+            builder = match operation.version() {
                 SoapVersion::V1_1 => builder
                     .header(reqwest::header::CONTENT_TYPE, "text/xml; charset=utf-8")
                     .header("SOAPAction", format!("\"{}\"", action.unwrap_or(""))),
@@ -243,7 +253,7 @@ impl Call {
             };
             builder = builder.body(envelope);
         } else if let Some(body) = &request.body {
-            let (kind, bytes) = match self.operation.encoding {
+            let (kind, bytes) = match self.operation.encoding() {
                 Encoding::Json => (
                     "application/json",
                     serde_json::to_vec(body).map_err(|error| {
@@ -311,7 +321,7 @@ impl Call {
         bytes: &[u8],
         secrets: &Secrets,
     ) -> Result<Produced, CallError> {
-        match soap::read(bytes, operation.version) {
+        match soap::read(bytes, operation.version()) {
             Ok(Answer::Fault(fault)) => {
                 let reason = excerpt(fault.reason.as_bytes(), secrets);
                 let reason = match reason.trim_end_matches('.') {
@@ -341,13 +351,13 @@ impl Call {
                         "the downstream's SOAP body is empty, and the tool's result is mapped from its element".to_owned(),
                     ));
                 };
-                let document = soap::source_document(&element, &operation.response);
+                let document = soap::source_document(&element, operation.response());
                 self.result(&document, secrets)
             }
             Err(NotSoap::Xml(XmlError::Malformed(detail))) => {
                 // The parser's detail may name the downstream's elements:
                 // logged, never shown.
-                tracing::warn!(tool = %self.tool, downstream = %self.downstream.id, %detail, "malformed SOAP answer");
+                tracing::warn!(tool = %self.tool, downstream = %self.downstream.id(), %detail, "malformed SOAP answer");
                 Err(self.defect(
                     "the downstream's answer is refused: it is not well-formed XML".to_owned(),
                 ))
@@ -366,7 +376,7 @@ impl Call {
         if error.is_timeout() {
             return tool_error(format!(
                 "The downstream service did not answer within {} ms; the call may be retried.",
-                self.downstream.timeout.as_millis()
+                self.downstream.timeout().as_millis()
             ));
         }
         if error.is_connect() {
@@ -376,7 +386,7 @@ impl Call {
         }
         // The error names the URL, which may carry a key in its query.
         let error = secrets.scrub(&error.to_string());
-        tracing::warn!(tool = %self.tool, downstream = %self.downstream.id, %error, "gateway request failed");
+        tracing::warn!(tool = %self.tool, downstream = %self.downstream.id(), %error, "gateway request failed");
         tool_error("The call to the downstream service failed before an answer came; the call may be retried.".to_owned())
     }
 
@@ -386,7 +396,7 @@ impl Call {
         mut response: reqwest::Response,
         secrets: &Secrets,
     ) -> Result<Vec<u8>, CallError> {
-        let limit = self.downstream.max_response_bytes;
+        let limit = self.downstream.max_response_bytes();
         let too_large = || {
             tool_error(format!(
                 "The downstream service's answer is larger than the {limit} bytes this gateway accepts; ask for less (a narrower filter or a smaller page)."

@@ -27,7 +27,7 @@ use std::collections::BTreeSet;
 
 pub use wsdl::{import_wsdl, import_wsdl_file};
 
-use super::gateway::{Auth, SoapVersion, template_problem};
+use toolschema_catalog::gateway::{Auth, SoapVersion, template_problem};
 use toolschema_runtime::model::Number;
 use toolschema_runtime::render::{Json as Value, Object as Map};
 use toolschema_text::formats::FORMATS;
@@ -315,7 +315,11 @@ fn checked_alone(downstream: &str, tool: &str) -> Result<(), String> {
     let text = format!(
         "[[tenant]]\nid = \"import\"\n\n[[client]]\nid = \"import\"\ntenant = \"import\"\n\n{downstream}\n{tool}"
     );
-    match super::Config::from_toml(&text, "import", &toolschema_runtime::call::Registry::new()) {
+    match toolschema_catalog::Config::from_toml(
+        &text,
+        "import",
+        &toolschema_runtime::call::Registry::new(),
+    ) {
         Ok(_) => Ok(()),
         Err(errors) => {
             let first = errors.iter().next();
@@ -324,12 +328,12 @@ fn checked_alone(downstream: &str, tool: &str) -> Result<(), String> {
                 |error| {
                     // The key without the tool's place in the file.
                     let key = error
-                        .key
+                        .key()
                         .split_once("].")
-                        .map_or(&*error.key, |(_, key)| key);
+                        .map_or(error.key(), |(_, key)| key);
                     format!(
                         "the checks refuse what it would write ({key}: {})",
-                        error.message
+                        error.message()
                     )
                 },
             ))
@@ -608,7 +612,7 @@ impl Context<'_> {
             if matches!(location, "header" | "query")
                 && required_here
                 && let Some(value) = only_value(&schema)
-                && (location == "query" || super::config::gateway::is_header_value(&value))
+                && (location == "query" || toolschema_catalog::gateway::is_header_value(&value))
             {
                 let fixed = match location {
                     "header" => &mut fixed_headers,
@@ -767,7 +771,7 @@ impl Context<'_> {
                     && (field.whole.is_some()
                         || field.source.contains('.')
                         || field.source.trim_end_matches("[]").contains("[]")
-                        || field.source == super::gateway::WHOLE)
+                        || field.source == toolschema_catalog::gateway::WHOLE)
             }) {
                 return Err(format!(
                     "the form field `{}` holds more than a value or a list of values, which a form cannot carry",
@@ -939,7 +943,7 @@ impl Context<'_> {
         for field in &mut found {
             if field.exposed.is_empty() {
                 field.exposed = name.to_owned();
-                field.source = super::gateway::WHOLE.to_owned();
+                field.source = toolschema_catalog::gateway::WHOLE.to_owned();
             }
         }
         Ok(found)
@@ -1625,7 +1629,8 @@ fn numbered(name: &str, n: usize) -> String {
 /// Headers the gateway writes itself (its framing and credentials); a
 /// parameter of the same name is left out.
 fn is_set_by_gateway(name: &str) -> bool {
-    name.eq_ignore_ascii_case("authorization") || super::config::gateway::is_managed_header(name)
+    name.eq_ignore_ascii_case("authorization")
+        || toolschema_catalog::gateway::is_managed_header(name)
 }
 
 /// A schema's one type (3.1's `["string", "null"]` read as `string`).
@@ -1858,7 +1863,7 @@ fn scalar_literal(value: &Value, kind: &str) -> Option<toml::Value> {
 #[cfg(test)]
 mod tests {
     use super::{ImportOptions, import_openapi, kebab, parse_document, snake};
-    use crate::Config;
+    use toolschema_catalog::Config;
     use toolschema_runtime::call::Registry;
 
     const DOCUMENT: &str = r##"{

@@ -22,8 +22,8 @@ use super::{
     Found, ImportError, ImportOptions, Imported, Skipped, downstream_section, every_one_found,
     field_section, join, kebab, snake, written,
 };
-use crate::gateway::SoapVersion;
-use crate::gateway::xml::{self, Element};
+use toolschema_catalog::gateway::SoapVersion;
+use toolschema_catalog::gateway::xml::{self, Element};
 use toolschema_runtime::model::Number;
 use toolschema_runtime::render::{Json as Value, Object as Map};
 
@@ -822,7 +822,7 @@ fn sentence(name: &str) -> String {
 /// tool for each chosen operation of one of its SOAP ports.
 ///
 /// ```
-/// use toolschema_catalog::import::{ImportOptions, import_wsdl};
+/// use toolschema_gateway::import::{ImportOptions, import_wsdl};
 ///
 /// let wsdl = r#"<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
 ///     xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
@@ -874,7 +874,7 @@ const MAX_FILE_BYTES: u64 = 16 << 20;
 /// fetched, and is said (`Imported::dropped`).
 ///
 /// ```no_run
-/// use toolschema_catalog::import::{ImportOptions, import_wsdl_file};
+/// use toolschema_gateway::import::{ImportOptions, import_wsdl_file};
 ///
 /// let options = ImportOptions {
 ///     downstream: "devices".to_owned(),

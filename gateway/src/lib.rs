@@ -1,0 +1,47 @@
+//! Configured REST and SOAP tools' data plane (DESIGN §9): the HTTP
+//! transport that calls their downstreams, the credentials it sends (read
+//! through a [`SecretSource`] the application provides) and keeps out of
+//! what reaches a client, and, behind the `import` feature, the importers
+//! that write configured tools from OpenAPI, Swagger 2.0 and WSDL
+//! documents.
+//!
+//! The catalog (`toolschema-catalog`) holds the configuration model and
+//! its checks; a server hands this crate's [`HttpTransport`] to the
+//! snapshot build:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use toolschema_catalog::Catalog;
+//! use toolschema_gateway::{Environment, HttpTransport};
+//! use toolschema_runtime::call::Registry;
+//!
+//! let transport = HttpTransport::new(Arc::new(Environment));
+//! let catalog = Catalog::open_with(Registry::new(), Arc::new(transport));
+//! # drop(catalog);
+//! ```
+
+mod http;
+#[cfg(feature = "import")]
+pub mod import;
+mod redact;
+
+pub use http::HttpTransport;
+
+/// Where the transport reads a downstream's credentials: each is named in
+/// the configuration (`auth = { kind = "bearer", env = "PETS_TOKEN" }`) and
+/// never held there. The application provides the source; [`Environment`]
+/// reads process environment variables.
+pub trait SecretSource: Send + Sync {
+    /// The value of the secret `name`, if there is one.
+    fn secret(&self, name: &str) -> Option<String>;
+}
+
+/// Secrets from the process's environment variables.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Environment;
+
+impl SecretSource for Environment {
+    fn secret(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok()
+    }
+}
