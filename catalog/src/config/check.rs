@@ -2,7 +2,7 @@
 //! reference resolved, every problem recorded.
 
 use core::ops::Range;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use toml::Spanned;
 
@@ -10,7 +10,7 @@ use super::authorization::{check_authorization, is_scope, scope_problem};
 use super::errors::Problems;
 use super::gateway::{check_downstreams, check_gateway_tools, mappings};
 use super::keys::parse_hash;
-use super::raw::RawConfig;
+use super::raw::{RawClient, RawConfig, RawMapping, RawToolset, RawVersion};
 use super::server::check_server;
 use super::{Client, Config, Toolset, mode_from_name};
 use crate::rules::Status;
@@ -38,330 +38,31 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
             .as_ref()
             .map(|raw| check_authorization(raw, p)),
     };
-
-    let mut tenant_seen: HashMap<String, usize> = HashMap::new();
-    for (i, tenant) in raw.tenants.iter().enumerate() {
-        let id = tenant.id.get_ref();
-        if let Some(first) = tenant_seen.insert(id.clone(), i) {
-            p.at(
-                tenant.id.span(),
-                format!("tenant[{i}].id"),
-                format!("duplicate tenant id `{id}` (also tenant[{first}])"),
-            );
-        } else {
-            config.tenants.push(id.clone());
-        }
-    }
-    let known_tenant = |id: &str| tenant_seen.contains_key(id);
-
-    let derived: Vec<&str> = {
-        let mut names: Vec<&str> = registry.tools().map(|t| &*t.name).collect();
-        names.dedup();
-        names
-    };
-    let is_derived = |name: &str| derived.binary_search(&name).is_ok();
+    let tenants = check_tenants(&raw, &mut config, p);
+    let derived = derived_names(registry);
     config.downstreams = check_downstreams(&raw.downstreams, p);
+    let is_derived = |name: &str| derived.binary_search(&name).is_ok();
     config.gateway_tools =
         check_gateway_tools(&raw.gateway_tools, &config.downstreams, &is_derived, p);
-    // What a toolset may name: registered tools and gateway tools.
-    let gateway_names: Vec<String> = config
-        .gateway_tools
-        .iter()
-        .map(|t| t.name().to_owned())
-        .collect();
-    let registered: Vec<&str> = {
-        let mut names = derived.clone();
-        names.extend(gateway_names.iter().map(String::as_str));
-        names.sort_unstable();
-        names.dedup();
-        names
-    };
-    let gateway_set: std::collections::HashSet<&str> =
-        gateway_names.iter().map(String::as_str).collect();
-    let is_gateway = |name: &str| gateway_set.contains(name);
-
+    let names = Names::of(&tenants, &derived, &config, raw.authorization.is_some());
     for (i, raw_set) in raw.toolsets.iter().enumerate() {
-        let at = format!("toolset[{i}]");
-        let id = raw_set.id.get_ref().clone();
-        if config.toolsets.contains_key(&id) {
-            p.at(
-                raw_set.id.span(),
-                format!("{at}.id"),
-                format!("duplicate toolset id `{id}`"),
-            );
-            continue;
+        if let Some(set) = check_toolset(i, raw_set, &names, &config, registry, p) {
+            config.toolsets.insert(set.id.clone(), set);
         }
-        let tenant = raw_set.tenant.get_ref();
-        if !known_tenant(tenant) {
-            p.at(
-                raw_set.tenant.span(),
-                format!("{at}.tenant"),
-                format!(
-                    "unknown tenant `{tenant}`{}; declare it with [[tenant]]",
-                    p.suggestion(tenant, tenant_seen.keys().map(String::as_str))
-                ),
-            );
-        }
-        let mode = match &raw_set.mode {
-            None => Mode::Full,
-            Some(word) => mode_or_problem(word, &format!("{at}.mode"), p),
-        };
-        let mut tools = Vec::new();
-        for (j, tool) in raw_set.tools.iter().enumerate() {
-            let name = tool.get_ref();
-            let key = format!("{at}.tools[{j}]");
-            if tool_problem(name, tool.span(), &key, &config, registry, &registered, p) {
-                continue;
-            }
-            if tools.contains(name) {
-                p.at(
-                    tool.span(),
-                    key,
-                    format!("`{name}` is listed twice in this toolset"),
-                );
-                continue;
-            }
-            tools.push(name.clone());
-        }
-        let mut scopes = Vec::new();
-        for (j, scope) in raw_set.scopes.iter().enumerate() {
-            let key = format!("{at}.scopes[{j}]");
-            let word = scope.get_ref();
-            if raw.authorization.is_none() {
-                p.at(scope.span(), key, "scopes are those of access tokens: configure the `[authorization]` section that issues them, or remove the scopes");
-            } else if !is_scope(word) {
-                p.at(scope.span(), key, scope_problem(word));
-            } else if !scopes.contains(word) {
-                scopes.push(word.clone());
-            }
-        }
-        let mut overrides = BTreeMap::new();
-        for (tool, word) in &raw_set.modes {
-            let name = tool.get_ref();
-            let key = format!("{at}.modes.{name}");
-            if !raw_set.tools.iter().any(|t| t.get_ref() == name) {
-                p.at(tool.span(), &key, format!("`{name}` is not a tool of this toolset; add it to `tools` or remove the override"));
-                continue;
-            }
-            overrides.insert(name.clone(), mode_or_problem(word, &key, p));
-        }
-        config.toolsets.insert(
-            id.clone(),
-            Toolset {
-                id,
-                tenant: tenant.clone(),
-                active: raw_set.active,
-                mode,
-                tools,
-                overrides,
-                scopes,
-            },
-        );
     }
-
     for (i, raw_client) in raw.clients.iter().enumerate() {
-        let at = format!("client[{i}]");
-        let id = raw_client.id.get_ref().clone();
-        if config.clients.contains_key(&id) {
-            p.at(
-                raw_client.id.span(),
-                format!("{at}.id"),
-                format!("duplicate client id `{id}`"),
-            );
-            continue;
+        if let Some(client) = check_client(i, raw_client, &names, &config, p) {
+            config.clients.insert(client.id.clone(), client);
         }
-        let tenant = raw_client.tenant.get_ref();
-        if !known_tenant(tenant) {
-            p.at(
-                raw_client.tenant.span(),
-                format!("{at}.tenant"),
-                format!(
-                    "unknown tenant `{tenant}`{}; declare it with [[tenant]]",
-                    p.suggestion(tenant, tenant_seen.keys().map(String::as_str))
-                ),
-            );
-        }
-        let mut key_hashes = Vec::new();
-        for (j, key) in raw_client.api_keys.iter().enumerate() {
-            match parse_hash(key.get_ref()) {
-                Some(hash) => key_hashes.push(hash),
-                None => p.at(
-                    key.span(),
-                    format!("{at}.api_keys[{j}]"),
-                    "API keys are stored as hashes: write `sha256:` and 64 hex digits (`toolschema hash-key` prints one); never the key itself",
-                ),
-            }
-        }
-        let mut oauth_client_ids = Vec::new();
-        for (j, token_client) in raw_client.oauth_client_ids.iter().enumerate() {
-            let key = format!("{at}.oauth_client_ids[{j}]");
-            let name = token_client.get_ref();
-            if raw.authorization.is_none() {
-                p.at(token_client.span(), key, "client ids of access tokens need the `[authorization]` section that issues the tokens; add it, or remove them");
-            } else if name.trim().is_empty() {
-                p.at(token_client.span(), key, "the client id is blank");
-            } else if let Some(other) = config
-                .clients
-                .values()
-                .find(|c| c.oauth_client_ids.contains(name))
-            {
-                p.at(
-                    token_client.span(),
-                    key,
-                    format!(
-                        "`{name}` already names client `{}`: a token is one client application's",
-                        other.id
-                    ),
-                );
-            } else if !oauth_client_ids.contains(name) {
-                oauth_client_ids.push(name.clone());
-            }
-        }
-        let mut toolsets = Vec::new();
-        for (j, set) in raw_client.toolsets.iter().enumerate() {
-            let name = set.get_ref();
-            let key = format!("{at}.toolsets[{j}]");
-            match config.toolsets.get(name) {
-                None => p.at(
-                    set.span(),
-                    key,
-                    format!("unknown toolset `{name}`{}", p.suggestion(name, config.toolsets.keys().map(String::as_str))),
-                ),
-                Some(found) if found.tenant != *tenant => p.at(
-                    set.span(),
-                    key,
-                    format!(
-                        "toolset `{name}` belongs to tenant `{}`, and this client to tenant `{tenant}`; a client may only use its own tenant's toolsets",
-                        found.tenant
-                    ),
-                ),
-                Some(_) => toolsets.push(name.clone()),
-            }
-        }
-        let profile = match &raw_client.profile {
-            None => Profile::Default,
-            Some(word) => Profile::from_name(word.get_ref()).unwrap_or_else(|| {
-                p.at(
-                    word.span(),
-                    format!("{at}.profile"),
-                    format!(
-                        "unknown profile `{}`; use `default`, `openai-strict` or `gemini`",
-                        word.get_ref()
-                    ),
-                );
-                Profile::Default
-            }),
-        };
-        config.clients.insert(
-            id.clone(),
-            Client {
-                id,
-                tenant: tenant.clone(),
-                key_hashes,
-                oauth_client_ids,
-                toolsets,
-                profile,
-            },
-        );
     }
-
     for (i, mapping) in raw.mappings.iter().enumerate() {
-        let at = format!("mapping[{i}]");
-        let name = mapping.tool.get_ref();
-        if config.mappings.contains_key(name) {
-            p.at(
-                mapping.tool.span(),
-                format!("{at}.tool"),
-                format!("duplicate mapping for `{name}`"),
-            );
-            continue;
-        }
-        if is_gateway(name) {
-            p.at(
-                mapping.tool.span(),
-                format!("{at}.tool"),
-                format!("`{name}` is a gateway tool: its versions and statuses are its `[[gateway_tool.version]]` sections; remove this mapping"),
-            );
-            continue;
-        }
-        if !is_derived(name) {
-            p.at(
-                mapping.tool.span(),
-                format!("{at}.tool"),
-                format!(
-                    "unknown tool `{name}`{}",
-                    p.suggestion(name, registered.iter().copied())
-                ),
-            );
-            continue;
-        }
-        let mut versions: Vec<(u32, Status)> = Vec::new();
-        for (j, version) in mapping.versions.iter().enumerate() {
-            let key = format!("{at}.versions[{j}]");
-            let number = *version.version.get_ref();
-            let status = Status::from_name(version.status.get_ref());
-            if status.is_none() {
-                p.at(
-                    version.status.span(),
-                    format!("{key}.status"),
-                    format!(
-                        "unknown status `{}`; use draft, proposed, published or deprecated",
-                        version.status.get_ref()
-                    ),
-                );
-            }
-            let number = match u32::try_from(number) {
-                Ok(n) if n >= 1 => n,
-                _ => {
-                    p.at(
-                        version.version.span(),
-                        format!("{key}.version"),
-                        "versions are whole numbers from 1 up",
-                    );
-                    continue;
-                }
-            };
-            if registry.get(name, number).is_none() {
-                let have: Vec<String> = registry.versions(name).map(|v| v.to_string()).collect();
-                p.at(
-                    version.version.span(),
-                    format!("{key}.version"),
-                    format!(
-                        "no registered type provides `{name}` version {number} (registered: {}); add `#[tool(version = {number})]` to a type or fix the number",
-                        have.join(", ")
-                    ),
-                );
-                continue;
-            }
-            if versions.iter().any(|(n, _)| *n == number) {
-                p.at(
-                    version.version.span(),
-                    format!("{key}.version"),
-                    format!("version {number} is listed twice"),
-                );
-                continue;
-            }
-            if let Some(status) = status {
-                versions.push((number, status));
-            }
-        }
-        config.mappings.insert(name.clone(), versions);
-    }
-    if let Some(keyless) = &raw.catalog.keyless_client {
-        let id = keyless.get_ref();
-        if config.clients.contains_key(id) {
-            config.keyless_client = Some(id.clone());
-        } else {
-            p.at(
-                keyless.span(),
-                "catalog.keyless_client",
-                format!(
-                    "unknown client `{id}`{}; name a [[client]] whose tools anyone may call without a key",
-                    p.suggestion(id, config.clients.keys().map(String::as_str))
-                ),
-            );
+        if let Some(versions) = check_mapping(i, mapping, &names, &config, registry, p) {
+            config
+                .mappings
+                .insert(mapping.tool.get_ref().clone(), versions);
         }
     }
+    config.keyless_client = check_keyless(&raw, &config, p);
     if raw.clients.is_empty() {
         p.at(
             0..0,
@@ -385,6 +86,399 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
     config
 }
 
+/// The tenants, each once (a duplicate is a problem); returns where each
+/// id was first declared.
+fn check_tenants(
+    raw: &RawConfig,
+    config: &mut Config,
+    p: &mut Problems<'_>,
+) -> HashMap<String, usize> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (i, tenant) in raw.tenants.iter().enumerate() {
+        let id = tenant.id.get_ref();
+        if let Some(first) = seen.insert(id.clone(), i) {
+            p.at(
+                tenant.id.span(),
+                format!("tenant[{i}].id"),
+                format!("duplicate tenant id `{id}` (also tenant[{first}])"),
+            );
+        } else {
+            config.tenants.push(id.clone());
+        }
+    }
+    seen
+}
+
+/// The names of the registered (derived) tools, sorted, each once.
+fn derived_names(registry: &Registry) -> Vec<&str> {
+    let mut names: Vec<&str> = registry.tools().map(|t| &*t.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// What the sections may refer to.
+struct Names<'a> {
+    tenants: &'a HashMap<String, usize>,
+    derived: &'a [&'a str],
+    /// What a toolset may name: registered tools and gateway tools, sorted.
+    registered: Vec<String>,
+    gateway: HashSet<String>,
+    /// Whether an `[authorization]` section issues access tokens.
+    authorized: bool,
+}
+
+impl<'a> Names<'a> {
+    fn of(
+        tenants: &'a HashMap<String, usize>,
+        derived: &'a [&'a str],
+        config: &Config,
+        authorized: bool,
+    ) -> Names<'a> {
+        let gateway: HashSet<String> = config
+            .gateway_tools
+            .iter()
+            .map(|t| t.name().to_owned())
+            .collect();
+        let mut registered: Vec<String> = derived.iter().map(|name| (*name).to_owned()).collect();
+        registered.extend(gateway.iter().cloned());
+        registered.sort_unstable();
+        registered.dedup();
+        Names {
+            tenants,
+            derived,
+            registered,
+            gateway,
+            authorized,
+        }
+    }
+
+    /// Records a problem if `tenant` (at `key`) is not declared.
+    fn tenant(&self, tenant: &Spanned<String>, key: String, p: &mut Problems<'_>) {
+        let id = tenant.get_ref();
+        if !self.tenants.contains_key(id) {
+            p.at(
+                tenant.span(),
+                key,
+                format!(
+                    "unknown tenant `{id}`{}; declare it with [[tenant]]",
+                    p.suggestion(id, self.tenants.keys().map(String::as_str))
+                ),
+            );
+        }
+    }
+}
+
+/// The `i`th toolset, checked; `None` when its id is taken.
+fn check_toolset(
+    i: usize,
+    raw_set: &RawToolset,
+    names: &Names<'_>,
+    config: &Config,
+    registry: &Registry,
+    p: &mut Problems<'_>,
+) -> Option<Toolset> {
+    let at = format!("toolset[{i}]");
+    let id = raw_set.id.get_ref().clone();
+    if config.toolsets.contains_key(&id) {
+        p.at(
+            raw_set.id.span(),
+            format!("{at}.id"),
+            format!("duplicate toolset id `{id}`"),
+        );
+        return None;
+    }
+    names.tenant(&raw_set.tenant, format!("{at}.tenant"), p);
+    let mode = match &raw_set.mode {
+        None => Mode::Full,
+        Some(word) => mode_or_problem(word, &format!("{at}.mode"), p),
+    };
+    let mut tools = Vec::new();
+    for (j, tool) in raw_set.tools.iter().enumerate() {
+        let name = tool.get_ref();
+        let key = format!("{at}.tools[{j}]");
+        if tool_problem(
+            name,
+            tool.span(),
+            &key,
+            config,
+            registry,
+            &names.registered,
+            p,
+        ) {
+            continue;
+        }
+        if tools.contains(name) {
+            p.at(
+                tool.span(),
+                key,
+                format!("`{name}` is listed twice in this toolset"),
+            );
+            continue;
+        }
+        tools.push(name.clone());
+    }
+    let mut scopes = Vec::new();
+    for (j, scope) in raw_set.scopes.iter().enumerate() {
+        let key = format!("{at}.scopes[{j}]");
+        let word = scope.get_ref();
+        if !names.authorized {
+            p.at(scope.span(), key, "scopes are those of access tokens: configure the `[authorization]` section that issues them, or remove the scopes");
+        } else if !is_scope(word) {
+            p.at(scope.span(), key, scope_problem(word));
+        } else if !scopes.contains(word) {
+            scopes.push(word.clone());
+        }
+    }
+    let mut overrides = BTreeMap::new();
+    for (tool, word) in &raw_set.modes {
+        let name = tool.get_ref();
+        let key = format!("{at}.modes.{name}");
+        if !raw_set.tools.iter().any(|t| t.get_ref() == name) {
+            p.at(tool.span(), &key, format!("`{name}` is not a tool of this toolset; add it to `tools` or remove the override"));
+            continue;
+        }
+        overrides.insert(name.clone(), mode_or_problem(word, &key, p));
+    }
+    Some(Toolset {
+        id,
+        tenant: raw_set.tenant.get_ref().clone(),
+        active: raw_set.active,
+        mode,
+        tools,
+        overrides,
+        scopes,
+    })
+}
+
+/// The `i`th client application, checked; `None` when its id is taken.
+fn check_client(
+    i: usize,
+    raw_client: &RawClient,
+    names: &Names<'_>,
+    config: &Config,
+    p: &mut Problems<'_>,
+) -> Option<Client> {
+    let at = format!("client[{i}]");
+    let id = raw_client.id.get_ref().clone();
+    if config.clients.contains_key(&id) {
+        p.at(
+            raw_client.id.span(),
+            format!("{at}.id"),
+            format!("duplicate client id `{id}`"),
+        );
+        return None;
+    }
+    names.tenant(&raw_client.tenant, format!("{at}.tenant"), p);
+    let tenant = raw_client.tenant.get_ref();
+    let mut key_hashes = Vec::new();
+    for (j, key) in raw_client.api_keys.iter().enumerate() {
+        match parse_hash(key.get_ref()) {
+            Some(hash) => key_hashes.push(hash),
+            None => p.at(
+                key.span(),
+                format!("{at}.api_keys[{j}]"),
+                "API keys are stored as hashes: write `sha256:` and 64 hex digits (`toolschema hash-key` prints one); never the key itself",
+            ),
+        }
+    }
+    let oauth_client_ids = token_clients(&at, raw_client, names, config, p);
+    let mut toolsets = Vec::new();
+    for (j, set) in raw_client.toolsets.iter().enumerate() {
+        let name = set.get_ref();
+        let key = format!("{at}.toolsets[{j}]");
+        match config.toolsets.get(name) {
+            None => p.at(
+                set.span(),
+                key,
+                format!("unknown toolset `{name}`{}", p.suggestion(name, config.toolsets.keys().map(String::as_str))),
+            ),
+            Some(found) if found.tenant != *tenant => p.at(
+                set.span(),
+                key,
+                format!(
+                    "toolset `{name}` belongs to tenant `{}`, and this client to tenant `{tenant}`; a client may only use its own tenant's toolsets",
+                    found.tenant
+                ),
+            ),
+            Some(_) => toolsets.push(name.clone()),
+        }
+    }
+    let profile = match &raw_client.profile {
+        None => Profile::Default,
+        Some(word) => Profile::from_name(word.get_ref()).unwrap_or_else(|| {
+            p.at(
+                word.span(),
+                format!("{at}.profile"),
+                format!(
+                    "unknown profile `{}`; use `default`, `openai-strict` or `gemini`",
+                    word.get_ref()
+                ),
+            );
+            Profile::Default
+        }),
+    };
+    Some(Client {
+        id,
+        tenant: tenant.clone(),
+        key_hashes,
+        oauth_client_ids,
+        toolsets,
+        profile,
+    })
+}
+
+/// The client ids of access tokens that name the client at `at`: each
+/// names one client application only.
+fn token_clients(
+    at: &str,
+    raw_client: &RawClient,
+    names: &Names<'_>,
+    config: &Config,
+    p: &mut Problems<'_>,
+) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for (j, token_client) in raw_client.oauth_client_ids.iter().enumerate() {
+        let key = format!("{at}.oauth_client_ids[{j}]");
+        let name = token_client.get_ref();
+        if !names.authorized {
+            p.at(token_client.span(), key, "client ids of access tokens need the `[authorization]` section that issues the tokens; add it, or remove them");
+        } else if name.trim().is_empty() {
+            p.at(token_client.span(), key, "the client id is blank");
+        } else if let Some(other) = config
+            .clients
+            .values()
+            .find(|c| c.oauth_client_ids.contains(name))
+        {
+            p.at(
+                token_client.span(),
+                key,
+                format!(
+                    "`{name}` already names client `{}`: a token is one client application's",
+                    other.id
+                ),
+            );
+        } else if !ids.contains(name) {
+            ids.push(name.clone());
+        }
+    }
+    ids
+}
+
+/// The `i`th mapping's versions, checked; `None` when the mapping is
+/// refused as a whole.
+fn check_mapping(
+    i: usize,
+    mapping: &RawMapping,
+    names: &Names<'_>,
+    config: &Config,
+    registry: &Registry,
+    p: &mut Problems<'_>,
+) -> Option<Vec<(u32, Status)>> {
+    let at = format!("mapping[{i}]");
+    let name = mapping.tool.get_ref();
+    let refusal = if config.mappings.contains_key(name) {
+        Some(format!("duplicate mapping for `{name}`"))
+    } else if names.gateway.contains(name) {
+        Some(format!(
+            "`{name}` is a gateway tool: its versions and statuses are its `[[gateway_tool.version]]` sections; remove this mapping"
+        ))
+    } else if names.derived.binary_search(&name.as_str()).is_err() {
+        Some(format!(
+            "unknown tool `{name}`{}",
+            p.suggestion(name, names.registered.iter().map(String::as_str))
+        ))
+    } else {
+        None
+    };
+    if let Some(refusal) = refusal {
+        p.at(mapping.tool.span(), format!("{at}.tool"), refusal);
+        return None;
+    }
+    let mut versions: Vec<(u32, Status)> = Vec::new();
+    for (j, version) in mapping.versions.iter().enumerate() {
+        let key = format!("{at}.versions[{j}]");
+        if let Some(checked) = check_mapped_version(&key, name, version, &versions, registry, p) {
+            versions.push(checked);
+        }
+    }
+    Some(versions)
+}
+
+/// One version of a mapping: a registered version of the tool, listed
+/// once, with a known status.
+fn check_mapped_version(
+    key: &str,
+    name: &str,
+    version: &RawVersion,
+    earlier: &[(u32, Status)],
+    registry: &Registry,
+    p: &mut Problems<'_>,
+) -> Option<(u32, Status)> {
+    let status = Status::from_name(version.status.get_ref());
+    if status.is_none() {
+        p.at(
+            version.status.span(),
+            format!("{key}.status"),
+            format!(
+                "unknown status `{}`; use draft, proposed, published or deprecated",
+                version.status.get_ref()
+            ),
+        );
+    }
+    let at = format!("{key}.version");
+    let Some(number) = u32::try_from(*version.version.get_ref())
+        .ok()
+        .filter(|n| *n >= 1)
+    else {
+        p.at(
+            version.version.span(),
+            at,
+            "versions are whole numbers from 1 up",
+        );
+        return None;
+    };
+    if registry.get(name, number).is_none() {
+        let have: Vec<String> = registry.versions(name).map(|v| v.to_string()).collect();
+        p.at(
+            version.version.span(),
+            at,
+            format!(
+                "no registered type provides `{name}` version {number} (registered: {}); add `#[tool(version = {number})]` to a type or fix the number",
+                have.join(", ")
+            ),
+        );
+        return None;
+    }
+    if earlier.iter().any(|(n, _)| *n == number) {
+        p.at(
+            version.version.span(),
+            at,
+            format!("version {number} is listed twice"),
+        );
+        return None;
+    }
+    Some((number, status?))
+}
+
+/// `catalog.keyless_client`, if it names a client application.
+fn check_keyless(raw: &RawConfig, config: &Config, p: &mut Problems<'_>) -> Option<String> {
+    let keyless = raw.catalog.keyless_client.as_ref()?;
+    let id = keyless.get_ref();
+    if config.clients.contains_key(id) {
+        return Some(id.clone());
+    }
+    p.at(
+        keyless.span(),
+        "catalog.keyless_client",
+        format!(
+            "unknown client `{id}`{}; name a [[client]] whose tools anyone may call without a key",
+            p.suggestion(id, config.clients.keys().map(String::as_str))
+        ),
+    );
+    None
+}
+
 /// Records what is wrong with naming `name` in a toolset; true if anything.
 fn tool_problem(
     name: &str,
@@ -392,7 +486,7 @@ fn tool_problem(
     key: &str,
     config: &Config,
     registry: &Registry,
-    registered: &[&str],
+    registered: &[String],
     p: &mut Problems<'_>,
 ) -> bool {
     if name == META_TOOL {
@@ -403,13 +497,16 @@ fn tool_problem(
         );
         return true;
     }
-    if registered.binary_search(&name).is_err() {
+    if registered
+        .binary_search_by(|known| known.as_str().cmp(name))
+        .is_err()
+    {
         p.at(
             span,
             key,
             format!(
                 "unknown tool `{name}`{}",
-                p.suggestion(name, registered.iter().copied())
+                p.suggestion(name, registered.iter().map(String::as_str))
             ),
         );
         return true;
