@@ -316,7 +316,7 @@ pub(crate) async fn follow(
         let (store, registry) = (store.clone(), http.service().catalog().registry().clone());
         let timeouts = http.service().http_timeouts();
         tokio::spawn(async move {
-            let served = toolschema::store::http::serve(
+            let served = toolschema::store::admin::serve(
                 listener,
                 store,
                 registry,

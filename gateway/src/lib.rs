@@ -20,12 +20,12 @@
 //! # drop(catalog);
 //! ```
 
-mod http;
 #[cfg(feature = "import")]
 pub mod import;
 mod redact;
+mod transport;
 
-pub use http::HttpTransport;
+pub use transport::HttpTransport;
 
 /// Where the transport reads a downstream's credentials: each is named in
 /// the configuration (`auth = { kind = "bearer", env = "PETS_TOKEN" }`) and

@@ -17,7 +17,7 @@ use crate::{CHANNEL, Store, StoreError, load_with};
 
 /// What a replica knows of its store, for a health endpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Health {
+pub struct FollowerHealth {
     /// Whether it is connected and listening for changes now.
     pub connected: bool,
     /// The revision it serves.
@@ -70,7 +70,7 @@ impl Default for Timing {
 /// serving.
 #[derive(Debug)]
 pub struct Follower {
-    health: Arc<Mutex<Health>>,
+    health: Arc<Mutex<FollowerHealth>>,
     task: JoinHandle<()>,
 }
 
@@ -82,7 +82,7 @@ impl Drop for Follower {
 
 impl Follower {
     pub(crate) fn start(store: Store, catalog: Arc<Catalog>, revision: i64) -> Follower {
-        let health = Arc::new(Mutex::new(Health {
+        let health = Arc::new(Mutex::new(FollowerHealth {
             connected: false,
             revision,
             disconnected_since: Some(now()),
@@ -94,18 +94,23 @@ impl Follower {
     }
 
     /// What the replica knows of its store now.
-    pub fn health(&self) -> Health {
+    pub fn health(&self) -> FollowerHealth {
         update(&self.health, |h| h.clone())
     }
 
     /// A shared handle on the health, for a probe that outlives borrows.
-    pub fn health_handle(&self) -> impl Fn() -> Health + Send + Sync + 'static {
+    pub fn health_handle(&self) -> impl Fn() -> FollowerHealth + Send + Sync + 'static {
         let health = self.health.clone();
         move || update(&health, |h| h.clone())
     }
 }
 
-async fn follow(store: Store, catalog: Arc<Catalog>, health: Arc<Mutex<Health>>, timing: Timing) {
+async fn follow(
+    store: Store,
+    catalog: Arc<Catalog>,
+    health: Arc<Mutex<FollowerHealth>>,
+    timing: Timing,
+) {
     let mut wait = timing.retry_first;
     loop {
         match session(&store, &catalog, &health, timing).await {
@@ -141,7 +146,7 @@ async fn follow(store: Store, catalog: Arc<Catalog>, health: Arc<Mutex<Health>>,
 async fn session(
     store: &Store,
     catalog: &Arc<Catalog>,
-    health: &Arc<Mutex<Health>>,
+    health: &Arc<Mutex<FollowerHealth>>,
     timing: Timing,
 ) -> Result<String, StoreError> {
     let mut config = store.config.clone();
@@ -197,7 +202,7 @@ async fn session(
 async fn load(
     client: &mut Client,
     catalog: &Arc<Catalog>,
-    health: &Arc<Mutex<Health>>,
+    health: &Arc<Mutex<FollowerHealth>>,
     reconnected: bool,
 ) -> Result<(), StoreError> {
     let revision: i64 = client
@@ -241,7 +246,7 @@ async fn load(
     }
 }
 
-fn disconnected(health: &Arc<Mutex<Health>>, why: String) {
+fn disconnected(health: &Arc<Mutex<FollowerHealth>>, why: String) {
     update(health, |h| {
         if h.connected || h.disconnected_since.is_none() {
             h.disconnected_since = Some(now());
@@ -251,7 +256,10 @@ fn disconnected(health: &Arc<Mutex<Health>>, why: String) {
     });
 }
 
-fn update<T>(health: &Arc<Mutex<Health>>, change: impl FnOnce(&mut Health) -> T) -> T {
+fn update<T>(
+    health: &Arc<Mutex<FollowerHealth>>,
+    change: impl FnOnce(&mut FollowerHealth) -> T,
+) -> T {
     match health.lock() {
         Ok(mut health) => change(&mut health),
         Err(poisoned) => change(&mut poisoned.into_inner()),

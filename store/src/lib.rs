@@ -19,7 +19,7 @@
 //!   then loads the whole configuration, and loads it again after every
 //!   reconnection (notifications sent while it was away are not replayed).
 //!   While the database is unreachable it keeps serving the last good
-//!   snapshot, and its [`Health`] says so.
+//!   snapshot, and its [`FollowerHealth`] says so.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), toolschema_store::StoreError> {
@@ -41,10 +41,10 @@
 //! ```
 
 mod action;
+#[cfg(feature = "admin-http")]
+pub mod admin;
 mod db;
 mod follow;
-#[cfg(feature = "admin-http")]
-pub mod http;
 mod link;
 mod records;
 
@@ -58,7 +58,7 @@ use toolschema_runtime::call::Registry;
 
 pub use action::{Action, Done, Refused};
 pub use db::CHANNEL;
-pub use follow::{Follower, Health};
+pub use follow::{Follower, FollowerHealth};
 pub use records::{Body, Kind, Problem, Problems, Records, Rendered, SETTINGS, Version};
 
 mod embedded {

@@ -10,7 +10,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::mpsc;
 
-use super::caller::Caller;
+use super::authenticated::Authenticated;
 use crate::notices::Notice;
 use crate::service::Service;
 
@@ -29,7 +29,7 @@ pub(super) struct Stream {
 /// server shuts down.
 pub(super) fn events(
     service: &Arc<Service>,
-    caller: &Caller,
+    caller: &Authenticated,
     stream: Stream,
     notice: impl Fn() -> Option<String> + Send + 'static,
 ) -> Response {

@@ -14,11 +14,11 @@
 //!
 //! Every request passes the `Host`/`Origin` guard (loopback names, and
 //! hosts allowed by the server) and is authenticated as one client
-//! application by the `Caller` extractor (`Authorization: Bearer <key>` or
+//! application by the `Authenticated` extractor (`Authorization: Bearer <key>` or
 //! `X-API-Key: <key>`; no key in open mode).
 
+mod authenticated;
 mod body;
-mod caller;
 mod events;
 mod listen;
 mod rest;
@@ -42,7 +42,7 @@ use crate::mcp::{
     Answer, Backchannel, Headers, Incoming, LIST_CHANGED, Protocol, STATELESS_VERSION, Session,
 };
 use crate::service::Service;
-use caller::Caller;
+use authenticated::Authenticated;
 use events::{Stream, events};
 pub use listen::{read_body, serve_router};
 
@@ -69,11 +69,11 @@ fn router(service: Arc<Service>) -> Router {
     let router = router
         .route(
             "/.well-known/oauth-protected-resource",
-            get(caller::resource_metadata),
+            get(authenticated::resource_metadata),
         )
         .route(
             "/.well-known/oauth-protected-resource/{*path}",
-            get(caller::resource_metadata),
+            get(authenticated::resource_metadata),
         );
     router
         .layer(axum::middleware::from_fn({
@@ -82,7 +82,7 @@ fn router(service: Arc<Service>) -> Router {
         }))
         .layer(axum::middleware::from_fn_with_state(
             service.clone(),
-            caller::guard_host,
+            authenticated::guard_host,
         ))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(service)
@@ -354,11 +354,11 @@ fn accepts_events(headers: &HeaderMap) -> bool {
 /// `POST /mcp`.
 async fn mcp(
     State(service): State<Arc<Service>>,
-    caller: Caller,
+    caller: Authenticated,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let Caller {
+    let Authenticated {
         snapshot,
         view,
         credential,
@@ -420,7 +420,7 @@ async fn mcp(
         && let Some(name) = request.params().get("name").and_then(|n| n.as_str())
         && view.def_of(name).is_none()
     {
-        let probe = Caller {
+        let probe = Authenticated {
             snapshot: snapshot.clone(),
             view: view.clone(),
             credential: credential.clone(),
@@ -443,7 +443,7 @@ async fn mcp(
                 &Backchannel::none(),
             )
             .await;
-        let caller = Caller {
+        let caller = Authenticated {
             snapshot: snapshot.clone(),
             view,
             credential,
@@ -463,7 +463,7 @@ async fn mcp(
     }
     let mcp_headers = McpHeaders::of(&headers);
     let worker = service.clone();
-    let caller = Caller {
+    let caller = Authenticated {
         snapshot: snapshot.clone(),
         view: view.clone(),
         credential,
@@ -533,7 +533,7 @@ async fn mcp(
 /// The response of an answer that sent no notifications first.
 fn respond(
     service: &Arc<Service>,
-    caller: &Caller,
+    caller: &Authenticated,
     version: &'static str,
     method: &str,
     answer: Answer,
@@ -560,7 +560,7 @@ fn respond(
 /// `GET /mcp`: the handshake era's event stream.
 async fn stream(
     State(service): State<Arc<Service>>,
-    caller: Caller,
+    caller: Authenticated,
     headers: HeaderMap,
 ) -> Response {
     let version = Protocol::version_of(None, &Session::default(), protocol_header(&headers));

@@ -16,21 +16,21 @@ use axum::response::Response;
 use bytes::Bytes;
 use serde_json::{Value, json};
 use toolschema_catalog::Snapshot;
-use toolschema_runtime::call::{CallError, Caller as CallContext, StructuredJson};
+use toolschema_runtime::call::{CallError, Caller, StructuredJson};
 use toolschema_runtime::project::{META_TOOL, Revision, apply_profile, meta_tool};
 
-use super::caller::Caller;
+use super::authenticated::Authenticated;
 use super::{json_response, refusal};
 use crate::service::Service;
 
-pub(super) async fn list(caller: Caller) -> Response {
+pub(super) async fn list(caller: Authenticated) -> Response {
     json_response(
         StatusCode::OK,
         caller.view.list_json(Revision::LATEST).to_string(),
     )
 }
 
-pub(super) async fn schema(caller: Caller, Path(name): Path<String>) -> Response {
+pub(super) async fn schema(caller: Authenticated, Path(name): Path<String>) -> Response {
     if name == META_TOOL && caller.view.has_meta_tool() {
         let descriptor = apply_profile(meta_tool(), caller.view.profile());
         return json_response(StatusCode::OK, descriptor.to_compact_string());
@@ -43,7 +43,7 @@ pub(super) async fn schema(caller: Caller, Path(name): Path<String>) -> Response
 
 pub(super) async fn call(
     State(service): State<Arc<Service>>,
-    caller: Caller,
+    caller: Authenticated,
     Path(name): Path<String>,
     body: Bytes,
 ) -> Response {
@@ -88,8 +88,8 @@ pub(super) async fn call(
     }
     // A large body's arguments are read off the async workers.
     let context = match body.len() > crate::offload::LARGE_REQUEST {
-        true => CallContext::anonymous().with_offload(service.blocking.clone()),
-        false => CallContext::anonymous(),
+        true => Caller::anonymous().with_offload(service.blocking.clone()),
+        false => Caller::anonymous(),
     };
     match caller
         .snapshot
@@ -146,7 +146,7 @@ pub(super) async fn call(
 
 /// `POST /v1/tools/discover_tool_schema/call`: the Full descriptor of the
 /// tool `{"name": ...}` names, as the meta-tool returns it over MCP.
-fn discover(caller: &Caller, arguments: &Value) -> Response {
+fn discover(caller: &Authenticated, arguments: &Value) -> Response {
     let Some(target) = arguments.get("name").and_then(Value::as_str) else {
         let violation = json!({
             "path": "/name",

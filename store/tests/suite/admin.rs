@@ -42,7 +42,7 @@ fn start() -> (Store, SocketAddr, String, tokio::runtime::Runtime) {
             .await
             .expect("bind");
         let address = listener.local_addr().expect("address");
-        tokio::spawn(toolschema_store::http::serve(
+        tokio::spawn(toolschema_store::admin::serve(
             listener,
             store.clone(),
             Arc::new(registry),

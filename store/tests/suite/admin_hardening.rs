@@ -29,7 +29,7 @@ fn serve(store: Store, timeouts: HttpTimeouts) -> (SocketAddr, tokio::runtime::R
             .expect("bind");
         let address = listener.local_addr().expect("address");
         let registry = Arc::new(toolschema_demo::registry());
-        tokio::spawn(toolschema_store::http::serve(
+        tokio::spawn(toolschema_store::admin::serve(
             listener,
             store,
             registry,

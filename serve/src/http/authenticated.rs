@@ -1,5 +1,5 @@
 //! Who is calling: the `Host`/`Origin` guard every request passes, and the
-//! [`Caller`] extractor that authenticates a request as one client
+//! [`Authenticated`] extractor that authenticates a request as one client
 //! application, written once for every handler.
 
 use std::sync::Arc;
@@ -104,7 +104,7 @@ pub(super) async fn guard_host(
 /// request is the one open client; with one, a request without a key is
 /// the `keyless_client`, if the configuration names one.
 #[derive(Debug, Clone)]
-pub(super) struct Caller {
+pub(super) struct Authenticated {
     pub(super) snapshot: Arc<Snapshot>,
     pub(super) view: Arc<ClientView>,
     /// How it authenticated, to tell later whether it still does.
@@ -180,7 +180,7 @@ impl Credential {
     }
 }
 
-impl Caller {
+impl Authenticated {
     /// The `403 insufficient_scope` answer when this caller's token lacks
     /// the scopes `tool` needs (a tool of its client that its scopes do not
     /// unlock); `None` otherwise.
@@ -345,7 +345,7 @@ async fn token_caller(
     service: &Service,
     snapshot: Arc<Snapshot>,
     token: &str,
-) -> Result<Caller, Response> {
+) -> Result<Authenticated, Response> {
     let Some(authorization) = snapshot.authorization() else {
         return Err(unauthorized(
             "access tokens are not accepted",
@@ -378,25 +378,25 @@ async fn token_caller(
         expires: verified.expires,
     };
     let view = credential.narrow(&snapshot, view);
-    Ok(Caller {
+    Ok(Authenticated {
         snapshot,
         view,
         credential,
     })
 }
 
-impl FromRequestParts<Arc<Service>> for Caller {
+impl FromRequestParts<Arc<Service>> for Authenticated {
     type Rejection = Response;
 
     async fn from_request_parts(
         parts: &mut Parts,
         service: &Arc<Service>,
-    ) -> Result<Caller, Response> {
+    ) -> Result<Authenticated, Response> {
         let snapshot = service.catalog.snapshot();
         if !snapshot.is_governed() {
             // Open mode: no keys, whatever a client sends.
             if let Some(view) = snapshot.keyless_client().cloned() {
-                return Ok(Caller {
+                return Ok(Authenticated {
                     snapshot,
                     view,
                     credential: Credential::Open,
@@ -441,7 +441,7 @@ impl FromRequestParts<Arc<Service>> for Caller {
         };
         let sent = matches!(credential, Credential::Key(_));
         match view {
-            Some(view) => Ok(Caller {
+            Some(view) => Ok(Authenticated {
                 snapshot,
                 view,
                 credential,

@@ -93,7 +93,7 @@ impl Admin {
 /// let store = toolschema_store::Store::new("postgresql://toolschema@localhost/catalog")?;
 /// let registry = Arc::new(toolschema_runtime::call::Registry::new());
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:9090").await?;
-/// axum::serve(listener, toolschema_store::http::router(store, registry)).await?;
+/// axum::serve(listener, toolschema_store::admin::router(store, registry)).await?;
 /// # Ok(())
 /// # }
 /// ```
@@ -143,7 +143,7 @@ fn router_with(store: Store, registry: Arc<Registry>, timeouts: HttpTimeouts) ->
 /// let registry = Arc::new(toolschema_runtime::call::Registry::new());
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:9090").await?;
 /// let timeouts = toolschema_serve::HttpTimeouts::default();
-/// toolschema_store::http::serve(listener, store, registry, timeouts, std::future::pending()).await?;
+/// toolschema_store::admin::serve(listener, store, registry, timeouts, std::future::pending()).await?;
 /// # Ok(())
 /// # }
 /// ```
