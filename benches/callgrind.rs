@@ -14,6 +14,7 @@
 use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use toolschema_gateway::{encode, soap};
 
 use serde::Deserialize;
 use toolschema::{Context, Handler, Tool, ToolError, ToolResult};
@@ -273,21 +274,19 @@ fn gateway_call(fixture: &Gateway) -> bool {
         return false;
     };
     let result = if operation.soap().is_some() {
-        let Ok(envelope) = operation.envelope(&arguments) else {
+        let Ok(envelope) = soap::request_envelope(operation, &arguments) else {
             return false;
         };
         black_box(envelope);
-        operation
-            .result_from_envelope(black_box(fixture.answer))
-            .ok()
+        soap::result_from_envelope(operation, black_box(fixture.answer)).ok()
     } else {
-        let Ok(request) = operation.request(&arguments) else {
+        let Ok(request) = encode::request(operation, &arguments) else {
             return false;
         };
         black_box(request);
         serde_json::from_slice::<Value>(black_box(fixture.answer))
             .ok()
-            .and_then(|answer| operation.result(&answer).ok())
+            .and_then(|answer| encode::result(operation, &answer).ok())
     };
     result.is_some_and(|result| fixture.output.check(result).is_ok())
 }

@@ -20,10 +20,14 @@
 //! # drop(catalog);
 //! ```
 
+mod answer;
+pub mod encode;
 #[cfg(feature = "import")]
 pub mod import;
 mod redact;
+pub mod soap;
 mod transport;
+pub mod xml;
 
 pub use transport::HttpTransport;
 

@@ -10,11 +10,13 @@ use serde_json::Value;
 
 use super::SecretSource;
 use super::redact::Secrets;
-use toolschema_catalog::gateway::soap::{self, Answer, NotSoap, Party};
-use toolschema_catalog::gateway::xml::XmlError;
+use crate::answer::Reader;
+use crate::encode::{self, MappingError, form_body};
+use crate::soap::{self, Answer, NotSoap, Party};
+use crate::xml::XmlError;
 use toolschema_catalog::gateway::{
     Auth, Downstream, Encoding, GatewayVersion, Method, Operation, SoapOperation, SoapVersion,
-    Transport, form_body,
+    Transport,
 };
 use toolschema_runtime::call::{
     CallError, Context, DynamicFuture, DynamicTool, Produced, ToolError, ToolResult,
@@ -89,6 +91,7 @@ impl Transport for HttpTransport {
         match self.client(downstream.timeout(), downstream.connect_timeout()) {
             Ok(client) => Arc::new(GatewayCall {
                 tool: version.def().name.clone(),
+                reader: Arc::new(Reader::of(version.operation())),
                 operation: version.operation_shared().clone(),
                 downstream: downstream.clone(),
                 client,
@@ -119,6 +122,8 @@ impl DynamicTool for Unavailable {
 struct GatewayCall {
     tool: Text,
     operation: Arc<Operation>,
+    /// How a REST answer is read: only where the results come from.
+    reader: Arc<Reader>,
     downstream: Arc<Downstream>,
     client: reqwest::Client,
     secrets: Arc<dyn SecretSource>,
@@ -129,6 +134,7 @@ impl DynamicTool for GatewayCall {
         let call = Call {
             tool: self.tool.clone(),
             operation: self.operation.clone(),
+            reader: self.reader.clone(),
             downstream: self.downstream.clone(),
             client: self.client.clone(),
             secrets: self.secrets.clone(),
@@ -140,6 +146,7 @@ impl DynamicTool for GatewayCall {
 struct Call {
     tool: Text,
     operation: Arc<Operation>,
+    reader: Arc<Reader>,
     downstream: Arc<Downstream>,
     client: reqwest::Client,
     secrets: Arc<dyn SecretSource>,
@@ -169,9 +176,7 @@ impl Call {
     }
 
     async fn run(self, arguments: Value) -> Result<Produced, CallError> {
-        let request = self
-            .operation
-            .request(&arguments)
+        let request = encode::request(&self.operation, &arguments)
             .map_err(|error| tool_error(capitalized(&error.to_string())))?;
         let secrets = match Secrets::of(self.downstream.auth(), |name| self.secrets.secret(name)) {
             Ok(secrets) => secrets,
@@ -181,7 +186,7 @@ impl Call {
                 )));
             }
         };
-        let mut url = self.downstream.endpoint(&request);
+        let mut url = encode::endpoint(&self.downstream, &request);
         if let (Some(Auth::Query { param, .. }), [key]) =
             (&self.downstream.auth(), secrets.values())
         {
@@ -453,7 +458,11 @@ impl Call {
             };
             return Ok(Produced::Content(ToolResult::text(text)));
         }
-        let read = self.operation.result_from_json(&bytes);
+        let read = self.reader.map(&bytes).map_err(|unplaced| {
+            unplaced.map(|field| MappingError::Unmappable {
+                exposed: self.operation.results()[field].exposed.to_string(),
+            })
+        });
         drop(bytes);
         let mut result = read.map_err(|error| match error {
             Some(error) => self.defect(error.to_string()),
@@ -469,9 +478,7 @@ impl Call {
     /// The mapped result of a downstream's `answer`, with no credential in
     /// it.
     fn result(&self, answer: &Value, secrets: &Secrets) -> Result<Produced, CallError> {
-        let mut result = self
-            .operation
-            .result(answer)
+        let mut result = encode::result(&self.operation, answer)
             .map_err(|error| self.defect(error.to_string()))?;
         secrets.scrub_value(&mut result);
         Ok(Produced::Structured(result))

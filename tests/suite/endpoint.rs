@@ -7,6 +7,7 @@
 
 use crate::support::http;
 use std::sync::{Arc, Mutex};
+use toolschema_gateway::encode;
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -98,8 +99,8 @@ fn url_for(tool: usize, arguments: &Value) -> Result<url::Url, String> {
     let tool = &config.gateway_tools()[tool];
     let operation = tool.versions()[0].operation();
     let downstream = config.downstream(tool.downstream()).expect("downstream");
-    let request = operation.request(arguments).map_err(|e| e.to_string())?;
-    Ok(url::Url::parse(&downstream.url(&request)).expect("a URL"))
+    let request = encode::request(operation, arguments).map_err(|e| e.to_string())?;
+    Ok(url::Url::parse(&encode::url(downstream, &request)).expect("a URL"))
 }
 
 fn decoded(segment: &str) -> String {

@@ -4,7 +4,8 @@
 use serde_json::Value;
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
-use toolschema::catalog::gateway::{DownstreamRequest, GatewayVersion};
+use toolschema::catalog::gateway::GatewayVersion;
+use toolschema_gateway::encode::{self, DownstreamRequest};
 use toolschema_gateway::import::{ImportOptions, Imported, import_openapi, parse_document};
 
 /// `text` (OpenAPI or Swagger, JSON or YAML) imported with `downstream`
@@ -42,8 +43,5 @@ pub(crate) fn version(config: &Config, name: &str) -> GatewayVersion {
 
 /// The request the tool `name` sends for `arguments`.
 pub(crate) fn request(config: &Config, name: &str, arguments: Value) -> DownstreamRequest {
-    version(config, name)
-        .operation()
-        .request(&arguments)
-        .unwrap_or_else(|e| panic!("{e}"))
+    encode::request(version(config, name).operation(), &arguments).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -13,8 +13,8 @@ use super::raw::{RawAuth, RawDownstream, RawField, RawGatewayTool, RawGatewayVer
 use crate::gateway::{
     ArgumentMap, Auth, Downstream, DownstreamProtocol, Encoding, FieldKind, FieldPath, FieldSpec,
     GatewayTool, GatewayVersion, Location, Method, Operation, PathPart, ResultMap, SoapOperation,
-    SoapVersion, XmlNode, answer_reader, container_pairs, describe, is_header_value,
-    is_managed_header, is_xml_name, parse_template, template_problem,
+    SoapVersion, XmlNode, container_pairs, describe, is_header_value, is_managed_header,
+    is_xml_name, parse_template, template_problem,
 };
 use crate::rules::Status;
 use toolschema_runtime::model::{Annotations, Literal, Number, Ref, Text, ToolDef};
@@ -852,7 +852,6 @@ fn check_version(
                     .map(|m| (&m.exposed, &m.source)),
             ),
             result_containers: container_pairs(results.iter().map(|r| (&r.source, &r.exposed))),
-            answer: answer_reader(&results),
             arguments: maps,
             results,
             encoding: encoding.unwrap_or_default(),

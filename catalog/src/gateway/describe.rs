@@ -11,19 +11,26 @@ use toolschema_runtime::model::{
 
 /// The JSON type of a configured field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FieldKind {
+pub enum FieldKind {
+    /// `type = "string"`.
     String,
+    /// `type = "integer"`.
     Integer,
+    /// `type = "number"`.
     Number,
+    /// `type = "boolean"`.
     Boolean,
+    /// `type = "object"`.
     Object,
+    /// `type = "array"`.
     Array,
     /// Any JSON value (with a `schema`, the values it accepts).
     Any,
 }
 
 impl FieldKind {
-    pub(crate) fn from_name(name: &str) -> Option<FieldKind> {
+    /// The type of a configuration word.
+    pub fn from_name(name: &str) -> Option<FieldKind> {
         Some(match name {
             "string" => FieldKind::String,
             "integer" => FieldKind::Integer,
@@ -36,7 +43,8 @@ impl FieldKind {
         })
     }
 
-    pub(crate) fn name(self) -> &'static str {
+    /// The type's configuration word.
+    pub fn name(self) -> &'static str {
         match self {
             FieldKind::String => "string",
             FieldKind::Integer => "integer",
@@ -48,12 +56,13 @@ impl FieldKind {
         }
     }
 
-    pub(crate) fn is_scalar(self) -> bool {
+    /// Whether a value of the type is one scalar.
+    pub fn is_scalar(self) -> bool {
         !matches!(self, FieldKind::Object | FieldKind::Array | FieldKind::Any)
     }
 
     /// Whether a literal is of this type.
-    pub(crate) fn admits(self, literal: &Literal) -> bool {
+    pub fn admits(self, literal: &Literal) -> bool {
         matches!(
             (self, literal),
             (FieldKind::String, Literal::Str(_))

@@ -16,26 +16,20 @@
 //! served exactly as a derived tool; its [`Operation`] stays behind the
 //! descriptor and no source path ever reaches a client.
 
-mod answer;
 mod describe;
-mod mapping;
 mod path;
-#[cfg(feature = "soap")]
-pub mod soap;
-#[cfg(feature = "soap")]
-pub mod xml;
+mod plan;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use mapping::{DownstreamRequest, MappingError, SegmentProblem, form_body};
-pub use path::{FieldPath, WHOLE};
-#[cfg(feature = "soap")]
-pub use soap::EnvelopeError;
+pub use describe::FieldKind;
+pub use path::{Document, FieldPath, Step, WHOLE};
+pub use plan::{container_pairs, template_problem};
 
-pub(crate) use describe::{FieldKind, FieldSpec, describe};
-pub use mapping::template_problem;
-pub(crate) use mapping::{answer_reader, container_pairs, parse_template};
+pub(crate) use describe::{FieldSpec, describe};
+pub use path::PathError;
+pub(crate) use plan::parse_template;
 
 use std::collections::HashMap;
 
@@ -105,6 +99,11 @@ impl Downstream {
     /// The URL operation paths are appended to.
     pub fn base_url(&self) -> &str {
         self.base_url.as_str()
+    }
+
+    /// [`base_url`](Self::base_url), parsed.
+    pub fn base(&self) -> &url::Url {
+        &self.base_url
     }
 
     /// How long a call may take, from connecting to the last byte.
@@ -256,28 +255,35 @@ impl Location {
 
 /// One piece of a path template.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum PathPart {
+pub enum PathPart {
+    /// Text written as it is.
     Literal(String),
+    /// `{name}`: the value of the argument whose source is `name`.
     Variable(String),
 }
 
 /// An argument's way from the client's arguments into the request.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ArgumentMap {
-    pub(crate) exposed: FieldPath,
-    pub(crate) location: Location,
-    pub(crate) source: FieldPath,
+pub struct ArgumentMap {
+    /// Where the value is in the client's arguments.
+    pub exposed: FieldPath,
+    /// Where it goes in the request.
+    pub location: Location,
+    /// Its name or place there.
+    pub source: FieldPath,
     /// A query list sent as one parameter, its values joined by commas
     /// (OpenAPI's `form` style without explode).
-    pub(crate) joined: bool,
+    pub joined: bool,
 }
 
 /// A result field's way from the downstream's answer into the result.
 /// (Whether it must be there is the output schema's to say.)
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ResultMap {
-    pub(crate) exposed: FieldPath,
-    pub(crate) source: FieldPath,
+pub struct ResultMap {
+    /// Where the value goes in the result.
+    pub exposed: FieldPath,
+    /// Where it comes from in the answer.
+    pub source: FieldPath,
 }
 
 /// What calling one version of a gateway tool does: the part of the
@@ -293,8 +299,6 @@ pub struct Operation {
     pub(crate) body_containers: Vec<(FieldPath, FieldPath)>,
     /// Arrays of objects the results come through (source, exposed).
     pub(crate) result_containers: Vec<(FieldPath, FieldPath)>,
-    /// How a REST answer is read: only where the results come from.
-    pub(crate) answer: answer::Reader,
     /// How the body is written.
     pub(crate) encoding: Encoding,
     /// Headers every call sends, as configured for the version.
@@ -320,6 +324,53 @@ impl Operation {
     /// How the body is written.
     pub fn encoding(&self) -> Encoding {
         self.encoding
+    }
+
+    /// The tool's name.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// The path template's pieces.
+    pub fn path(&self) -> &[PathPart] {
+        &self.path
+    }
+
+    /// Each argument's way into the request.
+    pub fn arguments(&self) -> &[ArgumentMap] {
+        &self.arguments
+    }
+
+    /// Each result field's way out of the answer.
+    pub fn results(&self) -> &[ResultMap] {
+        &self.results
+    }
+
+    /// Arrays of objects the body's arguments go through (exposed,
+    /// source).
+    pub fn body_containers(&self) -> &[(FieldPath, FieldPath)] {
+        &self.body_containers
+    }
+
+    /// Arrays of objects the results come through (source, exposed).
+    pub fn result_containers(&self) -> &[(FieldPath, FieldPath)] {
+        &self.result_containers
+    }
+
+    /// Headers every call sends.
+    pub fn fixed_headers(&self) -> &[(String, String)] {
+        &self.fixed_headers
+    }
+
+    /// Query parameters every call sends.
+    pub fn fixed_query(&self) -> &[(String, String)] {
+        &self.fixed_query
+    }
+
+    /// Whether any result field is mapped (else the answer is passed on as
+    /// text).
+    pub fn maps_results(&self) -> bool {
+        !self.results.is_empty()
     }
 }
 
@@ -367,6 +418,17 @@ impl SoapOperation {
     pub fn response(&self) -> &[XmlNode] {
         &self.response
     }
+
+    /// The request element's content, in the order elements are written.
+    pub fn request(&self) -> &[XmlNode] {
+        &self.request
+    }
+
+    /// Whether the request element's children are in its namespace
+    /// (`elementFormDefault="qualified"`).
+    pub fn qualified(&self) -> bool {
+        self.qualified
+    }
 }
 
 /// An element (or, named `@…`, an attribute) that source paths go
@@ -376,23 +438,23 @@ impl SoapOperation {
 pub struct XmlNode {
     /// The source step's name: an element's local name, or `@` and an
     /// attribute's.
-    pub(crate) name: String,
+    pub name: String,
     /// Whether the element repeats (`[]`): one per item of an array.
-    pub(crate) repeated: bool,
+    pub repeated: bool,
     /// The type of the value a leaf holds.
-    pub(crate) kind: Option<FieldKind>,
-    pub(crate) children: Vec<XmlNode>,
+    pub kind: Option<FieldKind>,
+    /// The elements and attributes inside, in order.
+    pub children: Vec<XmlNode>,
 }
 
 impl XmlNode {
     /// The attribute's name, if this is one.
-    #[cfg_attr(not(feature = "soap"), allow(dead_code))]
-    pub(crate) fn attribute(&self) -> Option<&str> {
+    pub fn attribute(&self) -> Option<&str> {
         self.name.strip_prefix('@')
     }
 
     /// The tree that `paths` (each with its leaf's type) go through.
-    pub(crate) fn tree<'a>(
+    pub fn tree<'a>(
         paths: impl Iterator<Item = (&'a FieldPath, Option<FieldKind>)>,
     ) -> Vec<XmlNode> {
         let mut roots: Vec<XmlNode> = Vec::new();

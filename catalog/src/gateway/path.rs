@@ -12,10 +12,12 @@ use toolschema_runtime::render::{Json, Object};
 /// A JSON document a path walks: `serde_json`'s (arguments, SOAP answers)
 /// or the runtime's own tree (a REST answer, read only where the mapping
 /// looks, and the result built from it).
-pub(crate) trait Document: Clone {
+pub trait Document: Clone {
     /// `null`.
     fn null() -> Self;
+    /// Whether this is `null`.
     fn is_null(&self) -> bool;
+    /// Whether this is an object.
     fn is_object(&self) -> bool;
     /// The member `name` of an object.
     fn member(&self, name: &str) -> Option<&Self>;
@@ -137,12 +139,12 @@ impl Document for Json {
 /// One step of a [`FieldPath`]: a property, then (with `[]`) each item of
 /// the array it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Step {
+pub struct Step {
     /// The property name; empty for the document itself (`[]` first).
     /// Shared: every object a mapping writes names its members with it.
-    pub(crate) name: Text,
+    pub name: Text,
     /// Whether the step goes on into each item of an array.
-    pub(crate) each: bool,
+    pub each: bool,
 }
 
 /// The source path of the whole document.
@@ -157,11 +159,17 @@ pub struct FieldPath {
 
 /// Why a path cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum PathError {
+pub enum PathError {
+    /// The path is empty.
     Empty,
+    /// A step between dots is empty.
     EmptyStep,
+    /// A step is not a name.
     BadName(String),
+    /// `[]` alone stands elsewhere than first.
     RootArrayNotFirst,
+    /// An exposed path starts with `[]` (the arguments and the result are
+    /// objects).
     NoRootArray,
 }
 
@@ -191,7 +199,7 @@ impl FieldPath {
     /// each item of its array, `[]` first for a document that is an
     /// array, and `.` alone for the whole document (a body that is one
     /// value: a string, a list, one of several shapes).
-    pub(crate) fn source(text: &str) -> Result<FieldPath, PathError> {
+    pub fn source(text: &str) -> Result<FieldPath, PathError> {
         if text == WHOLE {
             return Ok(FieldPath {
                 text: WHOLE.to_owned(),
@@ -202,14 +210,14 @@ impl FieldPath {
     }
 
     /// Whether the path is the whole document (`.`).
-    pub(crate) fn is_whole(&self) -> bool {
+    pub fn is_whole(&self) -> bool {
         self.steps.is_empty()
     }
 
     /// Reads the source of a value that goes in the query, a header or the
     /// path: one name, taken as written (`filter.name`, `ids[]` are names
     /// there, not paths).
-    pub(crate) fn name(text: &str) -> Result<FieldPath, PathError> {
+    pub fn name(text: &str) -> Result<FieldPath, PathError> {
         if text.is_empty() {
             return Err(PathError::Empty);
         }
@@ -224,7 +232,7 @@ impl FieldPath {
 
     /// Reads an exposed path: names a client can be shown (letters,
     /// digits, `_`, `-`), each maybe followed by `[]`.
-    pub(crate) fn exposed(text: &str) -> Result<FieldPath, PathError> {
+    pub fn exposed(text: &str) -> Result<FieldPath, PathError> {
         let is_name = |name: &str| {
             name.len() <= 64
                 && name
@@ -277,22 +285,23 @@ impl FieldPath {
         &self.text
     }
 
-    pub(crate) fn steps(&self) -> &[Step] {
+    /// Its steps, in order.
+    pub fn steps(&self) -> &[Step] {
         &self.steps
     }
 
     /// How many arrays the path goes into.
-    pub(crate) fn arrays(&self) -> usize {
+    pub fn arrays(&self) -> usize {
         self.steps.iter().filter(|s| s.each).count()
     }
 
     /// Whether the path is one property, with no array.
-    pub(crate) fn is_single_name(&self) -> bool {
+    pub fn is_single_name(&self) -> bool {
         self.steps.len() == 1 && !self.steps[0].each
     }
 
     /// The path up to and including its `n`-th array (counted from 1).
-    pub(crate) fn through_array(&self, n: usize) -> FieldPath {
+    pub fn through_array(&self, n: usize) -> FieldPath {
         let mut seen = 0;
         let mut steps = Vec::new();
         for step in &self.steps {
@@ -318,7 +327,7 @@ impl FieldPath {
 
     /// Every value at this path in `document`, with the index taken in
     /// each array on the way. Absent values and `null` are skipped.
-    pub(crate) fn get_all<'a, D: Document>(&self, document: &'a D) -> Vec<(Vec<usize>, &'a D)> {
+    pub fn get_all<'a, D: Document>(&self, document: &'a D) -> Vec<(Vec<usize>, &'a D)> {
         let mut out = Vec::new();
         self.for_each(document, |indices, value| {
             out.push((indices.to_vec(), value))
@@ -329,7 +338,7 @@ impl FieldPath {
     /// Calls `visit` with every value at this path in `document` and the
     /// index taken in each array on the way. Absent values and `null` are
     /// skipped.
-    pub(crate) fn for_each<'a, D: Document>(
+    pub fn for_each<'a, D: Document>(
         &self,
         document: &'a D,
         mut visit: impl FnMut(&[usize], &'a D),
@@ -339,7 +348,7 @@ impl FieldPath {
 
     /// Calls `visit` with each array the path's last `[]` goes into (a
     /// path that ends with `[]`), with the indices taken on the way.
-    pub(crate) fn for_each_array<'a, D: Document>(
+    pub fn for_each_array<'a, D: Document>(
         &self,
         document: &'a D,
         mut visit: impl FnMut(&[usize], &'a D),
@@ -364,7 +373,7 @@ impl FieldPath {
     /// Makes the array the path's last `[]` goes into an empty one if
     /// nothing stands there yet, creating what leads to it: an empty list
     /// stays a list.
-    pub(crate) fn ensure_array<D: Document>(&self, document: &mut D, indices: &[usize]) {
+    pub fn ensure_array<D: Document>(&self, document: &mut D, indices: &[usize]) {
         let Some((last, init)) = self.steps.split_last() else {
             return;
         };
@@ -384,13 +393,13 @@ impl FieldPath {
     }
 
     /// Whether the path ends with `[]`.
-    pub(crate) fn ends_in_array(&self) -> bool {
+    pub fn ends_in_array(&self) -> bool {
         self.steps.last().is_some_and(|s| s.each)
     }
 
     /// Makes the value at this path an empty object if nothing stands
     /// there yet, creating what leads to it.
-    pub(crate) fn ensure_object<D: Document>(&self, document: &mut D, indices: &[usize]) {
+    pub fn ensure_object<D: Document>(&self, document: &mut D, indices: &[usize]) {
         if let Some(slot) = slot(&self.steps, document, indices) {
             slot.become_object();
         }
@@ -399,7 +408,7 @@ impl FieldPath {
     /// Writes `value` at this path in `document`, taking in each array the
     /// index `indices` gives, and creating objects and arrays on the way.
     /// `false` when something else already stands on the way.
-    pub(crate) fn set<D: Document>(&self, document: &mut D, indices: &[usize], value: D) -> bool {
+    pub fn set<D: Document>(&self, document: &mut D, indices: &[usize], value: D) -> bool {
         match slot(&self.steps, document, indices) {
             Some(slot) => {
                 *slot = value;

@@ -22,8 +22,8 @@ use super::{
     Found, ImportError, ImportOptions, Imported, Skipped, downstream_section, every_one_found,
     field_section, join, kebab, snake, written,
 };
+use crate::xml::{self, Element};
 use toolschema_catalog::gateway::SoapVersion;
-use toolschema_catalog::gateway::xml::{self, Element};
 use toolschema_runtime::model::Number;
 use toolschema_runtime::render::{Json as Value, Object as Map};
 

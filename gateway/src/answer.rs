@@ -18,7 +18,7 @@ use core::fmt;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::{FieldPath, ResultMap};
+use toolschema_catalog::gateway::{FieldPath, Operation, ResultMap, container_pairs};
 use toolschema_runtime::model::Text;
 use toolschema_runtime::render::{Json, Object};
 
@@ -51,6 +51,15 @@ struct Place {
 }
 
 impl Reader {
+    /// How a REST answer is read for `operation`'s results: their source
+    /// paths, and the arrays their items come through. Made once per
+    /// version, when a transport takes it on.
+    pub(crate) fn of(operation: &Operation) -> Reader {
+        let results = operation.results();
+        let containers = container_pairs(results.iter().map(|r| (&r.source, &r.exposed)));
+        Reader::new(results, &containers)
+    }
+
     /// The reader of `results`, whose items come through the arrays of
     /// `containers` (source, exposed).
     pub(crate) fn new(results: &[ResultMap], containers: &[(FieldPath, FieldPath)]) -> Reader {
@@ -76,7 +85,7 @@ impl Reader {
     }
 
     /// The place `steps` end at, made if new.
-    fn place_of(&mut self, steps: &[super::path::Step]) -> usize {
+    fn place_of(&mut self, steps: &[toolschema_catalog::gateway::Step]) -> usize {
         let mut at = 0;
         for step in steps {
             if !step.name.is_empty() {
@@ -90,7 +99,7 @@ impl Reader {
     }
 
     /// The place of the array a path ending with `[]` goes into last.
-    fn array_place_of(&mut self, steps: &[super::path::Step]) -> usize {
+    fn array_place_of(&mut self, steps: &[toolschema_catalog::gateway::Step]) -> usize {
         let Some((last, init)) = steps.split_last() else {
             return 0;
         };
@@ -325,8 +334,8 @@ impl<'de> Visitor<'de> for At<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::Reader;
-    use crate::gateway::mapping::container_pairs;
-    use crate::gateway::{FieldPath, ResultMap};
+    use toolschema_catalog::gateway::container_pairs;
+    use toolschema_catalog::gateway::{FieldPath, ResultMap};
     use toolschema_runtime::render::Json;
 
     fn results(pairs: &[(&str, &str)]) -> Vec<ResultMap> {
@@ -432,12 +441,15 @@ source = "lines[].sku"
 type = "string"
 "#;
 
-    fn operations() -> Vec<crate::gateway::Operation> {
+    fn operations() -> Vec<toolschema_catalog::gateway::Operation> {
         let text =
             format!("[[tenant]]\nid = \"t\"\n[[client]]\nid = \"c\"\ntenant = \"t\"\n{TOOLS}");
-        let config =
-            crate::Config::from_toml(&text, "t.toml", &toolschema_runtime::call::Registry::new())
-                .unwrap_or_else(|errors| panic!("{errors}"));
+        let config = toolschema_catalog::Config::from_toml(
+            &text,
+            "t.toml",
+            &toolschema_runtime::call::Registry::new(),
+        )
+        .unwrap_or_else(|errors| panic!("{errors}"));
         config
             .gateway_tools()
             .iter()
@@ -490,12 +502,12 @@ type = "string"
         fn the_streamed_result_is_the_parsed_result(answer in answer()) {
             let bytes = answer.to_string();
             for operation in operations() {
-                let streamed = operation.answer.map(bytes.as_bytes());
-                let parsed = operation.result(&answer);
+                let streamed = super::Reader::of(&operation).map(bytes.as_bytes());
+                let parsed = crate::encode::result(&operation, &answer);
                 match (streamed, parsed) {
                     (Ok(streamed), Ok(parsed)) => proptest::prop_assert_eq!(streamed.to_value(), parsed),
-                    (Err(Some(field)), Err(crate::gateway::MappingError::Unmappable { exposed })) => {
-                        proptest::prop_assert_eq!(operation.results[field].exposed.to_string(), exposed)
+                    (Err(Some(field)), Err(crate::encode::MappingError::Unmappable { exposed })) => {
+                        proptest::prop_assert_eq!(operation.results()[field].exposed.to_string(), exposed)
                     }
                     (streamed, parsed) => proptest::prop_assert!(false, "{streamed:?} against {parsed:?} for {bytes}"),
                 }

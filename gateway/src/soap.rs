@@ -8,8 +8,9 @@ use std::io::Write as _;
 use quick_xml::escape::escape;
 use serde_json::{Map, Value};
 
-use super::xml::{self, Element, XmlError};
-use super::{FieldKind, MappingError, Operation, SoapOperation, SoapVersion, XmlNode};
+use crate::encode::{self, MappingError};
+use crate::xml::{self, Element, XmlError};
+use toolschema_catalog::gateway::{FieldKind, Operation, SoapOperation, SoapVersion, XmlNode};
 
 /// The prefix of the envelope's elements.
 const ENVELOPE: &str = "soap";
@@ -29,87 +30,86 @@ impl core::fmt::Display for EnvelopeError {
 
 impl std::error::Error for EnvelopeError {}
 
-impl Operation {
-    /// For a SOAP operation, the envelope a call with these checked
-    /// `arguments` (exposed names) posts: what the gateway sends, to
-    /// inspect or test a mapping without a downstream.
-    ///
-    /// ```
-    /// use toolschema_runtime::call::Registry;
-    /// use toolschema_catalog::Config;
-    /// use serde_json::json;
-    ///
-    /// let config = Config::from_toml(r#"
-    /// [[tenant]]
-    /// id = "t"
-    ///
-    /// [[client]]
-    /// id = "c"
-    /// tenant = "t"
-    ///
-    /// [[downstream]]
-    /// id = "clock"
-    /// base_url = "https://clock.example/soap"
-    /// protocol = "soap"
-    ///
-    /// [[gateway_tool]]
-    /// name = "clock.now"
-    /// downstream = "clock"
-    ///
-    /// [[gateway_tool.version]]
-    /// version = 1
-    /// status = "published"
-    /// description = "The time in a zone."
-    /// operation = "Now"
-    /// namespace = "urn:clock"
-    ///
-    /// [[gateway_tool.version.argument]]
-    /// name = "zone"
-    /// source = "Zone.@id"
-    /// type = "string"
-    /// "#, "clock.toml", &Registry::new()).unwrap();
-    /// let operation = config.gateway_tools()[0].versions()[0].operation();
-    /// let envelope = operation.envelope(&json!({"zone": "UTC"})).unwrap();
-    /// assert!(String::from_utf8(envelope).unwrap().contains(
-    ///     r#"<m:Now xmlns:m="urn:clock"><m:Zone id="UTC"></m:Zone></m:Now>"#
-    /// ));
-    /// ```
-    pub fn envelope(&self, arguments: &Value) -> Result<Vec<u8>, MappingError> {
-        let soap = self.soap.as_ref().ok_or(MappingError::NotSoap)?;
-        let request = self.request(arguments)?;
-        envelope(
-            self,
-            soap,
-            arguments,
-            request.body.as_ref().unwrap_or(&Value::Null),
-        )
-    }
+/// For a SOAP operation, the envelope a call with these checked
+/// `arguments` (exposed names) posts: what the gateway sends, to
+/// inspect or test a mapping without a downstream.
+///
+/// ```
+/// use toolschema_runtime::call::Registry;
+/// use toolschema_catalog::Config;
+/// use serde_json::json;
+/// use toolschema_gateway::soap;
+///
+/// let config = Config::from_toml(r#"
+/// [[tenant]]
+/// id = "t"
+///
+/// [[client]]
+/// id = "c"
+/// tenant = "t"
+///
+/// [[downstream]]
+/// id = "clock"
+/// base_url = "https://clock.example/soap"
+/// protocol = "soap"
+///
+/// [[gateway_tool]]
+/// name = "clock.now"
+/// downstream = "clock"
+///
+/// [[gateway_tool.version]]
+/// version = 1
+/// status = "published"
+/// description = "The time in a zone."
+/// operation = "Now"
+/// namespace = "urn:clock"
+///
+/// [[gateway_tool.version.argument]]
+/// name = "zone"
+/// source = "Zone.@id"
+/// type = "string"
+/// "#, "clock.toml", &Registry::new()).unwrap();
+/// let operation = config.gateway_tools()[0].versions()[0].operation();
+/// let envelope = soap::request_envelope(operation, &json!({"zone": "UTC"})).unwrap();
+/// assert!(String::from_utf8(envelope).unwrap().contains(
+///     r#"<m:Now xmlns:m="urn:clock"><m:Zone id="UTC"></m:Zone></m:Now>"#
+/// ));
+/// ```
+pub fn request_envelope(operation: &Operation, arguments: &Value) -> Result<Vec<u8>, MappingError> {
+    let soap = operation.soap().ok_or(MappingError::NotSoap)?;
+    let request = encode::request(operation, arguments)?;
+    envelope(
+        operation,
+        soap,
+        arguments,
+        request.body.as_ref().unwrap_or(&Value::Null),
+    )
+}
 
-    /// For a SOAP operation, the tool's result (exposed names) from the
-    /// bytes of a successful answer, or the fault or problem the gateway
-    /// reports for it.
-    pub fn result_from_envelope(&self, answer: &[u8]) -> Result<Value, EnvelopeError> {
-        let soap = self
-            .soap
-            .as_ref()
-            .ok_or_else(|| EnvelopeError(MappingError::NotSoap.to_string()))?;
-        match read(answer, soap.version) {
-            Ok(Answer::Body(Some(element))) => self
-                .result(&source_document(&element, &soap.response))
-                .map_err(|error| EnvelopeError(error.to_string())),
-            Ok(Answer::Body(None)) => Err(EnvelopeError("the SOAP body is empty".to_owned())),
-            Ok(Answer::Fault(fault)) => Err(EnvelopeError(format!(
-                "a SOAP fault blaming the {}: {}",
-                match fault.party {
-                    Party::Sender => "request",
-                    Party::Receiver => "service",
-                    Party::Protocol => "exchange",
-                },
-                fault.reason
-            ))),
-            Err(NotSoap::Xml(error)) => Err(EnvelopeError(error.to_string())),
-            Err(NotSoap::Envelope(problem)) => Err(EnvelopeError(problem)),
+/// For a SOAP operation, the tool's result (exposed names) from the
+/// bytes of a successful answer, or the fault or problem the gateway
+/// reports for it.
+pub fn result_from_envelope(operation: &Operation, answer: &[u8]) -> Result<Value, EnvelopeError> {
+    let soap = operation
+        .soap()
+        .ok_or_else(|| EnvelopeError(MappingError::NotSoap.to_string()))?;
+    match read(answer, soap.version()) {
+        Ok(Answer::Body(Some(element))) => {
+            encode::result(operation, &source_document(&element, soap.response()))
+                .map_err(|error| EnvelopeError(error.to_string()))
         }
+        Ok(Answer::Body(None)) => Err(EnvelopeError("the SOAP body is empty".to_owned())),
+        Ok(Answer::Fault(fault)) => Err(EnvelopeError(format!(
+            "a SOAP fault blaming the {}: {}",
+            match fault.party {
+                Party::Sender => "request",
+                Party::Receiver => "service",
+                Party::Protocol => "exchange",
+            },
+            fault.reason
+        ))),
+        Err(NotSoap::Xml(error)) => Err(EnvelopeError(error.to_string())),
+        Err(NotSoap::Envelope(problem)) => Err(EnvelopeError(problem)),
     }
 }
 
@@ -127,7 +127,7 @@ pub fn envelope(
         // Named by the argument that holds it, looked for only now.
         Err(Unwritable) => Err(MappingError::Unwritable {
             exposed: operation
-                .arguments
+                .arguments()
                 .iter()
                 .find(|argument| {
                     argument
@@ -159,33 +159,33 @@ fn write_envelope(out: &mut Vec<u8>, soap: &SoapOperation, body: &Value) -> Resu
         ":Envelope xmlns:",
         ENVELOPE,
         "=\"",
-        soap.version.envelope_namespace(),
+        soap.version().envelope_namespace(),
         "\"><",
         ENVELOPE,
         ":Body>",
     ] {
         out.extend_from_slice(piece.as_bytes());
     }
-    let prefix = if soap.namespace.is_some() {
+    let prefix = if soap.namespace().is_some() {
         OPERATION
     } else {
         ""
     };
-    open_tag(out, prefix, &soap.element);
-    if let Some(namespace) = &soap.namespace {
+    open_tag(out, prefix, soap.element());
+    if let Some(namespace) = soap.namespace() {
         for piece in [" xmlns:", OPERATION, "=\""] {
             out.extend_from_slice(piece.as_bytes());
         }
-        out.extend_from_slice(escape(namespace.as_str()).as_bytes());
+        out.extend_from_slice(escape(namespace).as_bytes());
         out.push(b'"');
     }
-    write_attributes(out, &soap.request, body)?;
+    write_attributes(out, soap.request(), body)?;
     out.push(b'>');
     if let Value::Object(fields) = body {
-        let child_prefix = if soap.qualified { prefix } else { "" };
-        write_children(out, &soap.request, fields, child_prefix)?;
+        let child_prefix = if soap.qualified() { prefix } else { "" };
+        write_children(out, soap.request(), fields, child_prefix)?;
     }
-    close_tag(out, prefix, &soap.element);
+    close_tag(out, prefix, soap.element());
     for piece in ["</", ENVELOPE, ":Body></", ENVELOPE, ":Envelope>"] {
         out.extend_from_slice(piece.as_bytes());
     }
@@ -508,8 +508,8 @@ mod tests {
     use serde_json::json;
 
     use super::{Answer, NotSoap, Party, read, source_document};
-    use crate::gateway::xml::{XmlError, parse};
-    use crate::gateway::{FieldKind, FieldPath, SoapVersion, XmlNode};
+    use crate::xml::{XmlError, parse};
+    use toolschema_catalog::gateway::{FieldKind, FieldPath, SoapVersion, XmlNode};
 
     fn tree(paths: &[(&str, Option<FieldKind>)]) -> Vec<XmlNode> {
         let paths: Vec<(FieldPath, Option<FieldKind>)> = paths
@@ -580,7 +580,7 @@ mod tests {
 
     #[test]
     fn an_operation_says_what_it_sends_and_what_it_reads() {
-        let config = crate::Config::from_toml(
+        let config = toolschema_catalog::Config::from_toml(
             r#"
 [[tenant]]
 id = "t"
@@ -626,29 +626,27 @@ type = "integer"
         )
         .unwrap_or_else(|errors| panic!("{errors}"));
         let operation = config.gateway_tools()[0].versions()[0].operation();
-        let envelope = operation
-            .envelope(&json!({"sku": "A&B", "tags": ["x", "y"]}))
-            .expect("writable");
+        let envelope =
+            super::request_envelope(operation, &json!({"sku": "A&B", "tags": ["x", "y"]}))
+                .expect("writable");
         assert_eq!(
             String::from_utf8(envelope).expect("UTF-8"),
             r#"<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><Price><item sku="A&amp;B"><tag>x</tag><tag>y</tag></item></Price></soap:Body></soap:Envelope>"#
         );
         assert_eq!(
-            operation.envelope(&json!({"sku": "bell\u{7}"})),
-            Err(crate::gateway::MappingError::Unwritable {
+            super::request_envelope(operation, &json!({"sku": "bell\u{7}"})),
+            Err(crate::encode::MappingError::Unwritable {
                 exposed: "sku".to_owned()
             })
         );
         let answer = br#"<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><r><price>1250</price></r></e:Body></e:Envelope>"#;
         assert_eq!(
-            operation.result_from_envelope(answer),
+            super::result_from_envelope(operation, answer),
             Ok(json!({"cents": 1250}))
         );
         let fault = br#"<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><e:Fault><e:Code><e:Value>e:Sender</e:Value></e:Code><e:Reason><e:Text>Unknown SKU</e:Text></e:Reason></e:Fault></e:Body></e:Envelope>"#;
         assert_eq!(
-            operation
-                .result_from_envelope(fault)
-                .map_err(|e| e.to_string()),
+            super::result_from_envelope(operation, fault).map_err(|e| e.to_string()),
             Err("a SOAP fault blaming the request: Unknown SKU".to_owned())
         );
     }
