@@ -596,72 +596,21 @@ fn check_version(
             fields_ok &= declares_only(field, &spec, &key, p);
             None
         } else {
-            let location = match &field.location {
-                Some(word) if soap && word.get_ref() != "body" => {
-                    p.at(
-                        word.span(),
-                        format!("{key}.in"),
-                        "a SOAP operation's arguments go in its request element; remove `in`",
-                    );
-                    None
-                }
-                Some(word) => match Location::from_name(word.get_ref()) {
-                    Some(location) => Some(location),
-                    None => {
-                        p.at(
-                            word.span(),
-                            format!("{key}.in"),
-                            format!(
-                                "unknown location `{}`; use path, query, header or body",
-                                word.get_ref()
-                            ),
-                        );
-                        None
-                    }
-                },
-                None if source.is_single_name()
-                    && variables.contains(&&*source.steps()[0].name) =>
-                {
-                    Some(Location::Path)
-                }
-                None if method_has_body => Some(Location::Body),
-                None => Some(Location::Query),
-            };
-            let placed = location.filter(|location| {
-                check_location(
-                    &spec,
-                    &source,
-                    *location,
-                    method_allows_body,
-                    &variables,
-                    field,
-                    &key,
-                    p,
-                )
-            });
-            fields_ok &= placed.is_some();
-            let is_query_list = placed == Some(Location::Query) && spec.exposed.ends_in_array();
-            if let Some(word) = &field.explode
-                && placed.is_some()
-                && !is_query_list
-            {
-                p.at(
-                    word.span(),
-                    format!("{key}.explode"),
-                    format!(
-                        "`explode` says how a query list is written, and `{}` is not one (a query argument `name[]`); remove `explode`",
-                        spec.exposed
-                    ),
-                );
-                fields_ok = false;
-            }
-            let joined = field.explode.as_ref().is_some_and(|e| !*e.get_ref());
-            placed.map(|location| ArgumentMap {
-                exposed: spec.exposed.clone(),
-                location,
+            let (placed, clean) = place_argument(
+                field,
+                &spec,
                 source,
-                joined,
-            })
+                &Placing {
+                    soap,
+                    method_has_body,
+                    method_allows_body,
+                    variables: &variables,
+                },
+                &key,
+                p,
+            );
+            fields_ok &= clean;
+            placed
         };
         maps.push(map);
         spans.push((field.name.span(), key));
@@ -681,35 +630,7 @@ fn check_version(
     fields_ok &= encoding.is_some();
     let fixed_headers = fixed_headers(&raw.headers, at, p);
     let fixed_query = fixed_query(&raw.query, at, p);
-    for (map, (span, key)) in maps.iter().zip(&spans) {
-        let Some(map) = map else { continue };
-        let name = &map.source.steps().first().map(|s| &*s.name);
-        let fixed = match map.location {
-            Location::Header => fixed_headers
-                .iter()
-                .any(|(header, _)| name.is_some_and(|n| header.eq_ignore_ascii_case(n))),
-            Location::Query => fixed_query
-                .iter()
-                .any(|(query, _)| Some(query.as_str()) == *name),
-            _ => false,
-        };
-        if fixed {
-            let word = if map.location == Location::Header {
-                "headers"
-            } else {
-                "query"
-            };
-            p.at(
-                span.clone(),
-                format!("{key}.source"),
-                format!(
-                    "`{}` is sent with every call (the version's `{word}`), and `{}` would send it too; remove one of them",
-                    map.source, map.exposed
-                ),
-            );
-            fields_ok = false;
-        }
-    }
+    fields_ok &= !sent_twice(&maps, &spans, &fixed_headers, &fixed_query, p);
     let identity = format!("{tool}@{}", number.unwrap_or(0));
     let input = match describe(&identity, &specs, true) {
         Ok(node) => Some(node),
@@ -1306,11 +1227,196 @@ fn declares_only(field: &RawField, spec: &FieldSpec, key: &str, p: &mut Problems
 /// can be read, with whether its keywords are all sound (`false`: a problem
 /// was recorded, but the field still takes part in the checks of the
 /// others, so that every problem is found at once).
+/// What placing an argument depends on: the version's kind, method and
+/// path variables.
+struct Placing<'a> {
+    soap: bool,
+    method_has_body: bool,
+    method_allows_body: bool,
+    variables: &'a [&'a str],
+}
+
+/// Where an argument goes (`in`, or by default a path variable of its
+/// name, else the body if the method has one, else the query), checked;
+/// and whether its `explode` is one it may have.
+fn place_argument(
+    field: &RawField,
+    spec: &FieldSpec,
+    source: FieldPath,
+    placing: &Placing<'_>,
+    key: &str,
+    p: &mut Problems<'_>,
+) -> (Option<ArgumentMap>, bool) {
+    let location = match &field.location {
+        Some(word) if placing.soap && word.get_ref() != "body" => {
+            p.at(
+                word.span(),
+                format!("{key}.in"),
+                "a SOAP operation's arguments go in its request element; remove `in`",
+            );
+            None
+        }
+        Some(word) => match Location::from_name(word.get_ref()) {
+            Some(location) => Some(location),
+            None => {
+                p.at(
+                    word.span(),
+                    format!("{key}.in"),
+                    format!(
+                        "unknown location `{}`; use path, query, header or body",
+                        word.get_ref()
+                    ),
+                );
+                None
+            }
+        },
+        None if source.is_single_name()
+            && placing.variables.contains(&&*source.steps()[0].name) =>
+        {
+            Some(Location::Path)
+        }
+        None if placing.method_has_body => Some(Location::Body),
+        None => Some(Location::Query),
+    };
+    let placed = location.filter(|location| {
+        check_location(
+            spec,
+            &source,
+            *location,
+            placing.method_allows_body,
+            placing.variables,
+            field,
+            key,
+            p,
+        )
+    });
+    let mut clean = placed.is_some();
+    let is_query_list = placed == Some(Location::Query) && spec.exposed.ends_in_array();
+    if let Some(word) = &field.explode
+        && placed.is_some()
+        && !is_query_list
+    {
+        p.at(
+            word.span(),
+            format!("{key}.explode"),
+            format!(
+                "`explode` says how a query list is written, and `{}` is not one (a query argument `name[]`); remove `explode`",
+                spec.exposed
+            ),
+        );
+        clean = false;
+    }
+    let joined = field.explode.as_ref().is_some_and(|e| !*e.get_ref());
+    let map = placed.map(|location| ArgumentMap {
+        exposed: spec.exposed.clone(),
+        location,
+        source,
+        joined,
+    });
+    (map, clean)
+}
+
+/// Whether an argument sends a header or query parameter the version
+/// sends with every call (each such argument is a problem).
+fn sent_twice(
+    maps: &[Option<ArgumentMap>],
+    spans: &[(Span, String)],
+    fixed_headers: &[(String, String)],
+    fixed_query: &[(String, String)],
+    p: &mut Problems<'_>,
+) -> bool {
+    let mut twice = false;
+    for (map, (span, key)) in maps.iter().zip(spans) {
+        let Some(map) = map else { continue };
+        let name = &map.source.steps().first().map(|s| &*s.name);
+        let fixed = match map.location {
+            Location::Header => fixed_headers
+                .iter()
+                .any(|(header, _)| name.is_some_and(|n| header.eq_ignore_ascii_case(n))),
+            Location::Query => fixed_query
+                .iter()
+                .any(|(query, _)| Some(query.as_str()) == *name),
+            _ => false,
+        };
+        if fixed {
+            let word = if map.location == Location::Header {
+                "headers"
+            } else {
+                "query"
+            };
+            p.at(
+                span.clone(),
+                format!("{key}.source"),
+                format!(
+                    "`{}` is sent with every call (the version's `{word}`), and `{}` would send it too; remove one of them",
+                    map.source, map.exposed
+                ),
+            );
+            twice = true;
+        }
+    }
+    twice
+}
+
 fn check_field(
     raw: &RawField,
     at: &str,
     p: &mut Problems<'_>,
 ) -> Option<(FieldSpec, FieldPath, bool)> {
+    let (exposed, source) = field_paths(raw, at, p);
+    let kind = field_kind(raw, at, p)?;
+    let mut ok = true;
+    let mut refuse = |span: Span, key: &str, message: String| {
+        p.at(span, format!("{at}.{key}"), message);
+        ok = false;
+    };
+    keywords_apply(raw, kind, &mut refuse);
+    format_and_pattern(raw, &mut refuse);
+    let [min_length, max_length, min_items, max_items] = counts(raw, &mut refuse);
+    let (minimum, maximum) = bounds(raw, kind, &mut refuse);
+    let values = enum_values(raw, &mut refuse);
+    let default = raw
+        .default
+        .as_ref()
+        .and_then(|d| literal(d, "default", kind, &values, &mut refuse));
+    let examples = examples(raw, kind, &values, &mut refuse);
+    let schema = raw
+        .schema
+        .as_ref()
+        .and_then(|text| whole_schema(raw, text, kind, &mut refuse));
+    let spec = FieldSpec {
+        exposed: exposed?,
+        kind,
+        required: raw.required.as_ref().is_some_and(|r| *r.get_ref()),
+        description: raw.description.as_ref().map(|d| d.get_ref().clone()),
+        format: raw.format.as_ref().map(|f| f.get_ref().clone()),
+        pattern: raw.pattern.as_ref().map(|f| f.get_ref().clone()),
+        min_length,
+        max_length,
+        minimum,
+        maximum,
+        min_items,
+        max_items,
+        values,
+        default,
+        examples,
+        schema,
+    };
+    Some((spec, source?, ok))
+}
+
+/// A place in the configuration file.
+type Span = core::ops::Range<usize>;
+
+/// Records a field's problem at a key of it.
+type Refuse<'r> = dyn FnMut(Span, &str, String) + 'r;
+
+/// A field's exposed and source paths, each if it reads.
+fn field_paths(
+    raw: &RawField,
+    at: &str,
+    p: &mut Problems<'_>,
+) -> (Option<FieldPath>, Option<FieldPath>) {
     let exposed = match FieldPath::exposed(raw.name.get_ref()) {
         Ok(path) => Some(path),
         Err(problem) => {
@@ -1342,6 +1448,11 @@ fn check_field(
             None
         }
     };
+    (exposed, source)
+}
+
+/// A field's type, if it is one.
+fn field_kind(raw: &RawField, at: &str, p: &mut Problems<'_>) -> Option<FieldKind> {
     let kind = FieldKind::from_name(raw.kind.get_ref());
     if kind.is_none() {
         p.at(
@@ -1353,14 +1464,11 @@ fn check_field(
             ),
         );
     }
-    let kind = kind?;
-    let mut ok = true;
-    let mut refuse = |span: core::ops::Range<usize>, key: &str, message: String| {
-        p.at(span, format!("{at}.{key}"), message);
-        ok = false;
-    };
-    let kind_name = kind.name();
-    // Each keyword and the types that take it.
+    kind
+}
+
+/// Each keyword the field states applies to its type.
+fn keywords_apply(raw: &RawField, kind: FieldKind, refuse: &mut Refuse<'_>) {
     let strings: &[FieldKind] = &[FieldKind::String];
     let numbers: &[FieldKind] = &[FieldKind::Integer, FieldKind::Number];
     let arrays: &[FieldKind] = &[FieldKind::Array];
@@ -1409,10 +1517,15 @@ fn check_field(
             key,
             format!(
                 "`{key}` applies to {noun}, and this field is {}{hint}",
-                article(kind_name)
+                article(kind.name())
             ),
         );
     }
+}
+
+/// The format is a JSON Schema format, and the pattern a regular
+/// expression JSON Schema reads.
+fn format_and_pattern(raw: &RawField, refuse: &mut Refuse<'_>) {
     if let Some(format) = &raw.format
         && !FORMATS.contains(&format.get_ref().as_str())
     {
@@ -1438,30 +1551,32 @@ fn check_field(
             );
         }
     }
-    let count = |value: &Option<Spanned<i64>>,
-                 key: &str,
-                 refuse: &mut dyn FnMut(core::ops::Range<usize>, &str, String)|
-     -> Option<u64> {
+}
+
+/// The lengths and item counts (`min_length`, `max_length`, `min_items`,
+/// `max_items`): whole numbers from 0, each minimum at most its maximum.
+fn counts(raw: &RawField, refuse: &mut Refuse<'_>) -> [Option<u64>; 4] {
+    let mut count = |value: &Option<Spanned<i64>>, key: &str| -> Option<u64> {
         let value = value.as_ref()?;
-        match u64::try_from(*value.get_ref()) {
-            Ok(n) => Some(n),
-            Err(_) => {
-                refuse(
-                    value.span(),
-                    key,
-                    format!("`{key}` is a whole number from 0 up"),
-                );
-                None
-            }
+        let n = u64::try_from(*value.get_ref()).ok();
+        if n.is_none() {
+            refuse(
+                value.span(),
+                key,
+                format!("`{key}` is a whole number from 0 up"),
+            );
         }
+        n
     };
-    let min_length = count(&raw.min_length, "min_length", &mut refuse);
-    let max_length = count(&raw.max_length, "max_length", &mut refuse);
-    let min_items = count(&raw.min_items, "min_items", &mut refuse);
-    let max_items = count(&raw.max_items, "max_items", &mut refuse);
+    let counted = [
+        count(&raw.min_length, "min_length"),
+        count(&raw.max_length, "max_length"),
+        count(&raw.min_items, "min_items"),
+        count(&raw.max_items, "max_items"),
+    ];
     for (low, high, key) in [
-        (min_length, max_length, "min_length"),
-        (min_items, max_items, "min_items"),
+        (counted[0], counted[1], "min_length"),
+        (counted[2], counted[3], "min_items"),
     ] {
         if let (Some(low), Some(high)) = (low, high)
             && low > high
@@ -1473,10 +1588,17 @@ fn check_field(
             );
         }
     }
-    let bound = |value: &Option<Spanned<toml::Value>>,
-                 key: &str,
-                 refuse: &mut dyn FnMut(core::ops::Range<usize>, &str, String)|
-     -> Option<Number> {
+    counted
+}
+
+/// `minimum` and `maximum`: numbers of the field's type, the minimum at
+/// most the maximum.
+fn bounds(
+    raw: &RawField,
+    kind: FieldKind,
+    refuse: &mut Refuse<'_>,
+) -> (Option<Number>, Option<Number>) {
+    let mut bound = |value: &Option<Spanned<toml::Value>>, key: &str| -> Option<Number> {
         let value = value.as_ref()?;
         match (value.get_ref(), kind) {
             (toml::Value::Integer(n), _) => Some(number(*n)),
@@ -1487,7 +1609,7 @@ fn check_field(
                     key,
                     format!(
                         "`{key}` of {} is a {}",
-                        article(kind_name),
+                        article(kind.name()),
                         if kind == FieldKind::Integer {
                             "whole number"
                         } else {
@@ -1499,8 +1621,8 @@ fn check_field(
             }
         }
     };
-    let minimum = bound(&raw.minimum, "minimum", &mut refuse);
-    let maximum = bound(&raw.maximum, "maximum", &mut refuse);
+    let minimum = bound(&raw.minimum, "minimum");
+    let maximum = bound(&raw.maximum, "maximum");
     if let (Some(minimum), Some(maximum)) = (minimum, maximum)
         && maximum.is_less_than(minimum)
     {
@@ -1510,11 +1632,11 @@ fn check_field(
             "`minimum` is greater than `maximum`: no value could be valid".to_owned(),
         );
     }
-    let values = raw
-        .values
-        .as_ref()
-        .map(|v| v.get_ref().clone())
-        .unwrap_or_default();
+    (minimum, maximum)
+}
+
+/// The `enum`'s values: at least one when it is stated.
+fn enum_values(raw: &RawField, refuse: &mut Refuse<'_>) -> Vec<String> {
     if let Some(list) = &raw.values
         && list.get_ref().is_empty()
     {
@@ -1524,79 +1646,70 @@ fn check_field(
             "an `enum` lists at least one value".to_owned(),
         );
     }
-    let literal = |value: &Spanned<toml::Value>,
-                   key: &str,
-                   refuse: &mut dyn FnMut(core::ops::Range<usize>, &str, String)|
-     -> Option<Literal> {
-        let literal = match value.get_ref() {
-            toml::Value::String(text) => Literal::Str(Text::from(text.clone())),
-            toml::Value::Integer(n) => Literal::Number(number(*n)),
-            toml::Value::Float(f) => Literal::Number(Number::Float(*f)),
-            toml::Value::Boolean(b) => Literal::Bool(*b),
-            _ => {
-                refuse(
-                    value.span(),
-                    key,
-                    "write a string, a number or a boolean".to_owned(),
-                );
-                return None;
-            }
-        };
-        let in_enum = match &literal {
-            Literal::Str(text) => values.is_empty() || values.iter().any(|v| **v == **text),
-            _ => true,
-        };
-        if !kind.admits(&literal) || !in_enum {
+    raw.values
+        .as_ref()
+        .map(|v| v.get_ref().clone())
+        .unwrap_or_default()
+}
+
+/// A `default` or example: a scalar of the field's type (and of its
+/// `enum`, if it has one).
+fn literal(
+    value: &Spanned<toml::Value>,
+    key: &str,
+    kind: FieldKind,
+    values: &[String],
+    refuse: &mut Refuse<'_>,
+) -> Option<Literal> {
+    let literal = match value.get_ref() {
+        toml::Value::String(text) => Literal::Str(Text::from(text.clone())),
+        toml::Value::Integer(n) => Literal::Number(number(*n)),
+        toml::Value::Float(f) => Literal::Number(Number::Float(*f)),
+        toml::Value::Boolean(b) => Literal::Bool(*b),
+        _ => {
             refuse(
                 value.span(),
                 key,
-                format!("this value is not {} the field accepts", article(kind_name)),
+                "write a string, a number or a boolean".to_owned(),
             );
             return None;
         }
-        Some(literal)
     };
-    let default = raw
-        .default
-        .as_ref()
-        .and_then(|d| literal(d, "default", &mut refuse));
-    let examples: Vec<Literal> = match &raw.examples {
-        None => Vec::new(),
-        Some(list) => {
-            let items: Vec<Spanned<toml::Value>> = list
-                .get_ref()
-                .iter()
-                .map(|v| Spanned::new(list.span(), v.clone()))
-                .collect();
-            items
-                .iter()
-                .filter_map(|v| literal(v, "examples", &mut refuse))
-                .collect()
-        }
+    let in_enum = match &literal {
+        Literal::Str(text) => values.is_empty() || values.iter().any(|v| **v == **text),
+        _ => true,
     };
-    let schema = raw
-        .schema
-        .as_ref()
-        .and_then(|text| whole_schema(raw, text, kind, &mut refuse));
-    let spec = FieldSpec {
-        exposed: exposed?,
-        kind,
-        required: raw.required.as_ref().is_some_and(|r| *r.get_ref()),
-        description: raw.description.as_ref().map(|d| d.get_ref().clone()),
-        format: raw.format.as_ref().map(|f| f.get_ref().clone()),
-        pattern: raw.pattern.as_ref().map(|f| f.get_ref().clone()),
-        min_length,
-        max_length,
-        minimum,
-        maximum,
-        min_items,
-        max_items,
-        values,
-        default,
-        examples,
-        schema,
+    if !kind.admits(&literal) || !in_enum {
+        refuse(
+            value.span(),
+            key,
+            format!(
+                "this value is not {} the field accepts",
+                article(kind.name())
+            ),
+        );
+        return None;
+    }
+    Some(literal)
+}
+
+/// The `examples`, each a literal the field accepts.
+fn examples(
+    raw: &RawField,
+    kind: FieldKind,
+    values: &[String],
+    refuse: &mut Refuse<'_>,
+) -> Vec<Literal> {
+    let Some(list) = &raw.examples else {
+        return Vec::new();
     };
-    Some((spec, source?, ok))
+    list.get_ref()
+        .iter()
+        .filter_map(|v| {
+            let spanned = Spanned::new(list.span(), v.clone());
+            literal(&spanned, "examples", kind, values, refuse)
+        })
+        .collect()
 }
 
 /// A field's stated `schema`: JSON text of a schema object that stands
