@@ -142,6 +142,7 @@ mod guides {
     struct Tools;
     #[doc = include_str!("../docs/catalog.md")]
     struct Catalog;
+    #[cfg(feature = "gateway")]
     #[doc = include_str!("../docs/gateway.md")]
     struct Gateway;
     #[doc = include_str!("../docs/store.md")]
