@@ -263,7 +263,5 @@ fn an_answer_is_mapped_within_four_times_its_size_and_refused_past_the_limit() {
 
 /// The HTTP transport of configured tools.
 fn http() -> std::sync::Arc<toolschema_gateway::HttpTransport> {
-    std::sync::Arc::new(toolschema_gateway::HttpTransport::new(std::sync::Arc::new(
-        toolschema_gateway::Environment,
-    )))
+    std::sync::Arc::new(toolschema_gateway::HttpTransport::from_environment())
 }

@@ -45,6 +45,13 @@ impl std::fmt::Debug for HttpTransport {
 const MAX_CLIENTS: usize = 64;
 
 impl HttpTransport {
+    /// A transport reading the downstreams' credentials from environment
+    /// variables ([`Environment`](crate::Environment)): what the
+    /// `toolschema` binary and `Server` use by default.
+    pub fn from_environment() -> HttpTransport {
+        HttpTransport::new(Arc::new(crate::Environment))
+    }
+
     /// A transport reading the downstreams' credentials from `secrets`.
     ///
     /// ```
@@ -182,7 +189,7 @@ impl Call {
             Ok(secrets) => secrets,
             Err(variable) => {
                 return Err(self.defect(format!(
-                    "the environment variable `{variable}` that holds the downstream's credentials is not set"
+                    "the secret `{variable}` that holds the downstream's credentials is not set (the server's secret source has none of that name; by default an environment variable)"
                 )));
             }
         };

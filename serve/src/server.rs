@@ -468,9 +468,7 @@ pub(crate) fn load_catalog(
 /// The transport of configured tools when the application names none.
 fn default_transport() -> Arc<dyn Transport> {
     #[cfg(feature = "gateway")]
-    return Arc::new(toolschema_gateway::HttpTransport::new(Arc::new(
-        toolschema_gateway::Environment,
-    )));
+    return Arc::new(toolschema_gateway::HttpTransport::from_environment());
     #[cfg(not(feature = "gateway"))]
     Arc::new(toolschema_catalog::gateway::NoTransport)
 }

@@ -286,3 +286,62 @@ async fn basic_credentials_echoed_by_a_downstream_never_reach_the_client() {
         json!({"seen": "Basic [redacted]"})
     );
 }
+
+/// Secrets from a source of the service's own, recording what is asked.
+struct Vault {
+    known: Vec<(&'static str, &'static str)>,
+    asked: std::sync::Mutex<Vec<String>>,
+}
+
+impl toolschema_gateway::SecretSource for Vault {
+    fn secret(&self, name: &str) -> Option<String> {
+        self.asked
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(name.to_owned());
+        self.known
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, value)| (*value).to_owned())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_secret_of_the_services_own_source_is_named() {
+    let port = super::support::serve_on_loopback(downstream()).await;
+    // The user's secret only: the password's is missing.
+    let vault = std::sync::Arc::new(Vault {
+        known: vec![("TOOLSCHEMA_TEST_ECHO_USER", USER)],
+        asked: std::sync::Mutex::new(Vec::new()),
+    });
+    let transport = toolschema_gateway::HttpTransport::new(vault.clone());
+    let catalog = Catalog::from_toml_with(
+        Registry::new(),
+        &config(port),
+        "echo.toml",
+        std::sync::Arc::new(transport),
+    )
+    .unwrap_or_else(|errors| panic!("{errors}"));
+    let outcome = catalog
+        .snapshot()
+        .call("assistant", "echo.echo", json!({}))
+        .await;
+    let Err(toolschema::CallError::Defect { message, .. }) = outcome else {
+        panic!("a call without its credentials goes through: {outcome:?}");
+    };
+    assert!(
+        message.contains("`TOOLSCHEMA_TEST_ECHO_PASSWORD`") && message.contains("secret"),
+        "{message}"
+    );
+    assert_eq!(leaks(&message), None, "{message}");
+    // The service's own source was asked, for the user and then the password.
+    let asked = vault
+        .asked
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    assert_eq!(
+        asked,
+        ["TOOLSCHEMA_TEST_ECHO_USER", "TOOLSCHEMA_TEST_ECHO_PASSWORD"]
+    );
+}

@@ -29,7 +29,5 @@ pub async fn serve_on_loopback(router: axum::Router) -> u16 {
 /// The HTTP transport of configured tools, reading credentials from the
 /// environment: what a server hands its catalog.
 pub fn http() -> std::sync::Arc<toolschema_gateway::HttpTransport> {
-    std::sync::Arc::new(toolschema_gateway::HttpTransport::new(std::sync::Arc::new(
-        toolschema_gateway::Environment,
-    )))
+    std::sync::Arc::new(toolschema_gateway::HttpTransport::from_environment())
 }

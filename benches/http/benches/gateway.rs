@@ -176,7 +176,5 @@ fn main() {
 
 /// The HTTP transport of configured tools, as a server hands its catalog.
 fn http() -> std::sync::Arc<toolschema::gateway::HttpTransport> {
-    std::sync::Arc::new(toolschema::gateway::HttpTransport::new(
-        std::sync::Arc::new(toolschema::gateway::Environment),
-    ))
+    std::sync::Arc::new(toolschema::gateway::HttpTransport::from_environment())
 }
