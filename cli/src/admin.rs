@@ -168,7 +168,7 @@ pub(crate) fn run(
             return say(format_args!(
                 "# {} at revision {revision}\n{}",
                 store.database(),
-                rendered.text.trim_end()
+                rendered.trim_end()
             ));
         }
         Admin::AddOperator { name } => {

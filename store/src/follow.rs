@@ -13,7 +13,7 @@ use tokio_postgres::Client;
 use toolschema_catalog::Catalog;
 
 use crate::link::{self, Event};
-use crate::{CHANNEL, Store, StoreError, load_with};
+use crate::{CHANNEL, Store, StoreError, read_with};
 
 /// What a replica knows of its store, for a health endpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -216,16 +216,33 @@ async fn load(
         }
         return Ok(());
     }
-    match load_with(client, catalog.registry()).await {
-        Ok(loaded) => {
-            let changes = catalog.reload(&loaded.config);
+    let (revision, records) = read_with(client).await?;
+    // Checking and building are CPU work (most of a second at 10,000
+    // tools): off the runtime's workers, so that serving goes on.
+    let swap = Arc::clone(catalog);
+    let checked = tokio::task::spawn_blocking(move || {
+        let config = records
+            .check(swap.registry())
+            .map_err(StoreError::Invalid)?;
+        Ok::<_, StoreError>(swap.reload(&config))
+    })
+    .await
+    .unwrap_or_else(|error| {
+        Err(StoreError::Invalid(crate::Problems(vec![crate::Problem {
+            record: "catalog".into(),
+            field: String::new(),
+            message: format!("checking the stored configuration failed: {error}"),
+        }])))
+    });
+    match checked {
+        Ok(changes) => {
             tracing::info!(
-                revision = loaded.revision,
+                revision,
                 changed = changes.clients.len(),
                 "catalog store configuration loaded"
             );
             update(health, |h| {
-                h.revision = loaded.revision;
+                h.revision = revision;
                 h.refused_revision = None;
                 h.problem = None;
             });

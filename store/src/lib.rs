@@ -59,7 +59,7 @@ use toolschema_runtime::call::Registry;
 pub use action::{Action, Done, Refused};
 pub use db::CHANNEL;
 pub use follow::{Follower, FollowerHealth};
-pub use records::{Body, Kind, Problem, Problems, Records, Rendered, SETTINGS, Version};
+pub use records::{Body, Kind, Problem, Problems, Records, SETTINGS, Version};
 
 mod embedded {
     refinery::embed_migrations!("migrations");
@@ -263,8 +263,13 @@ impl Store {
     /// The stored configuration, read in one consistent snapshot and checked
     /// against `registry`.
     pub async fn load(&self, registry: &Registry) -> Result<Loaded, StoreError> {
-        let mut client = self.connect().await?;
-        load_with(&mut client, registry).await
+        let (revision, records) = read_with(&mut self.connect().await?).await?;
+        let config = records.check(registry).map_err(StoreError::Invalid)?;
+        Ok(Loaded {
+            revision,
+            records,
+            config,
+        })
     }
 
     /// Whether a connection to the store is encrypted (the server's own
@@ -439,22 +444,8 @@ pub struct Applied {
     pub done: Done,
 }
 
-/// Loads and checks the stored configuration over `client`.
-pub(crate) async fn load_with(
-    client: &mut Client,
-    registry: &Registry,
-) -> Result<Loaded, StoreError> {
-    let (revision, records) = read_with(client).await?;
-    let config = records.check(registry).map_err(StoreError::Invalid)?;
-    Ok(Loaded {
-        revision,
-        records,
-        config,
-    })
-}
-
 /// Every record and the revision, in one consistent snapshot.
-async fn read_with(client: &mut Client) -> Result<(i64, Records), StoreError> {
+pub(crate) async fn read_with(client: &mut Client) -> Result<(i64, Records), StoreError> {
     let transaction = client
         .build_transaction()
         .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)

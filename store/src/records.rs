@@ -163,26 +163,24 @@ impl fmt::Display for Problems {
 
 impl std::error::Error for Problems {}
 
-/// The configuration file's name in messages about rendered records.
+/// The configuration's name in messages about the stored records.
 pub(crate) const RENDERED: &str = "(catalog store)";
 
-/// The records rendered as a configuration file, with the lines of each
-/// record, to locate what the checks find.
-pub struct Rendered {
-    /// The configuration, in TOML.
-    pub text: String,
-    /// Each record's first line (from 1), in order, and how to name it.
-    places: Vec<(usize, Place)>,
-    /// How many lines the text has.
-    lines: usize,
+/// The records as the configuration's JSON document (the file's shape),
+/// with how to name each entry of each list in problems.
+struct Document {
+    json: Map<String, Value>,
+    /// For each list (`client`, `gateway_tool`, `mapping`, …), its entries
+    /// in the order written.
+    entries: BTreeMap<&'static str, Vec<Entry>>,
 }
 
-/// A record of the rendered text.
-struct Place {
+/// An entry of the document: a record, or a mapping.
+struct Entry {
     /// How the record is named in problems.
     record: String,
     /// For a mapping or a tool from configuration: its version numbers, in
-    /// the order rendered, so that `version[1]` names version 2.
+    /// the order written, so that `version[1]` names version 2.
     versions: Vec<u32>,
     /// The name of the tool whose versions those are.
     tool: Option<String>,
@@ -294,10 +292,12 @@ impl Records {
             .map(|((_, number), version)| (*number, version))
     }
 
-    /// The records as a configuration file, in a fixed order (settings,
-    /// then each kind by identifier in byte order, then mappings), so that
-    /// every replica renders the same text from the same records.
-    pub fn render(&self) -> Result<Rendered, Problems> {
+    /// The records as the configuration's JSON document: settings, then
+    /// each kind by identifier in byte order, then mappings, so that every
+    /// replica reads the same document from the same records. A record the
+    /// configuration cannot hold (a `null`, a version without its
+    /// definition) is a problem here.
+    fn document(&self) -> Result<Document, Problems> {
         if *self == Records::default() {
             return Err(Problems(vec![Problem {
                 record: "catalog".into(),
@@ -305,93 +305,74 @@ impl Records {
                 message: "the catalog store holds no configuration yet: load one with `toolschema admin load <file>` (or the admin API's PUT /v1/catalog)".into(),
             }]));
         }
-        let mut out = Rendered {
-            text: String::new(),
-            places: Vec::new(),
-            lines: 0,
+        let mut out = Document {
+            json: Map::new(),
+            entries: BTreeMap::new(),
         };
         let mut problems = Vec::new();
         for name in SETTINGS {
             if let Some(body) = self.settings.get(name) {
-                let mut document = toml::Table::new();
-                match toml_table(body) {
-                    Ok(table) => {
-                        document.insert(name.to_owned(), toml::Value::Table(table));
-                        out.push(format!("setting \"{name}\""), None, Vec::new(), &document);
-                    }
-                    Err(message) => problems.push(Problem {
-                        record: format!("setting \"{name}\""),
-                        field: String::new(),
-                        message,
-                    }),
+                let record = format!("setting \"{name}\"");
+                if let Some(table) = table_of(body, &record, &mut problems) {
+                    out.json.insert(name.to_owned(), Value::Object(table));
                 }
             }
         }
         for kind in Kind::ALL {
             for (id, body) in self.of(kind) {
                 let record = format!("{kind} \"{id}\"");
-                let mut table = toml::Table::new();
-                table.insert(
-                    kind.id_field().to_owned(),
-                    toml::Value::String(id.to_owned()),
-                );
-                match toml_table(body) {
-                    Ok(fields) => {
-                        table.extend(fields.into_iter().filter(|(k, _)| k != kind.id_field()))
-                    }
-                    Err(message) => {
-                        problems.push(Problem {
-                            record,
-                            field: String::new(),
-                            message,
-                        });
-                        continue;
-                    }
-                }
+                let Some(mut table) = table_of(body, &record, &mut problems) else {
+                    continue;
+                };
+                table.insert(kind.id_field().to_owned(), Value::String(id.to_owned()));
                 let mut numbers = Vec::new();
                 if kind == Kind::GatewayTool {
-                    let mut versions = Vec::new();
-                    for (number, version) in self.versions_of(id) {
-                        let place = format!("tool_version \"{id}\" {number}");
-                        let Some(definition) = &version.definition else {
-                            problems.push(Problem {
-                                record: place,
-                                field: String::new(),
-                                message: format!("a version of the configured tool `{id}` needs a definition (its description, method and path or operation, arguments and results)"),
-                            });
-                            continue;
-                        };
-                        match toml_table(definition) {
-                            Ok(mut fields) => {
-                                fields
-                                    .insert("version".into(), toml::Value::Integer(number.into()));
-                                fields.insert(
-                                    "status".into(),
-                                    toml::Value::String(version.status.name().into()),
-                                );
-                                versions.push(toml::Value::Table(fields));
-                                numbers.push(number);
-                            }
-                            Err(message) => problems.push(Problem {
-                                record: place,
-                                field: String::new(),
-                                message,
-                            }),
-                        }
-                    }
-                    table.insert("version".into(), toml::Value::Array(versions));
+                    let versions = self.definitions(id, &mut numbers, &mut problems);
+                    table.insert("version".into(), Value::Array(versions));
                 }
-                let mut document = toml::Table::new();
-                document.insert(
-                    kind.table().to_owned(),
-                    toml::Value::Array(vec![toml::Value::Table(table)]),
-                );
                 let tool = (kind == Kind::GatewayTool).then(|| id.to_owned());
-                out.push(record, tool, numbers, &document);
+                out.push(kind.table(), Value::Object(table), record, tool, numbers);
             }
         }
-        // Mappings: the versions of tools that are not configured tools.
-        let mut tool: Option<(&str, Vec<toml::Value>, Vec<u32>)> = None;
+        self.mappings(&mut out, &mut problems);
+        match problems.is_empty() {
+            true => Ok(out),
+            false => Err(Problems(problems)),
+        }
+    }
+
+    /// The versions of the configured tool `id`, each its definition with
+    /// its number and status; their numbers pushed on `numbers`.
+    fn definitions(
+        &self,
+        id: &str,
+        numbers: &mut Vec<u32>,
+        problems: &mut Vec<Problem>,
+    ) -> Vec<Value> {
+        let mut versions = Vec::new();
+        for (number, version) in self.versions_of(id) {
+            let record = format!("tool_version \"{id}\" {number}");
+            let Some(definition) = &version.definition else {
+                problems.push(Problem {
+                    record,
+                    field: String::new(),
+                    message: format!("a version of the configured tool `{id}` needs a definition (its description, method and path or operation, arguments and results)"),
+                });
+                continue;
+            };
+            if let Some(mut fields) = table_of(definition, &record, problems) {
+                fields.insert("version".into(), number.into());
+                fields.insert("status".into(), version.status.name().into());
+                versions.push(Value::Object(fields));
+                numbers.push(number);
+            }
+        }
+        versions
+    }
+
+    /// The mappings: the versions of tools that are not configured tools.
+    fn mappings(&self, out: &mut Document, problems: &mut Vec<Problem>) {
+        let mut current: Option<(&str, Vec<Value>, Vec<u32>)> = None;
         let mut mappings = Vec::new();
         for ((name, number), version) in &self.versions {
             if self.get(Kind::GatewayTool, name).is_some() {
@@ -405,50 +386,67 @@ impl Records {
                 });
                 continue;
             }
-            if tool.as_ref().is_none_or(|(current, _, _)| *current != name) {
-                mappings.extend(tool.take());
-                tool = Some((name, Vec::new(), Vec::new()));
+            if current.as_ref().is_none_or(|(tool, _, _)| *tool != name) {
+                mappings.extend(current.take());
+                current = Some((name, Vec::new(), Vec::new()));
             }
-            if let Some((_, versions, numbers)) = &mut tool {
-                let mut fields = toml::Table::new();
-                fields.insert("version".into(), toml::Value::Integer((*number).into()));
-                fields.insert(
-                    "status".into(),
-                    toml::Value::String(version.status.name().into()),
-                );
-                versions.push(toml::Value::Table(fields));
+            if let Some((_, versions, numbers)) = &mut current {
+                versions
+                    .push(serde_json::json!({"version": number, "status": version.status.name()}));
                 numbers.push(*number);
             }
         }
-        mappings.extend(tool);
+        mappings.extend(current);
         for (name, versions, numbers) in mappings {
-            let mut table = toml::Table::new();
-            table.insert("tool".into(), toml::Value::String(name.to_owned()));
-            table.insert("versions".into(), toml::Value::Array(versions));
-            let mut document = toml::Table::new();
-            document.insert(
-                "mapping".into(),
-                toml::Value::Array(vec![toml::Value::Table(table)]),
-            );
+            let table = serde_json::json!({"tool": name, "versions": versions});
             out.push(
+                "mapping",
+                table,
                 format!("mapping \"{name}\""),
                 Some(name.to_owned()),
                 numbers,
-                &document,
             );
-        }
-        match problems.is_empty() {
-            true => Ok(out),
-            false => Err(Problems(problems)),
         }
     }
 
-    /// Checks the records as a configuration file is checked, against the
+    /// The records as a configuration file, in TOML: settings, then each
+    /// kind by identifier in byte order, then mappings.
+    pub fn render(&self) -> Result<String, Problems> {
+        let document = self.document()?;
+        let order = SETTINGS
+            .into_iter()
+            .chain(Kind::ALL.map(Kind::table))
+            .chain(["mapping"]);
+        let mut text = String::new();
+        for name in order {
+            let Some(section) = document.json.get(name) else {
+                continue;
+            };
+            let mut table = Map::new();
+            table.insert(name.to_owned(), section.clone());
+            // Checked above: objects, arrays and scalars, no nulls.
+            match toml::to_string(&table) {
+                Ok(fragment) => text.push_str(&fragment),
+                Err(error) => {
+                    return Err(Problems(vec![Problem {
+                        record: name.to_owned(),
+                        field: String::new(),
+                        message: format!("cannot be written as configuration: {error}"),
+                    }]));
+                }
+            }
+            text.push('\n');
+        }
+        Ok(text)
+    }
+
+    /// Checks the records as a configuration file is checked (the same
+    /// typed model, the same checks, no text in between), against the
     /// tools of `registry`; problems are located at record and field.
     pub fn check(&self, registry: &Registry) -> Result<Config, Problems> {
-        let rendered = self.render()?;
-        Config::from_toml(&rendered.text, RENDERED, registry)
-            .map_err(|errors| rendered.locate(&errors))
+        let document = self.document()?;
+        let Document { json, entries } = document;
+        Config::from_json(json, RENDERED, registry).map_err(|errors| locate(&entries, &errors))
     }
 }
 
@@ -511,88 +509,93 @@ fn holds(body: &Body, test: &impl Fn(&str) -> bool) -> bool {
     false
 }
 
-impl Rendered {
+impl Document {
+    /// Adds `table` to the list `list`, named `record` in problems.
     fn push(
         &mut self,
+        list: &'static str,
+        table: Value,
         record: String,
         tool: Option<String>,
         versions: Vec<u32>,
-        document: &toml::Table,
     ) {
-        self.places.push((
-            self.lines + 1,
-            Place {
-                record,
-                versions,
-                tool,
-            },
-        ));
-        // A table of plain TOML values always renders.
-        let fragment = toml::to_string(document).unwrap_or_default();
-        self.lines += fragment.matches('\n').count() + 1;
-        self.text.push_str(&fragment);
-        self.text.push('\n');
-    }
-
-    /// The checks' problems, each at its record and field.
-    /// Past the first [`MAX_LISTED_PROBLEMS`](toolschema_catalog::MAX_LISTED_PROBLEMS),
-    /// a last problem says how many more there are.
-    pub fn locate(&self, errors: &ConfigErrors) -> Problems {
-        let mut problems: Vec<Problem> = errors
-            .iter()
-            .map(|error| self.problem(error.line(), error.key(), error.message()))
-            .collect();
-        if errors.omitted() > 0 {
-            problems.push(Problem {
-                record: "catalog".into(),
-                field: String::new(),
-                message: format!(
-                    "and {} more problems, not listed; fix these and the rest will be reported",
-                    errors.omitted()
-                ),
-            });
+        let entries = self
+            .json
+            .entry(list)
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(entries) = entries {
+            entries.push(table);
         }
-        Problems(problems)
+        self.entries.entry(list).or_default().push(Entry {
+            record,
+            versions,
+            tool,
+        });
     }
+}
 
-    fn problem(&self, line: usize, key: &str, message: &str) -> Problem {
-        let index = self.places.partition_point(|(first, _)| *first <= line);
-        let Some((_, place)) = index.checked_sub(1).and_then(|i| self.places.get(i)) else {
-            return Problem {
-                record: "catalog".into(),
-                field: String::new(),
-                message: message.to_owned(),
-            };
+/// The checks' problems, each at its record and field. Past the first
+/// [`MAX_LISTED_PROBLEMS`](toolschema_catalog::MAX_LISTED_PROBLEMS), a last
+/// problem says how many more there are.
+fn locate(entries: &BTreeMap<&'static str, Vec<Entry>>, errors: &ConfigErrors) -> Problems {
+    let mut problems: Vec<Problem> = errors
+        .iter()
+        .map(|error| problem(entries, error.key(), error.message()))
+        .collect();
+    if errors.omitted() > 0 {
+        problems.push(Problem {
+            record: "catalog".into(),
+            field: String::new(),
+            message: format!(
+                "and {} more problems, not listed; fix these and the rest will be reported",
+                errors.omitted()
+            ),
+        });
+    }
+    Problems(problems)
+}
+
+/// The problem at `key` (`client[2].toolsets[0]`, `server.name`,
+/// `gateway_tool[0].version[1].argument[0].name`): its record, and the
+/// field in the record.
+fn problem(entries: &BTreeMap<&'static str, Vec<Entry>>, key: &str, message: &str) -> Problem {
+    let at = |record: String, field: &str| Problem {
+        record,
+        field: field.to_owned(),
+        message: message.to_owned(),
+    };
+    let head_end = key.find(['.', '[']).unwrap_or(key.len());
+    let (head, rest) = key.split_at(head_end);
+    if SETTINGS.contains(&head) {
+        return at(format!("setting \"{head}\""), rest.trim_start_matches('.'));
+    }
+    let entry = rest
+        .strip_prefix('[')
+        .and_then(|rest| rest.split_once(']'))
+        .and_then(|(index, rest)| {
+            let index = index.parse::<usize>().ok()?;
+            Some((entries.get(head)?.get(index)?, rest.trim_start_matches('.')))
+        });
+    let Some((entry, field)) = entry else {
+        return at("catalog".into(), key);
+    };
+    // A version's field names the version.
+    for prefix in ["version[", "versions["] {
+        let Some((index, rest)) = field.strip_prefix(prefix).and_then(|r| r.split_once(']')) else {
+            continue;
         };
-        // `client[2].toolsets[0]` is `toolsets[0]` of the record; a
-        // version's field names the version.
-        // (A key without a field, `client[2]` or `(file)`, is the record.)
-        let field = key.split_once('.').map_or("", |(_, rest)| rest);
-        for prefix in ["version[", "versions["] {
-            let Some(rest) = field.strip_prefix(prefix) else {
-                continue;
-            };
-            let Some((index, rest)) = rest.split_once(']') else {
-                continue;
-            };
-            let number = index
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| place.versions.get(i));
-            if let (Some(number), Some(tool)) = (number, &place.tool) {
-                return Problem {
-                    record: format!("tool_version \"{tool}\" {number}"),
-                    field: rest.trim_start_matches('.').to_owned(),
-                    message: message.to_owned(),
-                };
-            }
-        }
-        Problem {
-            record: place.record.clone(),
-            field: field.to_owned(),
-            message: message.to_owned(),
+        let number = index
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| entry.versions.get(i));
+        if let (Some(number), Some(tool)) = (number, &entry.tool) {
+            return at(
+                format!("tool_version \"{tool}\" {number}"),
+                rest.trim_start_matches('.'),
+            );
         }
     }
+    at(entry.record.clone(), field)
 }
 
 /// A TOML table as a JSON object.
@@ -624,15 +627,25 @@ fn take_list(body: &mut Body, key: &str) -> Vec<Value> {
     }
 }
 
-/// A JSON object as a TOML table; `null`, which TOML cannot say, is refused.
-fn toml_table(body: &Body) -> Result<toml::Table, String> {
-    if let Some(path) = null_at(&Value::Object(body.clone()), String::new()) {
-        return Err(format!(
-            "`{path}` is null, which the configuration cannot hold: leave the field out"
-        ));
+/// A record's body as a table of the document; `null`, which the
+/// configuration cannot hold, is a problem of `record`.
+fn table_of(body: &Body, record: &str, problems: &mut Vec<Problem>) -> Option<Map<String, Value>> {
+    let null = body
+        .iter()
+        .find_map(|(key, value)| null_at(value, key.clone()));
+    match null {
+        None => Some(body.clone()),
+        Some(path) => {
+            problems.push(Problem {
+                record: record.to_owned(),
+                field: String::new(),
+                message: format!(
+                    "`{path}` is null, which the configuration cannot hold: leave the field out"
+                ),
+            });
+            None
+        }
     }
-    toml::Table::try_from(body)
-        .map_err(|error| format!("cannot be rendered as configuration: {error}"))
 }
 
 /// The path of the first `null` in `value`.
@@ -651,5 +664,116 @@ fn null_at(value: &Value, path: String) -> Option<String> {
             null_at(item, path)
         }),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn demo() -> (Records, Registry) {
+        let registry = toolschema_demo::registry();
+        let records = Records::from_toml(toolschema_demo::CATALOG_TOML, "catalog.toml", &registry)
+            .expect("the demo checks");
+        (records, registry)
+    }
+
+    fn places(problems: &Problems) -> Vec<(&str, &str)> {
+        problems
+            .0
+            .iter()
+            .map(|p| (p.record.as_str(), p.field.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn fields_of_the_wrong_type_are_located_at_their_records_all_at_once() {
+        let (mut records, registry) = demo();
+        let client = records
+            .get_mut(Kind::Client, "acme-finance")
+            .expect("client");
+        client.insert("toolsets".into(), serde_json::json!(["acme-billing", 7]));
+        let toolset = records
+            .get_mut(Kind::Toolset, "acme-billing")
+            .expect("toolset");
+        toolset.insert("mode".into(), serde_json::json!(3));
+        toolset.insert("modez".into(), serde_json::json!("full"));
+        let problems = records.check(&registry).expect_err("refused");
+        // One problem a record (its first), every record's at once.
+        assert_eq!(
+            places(&problems),
+            [
+                ("client \"acme-finance\"", "toolsets[1]"),
+                ("toolset \"acme-billing\"", "mode"),
+            ],
+            "{problems}"
+        );
+        assert!(
+            problems.0[0]
+                .message
+                .contains("integer `7`, expected a string"),
+            "{problems}"
+        );
+        let toolset = records
+            .get_mut(Kind::Toolset, "acme-billing")
+            .expect("toolset");
+        toolset.insert("mode".into(), serde_json::json!("full"));
+        let problems = records.check(&registry).expect_err("refused");
+        assert!(
+            problems.0[1]
+                .message
+                .starts_with("unknown field `modez`, expected one of"),
+            "{problems}"
+        );
+    }
+
+    #[test]
+    fn a_reference_problem_is_located_after_the_shapes_are_right() {
+        let (mut records, registry) = demo();
+        let toolset = records
+            .get_mut(Kind::Toolset, "acme-billing")
+            .expect("toolset");
+        toolset.insert("mode".into(), serde_json::json!("ful"));
+        let problems = records.check(&registry).expect_err("refused");
+        assert_eq!(places(&problems), [("toolset \"acme-billing\"", "mode")]);
+        assert!(
+            problems.0[0].message.contains("unknown mode `ful`"),
+            "{problems}"
+        );
+    }
+
+    #[test]
+    fn a_null_is_refused_at_its_record_and_path() {
+        let (mut records, registry) = demo();
+        let client = records
+            .get_mut(Kind::Client, "acme-finance")
+            .expect("client");
+        client.insert("profile".into(), Value::Null);
+        let problems = records.check(&registry).expect_err("refused");
+        assert_eq!(places(&problems), [("client \"acme-finance\"", "")]);
+        assert_eq!(
+            problems.0[0].message,
+            "`profile` is null, which the configuration cannot hold: leave the field out"
+        );
+    }
+
+    #[test]
+    fn the_rendered_file_reads_back_as_the_same_records_and_configuration() {
+        let (records, registry) = demo();
+        let text = records.render().expect("renders");
+        let again = Records::from_toml(&text, "rendered.toml", &registry).expect("checks");
+        assert_eq!(again, records);
+        let from_file = Config::from_toml(&text, "rendered.toml", &registry).expect("checks");
+        let from_records = records.check(&registry).expect("checks");
+        assert_eq!(
+            format!("{:?}", from_file.clients().collect::<Vec<_>>()),
+            format!("{:?}", from_records.clients().collect::<Vec<_>>())
+        );
+        // Settings first, then the kinds in order, then mappings.
+        let heads: Vec<&str> = text.lines().filter(|line| line.starts_with('[')).collect();
+        let first = |head: &str| heads.iter().position(|h| *h == head).expect(head);
+        assert!(first("[catalog]") < first("[[tenant]]"), "{heads:?}");
+        assert!(first("[[tenant]]") < first("[[toolset]]"), "{heads:?}");
+        assert!(first("[[client]]") < first("[[mapping]]"), "{heads:?}");
     }
 }

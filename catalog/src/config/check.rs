@@ -194,6 +194,8 @@ fn check_toolset(
         Some(word) => mode_or_problem(word, &format!("{at}.mode"), p),
     };
     let mut tools = Vec::new();
+    // Names listed so far: a toolset may list thousands.
+    let mut listed: HashSet<&str> = HashSet::new();
     for (j, tool) in raw_set.tools.iter().enumerate() {
         let name = tool.get_ref();
         let key = format!("{at}.tools[{j}]");
@@ -208,7 +210,7 @@ fn check_toolset(
         ) {
             continue;
         }
-        if tools.contains(name) {
+        if !listed.insert(name) {
             p.at(
                 tool.span(),
                 key,

@@ -21,12 +21,14 @@ impl ConfigError {
         &self.file
     }
 
-    /// The line, from 1.
+    /// The line, from 1; 0 for a configuration that is not text (read
+    /// with [`Config::from_json`](super::Config::from_json)), whose
+    /// problems are named by [`key`](Self::key) alone.
     pub fn line(&self) -> usize {
         self.line
     }
 
-    /// The column, from 1.
+    /// The column, from 1; 0 when there is no line.
     pub fn column(&self) -> usize {
         self.column
     }
@@ -44,11 +46,14 @@ impl ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}: {}",
-            self.file, self.line, self.column, self.key, self.message
-        )
+        match self.line {
+            0 => write!(f, "{}: {}: {}", self.file, self.key, self.message),
+            line => write!(
+                f,
+                "{}:{line}:{}: {}: {}",
+                self.file, self.column, self.key, self.message
+            ),
+        }
     }
 }
 
@@ -156,7 +161,8 @@ impl Ord for Found {
 /// a million mistakes costs no more than finding them.
 pub(super) struct Problems<'a> {
     file: &'a str,
-    text: &'a str,
+    /// The text problems are located in; none for a JSON document.
+    text: Option<&'a str>,
     kept: BinaryHeap<Found>,
     /// How many problems have been found.
     found: usize,
@@ -167,7 +173,18 @@ impl<'a> Problems<'a> {
     pub(super) fn new(file: &'a str, text: &'a str) -> Problems<'a> {
         Problems {
             file,
-            text,
+            text: Some(text),
+            kept: BinaryHeap::new(),
+            found: 0,
+        }
+    }
+
+    /// No problems yet, in a document that is not text: each problem is
+    /// named by its key alone (line and column 0).
+    pub(super) fn without_text(source: &'a str) -> Problems<'a> {
+        Problems {
+            file: source,
+            text: None,
             kept: BinaryHeap::new(),
             found: 0,
         }
@@ -177,12 +194,20 @@ impl<'a> Problems<'a> {
         self.found == 0
     }
 
+    /// How many problems have been found.
+    pub(super) fn len(&self) -> usize {
+        self.found
+    }
+
     /// The problems, in file order, located at line and column.
     pub(super) fn into_errors(self) -> ConfigErrors {
         let omitted = self.found - self.kept.len();
         let kept = self.kept.into_sorted_vec();
         let offsets: Vec<usize> = kept.iter().map(|found| found.offset).collect();
-        let places = line_columns(self.text, &offsets);
+        let places = match self.text {
+            Some(text) => line_columns(text, &offsets),
+            None => vec![(0, 0); offsets.len()],
+        };
         let errors = kept
             .into_iter()
             .zip(places)

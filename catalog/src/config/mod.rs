@@ -1,10 +1,13 @@
 //! The catalog's configuration: tenants, client applications, toolsets and
 //! mapping versions, read from TOML.
 //!
-//! A [`Config`] exists only as the result of loading a file and checking it
-//! against the registered tools ([`Config::from_toml`]): every problem is
-//! reported at once, each with file, line, column and key, and a file with
-//! any problem is refused whole. Its parts are read through accessors, so
+//! A [`Config`] exists only as the result of reading a configuration and
+//! checking it against the registered tools: a TOML file
+//! ([`Config::from_toml`]; each problem at file, line, column and key) or a
+//! JSON document of the same shape ([`Config::from_json`]; each problem at
+//! its key), both read into one typed model and checked by the same checks.
+//! Every problem is reported at once, and a configuration with any problem
+//! is refused whole. Its parts are read through accessors, so
 //! nothing unchecked can reach a snapshot.
 
 use std::collections::BTreeMap;
@@ -13,6 +16,7 @@ mod authorization;
 mod check;
 mod errors;
 pub(crate) mod gateway;
+mod json;
 mod keys;
 mod raw;
 mod server;
@@ -127,7 +131,7 @@ impl Toolset {
 }
 
 /// A configuration, checked against the registered tools. It can only be
-/// made by [`Config::from_toml`].
+/// made by [`Config::from_toml`] or [`Config::from_json`].
 #[derive(Debug, Clone)]
 pub struct Config {
     tenants: Vec<String>,
@@ -309,6 +313,49 @@ impl Config {
             problems.into_errors()
         })?;
         let mut problems = Problems::new(file, text);
+        let config = check::check(raw, registry, &mut problems);
+        match problems.is_empty() {
+            true => Ok(config),
+            false => Err(problems.into_errors()),
+        }
+    }
+
+    /// Reads and checks a configuration given as a JSON document of the
+    /// file's shape: an object whose keys are the file's tables
+    /// (`catalog`, `tenant`, `client`, `toolset`, `mapping`, `server`,
+    /// `downstream`, `gateway_tool`, `authorization`), each a table or a
+    /// list of tables as in the file. The checks are the file's; each
+    /// problem is named by its key (`client[0].toolsets[1]`), with line
+    /// and column 0, and `source` names the document in messages. A value
+    /// the file could not hold is refused: `null` stands for a field left
+    /// out only where the field is optional.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolschema_catalog::Config;
+    /// use toolschema_runtime::call::Registry;
+    ///
+    /// let registry = Registry::new();
+    /// let document = json!({
+    ///     "tenant": [{"id": "acme"}],
+    ///     "client": [{"id": "acme-app", "tenant": "acme", "toolsets": ["billing"]}],
+    /// });
+    /// let serde_json::Value::Object(document) = document else { unreachable!() };
+    /// let errors = Config::from_json(document, "records", &registry).unwrap_err();
+    /// let first = errors.iter().next().unwrap();
+    /// assert_eq!(first.key(), "client[0].toolsets[0]");
+    /// assert_eq!(first.line(), 0);
+    /// assert!(first.message().contains("`billing`"), "{first}");
+    /// ```
+    pub fn from_json(
+        document: serde_json::Map<String, serde_json::Value>,
+        source: &str,
+        registry: &Registry,
+    ) -> Result<Config, ConfigErrors> {
+        let mut problems = Problems::without_text(source);
+        let Some(raw) = json::read(document, &mut problems) else {
+            return Err(problems.into_errors());
+        };
         let config = check::check(raw, registry, &mut problems);
         match problems.is_empty() {
             true => Ok(config),

@@ -232,7 +232,7 @@ async fn catalog(State(admin): State<Admin>, _: Operator) -> Response {
                         revision.to_string(),
                     ),
                 ],
-                rendered.text,
+                rendered,
             )
                 .into_response(),
             Err(problems) => failure(StoreError::Invalid(problems)),
