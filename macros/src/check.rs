@@ -227,145 +227,185 @@ fn check_fields(
     let mut seen: HashMap<&str, ()> = HashMap::new();
     let mut headers: HashMap<String, ()> = HashMap::new();
     for field in fields {
-        let attrs = &field.attrs;
-        let serde = &attrs.serde;
         if !named {
-            for span in attrs.key_spans() {
-                cx.error_span(span, "`tool` field attributes apply to named fields only");
-            }
-            if let Some((key, span)) = serde.with {
-                cx.error_span(
-                    span,
-                    format!("`#[serde({key})]` changes this value's JSON in a way this derive cannot see; implement `Schema` by hand"),
-                );
-            }
+            check_unnamed_field(cx, field);
             continue;
         }
-        if let Some((de, ser, span)) = &serde.rename
-            && de != ser
-        {
-            cx.error_span(
-                *span,
-                "a schema describes one name per field; use the same name to `serialize` and `deserialize`, or `#[serde(rename = \"...\")]`",
-            );
+        check_renames(cx, field);
+        check_bounds(cx, &field.attrs);
+        check_presence(cx, item, field);
+        check_flattened(cx, field);
+        check_header(cx, derive, field, &mut headers);
+        if field.is_shown() && field.attrs.serde.flatten.is_none() {
+            check_exposed_name(cx, derive, field, &mut seen);
         }
-        if let Some(span) = attrs.rename.span() {
-            if serde.flatten.is_some() {
-                cx.error_span(
-                    span,
-                    "a flattened field has no name of its own; serde merges its fields, so `rename` them there",
-                );
-            } else if serde.skip_deserializing.is_some() {
-                cx.error_span(
-                    span,
-                    "serde never reads this field (`skip`), so there is no name to rename; remove `rename`",
-                );
-            }
-        }
-        if let Some((key, span)) = serde.with
-            && !attrs.schema.is_set()
-        {
-            cx.error_span(
-                span,
-                format!(
-                    "`#[serde({key})]` changes this field's JSON in a way this derive cannot see; say what it reads with `#[tool(schema = Type)]`, naming a type that has that schema"
-                ),
-            );
-        }
-        check_bounds(cx, attrs);
-        let serde_default = serde.default || item.attrs.serde.default;
-        if let Some(span) = attrs.required.span() {
-            if attrs.default.is_set() || serde_default {
-                cx.error_span(
-                    span,
-                    "`required` contradicts the field's default: a field with a default may be left out; remove one of them",
-                );
-            }
-            if attrs.skip.is_set() {
-                cx.error_span(
-                    span,
-                    "`required` contradicts `skip`: a skipped field is never shown",
-                );
-            }
-        }
-        if let Some(span) = attrs.default.span()
-            && !serde_default
-            && serde.skip_deserializing.is_none()
-        {
-            cx.error_span(
-                span,
-                "`#[tool(default)]` makes the field optional, but serde would refuse a call without it; add `#[serde(default)]` to the field (or `#[serde(default = \"path\")]`, a function returning the advertised value, when that is not the type's `Default`)",
-            );
-        }
+    }
+}
+
+/// A field of a tuple struct: no `tool` attributes, no `with`.
+fn check_unnamed_field(cx: &Ctxt, field: &Field<'_>) {
+    for span in field.attrs.key_spans() {
+        cx.error_span(span, "`tool` field attributes apply to named fields only");
+    }
+    if let Some((key, span)) = field.attrs.serde.with {
+        cx.error_span(
+            span,
+            format!("`#[serde({key})]` changes this value's JSON in a way this derive cannot see; implement `Schema` by hand"),
+        );
+    }
+}
+
+/// One name per field, a rename only where serde reads a name, and a
+/// field read through other code (`with`) says what it reads.
+fn check_renames(cx: &Ctxt, field: &Field<'_>) {
+    let attrs = &field.attrs;
+    let serde = &attrs.serde;
+    if let Some((de, ser, span)) = &serde.rename
+        && de != ser
+    {
+        cx.error_span(
+            *span,
+            "a schema describes one name per field; use the same name to `serialize` and `deserialize`, or `#[serde(rename = \"...\")]`",
+        );
+    }
+    if let Some(span) = attrs.rename.span() {
         if serde.flatten.is_some() {
-            let others = [
-                attrs.examples.span(),
-                attrs.default.span(),
-                attrs.description.span(),
-            ];
-            let refining = attrs.refinement_spans().chain(others.into_iter().flatten());
-            for span in refining {
-                cx.error_span(
-                    span,
-                    "a flattened field is not a property of its own; put this attribute on the fields of the flattened type",
-                );
-            }
-        }
-        if let Some(header) = attrs.header.get() {
-            let span = attrs.header.span().unwrap_or_else(|| header.span());
-            if derive != Derive::Tool {
-                cx.error_span(
-                    span,
-                    "only a tool's own arguments travel in headers: put `header` on a field of the `#[derive(Tool)]` struct",
-                );
-            } else if !field.is_shown()
-                || serde.flatten.is_some()
-                || serde.skip_deserializing.is_some()
-            {
-                cx.error_span(
-                    span,
-                    "a skipped or flattened field is not an argument of its own, so it cannot travel in a header",
-                );
-            } else if headers
-                .insert(header.value().to_ascii_lowercase(), ())
-                .is_some()
-            {
-                cx.error_at(
-                    header,
-                    format!(
-                        "two arguments travel in the header `Mcp-Param-{}`; give one another `header`",
-                        header.value()
-                    ),
-                );
-            }
-        }
-        if !field.is_shown() || serde.flatten.is_some() {
-            continue;
-        }
-        if !is_mcp_name(&field.exposed) {
             cx.error_span(
-                field.name_span(),
-                format!(
-                    "`{}` is not a valid exposed name: use 1 to 128 letters, digits, `_`, `-` or `.`, and rename it with `#[tool(rename = \"...\")]`",
-                    field.exposed
-                ),
+                span,
+                "a flattened field has no name of its own; serde merges its fields, so `rename` them there",
+            );
+        } else if serde.skip_deserializing.is_some() {
+            cx.error_span(
+                span,
+                "serde never reads this field (`skip`), so there is no name to rename; remove `rename`",
             );
         }
-        if derive == Derive::Tool && field.exposed == HINT_FIELD {
+    }
+    if let Some((key, span)) = serde.with
+        && !attrs.schema.is_set()
+    {
+        cx.error_span(
+            span,
+            format!(
+                "`#[serde({key})]` changes this field's JSON in a way this derive cannot see; say what it reads with `#[tool(schema = Type)]`, naming a type that has that schema"
+            ),
+        );
+    }
+}
+
+/// `required` and `default` agree with each other, with `skip`, and with
+/// serde's own default.
+fn check_presence(cx: &Ctxt, item: &Container<'_>, field: &Field<'_>) {
+    let attrs = &field.attrs;
+    let serde = &attrs.serde;
+    let serde_default = serde.default || item.attrs.serde.default;
+    if let Some(span) = attrs.required.span() {
+        if attrs.default.is_set() || serde_default {
             cx.error_span(
-                field.name_span(),
-                format!("`{HINT_FIELD}` is reserved for the schema discovery hint; rename the field with `#[tool(rename = \"...\")]`"),
+                span,
+                "`required` contradicts the field's default: a field with a default may be left out; remove one of them",
             );
         }
-        if seen.insert(&field.exposed, ()).is_some() {
+        if attrs.skip.is_set() {
             cx.error_span(
-                field.name_span(),
-                format!(
-                    "two fields are exposed as `{}`; give one another name with `#[tool(rename = \"...\")]`",
-                    field.exposed
-                ),
+                span,
+                "`required` contradicts `skip`: a skipped field is never shown",
             );
         }
+    }
+    if let Some(span) = attrs.default.span()
+        && !serde_default
+        && serde.skip_deserializing.is_none()
+    {
+        cx.error_span(
+            span,
+            "`#[tool(default)]` makes the field optional, but serde would refuse a call without it; add `#[serde(default)]` to the field (or `#[serde(default = \"path\")]`, a function returning the advertised value, when that is not the type's `Default`)",
+        );
+    }
+}
+
+/// A flattened field takes no attribute that describes a property.
+fn check_flattened(cx: &Ctxt, field: &Field<'_>) {
+    let attrs = &field.attrs;
+    if attrs.serde.flatten.is_none() {
+        return;
+    }
+    let others = [
+        attrs.examples.span(),
+        attrs.default.span(),
+        attrs.description.span(),
+    ];
+    let refining = attrs.refinement_spans().chain(others.into_iter().flatten());
+    for span in refining {
+        cx.error_span(
+            span,
+            "a flattened field is not a property of its own; put this attribute on the fields of the flattened type",
+        );
+    }
+}
+
+/// `header` only on a tool's own shown arguments, each header once.
+fn check_header(cx: &Ctxt, derive: Derive, field: &Field<'_>, headers: &mut HashMap<String, ()>) {
+    let attrs = &field.attrs;
+    let serde = &attrs.serde;
+    let Some(header) = attrs.header.get() else {
+        return;
+    };
+    let span = attrs.header.span().unwrap_or_else(|| header.span());
+    if derive != Derive::Tool {
+        cx.error_span(
+            span,
+            "only a tool's own arguments travel in headers: put `header` on a field of the `#[derive(Tool)]` struct",
+        );
+    } else if !field.is_shown() || serde.flatten.is_some() || serde.skip_deserializing.is_some() {
+        cx.error_span(
+            span,
+            "a skipped or flattened field is not an argument of its own, so it cannot travel in a header",
+        );
+    } else if headers
+        .insert(header.value().to_ascii_lowercase(), ())
+        .is_some()
+    {
+        cx.error_at(
+            header,
+            format!(
+                "two arguments travel in the header `Mcp-Param-{}`; give one another `header`",
+                header.value()
+            ),
+        );
+    }
+}
+
+/// A shown field's exposed name is valid, not reserved, and its own.
+fn check_exposed_name<'f>(
+    cx: &Ctxt,
+    derive: Derive,
+    field: &'f Field<'_>,
+    seen: &mut HashMap<&'f str, ()>,
+) {
+    if !is_mcp_name(&field.exposed) {
+        cx.error_span(
+            field.name_span(),
+            format!(
+                "`{}` is not a valid exposed name: use 1 to 128 letters, digits, `_`, `-` or `.`, and rename it with `#[tool(rename = \"...\")]`",
+                field.exposed
+            ),
+        );
+    }
+    if derive == Derive::Tool && field.exposed == HINT_FIELD {
+        cx.error_span(
+            field.name_span(),
+            format!("`{HINT_FIELD}` is reserved for the schema discovery hint; rename the field with `#[tool(rename = \"...\")]`"),
+        );
+    }
+    if seen.insert(&field.exposed, ()).is_some() {
+        cx.error_span(
+            field.name_span(),
+            format!(
+                "two fields are exposed as `{}`; give one another name with `#[tool(rename = \"...\")]`",
+                field.exposed
+            ),
+        );
     }
 }
 

@@ -6,7 +6,8 @@
 //! `produces`; `definitions`, `parameters`, `responses` and
 //! `securityDefinitions` under `components`, every `$ref` moved with them.
 
-use super::{ImportError, Read, as_array, as_bool, as_str};
+use super::ImportError;
+use super::read::{Read, as_array, as_bool, as_str};
 use toolschema_runtime::render::{Json as Value, Object as Map};
 
 /// The keywords of a Swagger 2.0 parameter that are its value's schema.

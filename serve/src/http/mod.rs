@@ -39,7 +39,8 @@ use crate::error::ServeError;
 use tokio::sync::mpsc;
 
 use crate::mcp::{
-    Answer, Backchannel, Headers, Incoming, LIST_CHANGED, Protocol, STATELESS_VERSION, Session,
+    Answer, Backchannel, Headers, Incoming, LIST_CHANGED, Protocol, Request, STATELESS_VERSION,
+    Session,
 };
 use crate::service::Service;
 use authenticated::Authenticated;
@@ -358,12 +359,58 @@ async fn mcp(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let Authenticated {
-        snapshot,
-        view,
-        credential,
-    } = caller;
-    // A large body is parsed off the async workers.
+    let request = match incoming_request(&service, caller.view.id(), &headers, &body).await {
+        Ok(request) => request,
+        Err(answered) => return answered,
+    };
+    let caller = in_cursor_snapshot(&service, &request, caller);
+    let version = Protocol::version_of(
+        Some(&request),
+        &Session::default(),
+        protocol_header(&headers),
+    );
+    let method = request.method().to_owned();
+    if method == "tools/call"
+        && let Some(name) = request.params().get("name").and_then(|n| n.as_str())
+        && caller.view.def_of(name).is_none()
+        && let Some(refused) = caller.lacks_scopes_for(name)
+    {
+        return refused;
+    }
+    if method != "tools/call" {
+        // Each request stands alone: the catalog is stateless per request.
+        let mut session = Session::default();
+        let answer = service
+            .protocol
+            .handle(
+                &caller.snapshot,
+                &caller.view,
+                &mut session,
+                request,
+                &borrowed(&headers, &param_headers(&headers)),
+                &Backchannel::none(),
+            )
+            .await;
+        return respond(&service, &caller, version, &method, answer);
+    }
+    let call = Call {
+        request,
+        version,
+        method,
+        size: body.len(),
+    };
+    call_tool(service, caller, &headers, call).await
+}
+
+/// The body read as a message (a large one off the async workers): a
+/// request to answer, or the response that a notification, a client's
+/// response or a malformed message gets.
+async fn incoming_request(
+    service: &Arc<Service>,
+    client: &str,
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Result<Request, Response> {
     let incoming = match body.len() > crate::offload::LARGE_REQUEST {
         true => {
             let text = body.clone();
@@ -373,103 +420,102 @@ async fn mcp(
                 .await
             {
                 Some(incoming) => incoming,
-                None => return StatusCode::SERVICE_UNAVAILABLE.into_response(),
+                None => return Err(StatusCode::SERVICE_UNAVAILABLE.into_response()),
             }
         }
-        false => Incoming::parse(&body),
+        false => Incoming::parse(body),
     };
-    let request = match incoming {
-        Incoming::Request(request) => request,
+    match incoming {
+        Incoming::Request(request) => Ok(request),
         Incoming::Notification(notification) => {
             if let Some(id) = notification.cancelled_request() {
-                service.inflight.cancel(view.id(), &id);
+                service.inflight.cancel(client, &id);
             }
-            return StatusCode::ACCEPTED.into_response();
+            Err(StatusCode::ACCEPTED.into_response())
         }
         Incoming::Response(response) => {
             // The answer to a question a running call of this client asked.
-            service.pending.answer(view.id(), response);
-            return StatusCode::ACCEPTED.into_response();
+            service.pending.answer(client, response);
+            Err(StatusCode::ACCEPTED.into_response())
         }
         Incoming::Malformed(reply) => {
-            let version =
-                Protocol::version_of(None, &Session::default(), protocol_header(&headers));
+            let version = Protocol::version_of(None, &Session::default(), protocol_header(headers));
             service.trace.record(version, None, &reply);
-            return body::reply_response(reply);
-        }
-    };
-    // A cursor is read in the snapshot that made it, even after a reload.
-    let (snapshot, view) = match request.cursor_fingerprint() {
-        Some(fingerprint) if !view.has_list(fingerprint) => service
-            .catalog
-            .snapshot_with_list(view.id(), fingerprint)
-            .and_then(|older| {
-                let v = older.client(view.id()).cloned()?;
-                Some((older.clone(), credential.narrow(&older, v)))
-            })
-            .unwrap_or((snapshot, view)),
-        _ => (snapshot, view),
-    };
-    let version = Protocol::version_of(
-        Some(&request),
-        &Session::default(),
-        protocol_header(&headers),
-    );
-    let method = request.method().to_owned();
-    if method == "tools/call"
-        && let Some(name) = request.params().get("name").and_then(|n| n.as_str())
-        && view.def_of(name).is_none()
-    {
-        let probe = Authenticated {
-            snapshot: snapshot.clone(),
-            view: view.clone(),
-            credential: credential.clone(),
-        };
-        if let Some(refused) = probe.lacks_scopes_for(name) {
-            return refused;
+            Err(body::reply_response(reply))
         }
     }
-    if method != "tools/call" {
-        // Each request stands alone: the catalog is stateless per request.
-        let mut session = Session::default();
-        let answer = service
-            .protocol
-            .handle(
-                &snapshot,
-                &view,
-                &mut session,
-                request,
-                &borrowed(&headers, &param_headers(&headers)),
-                &Backchannel::none(),
-            )
-            .await;
-        let caller = Authenticated {
-            snapshot: snapshot.clone(),
+}
+
+/// The caller as of the snapshot that made the request's cursor, if it
+/// names an older list: a cursor is read where it was made, even after a
+/// reload.
+fn in_cursor_snapshot(
+    service: &Service,
+    request: &Request,
+    caller: Authenticated,
+) -> Authenticated {
+    let Some(fingerprint) = request.cursor_fingerprint() else {
+        return caller;
+    };
+    if caller.view.has_list(fingerprint) {
+        return caller;
+    }
+    let older = service
+        .catalog
+        .snapshot_with_list(caller.view.id(), fingerprint)
+        .and_then(|older| {
+            let view = older.client(caller.view.id()).cloned()?;
+            Some((older.clone(), caller.credential.narrow(&older, view)))
+        });
+    match older {
+        Some((snapshot, view)) => Authenticated {
+            snapshot,
             view,
-            credential,
-        };
-        return respond(&service, &caller, version, &method, answer);
+            credential: caller.credential,
+        },
+        None => caller,
     }
-    // A call may send notifications while it runs, and may be cancelled.
-    let running = service.inflight.start(view.id(), request.id().as_json());
+}
+
+/// A `tools/call` request, with what its answer needs.
+struct Call {
+    request: Request,
+    version: &'static str,
+    method: String,
+    /// The request's size, which sets how long its call may block.
+    size: usize,
+}
+
+/// Runs a tool call on its own task, so that notifications it sends can
+/// stream while it goes on (and it may be cancelled): the answer is the
+/// reply alone, or an event stream of the notifications, then the reply.
+async fn call_tool(
+    service: Arc<Service>,
+    caller: Authenticated,
+    headers: &HeaderMap,
+    call: Call,
+) -> Response {
+    let Call {
+        request,
+        version,
+        method,
+        size,
+    } = call;
+    let running = service
+        .inflight
+        .start(caller.view.id(), request.id().as_json());
     let (outbox, mut inbox) = mpsc::unbounded_channel::<String>();
     let mut back = service
-        .backchannel_for(body.len())
+        .backchannel_for(size)
         .with_cancellation(running.cancellation().clone());
-    if accepts_events(&headers) {
+    if accepts_events(headers) {
         back = back
             .with_outbox(outbox)
             .with_pending(service.pending.clone());
     }
-    let mcp_headers = McpHeaders::of(&headers);
+    let mcp_headers = McpHeaders::of(headers);
     let worker = service.clone();
-    let caller = Authenticated {
-        snapshot: snapshot.clone(),
-        view: view.clone(),
-        credential,
-    };
-    // The request runs on its own, so that notifications it sends can
-    // stream while it goes on.
+    let (snapshot, view) = (caller.snapshot.clone(), caller.view.clone());
     let mut answer = tokio::spawn(async move {
         let _running = running;
         // Each request stands alone: the catalog is stateless per request.
@@ -502,7 +548,6 @@ async fn mcp(
     // Notifications came: the answer becomes an event stream of them, then
     // the reply.
     let (send, receive) = mpsc::unbounded_channel::<String>();
-    let service = service.clone();
     tokio::spawn(async move {
         let forward = |notification: String| {
             service.trace.record(version, None, &notification);

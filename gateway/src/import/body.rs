@@ -1,0 +1,162 @@
+//! An operation's request body, as arguments after its parameters', and
+//! its answer's schema, from the media types the gateway sends and reads
+//! (JSON, and forms for a body).
+
+use std::collections::BTreeSet;
+
+use super::context::{Context, Found};
+use super::names::{fit, numbered, root};
+use super::read::{Read, as_bool, type_of};
+use toolschema_runtime::render::{Json as Value, Object as Map};
+
+impl Context<'_> {
+    /// The arguments of an operation's request body, put after its
+    /// parameters' in `arguments`, and how the body is sent (`form`, else
+    /// JSON); a body neither JSON nor a form cannot be carried.
+    pub(super) fn request_body(
+        &self,
+        body: &Value,
+        arguments: &mut Vec<Found>,
+        notes: &mut Vec<String>,
+    ) -> Result<Option<&'static str>, String> {
+        let body = self.resolve(body, &mut Vec::new())?;
+        let content = body.get("content").and_then(Value::as_object);
+        let json = content.and_then(|c| json_schema(c));
+        let form = content.and_then(form_schema).filter(|_| json.is_none());
+        let Some(schema) = json.or(form) else {
+            let kinds: Vec<&str> = content
+                .into_iter()
+                .flat_map(|c| c.iter().map(|(kind, _)| kind))
+                .collect();
+            return Err(format!(
+                "the request body is {} (a file upload, or a body neither JSON nor a form), which a tool's JSON arguments cannot carry",
+                kinds.join(", ")
+            ));
+        };
+        let encoding = form.map(|_| "form");
+        let required = body.get("required").and_then(as_bool).unwrap_or(false);
+        let mut found = self.fields(schema, required, ("body", notes))?;
+        if found.is_empty() {
+            return Err("the request body has no properties to map".to_owned());
+        }
+        if form.is_some() {
+            form_fields(&found)?;
+        }
+        rename_clashes(&mut found, arguments);
+        for mut field in found {
+            field.location = field.location.or(Some("body"));
+            if field.source.is_empty() {
+                field.location = None;
+            }
+            arguments.push(field);
+        }
+        Ok(encoding)
+    }
+
+    /// The JSON schema of the first successful answer, if it has one.
+    pub(super) fn answer<'b>(&'b self, operation: &'b Value) -> Option<&'b Value> {
+        let responses = operation.get("responses")?.as_object()?;
+        let (_, response) = responses.iter().find(|(code, _)| code.starts_with('2'))?;
+        let response = self.resolve(response, &mut Vec::new()).ok()?;
+        let schema = json_schema(response.get("content")?.as_object()?)?;
+        let resolved = self.resolve(schema, &mut Vec::new()).ok()?;
+        // Only an object with properties, or an array, maps field by field;
+        // anything else is passed on as text.
+        match type_of(resolved) {
+            Some("object") if resolved.get("properties").is_some() => Some(schema),
+            Some("array") => Some(schema),
+            _ if resolved.get("allOf").is_some() => Some(schema),
+            _ => None,
+        }
+    }
+}
+
+/// Checks that a form's fields each hold one value, or a list of values,
+/// under one name; the first that holds more is refused.
+fn form_fields(found: &[Found]) -> Result<(), String> {
+    if let Some(field) = found.iter().find(|field| {
+        !field.source.is_empty()
+            && (field.whole.is_some()
+                || field.source.contains('.')
+                || field.source.trim_end_matches("[]").contains("[]")
+                || field.source == toolschema_catalog::gateway::WHOLE)
+    }) {
+        return Err(format!(
+            "the form field `{}` holds more than a value or a list of values, which a form cannot carry",
+            field.exposed
+        ));
+    }
+    Ok(())
+}
+
+/// Renames the body fields named as a parameter is (`ids` in the query,
+/// `ids[]` in the body): each takes `body_` before its name, with
+/// everything inside it, and a number if that is taken too.
+fn rename_clashes(found: &mut [Found], arguments: &[Found]) {
+    let taken: BTreeSet<String> = arguments
+        .iter()
+        .map(|a| root(&a.exposed).to_owned())
+        .collect();
+    let mut renamed: Vec<(String, String)> = Vec::new();
+    for field in found {
+        let old = root(&field.exposed).to_owned();
+        if !taken.contains(&old) {
+            continue;
+        }
+        let new = match renamed.iter().find(|(from, _)| *from == old) {
+            Some((_, to)) => to.clone(),
+            None => {
+                let base = fit(&format!("body_{old}"), 64);
+                let mut new = base.clone();
+                let mut n = 1;
+                while taken.contains(&new) || renamed.iter().any(|(_, to)| *to == new) {
+                    n += 1;
+                    new = numbered(&base, n);
+                }
+                renamed.push((old.clone(), new.clone()));
+                new
+            }
+        };
+        field.exposed = format!("{new}{}", &field.exposed[old.len()..]);
+    }
+}
+
+/// The schema of a JSON media type among `content`'s: `application/json`
+/// or a `+json` type, with any parameters (`; charset=utf-8`), else a
+/// wildcard (`*/*`, `application/*`) with a schema.
+fn json_schema(content: &Map) -> Option<&Value> {
+    let essence = |kind: &str| {
+        kind.split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase()
+    };
+    let is_json = |kind: &str| {
+        let kind = essence(kind);
+        kind == "application/json" || kind.ends_with("+json")
+    };
+    content
+        .iter()
+        .find(|(kind, _)| is_json(kind))
+        .or_else(|| {
+            content
+                .iter()
+                .find(|(kind, _)| matches!(essence(kind).as_str(), "*/*" | "application/*"))
+        })
+        .and_then(|(_, media)| media.get("schema"))
+}
+
+/// The schema of a form (`application/x-www-form-urlencoded`) among
+/// `content`'s.
+fn form_schema(content: &Map) -> Option<&Value> {
+    content
+        .iter()
+        .find(|(kind, _)| {
+            kind.split(';').next().is_some_and(|k| {
+                k.trim()
+                    .eq_ignore_ascii_case("application/x-www-form-urlencoded")
+            })
+        })
+        .and_then(|(_, media)| media.get("schema"))
+}

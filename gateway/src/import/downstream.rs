@@ -1,0 +1,209 @@
+//! The downstreams an import writes: where the API is (the base URL, or
+//! the document's first server), how it authenticates (the security
+//! scheme an operation needs), and each tool checked with its downstream
+//! as the configuration's checks would.
+
+use super::names::{kebab, snake};
+use super::read::{Read, as_array, as_str};
+use super::{ImportError, ImportOptions, written};
+use toolschema_catalog::gateway::Auth;
+use toolschema_runtime::render::Json as Value;
+
+/// Where the API is: `options.base_url`, else the document's first
+/// server, which must then be an absolute URL.
+pub(super) fn base_url(document: &Value, options: &ImportOptions) -> Result<String, ImportError> {
+    match &options.base_url {
+        Some(url) => Ok(url.clone()),
+        None => {
+            let server = server_url(document);
+            let server = server.as_str();
+            if !(server.starts_with("http://") || server.starts_with("https://"))
+                || server.contains(['{', '}'])
+            {
+                return Err(ImportError(format!(
+                    "the document's first server (`{server}`) is not an absolute URL (or has a variable without a default); say where the API is with --base-url"
+                )));
+            }
+            Ok(server.to_owned())
+        }
+    }
+}
+
+/// The document's first server URL, each `{variable}` replaced by its
+/// `default` (a variable without one is left as written, and the URL is
+/// then refused as not absolute).
+fn server_url(document: &Value) -> String {
+    let mut url = document
+        .pointer("/servers/0/url")
+        .and_then(as_str)
+        .unwrap_or_default()
+        .to_owned();
+    if let Some(variables) = document
+        .pointer("/servers/0/variables")
+        .and_then(Value::as_object)
+    {
+        for (name, variable) in variables.iter() {
+            if let Some(default) = variable.get("default").and_then(as_str) {
+                url = url.replace(&format!("{{{name}}}"), default);
+            }
+        }
+    }
+    url
+}
+
+/// The downstream an operation calls, by the security scheme it needs
+/// (its own `security`, else the document's): `options.downstream` without
+/// one, `<downstream>-<scheme>` with one, its secret named by an
+/// environment variable.
+pub(super) fn security(
+    document: &Value,
+    operation: &Value,
+    options: &ImportOptions,
+    notes: &mut Vec<String>,
+) -> Result<(String, Option<Auth>), String> {
+    let requirements = operation
+        .get("security")
+        .or_else(|| document.get("security"))
+        .and_then(as_array);
+    // The first requirement is the one used; `{}` (none) is allowed.
+    let Some(first) = requirements
+        .and_then(|r| r.first())
+        .and_then(Value::as_object)
+    else {
+        return Ok((options.downstream.clone(), None));
+    };
+    let Some((scheme_name, _)) = first.iter().next() else {
+        return Ok((options.downstream.clone(), None));
+    };
+    // A scheme the document names and never defines says nothing of how
+    // to authenticate: the call is written without credentials, and said.
+    let Some(scheme) = document.pointer(&format!("/components/securitySchemes/{scheme_name}"))
+    else {
+        notes.push(format!(
+            "its security scheme `{scheme_name}` is not defined in the document: the downstream is written without credentials (add `auth` to it if the API needs them)"
+        ));
+        return Ok((options.downstream.clone(), None));
+    };
+    let id = format!("{}-{}", options.downstream, kebab(scheme_name));
+    let env = format!("{}_{}", snake(&options.downstream), snake(scheme_name)).to_uppercase();
+    let kind = scheme.get("type").and_then(as_str).unwrap_or_default();
+    let auth = match (
+        kind,
+        scheme.get("in").and_then(as_str),
+        scheme.get("scheme").and_then(as_str),
+    ) {
+        ("apiKey", Some("query"), _) => Auth::Query {
+            param: scheme
+                .get("name")
+                .and_then(as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            env,
+        },
+        ("apiKey", Some("header"), _) => Auth::Header {
+            header: scheme
+                .get("name")
+                .and_then(as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            env,
+        },
+        ("http", _, Some(s)) if s.eq_ignore_ascii_case("basic") => Auth::Basic {
+            user_env: format!("{env}_USER"),
+            password_env: format!("{env}_PASSWORD"),
+        },
+        ("http", _, Some(s)) if s.eq_ignore_ascii_case("bearer") => Auth::Bearer { env },
+        ("oauth2" | "openIdConnect", _, _) => Auth::Bearer { env },
+        _ => {
+            return Err(format!(
+                "its security scheme `{scheme_name}` ({kind}) cannot be configured: the gateway sends a bearer token, an API key in a header or the query, or basic credentials"
+            ));
+        }
+    };
+    Ok((id, Some(auth)))
+}
+
+/// A `[[downstream]]` section.
+pub(super) fn downstream_text(
+    id: &str,
+    base_url: &str,
+    auth: Option<&Auth>,
+) -> Result<String, String> {
+    let owned = |s: &String| Some(s.clone());
+    let auth = auth.map(|auth| match auth {
+        Auth::Header { header, env } => written::AuthSection {
+            kind: "header",
+            header: owned(header),
+            env: owned(env),
+            ..written::AuthSection::default()
+        },
+        Auth::Bearer { env } => written::AuthSection {
+            kind: "bearer",
+            env: owned(env),
+            ..written::AuthSection::default()
+        },
+        Auth::Query { param, env } => written::AuthSection {
+            kind: "query",
+            param: owned(param),
+            env: owned(env),
+            ..written::AuthSection::default()
+        },
+        Auth::Basic {
+            user_env,
+            password_env,
+        } => written::AuthSection {
+            kind: "basic",
+            user_env: owned(user_env),
+            password_env: owned(password_env),
+            ..written::AuthSection::default()
+        },
+    });
+    downstream_section(written::DownstreamSection {
+        id: id.to_owned(),
+        base_url: base_url.to_owned(),
+        protocol: None,
+        soap_version: None,
+        auth,
+    })
+}
+
+/// A `[[downstream]]` section's text.
+pub(super) fn downstream_section(section: written::DownstreamSection) -> Result<String, String> {
+    written::Sections {
+        downstream: vec![section],
+        ..written::Sections::default()
+    }
+    .text()
+}
+
+/// Checks one written tool with its downstream, as a configuration of its
+/// own; the checks' first problem if they refuse it.
+pub(super) fn checked_alone(downstream: &str, tool: &str) -> Result<(), String> {
+    let text = format!(
+        "[[tenant]]\nid = \"import\"\n\n[[client]]\nid = \"import\"\ntenant = \"import\"\n\n{downstream}\n{tool}"
+    );
+    match toolschema_catalog::Config::from_toml(
+        &text,
+        "import",
+        &toolschema_runtime::call::Registry::new(),
+    ) {
+        Ok(_) => Ok(()),
+        Err(errors) => {
+            let first = errors.iter().next();
+            Err(first.map_or_else(
+                || "the configuration checks refuse it".to_owned(),
+                |error| {
+                    // The key without the tool's place in the file.
+                    let key = error
+                        .key()
+                        .split_once("].")
+                        .map_or(error.key(), |(_, key)| key);
+                    format!(
+                        "the checks refuse what it would write ({key}: {})",
+                        error.message()
+                    )
+                },
+            ))
+        }
+    }
+}

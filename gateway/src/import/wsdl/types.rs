@@ -1,0 +1,316 @@
+//! A WSDL document's XSD types: the schemas' named components, and the
+//! fields of an element's complex content (sequences, choices in an
+//! answer, extensions of another type, and attributes as `@name`).
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::{WSDL, XSD, child, children, documentation, local, typed};
+use crate::import::context::Found;
+use crate::import::names::{join, snake};
+use crate::xml::Element;
+use toolschema_runtime::render::Json as Value;
+
+/// Whether a field is sent or read back: XSD's dates, times, durations
+/// and URIs take more forms than JSON Schema's formats, so a format is
+/// only declared for arguments (what a client sends is then valid XSD).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    /// Sent: a request's fields.
+    Argument,
+    /// Read back: an answer's fields.
+    Result,
+}
+
+/// The schemas' named components.
+pub(super) struct Types<'a> {
+    /// The top-level elements, each with the index of its schema.
+    pub(super) elements: HashMap<&'a str, (&'a Element<'a>, usize)>,
+    /// The named complex types.
+    pub(super) complex: HashMap<&'a str, &'a Element<'a>>,
+    /// The named simple types.
+    pub(super) simple: HashMap<&'a str, &'a Element<'a>>,
+    /// Each schema's target namespace and whether its local elements are
+    /// qualified.
+    pub(super) schemas: Vec<(Option<&'a str>, bool)>,
+}
+
+/// The fields found so far, and the exposed names they take.
+pub(super) struct Fields {
+    /// The fields, in order.
+    pub(super) found: Vec<Found>,
+    /// The exposed names the fields take.
+    pub(super) taken: BTreeSet<String>,
+}
+
+impl Fields {
+    /// Adds a field, taking its exposed name.
+    pub(super) fn push(&mut self, field: Found) {
+        self.taken.insert(field.exposed.clone());
+        self.found.push(field);
+    }
+}
+
+/// Where the fields of one element go.
+#[derive(Clone)]
+pub(super) struct At {
+    /// The exposed path of the element (empty at the top).
+    pub(super) exposed: String,
+    /// The source path of the element (empty at the top).
+    pub(super) source: String,
+    /// Whether the element must be sent, or is always read.
+    pub(super) required: bool,
+    /// How many levels down the element is.
+    pub(super) depth: usize,
+    /// Whether its fields are sent or read back.
+    pub(super) role: Role,
+}
+
+impl<'a> Types<'a> {
+    /// The components of the document's schemas and of the schema files
+    /// it imports (`extra`: each an `xsd:schema`, or a WSDL document whose
+    /// `types` are read).
+    pub(super) fn read(root: &'a Element<'a>, extra: &'a [Element<'a>]) -> Types<'a> {
+        let mut types = Types {
+            elements: HashMap::new(),
+            complex: HashMap::new(),
+            simple: HashMap::new(),
+            schemas: Vec::new(),
+        };
+        let sections = core::iter::once(root).chain(extra.iter());
+        let schemas = sections.flat_map(|document| {
+            let own = (&*document.name == "schema" && document.namespace.as_deref() == Some(XSD))
+                .then_some(document);
+            own.into_iter().chain(
+                children(document, WSDL, "types")
+                    .flat_map(|section| children(section, XSD, "schema")),
+            )
+        });
+        {
+            for schema in schemas {
+                let index = types.schemas.len();
+                types.schemas.push((
+                    schema.attribute("targetNamespace"),
+                    schema.attribute("elementFormDefault") == Some("qualified"),
+                ));
+                for component in &schema.children {
+                    let Some(name) = component.attribute("name") else {
+                        continue;
+                    };
+                    match &*component.name {
+                        "element" => {
+                            types.elements.insert(name, (component, index));
+                        }
+                        "complexType" => {
+                            types.complex.insert(name, component);
+                        }
+                        "simpleType" => {
+                            types.simple.insert(name, component);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        types
+    }
+
+    /// A complex type's content: its elements in order, then attributes.
+    pub(super) fn content(
+        &self,
+        complex: &Element<'_>,
+        at: &At,
+        trail: &mut Vec<String>,
+        out: &mut Fields,
+    ) -> Result<(), String> {
+        let here = if at.exposed.is_empty() {
+            "the request".to_owned()
+        } else {
+            format!("`{}`", at.exposed.trim_end_matches("[]"))
+        };
+        let mark = trail.len();
+        if let Some(name) = complex.attribute("name") {
+            if trail.iter().any(|t| t == name) {
+                return Err(format!(
+                    "{here} is of the type `{name}`, which contains itself; recursive types are not imported"
+                ));
+            }
+            trail.push(name.to_owned());
+        }
+        let mut complex = complex;
+        if child(complex, XSD, "simpleContent").is_some() {
+            return Err(format!(
+                "{here} holds text and attributes together (`xsd:simpleContent`), which source paths cannot address"
+            ));
+        }
+        if let Some(derived) = child(complex, XSD, "complexContent") {
+            let Some(extension) = child(derived, XSD, "extension") else {
+                return Err(format!(
+                    "{here} restricts another type (`xsd:complexContent/restriction`), which is not imported"
+                ));
+            };
+            let base = extension.attribute("base").map(local).unwrap_or_default();
+            let Some(base) = self.complex.get(base) else {
+                return Err(format!(
+                    "{here} extends `{base}`, which the document does not define"
+                ));
+            };
+            self.content(base, at, trail, out)?;
+            complex = extension;
+        }
+        for group in ["sequence", "all"] {
+            if let Some(group) = child(complex, XSD, group) {
+                self.particles(group, at, &here, trail, out)?;
+            }
+        }
+        if let Some(choice) = child(complex, XSD, "choice") {
+            self.choice(choice, at, &here, trail, out)?;
+        }
+        for attribute in children(complex, XSD, "attribute") {
+            let declared = attribute
+                .attribute("name")
+                .or(attribute.attribute("ref").map(local));
+            let Some(name) = declared else { continue };
+            if attribute.attribute("use") == Some("prohibited") {
+                continue;
+            }
+            // A name with a dot (`TLS1.2`) cannot be a step of a source
+            // path: left out, unless a request must carry it.
+            if name.contains('.') {
+                if at.role == Role::Argument && attribute.attribute("use") == Some("required") {
+                    return Err(format!(
+                        "the required attribute `{name}` of {here} has a dot in its name, which a source path cannot address"
+                    ));
+                }
+                continue;
+            }
+            let schema = match (
+                attribute.attribute("type"),
+                child(attribute, XSD, "simpleType"),
+            ) {
+                (Some(kind), _) => self.simple_named(local(kind), at.role, 0),
+                (None, Some(simple)) => self.simple_type(simple, at.role, 0),
+                (None, None) => Ok(typed("string")),
+            }
+            .map_err(|problem| format!("the attribute `{name}` of {here} {problem}"))?;
+            let mut exposed = join(&at.exposed, &snake(name));
+            if out.taken.contains(&exposed) {
+                exposed = format!("{exposed}_attribute");
+            }
+            out.push(Found {
+                exposed,
+                source: join(&at.source, &format!("@{name}")),
+                location: None,
+                schema: Value::Object(schema),
+                required: at.required && attribute.attribute("use") == Some("required"),
+                description: documentation(attribute),
+                whole: None,
+            });
+        }
+        trail.truncate(mark);
+        Ok(())
+    }
+
+    /// The elements of a `sequence` or `all`, nested sequences included.
+    fn particles(
+        &self,
+        group: &Element<'_>,
+        at: &At,
+        here: &str,
+        trail: &mut Vec<String>,
+        out: &mut Fields,
+    ) -> Result<(), String> {
+        for particle in &group.children {
+            if particle.namespace.as_deref() != Some(XSD) {
+                continue;
+            }
+            match &*particle.name {
+                "element" => self.element(particle, at, trail, out)?,
+                "sequence" => self.particles(particle, at, here, trail, out)?,
+                "choice" => self.choice(particle, at, here, trail, out)?,
+                // An optional `xsd:any` is an extension point: nothing
+                // need be sent there; and an answer is read by name only.
+                "any"
+                    if particle.attribute("minOccurs") == Some("0") || at.role == Role::Result => {}
+                "any" => {
+                    return Err(format!(
+                        "{here} takes any element (`xsd:any`), which the configuration cannot express"
+                    ));
+                }
+                "group" => {
+                    return Err(format!(
+                        "{here} uses a model group (`xsd:group`), which is not imported"
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// An `xsd:choice`: in an answer, each alternative's elements are read
+    /// where present (each optional); a request cannot say which one to
+    /// send.
+    fn choice(
+        &self,
+        choice: &Element<'_>,
+        at: &At,
+        here: &str,
+        trail: &mut Vec<String>,
+        out: &mut Fields,
+    ) -> Result<(), String> {
+        if at.role == Role::Argument {
+            return Err(format!(
+                "{here} is one of several elements (`xsd:choice`), which the configuration cannot express"
+            ));
+        }
+        let optional = At {
+            required: false,
+            ..at.clone()
+        };
+        self.particles(choice, &optional, here, trail, out)
+    }
+
+    /// The fields of a top-level element's content. A result whose element
+    /// holds one element of a complex type (`<quote>` in
+    /// `<GetQuoteResponse>`) is read through it, so that clients see its
+    /// fields at the top.
+    pub(super) fn fields(&self, name: &str, role: Role, out: &mut Fields) -> Result<(), String> {
+        let Some((element, _)) = self.elements.get(name) else {
+            return Err(format!(
+                "the element `{name}` is not defined in the document's types"
+            ));
+        };
+        let Some(mut complex) = (match element.attribute("type") {
+            Some(kind) => self.complex.get(local(kind)).copied(),
+            None => child(element, XSD, "complexType"),
+        }) else {
+            return Err(format!(
+                "the element `{name}` has no fields (it is not of a complex type)"
+            ));
+        };
+        let mut source = String::new();
+        if role == Role::Result
+            && children(complex, XSD, "attribute").next().is_none()
+            && let Some(sequence) = child(complex, XSD, "sequence")
+            && let [only] = &sequence.children[..]
+            && &*only.name == "element"
+            && only.attribute("maxOccurs").is_none_or(|m| m == "1")
+            && let Some(name) = only.attribute("name")
+            && let Some(inner) = (match only.attribute("type") {
+                Some(kind) => self.complex.get(local(kind)).copied(),
+                None => child(only, XSD, "complexType"),
+            })
+        {
+            source = name.to_owned();
+            complex = inner;
+        }
+        let at = At {
+            exposed: String::new(),
+            source,
+            required: true,
+            depth: 0,
+            role,
+        };
+        self.content(complex, &at, &mut Vec::new(), out)
+    }
+}
