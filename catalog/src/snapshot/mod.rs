@@ -10,13 +10,14 @@ use arc_swap::ArcSwap;
 use serde_json::Value;
 
 use super::config::{Authorization, Config, ServerInfo, key_digest};
-use super::gateway::{NoTransport, Transport};
-use super::rules::active_version;
+
 use toolschema_runtime::call::{CallError, Caller, Registry, ToolResult};
 use toolschema_runtime::model::{Ref, Text, ToolDef};
 use toolschema_runtime::project::{
     META_TOOL, Mode, Profile, Revision, apply_profile, meta_tool, project_tool_as,
 };
+
+mod build;
 
 /// Why a snapshot refuses a request. A tool a client may not see is refused
 /// exactly as a tool that does not exist.
@@ -434,135 +435,6 @@ fn listing(entries: Arc<[Arc<str>]>) -> Listing {
 }
 
 impl Snapshot {
-    /// The snapshot without configuration: every registered tool that is not
-    /// internal, at its highest version, in Full mode, for everyone.
-    pub fn open(registry: Arc<Registry>) -> Snapshot {
-        let mut plan = Plan::new();
-        for def in registry.tools() {
-            if def.internal {
-                continue;
-            }
-            // `tools()` runs by name then version: the last one wins.
-            plan.insert(&*def.name, (def, Mode::Full));
-        }
-        let plans = [(Profile::Default, plan)];
-        let renders = render_all(&plans);
-        let view = ClientView {
-            id: Arc::from(EVERYONE),
-            tenant: Arc::from(EVERYONE),
-            profile: Profile::Default,
-            shared: Arc::new(shared(Profile::Default, &plans[0].1, &renders)),
-        };
-        Snapshot {
-            registry,
-            clients: HashMap::from([(EVERYONE.to_owned(), Arc::new(view))]),
-            governed: false,
-            keys: Vec::new(),
-            keyless: None,
-            server: None,
-            authorization: None,
-            token_clients: HashMap::new(),
-            scoped: None,
-        }
-    }
-
-    /// The snapshot of a checked configuration, without transport for
-    /// configured tools (their calls say so).
-    pub fn build(registry: Arc<Registry>, config: &Config) -> Snapshot {
-        Snapshot::build_with(registry, config, &NoTransport)
-    }
-
-    /// The snapshot of a checked configuration, whose configured tools call
-    /// their downstreams through `transport`.
-    pub fn build_with(
-        registry: Arc<Registry>,
-        config: &Config,
-        transport: &dyn Transport,
-    ) -> Snapshot {
-        let registry = super::gateway::registry_for(
-            &registry,
-            config.gateway_tools(),
-            config.downstreams(),
-            transport,
-        );
-        // The active descriptor of every tool a toolset may name.
-        let mut active: HashMap<&str, &Ref<ToolDef>> = HashMap::new();
-        for def in registry.tools() {
-            if def.internal || config.is_internal_name(&def.name) || active.contains_key(&*def.name)
-            {
-                continue;
-            }
-            let version = match config.mapping(&def.name) {
-                Some(versions) => active_version(versions),
-                None => registry.versions(&def.name).max(),
-            };
-            if let Some(def) = version.and_then(|v| registry.get(&def.name, v)) {
-                active.insert(&def.name, def);
-            }
-        }
-        // Clients with the same profile and the same in-force toolsets see the
-        // same list: plan, render and serialize it once for all of them.
-        let mut groups: HashMap<(Profile, Vec<&str>), usize> = HashMap::new();
-        let mut plans: Vec<(Profile, Plan<'_>)> = Vec::new();
-        let mut client_group = Vec::new();
-        for client in config.clients() {
-            let sets = sets_in_force(config, client, None);
-            let next = plans.len();
-            let group = *groups
-                .entry((client.profile(), sets.clone()))
-                .or_insert_with(|| {
-                    plans.push((client.profile(), plan_of(config, &active, &sets)));
-                    next
-                });
-            client_group.push(group);
-        }
-        let renders = render_all(&plans);
-        let shared: Vec<Arc<Shared>> = plans
-            .iter()
-            .map(|(profile, plan)| Arc::new(shared(*profile, plan, &renders)))
-            .collect();
-        let mut clients = HashMap::new();
-        let mut keys = Vec::new();
-        let mut token_clients = HashMap::new();
-        for (client, group) in config.clients().zip(client_group) {
-            for hash in &client.key_hashes {
-                keys.push((*hash, client.id().to_owned()));
-            }
-            for token_client in client.oauth_client_ids() {
-                token_clients.insert(token_client.to_owned(), client.id().to_owned());
-            }
-            let view = ClientView {
-                id: Arc::from(client.id()),
-                tenant: Arc::from(client.tenant()),
-                profile: client.profile(),
-                shared: shared[group].clone(),
-            };
-            clients.insert(client.id().to_owned(), Arc::new(view));
-        }
-        let scoped = config
-            .toolsets()
-            .any(|set| !set.scopes().is_empty())
-            .then(|| Scoped {
-                config: config.clone(),
-                active: active
-                    .values()
-                    .map(|def| (def.name.clone(), def.version))
-                    .collect(),
-                views: ArcSwap::from_pointee(HashMap::new()),
-            });
-        Snapshot {
-            registry,
-            clients,
-            governed: true,
-            keys,
-            keyless: config.keyless_client().map(str::to_owned),
-            server: config.server().cloned(),
-            authorization: config.authorization().cloned(),
-            token_clients,
-            scoped,
-        }
-    }
-
     /// The `[authorization]` section of the configuration, if any.
     pub fn authorization(&self) -> Option<&Authorization> {
         self.authorization.as_ref()
