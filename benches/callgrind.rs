@@ -24,8 +24,8 @@ use gungraun::{library_benchmark, library_benchmark_group, main};
 use serde_json::{Value, json};
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
-use toolschema::catalog::gateway::GatewayVersion;
 use toolschema::validate::{InputValidator, Limits, OutputValidator};
+use toolschema_catalog::gateway::GatewayVersion;
 
 #[path = "fixtures/invoice.rs"]
 mod invoice;

@@ -14,8 +14,8 @@ use std::fmt::Write as _;
 
 use toolschema::call::Registry;
 use toolschema::catalog::Catalog;
-use toolschema::catalog::cost::{ClientCost, ENCODING, Tokenizer, client_cost};
 use toolschema::project::Revision;
+use toolschema_catalog::cost::{ClientCost, ENCODING, Tokenizer, client_cost};
 
 /// How many tools the generated catalog has.
 const GENERATED_TOOLS: usize = 400;

@@ -97,6 +97,18 @@
 //! }
 //! ```
 //!
+//! # What this crate holds
+//!
+//! The derives and the schema runtime (`model`, `render`, `project`,
+//! `validate`, `call`) at the root, and, by feature, what a service names
+//! of the other products: `serve` (the server, its command line, the
+//! test client), `catalog` (configurations and snapshots), `gateway`
+//! (the HTTP transport and secrets of tools from configuration) and
+//! `store`. Everything else of those products is in their own crates
+//! (`toolschema-serve`, `toolschema-catalog`, `toolschema-gateway`,
+//! `toolschema-store`); the public API of each is listed in the
+//! repository's `public-api.txt`.
+//!
 //! # Cargo features
 //!
 //! `chrono`, `time`, `uuid`, `rust_decimal` and `url` implement [`Schema`]
@@ -117,15 +129,59 @@ pub use toolschema_runtime::{
     Annotations, MapKey, Schema, Tool, ToolDef, schema_json, schema_of, tool_json, tool_json_as,
 };
 
-#[cfg(feature = "catalog")]
-pub use toolschema_catalog::{self as catalog, export};
-#[cfg(feature = "gateway")]
-pub use toolschema_gateway as gateway;
 pub use toolschema_runtime::{call, formats, model, project, render, validate};
+
+#[cfg(feature = "catalog")]
+pub use toolschema_catalog::export;
+
+/// The governed catalog: a configuration of tenants, clients, toolsets and
+/// versions, checked against the registered tools, and the snapshots of
+/// what each client sees. The rest of it (configured tools as checked,
+/// token cost, the configuration's parts) is in the `toolschema-catalog`
+/// crate.
+#[cfg(feature = "catalog")]
+pub mod catalog {
+    pub use toolschema_catalog::{
+        Catalog, ChangeSet, ClientView, Config, ConfigError, ConfigErrors, Refusal, ServerInfo,
+        Snapshot, Status, Watch, hash_api_key,
+    };
+}
+
+/// Tools from configuration: the HTTP transport that calls their
+/// downstream APIs, and where it reads their credentials. Encoding,
+/// SOAP and import are in the `toolschema-gateway` crate.
+#[cfg(feature = "gateway")]
+pub mod gateway {
+    pub use toolschema_gateway::{Environment, HttpTransport, SecretSource};
+}
+
+/// Serving tools over MCP and REST: the server, its command line, and the
+/// test client. The protocol core and the lower-level serving functions
+/// are in the `toolschema-serve` crate.
 #[cfg(feature = "serve")]
-pub use toolschema_serve as serve;
+pub mod serve {
+    #[cfg(feature = "http")]
+    pub use toolschema_serve::HttpServer;
+    #[cfg(feature = "otel")]
+    pub use toolschema_serve::Telemetry;
+    #[cfg(feature = "cli")]
+    pub use toolschema_serve::cli::Commands;
+    #[cfg(feature = "stdio")]
+    pub use toolschema_serve::{Called, TestClient, TestError};
+    pub use toolschema_serve::{Health, HealthCheck, HttpTimeouts, ServeError, Server, Service};
+}
+
+/// The catalog in PostgreSQL: the store, its records and actions,
+/// replicas following it, and the admin API.
 #[cfg(feature = "store")]
-pub use toolschema_store as store;
+pub mod store {
+    #[cfg(feature = "admin-http")]
+    pub use toolschema_store::admin;
+    pub use toolschema_store::{
+        Action, Applied, Follower, FollowerHealth, Kind, Loaded, Problem, Problems, Records, Store,
+        StoreError,
+    };
+}
 
 #[doc(hidden)]
 pub use toolschema_runtime::__private;

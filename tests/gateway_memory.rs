@@ -19,7 +19,7 @@ use axum::routing::get;
 use serde_json::json;
 use toolschema::call::{CallError, Registry};
 use toolschema::catalog::Catalog;
-use toolschema::serve::mcp::{Answer, Backchannel, Headers, Identity, Incoming, Protocol, Session};
+use toolschema_serve::mcp::{Answer, Backchannel, Headers, Identity, Incoming, Protocol, Session};
 
 struct Counting;
 

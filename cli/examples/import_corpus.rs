@@ -19,10 +19,10 @@ use std::time::{Duration, Instant};
 
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
-use toolschema::gateway::import::{
+use toolschema::project::{Mode, project_tool};
+use toolschema_gateway::import::{
     ImportOptions, Imported, import_openapi, import_wsdl_file, parse_document,
 };
-use toolschema::project::{Mode, project_tool};
 
 /// Where a relative document is served from when it says nowhere.
 const PLACEHOLDER_BASE: &str = "https://api.example.invalid";

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use toolschema::catalog::Config;
-use toolschema::store::{Action, Body, Records, Store};
+use toolschema_store::{Action, Body, Records, Store};
 
 use crate::say;
 

@@ -15,13 +15,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, ArgMatches, FromArgMatches, Subcommand, value_parser};
-use toolschema::catalog::gateway::SoapVersion;
 use toolschema::catalog::{Config, hash_api_key};
-use toolschema::gateway::import::{
+use toolschema::serve::Server;
+use toolschema_catalog::gateway::SoapVersion;
+use toolschema_gateway::import::{
     ImportOptions, Imported, import_openapi, import_wsdl_file, parse_document,
 };
-use toolschema::serve::Server;
-use toolschema::serve::cli::{Commands, announce, exit, log_to_stderr, runtime, say};
+use toolschema_serve::cli::{Commands, announce, exit, log_to_stderr, runtime, say};
 
 mod admin;
 mod telemetry;

@@ -86,7 +86,7 @@ fuzz_target!(|data: &[u8]| {
     let operation = tool.versions()[0].operation();
     let downstream = config.downstream(tool.downstream()).expect("downstream");
     let arguments = json!({"order_id": order, "line": line, "reason": reason});
-    let Ok(request) = toolschema::gateway::encode::request(operation, &arguments) else {
+    let Ok(request) = toolschema_gateway::encode::request(operation, &arguments) else {
         assert!(
             matches!(order.as_str(), "" | "." | ".."),
             "{order:?} / {line:?} refused"
@@ -94,7 +94,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     assert!(!matches!(order.as_str(), "" | "." | ".."), "{order:?} sent");
-    let url = url::Url::parse(&toolschema::gateway::encode::url(downstream, &request)).expect("a URL");
+    let url = url::Url::parse(&toolschema_gateway::encode::url(downstream, &request)).expect("a URL");
     assert_eq!(url.scheme(), "https");
     assert_eq!(url.host_str(), Some("shop.example"));
     assert_eq!(url.port(), Some(8443));

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
-use toolschema::gateway::import::{ImportOptions, import_wsdl};
+use toolschema_gateway::import::{ImportOptions, import_wsdl};
 
 const CONFIG: &str = include_str!("../../benches/fixtures/soap.toml");
 
@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
     };
     if mode % 2 == 0 {
         let operation = config.gateway_tools()[0].versions()[0].operation();
-        if let Ok(result) = toolschema::gateway::soap::result_from_envelope(operation, bytes) {
+        if let Ok(result) = toolschema_gateway::soap::result_from_envelope(operation, bytes) {
             assert!(result.is_object(), "{result}");
         }
     } else {

@@ -5,11 +5,10 @@ use crate::support::{DEMO_TOOLS, tool_names};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use toolschema::call::CallError;
-use toolschema::catalog::{
-    Catalog, Config, Refusal, Snapshot, Status, active_version, hash_api_key,
-};
+use toolschema::catalog::{Catalog, Config, Refusal, Snapshot, Status, hash_api_key};
 use toolschema::project::Revision;
 use toolschema::project::{META_TOOL, Mode};
+use toolschema_catalog::active_version;
 use toolschema_demo::{CATALOG_TOML, registry};
 
 use crate::calls::block_on;

@@ -9,8 +9,9 @@ use toolschema::project::Revision;
 
 use proptest::prelude::*;
 use serde_json::Value;
-use toolschema::catalog::{Config, Snapshot, Status, active_version};
+use toolschema::catalog::{Config, Snapshot, Status};
 use toolschema::project::{META_TOOL, Mode};
+use toolschema_catalog::active_version;
 use toolschema_demo::registry;
 
 /// Names of the demo tools a toolset may name (the internal one excepted).

@@ -3,8 +3,8 @@
 //! schemas `discover_tool_schema` returns, and a client already in Full
 //! mode saves nothing.
 
-use toolschema::catalog::cost::{Shown, Tokenizer, client_cost};
 use toolschema::project::{Mode, Revision};
+use toolschema_catalog::cost::{Shown, Tokenizer, client_cost};
 
 #[test]
 fn costs_are_of_the_bytes_clients_are_sent() {

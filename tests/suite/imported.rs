@@ -4,7 +4,7 @@
 use serde_json::Value;
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
-use toolschema::catalog::gateway::GatewayVersion;
+use toolschema_catalog::gateway::GatewayVersion;
 use toolschema_gateway::encode::{self, DownstreamRequest};
 use toolschema_gateway::import::{ImportOptions, Imported, import_openapi, parse_document};
 
