@@ -6,7 +6,8 @@
 //! documents.
 //!
 //! The catalog (`toolschema-catalog`) holds the configuration model and
-//! its checks; a server hands this crate's [`HttpTransport`] to the
+//! its checks; a server hands this crate's `HttpTransport` (the
+//! `transport` feature, on by default: reqwest and its TLS) to the
 //! snapshot build:
 //!
 //! ```
@@ -20,15 +21,19 @@
 //! # drop(catalog);
 //! ```
 
+#[cfg(feature = "transport")]
 mod answer;
 pub mod encode;
 #[cfg(feature = "import")]
 pub mod import;
+#[cfg(feature = "transport")]
 mod redact;
 pub mod soap;
+#[cfg(feature = "transport")]
 mod transport;
 pub mod xml;
 
+#[cfg(feature = "transport")]
 pub use transport::HttpTransport;
 
 /// Where the transport reads a downstream's credentials: each is named in
