@@ -1,0 +1,407 @@
+//! `tools/call`: the caller a call runs with, the call itself (the meta
+//! tool's schema lookups too), and what it ends in: a result, the questions
+//! of an input-required result (2026-07-28, with the answers so far sealed
+//! in `requestState`), or a refusal; and the `Mcp-Param-<name>` headers a
+//! call over HTTP mirrors its arguments in.
+
+use std::sync::Arc;
+
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+use toolschema_catalog::{ClientView, Snapshot};
+use toolschema_runtime::call::{CallError, Caller, LogLevel, StructuredJson};
+use toolschema_runtime::project::{META_TOOL, Mode, Profile};
+use toolschema_text::shorten::shorten;
+
+use super::asking::{Round, input_requests};
+use super::backchannel::{Backchannel, CallPeer};
+use super::reply::success;
+use super::state::RequestState;
+use super::{
+    CAPABILITIES_KEY, Era, Headers, Id, LOG_LEVEL_KEY, MAX_ECHO, Outcome, Protocol, Reply, Request,
+    Session, Target, code, refusal,
+};
+
+impl Protocol {
+    /// The caller a call runs with: the least severe log level the client
+    /// wants and its capabilities (the session's in the handshake era, the
+    /// request's `_meta` in 2026-07-28) and, in 2026-07-28, the round of
+    /// answers it comes with. A sealed state that fails its check is refused.
+    pub(super) fn caller(
+        &self,
+        era: Era,
+        client: &ClientView,
+        session: &Session,
+        request: &Request,
+        back: &Backchannel,
+    ) -> Result<(Caller, Option<Arc<Round>>), Reply> {
+        let tool = request
+            .params()
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let (min_level, capabilities, round) = match era {
+            Era::Handshake => (Some(session.log_level), session.capabilities.clone(), None),
+            Era::Stateless => {
+                let round = Arc::new(self.round(request, client.id(), tool)?);
+                let min_level = request
+                    .meta(LOG_LEVEL_KEY)
+                    .and_then(Value::as_str)
+                    .and_then(LogLevel::from_name);
+                (
+                    min_level,
+                    request.meta(CAPABILITIES_KEY).cloned(),
+                    Some(round),
+                )
+            }
+        };
+        let peer = back.peer(CallPeer {
+            client: client.id().to_owned(),
+            progress_token: request.meta("progressToken").cloned(),
+            min_level,
+            capabilities,
+            round: round.clone(),
+        });
+        Ok((back.caller(Arc::new(peer)), round))
+    }
+
+    pub(super) async fn call(
+        &self,
+        id: &Id,
+        era: Era,
+        target: Target<'_>,
+        params: &Map<String, Value>,
+        arguments: Option<Value>,
+    ) -> Reply {
+        let Target {
+            snapshot,
+            client,
+            revision,
+            caller,
+            round,
+        } = target;
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return refusal(
+                era,
+                id,
+                code::INVALID_PARAMS,
+                "Invalid params: tools/call needs a tool \"name\"",
+                None,
+            );
+        };
+        let arguments = match arguments {
+            None | Some(Value::Null) => Value::Object(Map::new()),
+            Some(arguments) => arguments,
+        };
+        let unknown = |name: &str| {
+            refusal(
+                era,
+                id,
+                code::INVALID_PARAMS,
+                &format!("Unknown tool: {}", shorten(name, MAX_ECHO)),
+                None,
+            )
+        };
+        if name == META_TOOL {
+            if !client.has_meta_tool() {
+                return unknown(name);
+            }
+            let Some(target) = arguments.get("name").and_then(Value::as_str) else {
+                return self.tool_result(
+                    id,
+                    era,
+                    text("discover_tool_schema needs a tool \"name\" (a string)."),
+                    None,
+                    true,
+                );
+            };
+            return match Snapshot::discover_in(client, target, revision) {
+                Ok(descriptor) => {
+                    let value: Value = serde_json::from_str(&descriptor).unwrap_or(Value::Null);
+                    self.tool_result(id, era, text(&descriptor), Some(value), false)
+                }
+                Err(_) => unknown(target),
+            };
+        }
+        let outcome = snapshot.call_in(client, name, arguments, caller).await;
+        if let Some(round) = &round {
+            if let Some(capability) = round.missing() {
+                let mut required = Map::new();
+                required.insert(capability.into(), json!({}));
+                return refusal(
+                    era,
+                    id,
+                    code::MISSING_CLIENT_CAPABILITY,
+                    &format!(
+                        "Missing client capability: `{name}` needs `{capability}`, which the client did not declare"
+                    ),
+                    Some(json!({"requiredCapabilities": required})),
+                );
+            }
+            let asked = round.asked();
+            if !asked.is_empty() {
+                return self.input_required(id, name, client.id(), round, &asked);
+            }
+        }
+        match outcome {
+            Ok(result) => {
+                let (content, structured) = result.into_json();
+                let structured = match structured {
+                    // Kept as its text (a large mapped answer): an object,
+                    // which every revision takes as it is.
+                    Some(StructuredJson::Text(json)) => {
+                        return self.tool_result_text(id, era, content, &json);
+                    }
+                    Some(StructuredJson::Value(value)) => Some(match client.def_of(name) {
+                        Some(def) => revision.fit_result(def, value),
+                        None => value,
+                    }),
+                    _ => None,
+                };
+                self.tool_result(id, era, content, structured, false)
+            }
+            Err(CallError::UnknownTool { .. }) => unknown(name),
+            Err(CallError::InvalidArguments(errors)) => {
+                let message = format!("The arguments for `{name}` were refused: {errors}");
+                self.tool_result(id, era, text(&message), None, true)
+            }
+            Err(CallError::Tool(failure)) => {
+                self.tool_result(id, era, text(failure.message()), None, true)
+            }
+            Err(defect) => refusal(
+                era,
+                id,
+                code::INTERNAL_ERROR,
+                &format!("Internal error: {defect}"),
+                None,
+            ),
+        }
+    }
+
+    /// The round of answers a 2026-07-28 call comes with: those of its
+    /// sealed `requestState`, and the new ones (`inputResponses`) to the
+    /// questions last asked. A state that fails its check is refused.
+    fn round(&self, request: &Request, client: &str, tool: &str) -> Result<Round, Reply> {
+        let invalid = |message: &str| {
+            Err(refusal(
+                Era::Stateless,
+                request.id(),
+                code::INVALID_PARAMS,
+                message,
+                None,
+            ))
+        };
+        let responses = match request.params().get("inputResponses") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(responses)) => responses.clone(),
+            Some(_) => {
+                return invalid(
+                    "Invalid params: inputResponses must be an object of answers by question key",
+                );
+            }
+        };
+        let answers = match request.params().get("requestState") {
+            None | Some(Value::Null) => responses,
+            Some(Value::String(sealed)) => {
+                let Some(state) = self
+                    .state_key
+                    .open(sealed)
+                    .filter(|state| state.tool == tool && state.client == client)
+                else {
+                    return invalid(
+                        "Invalid params: requestState failed its integrity check (altered, expired, or not from this call); call the tool again without it",
+                    );
+                };
+                let mut answers = state.answers;
+                for key in state.asked {
+                    if let Some(answer) = responses.get(&key) {
+                        answers.insert(key, answer.clone());
+                    }
+                }
+                answers
+            }
+            Some(_) => return invalid("Invalid params: requestState must be a string"),
+        };
+        Ok(Round::new(answers))
+    }
+
+    /// The input-required result of a round that ended with questions.
+    fn input_required(
+        &self,
+        id: &Id,
+        tool: &str,
+        client: &str,
+        round: &Round,
+        asked: &[toolschema_runtime::call::Question],
+    ) -> Reply {
+        let keys = asked.iter().map(|q| q.key().to_owned()).collect();
+        let state = RequestState::new(tool, client, round.answers().clone(), keys);
+        Reply::from(success(
+            id,
+            json!({
+                "resultType": "input_required",
+                "inputRequests": input_requests(asked),
+                "requestState": self.state_key.seal(&state),
+            }),
+        ))
+    }
+
+    fn tool_result(
+        &self,
+        id: &Id,
+        era: Era,
+        content: Value,
+        structured: Option<Value>,
+        is_error: bool,
+    ) -> Reply {
+        // `content` is the whole array.
+        let mut result = Map::new();
+        result.insert("content".into(), content);
+        if let Some(structured) = structured {
+            result.insert("structuredContent".into(), structured);
+        }
+        if is_error {
+            result.insert("isError".into(), json!(true));
+        }
+        let outcome = match is_error {
+            true => Outcome::ToolError,
+            false => Outcome::Success,
+        };
+        Reply::from(success(id, self.result(era, result))).with_outcome(outcome)
+    }
+
+    /// [`tool_result`](Self::tool_result) of a success whose structured
+    /// result is JSON text, written as it is (its members in the order a
+    /// map of [`result`](Self::result) writes them).
+    fn tool_result_text(&self, id: &Id, era: Era, content: Value, structured: &RawValue) -> Reply {
+        #[derive(serde::Serialize)]
+        struct Written<'a> {
+            content: Value,
+            #[serde(rename = "resultType", skip_serializing_if = "Option::is_none")]
+            result_type: Option<&'static str>,
+            #[serde(rename = "structuredContent")]
+            structured: &'a RawValue,
+        }
+        let written = Written {
+            content,
+            result_type: matches!(era, Era::Stateless).then_some("complete"),
+            structured,
+        };
+        Reply::from(success(id, written)).with_outcome(Outcome::Success)
+    }
+
+    /// A result object, with `resultType` in the stateless era.
+    fn result(&self, era: Era, body: Map<String, Value>) -> Map<String, Value> {
+        match era {
+            Era::Handshake => body,
+            Era::Stateless => {
+                let mut out = Map::new();
+                out.insert("resultType".into(), json!("complete"));
+                out.extend(body);
+                out
+            }
+        }
+    }
+}
+
+impl Headers<'_> {
+    /// The `Mcp-Param-<name>` headers of a 2026-07-28 call over HTTP,
+    /// checked against its `arguments` ([`check_param_headers`]).
+    pub(super) fn check_call(
+        &self,
+        client: &ClientView,
+        request: &Request,
+        arguments: Option<&Value>,
+    ) -> Result<(), String> {
+        let tool = request.params().get("name").and_then(Value::as_str);
+        // Only a client shown the `x-mcp-header` annotations can send the
+        // headers: not one whose dialect drops them, nor one shown the tool
+        // without its properties.
+        let shown = client.profile() == Profile::Default;
+        let def = tool
+            .filter(|tool| shown && client.mode_of(tool) != Some(Mode::Lazy))
+            .and_then(|tool| client.def_of(tool));
+        def.map_or(Ok(()), |def| check_param_headers(def, arguments, self))
+    }
+}
+
+/// The arguments a tool mirrors in `Mcp-Param-<name>` headers
+/// (`x-mcp-header`) must agree with the body: a value in the body needs its
+/// header, and a header its value; a header value is literal, or base64
+/// as `=?base64?…?=` (which must decode).
+fn check_param_headers(
+    def: &toolschema_runtime::ToolDef,
+    arguments: Option<&Value>,
+    headers: &Headers<'_>,
+) -> Result<(), String> {
+    use base64::Engine;
+    let toolschema_runtime::model::Node::Object(object) = &*def.input else {
+        return Ok(());
+    };
+    for field in &object.fields {
+        let Some(name) = &field.header else { continue };
+        let body = arguments
+            .and_then(|a| a.get(&*field.exposed))
+            .and_then(|value| match value {
+                Value::String(text) => Some(text.clone()),
+                Value::Number(_) | Value::Bool(_) => Some(value.to_string()),
+                _ => None,
+            });
+        let header = headers
+            .params
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim());
+        let header = match header {
+            Some(raw) => match raw
+                .strip_prefix("=?base64?")
+                .and_then(|rest| rest.strip_suffix("?="))
+            {
+                Some(encoded) => {
+                    let decoded = base64::engine::general_purpose::STANDARD
+                        .decode(encoded)
+                        .ok()
+                        .and_then(|bytes| String::from_utf8(bytes).ok());
+                    match decoded {
+                        Some(decoded) => Some(decoded),
+                        None => {
+                            return Err(format!(
+                                "Header mismatch: Mcp-Param-{name} is not valid base64 inside =?base64?…?="
+                            ));
+                        }
+                    }
+                }
+                None => Some(raw.to_owned()),
+            },
+            None => None,
+        };
+        match (body, header) {
+            (None, None) => {}
+            (Some(body), Some(header)) if body == header => {}
+            (Some(_), None) => {
+                return Err(format!(
+                    "Header mismatch: `{}` is in the body, so send it as the Mcp-Param-{name} header too",
+                    field.exposed
+                ));
+            }
+            (None, Some(_)) => {
+                return Err(format!(
+                    "Header mismatch: Mcp-Param-{name} is sent, but `{}` is not in the body",
+                    field.exposed
+                ));
+            }
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "Header mismatch: Mcp-Param-{name} does not match `{}` in the body",
+                    field.exposed
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A `content` array of one text block.
+fn text(text: &str) -> Value {
+    json!([{"type": "text", "text": text}])
+}
