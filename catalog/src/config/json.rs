@@ -37,9 +37,9 @@ pub(super) fn read(document: Map<String, Value>, p: &mut Problems<'_>) -> Option
     let mut raw = RawConfig::default();
     for (key, value) in document {
         match key.as_str() {
-            "catalog" => raw.catalog = one(value, &key, p).unwrap_or_default(),
-            "server" => raw.server = one(value, &key, p),
-            "authorization" => raw.authorization = one(value, &key, p),
+            "catalog" => raw.catalog = one(value, || key.clone(), p).unwrap_or_default(),
+            "server" => raw.server = one(value, || key.clone(), p),
+            "authorization" => raw.authorization = one(value, || key.clone(), p),
             "tenant" => raw.tenants = each(value, &key, p),
             "client" => raw.clients = each(value, &key, p),
             "toolset" => raw.toolsets = each(value, &key, p),
@@ -71,23 +71,27 @@ fn each<T: DeserializeOwned>(value: Value, key: &str, p: &mut Problems<'_>) -> V
     entries
         .into_iter()
         .enumerate()
-        .filter_map(|(i, entry)| one(entry, &format!("{key}[{i}]"), p))
+        .filter_map(|(i, entry)| one(entry, || format!("{key}[{i}]"), p))
         .collect()
 }
 
 /// `value` read as a `T`; a problem at the first field it cannot read.
 /// (Read a second time to find that field's path, which is only wanted
 /// when there is a problem.)
-fn one<T: DeserializeOwned>(value: Value, key: &str, p: &mut Problems<'_>) -> Option<T> {
+fn one<T: DeserializeOwned>(
+    value: Value,
+    key: impl FnOnce() -> String,
+    p: &mut Problems<'_>,
+) -> Option<T> {
     T::deserialize(Plain(&value))
         .map_err(
             |_| match serde_path_to_error::deserialize::<_, T>(Plain(&value)) {
                 Err(error) => p.at(
                     0..0,
-                    field_key(key, error.path()),
+                    field_key(&key(), error.path()),
                     error.inner().to_string(),
                 ),
-                Ok(_) => p.at(0..0, key, "could not be read"),
+                Ok(_) => p.at(0..0, key(), "could not be read"),
             },
         )
         .ok()
@@ -234,7 +238,7 @@ mod tests {
 
     fn read_one<T: DeserializeOwned>(value: Value) -> Result<T, String> {
         let mut problems = Problems::without_text("records");
-        one(value, "client[0]", &mut problems).ok_or_else(|| {
+        one(value, || "client[0]".to_owned(), &mut problems).ok_or_else(|| {
             let errors = problems.into_errors();
             errors
                 .iter()
@@ -255,6 +259,29 @@ mod tests {
         assert!(
             client.profile.is_none(),
             "null is absent for an optional field"
+        );
+    }
+
+    #[test]
+    fn a_key_that_is_no_section_is_named_with_the_nearest_section() {
+        let document = serde_json::json!({"clients": [], "tenant": [{"id": "acme"}]});
+        let Value::Object(document) = document else {
+            unreachable!()
+        };
+        let mut problems = Problems::without_text("records");
+        assert!(read(document, &mut problems).is_none());
+        let errors = problems.into_errors();
+        let first = errors.iter().next().expect("a problem");
+        assert_eq!(first.key(), "clients");
+        assert!(
+            first
+                .message()
+                .starts_with("is not a section of the configuration (did you mean `client`?)"),
+            "{first}"
+        );
+        assert_eq!(
+            first.to_string(),
+            format!("records: clients: {}", first.message())
         );
     }
 
