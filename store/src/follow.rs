@@ -222,7 +222,7 @@ async fn load(
     let swap = Arc::clone(catalog);
     let checked = tokio::task::spawn_blocking(move || {
         let config = records
-            .check(swap.registry())
+            .into_config(swap.registry())
             .map_err(StoreError::Invalid)?;
         Ok::<_, StoreError>(swap.reload(&config))
     })

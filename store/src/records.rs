@@ -297,8 +297,8 @@ impl Records {
     /// replica reads the same document from the same records. A record the
     /// configuration cannot hold (a `null`, a version without its
     /// definition) is a problem here.
-    fn document(&self) -> Result<Document, Problems> {
-        if *self == Records::default() {
+    fn into_document(mut self) -> Result<Document, Problems> {
+        if self == Records::default() {
             return Err(Problems(vec![Problem {
                 record: "catalog".into(),
                 field: String::new(),
@@ -311,108 +311,50 @@ impl Records {
         };
         let mut problems = Vec::new();
         for name in SETTINGS {
-            if let Some(body) = self.settings.get(name) {
+            if let Some(body) = self.settings.remove(name) {
                 let record = format!("setting \"{name}\"");
                 if let Some(table) = table_of(body, &record, &mut problems) {
                     out.json.insert(name.to_owned(), Value::Object(table));
                 }
             }
         }
+        // Each tool's versions, by tool: a configured tool takes its own,
+        // the rest are mappings.
+        let mut versions: BTreeMap<String, Vec<(u32, Version)>> = BTreeMap::new();
+        for ((tool, number), version) in std::mem::take(&mut self.versions) {
+            versions.entry(tool).or_default().push((number, version));
+        }
         for kind in Kind::ALL {
-            for (id, body) in self.of(kind) {
+            for (id, body) in self.records.remove(&kind).unwrap_or_default() {
                 let record = format!("{kind} \"{id}\"");
+                let own = match kind {
+                    Kind::GatewayTool => versions.remove(&id).unwrap_or_default(),
+                    _ => Vec::new(),
+                };
                 let Some(mut table) = table_of(body, &record, &mut problems) else {
                     continue;
                 };
-                table.insert(kind.id_field().to_owned(), Value::String(id.to_owned()));
                 let mut numbers = Vec::new();
                 if kind == Kind::GatewayTool {
-                    let versions = self.definitions(id, &mut numbers, &mut problems);
+                    let versions = definitions(&id, own, &mut numbers, &mut problems);
                     table.insert("version".into(), Value::Array(versions));
                 }
-                let tool = (kind == Kind::GatewayTool).then(|| id.to_owned());
+                let tool = (kind == Kind::GatewayTool).then(|| id.clone());
+                table.insert(kind.id_field().to_owned(), Value::String(id));
                 out.push(kind.table(), Value::Object(table), record, tool, numbers);
             }
         }
-        self.mappings(&mut out, &mut problems);
+        mappings(versions, &mut out, &mut problems);
         match problems.is_empty() {
             true => Ok(out),
             false => Err(Problems(problems)),
         }
     }
 
-    /// The versions of the configured tool `id`, each its definition with
-    /// its number and status; their numbers pushed on `numbers`.
-    fn definitions(
-        &self,
-        id: &str,
-        numbers: &mut Vec<u32>,
-        problems: &mut Vec<Problem>,
-    ) -> Vec<Value> {
-        let mut versions = Vec::new();
-        for (number, version) in self.versions_of(id) {
-            let record = format!("tool_version \"{id}\" {number}");
-            let Some(definition) = &version.definition else {
-                problems.push(Problem {
-                    record,
-                    field: String::new(),
-                    message: format!("a version of the configured tool `{id}` needs a definition (its description, method and path or operation, arguments and results)"),
-                });
-                continue;
-            };
-            if let Some(mut fields) = table_of(definition, &record, problems) {
-                fields.insert("version".into(), number.into());
-                fields.insert("status".into(), version.status.name().into());
-                versions.push(Value::Object(fields));
-                numbers.push(number);
-            }
-        }
-        versions
-    }
-
-    /// The mappings: the versions of tools that are not configured tools.
-    fn mappings(&self, out: &mut Document, problems: &mut Vec<Problem>) {
-        let mut current: Option<(&str, Vec<Value>, Vec<u32>)> = None;
-        let mut mappings = Vec::new();
-        for ((name, number), version) in &self.versions {
-            if self.get(Kind::GatewayTool, name).is_some() {
-                continue;
-            }
-            if version.definition.is_some() {
-                problems.push(Problem {
-                    record: format!("tool_version \"{name}\" {number}"),
-                    field: String::new(),
-                    message: format!("has a definition but no gateway_tool record names `{name}`: add the tool (its downstream) or remove the definition"),
-                });
-                continue;
-            }
-            if current.as_ref().is_none_or(|(tool, _, _)| *tool != name) {
-                mappings.extend(current.take());
-                current = Some((name, Vec::new(), Vec::new()));
-            }
-            if let Some((_, versions, numbers)) = &mut current {
-                versions
-                    .push(serde_json::json!({"version": number, "status": version.status.name()}));
-                numbers.push(*number);
-            }
-        }
-        mappings.extend(current);
-        for (name, versions, numbers) in mappings {
-            let table = serde_json::json!({"tool": name, "versions": versions});
-            out.push(
-                "mapping",
-                table,
-                format!("mapping \"{name}\""),
-                Some(name.to_owned()),
-                numbers,
-            );
-        }
-    }
-
     /// The records as a configuration file, in TOML: settings, then each
     /// kind by identifier in byte order, then mappings.
     pub fn render(&self) -> Result<String, Problems> {
-        let document = self.document()?;
+        let document = self.clone().into_document()?;
         let order = SETTINGS
             .into_iter()
             .chain(Kind::ALL.map(Kind::table))
@@ -444,8 +386,13 @@ impl Records {
     /// typed model, the same checks, no text in between), against the
     /// tools of `registry`; problems are located at record and field.
     pub fn check(&self, registry: &Registry) -> Result<Config, Problems> {
-        let document = self.document()?;
-        let Document { json, entries } = document;
+        self.clone().into_config(registry)
+    }
+
+    /// The same check, consuming the records (a replica's reload, which
+    /// keeps the configuration and not the records, copies nothing).
+    pub(crate) fn into_config(self, registry: &Registry) -> Result<Config, Problems> {
+        let Document { json, entries } = self.into_document()?;
         Config::from_json(json, RENDERED, registry).map_err(|errors| locate(&entries, &errors))
     }
 }
@@ -507,6 +454,66 @@ fn holds(body: &Body, test: &impl Fn(&str) -> bool) -> bool {
         }
     }
     false
+}
+
+/// The versions of the configured tool `id`, each its definition with
+/// its number and status; their numbers pushed on `numbers`.
+fn definitions(
+    id: &str,
+    versions: Vec<(u32, Version)>,
+    numbers: &mut Vec<u32>,
+    problems: &mut Vec<Problem>,
+) -> Vec<Value> {
+    let mut out = Vec::new();
+    for (number, version) in versions {
+        let record = format!("tool_version \"{id}\" {number}");
+        let Some(definition) = version.definition else {
+            problems.push(Problem {
+                record,
+                field: String::new(),
+                message: format!("a version of the configured tool `{id}` needs a definition (its description, method and path or operation, arguments and results)"),
+            });
+            continue;
+        };
+        if let Some(mut fields) = table_of(definition, &record, problems) {
+            fields.insert("version".into(), number.into());
+            fields.insert("status".into(), version.status.name().into());
+            out.push(Value::Object(fields));
+            numbers.push(number);
+        }
+    }
+    out
+}
+
+/// The mappings: the versions of tools that are not configured tools
+/// (`versions`, by tool, once the configured tools took theirs).
+fn mappings(
+    versions: BTreeMap<String, Vec<(u32, Version)>>,
+    out: &mut Document,
+    problems: &mut Vec<Problem>,
+) {
+    for (name, versions) in versions {
+        let mut listed = Vec::new();
+        let mut numbers = Vec::new();
+        for (number, version) in versions {
+            if version.definition.is_some() {
+                problems.push(Problem {
+                    record: format!("tool_version \"{name}\" {number}"),
+                    field: String::new(),
+                    message: format!("has a definition but no gateway_tool record names `{name}`: add the tool (its downstream) or remove the definition"),
+                });
+                continue;
+            }
+            listed.push(serde_json::json!({"version": number, "status": version.status.name()}));
+            numbers.push(number);
+        }
+        if listed.is_empty() {
+            continue;
+        }
+        let table = serde_json::json!({"tool": name, "versions": listed});
+        let record = format!("mapping \"{name}\"");
+        out.push("mapping", table, record, Some(name), numbers);
+    }
 }
 
 impl Document {
@@ -629,12 +636,12 @@ fn take_list(body: &mut Body, key: &str) -> Vec<Value> {
 
 /// A record's body as a table of the document; `null`, which the
 /// configuration cannot hold, is a problem of `record`.
-fn table_of(body: &Body, record: &str, problems: &mut Vec<Problem>) -> Option<Map<String, Value>> {
+fn table_of(body: Body, record: &str, problems: &mut Vec<Problem>) -> Option<Map<String, Value>> {
     let null = body
         .iter()
         .find_map(|(key, value)| null_at(value, key.clone()));
     match null {
-        None => Some(body.clone()),
+        None => Some(body),
         Some(path) => {
             problems.push(Problem {
                 record: record.to_owned(),
