@@ -3,9 +3,10 @@
 //! toolset, a downstream, a tool from configuration, a version of a
 //! mapping, a setting), and the way between records and the file's TOML.
 //!
-//! Records are checked by rendering them as a configuration file and reading
-//! that with [`Config::from_toml`], the very checks a file passes; each
-//! problem found is then located at its record and field instead of a line.
+//! Records are checked as a JSON document of the file's shape, read into
+//! the configuration model a file is read into and checked by the very
+//! checks a file passes ([`Config::from_json`]); each problem's key is then
+//! located at its record and field.
 
 use core::fmt;
 use std::collections::BTreeMap;
@@ -164,7 +165,7 @@ impl fmt::Display for Problems {
 impl std::error::Error for Problems {}
 
 /// The configuration's name in messages about the stored records.
-pub(crate) const RENDERED: &str = "(catalog store)";
+const SOURCE: &str = "(catalog store)";
 
 /// The records as the configuration's JSON document (the file's shape),
 /// with how to name each entry of each list in problems.
@@ -354,18 +355,18 @@ impl Records {
     /// The records as a configuration file, in TOML: settings, then each
     /// kind by identifier in byte order, then mappings.
     pub fn render(&self) -> Result<String, Problems> {
-        let document = self.clone().into_document()?;
+        let mut document = self.clone().into_document()?;
         let order = SETTINGS
             .into_iter()
             .chain(Kind::ALL.map(Kind::table))
             .chain(["mapping"]);
         let mut text = String::new();
         for name in order {
-            let Some(section) = document.json.get(name) else {
+            let Some(section) = document.json.remove(name) else {
                 continue;
             };
             let mut table = Map::new();
-            table.insert(name.to_owned(), section.clone());
+            table.insert(name.to_owned(), section);
             // Checked above: objects, arrays and scalars, no nulls.
             match toml::to_string(&table) {
                 Ok(fragment) => text.push_str(&fragment),
@@ -393,7 +394,7 @@ impl Records {
     /// keeps the configuration and not the records, copies nothing).
     pub(crate) fn into_config(self, registry: &Registry) -> Result<Config, Problems> {
         let Document { json, entries } = self.into_document()?;
-        Config::from_json(json, RENDERED, registry).map_err(|errors| locate(&entries, &errors))
+        Config::from_json(json, SOURCE, registry).map_err(|errors| locate(&entries, &errors))
     }
 }
 

@@ -168,10 +168,9 @@ impl<'de> Deserializer<'de> for Plain<'_> {
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
-        fields: &'static [&'static str],
+        _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let _ = fields;
         match serde_spanned::de::is_spanned(name) {
             true => visitor.visit_map(SpannedDeserializer::new(self, 0..0)),
             false => self.deserialize_any(visitor),
