@@ -355,7 +355,7 @@ fn show(path: &[ModulePath]) -> String {
 #[test]
 fn no_two_sibling_modules_use_each_other() {
     for name in [
-        "text", "macros", "runtime", "catalog", "gateway", "serve", "store", "cli",
+        "text", "macros", "schema", "runtime", "catalog", "gateway", "serve", "store", "cli",
     ] {
         let all = modules(&crate_src(name));
         assert!(!all.is_empty(), "{name}: no modules read");
@@ -365,36 +365,43 @@ fn no_two_sibling_modules_use_each_other() {
     }
 }
 
-/// The runtime's layers, lowest first.
-const RUNTIME_LAYERS: [&str; 5] = ["model", "render", "project", "validate", "call"];
+/// The layers of the schema and runtime crates, lowest first: a crate's
+/// modules use only its own layers below them (the runtime's uses of the
+/// schema are a crate dependency, which Cargo keeps one way).
+const LAYERS: [(&str, &[&str]); 2] = [
+    ("schema", &["model", "render", "project"]),
+    ("runtime", &["validate", "call"]),
+];
 
 #[test]
 fn runtime_layers_point_one_way() {
-    let all = modules(&crate_src("runtime"));
-    let exports = re_exports(&all);
-    let rank = |module: &ModulePath| {
-        module
-            .first()
-            .and_then(|top| RUNTIME_LAYERS.iter().position(|layer| layer == top))
-    };
-    let mut seen = BTreeSet::new();
-    for (module, code) in &all {
-        let Some(own) = rank(module) else { continue };
-        seen.insert(module[0].clone());
-        for target in uses(module, code, &all, &exports) {
-            if let Some(theirs) = rank(&target) {
-                assert!(
-                    theirs <= own,
-                    "`{}` (layer {}) uses `{}`, a higher layer ({})",
-                    module.join("::"),
-                    RUNTIME_LAYERS[own],
-                    target.join("::"),
-                    RUNTIME_LAYERS[theirs]
-                );
+    for (name, layers) in LAYERS {
+        let all = modules(&crate_src(name));
+        let exports = re_exports(&all);
+        let rank = |module: &ModulePath| {
+            module
+                .first()
+                .and_then(|top| layers.iter().position(|layer| layer == top))
+        };
+        let mut seen = BTreeSet::new();
+        for (module, code) in &all {
+            let Some(own) = rank(module) else { continue };
+            seen.insert(module[0].clone());
+            for target in uses(module, code, &all, &exports) {
+                if let Some(theirs) = rank(&target) {
+                    assert!(
+                        theirs <= own,
+                        "{name}: `{}` (layer {}) uses `{}`, a higher layer ({})",
+                        module.join("::"),
+                        layers[own],
+                        target.join("::"),
+                        layers[theirs]
+                    );
+                }
             }
         }
+        assert_eq!(seen.len(), layers.len(), "{name}: every layer was read");
     }
-    assert_eq!(seen.len(), RUNTIME_LAYERS.len(), "every layer was read");
 }
 
 #[test]
@@ -459,8 +466,8 @@ fn the_scanner_sees_through_re_exports() {
 }
 
 /// The workspace's crates, lowest layer first (DESIGN §2).
-const CRATES: [&str; 8] = [
-    "text", "macros", "runtime", "catalog", "gateway", "serve", "store", "cli",
+const CRATES: [&str; 9] = [
+    "text", "macros", "schema", "runtime", "catalog", "gateway", "serve", "store", "cli",
 ];
 
 /// Each crate depends only on crates of lower layers (its `[dependencies]`,

@@ -19,11 +19,13 @@ mod members;
 mod schema;
 mod third_party;
 mod tool;
-pub(crate) mod walk;
+#[doc(hidden)]
+pub mod walk;
 
 pub use link::{Ref, Text};
 pub use members::Direction;
-pub(crate) use members::{Member, flattened, members};
+#[doc(hidden)]
+pub use members::{Member, flattened, members};
 pub use schema::{MapKey, Schema, SerdeDefault, schema_of};
 pub use tool::{Annotations, Icon, IconTheme, Tool, ToolDef};
 
@@ -90,7 +92,7 @@ impl Node {
     /// to be before MCP 2026-07-28.
     ///
     /// ```
-    /// use toolschema_runtime::model::Schema;
+    /// use toolschema_schema::model::Schema;
     /// use std::collections::BTreeMap;
     /// assert!(<BTreeMap<String, u8> as Schema>::SCHEMA.is_json_object());
     /// assert!(!<Vec<u8> as Schema>::SCHEMA.is_json_object());
@@ -127,7 +129,7 @@ impl Number {
     /// `self < other`, exactly across the three kinds of number.
     ///
     /// ```
-    /// use toolschema_runtime::model::Number;
+    /// use toolschema_schema::model::Number;
     ///
     /// assert!(Number::Int(-1).is_less_than(Number::UInt(u64::MAX)));
     /// assert!(Number::UInt(2).is_less_than(Number::Float(2.5)));

@@ -4,8 +4,8 @@
 //! reads with `#[tool(schema = ...)]`.
 //!
 //! ```
-//! use toolschema_runtime::formats::Rfc3339;
-//! use toolschema_runtime::model::{Node, Schema};
+//! use toolschema_schema::formats::Rfc3339;
+//! use toolschema_schema::model::{Node, Schema};
 //!
 //! let Node::String(string) = <Rfc3339 as Schema>::SCHEMA else { unreachable!() };
 //! assert_eq!(string.format.as_deref(), Some("date-time"));

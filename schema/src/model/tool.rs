@@ -8,7 +8,7 @@ use super::{NodeRef, Ref, Schema, Text};
 /// compile time.
 ///
 /// ```
-/// use toolschema_runtime::Tool;
+/// use toolschema_schema::Tool;
 ///
 /// fn tool_name<T: Tool>() -> &'static str {
 ///     &T::TOOL.name
@@ -71,7 +71,7 @@ impl ToolDef {
 /// 2025-11-25).
 ///
 /// ```
-/// use toolschema_runtime::model::{Icon, IconTheme, Ref};
+/// use toolschema_schema::model::{Icon, IconTheme, Ref};
 ///
 /// const INVOICE: Icon = Icon {
 ///     src: Ref::Static("https://acme.example/icons/invoice.svg"),

@@ -15,7 +15,7 @@ pub enum Direction {
 impl Direction {
     /// Whether `field` takes part in this direction (serde reads it, or
     /// writes it).
-    pub(crate) fn includes(self, field: &Field) -> bool {
+    pub fn includes(self, field: &Field) -> bool {
         match self {
             Direction::Input => field.read,
             Direction::Output => field.written,
@@ -25,14 +25,16 @@ impl Direction {
 
 /// A field as seen from an object, with flattening resolved.
 #[derive(Clone, Copy)]
-pub(crate) struct Member<'a> {
-    pub(crate) field: &'a Field,
+pub struct Member<'a> {
+    /// The field itself.
+    pub field: &'a Field,
     /// Inside a flattened `Option`: never required.
-    pub(crate) optional: bool,
+    pub optional: bool,
 }
 
 impl Member<'_> {
-    pub(crate) fn is_required(&self, direction: Direction) -> bool {
+    /// Whether the member must be present in `direction`.
+    pub fn is_required(&self, direction: Direction) -> bool {
         !self.optional
             && match direction {
                 Direction::Input => self.field.is_required(),
@@ -42,17 +44,14 @@ impl Member<'_> {
 }
 
 /// The members of an object's fields in `direction`, flattened fields merged.
-pub(crate) fn members(fields: &[Field], direction: Direction) -> Vec<Member<'_>> {
+pub fn members(fields: &[Field], direction: Direction) -> Vec<Member<'_>> {
     flattened(fields, direction).0
 }
 
 /// The members of an object's fields in `direction`, flattened structs
 /// merged, and the value schema of a flattened map, if any (unknown keys
 /// then take it).
-pub(crate) fn flattened(
-    fields: &[Field],
-    direction: Direction,
-) -> (Vec<Member<'_>>, Option<&Node>) {
+pub fn flattened(fields: &[Field], direction: Direction) -> (Vec<Member<'_>>, Option<&Node>) {
     fn collect<'a>(
         fields: &'a [Field],
         direction: Direction,

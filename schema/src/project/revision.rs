@@ -41,7 +41,7 @@ impl Revision {
     /// The revision of a protocol version string.
     ///
     /// ```
-    /// use toolschema_runtime::project::Revision;
+    /// use toolschema_schema::project::Revision;
     /// assert_eq!(Revision::from_version("2025-11-25"), Some(Revision::V2025_11_25));
     /// assert_eq!(Revision::from_version("2024-11-05"), None);
     /// ```
@@ -80,8 +80,8 @@ impl Revision {
     /// and profile) as this revision has it.
     ///
     /// ```
-    /// use toolschema_runtime::project::{Revision, project_tool, Mode};
-    /// # use toolschema_runtime::model::*;
+    /// use toolschema_schema::project::{Revision, project_tool, Mode};
+    /// # use toolschema_schema::model::*;
     /// # static OUTPUT: Node = Node::Boolean;
     /// # static INPUT: Node = Node::Object(ObjectNode {
     /// #     info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Static("Ping"), title: None, description: None },
@@ -125,8 +125,8 @@ impl Revision {
     /// without an output schema, this value is not one).
     ///
     /// ```
-    /// # use toolschema_runtime::model::*;
-    /// use toolschema_runtime::project::Revision;
+    /// # use toolschema_schema::model::*;
+    /// use toolschema_schema::project::Revision;
     /// # static OUTPUT: Node = Node::Boolean;
     /// # static INPUT: Node = Node::Object(ObjectNode {
     /// #     info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Static("Ping"), title: None, description: None },

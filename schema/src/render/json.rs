@@ -166,7 +166,7 @@ impl Json {
     /// The compact JSON text.
     ///
     /// ```
-    /// use toolschema_runtime::render::{Json, Object};
+    /// use toolschema_schema::render::{Json, Object};
     ///
     /// let mut object = Object::new();
     /// object.insert("b", 1u64);
@@ -317,7 +317,7 @@ impl Json {
     /// Parses JSON text, keeping the order of object keys as written.
     ///
     /// ```
-    /// use toolschema_runtime::render::Json;
+    /// use toolschema_schema::render::Json;
     /// let json = Json::parse(r#"{"b": 1, "a": [true, null, "x", -2.5]}"#).unwrap();
     /// assert_eq!(json.to_compact_string(), r#"{"b":1,"a":[true,null,"x",-2.5]}"#);
     /// ```

@@ -13,7 +13,7 @@ use super::members::Direction;
 use super::{Field, Node, Shape, TypeInfo};
 
 /// What a walk does at each node.
-pub(crate) trait Visit<'a> {
+pub trait Visit<'a> {
     /// Called once for each node reached; a derived type (object or enum)
     /// is reached once however many places refer to it. `Break` ends the
     /// walk.
@@ -25,7 +25,7 @@ pub(crate) trait Visit<'a> {
 }
 
 /// The identity of a derived type, if `node` is one.
-pub(crate) fn type_info(node: &Node) -> Option<&TypeInfo> {
+pub fn type_info(node: &Node) -> Option<&TypeInfo> {
     match node {
         Node::Object(object) => Some(&object.info),
         Node::Enum(enumeration) => Some(&enumeration.info),
@@ -35,7 +35,7 @@ pub(crate) fn type_info(node: &Node) -> Option<&TypeInfo> {
 
 /// Walks the graph from `root`, depth first, following the fields that take
 /// part in `direction`.
-pub(crate) fn walk<'a>(root: &'a Node, direction: Direction, visit: &mut impl Visit<'a>) {
+pub fn walk<'a>(root: &'a Node, direction: Direction, visit: &mut impl Visit<'a>) {
     let mut walk = Walk {
         direction,
         on_path: Vec::new(),
@@ -117,7 +117,7 @@ impl<'a> Walk<'a> {
 
 /// The derived types that contain themselves, by type name: those a
 /// rendering writes once under `$defs` and refers to with `$ref`.
-pub(crate) fn recursive_types(root: &Node, direction: Direction) -> HashSet<&str> {
+pub fn recursive_types(root: &Node, direction: Direction) -> HashSet<&str> {
     struct Cycles<'a>(HashSet<&'a str>);
     impl<'a> Visit<'a> for Cycles<'a> {
         fn node(&mut self, _: &'a Node) -> ControlFlow<()> {
@@ -134,7 +134,7 @@ pub(crate) fn recursive_types(root: &Node, direction: Direction) -> HashSet<&str
 
 /// The field lists of a node: an object's, or those of an enum's struct
 /// variants.
-pub(crate) fn field_lists(node: &Node) -> impl Iterator<Item = &[Field]> {
+pub fn field_lists(node: &Node) -> impl Iterator<Item = &[Field]> {
     let (object, variants) = match node {
         Node::Object(object) => (Some(&*object.fields), &[][..]),
         Node::Enum(enumeration) => (None, &*enumeration.variants),
@@ -151,7 +151,7 @@ pub(crate) fn field_lists(node: &Node) -> impl Iterator<Item = &[Field]> {
 /// Whether any field reachable from `root` in `direction` has an exposed
 /// name that differs from its source name (so that values need renaming at
 /// all).
-pub(crate) fn has_renames(root: &Node, direction: Direction) -> bool {
+pub fn has_renames(root: &Node, direction: Direction) -> bool {
     struct Renames(bool);
     impl Visit<'_> for Renames {
         fn node(&mut self, node: &Node) -> ControlFlow<()> {
@@ -170,7 +170,7 @@ pub(crate) fn has_renames(root: &Node, direction: Direction) -> bool {
 /// Two members of one object exposed under the same name, which the JSON
 /// object could not hold apart: `(the type's name, the property)`. Found
 /// through flattening at any depth, in one direction.
-pub(crate) fn duplicate_property(root: &Node, direction: Direction) -> Option<(&str, &str)> {
+pub fn duplicate_property(root: &Node, direction: Direction) -> Option<(&str, &str)> {
     struct Duplicates<'a> {
         direction: Direction,
         found: Option<(&'a str, &'a str)>,
@@ -206,7 +206,7 @@ pub(crate) fn duplicate_property(root: &Node, direction: Direction) -> Option<(&
 /// Whether a hand-written schema ([`Node::Raw`]) with a `$ref` sits below
 /// `root`: one stands only at a tool's input root, where its own `$ref`s
 /// resolve (a schema that stands alone may stand anywhere).
-pub(crate) fn has_nested_raw(root: &Node, direction: Direction) -> bool {
+pub fn has_nested_raw(root: &Node, direction: Direction) -> bool {
     struct Nested<'a> {
         root: &'a Node,
         found: bool,

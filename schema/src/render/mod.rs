@@ -20,7 +20,7 @@ use crate::model::{
 /// Renders the JSON Schema of `node`.
 ///
 /// ```
-/// use toolschema_runtime::{model::{Direction, Schema}, render::render_schema};
+/// use toolschema_schema::{model::{Direction, Schema}, render::render_schema};
 ///
 /// let json = render_schema(<Vec<bool> as Schema>::SCHEMA, Direction::Input);
 /// assert_eq!(json.to_compact_string(), r#"{"type":"array","items":{"type":"boolean"}}"#);

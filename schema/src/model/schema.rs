@@ -9,7 +9,7 @@ use super::{ArrayNode, IntegerNode, MapNode, Node, Number, NumberNode, Ref, Stri
 /// it allocates nothing.
 ///
 /// ```
-/// use toolschema_runtime::{Schema, model::Node};
+/// use toolschema_schema::{Schema, model::Node};
 ///
 /// assert!(matches!(<Vec<u8> as Schema>::SCHEMA, Node::Array(_)));
 /// assert!(<Option<String> as Schema>::SCHEMA.is_optional());
@@ -56,7 +56,7 @@ pub enum SerdeDefault {
 /// The [`SchemaFn`](crate::model::SchemaFn) link to `T`'s schema.
 ///
 /// ```
-/// use toolschema_runtime::{schema_of, model::Node};
+/// use toolschema_schema::{schema_of, model::Node};
 ///
 /// let link = schema_of::<bool>;
 /// assert!(matches!(link(), Node::Boolean));

@@ -15,7 +15,7 @@ use std::sync::Arc;
 /// layer reads both the same way, through [`Deref`].
 ///
 /// ```
-/// use toolschema_runtime::model::{Ref, Text};
+/// use toolschema_schema::model::{Ref, Text};
 ///
 /// const NAME: Text = Ref::Static("invoice_id");
 /// let configured = Text::from(String::from("invoice_id"));

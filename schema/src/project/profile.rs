@@ -33,7 +33,7 @@ impl Profile {
     /// The profile of a configuration name.
     ///
     /// ```
-    /// use toolschema_runtime::project::Profile;
+    /// use toolschema_schema::project::Profile;
     /// assert_eq!(Profile::from_name("gemini"), Some(Profile::Gemini));
     /// assert_eq!(Profile::from_name("claude"), None);
     /// ```

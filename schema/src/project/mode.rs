@@ -70,8 +70,8 @@ const STRUCTURE: &[&str] = &[
 /// The MCP `Tool` object of `tool` as a client in `mode` sees it.
 ///
 /// ```
-/// use toolschema_runtime::project::{project_tool, Mode, HINT_FIELD};
-/// # use toolschema_runtime::model::*;
+/// use toolschema_schema::project::{project_tool, Mode, HINT_FIELD};
+/// # use toolschema_schema::model::*;
 /// # static INPUT: Node = Node::Object(ObjectNode {
 /// #     info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Static("Ping"), title: None, description: None },
 /// #     fields: Ref::Static(&[]), additional: Additional::Deny,
@@ -226,7 +226,7 @@ fn add_hint(input: &mut Object) {
 /// output the full descriptor of one tool.
 ///
 /// ```
-/// let meta = toolschema_runtime::project::meta_tool().to_value();
+/// let meta = toolschema_schema::project::meta_tool().to_value();
 /// assert_eq!(meta["name"], "discover_tool_schema");
 /// assert_eq!(meta["inputSchema"]["required"][0], "name");
 /// ```
