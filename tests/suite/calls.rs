@@ -197,6 +197,19 @@ fn field_attributes(changes: Value, expected: Expected) -> Case {
 }
 
 pub fn cases() -> Vec<Case> {
+    [
+        customer_and_line_cases(),
+        order_option_cases(),
+        payload_cases(),
+        attribute_cases(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Orders with a bad name, contact or line.
+fn customer_and_line_cases() -> Vec<Case> {
     use Rule::*;
     let long_name = "x".repeat(41);
     let many_lines: Vec<Value> = (0..21)
@@ -282,6 +295,14 @@ pub fn cases() -> Vec<Case> {
             order_with("/lineItems/0/colour", Some(json!("red"))),
             &[("/lineItems/0/colour", UnknownProperty)],
         ),
+    ]
+}
+
+/// Orders with a bad priority, coupon, gift wrap or delivery, and orders
+/// breaking several rules at once.
+fn order_option_cases() -> Vec<Case> {
+    use Rule::*;
+    vec![
         order(
             order_with("/priority", Some(json!("urgent"))),
             &[("/priority", Enum)],
@@ -335,6 +356,13 @@ pub fn cases() -> Vec<Case> {
                 ("/lineItems/1/unit_price_cents", Minimum),
             ],
         ),
+    ]
+}
+
+/// Payloads that are not an object, not JSON, too deep or too large.
+fn payload_cases() -> Vec<Case> {
+    use Rule::*;
+    vec![
         raw("[]", &[("", NotAnObject)]),
         raw("\"order\"", &[("", NotAnObject)]),
         raw("null", &[("", NotAnObject)]),
@@ -353,6 +381,13 @@ pub fn cases() -> Vec<Case> {
             &format!("{{\"customerName\": \"{}\"}}", "x".repeat(1 << 20)),
             &[("", TooLarge)],
         ),
+    ]
+}
+
+/// What field and container attributes refuse, and a recursive enum.
+fn attribute_cases() -> Vec<Case> {
+    use Rule::*;
+    vec![
         field_attributes(json!({"userId": "x"}), &[("/userId", Type)]),
         field_attributes(
             json!({"slug": "AB"}),

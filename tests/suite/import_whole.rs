@@ -337,9 +337,9 @@ fn a_value_passed_whole_is_validated_against_its_schema() {
         .expect_err("a boolean score");
 }
 
-#[test]
-fn whole_values_and_fixed_parameters_are_checked_where_they_are_written() {
-    let text = r##"
+/// A configuration with a mistake in each whole value and fixed
+/// parameter: tool `put`, a keyed downstream, tools `send` and `post`.
+const MISWRITTEN: &str = r##"
 [[tenant]]
 id = "t"
 
@@ -448,6 +448,10 @@ method = "POST"
 path = "/post"
 encoding = "xml"
 "##;
+
+#[test]
+fn whole_values_and_fixed_parameters_are_checked_where_they_are_written() {
+    let text = MISWRITTEN;
     let errors = Config::from_toml(text, "put.toml", &Registry::new()).expect_err("refused");
     let message = errors.to_string();
     let at = |n: usize| format!("gateway_tool[0].version[0].argument[{n}]");
