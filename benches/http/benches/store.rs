@@ -11,7 +11,9 @@
 //!   checked).
 //!
 //! `cargo bench -p toolschema-bench-http --bench store` (`STORE_PARSE=1`
-//! also times parsing the 10,000 tools' TOML alone).
+//! also times parsing the 10,000 tools' TOML alone). It runs with the
+//! `toolschema` binary's allocator (mimalloc), as replicas are deployed;
+//! `--features system-allocator` measures the same with the system's.
 
 #![allow(missing_docs)]
 
@@ -24,6 +26,10 @@ use toolschema::call::Registry;
 use toolschema::catalog::{Catalog, ChangeSet, Config, Snapshot};
 use toolschema::store::{Action, Follower, Records, Store};
 use toolschema_test_support::postgres::Postgres;
+
+#[cfg(not(feature = "system-allocator"))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// A catalog of `tools` tools from configuration: ten toolsets, ten
 /// clients, one downstream.
@@ -156,6 +162,13 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(300);
+    println!(
+        "allocator: {}",
+        match cfg!(feature = "system-allocator") {
+            true => "the system's",
+            false => "mimalloc (the binary's)",
+        }
+    );
     let postgres = Postgres::start();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
