@@ -88,7 +88,7 @@ enum ImportSource {
         #[arg(long)]
         into: Option<PathBuf>,
     },
-    /// Read a WSDL 1.1 document (document/literal SOAP operations).
+    /// Read a WSDL 1.1 document (literal SOAP operations, document or rpc style).
     Wsdl {
         /// The document.
         file: PathBuf,

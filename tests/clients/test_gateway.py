@@ -502,3 +502,76 @@ type = "string"
 
     with Downstreams(edit) as gateway:
         asyncio.run(main(gateway))
+
+
+def test_rpc_literal_tools_imported_and_called_through_node_soap():
+    """An rpc/literal WSDL (tests/gateway/stock-rpc.wsdl) imported with
+    `toolschema import wsdl`, its drafts published as an operator would
+    after review, served, and called against node-soap serving the same
+    WSDL: the parts sent under the operation's element, the answer's one
+    complex part read through, a fault's text returned."""
+    import hashlib
+
+    soap_port = free_port()
+    work = pathlib.Path(tempfile.mkdtemp())
+    stock = subprocess.Popen(
+        ["node", str(NODE / "stock.js"), str(soap_port)],
+        cwd=NODE,
+        stdout=subprocess.DEVNULL,
+        stderr=(work / "stock.log").open("w"),
+    )
+    server = None
+    try:
+        wait_for_port(soap_port, stock, "node-soap")
+        imported = subprocess.run(
+            [BIN, "import", "wsdl", str(ROOT / "tests" / "gateway" / "stock-rpc.wsdl"),
+             "--downstream", "stock", "--prefix", "stock.", "--base-url", f"http://127.0.0.1:{soap_port}/stock"],
+            capture_output=True, text=True, check=True,
+        )
+        assert "stock.get-quote" in imported.stdout and "stock.ping" in imported.stdout, imported.stderr
+        key = "stock-analyst-key"
+        head = (
+            '[[tenant]]\nid = "markets"\n\n[[client]]\nid = "analyst"\ntenant = "markets"\n'
+            f'api_keys = ["sha256:{hashlib.sha256(key.encode()).hexdigest()}"]\ntoolsets = ["stock"]\n\n'
+            '[[toolset]]\nid = "stock"\ntenant = "markets"\nmode = "full"\ntools = ["stock.get-quote", "stock.ping"]\n\n'
+        )
+        config = work / "catalog.toml"
+        config.write_text(head + imported.stdout.replace('status = "draft"', 'status = "published"'))
+        checked = subprocess.run([BIN, "check", str(config)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr
+        server = subprocess.Popen(
+            [BIN, "serve", "--bind", "127.0.0.1:0", "--config", str(config)],
+            cwd=ROOT, stderr=subprocess.PIPE, text=True,
+        )
+        url = None
+        for line in server.stderr:
+            if line.startswith("toolschema is serving on "):
+                url = line.split()[4] + "/mcp"
+                break
+        assert url, "the server did not start"
+        threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
+
+        async def main():
+            async with client(url, key) as analyst:
+                listed = await analyst.list_tools()
+                quote_tool = next(t for t in listed.tools if t.name == "stock.get-quote")
+                assert quote_tool.description == "The average price of a stock over a window of days."
+                assert quote_tool.input_schema["required"] == ["symbol", "window"]
+                assert quote_tool.input_schema["properties"]["symbol"]["pattern"] == "^(?:[A-Z]{1,5})$"
+                quote = await analyst.call_tool("stock.get-quote", {"symbol": "ACME", "window": {"from": "2026-12-01", "days": 4}})
+                assert not quote.is_error, quote
+                # 12.50 grown by 4%.
+                assert quote.structured_content == {"symbol": "ACME", "price": 13.0, "days": 4}, quote
+                unknown = await analyst.call_tool("stock.get-quote", {"symbol": "NOPE", "window": {"from": "2026-12-01"}})
+                assert unknown.is_error and "No stock NOPE is listed." in unknown.content[0].text, unknown
+                refused = await analyst.call_tool("stock.get-quote", {"symbol": "acme", "window": {"from": "2026-12-01"}})
+                assert refused.is_error and "/symbol" in refused.content[0].text, refused
+                ping = await analyst.call_tool("stock.ping", {})
+                assert ping.structured_content == {"ok": True}, ping
+
+        asyncio.run(main())
+    finally:
+        for process in [server, stock]:
+            if process is not None:
+                process.kill()
+                process.wait()

@@ -2,7 +2,7 @@
 //! document and its XSD types, as draft versions to review and publish.
 //!
 //! One SOAP port is read (the first SOAP 1.1 one, or the version asked
-//! for); each document/literal operation of its binding becomes a
+//! for); each literal operation of its binding becomes a
 //! `[[gateway_tool]]` calling its request element, with the element's
 //! content flattened into fields: nested elements as paths, repeated ones
 //! with `[]`, attributes as `@name`, simple types with their restrictions
@@ -13,8 +13,10 @@
 //! extension point), an optional element of a type that contains it and a
 //! name with a dot are left out; text with attributes is its text. What
 //! the configuration cannot express (a choice or a required `xsd:any` in a
-//! request, required recursion, rpc or encoded operations) is reported and
-//! skipped.
+//! request, required recursion, encoded operations) is reported and
+//! skipped. An rpc/literal operation calls the operation's name as its
+//! wrapper, in the binding's body namespace, with one unqualified element
+//! a message part.
 
 mod element;
 mod files;
@@ -358,7 +360,11 @@ mod tests {
         assert!(reasons[0].1.contains("contains itself"), "{reasons:?}");
         assert!(reasons[1].1.contains("xsd:simpleContent"), "{reasons:?}");
         assert!(reasons[2].1.contains("xsd:any"), "{reasons:?}");
-        assert!(reasons[3].1.contains("`rpc` style"), "{reasons:?}");
+        // rpc parts are of types: one that names an element is not rpc.
+        assert!(
+            reasons[3].1.contains("names an element rather than a type"),
+            "{reasons:?}"
+        );
         assert_eq!(reasons.len(), 4);
         let doctype = format!("<!DOCTYPE d>{wsdl}");
         assert!(import_wsdl(doctype.as_bytes(), &ImportOptions::default()).is_err());

@@ -2,10 +2,11 @@
 //! response elements' fields as arguments and results, written as a
 //! `[[gateway_tool]]` with one draft version.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
-use super::types::{Fields, Role, Types};
-use super::{WSDL, child, children, documentation, local};
+use super::types::{At, Fields, Role, Types};
+use super::{WSDL, XSD, child, children, documentation, local};
 use crate::import::field::field_section;
 use crate::import::names::{kebab, snake};
 use crate::import::{ImportOptions, written};
@@ -21,25 +22,95 @@ fn sentence(name: &str) -> String {
     }
 }
 
-/// The element a message's one part names (document/literal).
-fn message_element<'a>(root: &'a Element<'a>, message: &str) -> Result<&'a str, String> {
+/// A message's parts.
+fn message_parts<'a>(root: &'a Element<'a>, message: &str) -> Result<Vec<&'a Element<'a>>, String> {
     let message = local(message);
     let definition = children(root, WSDL, "message")
         .find(|m| m.attribute("name") == Some(message))
         .ok_or_else(|| format!("the message `{message}` is not defined"))?;
-    let parts: Vec<&Element<'_>> = children(definition, WSDL, "part").collect();
-    match parts[..] {
+    Ok(children(definition, WSDL, "part").collect())
+}
+
+/// The element a message's one part names (document/literal).
+fn message_element<'a>(root: &'a Element<'a>, message: &str) -> Result<&'a str, String> {
+    match message_parts(root, message)?[..] {
         [part] => match part.attribute("element") {
             Some(element) => Ok(local(element)),
             None => Err(format!(
-                "the message `{message}` has a part of a type rather than an element (rpc style), which is not imported"
+                "the message `{}` has a part of a type rather than an element, which document style does not use",
+                local(message)
             )),
         },
-        _ => Err(format!(
-            "the message `{message}` has {} parts; document/literal operations have one",
+        ref parts => Err(format!(
+            "the message `{}` has {} parts; document/literal operations have one",
+            local(message),
             parts.len()
         )),
     }
+}
+
+/// The fields of an rpc/literal message: each part an element named after
+/// it inside the operation's wrapper, unqualified (WS-I Basic Profile
+/// R2735), of the part's type. An answer of one part of a complex type is
+/// read through it, so that clients see its fields at the top.
+fn rpc_fields(
+    root: &Element<'_>,
+    types: &Types<'_>,
+    message: &str,
+    role: Role,
+    out: &mut Fields,
+) -> Result<(), String> {
+    let parts = message_parts(root, message)?;
+    let mut declarations = Vec::with_capacity(parts.len());
+    for part in &parts {
+        let name = part
+            .attribute("name")
+            .ok_or_else(|| format!("the message `{}` has a part without a name", local(message)))?;
+        let Some(kind) = part.attribute("type") else {
+            return Err(format!(
+                "the part `{name}` of the rpc message `{}` names an element rather than a type, which rpc style does not use",
+                local(message)
+            ));
+        };
+        // The gateway writes every element below the wrapper alike: parts
+        // are unqualified, so their types' elements must be too.
+        if types.qualified_types.contains(local(kind)) {
+            return Err(format!(
+                "the part `{name}` is of the type `{}`, whose schema qualifies its elements (`elementFormDefault=\"qualified\"`) while rpc parts are unqualified; the gateway cannot write both",
+                local(kind)
+            ));
+        }
+        declarations.push(Element {
+            name: "element".to_owned(),
+            namespace: Some(XSD.to_owned()),
+            attributes: vec![
+                ("name".to_owned(), name.to_owned()),
+                ("type".to_owned(), kind.to_owned()),
+            ],
+            children: Vec::new(),
+            text: Cow::Borrowed(""),
+        });
+    }
+    let mut at = At {
+        exposed: String::new(),
+        source: String::new(),
+        required: true,
+        depth: 0,
+        role,
+    };
+    if role == Role::Result
+        && let [only] = &declarations[..]
+        && let Some(complex) = only
+            .attribute("type")
+            .and_then(|kind| types.complex.get(local(kind)))
+    {
+        at.source = only.attribute("name").unwrap_or_default().to_owned();
+        return types.content(complex, &at, &mut Vec::new(), out);
+    }
+    for declaration in &declarations {
+        types.element(declaration, &at, &mut Vec::new(), out)?;
+    }
+    Ok(())
 }
 
 /// One operation's tool, or why it is skipped.
@@ -57,16 +128,21 @@ pub(super) fn tool(
     let style = soap_operation
         .and_then(|o| o.attribute("style"))
         .unwrap_or(binding_style);
-    if style != "document" {
+    if style != "document" && style != "rpc" {
         return Err(format!(
-            "it is an `{style}` style operation; only document/literal operations are imported"
+            "it is an `{style}` style operation; document and rpc operations are imported"
         ));
     }
+    let rpc = style == "rpc";
+    let mut body_namespace = None;
     for direction in ["input", "output"] {
         let body =
             child(operation, WSDL, direction).and_then(|d| child(d, binding_namespace, "body"));
         if body.and_then(|b| b.attribute("use")) == Some("encoded") {
             return Err("its messages are SOAP-encoded; only literal ones are imported".to_owned());
+        }
+        if direction == "input" {
+            body_namespace = body.and_then(|b| b.attribute("namespace"));
         }
     }
     let Some(abstract_operation) = abstract_operation else {
@@ -75,29 +151,39 @@ pub(super) fn tool(
     let input = child(abstract_operation, WSDL, "input")
         .and_then(|i| i.attribute("message"))
         .ok_or("it has no input message")?;
-    let request = message_element(root, input)?;
-    let response =
-        match child(abstract_operation, WSDL, "output").and_then(|o| o.attribute("message")) {
-            Some(output) => Some(message_element(root, output)?),
-            None => None,
-        };
-    let (_, schema) = types
-        .elements
-        .get(request)
-        .ok_or_else(|| format!("the element `{request}` is not defined in the document's types"))?;
-    let (namespace, qualified) = types.schemas[*schema];
+    let output = child(abstract_operation, WSDL, "output").and_then(|o| o.attribute("message"));
     let mut arguments = Fields {
         found: Vec::new(),
         taken: BTreeSet::new(),
     };
-    types.fields(request, Role::Argument, &mut arguments)?;
     let mut results = Fields {
         found: Vec::new(),
         taken: BTreeSet::new(),
     };
-    if let Some(response) = response {
-        types.fields(response, Role::Result, &mut results)?;
-    }
+    // The element the request's body holds, its namespace, and whether the
+    // elements inside it are qualified.
+    let (request, namespace, qualified) = if rpc {
+        rpc_fields(root, types, input, Role::Argument, &mut arguments)?;
+        if let Some(output) = output {
+            rpc_fields(root, types, output, Role::Result, &mut results)?;
+        }
+        // The wrapper is the operation, in the body's namespace (WS-I
+        // R2717 asks for one), else the document's.
+        let namespace = body_namespace.or(root.attribute("targetNamespace"));
+        (name, namespace, false)
+    } else {
+        let request = message_element(root, input)?;
+        let response = output.map(|o| message_element(root, o)).transpose()?;
+        let (_, schema) = types.elements.get(request).ok_or_else(|| {
+            format!("the element `{request}` is not defined in the document's types")
+        })?;
+        let (namespace, qualified) = types.schemas[*schema];
+        types.fields(request, Role::Argument, &mut arguments)?;
+        if let Some(response) = response {
+            types.fields(response, Role::Result, &mut results)?;
+        }
+        (request, namespace, qualified)
+    };
     let tool_name = format!("{}{}", options.prefix, kebab(name));
     let description = documentation(abstract_operation)
         .or_else(|| documentation(operation))
@@ -135,4 +221,166 @@ pub(super) fn tool(
     }
     .text()?;
     Ok((tool_name, text))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use toolschema_catalog::Config;
+    use toolschema_runtime::call::Registry;
+
+    use crate::import::{ImportOptions, import_wsdl};
+    use crate::soap;
+
+    /// A stock service in rpc/literal: parts of simple and complex types,
+    /// an operation without parts, an answer of one complex part.
+    const RPC: &str = r#"<?xml version="1.0"?>
+<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:stock" targetNamespace="urn:stock">
+  <types><xs:schema targetNamespace="urn:stock">
+    <xs:complexType name="Quote"><xs:sequence>
+      <xs:element name="price" type="xs:decimal"/><xs:element name="currency" type="xs:string"/>
+    </xs:sequence></xs:complexType>
+    <xs:complexType name="Window"><xs:sequence>
+      <xs:element name="from" type="xs:date"/><xs:element name="days" type="xs:int" minOccurs="0"/>
+    </xs:sequence></xs:complexType>
+  </xs:schema></types>
+  <message name="GetQuoteIn"><part name="symbol" type="xs:string"/><part name="window" type="t:Window"/></message>
+  <message name="GetQuoteOut"><part name="quote" type="t:Quote"/></message>
+  <message name="PingIn"/>
+  <message name="PingOut"><part name="ok" type="xs:boolean"/></message>
+  <portType name="Stock">
+    <operation name="GetQuote"><input message="t:GetQuoteIn"/><output message="t:GetQuoteOut"/></operation>
+    <operation name="Ping"><input message="t:PingIn"/><output message="t:PingOut"/></operation>
+  </portType>
+  <binding name="StockSoap" type="t:Stock">
+    <soap:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <operation name="GetQuote"><soap:operation soapAction="urn:stock#GetQuote"/>
+      <input><soap:body use="literal" namespace="urn:stock:rpc"/></input>
+      <output><soap:body use="literal" namespace="urn:stock:rpc"/></output></operation>
+    <operation name="Ping"><soap:operation soapAction=""/>
+      <input><soap:body use="literal" namespace="urn:stock:rpc"/></input>
+      <output><soap:body use="literal" namespace="urn:stock:rpc"/></output></operation>
+  </binding>
+  <service name="StockService"><port name="P" binding="t:StockSoap">
+    <soap:address location="https://stock.example/soap"/></port></service>
+</definitions>"#;
+
+    fn import(wsdl: &str) -> crate::import::Imported {
+        let options = ImportOptions {
+            downstream: "stock".into(),
+            ..ImportOptions::default()
+        };
+        import_wsdl(wsdl.as_bytes(), &options).expect("imports")
+    }
+
+    #[test]
+    fn rpc_literal_operations_call_the_operation_with_its_parts() {
+        let imported = import(RPC);
+        assert_eq!(
+            imported.tools,
+            ["get-quote", "ping"],
+            "{:?}",
+            imported.skipped
+        );
+        let text = format!(
+            "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n\n{}",
+            imported
+                .toml
+                .replace("status = \"draft\"", "status = \"published\"")
+        );
+        let config = Config::from_toml(&text, "stock.toml", &Registry::new())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let versions = |name: &str| {
+            config
+                .gateway_tools()
+                .iter()
+                .find(|tool| tool.name() == name)
+                .map(|tool| tool.versions()[0].operation())
+                .expect("the tool")
+        };
+        let quote = versions("get-quote");
+        let arguments: Vec<&str> = quote
+            .arguments()
+            .iter()
+            .map(|a| a.exposed.as_str())
+            .collect();
+        assert_eq!(arguments, ["symbol", "window.from", "window.days"]);
+        // The wrapper is the operation in the body's namespace; the parts
+        // and what they hold are unqualified.
+        let envelope = soap::request_envelope(
+            quote,
+            &json!({"symbol": "ACME", "window": {"from": "2026-12-01", "days": 5}}),
+        )
+        .expect("an envelope");
+        let envelope = String::from_utf8(envelope).expect("UTF-8");
+        assert!(
+            envelope.contains(
+                r#"<m:GetQuote xmlns:m="urn:stock:rpc"><symbol>ACME</symbol><window><from>2026-12-01</from><days>5</days></window></m:GetQuote>"#
+            ),
+            "{envelope}"
+        );
+        // The answer's one complex part is read through.
+        let answer = br#"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>
+            <ns:GetQuoteResponse xmlns:ns="urn:stock:rpc"><quote><price>12.5</price><currency>EUR</currency></quote></ns:GetQuoteResponse>
+            </soap:Body></soap:Envelope>"#;
+        let result = soap::result_from_envelope(quote, answer).expect("read");
+        assert_eq!(result, json!({"price": 12.5, "currency": "EUR"}));
+
+        let ping = versions("ping");
+        assert!(ping.arguments().is_empty());
+        let envelope =
+            String::from_utf8(soap::request_envelope(ping, &json!({})).expect("an envelope"))
+                .expect("UTF-8");
+        assert!(
+            envelope.contains(r#"<m:Ping xmlns:m="urn:stock:rpc"></m:Ping>"#),
+            "{envelope}"
+        );
+        let answer = br#"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>
+            <ns:PingResponse xmlns:ns="urn:stock:rpc"><ok>true</ok></ns:PingResponse></soap:Body></soap:Envelope>"#;
+        assert_eq!(
+            soap::result_from_envelope(ping, answer).expect("read"),
+            json!({"ok": true})
+        );
+    }
+
+    #[test]
+    fn rpc_parts_the_gateway_cannot_write_are_skipped_with_their_reason() {
+        // A part naming an element, and a part whose type's schema
+        // qualifies its elements.
+        let wsdl = RPC
+            .replace(
+                r#"<part name="symbol" type="xs:string"/>"#,
+                r#"<part name="symbol" element="t:Symbol"/>"#,
+            )
+            .replace(
+                r#"<xs:schema targetNamespace="urn:stock">"#,
+                r#"<xs:schema targetNamespace="urn:stock" elementFormDefault="qualified">"#,
+            );
+        let imported = import(&wsdl);
+        let reasons: Vec<(&str, &str)> = imported
+            .skipped
+            .iter()
+            .map(|s| (s.operation.as_str(), s.reason.as_str()))
+            .collect();
+        assert_eq!(imported.tools, ["ping"], "{reasons:?}");
+        assert_eq!(reasons.len(), 1);
+        assert!(
+            reasons[0].1.contains("part `symbol`") && reasons[0].1.contains("names an element"),
+            "{reasons:?}"
+        );
+        let qualified = RPC.replace(
+            r#"<xs:schema targetNamespace="urn:stock">"#,
+            r#"<xs:schema targetNamespace="urn:stock" elementFormDefault="qualified">"#,
+        );
+        let imported = import(&qualified);
+        assert_eq!(imported.tools, ["ping"]);
+        assert!(
+            imported.skipped[0]
+                .reason
+                .contains("`Window`, whose schema qualifies"),
+            "{:?}",
+            imported.skipped
+        );
+    }
 }

@@ -2,7 +2,7 @@
 //! fields of an element's complex content (sequences, choices in an
 //! answer, extensions of another type, and attributes as `@name`).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::{WSDL, XSD, child, children, documentation, local, typed};
 use crate::import::context::Found;
@@ -29,6 +29,9 @@ pub(super) struct Types<'a> {
     pub(super) complex: HashMap<&'a str, &'a Element<'a>>,
     /// The named simple types.
     pub(super) simple: HashMap<&'a str, &'a Element<'a>>,
+    /// The named complex types of schemas whose local elements are
+    /// qualified.
+    pub(super) qualified_types: HashSet<&'a str>,
     /// Each schema's target namespace and whether its local elements are
     /// qualified.
     pub(super) schemas: Vec<(Option<&'a str>, bool)>,
@@ -74,6 +77,7 @@ impl<'a> Types<'a> {
             elements: HashMap::new(),
             complex: HashMap::new(),
             simple: HashMap::new(),
+            qualified_types: HashSet::new(),
             schemas: Vec::new(),
         };
         let sections = core::iter::once(root).chain(extra.iter());
@@ -88,10 +92,10 @@ impl<'a> Types<'a> {
         {
             for schema in schemas {
                 let index = types.schemas.len();
-                types.schemas.push((
-                    schema.attribute("targetNamespace"),
-                    schema.attribute("elementFormDefault") == Some("qualified"),
-                ));
+                let qualified = schema.attribute("elementFormDefault") == Some("qualified");
+                types
+                    .schemas
+                    .push((schema.attribute("targetNamespace"), qualified));
                 for component in &schema.children {
                     let Some(name) = component.attribute("name") else {
                         continue;
@@ -102,6 +106,9 @@ impl<'a> Types<'a> {
                         }
                         "complexType" => {
                             types.complex.insert(name, component);
+                            if qualified {
+                                types.qualified_types.insert(name);
+                            }
                         }
                         "simpleType" => {
                             types.simple.insert(name, component);
