@@ -17,7 +17,7 @@ use crate::rules::Status;
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::project::{META_TOOL, Mode, Profile};
 
-pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -> Config {
+pub(super) fn check(mut raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -> Config {
     let mut config = Config {
         internal_prefixes: raw
             .catalog
@@ -42,8 +42,14 @@ pub(super) fn check(raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -
     let derived = derived_names(registry);
     config.downstreams = check_downstreams(&raw.downstreams, p);
     let is_derived = |name: &str| derived.binary_search(&name).is_ok();
-    config.gateway_tools =
-        check_gateway_tools(&raw.gateway_tools, &config.downstreams, &is_derived, p);
+    // Each raw tool is dropped once checked: an imported catalog's raw
+    // and checked tools are not held whole together.
+    config.gateway_tools = check_gateway_tools(
+        core::mem::take(&mut raw.gateway_tools),
+        &config.downstreams,
+        &is_derived,
+        p,
+    );
     let names = Names::of(&tenants, &derived, &config, raw.authorization.is_some());
     for (i, raw_set) in raw.toolsets.iter().enumerate() {
         if let Some(set) = check_toolset(i, raw_set, &names, &config, registry, p) {

@@ -19,6 +19,7 @@ pub(crate) mod gateway;
 mod json;
 mod keys;
 mod raw;
+mod sections;
 mod server;
 
 pub use authorization::{ALGORITHMS, Authorization, Introspection};
@@ -306,7 +307,7 @@ impl Config {
             );
             return Err(problems.into_errors());
         }
-        let raw: raw::RawConfig = toml::from_str(text).map_err(|error| {
+        let raw = sections::read(text).map_err(|error| {
             let offset = error.span().map_or(0, |span| span.start);
             let mut problems = Problems::new(file, text);
             problems.at(offset..offset, "(file)", error.message().trim());

@@ -27,7 +27,7 @@ use toolschema_runtime::project::META_TOOL;
 /// Checks the gateway tools; `taken` says whether a name is a registered
 /// tool's.
 pub(in crate::config) fn check_gateway_tools(
-    raw: &[RawGatewayTool],
+    raw: Vec<RawGatewayTool>,
     downstreams: &BTreeMap<String, Downstream>,
     taken: &dyn Fn(&str) -> bool,
     p: &mut Problems<'_>,
@@ -35,7 +35,7 @@ pub(in crate::config) fn check_gateway_tools(
     let mut out: Vec<GatewayTool> = Vec::new();
     // Names of the tools kept so far: a catalog may hold thousands.
     let mut kept: std::collections::HashSet<String> = std::collections::HashSet::new();
-    for (i, raw) in raw.iter().enumerate() {
+    for (i, raw) in raw.into_iter().enumerate() {
         let at = format!("gateway_tool[{i}]");
         let name = raw.name.get_ref();
         let mut usable = true;

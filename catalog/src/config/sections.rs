@@ -1,0 +1,324 @@
+//! A large configuration file read a part at a time. The TOML parser
+//! builds a tree of the whole document, every value with its place, before
+//! anything is read from it: for an imported catalog of 125 MiB (Microsoft
+//! Graph's 22,000 operations) that tree alone took about 900 MB. A file of
+//! at least [`WHOLE_BELOW`] bytes is read instead as its gateway tools'
+//! sections, in batches of about [`BATCH`] bytes, and the rest of the file
+//! on its own, so that only one batch's tree is alive at a time.
+//!
+//! Places stay those of the whole file: each part is parsed at its own
+//! offset (what comes before it written as spaces), so every span, and every
+//! problem's line and column, is the one a whole read gives. A file whose
+//! gateway tools are also written another way (a `gateway_tool` key outside
+//! the `[[gateway_tool]]` sections, a `[[gateway_tool.version]]` away from
+//! its tool) is read whole, as TOML defines it.
+
+use core::ops::Range;
+
+use serde::Deserialize;
+use toml_parser::Source;
+use toml_parser::lexer::TokenKind;
+
+use super::raw::{RawConfig, RawGatewayTool};
+
+/// Files smaller than this are parsed whole.
+const WHOLE_BELOW: usize = 8 << 20;
+
+/// About how much of the file's gateway tools one parse reads.
+const BATCH: usize = 8 << 20;
+
+/// The configuration file's raw form, read whole or in parts.
+pub(super) fn read(text: &str) -> Result<RawConfig, toml::de::Error> {
+    read_in_parts(text, WHOLE_BELOW, BATCH)
+}
+
+/// [`read`] with its sizes given: tests read small files in parts.
+fn read_in_parts(
+    text: &str,
+    whole_below: usize,
+    batch: usize,
+) -> Result<RawConfig, toml::de::Error> {
+    if text.len() < whole_below {
+        return toml::from_str(text);
+    }
+    let Some(sections) = gateway_tool_sections(text) else {
+        return toml::from_str(text);
+    };
+    if sections.is_empty() {
+        return toml::from_str(text);
+    }
+    // The rest of the file, the gateway tools' sections blanked.
+    let mut rest = String::with_capacity(text.len());
+    let mut at = 0;
+    for section in &sections {
+        rest.push_str(&text[at..section.start]);
+        rest.extend(core::iter::repeat_n(' ', section.len()));
+        at = section.end;
+    }
+    rest.push_str(&text[at..]);
+    let mut raw: RawConfig = toml::from_str(&rest)?;
+    drop(rest);
+    if !raw.gateway_tools.is_empty() {
+        return toml::from_str(text);
+    }
+    let mut part = String::new();
+    for range in batches(&sections, batch) {
+        part.clear();
+        part.extend(core::iter::repeat_n(' ', range.start));
+        part.push_str(&text[range]);
+        let tools: GatewayTools = toml::from_str(&part)?;
+        raw.gateway_tools.extend(tools.gateway_tool);
+    }
+    Ok(raw)
+}
+
+/// One part of the file: gateway tools only.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GatewayTools {
+    gateway_tool: Vec<RawGatewayTool>,
+}
+
+/// Sections next to each other joined, up to about `size` bytes a batch.
+fn batches(sections: &[Range<usize>], size: usize) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for section in sections {
+        match out.last_mut() {
+            Some(last) if last.end == section.start && last.len() < size => {
+                last.end = section.end;
+            }
+            _ => out.push(section.clone()),
+        }
+    }
+    out
+}
+
+/// A table header: where it starts, whether it is `[[…]]`, its key.
+struct Header {
+    start: usize,
+    array: bool,
+    key: Vec<String>,
+}
+
+/// The byte ranges of the file's `[[gateway_tool]]` sections, each from
+/// its header to the next header that is not one of its own subtables;
+/// `None` when a gateway tool's subtable stands away from its tool.
+fn gateway_tool_sections(text: &str) -> Option<Vec<Range<usize>>> {
+    let headers = headers(text);
+    let mut sections: Vec<Range<usize>> = Vec::new();
+    let mut inside = false;
+    for (index, header) in headers.iter().enumerate() {
+        let end = headers.get(index + 1).map_or(text.len(), |next| next.start);
+        let of_tools = header.key.first().is_some_and(|k| k == "gateway_tool");
+        let opens = of_tools && header.array && header.key.len() == 1;
+        if opens || (inside && of_tools && header.key.len() > 1) {
+            inside = true;
+            match sections.last_mut() {
+                Some(last) if last.end == header.start && !opens => last.end = end,
+                _ => sections.push(header.start..end),
+            }
+        } else if of_tools {
+            return None;
+        } else {
+            inside = false;
+        }
+    }
+    Some(sections)
+}
+
+/// The file's table headers, found by the TOML lexer: a `[` first on its
+/// line, outside any value (arrays and inline tables may span lines).
+fn headers(text: &str) -> Vec<Header> {
+    let source = Source::new(text);
+    let mut tokens = source.lex().peekable();
+    let mut out = Vec::new();
+    let (mut line_start, mut in_value, mut depth) = (true, false, 0usize);
+    while let Some(token) = tokens.next() {
+        match token.kind() {
+            TokenKind::Newline => {
+                if depth == 0 {
+                    in_value = false;
+                }
+                line_start = true;
+                continue;
+            }
+            TokenKind::Whitespace | TokenKind::Comment => continue,
+            TokenKind::LeftSquareBracket if line_start && !in_value => {
+                let start = token.span().start();
+                let array = tokens
+                    .next_if(|t| t.kind() == TokenKind::LeftSquareBracket)
+                    .is_some();
+                let mut key = Vec::new();
+                for part in tokens.by_ref() {
+                    let span = part.span();
+                    let raw = text.get(span.start()..span.end()).unwrap_or_default();
+                    match part.kind() {
+                        TokenKind::RightSquareBracket | TokenKind::Newline | TokenKind::Eof => {
+                            break;
+                        }
+                        TokenKind::Atom => key.push(raw.to_owned()),
+                        TokenKind::BasicString | TokenKind::LiteralString
+                            if !raw.contains('\\') =>
+                        {
+                            key.push(raw[1..raw.len().saturating_sub(1).max(1)].to_owned());
+                        }
+                        // A key this scan does not decode: not a gateway tool's.
+                        TokenKind::BasicString | TokenKind::LiteralString => {
+                            key.push(String::new())
+                        }
+                        _ => {}
+                    }
+                }
+                out.push(Header { start, array, key });
+            }
+            TokenKind::Equals if depth == 0 => in_value = true,
+            TokenKind::LeftSquareBracket | TokenKind::LeftCurlyBracket => depth += 1,
+            TokenKind::RightSquareBracket | TokenKind::RightCurlyBracket => {
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+        line_start = false;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use core::fmt::Write as _;
+
+    use toolschema_runtime::call::Registry;
+
+    use super::super::check::check;
+    use super::super::errors::Problems;
+    use super::read_in_parts;
+
+    /// A catalog of `tools` gateway tools, a toolset between them, the
+    /// rest of the file before and after; `mistake` puts a wrong value in
+    /// that tool.
+    fn catalog(tools: usize, mistake: Option<usize>) -> String {
+        let mut text = String::from(
+            "# a catalog read in parts\n[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\ntoolsets = [\n  \"first\",\n  \"second\",\n]\n\n[[downstream]]\nid = \"api\"\nbase_url = \"https://api.example.com\"\n",
+        );
+        for i in 0..tools {
+            if i == tools / 2 {
+                let _ = write!(
+                    text,
+                    "\n[[toolset]]\nid = \"first\"\ntenant = \"t\"\ntools = [\n\"tool-0\",\n]\n"
+                );
+            }
+            let kind = if mistake == Some(i) {
+                "strnig"
+            } else {
+                "string"
+            };
+            let _ = write!(
+                text,
+                r#"
+[[ gateway_tool ]]
+name = "tool-{i}"
+downstream = "api"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = """A tool whose description holds a header:
+[[gateway_tool]]
+and {{ braces }}."""
+method = "GET"
+path = "/items/{{id}}"
+headers = {{ "X-Trace" = "on" }}
+
+[["gateway_tool".version.argument]]
+name = "id"
+in = "path"
+type = "{kind}"
+required = true
+"#
+            );
+        }
+        text.push_str("\n[[toolset]]\nid = \"second\"\ntenant = \"t\"\ntools = [\"tool-1\"]\n");
+        text
+    }
+
+    /// The file read in parts of about `batch` bytes, checked: the
+    /// configuration's debug form, or the problems as printed.
+    fn read(text: &str, whole_below: usize, batch: usize) -> String {
+        let raw = match read_in_parts(text, whole_below, batch) {
+            Ok(raw) => raw,
+            Err(error) => return format!("parse error at {:?}: {}", error.span(), error.message()),
+        };
+        let mut problems = Problems::new("catalog.toml", text);
+        let config = check(raw, &Registry::new(), &mut problems);
+        match problems.is_empty() {
+            true => format!("{config:?}"),
+            false => problems.into_errors().to_string(),
+        }
+    }
+
+    #[test]
+    fn a_file_read_in_parts_is_the_file_read_whole() {
+        let text = catalog(40, None);
+        // Two runs of sections, around the toolset between them.
+        let sections = super::gateway_tool_sections(&text).expect("in sections");
+        assert_eq!(super::batches(&sections, usize::MAX).len(), 2);
+        let whole = read(&text, usize::MAX, 0);
+        assert!(whole.contains("tool-39"), "{whole}");
+        assert!(!whole.contains("problem"), "{whole}");
+        for batch in [1, 700, 5_000] {
+            assert_eq!(read(&text, 0, batch), whole, "in parts of {batch} bytes");
+        }
+    }
+
+    #[test]
+    fn problems_in_parts_are_placed_as_in_the_whole_file() {
+        for mistake in [0, 25, 39] {
+            let text = catalog(40, Some(mistake));
+            let whole = read(&text, usize::MAX, 0);
+            assert!(whole.contains("strnig"), "{whole}");
+            assert_eq!(read(&text, 0, 700), whole);
+        }
+        // A TOML error inside a part: the same place and message.
+        let broken =
+            catalog(40, None).replacen("version = 1\nstatus", "version = 1\nstatus = ", 30);
+        let whole = read(&broken, usize::MAX, 0);
+        assert!(whole.starts_with("parse error"), "{whole}");
+        assert_eq!(read(&broken, 0, 700), whole);
+    }
+
+    #[test]
+    fn headers_are_found_outside_values_and_strings() {
+        let text = "a = [\n[1],\n[[2]],\n]\nb = { c = [\n[3]] }\ns = \'\'\'\n[[gateway_tool]]\n\'\'\'\n[[gateway_tool]] # one\nx = 1\n[gateway_tool.y]\n  [[ 'gateway_tool' ]]\n[other]\n";
+        let sections = super::gateway_tool_sections(text).expect("in sections");
+        let found: Vec<&str> = sections.iter().map(|range| &text[range.clone()]).collect();
+        assert_eq!(
+            found,
+            [
+                "[[gateway_tool]] # one\nx = 1\n[gateway_tool.y]\n  ",
+                "[[ 'gateway_tool' ]]\n"
+            ]
+        );
+        assert!(super::gateway_tool_sections("[t]\n[gateway_tool.y]\n").is_none());
+    }
+
+    #[test]
+    fn gateway_tools_written_apart_are_read_whole() {
+        // A version table after another section belongs to the last tool
+        // (TOML's rule): only a whole read sees it.
+        let mut text = catalog(4, None);
+        text.push_str(
+            "\n[[gateway_tool.version]]\nversion = 2\nstatus = \"draft\"\ndescription = \"Two.\"\nmethod = \"GET\"\npath = \"/two\"\n",
+        );
+        assert!(super::gateway_tool_sections(&text).is_none());
+        let whole = read(&text, usize::MAX, 0);
+        assert!(whole.contains("version: 2"), "{whole}");
+        assert_eq!(read(&text, 0, 100), whole);
+        // A gateway tool written as a dotted key of the rest.
+        let dotted = format!(
+            "gateway_tool = [{{ name = \"early\", downstream = \"api\" }}]\n{}",
+            catalog(4, None)
+        );
+        let whole = read(&dotted, usize::MAX, 0);
+        assert_eq!(read(&dotted, 0, 100), whole);
+    }
+}
