@@ -12,11 +12,12 @@
 //! service takes its address from `--base-url`; an optional `xsd:any` (an
 //! extension point), an optional element of a type that contains it and a
 //! name with a dot are left out; text with attributes is its text. What
-//! the configuration cannot express (a choice or a required `xsd:any` in a
-//! request, required recursion, encoded operations) is reported and
-//! skipped. An rpc/literal operation calls the operation's name as its
-//! wrapper, in the binding's body namespace, with one unqualified element
-//! a message part.
+//! the configuration cannot express (a required `xsd:any` in a request,
+//! required recursion, encoded operations) is reported and skipped; the
+//! alternatives of an `xsd:choice` are optional fields (in a request, each
+//! described as one to send alone). An rpc/literal operation calls the
+//! operation's name as its wrapper, in the binding's body namespace, with
+//! one unqualified element a message part.
 
 mod element;
 mod files;
@@ -368,6 +369,49 @@ mod tests {
         assert_eq!(reasons.len(), 4);
         let doctype = format!("<!DOCTYPE d>{wsdl}");
         assert!(import_wsdl(doctype.as_bytes(), &ImportOptions::default()).is_err());
+    }
+
+    #[test]
+    fn a_choice_in_a_request_offers_each_alternative_to_send_alone() {
+        let schema = r#"
+          <xs:complexType name="Data"><xs:choice>
+            <xs:element name="Binary" type="xs:base64Binary"/>
+            <xs:element name="String" type="xs:string"><xs:annotation><xs:documentation>As text.</xs:documentation></xs:annotation></xs:element>
+          </xs:choice></xs:complexType>
+          <xs:element name="Send"><xs:complexType><xs:sequence>
+            <xs:element name="Port" type="xs:string"/>
+            <xs:element name="Data" type="t:Data" minOccurs="0"/>
+          </xs:sequence></xs:complexType></xs:element>"#;
+        let wsdl = service(schema, &[("Send", "document")]);
+        let imported = import_wsdl(wsdl.as_bytes(), &ImportOptions::default()).expect("imports");
+        assert_eq!(imported.tools, ["send"], "{:?}", imported.skipped);
+        let written: toml::Table = imported.toml.parse().expect("TOML");
+        let arguments = written["gateway_tool"][0]["version"][0]["argument"]
+            .as_array()
+            .expect("arguments");
+        let described: Vec<(&str, bool, &str)> = arguments
+            .iter()
+            .map(|a| {
+                (
+                    a["name"].as_str().unwrap_or_default(),
+                    a.get("required").and_then(|r| r.as_bool()).unwrap_or(false),
+                    a.get("description").and_then(|d| d.as_str()).unwrap_or(""),
+                )
+            })
+            .collect();
+        assert_eq!(
+            described,
+            [
+                ("port", true, ""),
+                ("data", false, ""),
+                ("data.binary", false, "Send only one of `binary`, `string`."),
+                (
+                    "data.string",
+                    false,
+                    "As text. Send only one of `binary`, `string`."
+                ),
+            ]
+        );
     }
 
     #[test]

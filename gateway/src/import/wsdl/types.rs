@@ -254,9 +254,11 @@ impl<'a> Types<'a> {
         Ok(())
     }
 
-    /// An `xsd:choice`: in an answer, each alternative's elements are read
-    /// where present (each optional); a request cannot say which one to
-    /// send.
+    /// An `xsd:choice`: each alternative's elements are optional fields.
+    /// In an answer they are read where present. In a request the
+    /// configuration cannot say "exactly one": each alternative's fields
+    /// are offered, and their descriptions say to send only one (the
+    /// service refuses two, and its fault reaches the client).
     fn choice(
         &self,
         choice: &Element<'_>,
@@ -265,16 +267,30 @@ impl<'a> Types<'a> {
         trail: &mut Vec<String>,
         out: &mut Fields,
     ) -> Result<(), String> {
-        if at.role == Role::Argument {
-            return Err(format!(
-                "{here} is one of several elements (`xsd:choice`), which the configuration cannot express"
-            ));
-        }
         let optional = At {
             required: false,
             ..at.clone()
         };
-        self.particles(choice, &optional, here, trail, out)
+        let mark = out.found.len();
+        self.particles(choice, &optional, here, trail, out)?;
+        if at.role == Role::Argument {
+            let depth = at.exposed.split('.').filter(|s| !s.is_empty()).count();
+            let alternatives: Vec<String> = out.found[mark..]
+                .iter()
+                .filter(|field| field.exposed.split('.').count() == depth + 1)
+                .map(|field| format!("`{}`", field.exposed.rsplit('.').next().unwrap_or_default()))
+                .collect();
+            if alternatives.len() > 1 {
+                let note = format!("Send only one of {}.", alternatives.join(", "));
+                for field in &mut out.found[mark..] {
+                    field.description = Some(match field.description.take() {
+                        Some(text) => format!("{text} {note}"),
+                        None => note.clone(),
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The fields of a top-level element's content. A result whose element
