@@ -33,6 +33,7 @@ impl Blocking {
     /// Runs `work` on a blocking thread, as [`Offload::run`] does, and
     /// gives back what it made (`None` when it could not run: the runtime
     /// is shutting down).
+    #[cfg(feature = "http")]
     pub(crate) async fn run_for<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,

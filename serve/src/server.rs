@@ -370,7 +370,9 @@ impl<S: Send + Sync + 'static> Server<S> {
             protocol,
             trace,
             options: self.options,
+            #[cfg(feature = "http")]
             inflight: Arc::default(),
+            #[cfg(feature = "http")]
             pending: Arc::default(),
             blocking: Arc::default(),
             _watch: watch,

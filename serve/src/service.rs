@@ -7,8 +7,11 @@ use std::time::Duration;
 
 use toolschema_catalog::{Catalog, Watch};
 
+#[cfg(feature = "http")]
 use crate::inflight::Inflight;
-use crate::mcp::{Pending, Protocol, Trace};
+#[cfg(feature = "http")]
+use crate::mcp::Pending;
+use crate::mcp::{Protocol, Trace};
 use crate::notices::Notices;
 
 /// Everything the transports share, built once from a [`Server`](crate::Server).
@@ -19,9 +22,12 @@ pub struct Service {
     pub(crate) notices: Notices,
     pub(crate) trace: Trace,
     pub(crate) options: Options,
-    /// Requests running now, for cancellations.
+    /// Requests running now over HTTP, for cancellations (a stdio
+    /// connection keeps its own).
+    #[cfg(feature = "http")]
     pub(crate) inflight: Arc<Inflight>,
-    /// The server's questions to clients waiting for answers.
+    /// The server's questions to HTTP clients waiting for answers.
+    #[cfg(feature = "http")]
     pub(crate) pending: Arc<Pending>,
     /// Where large requests' arguments are read.
     pub(crate) blocking: Arc<crate::offload::Blocking>,
