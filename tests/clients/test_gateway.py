@@ -514,12 +514,13 @@ def test_rpc_literal_tools_imported_and_called_through_node_soap():
 
     soap_port = free_port()
     work = pathlib.Path(tempfile.mkdtemp())
-    stock = subprocess.Popen(
-        ["node", str(NODE / "stock.js"), str(soap_port)],
-        cwd=NODE,
-        stdout=subprocess.DEVNULL,
-        stderr=(work / "stock.log").open("w"),
-    )
+    with (work / "stock.log").open("w") as log:
+        stock = subprocess.Popen(
+            ["node", str(NODE / "stock.js"), str(soap_port)],
+            cwd=NODE,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
     server = None
     try:
         wait_for_port(soap_port, stock, "node-soap")

@@ -18,7 +18,7 @@ const services = {
   StockService: {
     StockPort: {
       GetQuote(args) {
-        if (!(args.symbol in PRICES)) {
+        if (!Object.hasOwn(PRICES, args.symbol)) {
           throw { Fault: { faultcode: 'soap:Client', faultstring: `No stock ${args.symbol} is listed.`, statusCode: 500 } };
         }
         const days = args.window && args.window.days !== undefined ? Number(args.window.days) : 1;

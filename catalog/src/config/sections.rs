@@ -41,11 +41,20 @@ fn read_in_parts(
     if text.len() < whole_below {
         return toml::from_str(text);
     }
-    let Some(sections) = gateway_tool_sections(text) else {
-        return toml::from_str(text);
-    };
+    match in_parts(text, batch) {
+        Some(raw) => Ok(raw),
+        // Read whole: the file's shape is not one this reader splits, or a
+        // part has an error, which a whole read reports as TOML orders
+        // them (the first in the file).
+        None => toml::from_str(text),
+    }
+}
+
+/// The file read in parts, or `None` when it must be read whole.
+fn in_parts(text: &str, batch: usize) -> Option<RawConfig> {
+    let sections = gateway_tool_sections(text)?;
     if sections.is_empty() {
-        return toml::from_str(text);
+        return None;
     }
     // The rest of the file, the gateway tools' sections blanked.
     let mut rest = String::with_capacity(text.len());
@@ -56,20 +65,20 @@ fn read_in_parts(
         at = section.end;
     }
     rest.push_str(&text[at..]);
-    let mut raw: RawConfig = toml::from_str(&rest)?;
+    let mut raw: RawConfig = toml::from_str(&rest).ok()?;
     drop(rest);
     if !raw.gateway_tools.is_empty() {
-        return toml::from_str(text);
+        return None;
     }
     let mut part = String::new();
     for range in batches(&sections, batch) {
         part.clear();
         part.extend(core::iter::repeat_n(' ', range.start));
         part.push_str(&text[range]);
-        let tools: GatewayTools = toml::from_str(&part)?;
+        let tools: GatewayTools = toml::from_str(&part).ok()?;
         raw.gateway_tools.extend(tools.gateway_tool);
     }
-    Ok(raw)
+    Some(raw)
 }
 
 /// One part of the file: gateway tools only.
@@ -102,9 +111,10 @@ struct Header {
 
 /// The byte ranges of the file's `[[gateway_tool]]` sections, each from
 /// its header to the next header that is not one of its own subtables;
-/// `None` when a gateway tool's subtable stands away from its tool.
+/// `None` when a gateway tool's subtable stands away from its tool, or the
+/// file is one [`headers`] leaves whole.
 fn gateway_tool_sections(text: &str) -> Option<Vec<Range<usize>>> {
-    let headers = headers(text);
+    let headers = headers(text)?;
     let mut sections: Vec<Range<usize>> = Vec::new();
     let mut inside = false;
     for (index, header) in headers.iter().enumerate() {
@@ -128,7 +138,10 @@ fn gateway_tool_sections(text: &str) -> Option<Vec<Range<usize>>> {
 
 /// The file's table headers, found by the TOML lexer: a `[` first on its
 /// line, outside any value (arrays and inline tables may span lines).
-fn headers(text: &str) -> Vec<Header> {
+/// `None` when the file has a header whose key this scan does not decode
+/// (escapes, an unclosed quote), or writes `gateway_tool` as a key of the
+/// root table: such a file is read whole.
+fn headers(text: &str) -> Option<Vec<Header>> {
     let source = Source::new(text);
     let mut tokens = source.lex().peekable();
     let mut out = Vec::new();
@@ -157,19 +170,27 @@ fn headers(text: &str) -> Vec<Header> {
                             break;
                         }
                         TokenKind::Atom => key.push(raw.to_owned()),
-                        TokenKind::BasicString | TokenKind::LiteralString
-                            if !raw.contains('\\') =>
-                        {
-                            key.push(raw[1..raw.len().saturating_sub(1).max(1)].to_owned());
-                        }
-                        // A key this scan does not decode: not a gateway tool's.
                         TokenKind::BasicString | TokenKind::LiteralString => {
-                            key.push(String::new())
+                            key.push(quoted(raw)?.to_owned());
                         }
                         _ => {}
                     }
                 }
                 out.push(Header { start, array, key });
+            }
+            // A key of the root table (before any header).
+            TokenKind::Atom | TokenKind::BasicString | TokenKind::LiteralString
+                if line_start && !in_value && out.is_empty() =>
+            {
+                let span = token.span();
+                let raw = text.get(span.start()..span.end()).unwrap_or_default();
+                let key = match token.kind() {
+                    TokenKind::Atom => Some(raw),
+                    _ => quoted(raw),
+                };
+                if key.is_none_or(|key| key == "gateway_tool") {
+                    return None;
+                }
             }
             TokenKind::Equals if depth == 0 => in_value = true,
             TokenKind::LeftSquareBracket | TokenKind::LeftCurlyBracket => depth += 1,
@@ -180,7 +201,14 @@ fn headers(text: &str) -> Vec<Header> {
         }
         line_start = false;
     }
-    out
+    Some(out)
+}
+
+/// A quoted key's text, when it has no escapes and its closing quote.
+fn quoted(raw: &str) -> Option<&str> {
+    let quote = raw.chars().next()?;
+    let inner = raw.strip_prefix(quote)?.strip_suffix(quote)?;
+    (matches!(quote, '"' | '\'') && !inner.contains('\\') && !inner.is_empty()).then_some(inner)
 }
 
 #[cfg(test)]
@@ -299,6 +327,42 @@ required = true
             ]
         );
         assert!(super::gateway_tool_sections("[t]\n[gateway_tool.y]\n").is_none());
+    }
+
+    #[test]
+    fn files_this_reader_does_not_split_are_read_whole() {
+        let tools = catalog(4, None);
+        // A key this scan does not decode, an unclosed quote, a root key
+        // named gateway_tool: no sections, so read whole.
+        for text in [
+            format!("{tools}\n[\"gateway\\u005ftool\".x]\n"),
+            format!("{tools}\n[\"é\n"),
+            format!("gateway_tool = []\n{tools}"),
+        ] {
+            assert!(super::gateway_tool_sections(&text).is_none(), "{text}");
+            assert_eq!(read(&text, 0, 100), read(&text, usize::MAX, 0));
+        }
+        // TOML forbids adding tables to a static array, even an empty one.
+        let refused = read(&format!("gateway_tool = []\n{tools}"), 0, 100);
+        assert!(refused.starts_with("parse error"), "{refused}");
+        // Windows line endings split as the others do.
+        let crlf = tools.replace('\n', "\r\n");
+        assert_eq!(
+            super::gateway_tool_sections(&crlf).map(|s| s.len()),
+            super::gateway_tool_sections(&tools).map(|s| s.len())
+        );
+        assert_eq!(read(&crlf, 0, 100), read(&crlf, usize::MAX, 0));
+    }
+
+    #[test]
+    fn the_first_error_of_the_file_is_the_one_reported() {
+        // A TOML error in a tool before a wrong type in a later section:
+        // a whole read reports the first; so does a read in parts.
+        let text = catalog(10, None).replacen("version = 1\nstatus", "version = 1\nstatus = ", 2)
+            + "\n[[tenant]]\nid = 5\n";
+        let whole = read(&text, usize::MAX, 0);
+        assert!(whole.starts_with("parse error"), "{whole}");
+        assert_eq!(read(&text, 0, 100), whole);
     }
 
     #[test]

@@ -292,11 +292,7 @@ const INSURANCE_IMPORT: [&str; 7] = [
 fn import_wsdl_writes_soap_drafts_that_check_clean() {
     let (ok, stdout, stderr) = run(&INSURANCE_IMPORT);
     assert!(ok, "{stderr}");
-    assert!(
-        stderr.contains("skipped FileClaim: the request is one of several elements (`xsd:choice`)"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("3 tools written as drafts"), "{stderr}");
+    assert!(stderr.contains("4 tools written as drafts"), "{stderr}");
     let written: toml::Table = stdout.parse().expect("TOML");
     let downstream = &written["downstream"].as_array().expect("downstreams")[0];
     assert_eq!(downstream["protocol"].as_str(), Some("soap"));
@@ -312,9 +308,23 @@ fn import_wsdl_writes_soap_drafts_that_check_clean() {
         [
             "insurance.get-quote",
             "insurance.list-policies",
-            "insurance.cancel-policy"
+            "insurance.cancel-policy",
+            "insurance.file-claim"
         ]
     );
+    // FileClaim's choice: two optional arguments, each to send alone.
+    let claim = &tools[3]["version"][0];
+    for name in ["invoice", "invoice_url"] {
+        let argument = claim["argument"]
+            .as_array()
+            .and_then(|fields| fields.iter().find(|f| f["name"].as_str() == Some(name)))
+            .expect("the alternative");
+        assert!(argument.get("required").is_none(), "{argument}");
+        assert_eq!(
+            argument["description"].as_str(),
+            Some("Send only one of `invoice`, `invoice_url`.")
+        );
+    }
     let quote = &tools[0]["version"][0];
     assert_eq!(quote["operation"].as_str(), Some("GetQuote"));
     assert_eq!(quote["namespace"].as_str(), Some("urn:pets-inc:insurance"));
@@ -385,11 +395,11 @@ fn import_wsdl_writes_soap_drafts_that_check_clean() {
     into.extend(["--into", &config_arg]);
     let (ok, stdout, stderr) = run(&into);
     assert!(
-        ok && stdout.contains("3 gateway tools added"),
+        ok && stdout.contains("4 gateway tools added"),
         "{stdout}{stderr}"
     );
     let (ok, stdout, stderr) = run(&["check", &config_arg]);
-    assert!(ok && stdout.contains("3 gateway tools"), "{stdout}{stderr}");
+    assert!(ok && stdout.contains("4 gateway tools"), "{stdout}{stderr}");
     let mut unknown = INSURANCE_IMPORT.to_vec();
     unknown.extend(["--operations", "GetQuote,FlyPet"]);
     let (ok, _, stderr) = run(&unknown);
@@ -430,7 +440,7 @@ fn the_rest_gateway_example_checks_clean() {
     let (ok, stdout, stderr) = run(&["check", "examples/rest-gateway/catalog.toml"]);
     assert!(ok, "{stderr}");
     assert!(
-        stdout.contains("2 client applications, 11 gateway tools"),
+        stdout.contains("2 client applications, 12 gateway tools"),
         "{stdout}"
     );
 }

@@ -377,18 +377,29 @@ mod tests {
           <xs:complexType name="Data"><xs:choice>
             <xs:element name="Binary" type="xs:base64Binary"/>
             <xs:element name="String" type="xs:string"><xs:annotation><xs:documentation>As text.</xs:documentation></xs:annotation></xs:element>
+            <xs:sequence><xs:element name="Path" type="xs:string"/><xs:element name="Offset" type="xs:int"/></xs:sequence>
           </xs:choice></xs:complexType>
+          <xs:element name="Many"><xs:complexType><xs:choice maxOccurs="unbounded">
+            <xs:element name="A" type="xs:string"/><xs:element name="B" type="xs:string"/>
+          </xs:choice></xs:complexType></xs:element>
           <xs:element name="Send"><xs:complexType><xs:sequence>
             <xs:element name="Port" type="xs:string"/>
             <xs:element name="Data" type="t:Data" minOccurs="0"/>
           </xs:sequence></xs:complexType></xs:element>"#;
-        let wsdl = service(schema, &[("Send", "document")]);
+        let wsdl = service(schema, &[("Send", "document"), ("Many", "document")]);
         let imported = import_wsdl(wsdl.as_bytes(), &ImportOptions::default()).expect("imports");
         assert_eq!(imported.tools, ["send"], "{:?}", imported.skipped);
+        // A choice that may repeat cannot be said.
+        assert!(
+            imported.skipped[0].reason.contains("may repeat"),
+            "{:?}",
+            imported.skipped
+        );
         let written: toml::Table = imported.toml.parse().expect("TOML");
         let arguments = written["gateway_tool"][0]["version"][0]["argument"]
             .as_array()
             .expect("arguments");
+        const ONE: &str = "Send only one of `binary`, `string`, `path` with `offset`.";
         let described: Vec<(&str, bool, &str)> = arguments
             .iter()
             .map(|a| {
@@ -404,12 +415,10 @@ mod tests {
             [
                 ("port", true, ""),
                 ("data", false, ""),
-                ("data.binary", false, "Send only one of `binary`, `string`."),
-                (
-                    "data.string",
-                    false,
-                    "As text. Send only one of `binary`, `string`."
-                ),
+                ("data.binary", false, ONE),
+                ("data.string", false, &format!("As text. {ONE}")),
+                ("data.path", false, ONE),
+                ("data.offset", false, ONE),
             ]
         );
     }

@@ -57,10 +57,16 @@ fn rpc_fields(
     root: &Element<'_>,
     types: &Types<'_>,
     message: &str,
+    body: Option<&Element<'_>>,
     role: Role,
     out: &mut Fields,
 ) -> Result<(), String> {
-    let parts = message_parts(root, message)?;
+    let mut parts = message_parts(root, message)?;
+    // `soap:body parts="…"` names the parts the body carries.
+    if let Some(named) = body.and_then(|b| b.attribute("parts")) {
+        let named: Vec<&str> = named.split_whitespace().collect();
+        parts.retain(|part| part.attribute("name").is_some_and(|n| named.contains(&n)));
+    }
     let mut declarations = Vec::with_capacity(parts.len());
     for part in &parts {
         let name = part
@@ -74,9 +80,9 @@ fn rpc_fields(
         };
         // The gateway writes every element below the wrapper alike: parts
         // are unqualified, so their types' elements must be too.
-        if types.qualified_types.contains(local(kind)) {
+        if types.qualifies(local(kind), &mut Vec::new()) {
             return Err(format!(
-                "the part `{name}` is of the type `{}`, whose schema qualifies its elements (`elementFormDefault=\"qualified\"`) while rpc parts are unqualified; the gateway cannot write both",
+                "the part `{name}` is of the type `{}`, whose elements are qualified (its schema's `elementFormDefault`, a `ref` or a `form`) while rpc parts are unqualified; the gateway cannot write both",
                 local(kind)
             ));
         }
@@ -134,17 +140,25 @@ pub(super) fn tool(
         ));
     }
     let rpc = style == "rpc";
-    let mut body_namespace = None;
-    for direction in ["input", "output"] {
-        let body =
-            child(operation, WSDL, direction).and_then(|d| child(d, binding_namespace, "body"));
+    let body = |direction| {
+        child(operation, WSDL, direction).and_then(|d| child(d, binding_namespace, "body"))
+    };
+    let (input_body, output_body) = (body("input"), body("output"));
+    for body in [input_body, output_body] {
         if body.and_then(|b| b.attribute("use")) == Some("encoded") {
             return Err("its messages are SOAP-encoded; only literal ones are imported".to_owned());
         }
-        if direction == "input" {
-            body_namespace = body.and_then(|b| b.attribute("namespace"));
-        }
     }
+    if child(operation, WSDL, "input")
+        .and_then(|i| child(i, binding_namespace, "header"))
+        .is_some()
+    {
+        return Err(
+            "its request carries parts in SOAP headers (`soap:header`), which the gateway does not send"
+                .to_owned(),
+        );
+    }
+    let body_namespace = input_body.and_then(|b| b.attribute("namespace"));
     let Some(abstract_operation) = abstract_operation else {
         return Err("the port type does not define it".to_owned());
     };
@@ -163,9 +177,16 @@ pub(super) fn tool(
     // The element the request's body holds, its namespace, and whether the
     // elements inside it are qualified.
     let (request, namespace, qualified) = if rpc {
-        rpc_fields(root, types, input, Role::Argument, &mut arguments)?;
+        rpc_fields(
+            root,
+            types,
+            input,
+            input_body,
+            Role::Argument,
+            &mut arguments,
+        )?;
         if let Some(output) = output {
-            rpc_fields(root, types, output, Role::Result, &mut results)?;
+            rpc_fields(root, types, output, output_body, Role::Result, &mut results)?;
         }
         // The wrapper is the operation, in the body's namespace (WS-I
         // R2717 asks for one), else the document's.
@@ -378,9 +399,44 @@ mod tests {
         assert!(
             imported.skipped[0]
                 .reason
-                .contains("`Window`, whose schema qualifies"),
+                .contains("`Window`, whose elements are qualified"),
             "{:?}",
             imported.skipped
         );
+        // A type that refers to a top-level element (always qualified).
+        let referring = RPC.replace(
+            r#"<xs:element name="days" type="xs:int" minOccurs="0"/>"#,
+            r#"<xs:element ref="tns:days" minOccurs="0"/>"#,
+        );
+        assert_eq!(import(&referring).tools, ["ping"]);
+        // A part in a SOAP header; and a body that names its parts.
+        let header = RPC.replace(
+            r#"<input><soap:body use="literal" namespace="urn:stock:rpc"/></input>
+      <output><soap:body use="literal" namespace="urn:stock:rpc"/></output></operation>
+    <operation name="Ping">"#,
+            r#"<input><soap:body use="literal" namespace="urn:stock:rpc" parts="symbol"/><soap:header message="t:GetQuoteIn" part="window" use="literal"/></input>
+      <output><soap:body use="literal" namespace="urn:stock:rpc"/></output></operation>
+    <operation name="Ping">"#,
+        );
+        assert_ne!(header, RPC);
+        let imported = import(&header);
+        assert_eq!(imported.tools, ["ping"]);
+        assert!(
+            imported.skipped[0].reason.contains("SOAP headers"),
+            "{:?}",
+            imported.skipped
+        );
+        let named = header.replace(
+            r#"<soap:header message="t:GetQuoteIn" part="window" use="literal"/>"#,
+            "",
+        );
+        let imported = import(&named);
+        assert_eq!(
+            imported.tools,
+            ["get-quote", "ping"],
+            "{:?}",
+            imported.skipped
+        );
+        assert!(imported.toml.contains("name = \"symbol\"") && !imported.toml.contains("window"));
     }
 }

@@ -257,8 +257,9 @@ impl<'a> Types<'a> {
     /// An `xsd:choice`: each alternative's elements are optional fields.
     /// In an answer they are read where present. In a request the
     /// configuration cannot say "exactly one": each alternative's fields
-    /// are offered, and their descriptions say to send only one (the
-    /// service refuses two, and its fault reaches the client).
+    /// are offered, and their descriptions say to send only one
+    /// alternative (the service refuses two, and its fault reaches the
+    /// client). A request's choice that may repeat is not imported.
     fn choice(
         &self,
         choice: &Element<'_>,
@@ -271,26 +272,92 @@ impl<'a> Types<'a> {
             required: false,
             ..at.clone()
         };
+        if at.role == Role::Result {
+            return self.particles(choice, &optional, here, trail, out);
+        }
+        if choice
+            .attribute("maxOccurs")
+            .is_some_and(|m| m != "1" && m != "0")
+        {
+            return Err(format!(
+                "{here} is a choice that may repeat (`xsd:choice maxOccurs`), which the configuration cannot express"
+            ));
+        }
+        let depth = at.exposed.split('.').filter(|s| !s.is_empty()).count();
         let mark = out.found.len();
-        self.particles(choice, &optional, here, trail, out)?;
-        if at.role == Role::Argument {
-            let depth = at.exposed.split('.').filter(|s| !s.is_empty()).count();
-            let alternatives: Vec<String> = out.found[mark..]
+        // Each alternative: the names it puts at this level.
+        let mut alternatives = Vec::new();
+        for particle in &choice.children {
+            let start = out.found.len();
+            let one = Element {
+                name: choice.name.clone(),
+                namespace: choice.namespace.clone(),
+                attributes: Vec::new(),
+                children: vec![particle.clone()],
+                text: std::borrow::Cow::Borrowed(""),
+            };
+            self.particles(&one, &optional, here, trail, out)?;
+            let names: Vec<String> = out.found[start..]
                 .iter()
                 .filter(|field| field.exposed.split('.').count() == depth + 1)
                 .map(|field| format!("`{}`", field.exposed.rsplit('.').next().unwrap_or_default()))
                 .collect();
-            if alternatives.len() > 1 {
-                let note = format!("Send only one of {}.", alternatives.join(", "));
-                for field in &mut out.found[mark..] {
-                    field.description = Some(match field.description.take() {
-                        Some(text) => format!("{text} {note}"),
-                        None => note.clone(),
-                    });
-                }
+            if !names.is_empty() {
+                alternatives.push(names.join(" with "));
+            }
+        }
+        if alternatives.len() > 1 {
+            let note = format!("Send only one of {}.", alternatives.join(", "));
+            for field in &mut out.found[mark..] {
+                field.description = Some(match field.description.take() {
+                    Some(text) => format!("{text} {note}"),
+                    None => note.clone(),
+                });
             }
         }
         Ok(())
+    }
+
+    /// Whether the named type's elements cannot be written unqualified:
+    /// it, or a type inside it, is of a schema that qualifies its local
+    /// elements, or it refers to a top-level element (`ref`, always
+    /// qualified) or says `form="qualified"`.
+    pub(super) fn qualifies(&self, name: &str, seen: &mut Vec<String>) -> bool {
+        if self.qualified_types.contains(name) {
+            return true;
+        }
+        if seen.iter().any(|s| s == name) {
+            return false;
+        }
+        seen.push(name.to_owned());
+        self.complex
+            .get(name)
+            .is_some_and(|complex| self.qualifies_within(complex, seen))
+    }
+
+    fn qualifies_within(&self, element: &Element<'_>, seen: &mut Vec<String>) -> bool {
+        element.children.iter().any(|child| {
+            if child.namespace.as_deref() != Some(XSD) {
+                return false;
+            }
+            let typed = |attribute: &str, seen: &mut Vec<String>| {
+                child
+                    .attribute(attribute)
+                    .is_some_and(|kind| self.qualifies(local(kind), seen))
+            };
+            match &*child.name {
+                "element" => {
+                    child.attribute("ref").is_some()
+                        || child.attribute("form") == Some("qualified")
+                        || typed("type", seen)
+                        || self.qualifies_within(child, seen)
+                }
+                "extension" | "restriction" => {
+                    typed("base", seen) || self.qualifies_within(child, seen)
+                }
+                _ => self.qualifies_within(child, seen),
+            }
+        })
     }
 
     /// The fields of a top-level element's content. A result whose element
