@@ -4,7 +4,10 @@ use serde_json::Value;
 use tokio_postgres::GenericClient;
 use toolschema_catalog::Status;
 
-use crate::records::{Body, Kind, Records, SETTINGS, Version};
+use std::collections::BTreeMap;
+
+use crate::changes::Changes;
+use crate::records::{Body, Kind, Records, Version};
 
 /// The channel replicas listen on; the payload is the new revision.
 pub const CHANNEL: &str = "toolschema_catalog";
@@ -53,53 +56,37 @@ pub(crate) async fn read(db: &impl GenericClient) -> Result<(i64, Records), toki
     Ok((revision, records))
 }
 
-/// Writes what differs between `before` and `after`: one statement per
-/// table for what is upserted and one for what is deleted, whatever the
-/// number of records (a whole catalog of 10,000 tools is a few statements).
+/// Writes `changes`: one statement per table for what is upserted and one
+/// for what is deleted, whatever the number of records (a whole catalog of
+/// 10,000 tools is a few statements).
 pub(crate) async fn write(
     db: &impl GenericClient,
-    before: &Records,
-    after: &Records,
+    changes: &Changes,
 ) -> Result<(), tokio_postgres::Error> {
-    let mut names = Vec::new();
-    let mut bodies = Vec::new();
-    let mut gone = Vec::new();
-    for name in SETTINGS {
-        match (before.settings.get(name), after.settings.get(name)) {
-            (old, Some(new)) if old != Some(new) => {
-                names.push(name.to_owned());
-                bodies.push(Value::Object(new.clone()));
-            }
-            (Some(_), None) => gone.push(name.to_owned()),
-            _ => {}
-        }
-    }
+    let (names, bodies, gone) = split(&changes.settings);
     upsert(db, "setting", "name", &names, &bodies).await?;
     delete(db, "setting", "name", &gone).await?;
-    for kind in Kind::ALL {
-        let (mut ids, mut bodies, mut gone) = (Vec::new(), Vec::new(), Vec::new());
-        for (id, body) in after.of(kind) {
-            if before.get(kind, id) != Some(body) {
-                ids.push(id.to_owned());
-                bodies.push(Value::Object(body.clone()));
-            }
-        }
-        for (id, _) in before.of(kind) {
-            if after.get(kind, id).is_none() {
-                gone.push(id.to_owned());
-            }
-        }
+    for (kind, of_kind) in &changes.records {
+        let (ids, bodies, gone) = split(of_kind);
         upsert(db, kind.table(), "id", &ids, &bodies).await?;
         delete(db, kind.table(), "id", &gone).await?;
     }
     let (mut tools, mut numbers, mut statuses, mut definitions) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for ((tool, number), version) in &after.versions {
-        if before.versions.get(&(tool.clone(), *number)) != Some(version) {
-            tools.push(tool.clone());
-            numbers.push(i32::try_from(*number).unwrap_or(i32::MAX));
-            statuses.push(version.status.name().to_owned());
-            definitions.push(version.definition.clone().map(Value::Object));
+    let (mut gone_tools, mut gone_numbers) = (Vec::new(), Vec::new());
+    for ((tool, number), version) in &changes.versions {
+        let number = i32::try_from(*number).unwrap_or(i32::MAX);
+        match version {
+            Some(version) => {
+                tools.push(tool.clone());
+                numbers.push(number);
+                statuses.push(version.status.name().to_owned());
+                definitions.push(version.definition.clone().map(Value::Object));
+            }
+            None => {
+                gone_tools.push(tool.clone());
+                gone_numbers.push(number);
+            }
         }
     }
     if !tools.is_empty() {
@@ -111,21 +98,79 @@ pub(crate) async fn write(
         )
         .await?;
     }
-    let (mut tools, mut numbers) = (Vec::new(), Vec::new());
-    for (tool, number) in before.versions.keys() {
-        if !after.versions.contains_key(&(tool.clone(), *number)) {
-            tools.push(tool.clone());
-            numbers.push(i32::try_from(*number).unwrap_or(i32::MAX));
-        }
-    }
-    if !tools.is_empty() {
+    if !gone_tools.is_empty() {
         db.execute(
             "DELETE FROM tool_version WHERE (tool, version) IN (SELECT * FROM unnest($1::text[], $2::int[]))",
-            &[&tools, &numbers],
+            &[&gone_tools, &gone_numbers],
         )
         .await?;
     }
     Ok(())
+}
+
+/// The records written (keys and bodies) and the keys removed.
+fn split(records: &BTreeMap<String, Option<Body>>) -> (Vec<String>, Vec<Value>, Vec<String>) {
+    let (mut keys, mut bodies, mut gone) = (Vec::new(), Vec::new(), Vec::new());
+    for (key, body) in records {
+        match body {
+            Some(body) => {
+                keys.push(key.clone());
+                bodies.push(Value::Object(body.clone()));
+            }
+            None => gone.push(key.clone()),
+        }
+    }
+    (keys, bodies, gone)
+}
+
+/// How many revisions the change log keeps: a replica further behind reads
+/// every record.
+pub(crate) const LOGGED_REVISIONS: i64 = 1_000;
+
+/// Logs `changes` as what `revision` did, and forgets the revisions older
+/// than the last [`LOGGED_REVISIONS`].
+pub(crate) async fn log(
+    db: &impl GenericClient,
+    revision: i64,
+    changes: &Changes,
+) -> Result<(), tokio_postgres::Error> {
+    db.execute(
+        "INSERT INTO change (revision, changes) VALUES ($1, $2)",
+        &[&revision, &changes.to_json()],
+    )
+    .await?;
+    db.execute(
+        "DELETE FROM change WHERE revision <= $1",
+        &[&(revision - LOGGED_REVISIONS)],
+    )
+    .await
+    .map(drop)
+}
+
+/// The changes of the revisions after `since` up to `until`, in order;
+/// `None` when one of them is not in the log (forgotten, or made before
+/// the log existed) or not readable.
+pub(crate) async fn changes_since(
+    db: &impl GenericClient,
+    since: i64,
+    until: i64,
+) -> Result<Option<Vec<Changes>>, tokio_postgres::Error> {
+    let rows = db
+        .query(
+            "SELECT revision, changes FROM change WHERE revision > $1 AND revision <= $2 ORDER BY revision",
+            &[&since, &until],
+        )
+        .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (expected, row) in (since + 1..).zip(&rows) {
+        let revision: i64 = row.get(0);
+        let value: Value = row.get(1);
+        match Changes::from_json(&value) {
+            Some(changes) if revision == expected => out.push(changes),
+            _ => return Ok(None),
+        }
+    }
+    Ok((i64::try_from(out.len()).ok() == Some(until - since)).then_some(out))
 }
 
 /// Creates or replaces the records `keys` of `table` with `bodies`.

@@ -1,5 +1,6 @@
 //! A replica following the store: listening for changes, loading the whole
-//! configuration after subscribing and after every reconnection, and
+//! configuration after subscribing and after every reconnection, catching
+//! up on each change from the change log's entries since its revision, and
 //! keeping the last good snapshot while the database is away.
 
 use core::time::Duration;
@@ -12,8 +13,10 @@ use tokio::task::JoinHandle;
 use tokio_postgres::Client;
 use toolschema_catalog::Catalog;
 
+use crate::changes::Changes;
 use crate::link::{self, Event};
-use crate::{CHANNEL, Store, StoreError, read_with};
+use crate::records::Records;
+use crate::{CHANNEL, Store, StoreError, consistent, db, read_with};
 
 /// What a replica knows of its store, for a health endpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -35,6 +38,12 @@ pub struct FollowerHealth {
     /// configuration was refused.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
+    /// How many times it read every record: on each connection, and when
+    /// the change log lacked a revision it needed.
+    pub full_reads: u64,
+    /// How many times it caught up by reading only the change log's
+    /// entries since its own revision.
+    pub change_reads: u64,
 }
 
 /// How often a connected replica also reads the revision itself, in case a
@@ -61,7 +70,9 @@ impl Default for Timing {
 ///
 /// It listens on the store's channel, then loads the whole configuration
 /// (so nothing committed in between is missed), and after each notification
-/// loads it again when the revision moved; each load builds a snapshot and
+/// catches up when the revision moved: from the change log's entries since
+/// its own revision when the log has them all, else by reading every
+/// record again; each load builds a snapshot and
 /// swaps it in as a file reload does, and clients whose lists changed are
 /// told. When the connection drops it reconnects (after 0.1 s, doubling up
 /// to 5 s) and loads in full, since notifications are not replayed. Until
@@ -88,6 +99,8 @@ impl Follower {
             disconnected_since: Some(now()),
             refused_revision: None,
             problem: None,
+            full_reads: 0,
+            change_reads: 0,
         }));
         let task = tokio::spawn(follow(store, catalog, health.clone(), Timing::default()));
         Follower { health, task }
@@ -168,7 +181,10 @@ async fn session(
     let was_away = update(health, |h| {
         h.disconnected_since.is_some() && h.problem.is_some()
     });
-    load(&mut client, catalog, health, true).await?;
+    // The records of the revision read last: what the change log's entries
+    // apply to. A new connection starts from a full read.
+    let mut held = None;
+    load(&mut client, catalog, health, &mut held, true).await?;
     update(health, |h| {
         h.connected = true;
         h.disconnected_since = None;
@@ -185,24 +201,33 @@ async fn session(
                     // Several commits may have been announced: one load
                     // serves them all.
                     while let Ok(Event::Notified) = received.try_recv() {}
-                    load(&mut client, catalog, health, false).await?;
+                    load(&mut client, catalog, health, &mut held, false).await?;
                 }
                 Some(Event::Lost(why)) => return Ok(why),
                 None => return Ok("the connection's driver ended".into()),
             },
             _ = check.tick() => {
-                load(&mut client, catalog, health, false).await?;
+                load(&mut client, catalog, health, &mut held, false).await?;
             }
         }
     }
 }
 
+/// The records of a revision.
+struct Held {
+    revision: i64,
+    records: Records,
+}
+
 /// Reads the store's revision and, when it is neither the one served nor
 /// one refused before, loads the configuration and swaps its snapshot in.
+/// The records come from the change log's entries since the `held`
+/// revision when it has them all, else from a full read.
 async fn load(
     client: &mut Client,
     catalog: &Arc<Catalog>,
     health: &Arc<Mutex<FollowerHealth>>,
+    held: &mut Option<Held>,
     reconnected: bool,
 ) -> Result<(), StoreError> {
     let revision: i64 = client
@@ -210,13 +235,39 @@ async fn load(
         .await?
         .get(0);
     let (serving, refused) = update(health, |h| (h.revision, h.refused_revision));
+    if held.as_ref().is_some_and(|h| h.revision == revision) {
+        return Ok(());
+    }
+    let (revision, records) = match held.take() {
+        Some(mut from) => match changes_with(client, from.revision).await {
+            Ok(Some((revision, changes))) => {
+                for change in changes {
+                    change.apply(&mut from.records);
+                }
+                update(health, |h| h.change_reads += 1);
+                (revision, from.records)
+            }
+            Ok(None) => full_read(client, health).await?,
+            // A store not yet migrated to the change log: read in full.
+            Err(StoreError::Database(error))
+                if error.code() == Some(&tokio_postgres::error::SqlState::UNDEFINED_TABLE) =>
+            {
+                full_read(client, health).await?
+            }
+            Err(error) => return Err(error),
+        },
+        None => full_read(client, health).await?,
+    };
+    *held = Some(Held {
+        revision,
+        records: records.clone(),
+    });
     if revision == serving || Some(revision) == refused {
         if reconnected && refused.is_none() {
             update(health, |h| h.problem = None);
         }
         return Ok(());
     }
-    let (revision, records) = read_with(client).await?;
     // Checking and building are CPU work (most of a second at 10,000
     // tools): off the runtime's workers, so that serving goes on.
     let swap = Arc::clone(catalog);
@@ -261,6 +312,32 @@ async fn load(
         }
         Err(error) => Err(error),
     }
+}
+
+/// Every record, and their revision.
+async fn full_read(
+    client: &mut Client,
+    health: &Arc<Mutex<FollowerHealth>>,
+) -> Result<(i64, Records), StoreError> {
+    let read = read_with(client).await?;
+    update(health, |h| h.full_reads += 1);
+    Ok(read)
+}
+
+/// The store's revision and the change log's entries after `since` up to
+/// it, read in one consistent snapshot; `None` when the log lacks one.
+async fn changes_with(
+    client: &mut Client,
+    since: i64,
+) -> Result<Option<(i64, Vec<Changes>)>, StoreError> {
+    let transaction = consistent(client).await?;
+    let revision: i64 = transaction
+        .query_one("SELECT revision FROM catalog_revision", &[])
+        .await?
+        .get(0);
+    let changes = db::changes_since(&transaction, since, revision).await?;
+    transaction.commit().await?;
+    Ok(changes.map(|changes| (revision, changes)))
 }
 
 fn disconnected(health: &Arc<Mutex<FollowerHealth>>, why: String) {

@@ -43,6 +43,7 @@
 mod action;
 #[cfg(feature = "admin-http")]
 pub mod admin;
+mod changes;
 mod db;
 mod follow;
 mod link;
@@ -327,11 +328,13 @@ impl Store {
         if let Some(problem) = records::unstorable(&before, &after) {
             return Err(StoreError::Invalid(Problems(vec![problem])));
         }
-        db::write(&transaction, &before, &after).await?;
+        let written = changes::Changes::between(&before, &after);
+        db::write(&transaction, &written).await?;
         let revision = revision + 1;
         transaction
             .execute("UPDATE catalog_revision SET revision = $1", &[&revision])
             .await?;
+        db::log(&transaction, revision, &written).await?;
         let detail = json!({
             "summary": done.summary,
             "changes": changes(&before, &after),
@@ -446,15 +449,22 @@ pub struct Applied {
 
 /// Every record and the revision, in one consistent snapshot.
 pub(crate) async fn read_with(client: &mut Client) -> Result<(i64, Records), StoreError> {
-    let transaction = client
+    let transaction = consistent(client).await?;
+    let read = db::read(&transaction).await?;
+    transaction.commit().await?;
+    Ok(read)
+}
+
+/// A read-only transaction that sees one snapshot of the store.
+pub(crate) async fn consistent(
+    client: &mut Client,
+) -> Result<tokio_postgres::Transaction<'_>, tokio_postgres::Error> {
+    client
         .build_transaction()
         .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
         .read_only(true)
         .start()
-        .await?;
-    let read = db::read(&transaction).await?;
-    transaction.commit().await?;
-    Ok(read)
+        .await
 }
 
 /// How many changed records the audit trail shows whole; beyond, it names

@@ -198,7 +198,10 @@ fn replicas_follow_the_store_through_a_publish_a_disconnection_and_an_outage() {
         wait(
             "a replica follows the store",
             Duration::from_secs(10),
-            || store_health(*port) == json!({"connected": true, "revision": 1}),
+            || {
+                store_health(*port)
+                    == json!({"connected": true, "revision": 1, "full_reads": 1, "change_reads": 0})
+            },
         );
     }
 
@@ -233,6 +236,13 @@ fn replicas_follow_the_store_through_a_publish_a_disconnection_and_an_outage() {
         wait("the revision on /health", Duration::from_secs(5), || {
             store_health(*port)["revision"] == 2
         });
+        // Caught up from the change log's one entry, not a whole read.
+        let health = store_health(*port);
+        assert_eq!(
+            (&health["full_reads"], &health["change_reads"]),
+            (&json!(1), &json!(1)),
+            "{health}"
+        );
     }
 
     // The third replica is cut off from the database: it keeps serving,
@@ -266,8 +276,15 @@ fn replicas_follow_the_store_through_a_publish_a_disconnection_and_an_outage() {
     wait(
         "the cut replica is connected",
         Duration::from_secs(5),
-        || store_health(ports[2]) == json!({"connected": true, "revision": 3}),
+        || {
+            let health = store_health(ports[2]);
+            health["connected"] == true && health["revision"] == 3
+        },
     );
+    // Whole reads: when it started, and again when it came back.
+    let back = store_health(ports[2]);
+    assert!(back["full_reads"].as_u64() >= Some(2), "{back}");
+    assert!(back.get("disconnected_since").is_none(), "{back}");
 
     // The database stops: every replica keeps serving, and says so.
     let serving = tools(ports[0]);
@@ -292,7 +309,8 @@ fn replicas_follow_the_store_through_a_publish_a_disconnection_and_an_outage() {
     postgres.restart();
     for port in &ports {
         wait("a replica reconnects", Duration::from_secs(20), || {
-            store_health(*port) == json!({"connected": true, "revision": 3})
+            let health = store_health(*port);
+            health["connected"] == true && health["revision"] == 3
         });
         assert_eq!(tools(*port), serving);
     }

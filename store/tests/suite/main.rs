@@ -8,6 +8,7 @@
 mod admin;
 #[cfg(feature = "admin-http")]
 mod admin_hardening;
+mod changes;
 mod replicas;
 mod store;
 mod tls;

@@ -1,6 +1,7 @@
 //! Replicas following a store, in process: whatever sequence of admin
-//! actions (refused ones included) and replica restarts happens, every
-//! replica ends up serving the same snapshot as a fresh load of the store.
+//! actions (refused ones included), replica restarts and losses of the
+//! change log happens, every replica ends up serving the same snapshot as a
+//! fresh load of the store.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,6 +31,9 @@ enum Step {
     Act(Action),
     /// Replica `n` stops and starts again from a fresh load.
     Restart(usize),
+    /// The change log forgets every entry so far: a replica behind reads
+    /// every record.
+    Forget,
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -65,6 +69,7 @@ fn step() -> impl Strategy<Value = Step> {
         })),
         client.prop_map(|client| Step::Act(Action::RotateKey { client })),
         (0usize..3).prop_map(Step::Restart),
+        Just(Step::Forget),
     ]
 }
 
@@ -114,8 +119,13 @@ proptest! {
             .build()
             .expect("runtime");
         runtime.block_on(async move {
-            let store = Store::new(&Postgres::shared().database()).expect("url");
+            let url = Postgres::shared().database();
+            let store = Store::new(&url).expect("url");
             store.migrate().await.expect("migrates");
+            let (db, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                .await
+                .expect("connects");
+            tokio::spawn(connection);
             let registry = toolschema_demo::registry();
             let records = Records::from_toml(toolschema_demo::CATALOG_TOML, "catalog.toml", &registry)
                 .expect("demo");
@@ -139,6 +149,9 @@ proptest! {
                         }
                     }
                     Step::Restart(n) => replicas[n] = replica(&store).await,
+                    Step::Forget => {
+                        db.execute("DELETE FROM change", &[]).await.expect("forgets");
+                    }
                 }
             }
             let revision = store.revision().await.expect("revision");

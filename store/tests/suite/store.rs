@@ -68,7 +68,7 @@ fn tool_names(list: &str) -> Vec<String> {
 fn migrations_create_the_schema_once() {
     runtime().block_on(async {
         let store = Store::new(&Postgres::shared().database()).expect("url");
-        assert_eq!(store.migrate().await.expect("migrates"), 1);
+        assert_eq!(store.migrate().await.expect("migrates"), 2);
         assert_eq!(store.migrate().await.expect("up to date"), 0);
         let empty = store
             .load(&toolschema_demo::registry())

@@ -1,0 +1,111 @@
+//! A replica catches up on a change by reading the change log's entries
+//! since its own revision, not every record; when the log lacks one (it
+//! keeps the last revisions only), it reads every record.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use toolschema::catalog::{Catalog, Snapshot};
+use toolschema::project::Revision;
+use toolschema_store::{Action, Follower, FollowerHealth, Records, Store};
+use toolschema_test_support::postgres::Postgres;
+
+/// Every client's list, sorted.
+fn served(snapshot: &Snapshot) -> Vec<String> {
+    let mut lists: Vec<String> = snapshot
+        .clients()
+        .map(|view| format!("{}: {}", view.id(), view.list_json(Revision::LATEST)))
+        .collect();
+    lists.sort();
+    lists
+}
+
+/// The follower's health once it serves `revision`.
+async fn at(follower: &Follower, revision: i64) -> FollowerHealth {
+    let start = Instant::now();
+    loop {
+        let health = follower.health();
+        if health.revision == revision && health.connected {
+            return health;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the replica did not reach revision {revision}: {health:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[test]
+fn a_replica_applies_the_change_log_and_reads_everything_after_a_gap() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let url = Postgres::shared().database();
+        let store = Store::new(&url).expect("url");
+        store.migrate().await.expect("migrates");
+        let registry = toolschema_demo::registry();
+        let records = Records::from_toml(toolschema_demo::CATALOG_TOML, "catalog.toml", &registry)
+            .expect("demo");
+        store
+            .apply("test", Action::Replace { records: Box::new(records) }, &registry)
+            .await
+            .expect("loads");
+        let loaded = store.load(&registry).await.expect("loads");
+        let catalog = Arc::new(Catalog::from_config(toolschema_demo::registry(), &loaded.config));
+        let follower = store.follow(catalog.clone(), loaded.revision);
+        let started = at(&follower, loaded.revision).await;
+        assert_eq!((started.full_reads, started.change_reads), (1, 0));
+
+        // Three changes: each read from the log.
+        for action in [
+            Action::Deactivate { toolset: "globex-support".into() },
+            Action::Activate { toolset: "globex-support".into() },
+            Action::Unassign { client: "acme-analyst".into(), toolset: "acme-reports".into() },
+        ] {
+            let applied = store.apply("ops", action, &registry).await.expect("applies");
+            at(&follower, applied.revision).await;
+        }
+        let health = follower.health();
+        assert_eq!(health.full_reads, 1, "{health:?}");
+        assert!(health.change_reads >= 1, "{health:?}");
+        let fresh = store.load(&registry).await.expect("loads");
+        let expected = served(&Snapshot::build(Arc::new(toolschema_demo::registry()), &fresh.config));
+        assert_eq!(served(&catalog.snapshot()), expected);
+
+        // The log loses the next revision's entry (as when a replica is
+        // further behind than the log keeps): that change is read in full.
+        let (db, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+            .await
+            .expect("connects");
+        tokio::spawn(connection);
+        db.batch_execute(
+            "CREATE FUNCTION forget_change() RETURNS trigger LANGUAGE plpgsql AS \
+             $$ BEGIN DELETE FROM change WHERE revision = NEW.revision; RETURN NULL; END $$; \
+             CREATE TRIGGER forget AFTER INSERT ON change FOR EACH ROW EXECUTE FUNCTION forget_change();",
+        )
+        .await
+        .expect("a trigger that forgets");
+        let applied = store
+            .apply("ops", Action::Assign { client: "acme-analyst".into(), toolset: "acme-reports".into() }, &registry)
+            .await
+            .expect("applies");
+        let health = at(&follower, applied.revision).await;
+        assert_eq!(health.full_reads, 2, "{health:?}");
+        db.batch_execute("DROP TRIGGER forget ON change")
+            .await
+            .expect("remembers again");
+        let applied = store
+            .apply("ops", Action::RotateKey { client: "acme-analyst".into() }, &registry)
+            .await
+            .expect("applies");
+        let health = at(&follower, applied.revision).await;
+        assert_eq!(health.full_reads, 2, "read from the log again: {health:?}");
+        let fresh = store.load(&registry).await.expect("loads");
+        let expected = served(&Snapshot::build(Arc::new(toolschema_demo::registry()), &fresh.config));
+        assert_eq!(served(&catalog.snapshot()), expected);
+    });
+}
