@@ -19,12 +19,12 @@
 
 use std::fmt::Write as _;
 use std::sync::Arc;
-use std::sync::mpsc::Receiver;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use toolschema::call::Registry;
-use toolschema::catalog::{Catalog, ChangeSet, Config, Snapshot};
-use toolschema::store::{Action, Follower, Records, Store};
+use toolschema::catalog::{Config, Snapshot};
+use toolschema::store::{Action, Records, Store};
+use toolschema_bench_http::replicas::{median, ms, percentile, propagation, replica, write_tool};
 use toolschema_test_support::postgres::Postgres;
 
 #[cfg(not(feature = "system-allocator"))]
@@ -50,111 +50,18 @@ fn generated(tools: usize) -> String {
         );
     }
     for i in 0..tools {
-        let _ = write!(
-            text,
-            r#"
-[[gateway_tool]]
-name = "svc{svc}.item-{i}"
-downstream = "api"
-
-[[gateway_tool.version]]
-version = 1
-status = "published"
-description = "Returns item {i} of service {svc}, with its owner and the date it was last changed."
-method = "GET"
-path = "/svc{svc}/items/{{id}}"
-
-[[gateway_tool.version.argument]]
-name = "id"
-in = "path"
-type = "string"
-required = true
-description = "The item's id."
-
-[[gateway_tool.version.argument]]
-name = "expand"
-in = "query"
-type = "boolean"
-description = "Include the item's owner."
-
-[[gateway_tool.version.result]]
-name = "owner"
-type = "string"
-"#,
-            svc = i % 97
+        let svc = i % 97;
+        write_tool(
+            &mut text,
+            &format!("svc{svc}.item-{i}"),
+            &format!(
+                "Returns item {i} of service {svc}, with its owner and the date it was last changed."
+            ),
+            &format!("/svc{svc}"),
+            true,
         );
     }
     text
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
-}
-
-/// A replica: a catalog loaded from the store, following it, and a
-/// subscription to its reloads.
-struct Replica {
-    _follower: Follower,
-    changes: Receiver<ChangeSet>,
-}
-
-async fn replica(store: &Store, registry: impl Fn() -> Registry) -> Replica {
-    let loaded = store.load(&registry()).await.expect("loads");
-    let catalog = Arc::new(Catalog::from_config(registry(), &loaded.config));
-    let changes = catalog.subscribe();
-    Replica {
-        _follower: store.follow(catalog, loaded.revision),
-        changes,
-    }
-}
-
-/// Publishes `count` changes (a toolset switched off and on), each timed
-/// from its commit to the last of `replicas` swapping the new snapshot in.
-async fn propagation(
-    store: &Store,
-    replicas: &[Replica],
-    registry: &Registry,
-    toolset: &str,
-    count: usize,
-) -> Vec<Duration> {
-    let mut times = Vec::with_capacity(count);
-    for n in 0..count {
-        let action = match n % 2 {
-            0 => Action::Deactivate {
-                toolset: toolset.to_owned(),
-            },
-            _ => Action::Activate {
-                toolset: toolset.to_owned(),
-            },
-        };
-        store
-            .apply("bench", action, registry)
-            .await
-            .expect("applies");
-        let committed = Instant::now();
-        let mut last = committed;
-        for replica in replicas {
-            let changes = replica
-                .changes
-                .recv_timeout(Duration::from_secs(30))
-                .expect("the replica reloads");
-            assert!(!changes.is_empty());
-            last = last.max(Instant::now());
-        }
-        times.push(last - committed);
-    }
-    times
-}
-
-fn percentile(times: &[Duration], p: f64) -> Duration {
-    let mut sorted = times.to_vec();
-    sorted.sort();
-    sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)]
 }
 
 fn main() {

@@ -71,10 +71,15 @@ fn in_parts(text: &str, batch: usize) -> Option<RawConfig> {
         return None;
     }
     let mut part = String::new();
-    for range in batches(&sections, batch) {
+    for sections in batches(&sections, batch) {
+        // What comes before the batch, and between its sections, as spaces.
         part.clear();
-        part.extend(core::iter::repeat_n(' ', range.start));
-        part.push_str(&text[range]);
+        let mut at = 0;
+        for section in sections {
+            part.extend(core::iter::repeat_n(' ', section.start - at));
+            part.push_str(&text[section.clone()]);
+            at = section.end;
+        }
         let tools: GatewayTools = toml::from_str(&part).ok()?;
         raw.gateway_tools.extend(tools.gateway_tool);
     }
@@ -88,15 +93,18 @@ struct GatewayTools {
     gateway_tool: Vec<RawGatewayTool>,
 }
 
-/// Sections next to each other joined, up to about `size` bytes a batch.
-fn batches(sections: &[Range<usize>], size: usize) -> Vec<Range<usize>> {
-    let mut out: Vec<Range<usize>> = Vec::new();
+/// The sections in batches of about `size` bytes of the file each (from a
+/// batch's first section to its last, what lies between included): a
+/// file whose gateway tools alternate with other sections (each tenant's
+/// tools after its clients) is still read in a few parts, each padded once.
+fn batches(sections: &[Range<usize>], size: usize) -> Vec<Vec<Range<usize>>> {
+    let mut out: Vec<Vec<Range<usize>>> = Vec::new();
     for section in sections {
         match out.last_mut() {
-            Some(last) if last.end == section.start && last.len() < size => {
-                last.end = section.end;
+            Some(batch) if section.end - batch[0].start <= size => {
+                batch.push(section.clone());
             }
-            _ => out.push(section.clone()),
+            _ => out.push(vec![section.clone()]),
         }
     }
     out
@@ -287,9 +295,11 @@ required = true
     #[test]
     fn a_file_read_in_parts_is_the_file_read_whole() {
         let text = catalog(40, None);
-        // Two runs of sections, around the toolset between them.
+        // Forty sections, a toolset among them: one batch, or one each.
         let sections = super::gateway_tool_sections(&text).expect("in sections");
-        assert_eq!(super::batches(&sections, usize::MAX).len(), 2);
+        assert_eq!(sections.len(), 40);
+        assert_eq!(super::batches(&sections, usize::MAX).len(), 1);
+        assert_eq!(super::batches(&sections, 0).len(), 40);
         let whole = read(&text, usize::MAX, 0);
         assert!(whole.contains("tool-39"), "{whole}");
         assert!(!whole.contains("problem"), "{whole}");
