@@ -17,8 +17,13 @@ node="$here/node_modules/.bin/node"
 suite=("$node" "$here/node_modules/@modelcontextprotocol/conformance/dist/index.js")
 "$node" --version
 
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+# The servers' process ids, in a file: `start` runs in a command
+# substitution's subshell, whose variables the script does not see.
+pids="$(mktemp)"
+cleanup() {
+  while read -r pid; do kill "$pid" 2>/dev/null || true; done <"$pids"
+  rm -f "$pids"
+}
 trap cleanup EXIT
 
 # Starts a server whose first line on stdout or stderr names its address;
@@ -27,7 +32,7 @@ start() {
   local log
   log="$(mktemp)"
   "$@" >"$log" 2>&1 &
-  pids+=($!)
+  echo $! >>"$pids"
   for _ in $(seq 1 100); do
     local url
     url="$(grep -o 'http://[0-9.:]*' "$log" | head -n 1 || true)"
