@@ -8,7 +8,8 @@
 //! publishes (default 20).
 //!
 //! `cargo bench -p toolschema-bench-http --bench scale`; `SCALE_TENANTS`,
-//! `SCALE_TOOLS` (a tenant) and `SCALE_CLIENTS` (a tenant) change the size.
+//! `SCALE_TOOLS` (a tenant) and `SCALE_CLIENTS` (a tenant) change the size,
+//! `--features system-allocator` runs it with the system's allocator.
 
 #![allow(missing_docs)]
 
@@ -22,6 +23,7 @@ use toolschema_bench_http::replicas::{
 };
 use toolschema_test_support::postgres::Postgres;
 
+#[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
