@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use toolschema::catalog::{Catalog, Snapshot};
 use toolschema::project::Revision;
-use toolschema_store::{Action, Follower, FollowerHealth, Records, Store};
+use toolschema_store::{Action, Follower, FollowerHealth};
+
+use crate::store::demo_store_at;
 use toolschema_test_support::postgres::Postgres;
 
 /// Every client's list, sorted.
@@ -45,15 +47,8 @@ fn a_replica_applies_the_change_log_and_reads_everything_after_a_gap() {
         .expect("runtime");
     runtime.block_on(async {
         let url = Postgres::shared().database();
-        let store = Store::new(&url).expect("url");
-        store.migrate().await.expect("migrates");
+        let store = demo_store_at(&url).await;
         let registry = toolschema_demo::registry();
-        let records = Records::from_toml(toolschema_demo::CATALOG_TOML, "catalog.toml", &registry)
-            .expect("demo");
-        store
-            .apply("test", Action::Replace { records: Box::new(records) }, &registry)
-            .await
-            .expect("loads");
         let loaded = store.load(&registry).await.expect("loads");
         let catalog = Arc::new(Catalog::from_config(toolschema_demo::registry(), &loaded.config));
         let follower = store.follow(catalog.clone(), loaded.revision);

@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 use toolschema::catalog::{Catalog, Snapshot};
 use toolschema::project::Revision;
-use toolschema_store::{Action, Follower, Records, Store};
+use toolschema_store::{Action, Follower, Store};
+
+use crate::store::demo_store_at;
 use toolschema_test_support::postgres::Postgres;
 
 const TOOLSETS: [&str; 5] = [
@@ -120,19 +122,12 @@ proptest! {
             .expect("runtime");
         runtime.block_on(async move {
             let url = Postgres::shared().database();
-            let store = Store::new(&url).expect("url");
-            store.migrate().await.expect("migrates");
+            let store = demo_store_at(&url).await;
             let (db, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
                 .await
                 .expect("connects");
             tokio::spawn(connection);
             let registry = toolschema_demo::registry();
-            let records = Records::from_toml(toolschema_demo::CATALOG_TOML, "catalog.toml", &registry)
-                .expect("demo");
-            store
-                .apply("test", Action::Replace { records: Box::new(records) }, &registry)
-                .await
-                .expect("loads");
             let mut replicas = Vec::new();
             for _ in 0..3 {
                 replicas.push(replica(&store).await);

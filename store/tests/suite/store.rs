@@ -20,7 +20,13 @@ fn runtime() -> tokio::runtime::Runtime {
 
 /// A migrated store holding the demo catalog.
 async fn demo_store() -> Store {
-    let store = Store::new(&Postgres::shared().database()).expect("url");
+    demo_store_at(&Postgres::shared().database()).await
+}
+
+/// A migrated store at `url` holding the demo catalog (the replica and
+/// change-log tests also open the database themselves).
+pub(crate) async fn demo_store_at(url: &str) -> Store {
+    let store = Store::new(url).expect("url");
     store.migrate().await.expect("migrates");
     let registry = toolschema_demo::registry();
     let records =
