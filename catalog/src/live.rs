@@ -173,7 +173,16 @@ impl Catalog {
     /// catalog's registry (as [`Config::from_toml`] does) and swaps it in;
     /// returns the clients whose lists changed, who are also told.
     pub fn reload(&self, config: &Config) -> ChangeSet {
-        let next = Arc::new(Snapshot::build_with(
+        self.reload_shared(Arc::new(config.clone()))
+    }
+
+    /// [`reload`](Self::reload) with a configuration the new snapshot
+    /// keeps without a copy ([`Snapshot::config`]). What did not change
+    /// since the current snapshot is shared with it
+    /// ([`Snapshot::build_after`]).
+    pub fn reload_shared(&self, config: Arc<Config>) -> ChangeSet {
+        let next = Arc::new(Snapshot::build_after(
+            &self.current.load(),
             self.registry.clone(),
             config,
             &*self.transport,

@@ -4,6 +4,7 @@
 //! keeping the last good snapshot while the database is away.
 
 use core::time::Duration;
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -11,11 +12,11 @@ use serde::Serialize;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_postgres::Client;
-use toolschema_catalog::Catalog;
+use toolschema_catalog::{Catalog, Config};
 
 use crate::changes::Changes;
 use crate::link::{self, Event};
-use crate::records::Records;
+use crate::records::{Kind, Records};
 use crate::{CHANNEL, Store, StoreError, consistent, db, read_with};
 
 /// What a replica knows of its store, for a health endpoint.
@@ -213,10 +214,36 @@ async fn session(
     }
 }
 
-/// The records of a revision.
+/// The records of a revision, and the configuration checked from them
+/// when it passed this replica's checks.
 struct Held {
     revision: i64,
     records: Records,
+    config: Option<Arc<Config>>,
+}
+
+/// What a catch-up from the change log needs checked again: the
+/// configured tools it wrote or removed, or everything (a downstream or
+/// a setting changed, on which the tools' checks depend).
+enum Touched {
+    Tools(BTreeSet<String>),
+    Everything,
+}
+
+impl Touched {
+    fn of(changes: &[Changes]) -> Touched {
+        let mut tools = BTreeSet::new();
+        for change in changes {
+            if !change.settings.is_empty() || change.records.contains_key(&Kind::Downstream) {
+                return Touched::Everything;
+            }
+            if let Some(written) = change.records.get(&Kind::GatewayTool) {
+                tools.extend(written.keys().cloned());
+            }
+            tools.extend(change.versions.keys().map(|(tool, _)| tool.clone()));
+        }
+        Touched::Tools(tools)
+    }
 }
 
 /// Reads the store's revision and, when it is neither the one served nor
@@ -238,9 +265,15 @@ async fn load(
     if held.as_ref().is_some_and(|h| h.revision == revision) {
         return Ok(());
     }
+    // The configuration to check again only where the change touched it.
+    let mut after: Option<(Arc<Config>, BTreeSet<String>)> = None;
     let (revision, records) = match held.take() {
         Some(mut from) => match changes_with(client, from.revision).await {
             Ok(Some((revision, changes))) => {
+                if let (Some(config), Touched::Tools(tools)) = (from.config, Touched::of(&changes))
+                {
+                    after = Some((config, tools));
+                }
                 for change in changes {
                     change.apply(&mut from.records);
                 }
@@ -258,33 +291,60 @@ async fn load(
         },
         None => full_read(client, health).await?,
     };
-    *held = Some(Held {
-        revision,
-        records: records.clone(),
-    });
     if revision == serving || Some(revision) == refused {
+        // Served already, or refused. The configuration served is the
+        // catalog's (checked when it was loaded): the next change is
+        // checked against it only where it touched it. After a refused one,
+        // the next change is checked whole.
         if reconnected && refused.is_none() {
             update(health, |h| h.problem = None);
         }
+        let config = match Some(revision) == refused {
+            true => None,
+            false => catalog.snapshot().config().cloned(),
+        };
+        *held = Some(Held {
+            revision,
+            records,
+            config,
+        });
         return Ok(());
     }
     // Checking and building are CPU work (most of a second at 10,000
-    // tools): off the runtime's workers, so that serving goes on.
+    // tools checked whole): off the runtime's workers, so that serving
+    // goes on.
     let swap = Arc::clone(catalog);
-    let checked = tokio::task::spawn_blocking(move || {
-        let config = records
-            .into_config(swap.registry())
-            .map_err(StoreError::Invalid)?;
-        Ok::<_, StoreError>(swap.reload(&config))
+    let joined = tokio::task::spawn_blocking(move || {
+        let config = match &after {
+            Some((previous, tools)) => records.check_after(swap.registry(), previous, tools),
+            None => records.check(swap.registry()),
+        };
+        let checked = config.map(|config| {
+            let config = Arc::new(config);
+            let changes = swap.reload_shared(config.clone());
+            (config, changes)
+        });
+        (records, checked)
     })
-    .await
-    .unwrap_or_else(|error| {
-        Err(StoreError::Invalid(crate::Problems(vec![crate::Problem {
+    .await;
+    let checked = match joined {
+        Ok((records, checked)) => {
+            *held = Some(Held {
+                revision,
+                records,
+                config: checked.as_ref().ok().map(|(config, _)| config.clone()),
+            });
+            checked
+                .map(|(_, changes)| changes)
+                .map_err(StoreError::Invalid)
+        }
+        // Nothing held: the next change is read in full.
+        Err(error) => Err(StoreError::Invalid(crate::Problems(vec![crate::Problem {
             record: "catalog".into(),
             field: String::new(),
             message: format!("checking the stored configuration failed: {error}"),
-        }])))
-    });
+        }]))),
+    };
     match checked {
         Ok(changes) => {
             tracing::info!(

@@ -9,7 +9,7 @@
 //! located at its record and field.
 
 use core::fmt;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 use toolschema_catalog::{Config, ConfigErrors, Status};
@@ -295,11 +295,13 @@ impl Records {
 
     /// The records as the configuration's JSON document: settings, then
     /// each kind by identifier in byte order, then mappings, so that every
-    /// replica reads the same document from the same records. A record the
-    /// configuration cannot hold (a `null`, a version without its
-    /// definition) is a problem here.
-    fn into_document(mut self) -> Result<Document, Problems> {
-        if self == Records::default() {
+    /// replica reads the same document from the same records. With
+    /// `only_tools`, the configured tools are only those it names (the
+    /// others are kept from a previous check). A record the configuration
+    /// cannot hold (a `null`, a version without its definition) is a
+    /// problem here.
+    fn document(&self, only_tools: Option<&BTreeSet<String>>) -> Result<Document, Problems> {
+        if *self == Records::default() {
             return Err(Problems(vec![Problem {
                 record: "catalog".into(),
                 field: String::new(),
@@ -312,36 +314,39 @@ impl Records {
         };
         let mut problems = Vec::new();
         for name in SETTINGS {
-            if let Some(body) = self.settings.remove(name) {
+            if let Some(body) = self.settings.get(name) {
                 let record = format!("setting \"{name}\"");
-                if let Some(table) = table_of(body, &record, &mut problems) {
+                if let Some(table) = table_of(body.clone(), &record, &mut problems) {
                     out.json.insert(name.to_owned(), Value::Object(table));
                 }
             }
         }
         // Each tool's versions, by tool: a configured tool takes its own,
         // the rest are mappings.
-        let mut versions: BTreeMap<String, Vec<(u32, Version)>> = BTreeMap::new();
-        for ((tool, number), version) in std::mem::take(&mut self.versions) {
-            versions.entry(tool).or_default().push((number, version));
+        let mut versions: BTreeMap<&str, Vec<(u32, &Version)>> = BTreeMap::new();
+        for ((tool, number), version) in &self.versions {
+            versions.entry(tool).or_default().push((*number, version));
         }
         for kind in Kind::ALL {
-            for (id, body) in self.records.remove(&kind).unwrap_or_default() {
-                let record = format!("{kind} \"{id}\"");
+            for (id, body) in self.of(kind) {
                 let own = match kind {
-                    Kind::GatewayTool => versions.remove(&id).unwrap_or_default(),
+                    Kind::GatewayTool => versions.remove(id).unwrap_or_default(),
                     _ => Vec::new(),
                 };
-                let Some(mut table) = table_of(body, &record, &mut problems) else {
+                if kind == Kind::GatewayTool && only_tools.is_some_and(|only| !only.contains(id)) {
+                    continue;
+                }
+                let record = format!("{kind} \"{id}\"");
+                let Some(mut table) = table_of(body.clone(), &record, &mut problems) else {
                     continue;
                 };
                 let mut numbers = Vec::new();
                 if kind == Kind::GatewayTool {
-                    let versions = definitions(&id, own, &mut numbers, &mut problems);
+                    let versions = definitions(id, own, &mut numbers, &mut problems);
                     table.insert("version".into(), Value::Array(versions));
                 }
-                let tool = (kind == Kind::GatewayTool).then(|| id.clone());
-                table.insert(kind.id_field().to_owned(), Value::String(id));
+                let tool = (kind == Kind::GatewayTool).then(|| id.to_owned());
+                table.insert(kind.id_field().to_owned(), Value::String(id.to_owned()));
                 out.push(kind.table(), Value::Object(table), record, tool, numbers);
             }
         }
@@ -355,7 +360,7 @@ impl Records {
     /// The records as a configuration file, in TOML: settings, then each
     /// kind by identifier in byte order, then mappings.
     pub fn render(&self) -> Result<String, Problems> {
-        let mut document = self.clone().into_document()?;
+        let mut document = self.document(None)?;
         let order = SETTINGS
             .into_iter()
             .chain(Kind::ALL.map(Kind::table))
@@ -387,14 +392,26 @@ impl Records {
     /// typed model, the same checks, no text in between), against the
     /// tools of `registry`; problems are located at record and field.
     pub fn check(&self, registry: &Registry) -> Result<Config, Problems> {
-        self.clone().into_config(registry)
+        let Document { json, entries } = self.document(None)?;
+        Config::from_json(json, SOURCE, registry).map_err(|errors| locate(&entries, &errors))
     }
 
-    /// The same check, consuming the records (a replica's reload, which
-    /// keeps the configuration and not the records, copies nothing).
-    pub(crate) fn into_config(self, registry: &Registry) -> Result<Config, Problems> {
-        let Document { json, entries } = self.into_document()?;
-        Config::from_json(json, SOURCE, registry).map_err(|errors| locate(&entries, &errors))
+    /// The same check after a change from the records `previous` was
+    /// checked from: only the configured tools in `changed` (written or
+    /// removed since) are checked; the others are kept from `previous`
+    /// ([`Config::from_json_after`]). The change must not have touched
+    /// downstreams, whose tools it would need checked again.
+    pub(crate) fn check_after(
+        &self,
+        registry: &Registry,
+        previous: &Config,
+        changed: &BTreeSet<String>,
+    ) -> Result<Config, Problems> {
+        let Document { json, entries } = self.document(Some(changed))?;
+        Config::from_json_after(json, SOURCE, registry, previous, |tool| {
+            !changed.contains(tool)
+        })
+        .map_err(|errors| locate(&entries, &errors))
     }
 }
 
@@ -461,14 +478,14 @@ fn holds(body: &Body, test: &impl Fn(&str) -> bool) -> bool {
 /// its number and status; their numbers pushed on `numbers`.
 fn definitions(
     id: &str,
-    versions: Vec<(u32, Version)>,
+    versions: Vec<(u32, &Version)>,
     numbers: &mut Vec<u32>,
     problems: &mut Vec<Problem>,
 ) -> Vec<Value> {
     let mut out = Vec::new();
     for (number, version) in versions {
         let record = format!("tool_version \"{id}\" {number}");
-        let Some(definition) = version.definition else {
+        let Some(definition) = version.definition.clone() else {
             problems.push(Problem {
                 record,
                 field: String::new(),
@@ -489,7 +506,7 @@ fn definitions(
 /// The mappings: the versions of tools that are not configured tools
 /// (`versions`, by tool, once the configured tools took theirs).
 fn mappings(
-    versions: BTreeMap<String, Vec<(u32, Version)>>,
+    versions: BTreeMap<&str, Vec<(u32, &Version)>>,
     out: &mut Document,
     problems: &mut Vec<Problem>,
 ) {
@@ -513,7 +530,7 @@ fn mappings(
         }
         let table = serde_json::json!({"tool": name, "versions": listed});
         let record = format!("mapping \"{name}\"");
-        out.push("mapping", table, record, Some(name), numbers);
+        out.push("mapping", table, record, Some(name.to_owned()), numbers);
     }
 }
 

@@ -27,6 +27,7 @@ mod names;
 mod profiles;
 mod projection;
 mod properties;
+mod rebuild;
 mod reload;
 mod revisions;
 mod roundtrip;

@@ -4,8 +4,9 @@
 //! bench process with the binary's allocator. It prints the time to store
 //! the catalog, each replica's cold load and snapshot build, the resident
 //! memory the replicas add, and the time a publish (one tenant's toolset
-//! switched off or on) takes to reach all three, over `SCALE_PUBLISHES`
-//! publishes (default 20).
+//! switched off or on) takes to reach all three, and the time a new
+//! version of one tool takes (drafted, then published), over
+//! `SCALE_PUBLISHES` publishes each (default 20).
 //!
 //! `cargo bench -p toolschema-bench-http --bench scale`; `SCALE_TENANTS`,
 //! `SCALE_TOOLS` (a tenant) and `SCALE_CLIENTS` (a tenant) change the size,
@@ -19,7 +20,7 @@ use std::time::Instant;
 use toolschema::call::Registry;
 use toolschema::store::{Action, Records, Store};
 use toolschema_bench_http::replicas::{
-    ms, percentile, propagation, replica, resident_mib, write_tool,
+    ms, percentile, propagation, replica, resident_mib, tool_propagation, write_tool,
 };
 use toolschema_test_support::postgres::Postgres;
 
@@ -123,6 +124,15 @@ fn main() {
         let times = propagation(&store, &replicas, &registry, "t0-set", publishes).await;
         println!(
             "propagation: {publishes} publishes, commit to all 3 replicas serving: p50 {}, p99 {}, max {}",
+            ms(percentile(&times, 0.5)),
+            ms(percentile(&times, 0.99)),
+            ms(percentile(&times, 1.0))
+        );
+        println!("  resident after: {:.0} MiB", resident_mib());
+        let times =
+            tool_propagation(&store, &replicas, &registry, "t0.item-0", "/t0", publishes).await;
+        println!(
+            "one tool's new version: {publishes} publishes, commit to all 3 replicas serving: p50 {}, p99 {}, max {}",
             ms(percentile(&times, 0.5)),
             ms(percentile(&times, 0.99)),
             ms(percentile(&times, 1.0))

@@ -101,6 +101,67 @@ pub async fn propagation(
     times
 }
 
+/// Publishes `count` new versions of the configured tool `tool` (each
+/// drafted, which reaches the replicas first, then published), each
+/// publish timed from its commit to the last of `replicas` swapping the
+/// new snapshot in. Version `n` describes itself with `description(n)`
+/// and reads `path`.
+pub async fn tool_propagation(
+    store: &Store,
+    replicas: &[Replica],
+    registry: &Registry,
+    tool: &str,
+    path: &str,
+    count: usize,
+) -> Vec<Duration> {
+    let mut times = Vec::with_capacity(count);
+    for n in 0..count {
+        let version = u32::try_from(n).expect("few publishes") + 2;
+        let serde_json::Value::Object(definition) = serde_json::json!({
+            "description": format!("Returns an item, as version {version} reads it."),
+            "method": "GET",
+            "path": format!("{path}/items/{{id}}"),
+            "argument": [{"name": "id", "in": "path", "type": "string", "required": true}],
+            "result": [{"name": "owner", "type": "string"}],
+        }) else {
+            unreachable!("an object")
+        };
+        let draft = Action::Draft {
+            tool: tool.to_owned(),
+            version,
+            definition: Some(definition),
+            downstream: None,
+        };
+        store.apply("bench", draft, registry).await.expect("drafts");
+        for replica in replicas {
+            replica
+                .changes
+                .recv_timeout(Duration::from_secs(120))
+                .expect("the replica reloads the draft");
+        }
+        let publish = Action::Publish {
+            tool: tool.to_owned(),
+            version,
+        };
+        store
+            .apply("bench", publish, registry)
+            .await
+            .expect("publishes");
+        let committed = Instant::now();
+        let mut last = committed;
+        for replica in replicas {
+            let changes = replica
+                .changes
+                .recv_timeout(Duration::from_secs(120))
+                .expect("the replica reloads");
+            assert!(!changes.is_empty(), "the tool's clients are told");
+            last = last.max(Instant::now());
+        }
+        times.push(last - committed);
+    }
+    times
+}
+
 /// This process's resident memory, in MiB (Linux).
 pub fn resident_mib() -> f64 {
     std::fs::read_to_string("/proc/self/status")

@@ -3,6 +3,7 @@
 
 use core::ops::Range;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 use toml::Spanned;
 
@@ -13,11 +14,19 @@ use super::keys::parse_hash;
 use super::raw::{RawClient, RawConfig, RawMapping, RawToolset, RawVersion};
 use super::server::check_server;
 use super::{Client, Config, Toolset, mode_from_name};
+use crate::gateway::GatewayTool;
 use crate::rules::Status;
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::project::{META_TOOL, Mode, Profile};
 
-pub(super) fn check(mut raw: RawConfig, registry: &Registry, p: &mut Problems<'_>) -> Config {
+/// Checks `raw` against `registry`; `kept` are configured tools checked
+/// before and kept as they are (see [`Config::from_json_after`]).
+pub(super) fn check(
+    mut raw: RawConfig,
+    kept: Vec<Arc<GatewayTool>>,
+    registry: &Registry,
+    p: &mut Problems<'_>,
+) -> Config {
     let mut config = Config {
         internal_prefixes: raw
             .catalog
@@ -46,6 +55,7 @@ pub(super) fn check(mut raw: RawConfig, registry: &Registry, p: &mut Problems<'_
     // and checked tools are not held whole together.
     config.gateway_tools = check_gateway_tools(
         core::mem::take(&mut raw.gateway_tools),
+        kept,
         &config.downstreams,
         &is_derived,
         p,

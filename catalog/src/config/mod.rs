@@ -11,6 +11,7 @@
 //! nothing unchecked can reach a snapshot.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 mod authorization;
 mod check;
@@ -143,7 +144,7 @@ pub struct Config {
     keyless_client: Option<String>,
     server: Option<ServerInfo>,
     downstreams: BTreeMap<String, Downstream>,
-    gateway_tools: Vec<GatewayTool>,
+    gateway_tools: Vec<Arc<GatewayTool>>,
     authorization: Option<Authorization>,
 }
 
@@ -314,7 +315,7 @@ impl Config {
             problems.into_errors()
         })?;
         let mut problems = Problems::new(file, text);
-        let config = check::check(raw, registry, &mut problems);
+        let config = check::check(raw, Vec::new(), registry, &mut problems);
         match problems.is_empty() {
             true => Ok(config),
             false => Err(problems.into_errors()),
@@ -353,11 +354,108 @@ impl Config {
         source: &str,
         registry: &Registry,
     ) -> Result<Config, ConfigErrors> {
+        Config::read_json(document, source, registry, Vec::new())
+    }
+
+    /// Reads and checks a configuration as [`Config::from_json`] does,
+    /// after a change to `previous`: the document's `gateway_tool` list
+    /// holds only the configured tools that changed (added or edited),
+    /// and every tool of `previous` that `unchanged` names is kept as it
+    /// was checked, shared and not checked again; the others are gone.
+    /// The configured tools are then listed by name. `previous` must have
+    /// been checked against the same `registry`; a kept tool whose
+    /// downstream is not the same in both is a problem (its checks depend
+    /// on it: send it again). The rest of the document is read and checked
+    /// whole, so the result is the configuration [`Config::from_json`]
+    /// reads from the whole document, for less work when few tools change.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolschema_catalog::Config;
+    /// use toolschema_runtime::call::Registry;
+    ///
+    /// let registry = Registry::new();
+    /// let tool = |name: &str, path: &str| json!({
+    ///     "name": name, "downstream": "api",
+    ///     "version": [{"version": 1, "status": "published", "description": "Reads an item.",
+    ///                  "method": "GET", "path": path}],
+    /// });
+    /// let document = |tools: Vec<serde_json::Value>| {
+    ///     let serde_json::Value::Object(map) = json!({
+    ///         "tenant": [{"id": "acme"}],
+    ///         "client": [{"id": "app", "tenant": "acme"}],
+    ///         "downstream": [{"id": "api", "base_url": "https://api.example.com"}],
+    ///         "gateway_tool": tools,
+    ///     }) else { unreachable!() };
+    ///     map
+    /// };
+    /// let before = Config::from_json(
+    ///     document(vec![tool("items.get", "/items"), tool("items.list", "/list")]),
+    ///     "records",
+    ///     &registry,
+    /// )
+    /// .unwrap();
+    /// // `items.list` changed; `items.get` did not.
+    /// let after = Config::from_json_after(
+    ///     document(vec![tool("items.list", "/all")]),
+    ///     "records",
+    ///     &registry,
+    ///     &before,
+    ///     |name| name == "items.get",
+    /// )
+    /// .unwrap();
+    /// let tools = after.gateway_tools();
+    /// assert_eq!(tools.len(), 2);
+    /// assert!(std::sync::Arc::ptr_eq(&tools[0], &before.gateway_tools()[0]), "kept, not checked again");
+    /// assert_eq!(tools[1].name(), "items.list");
+    /// ```
+    pub fn from_json_after(
+        document: serde_json::Map<String, serde_json::Value>,
+        source: &str,
+        registry: &Registry,
+        previous: &Config,
+        unchanged: impl Fn(&str) -> bool,
+    ) -> Result<Config, ConfigErrors> {
+        let kept = previous
+            .gateway_tools
+            .iter()
+            .filter(|tool| unchanged(tool.name()))
+            .cloned()
+            .collect();
+        let config = Config::read_json(document, source, registry, kept)?;
+        let mut problems = Problems::without_text(source);
+        for tool in config.gateway_tools.iter().filter(|tool| {
+            unchanged(tool.name())
+                && config.downstreams.get(tool.downstream())
+                    != previous.downstreams.get(tool.downstream())
+        }) {
+            problems.at(
+                0..0,
+                "gateway_tool",
+                format!(
+                    "the configured tool `{}` was kept unchanged, but its downstream `{}` changed: its checks depend on it, so send the tool again to be checked",
+                    tool.name(),
+                    tool.downstream()
+                ),
+            );
+        }
+        match problems.is_empty() {
+            true => Ok(config),
+            false => Err(problems.into_errors()),
+        }
+    }
+
+    fn read_json(
+        document: serde_json::Map<String, serde_json::Value>,
+        source: &str,
+        registry: &Registry,
+        kept: Vec<Arc<GatewayTool>>,
+    ) -> Result<Config, ConfigErrors> {
         let mut problems = Problems::without_text(source);
         let Some(raw) = json::read(document, &mut problems) else {
             return Err(problems.into_errors());
         };
-        let config = check::check(raw, registry, &mut problems);
+        let config = check::check(raw, kept, registry, &mut problems);
         match problems.is_empty() {
             true => Ok(config),
             false => Err(problems.into_errors()),
@@ -426,7 +524,7 @@ impl Config {
 
     /// The tools from configuration (`[[gateway_tool]]`), in the order
     /// configured.
-    pub fn gateway_tools(&self) -> &[GatewayTool] {
+    pub fn gateway_tools(&self) -> &[Arc<GatewayTool>] {
         &self.gateway_tools
     }
 

@@ -603,19 +603,31 @@ impl Transport for NoTransport {
 
 /// The registry a snapshot serves: the registered tools and every version
 /// of every gateway tool (drafts too; the selection rule decides which one
-/// clients see), calling `downstreams` through `transport`.
+/// clients see), calling `downstreams` through `transport`, and the
+/// downstreams by id. A version `previous` registered with the very same
+/// descriptor, calling an equal downstream, is shared with it (its work and
+/// compiled validators), as is the downstream.
 pub(crate) fn registry_for<'a>(
     registry: &Arc<Registry>,
-    tools: &[GatewayTool],
+    tools: &[Arc<GatewayTool>],
     downstreams: impl Iterator<Item = &'a Downstream>,
     transport: &dyn Transport,
-) -> Arc<Registry> {
-    if tools.is_empty() {
-        return registry.clone();
-    }
-    let downstreams: HashMap<&str, Arc<Downstream>> = downstreams
-        .map(|downstream| (downstream.id(), Arc::new(downstream.clone())))
+    previous: Option<(&Registry, &Downstreams)>,
+) -> (Arc<Registry>, Downstreams) {
+    let downstreams: Downstreams = downstreams
+        .map(|downstream| {
+            let kept = previous
+                .and_then(|(_, before)| before.get(downstream.id()))
+                .filter(|before| ***before == *downstream);
+            let shared = kept
+                .cloned()
+                .unwrap_or_else(|| Arc::new(downstream.clone()));
+            (downstream.id().to_owned(), shared)
+        })
         .collect();
+    if tools.is_empty() {
+        return (registry.clone(), downstreams);
+    }
     let mut extended = registry.extended();
     for tool in tools {
         // The configuration's checks resolve every downstream.
@@ -623,16 +635,36 @@ pub(crate) fn registry_for<'a>(
             tracing::error!(tool = %tool.name, "a gateway tool's downstream is not configured");
             continue;
         };
+        // The previous registry's work calls the same downstream only if
+        // the downstream was shared above.
+        let before = previous
+            .filter(|(_, before)| {
+                before
+                    .get(tool.downstream.as_str())
+                    .is_some_and(|d| Arc::ptr_eq(d, downstream))
+            })
+            .map(|(registry, _)| registry);
         for version in &tool.versions {
-            let work = transport.tool(version, downstream);
-            if let Err(error) = extended.register_dynamic(version.def.clone(), work) {
+            let work = || transport.tool(version, downstream);
+            let registered = match before {
+                Some(before) => extended
+                    .register_dynamic_from(before, version.def.clone(), work)
+                    .map(drop),
+                None => extended
+                    .register_dynamic(version.def.clone(), work())
+                    .map(drop),
+            };
+            if let Err(error) = registered {
                 // The configuration's checks refuse what registration would.
                 tracing::error!(%error, "a gateway tool was not registered");
             }
         }
     }
-    Arc::new(extended)
+    (Arc::new(extended), downstreams)
 }
+
+/// The downstreams a snapshot's configured tools call, by id.
+pub(crate) type Downstreams = HashMap<String, Arc<Downstream>>;
 
 /// The work of a gateway tool in a server without transport.
 struct NoClient;

@@ -30,7 +30,7 @@ impl Snapshot {
             plan.insert(&*def.name, (def, Mode::Full));
         }
         let plans = [(Profile::Default, plan)];
-        let renders = render_all(&plans);
+        let renders = render_all(&plans, &[]);
         let view = ClientView {
             id: Arc::from(EVERYONE),
             tenant: Arc::from(EVERYONE),
@@ -47,6 +47,8 @@ impl Snapshot {
             authorization: None,
             token_clients: HashMap::new(),
             scoped: None,
+            downstreams: HashMap::new(),
+            config: None,
         }
     }
 
@@ -63,11 +65,42 @@ impl Snapshot {
         config: &Config,
         transport: &dyn Transport,
     ) -> Snapshot {
-        let registry = crate::gateway::registry_for(
+        Snapshot::build_from(None, registry, Arc::new(config.clone()), transport)
+    }
+
+    /// The snapshot of a checked configuration, as
+    /// [`build_with`](Self::build_with) builds it, sharing with `previous`
+    /// what did not change: the list of each group of clients that sees
+    /// the very same tool descriptors in the same modes and profile, each
+    /// tool's rendering, and each configured tool's work and compiled
+    /// validators when its descriptor and downstream are the same. Only
+    /// what a change touched is rendered again, and a snapshot kept beside
+    /// its successor (for pagination cursors) costs what changed.
+    /// Descriptors are shared when a configuration is checked after a
+    /// change ([`Config::from_json_after`]); a configuration checked whole
+    /// shares only the derived tools' renderings.
+    pub fn build_after(
+        previous: &Snapshot,
+        registry: Arc<Registry>,
+        config: Arc<Config>,
+        transport: &dyn Transport,
+    ) -> Snapshot {
+        Snapshot::build_from(Some(previous), registry, config, transport)
+    }
+
+    fn build_from(
+        previous: Option<&Snapshot>,
+        registry: Arc<Registry>,
+        shared_config: Arc<Config>,
+        transport: &dyn Transport,
+    ) -> Snapshot {
+        let config = &*shared_config;
+        let (registry, downstreams) = crate::gateway::registry_for(
             &registry,
             config.gateway_tools(),
             config.downstreams(),
             transport,
+            previous.map(|before| (&*before.registry, &before.downstreams)),
         );
         // The active descriptor of every tool a toolset may name.
         let mut active: HashMap<&str, &Ref<ToolDef>> = HashMap::new();
@@ -88,6 +121,8 @@ impl Snapshot {
         // same list: plan, render and serialize it once for all of them.
         let mut groups: HashMap<(Profile, Vec<&str>), usize> = HashMap::new();
         let mut plans: Vec<(Profile, Plan<'_>)> = Vec::new();
+        // What the group's first client saw before, in the same profile.
+        let mut before: Vec<Option<Arc<Shared>>> = Vec::new();
         let mut client_group = Vec::new();
         for client in config.clients() {
             let sets = sets_in_force(config, client, None);
@@ -96,14 +131,37 @@ impl Snapshot {
                 .entry((client.profile(), sets.clone()))
                 .or_insert_with(|| {
                     plans.push((client.profile(), plan_of(config, &active, &sets)));
+                    before.push(
+                        previous
+                            .and_then(|p| p.clients.get(client.id()))
+                            .filter(|view| view.profile == client.profile())
+                            .map(|view| view.shared.clone()),
+                    );
                     next
                 });
             client_group.push(group);
         }
-        let renders = render_all(&plans);
+        // A group that shows what it showed before keeps its lists.
+        let kept: Vec<Option<Arc<Shared>>> = plans
+            .iter()
+            .zip(&before)
+            .map(|((_, plan), before)| before.clone().filter(|shared| shared.shows(plan)))
+            .collect();
+        let to_render: Vec<(Profile, Plan<'_>)> = plans
+            .iter()
+            .zip(&kept)
+            .map(|(plan, kept)| match kept {
+                Some(_) => (plan.0, Plan::new()),
+                None => plan.clone(),
+            })
+            .collect();
+        let renders = render_all(&to_render, &before);
         let shared: Vec<Arc<Shared>> = plans
             .iter()
-            .map(|(profile, plan)| Arc::new(shared(*profile, plan, &renders)))
+            .zip(kept)
+            .map(|((profile, plan), kept)| {
+                kept.unwrap_or_else(|| Arc::new(shared(*profile, plan, &renders)))
+            })
             .collect();
         let mut clients = HashMap::new();
         let mut keys = Vec::new();
@@ -127,7 +185,6 @@ impl Snapshot {
             .toolsets()
             .any(|set| !set.scopes().is_empty())
             .then(|| Scoped {
-                config: config.clone(),
                 active: active
                     .values()
                     .map(|def| (def.name.clone(), def.version))
@@ -144,6 +201,8 @@ impl Snapshot {
             authorization: config.authorization().cloned(),
             token_clients,
             scoped,
+            downstreams,
+            config: Some(shared_config.clone()),
         }
     }
 }

@@ -10,6 +10,7 @@ use arc_swap::ArcSwap;
 use serde_json::Value;
 
 use super::config::{Authorization, Config, ServerInfo, key_digest};
+use crate::gateway::Downstreams;
 
 use toolschema_runtime::call::{CallError, Caller, Registry, ToolResult};
 use toolschema_runtime::model::{Ref, Text, ToolDef};
@@ -61,6 +62,9 @@ fn equal_mask(a: &[u8; 32], b: &[u8; 32]) -> usize {
 struct Exposed {
     def: Ref<ToolDef>,
     mode: Mode,
+    /// Its entry in the list (in `mode`, in the client's profile), per
+    /// revision.
+    listed: PerRevision<Arc<str>>,
     /// The Full descriptor in the client's profile, as `discover_tool_schema`
     /// returns it, per revision (shared where they are equal).
     full: PerRevision<Arc<str>>,
@@ -240,12 +244,16 @@ pub struct Snapshot {
     /// What narrowing views to a token's scopes needs, when toolsets
     /// require scopes.
     scoped: Option<Scoped>,
+    /// The downstreams configured tools call, by id: a snapshot built after
+    /// this one shares the work of tools whose downstream is the same.
+    downstreams: Downstreams,
+    /// The configuration this snapshot was built from, if any.
+    config: Option<Arc<Config>>,
 }
 
-/// The configuration kept to build, on first use, the view of a client
-/// narrowed to the toolsets a token's scopes unlock.
+/// What building, on first use, the view of a client narrowed to the
+/// toolsets a token's scopes unlock needs beside the configuration.
 struct Scoped {
-    config: Config,
     /// The active version of every tool a toolset may name.
     active: Vec<(Text, u32)>,
     /// Views built so far, by client and the toolsets in force: read
@@ -330,17 +338,54 @@ type Plan<'a> = BTreeMap<&'a str, (&'a Ref<ToolDef>, Mode)>;
 /// Full descriptor `discover_tool_schema` returns, in each revision (one
 /// `Arc` for the revisions that agree). (Rendering on several threads was
 /// measured slower on two cores: the work is mostly allocation.)
-fn render_all<'a>(plans: &[(Profile, Plan<'a>)]) -> HashMap<RenderKey<'a>, PerRevision<Arc<str>>> {
+fn render_all<'a>(
+    plans: &[(Profile, Plan<'a>)],
+    before: &[Option<Arc<Shared>>],
+) -> HashMap<RenderKey<'a>, PerRevision<Arc<str>>> {
     let mut out = HashMap::new();
-    for (profile, plan) in plans {
+    for (i, (profile, plan)) in plans.iter().enumerate() {
+        let before = before.get(i).and_then(Option::as_ref);
         for (def, mode) in plan.values() {
             for mode in [*mode, Mode::Full] {
                 out.entry((&*def.name, def.version, mode, *profile))
-                    .or_insert_with(|| render(def, mode, *profile));
+                    .or_insert_with(|| {
+                        before
+                            .and_then(|shared| shared.rendered(def, mode))
+                            .unwrap_or_else(|| render(def, mode, *profile))
+                    });
             }
         }
     }
     out
+}
+
+impl Shared {
+    /// The rendering of the very same `def` in `mode`, if this group has
+    /// it (its profile is the caller's to match).
+    fn rendered(&self, def: &Ref<ToolDef>, mode: Mode) -> Option<PerRevision<Arc<str>>> {
+        let exposed = self.tools.get(&*def.name)?;
+        if !Ref::same(&exposed.def, def) {
+            return None;
+        }
+        if mode == exposed.mode {
+            Some(exposed.listed.clone())
+        } else if mode == Mode::Full {
+            Some(exposed.full.clone())
+        } else {
+            None
+        }
+    }
+
+    /// Whether this group shows exactly `plan`: the very same descriptors,
+    /// in the same modes.
+    fn shows(&self, plan: &Plan<'_>) -> bool {
+        self.tools.len() == plan.len()
+            && self
+                .tools
+                .values()
+                .zip(plan.values())
+                .all(|(exposed, (def, mode))| exposed.mode == *mode && Ref::same(&exposed.def, def))
+    }
 }
 
 fn render(def: &ToolDef, mode: Mode, profile: Profile) -> PerRevision<Arc<str>> {
@@ -373,14 +418,22 @@ fn shared(
             .to_compact_string()
             .into()
     });
-    let entries: Vec<(&str, PerRevision<Arc<str>>)> = plan
-        .iter()
-        .map(|(name, (def, mode))| (*name, rendered(def, *mode)))
+    let tools: BTreeMap<Text, Exposed> = plan
+        .values()
+        .map(|(def, mode)| {
+            let exposed = Exposed {
+                def: (*def).clone(),
+                mode: *mode,
+                listed: rendered(def, *mode),
+                full: rendered(def, Mode::Full),
+            };
+            (def.name.clone(), exposed)
+        })
         .collect();
     let listing = |revision: Revision| {
-        let mut entries: Vec<(&str, Arc<str>)> = entries
+        let mut entries: Vec<(&str, Arc<str>)> = tools
             .iter()
-            .map(|(name, json)| (*name, json.get(revision).clone()))
+            .map(|(name, exposed)| (&**name, exposed.listed.get(revision).clone()))
             .collect();
         if let Some(meta) = &meta {
             let at = entries.partition_point(|(name, _)| *name < META_TOOL);
@@ -396,17 +449,6 @@ fn shared(
             latest.clone()
         }
     }));
-    let tools = plan
-        .iter()
-        .map(|(_, (def, mode))| {
-            let exposed = Exposed {
-                def: (*def).clone(),
-                mode: *mode,
-                full: rendered(def, Mode::Full),
-            };
-            (def.name.clone(), exposed)
-        })
-        .collect();
     Shared { tools, listings }
 }
 
@@ -435,6 +477,12 @@ fn listing(entries: Arc<[Arc<str>]>) -> Listing {
 }
 
 impl Snapshot {
+    /// The configuration this snapshot was built from; `None` without
+    /// one (open mode).
+    pub fn config(&self) -> Option<&Arc<Config>> {
+        self.config.as_ref()
+    }
+
     /// The `[authorization]` section of the configuration, if any.
     pub fn authorization(&self) -> Option<&Authorization> {
         self.authorization.as_ref()
@@ -454,7 +502,9 @@ impl Snapshot {
         let Some(scoped) = &self.scoped else {
             return view.clone();
         };
-        let config = &scoped.config;
+        let Some(config) = &self.config else {
+            return view.clone();
+        };
         let Some(client) = config.client(view.id()) else {
             return view.clone();
         };
@@ -509,7 +559,8 @@ impl Snapshot {
     /// the toolset that grants it and needs the fewest, all of them, as an
     /// `insufficient_scope` answer lists them.
     pub fn scopes_for(&self, client: &str, tool: &str, held: &[&str]) -> Option<Vec<String>> {
-        let config = &self.scoped.as_ref()?.config;
+        self.scoped.as_ref()?;
+        let config = self.config.as_ref()?;
         let client = config.client(client)?;
         let granting = sets_in_force(config, client, None)
             .into_iter()

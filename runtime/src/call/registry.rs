@@ -382,6 +382,77 @@ impl Registry {
         self.insert(def, Work::Dynamic(work))
     }
 
+    /// Adds a tool built at run time as [`register_dynamic`](Self::register_dynamic)
+    /// does, unless `previous` holds the very same descriptor (the same
+    /// data, [`Ref::same`]) under the same limits: then its entry is shared,
+    /// with its work and its compiled validators, and `work` is not called.
+    /// A catalog rebuilt after a change registers what did not change this
+    /// way. `true` when the entry was shared.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use toolschema_runtime::call::{Context, DynamicFuture, DynamicTool, Produced, Registry};
+    /// use toolschema_runtime::model::{Annotations, Node, Ref, Text, ToolDef};
+    ///
+    /// struct Echo;
+    /// impl DynamicTool for Echo {
+    ///     fn call(&self, arguments: serde_json::Value, _ctx: Context) -> DynamicFuture {
+    ///         Box::pin(async move { Ok(Produced::Structured(arguments)) })
+    ///     }
+    /// }
+    ///
+    /// let def = Ref::new(ToolDef {
+    ///     name: Text::from("echo".to_owned()),
+    ///     title: None,
+    ///     description: Ref::Static("Echoes its arguments."),
+    ///     version: 1,
+    ///     input: Ref::new(Node::Any),
+    ///     output: None,
+    ///     annotations: Annotations::NONE,
+    ///     icons: Ref::Static(&[]),
+    ///     internal: false,
+    /// });
+    /// let mut before = Registry::new();
+    /// before.register_dynamic(def.clone(), Arc::new(Echo)).unwrap();
+    /// before.prepare("echo", 1);
+    ///
+    /// // The same descriptor: shared, validators compiled already.
+    /// let mut after = Registry::new();
+    /// assert!(after.register_dynamic_from(&before, def.clone(), || Arc::new(Echo)).unwrap());
+    /// assert!(after.is_prepared("echo", 1));
+    ///
+    /// // An equal descriptor built again is registered anew.
+    /// let rebuilt = Ref::new(ToolDef::clone(&def));
+    /// let mut again = Registry::new();
+    /// assert!(!again.register_dynamic_from(&before, rebuilt, || Arc::new(Echo)).unwrap());
+    /// assert!(!again.is_prepared("echo", 1));
+    /// ```
+    pub fn register_dynamic_from(
+        &mut self,
+        previous: &Registry,
+        def: Ref<ToolDef>,
+        work: impl FnOnce() -> Arc<dyn DynamicTool>,
+    ) -> Result<bool, RegistryError> {
+        let kept = previous
+            .tools
+            .get(&*def.name)
+            .and_then(|versions| versions.get(&def.version))
+            .filter(|entry| previous.limits == self.limits && Ref::same(&entry.def, &def));
+        let Some(entry) = kept else {
+            self.register_dynamic(def, work())?;
+            return Ok(false);
+        };
+        let versions = self.tools.entry(def.name.clone()).or_default();
+        if versions.contains_key(&def.version) {
+            return Err(RegistryError::Duplicate {
+                name: def.name.clone(),
+                version: def.version,
+            });
+        }
+        versions.insert(def.version, entry.clone());
+        Ok(true)
+    }
+
     fn insert(&mut self, def: Ref<ToolDef>, work: Work) -> Result<&mut Registry, RegistryError> {
         self.admit(&def)?;
         let versions = self.tools.entry(def.name.clone()).or_default();

@@ -46,6 +46,26 @@ impl<T: ?Sized> Ref<T> {
     }
 }
 
+impl<T: ?Sized> Ref<T> {
+    /// Whether `a` and `b` lead to the very same data, not only equal
+    /// data: what a catalog rebuilt after a change checks to share what
+    /// did not change.
+    ///
+    /// ```
+    /// use toolschema_schema::model::Ref;
+    ///
+    /// let one = Ref::new(String::from("forecast"));
+    /// let same = one.clone();
+    /// let equal = Ref::new(String::from("forecast"));
+    /// assert!(Ref::same(&one, &same));
+    /// assert!(!Ref::same(&one, &equal));
+    /// assert_eq!(one, equal);
+    /// ```
+    pub fn same(a: &Ref<T>, b: &Ref<T>) -> bool {
+        core::ptr::eq::<T>(&**a, &**b)
+    }
+}
+
 impl<T> Ref<T> {
     /// Holds `value`, built at run time.
     pub fn new(value: T) -> Ref<T> {

@@ -1,5 +1,6 @@
 //! Replicas following a store, in process: whatever sequence of admin
-//! actions (refused ones included), replica restarts and losses of the
+//! actions (refused ones included; configured tools drafted, published and
+//! withdrawn, their downstream moved), replica restarts and losses of the
 //! change log happens, every replica ends up serving the same snapshot as a
 //! fresh load of the store.
 
@@ -7,14 +8,16 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
+use serde_json::{Map, Value, json};
 use toolschema::catalog::{Catalog, Snapshot};
 use toolschema::project::Revision;
-use toolschema_store::{Action, Follower, Store};
+use toolschema_store::{Action, Follower, Kind, Store};
 
 use crate::store::demo_store_at;
 use toolschema_test_support::postgres::Postgres;
 
-const TOOLSETS: [&str; 5] = [
+const TOOLSETS: [&str; 6] = [
+    "acme-ledger",
     "acme-billing",
     "acme-assistant",
     "acme-archive",
@@ -38,10 +41,84 @@ enum Step {
     Forget,
 }
 
+/// The tools versions are drafted, proposed, published and deprecated of:
+/// a derived tool and two tools from configuration.
+const TOOLS: [&str; 3] = ["billing.refund", "ledger.entry", "ledger.search"];
+
+/// A body of JSON fields.
+fn body(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => unreachable!("an object"),
+    }
+}
+
+/// A version of the configured tool `tool`: `GET /{tool}` with an `id`
+/// argument, described by `words`.
+fn definition(tool: &str, words: &str) -> Map<String, Value> {
+    body(json!({
+        "description": format!("{tool}: {words}."),
+        "method": "GET",
+        "path": format!("/{tool}"),
+        "argument": [{"name": "id", "in": "query", "type": "string", "required": true}],
+    }))
+}
+
+/// The ledger downstream at `base_url`.
+fn downstream(base_url: &str) -> Action {
+    Action::Put {
+        kind: Kind::Downstream,
+        id: "ledger".into(),
+        body: body(json!({"base_url": base_url})),
+    }
+}
+
+/// The demo catalog plus two tools from configuration, version 1
+/// published and version 2 drafted, in the `acme-ledger` toolset that
+/// `acme-finance` is given.
+async fn with_ledger(store: &Store, registry: &toolschema::call::Registry) {
+    let mut actions = vec![downstream("https://ledger.example.com")];
+    for tool in &TOOLS[1..] {
+        actions.push(Action::Draft {
+            tool: (*tool).into(),
+            version: 1,
+            definition: Some(definition(tool, "first")),
+            downstream: Some("ledger".into()),
+        });
+        actions.push(Action::Publish {
+            tool: (*tool).into(),
+            version: 1,
+        });
+        actions.push(Action::Draft {
+            tool: (*tool).into(),
+            version: 2,
+            definition: Some(definition(tool, "second")),
+            downstream: None,
+        });
+    }
+    actions.push(Action::Put {
+        kind: Kind::Toolset,
+        id: "acme-ledger".into(),
+        body: body(json!({"tenant": "acme", "mode": "data-structure-only", "tools": &TOOLS[1..]})),
+    });
+    actions.push(Action::Assign {
+        client: "acme-finance".into(),
+        toolset: "acme-ledger".into(),
+    });
+    for action in actions {
+        store
+            .apply("test", action, registry)
+            .await
+            .expect("applies");
+    }
+}
+
 fn step() -> impl Strategy<Value = Step> {
     let toolset = (0..TOOLSETS.len()).prop_map(|i| TOOLSETS[i].to_owned());
     let client = (0..CLIENTS.len()).prop_map(|i| CLIENTS[i].to_owned());
+    let tool = (0..TOOLS.len()).prop_map(|i| TOOLS[i].to_owned());
     let version = 1u32..=3;
+    let words = prop_oneof![Just("again"), Just("once more"), Just("revised")];
     prop_oneof![
         toolset
             .clone()
@@ -53,22 +130,25 @@ fn step() -> impl Strategy<Value = Step> {
             .prop_map(|(client, toolset)| Step::Act(Action::Assign { client, toolset })),
         (client.clone(), toolset)
             .prop_map(|(client, toolset)| Step::Act(Action::Unassign { client, toolset })),
-        version
-            .clone()
-            .prop_map(|version| Step::Act(Action::Propose {
-                tool: "billing.refund".into(),
-                version
-            })),
-        version
-            .clone()
-            .prop_map(|version| Step::Act(Action::Publish {
-                tool: "billing.refund".into(),
-                version
-            })),
-        version.prop_map(|version| Step::Act(Action::Deprecate {
-            tool: "billing.refund".into(),
-            version
-        })),
+        (tool.clone(), version.clone(), words).prop_map(|(tool, version, words)| {
+            let definition = (tool != TOOLS[0]).then(|| definition(&tool, words));
+            Step::Act(Action::Draft {
+                tool,
+                version,
+                definition,
+                downstream: None,
+            })
+        }),
+        (tool.clone(), version.clone())
+            .prop_map(|(tool, version)| Step::Act(Action::Propose { tool, version })),
+        (tool.clone(), version.clone())
+            .prop_map(|(tool, version)| Step::Act(Action::Publish { tool, version })),
+        (tool, version).prop_map(|(tool, version)| Step::Act(Action::Deprecate { tool, version })),
+        prop_oneof![
+            Just("https://ledger.example.com"),
+            Just("https://ledger.example.org")
+        ]
+        .prop_map(|url| Step::Act(downstream(url))),
         client.prop_map(|client| Step::Act(Action::RotateKey { client })),
         (0usize..3).prop_map(Step::Restart),
         Just(Step::Forget),
@@ -123,11 +203,12 @@ proptest! {
         runtime.block_on(async move {
             let url = Postgres::shared().database();
             let store = demo_store_at(&url).await;
+            let registry = toolschema_demo::registry();
+            with_ledger(&store, &registry).await;
             let (db, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
                 .await
                 .expect("connects");
             tokio::spawn(connection);
-            let registry = toolschema_demo::registry();
             let mut replicas = Vec::new();
             for _ in 0..3 {
                 replicas.push(replica(&store).await);

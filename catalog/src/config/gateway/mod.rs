@@ -435,7 +435,9 @@ fn number(n: i64) -> Number {
 }
 
 /// The versions of each gateway tool, as the selection rule reads them.
-pub(super) fn mappings(tools: &[GatewayTool]) -> HashMap<String, Vec<(u32, Status)>> {
+pub(super) fn mappings(
+    tools: &[std::sync::Arc<GatewayTool>],
+) -> HashMap<String, Vec<(u32, Status)>> {
     tools
         .iter()
         .map(|tool| {

@@ -25,16 +25,21 @@ use toolschema_runtime::model::{Annotations, Node, Ref, Text, ToolDef};
 use toolschema_runtime::project::META_TOOL;
 
 /// Checks the gateway tools; `taken` says whether a name is a registered
-/// tool's.
+/// tool's. `kept` are tools checked before and kept as they are (a
+/// configuration checked again after a change): the result holds them and
+/// the checked ones, by name.
 pub(in crate::config) fn check_gateway_tools(
     raw: Vec<RawGatewayTool>,
+    kept: Vec<Arc<GatewayTool>>,
     downstreams: &BTreeMap<String, Downstream>,
     taken: &dyn Fn(&str) -> bool,
     p: &mut Problems<'_>,
-) -> Vec<GatewayTool> {
-    let mut out: Vec<GatewayTool> = Vec::new();
+) -> Vec<Arc<GatewayTool>> {
+    let merge = !kept.is_empty();
     // Names of the tools kept so far: a catalog may hold thousands.
-    let mut kept: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut names: std::collections::HashSet<String> =
+        kept.iter().map(|tool| tool.name.clone()).collect();
+    let mut out = kept;
     for (i, raw) in raw.into_iter().enumerate() {
         let at = format!("gateway_tool[{i}]");
         let name = raw.name.get_ref();
@@ -53,7 +58,7 @@ pub(in crate::config) fn check_gateway_tools(
                 format!("a registered tool is already named `{name}`; give the gateway tool another name"),
             );
             usable = false;
-        } else if kept.contains(name.as_str()) {
+        } else if names.contains(name.as_str()) {
             p.at(
                 raw.name.span(),
                 format!("{at}.name"),
@@ -102,13 +107,16 @@ pub(in crate::config) fn check_gateway_tools(
             }
         }
         if usable {
-            kept.insert(name.clone());
-            out.push(GatewayTool {
+            names.insert(name.clone());
+            out.push(Arc::new(GatewayTool {
                 name: name.clone(),
                 downstream: raw.downstream.get_ref().clone(),
                 versions,
-            });
+            }));
         }
+    }
+    if merge {
+        out.sort_unstable_by(|a, b| a.name.cmp(&b.name));
     }
     out
 }
