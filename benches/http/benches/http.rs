@@ -9,7 +9,6 @@
 #![allow(missing_docs)]
 
 use std::hint::black_box;
-use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use toolschema::project::Revision;
@@ -25,6 +24,7 @@ use toolschema::call::Registry;
 use toolschema::catalog::Catalog;
 use toolschema::model::{Ref, Text};
 use toolschema::serve::Server;
+use toolschema_bench_http::loopback::{list_request, round_trip};
 use toolschema_demo::ListInvoices;
 
 const TOOLS: usize = 1_000;
@@ -104,42 +104,9 @@ fn start(app: Router) -> SocketAddr {
     })
 }
 
-/// One request and its whole response on a kept-alive connection.
-fn round_trip(stream: &mut TcpStream, request: &[u8], buffer: &mut Vec<u8>) -> usize {
-    stream.write_all(request).expect("write");
-    buffer.clear();
-    let mut chunk = [0u8; 64 * 1024];
-    let (head_end, length) = loop {
-        let n = stream.read(&mut chunk).expect("read");
-        assert!(n > 0, "the server closed the connection");
-        buffer.extend_from_slice(&chunk[..n]);
-        if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&buffer[..end]).to_ascii_lowercase();
-            let length: usize = head
-                .lines()
-                .find_map(|l| {
-                    l.strip_prefix("content-length:")
-                        .map(|v| v.trim().parse().unwrap_or(0))
-                })
-                .expect("a content length");
-            break (end + 4, length);
-        }
-    };
-    while buffer.len() < head_end + length {
-        let n = stream.read(&mut chunk).expect("read");
-        assert!(n > 0, "the server closed the connection");
-        buffer.extend_from_slice(&chunk[..n]);
-    }
-    length
-}
-
 fn list_over_http(c: &mut Criterion) {
     let (ours, catalog) = start_server(server());
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: {KEY}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
+    let request = list_request(Some(KEY));
 
     // The bare handler answers with the very bytes our server sends.
     let list = catalog

@@ -6,7 +6,10 @@
 //! memory the replicas add, and the time a publish (one tenant's toolset
 //! switched off or on) takes to reach all three, and the time a new
 //! version of one tool takes (drafted, then published), over
-//! `SCALE_PUBLISHES` publishes each (default 20).
+//! `SCALE_PUBLISHES` publishes each (default 20). Last, a fourth replica is
+//! served over HTTP and the tools/list of a client of 100 tools is timed,
+//! `SCALE_LISTS` requests (default 20,000) quiet, then for as long as
+//! another tenant's toolset is switched off and on `SCALE_PUBLISHES` times.
 //!
 //! `cargo bench -p toolschema-bench-http --bench scale`; `SCALE_TENANTS`,
 //! `SCALE_TOOLS` (a tenant) and `SCALE_CLIENTS` (a tenant) change the size,
@@ -15,12 +18,18 @@
 #![allow(missing_docs)]
 
 use std::fmt::Write as _;
-use std::time::Instant;
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use toolschema::call::Registry;
-use toolschema::store::{Action, Records, Store};
+use toolschema::serve::Server;
+use toolschema::store::{Action, Loaded, Records, Store};
+use toolschema_bench_http::loopback::{list_request, round_trip};
 use toolschema_bench_http::replicas::{
-    ms, percentile, propagation, replica, resident_mib, tool_propagation, write_tool,
+    Replica, all_serving, ms, percentile, propagation, replica, resident_mib, tool_propagation,
+    write_tool,
 };
 use toolschema_test_support::postgres::Postgres;
 
@@ -35,11 +44,155 @@ fn env(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
+/// A replica served over HTTP as `toolschema serve` serves one, following
+/// `store` from `loaded`, on a runtime of its own thread: its address.
+fn served(store: Store, loaded: Loaded) -> SocketAddr {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let server = Server::new("scale", "1")
+                .registry(Registry::new())
+                .catalog_config(loaded.config);
+            let http = server.bind_http("127.0.0.1:0").await.expect("binds");
+            let _follower = store.follow(http.service().catalog().clone(), loaded.revision);
+            send.send(http.local_addr()).expect("send");
+            http.run_until(std::future::pending())
+                .await
+                .expect("serves");
+        });
+    });
+    receive.recv().expect("the server starts")
+}
+
+/// tools/list round trips to `address` on one connection, each timed,
+/// after 200 to warm up, `count` of them or, with `until`, as many as
+/// happen until it is set; every answer lists `first_tool`.
+fn list_times(
+    address: SocketAddr,
+    count: usize,
+    until: Option<Arc<AtomicBool>>,
+    first_tool: &str,
+) -> Vec<Duration> {
+    let mut stream = TcpStream::connect(address).expect("connects");
+    stream.set_nodelay(true).expect("nodelay");
+    let request = list_request(None);
+    let mut buffer = Vec::new();
+    round_trip(&mut stream, request.as_bytes(), &mut buffer);
+    assert!(
+        String::from_utf8_lossy(&buffer).contains(first_tool),
+        "the keyless client's list"
+    );
+    for _ in 0..200 {
+        round_trip(&mut stream, request.as_bytes(), &mut buffer);
+    }
+    let mut times = Vec::with_capacity(count);
+    while match &until {
+        Some(stop) => !stop.load(Ordering::Relaxed),
+        None => times.len() < count,
+    } {
+        let start = Instant::now();
+        round_trip(&mut stream, request.as_bytes(), &mut buffer);
+        times.push(start.elapsed());
+    }
+    times
+}
+
+/// `d` in microseconds.
+fn us(d: Duration) -> String {
+    format!("{:.0} µs", d.as_secs_f64() * 1e6)
+}
+
+/// tools/list of a replica served over HTTP, quiet (`requests` of them)
+/// and then while another tenant's toolset is switched off and on
+/// `publishes` times, one publish after the other.
+async fn list_under_churn(store: &Store, registry: &Registry, requests: usize, publishes: usize) {
+    let address = served(store.clone(), store.load(registry).await.expect("loads"));
+    let quiet =
+        tokio::task::spawn_blocking(move || list_times(address, requests, None, "t0.item-0"))
+            .await
+            .expect("lists");
+    let stop = Arc::new(AtomicBool::new(false));
+    let until = Some(stop.clone());
+    let churn = tokio::task::spawn_blocking(move || list_times(address, 0, until, "t0.item-0"));
+    for published in 0..publishes {
+        let toolset = "t1-set".to_owned();
+        let action = match published % 2 {
+            0 => Action::Deactivate { toolset },
+            _ => Action::Activate { toolset },
+        };
+        store
+            .apply("bench", action, registry)
+            .await
+            .expect("applies");
+    }
+    // The last publish's reloads finish before the requests stop.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    stop.store(true, Ordering::Relaxed);
+    let churn = churn.await.expect("lists");
+    let (q50, q99) = (percentile(&quiet, 0.5), percentile(&quiet, 0.99));
+    let (c50, c99) = (percentile(&churn, 0.5), percentile(&churn, 0.99));
+    println!(
+        "tools/list of a 100-tool client over HTTP: quiet ({} requests) p50 {}, p99 {}; during {publishes} publishes ({} requests) p50 {}, p99 {} ({:.2}x quiet at p99)",
+        quiet.len(),
+        us(q50),
+        us(q99),
+        churn.len(),
+        us(c50),
+        us(c99),
+        c99.as_secs_f64() / q99.as_secs_f64()
+    );
+}
+
+/// `count` publishes of `tools` changes in one transaction (the
+/// descriptions of the first `tools` tools of tenant `tenant` rewritten,
+/// the catalog replaced whole by the admin), each timed from its commit to
+/// all of `replicas` serving it.
+async fn batch_propagation(
+    store: &Store,
+    replicas: &[Replica],
+    registry: &Registry,
+    (tenant, tools): (usize, usize),
+    count: usize,
+) -> Vec<Duration> {
+    let mut times = Vec::with_capacity(count);
+    for n in 0..count {
+        let mut records = store.load(registry).await.expect("loads").records;
+        for i in 0..tools {
+            let version = records
+                .versions
+                .get_mut(&(format!("t{tenant}.item-{i}"), 1))
+                .and_then(|version| version.definition.as_mut())
+                .expect("a configured tool");
+            version.insert(
+                "description".into(),
+                format!("Returns item {i} of tenant {tenant}, as batch {n} describes it.").into(),
+            );
+        }
+        let replace = Action::Replace {
+            records: Box::new(records),
+        };
+        store
+            .apply("bench", replace, registry)
+            .await
+            .expect("replaces");
+        times.push(all_serving(replicas).await);
+    }
+    times
+}
+
 /// `tenants` tenants, each with `tools` tools from configuration in one
 /// toolset and `clients` client applications shown it; one downstream.
 fn generated(tenants: usize, tools: usize, clients: usize) -> String {
-    let mut text =
-        String::from("[[downstream]]\nid = \"api\"\nbase_url = \"https://api.example.com/v1\"\n");
+    // The first tenant's first client is served without a key: the one
+    // whose tools/list is timed over HTTP.
+    let mut text = String::from(
+        "[catalog]\nkeyless_client = \"t0-c0\"\n\n[[downstream]]\nid = \"api\"\nbase_url = \"https://api.example.com/v1\"\n",
+    );
     for t in 0..tenants {
         let names: Vec<String> = (0..tools).map(|i| format!("\"t{t}.item-{i}\"")).collect();
         let _ = write!(
@@ -138,5 +291,16 @@ fn main() {
             ms(percentile(&times, 1.0))
         );
         println!("  resident after: {:.0} MiB", resident_mib());
+        let batch = (5.min(tenants - 1), 100.min(tools));
+        let times = batch_propagation(&store, &replicas, &registry, batch, publishes).await;
+        println!(
+            "{} tools changed in one transaction: {publishes} publishes, commit to all 3 replicas serving: p50 {}, p99 {}, max {}",
+            batch.1,
+            ms(percentile(&times, 0.5)),
+            ms(percentile(&times, 0.99)),
+            ms(percentile(&times, 1.0))
+        );
+        println!("  resident after: {:.0} MiB", resident_mib());
+        list_under_churn(&store, &registry, env("SCALE_LISTS", 20_000), publishes).await;
     });
 }

@@ -3,6 +3,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod loopback;
 pub mod replicas;
 #[cfg(feature = "rmcp")]
 pub mod sdk;

@@ -86,17 +86,7 @@ pub async fn propagation(
             .apply("bench", action, registry)
             .await
             .expect("applies");
-        let committed = Instant::now();
-        let mut last = committed;
-        for replica in replicas {
-            let changes = replica
-                .changes
-                .recv_timeout(Duration::from_secs(120))
-                .expect("the replica reloads");
-            assert!(!changes.is_empty());
-            last = last.max(Instant::now());
-        }
-        times.push(last - committed);
+        times.push(all_serving(replicas).await);
     }
     times
 }
@@ -147,19 +137,25 @@ pub async fn tool_propagation(
             .apply("bench", publish, registry)
             .await
             .expect("publishes");
-        let committed = Instant::now();
-        let mut last = committed;
-        for replica in replicas {
-            let changes = replica
-                .changes
-                .recv_timeout(Duration::from_secs(120))
-                .expect("the replica reloads");
-            assert!(!changes.is_empty(), "the tool's clients are told");
-            last = last.max(Instant::now());
-        }
-        times.push(last - committed);
+        times.push(all_serving(replicas).await);
     }
     times
+}
+
+/// The time from now (a commit) until each of `replicas` has swapped in a
+/// snapshot in which some client's list changed.
+pub async fn all_serving(replicas: &[Replica]) -> Duration {
+    let committed = Instant::now();
+    let mut last = committed;
+    for replica in replicas {
+        let changes = replica
+            .changes
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the replica reloads");
+        assert!(!changes.is_empty(), "the change reaches a client's list");
+        last = last.max(Instant::now());
+    }
+    last - committed
 }
 
 /// This process's resident memory, in MiB (Linux).
