@@ -321,21 +321,16 @@ impl Records {
                 }
             }
         }
-        // Each tool's versions, by tool: a configured tool takes its own,
-        // the rest are mappings.
-        let mut versions: BTreeMap<&str, Vec<(u32, &Version)>> = BTreeMap::new();
-        for ((tool, number), version) in &self.versions {
-            versions.entry(tool).or_default().push((*number, version));
-        }
         for kind in Kind::ALL {
             for (id, body) in self.of(kind) {
-                let own = match kind {
-                    Kind::GatewayTool => versions.remove(id).unwrap_or_default(),
-                    _ => Vec::new(),
-                };
                 if kind == Kind::GatewayTool && only_tools.is_some_and(|only| !only.contains(id)) {
                     continue;
                 }
+                // A configured tool takes its own versions.
+                let own: Vec<(u32, &Version)> = match kind {
+                    Kind::GatewayTool => self.versions_of(id).collect(),
+                    _ => Vec::new(),
+                };
                 let record = format!("{kind} \"{id}\"");
                 let Some(mut table) = table_of(body.clone(), &record, &mut problems) else {
                     continue;
@@ -348,6 +343,13 @@ impl Records {
                 let tool = (kind == Kind::GatewayTool).then(|| id.to_owned());
                 table.insert(kind.id_field().to_owned(), Value::String(id.to_owned()));
                 out.push(kind.table(), Value::Object(table), record, tool, numbers);
+            }
+        }
+        // The other tools' versions are mappings, by tool.
+        let mut versions: BTreeMap<&str, Vec<(u32, &Version)>> = BTreeMap::new();
+        for ((tool, number), version) in &self.versions {
+            if self.get(Kind::GatewayTool, tool).is_none() {
+                versions.entry(tool).or_default().push((*number, version));
             }
         }
         mappings(versions, &mut out, &mut problems);

@@ -234,3 +234,44 @@ fn a_removed_tool_leaves_and_an_added_one_is_checked() {
         "a toolset naming the removed tool is a problem: {keys:?}"
     );
 }
+
+#[test]
+fn kept_and_added_tools_are_listed_by_name() {
+    let registry = Registry::new();
+    let names = |config: &Config| -> Vec<String> {
+        config
+            .gateway_tools()
+            .iter()
+            .map(|t| t.name().to_owned())
+            .collect()
+    };
+    let added = tool("items.count", "/items/count", "Counts the items.");
+    // Kept in order by name (as the store lists them): merged in one pass;
+    // kept in another order (a file's): sorted whole.
+    for kept in [
+        all_tools("/items", "Lists the items."),
+        all_tools("/items", "Lists the items.")
+            .into_iter()
+            .rev()
+            .collect(),
+    ] {
+        let before = Config::from_json(
+            document(kept, "https://api.example.com"),
+            "records",
+            &registry,
+        )
+        .expect("checks");
+        let after = Config::from_json_after(
+            document(vec![added.clone()], "https://api.example.com"),
+            "records",
+            &registry,
+            &before,
+            |_| true,
+        )
+        .expect("checks");
+        assert_eq!(
+            names(&after),
+            ["items.count", "items.get", "items.list", "orders.get"]
+        );
+    }
+}

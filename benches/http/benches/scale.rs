@@ -282,8 +282,20 @@ fn main() {
             ms(percentile(&times, 1.0))
         );
         println!("  resident after: {:.0} MiB", resident_mib());
-        let times =
-            tool_propagation(&store, &replicas, &registry, "t0.item-0", "/t0", publishes).await;
+        if publishes % 2 == 1 {
+            // The toolset back on (untimed): its first client's list is
+            // timed over HTTP below.
+            let toolset = "t0-set".to_owned();
+            store
+                .apply("bench", Action::Activate { toolset }, &registry)
+                .await
+                .expect("applies");
+            all_serving(&replicas).await;
+        }
+        // A tenant whose toolset the publishes above leave alone.
+        let tenant = 2.min(tenants - 1);
+        let (tool, path) = (format!("t{tenant}.item-0"), format!("/t{tenant}"));
+        let times = tool_propagation(&store, &replicas, &registry, &tool, &path, publishes).await;
         println!(
             "one tool's new version: {publishes} publishes, commit to all 3 replicas serving: p50 {}, p99 {}, max {}",
             ms(percentile(&times, 0.5)),

@@ -60,7 +60,15 @@ pub(super) fn check(
         &is_derived,
         p,
     );
-    let names = Names::of(&tenants, &derived, &config, raw.authorization.is_some());
+    // The configured tools, shared: what the names below borrow while the
+    // configuration is filled in.
+    let gateway_tools = config.gateway_tools.clone();
+    let names = Names::of(
+        &tenants,
+        &derived,
+        &gateway_tools,
+        raw.authorization.is_some(),
+    );
     for (i, raw_set) in raw.toolsets.iter().enumerate() {
         if let Some(set) = check_toolset(i, raw_set, &names, &config, registry, p) {
             config.toolsets.insert(set.id.clone(), set);
@@ -138,8 +146,8 @@ struct Names<'a> {
     tenants: &'a HashMap<String, usize>,
     derived: &'a [&'a str],
     /// What a toolset may name: registered tools and gateway tools, sorted.
-    registered: Vec<String>,
-    gateway: HashSet<String>,
+    registered: Vec<&'a str>,
+    gateway: HashSet<&'a str>,
     /// Whether an `[authorization]` section issues access tokens.
     authorized: bool,
 }
@@ -148,16 +156,12 @@ impl<'a> Names<'a> {
     fn of(
         tenants: &'a HashMap<String, usize>,
         derived: &'a [&'a str],
-        config: &Config,
+        gateway_tools: &'a [Arc<GatewayTool>],
         authorized: bool,
     ) -> Names<'a> {
-        let gateway: HashSet<String> = config
-            .gateway_tools
-            .iter()
-            .map(|t| t.name().to_owned())
-            .collect();
-        let mut registered: Vec<String> = derived.iter().map(|name| (*name).to_owned()).collect();
-        registered.extend(gateway.iter().cloned());
+        let gateway: HashSet<&str> = gateway_tools.iter().map(|t| t.name()).collect();
+        let mut registered: Vec<&str> = derived.to_vec();
+        registered.extend(gateway_tools.iter().map(|t| t.name()));
         registered.sort_unstable();
         registered.dedup();
         Names {
@@ -214,7 +218,8 @@ fn check_toolset(
     let mut listed: HashSet<&str> = HashSet::new();
     for (j, tool) in raw_set.tools.iter().enumerate() {
         let name = tool.get_ref();
-        let key = format!("{at}.tools[{j}]");
+        // Formatted only for a problem: a toolset may list thousands.
+        let key = || format!("{at}.tools[{j}]");
         if tool_problem(
             name,
             tool.span(),
@@ -229,7 +234,7 @@ fn check_toolset(
         if !listed.insert(name) {
             p.at(
                 tool.span(),
-                key,
+                key(),
                 format!("`{name}` is listed twice in this toolset"),
             );
             continue;
@@ -397,14 +402,14 @@ fn check_mapping(
     let name = mapping.tool.get_ref();
     let refusal = if config.mappings.contains_key(name) {
         Some(format!("duplicate mapping for `{name}`"))
-    } else if names.gateway.contains(name) {
+    } else if names.gateway.contains(name.as_str()) {
         Some(format!(
             "`{name}` is a gateway tool: its versions and statuses are its `[[gateway_tool.version]]` sections; remove this mapping"
         ))
     } else if names.derived.binary_search(&name.as_str()).is_err() {
         Some(format!(
             "unknown tool `{name}`{}",
-            p.suggestion(name, names.registered.iter().map(String::as_str))
+            p.suggestion(name, names.registered.iter().copied())
         ))
     } else {
         None
@@ -501,30 +506,27 @@ fn check_keyless(raw: &RawConfig, config: &Config, p: &mut Problems<'_>) -> Opti
 fn tool_problem(
     name: &str,
     span: Range<usize>,
-    key: &str,
+    key: &dyn Fn() -> String,
     config: &Config,
     registry: &Registry,
-    registered: &[String],
+    registered: &[&str],
     p: &mut Problems<'_>,
 ) -> bool {
     if name == META_TOOL {
         p.at(
             span,
-            key,
+            key(),
             format!("`{META_TOOL}` is reserved: the catalog adds it where it is needed"),
         );
         return true;
     }
-    if registered
-        .binary_search_by(|known| known.as_str().cmp(name))
-        .is_err()
-    {
+    if registered.binary_search(&name).is_err() {
         p.at(
             span,
-            key,
+            key(),
             format!(
                 "unknown tool `{name}`{}",
-                p.suggestion(name, registered.iter().map(String::as_str))
+                p.suggestion(name, registered.iter().copied())
             ),
         );
         return true;
@@ -535,7 +537,7 @@ fn tool_problem(
     if marked || config.is_internal_name(name) {
         p.at(
             span,
-            key,
+            key(),
             format!("`{name}` is internal and is never exposed; remove it from the toolset"),
         );
         return true;

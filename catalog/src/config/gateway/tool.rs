@@ -2,7 +2,7 @@
 //! arguments and results, and the checked version built.
 
 use core::ops::Range;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 use toml::Spanned;
@@ -35,11 +35,10 @@ pub(in crate::config) fn check_gateway_tools(
     taken: &dyn Fn(&str) -> bool,
     p: &mut Problems<'_>,
 ) -> Vec<Arc<GatewayTool>> {
-    let merge = !kept.is_empty();
     // Names of the tools kept so far: a catalog may hold thousands.
-    let mut names: std::collections::HashSet<String> =
-        kept.iter().map(|tool| tool.name.clone()).collect();
-    let mut out = kept;
+    let kept_names: HashSet<&str> = kept.iter().map(|tool| tool.name.as_str()).collect();
+    let mut names: HashSet<String> = HashSet::new();
+    let mut out = Vec::new();
     for (i, raw) in raw.into_iter().enumerate() {
         let at = format!("gateway_tool[{i}]");
         let name = raw.name.get_ref();
@@ -58,7 +57,7 @@ pub(in crate::config) fn check_gateway_tools(
                 format!("a registered tool is already named `{name}`; give the gateway tool another name"),
             );
             usable = false;
-        } else if names.contains(name.as_str()) {
+        } else if names.contains(name.as_str()) || kept_names.contains(name.as_str()) {
             p.at(
                 raw.name.span(),
                 format!("{at}.name"),
@@ -115,10 +114,34 @@ pub(in crate::config) fn check_gateway_tools(
             }));
         }
     }
-    if merge {
-        out.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+    drop(kept_names);
+    by_name(kept, out)
+}
+
+/// `kept` and `added` tools in one list by name (`added` alone, in its
+/// order, when nothing is kept). Kept tools in order by name (as a
+/// configuration read from the store lists them) are merged in one pass.
+fn by_name(kept: Vec<Arc<GatewayTool>>, mut added: Vec<Arc<GatewayTool>>) -> Vec<Arc<GatewayTool>> {
+    if kept.is_empty() {
+        return added;
     }
-    out
+    added.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+    if !kept.is_sorted_by(|a, b| a.name <= b.name) {
+        let mut all = kept;
+        all.extend(added);
+        all.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        return all;
+    }
+    let mut all = Vec::with_capacity(kept.len() + added.len());
+    let mut added = added.into_iter().peekable();
+    for tool in kept {
+        while let Some(next) = added.next_if(|next| next.name < tool.name) {
+            all.push(next);
+        }
+        all.push(tool);
+    }
+    all.extend(added);
+    all
 }
 
 fn check_version(
