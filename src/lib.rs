@@ -129,7 +129,7 @@ pub use toolschema_runtime::{
     Annotations, MapKey, Schema, Tool, ToolDef, schema_json, schema_of, tool_json, tool_json_as,
 };
 
-pub use toolschema_runtime::{call, formats, model, project, render, validate};
+pub use toolschema_runtime::{call, compat, formats, model, project, render, validate};
 
 #[cfg(feature = "catalog")]
 pub use toolschema_catalog::export;

@@ -21,6 +21,6 @@ pub mod validate;
 pub mod __private;
 
 pub use toolschema_schema::{
-    Annotations, MapKey, Schema, Tool, ToolDef, formats, model, project, render, schema_json,
-    schema_of, tool_json, tool_json_as,
+    Annotations, MapKey, Schema, Tool, ToolDef, compat, formats, model, project, render,
+    schema_json, schema_of, tool_json, tool_json_as,
 };

@@ -4,7 +4,9 @@
 //! 1. [`model`]: the static schema model the derives emit, the [`Schema`]
 //!    and [`Tool`] traits;
 //! 2. [`render`]: the model as JSON Schema (2020-12) and MCP `Tool` objects;
-//! 3. [`project`]: discovery modes and client dialect profiles.
+//! 3. [`project`]: discovery modes and client dialect profiles;
+//! 4. [`compat`]: what changed between two versions of a schema, and
+//!    whether it breaks the clients of the old one.
 //!
 //! Validation of arguments and results against what a client is shown, and
 //! calls, are the `toolschema-runtime` crate, above this one. Users depend on
@@ -15,6 +17,7 @@
 
 extern crate alloc;
 
+pub mod compat;
 pub mod formats;
 pub mod model;
 pub mod project;

@@ -7,6 +7,7 @@ mod bounded;
 mod calls;
 mod catalog;
 mod catalog_properties;
+mod compat;
 mod contract;
 mod corpus;
 mod cost;

@@ -35,6 +35,8 @@
 //! nullable forms these profiles add are read back correctly.
 
 mod mode;
+
+pub(crate) use mode::ANNOTATIONS;
 mod profile;
 mod revision;
 

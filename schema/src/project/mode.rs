@@ -119,7 +119,7 @@ const INPUT: &str = "inputSchema";
 const OUTPUT: &str = "outputSchema";
 
 /// Keywords that only annotate: dropping them changes no verdict.
-const ANNOTATIONS: &[&str] = &[
+pub(crate) const ANNOTATIONS: &[&str] = &[
     "title",
     "description",
     "examples",
