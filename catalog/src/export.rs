@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::{ServerInfo, Snapshot};
+use toolschema_runtime::compat::{Report, compare_tool_objects};
 use toolschema_runtime::model::ToolDef;
 use toolschema_runtime::project::{
     META_TOOL, Mode, Revision, apply_profile, meta_tool, project_tool,
@@ -222,6 +223,16 @@ pub enum Verdict {
 pub struct StaleExport {
     path: PathBuf,
     diff: String,
+    changes: Vec<ToolReport>,
+}
+
+/// What a change does to the clients of one tool of a committed export.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolReport {
+    /// The tool's name.
+    pub tool: String,
+    /// Its changes, most serious first.
+    pub report: Report,
 }
 
 impl StaleExport {
@@ -234,17 +245,82 @@ impl StaleExport {
     pub fn diff(&self) -> &str {
         &self.diff
     }
+
+    /// Each tool whose contract changed, in byte order of name: what the
+    /// change does to the clients of the committed export.
+    pub fn compatibility(&self) -> &[ToolReport] {
+        &self.changes
+    }
+
+    /// Whether a client of the committed export may break: a tool gone or
+    /// renamed, an argument refused that was accepted, a result allowed
+    /// that was not promised, or a change the comparison cannot decide.
+    pub fn breaks(&self) -> bool {
+        self.changes.iter().any(|tool| tool.report.breaks())
+    }
 }
 
 impl fmt::Display for StaleExport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} is stale: the catalog changed. Review the difference, then rerun with TOOLSCHEMA_BLESS=1 to rewrite it.\n{}",
+            "{} is stale: the catalog changed. Review the difference, then rerun with TOOLSCHEMA_BLESS=1 to rewrite it.",
             self.path.display(),
-            self.diff
-        )
+        )?;
+        if !self.changes.is_empty() {
+            let breaking = self.changes.iter().filter(|t| t.report.breaks()).count();
+            write!(
+                f,
+                "\nFor the clients of the committed export, {breaking} of the {} tools that changed may break:",
+                self.changes.len()
+            )?;
+            for tool in &self.changes {
+                for change in tool.report.changes() {
+                    write!(f, "\n  {}: {change}", tool.tool)?;
+                }
+            }
+        }
+        write!(f, "\n{}", self.diff)
     }
+}
+
+/// What `current` (an export) changes for the clients of `committed`,
+/// tool by tool (matched by name), in byte order of name; empty when
+/// either is not an export this crate writes.
+pub fn compatibility(committed: &str, current: &str) -> Vec<ToolReport> {
+    let tools = |text: &str| -> Option<BTreeMap<String, serde_json::Value>> {
+        let document: serde_json::Value = serde_json::from_str(text).ok()?;
+        let tools = document
+            .get("_meta")?
+            .get(NAMESPACE)?
+            .get("tools")?
+            .as_array()?;
+        Some(
+            tools
+                .iter()
+                .filter_map(|tool| Some((tool.get("name")?.as_str()?.to_owned(), tool.clone())))
+                .collect(),
+        )
+    };
+    let (Some(before), Some(after)) = (tools(committed), tools(current)) else {
+        return Vec::new();
+    };
+    let names: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let report = match (before.get(name), after.get(name)) {
+                (Some(old), Some(new)) => compare_tool_objects(old, new),
+                (Some(old), None) => Report::tool_removed(old),
+                (None, Some(new)) => Report::tool_added(new),
+                (None, None) => return None,
+            };
+            (!report.is_empty()).then(|| ToolReport {
+                tool: name.clone(),
+                report,
+            })
+        })
+        .collect()
 }
 
 impl std::error::Error for StaleExport {}
@@ -285,16 +361,21 @@ pub fn verify_file_with(
             Err(error) => Err(StaleExport {
                 path: path.to_owned(),
                 diff: format!("(could not write the file: {error})"),
+                changes: Vec::new(),
             }),
         };
     }
-    let diff = match committed {
-        Some(committed) => diff(&committed, expected),
-        None => "(the file does not exist yet)".to_owned(),
+    let (diff, changes) = match committed {
+        Some(committed) => (
+            diff(&committed, expected),
+            compatibility(&committed, expected),
+        ),
+        None => ("(the file does not exist yet)".to_owned(), Vec::new()),
     };
     Err(StaleExport {
         path: path.to_owned(),
         diff,
+        changes,
     })
 }
 

@@ -252,6 +252,18 @@ fn staleness_is_caught_and_blessing_rewrites() {
         stale.diff().contains("+") && stale.diff().contains("billing.void-invoice"),
         "{stale}"
     );
+    let tools: Vec<(&str, Vec<&str>)> = stale
+        .compatibility()
+        .iter()
+        .map(|t| {
+            (
+                t.tool.as_str(),
+                t.report.changes().iter().map(|c| c.rule).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(tools, [("billing.void-invoice", vec!["tool-added"])]);
+    assert!(!stale.breaks(), "a new tool breaks no client: {stale}");
 
     let described = Ref::new(ToolDef {
         description: Ref::Static("Returns one invoice, now described differently."),
@@ -264,6 +276,11 @@ fn staleness_is_caught_and_blessing_rewrites() {
         "{stale}"
     );
     assert!(stale.to_string().contains("TOOLSCHEMA_BLESS=1"));
+    assert!(!stale.breaks(), "{stale}");
+    assert_eq!(
+        stale.compatibility()[0].report.changes()[0].rule,
+        "annotation-changed"
+    );
 
     let reshaped = Ref::new(ToolDef {
         input: VoidInvoice::TOOL.input.clone(),
@@ -272,6 +289,13 @@ fn staleness_is_caught_and_blessing_rewrites() {
     let changed = small_export(&[reshaped, Ref::Static(ListInvoices::TOOL)]);
     let stale = verify_file_with(&path, &changed, false).expect_err("a field changed");
     assert!(stale.diff().contains("\"invoiceId\""), "{stale}");
+    assert!(stale.breaks(), "another argument is required: {stale}");
+    let message = stale.to_string();
+    assert!(
+        message.contains("1 of the 1 tools that changed may break")
+            && message.contains("billing.get-invoice: breaking"),
+        "{message}"
+    );
 
     assert_eq!(
         verify_file_with(&path, &changed, true).expect("blessed"),

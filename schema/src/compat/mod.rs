@@ -143,6 +143,33 @@ impl Report {
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty()
     }
+
+    /// A tool gone (from an export, a list): breaking for whoever called
+    /// it.
+    pub fn tool_removed(old: &Value) -> Report {
+        Report {
+            changes: vec![Change {
+                rule: "tool-removed",
+                level: Level::Breaking,
+                pointer: String::new(),
+                old: old.get("name").cloned(),
+                new: None,
+            }],
+        }
+    }
+
+    /// A tool new (to an export, a list): nothing an old client relied on.
+    pub fn tool_added(new: &Value) -> Report {
+        Report {
+            changes: vec![Change {
+                rule: "tool-added",
+                level: Level::Info,
+                pointer: String::new(),
+                old: None,
+                new: new.get("name").cloned(),
+            }],
+        }
+    }
 }
 
 /// Every change from `old` to `new`, two JSON Schemas (2020-12, as the
@@ -187,23 +214,52 @@ pub fn compare(old: &Value, new: &Value, direction: Direction) -> Report {
 /// assert_eq!(rules, [("tool-renamed", Level::Breaking), ("output-schema-removed", Level::Breaking)]);
 /// ```
 pub fn compare_tools(old: &ToolDef, new: &ToolDef, mode: Mode, profile: Profile) -> Report {
-    let old_tool = project_tool_as(old, mode, profile).to_value();
-    let new_tool = project_tool_as(new, mode, profile).to_value();
+    compare_tool_objects(
+        &project_tool_as(old, mode, profile).to_value(),
+        &project_tool_as(new, mode, profile).to_value(),
+    )
+}
+
+/// Every change between two MCP `Tool` objects (as `tools/list` or an
+/// export lists them): the name, the input schema as arguments, the
+/// output schema as results.
+///
+/// ```
+/// use serde_json::json;
+/// use toolschema_schema::compat::compare_tool_objects;
+///
+/// let old = json!({"name": "forecast", "inputSchema": {"type": "object"}});
+/// let new = json!({"name": "forecast", "inputSchema": {"type": "object", "required": ["city"]}});
+/// let report = compare_tool_objects(&old, &new);
+/// assert_eq!(report.changes()[0].pointer, "/inputSchema/required/city");
+/// ```
+pub fn compare_tool_objects(old: &Value, new: &Value) -> Report {
     let mut changes = Vec::new();
-    if old.name != new.name {
+    if old.get("name") != new.get("name") {
         changes.push(Change {
             rule: "tool-renamed",
             level: Level::Breaking,
             pointer: "/name".into(),
-            old: old_tool.get("name").cloned(),
-            new: new_tool.get("name").cloned(),
+            old: old.get("name").cloned(),
+            new: new.get("name").cloned(),
         });
+    }
+    for key in ["title", "description", "annotations", "icons", "_meta"] {
+        if old.get(key) != new.get(key) {
+            changes.push(Change {
+                rule: "annotation-changed",
+                level: Level::Info,
+                pointer: format!("/{key}"),
+                old: old.get(key).cloned(),
+                new: new.get(key).cloned(),
+            });
+        }
     }
     for (key, direction) in [
         ("inputSchema", Direction::Input),
         ("outputSchema", Direction::Output),
     ] {
-        let (before, after) = (old_tool.get(key), new_tool.get(key));
+        let (before, after) = (old.get(key), new.get(key));
         let (rule, level) = match (before, after) {
             (Some(before), Some(after)) => {
                 for mut change in compare(before, after, direction).changes {
@@ -225,6 +281,11 @@ pub fn compare_tools(old: &ToolDef, new: &ToolDef, mode: Mode, profile: Profile)
             new: after.cloned(),
         });
     }
+    sorted(changes)
+}
+
+/// The changes most serious first, then by pointer.
+fn sorted(mut changes: Vec<Change>) -> Report {
     changes.sort_by(|a, b| {
         a.level
             .cmp(&b.level)
