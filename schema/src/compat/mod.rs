@@ -105,12 +105,11 @@ pub struct Change {
 
 impl fmt::Display for Change {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pointer = if self.pointer.is_empty() {
-            "/"
-        } else {
-            &self.pointer
-        };
-        write!(f, "{} {} at {pointer}", self.level.name(), self.rule)?;
+        write!(f, "{} {}", self.level.name(), self.rule)?;
+        // A change of the whole (a tool added or removed) has no place.
+        if !self.pointer.is_empty() {
+            write!(f, " at {}", self.pointer)?;
+        }
         let shown = |value: &Option<Value>| {
             value
                 .as_ref()
