@@ -13,6 +13,7 @@ pub mod gateway;
 mod live;
 mod rules;
 mod snapshot;
+pub mod versions;
 
 pub use config::{
     ALGORITHMS, Authorization, Client, Config, ConfigError, ConfigErrors, Introspection,

@@ -61,3 +61,43 @@ fn the_same_version_compared_with_itself_changes_nothing() {
         }
     }
 }
+
+#[test]
+fn two_versions_of_a_configuration_are_compared_as_each_mode_and_profile_shows_them() {
+    use toolschema::catalog::Config;
+    use toolschema::catalog::versions::compare_versions;
+
+    let registry = toolschema_demo::registry();
+    let config = Config::from_toml(toolschema_demo::CATALOG_TOML, "catalog.toml", &registry)
+        .expect("the demo configuration");
+    let reports =
+        compare_versions(&config, &registry, "billing.refund", 1, 2).expect("both registered");
+    assert!(
+        reports
+            .iter()
+            .any(|r| r.mode == Mode::Full && r.profile == Profile::Default),
+        "Full, as discover_tool_schema returns it, in the default dialect"
+    );
+    for report in &reports {
+        assert!(
+            report
+                .report
+                .changes()
+                .iter()
+                .any(|c| c.rule == "required-property-added"
+                    && c.level == Level::Breaking
+                    && c.pointer == "/inputSchema/required/reason"),
+            "{:?} {:?}: {:?}",
+            report.mode,
+            report.profile,
+            report.report.changes()
+        );
+    }
+
+    let missing =
+        compare_versions(&config, &registry, "billing.refund", 1, 9).expect_err("no version 9");
+    assert_eq!(
+        missing.to_string(),
+        "`billing.refund` has no version 9 (its versions: 1, 2)"
+    );
+}
