@@ -10,7 +10,8 @@ use toolschema_runtime::call::Registry;
 use toolschema_runtime::compat::{Report, compare_tools};
 use toolschema_runtime::project::{Mode, Profile};
 
-use crate::{Config, Snapshot};
+use crate::Config;
+use crate::gateway::NoTransport;
 
 /// What one version changes for the clients of a mode and profile.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,8 +82,15 @@ pub fn compare_versions(
     from: u32,
     to: u32,
 ) -> Result<Vec<ModeReport>, UnknownVersion> {
-    let snapshot = Snapshot::build(Arc::new(registry.extended()), config);
-    let registry = snapshot.registry();
+    // The registered tools and every configured version: no client's list
+    // is needed.
+    let (registry, _) = crate::gateway::registry_for(
+        &Arc::new(registry.extended()),
+        config.gateway_tools(),
+        config.downstreams(),
+        &NoTransport,
+        None,
+    );
     let def = |version: u32| {
         registry.get(tool, version).ok_or_else(|| UnknownVersion {
             tool: tool.to_owned(),

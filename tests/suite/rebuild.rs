@@ -55,6 +55,11 @@ fn all_tools(list_path: &str, list_description: &str) -> Vec<Value> {
     ]
 }
 
+/// `document` checked whole.
+fn checked(document: Map<String, Value>) -> Config {
+    Config::from_json(document, "records", &Registry::new()).expect("checks")
+}
+
 fn lists(snapshot: &Snapshot) -> Vec<String> {
     let mut lists: Vec<String> = snapshot
         .clients()
@@ -74,15 +79,10 @@ fn list_of<'s>(snapshot: &'s Snapshot, client: &str) -> &'s Arc<str> {
 #[test]
 fn a_change_to_one_tool_checks_and_renders_that_tool_alone() {
     let registry = Registry::new();
-    let before = Config::from_json(
-        document(
-            all_tools("/items", "Lists the items."),
-            "https://api.example.com",
-        ),
-        "records",
-        &registry,
-    )
-    .expect("checks");
+    let before = checked(document(
+        all_tools("/items", "Lists the items."),
+        "https://api.example.com",
+    ));
     let catalog = Catalog::from_config(Registry::new(), &before);
     let first = catalog.snapshot();
     assert!(first.registry().prepare("items.get", 1));
@@ -98,15 +98,10 @@ fn a_change_to_one_tool_checks_and_renders_that_tool_alone() {
         |name| name != "items.list",
     )
     .expect("checks");
-    let whole = Config::from_json(
-        document(
-            all_tools("/items/all", "Lists every item."),
-            "https://api.example.com",
-        ),
-        "records",
-        &registry,
-    )
-    .expect("checks");
+    let whole = checked(document(
+        all_tools("/items/all", "Lists every item."),
+        "https://api.example.com",
+    ));
     assert_eq!(
         format!("{:?}", after.gateway_tools()),
         format!("{:?}", whole.gateway_tools()),
@@ -161,15 +156,10 @@ fn a_change_to_one_tool_checks_and_renders_that_tool_alone() {
 #[test]
 fn a_changed_downstream_shares_no_work_and_keeps_no_tool_unchecked() {
     let registry = Registry::new();
-    let before = Config::from_json(
-        document(
-            all_tools("/items", "Lists the items."),
-            "https://api.example.com",
-        ),
-        "records",
-        &registry,
-    )
-    .expect("checks");
+    let before = checked(document(
+        all_tools("/items", "Lists the items."),
+        "https://api.example.com",
+    ));
     let catalog = Catalog::from_config(Registry::new(), &before);
     assert!(catalog.snapshot().registry().prepare("items.get", 1));
 
@@ -191,15 +181,10 @@ fn a_changed_downstream_shares_no_work_and_keeps_no_tool_unchecked() {
 
     // Checked whole, every tool calls the new downstream: nothing of the
     // old registry is shared.
-    let moved = Config::from_json(
-        document(
-            all_tools("/items", "Lists the items."),
-            "https://api.example.org",
-        ),
-        "records",
-        &registry,
-    )
-    .expect("checks");
+    let moved = checked(document(
+        all_tools("/items", "Lists the items."),
+        "https://api.example.org",
+    ));
     catalog.reload(&moved);
     assert!(!catalog.snapshot().registry().is_prepared("items.get", 1));
 }
@@ -207,15 +192,10 @@ fn a_changed_downstream_shares_no_work_and_keeps_no_tool_unchecked() {
 #[test]
 fn a_removed_tool_leaves_and_an_added_one_is_checked() {
     let registry = Registry::new();
-    let before = Config::from_json(
-        document(
-            all_tools("/items", "Lists the items."),
-            "https://api.example.com",
-        ),
-        "records",
-        &registry,
-    )
-    .expect("checks");
+    let before = checked(document(
+        all_tools("/items", "Lists the items."),
+        "https://api.example.com",
+    ));
     // `items.list` removed (no longer named unchanged, not sent); a tool
     // with a mistake added.
     let broken = json!({"name": "items.count", "downstream": "nowhere", "version": []});
@@ -255,12 +235,7 @@ fn kept_and_added_tools_are_listed_by_name() {
             .rev()
             .collect(),
     ] {
-        let before = Config::from_json(
-            document(kept, "https://api.example.com"),
-            "records",
-            &registry,
-        )
-        .expect("checks");
+        let before = checked(document(kept, "https://api.example.com"));
         let after = Config::from_json_after(
             document(vec![added.clone()], "https://api.example.com"),
             "records",

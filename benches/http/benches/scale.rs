@@ -28,8 +28,8 @@ use toolschema::serve::Server;
 use toolschema::store::{Action, Loaded, Records, Store};
 use toolschema_bench_http::loopback::{list_request, round_trip};
 use toolschema_bench_http::replicas::{
-    Replica, all_serving, ms, percentile, propagation, replica, resident_mib, tool_propagation,
-    write_tool,
+    Replica, all_serving, ms, percentile, propagation, replica, resident_mib, switch,
+    tool_propagation, write_tool,
 };
 use toolschema_test_support::postgres::Postgres;
 
@@ -120,13 +120,8 @@ async fn list_under_churn(store: &Store, registry: &Registry, requests: usize, p
     let until = Some(stop.clone());
     let churn = tokio::task::spawn_blocking(move || list_times(address, 0, until, "t0.item-0"));
     for published in 0..publishes {
-        let toolset = "t1-set".to_owned();
-        let action = match published % 2 {
-            0 => Action::Deactivate { toolset },
-            _ => Action::Activate { toolset },
-        };
         store
-            .apply("bench", action, registry)
+            .apply("bench", switch("t1-set", published), registry)
             .await
             .expect("applies");
     }

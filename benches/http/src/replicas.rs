@@ -63,6 +63,16 @@ pub async fn replica(store: &Store, registry: impl Fn() -> Registry) -> Replica 
     }
 }
 
+/// The `n`th of a series of publishes that switch `toolset` off (even `n`)
+/// and on again (odd `n`).
+pub fn switch(toolset: &str, n: usize) -> Action {
+    let toolset = toolset.to_owned();
+    match n % 2 {
+        0 => Action::Deactivate { toolset },
+        _ => Action::Activate { toolset },
+    }
+}
+
 /// Publishes `count` changes (`toolset` switched off and on), each timed
 /// from its commit to the last of `replicas` swapping the new snapshot in.
 pub async fn propagation(
@@ -74,14 +84,7 @@ pub async fn propagation(
 ) -> Vec<Duration> {
     let mut times = Vec::with_capacity(count);
     for n in 0..count {
-        let action = match n % 2 {
-            0 => Action::Deactivate {
-                toolset: toolset.to_owned(),
-            },
-            _ => Action::Activate {
-                toolset: toolset.to_owned(),
-            },
-        };
+        let action = switch(toolset, n);
         store
             .apply("bench", action, registry)
             .await
