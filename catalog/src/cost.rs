@@ -106,9 +106,7 @@ impl Shown {
 impl fmt::Display for Shown {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Shown::Mode(Mode::Full) => f.write_str("full"),
-            Shown::Mode(Mode::DataStructureOnly) => f.write_str("data-structure-only"),
-            Shown::Mode(Mode::Lazy) => f.write_str("lazy"),
+            Shown::Mode(mode) => f.write_str(mode.name()),
             Shown::MetaTool => f.write_str(META_TOOL),
         }
     }

@@ -1,19 +1,24 @@
-//! Two versions of one tool of a configuration compared as its clients see
-//! them: in each mode a toolset shows it (and Full, which
-//! `discover_tool_schema` returns), in each profile a client reads.
+//! What a change of version or of configuration does to the clients of
+//! the one in force: two versions of one tool compared as its clients see
+//! them (in each mode a toolset shows it, and Full, which
+//! `discover_tool_schema` returns, in each profile a client reads), and two
+//! whole catalogs compared client by client.
 
 use core::fmt;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use serde::{Serialize, Serializer};
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::compat::{Report, compare_tools};
+use toolschema_runtime::model::Ref;
 use toolschema_runtime::project::{Mode, Profile};
 
-use crate::Config;
 use crate::gateway::NoTransport;
+use crate::{Config, Snapshot, active_version};
 
-/// What one version changes for the clients of a mode and profile.
+/// What one version changes for the clients of a mode and profile. As
+/// JSON: `{"mode", "profile", "breaks", "changes"}`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModeReport {
     /// The mode clients are shown the tool in.
@@ -120,4 +125,207 @@ pub fn compare_versions(
         }
     }
     Ok(out)
+}
+
+impl Serialize for ModeReport {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut out = serializer.serialize_struct("ModeReport", 4)?;
+        out.serialize_field("mode", self.mode.name())?;
+        out.serialize_field("profile", self.profile.name())?;
+        out.serialize_field("breaks", &self.report.breaks())?;
+        out.serialize_field("changes", self.report.changes())?;
+        out.end()
+    }
+}
+
+/// The version of `tool` that `config` serves: its active version by the
+/// mapping's statuses ([`active_version`]), or without a mapping the
+/// highest version `registry` has. `None` when no version is served.
+///
+/// ```
+/// use toolschema_catalog::{Config, versions::served_version};
+/// use toolschema_runtime::call::Registry;
+///
+/// let registry = Registry::new();
+/// let config = Config::from_toml("", "catalog.toml", &registry).unwrap();
+/// assert_eq!(served_version(&config, &registry, "weather.get"), None);
+/// ```
+pub fn served_version(config: &Config, registry: &Registry, tool: &str) -> Option<u32> {
+    match config.mapping(tool) {
+        Some(versions) => active_version(versions),
+        None => registry.versions(tool).max(),
+    }
+}
+
+/// One change of a tool as some clients of the old catalog see it, in one
+/// mode and profile.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeenChange {
+    /// The tool.
+    pub tool: String,
+    /// The version these clients were served (`None`: they did not see
+    /// the tool).
+    pub from: Option<u32>,
+    /// The version they are served now (`None`: they no longer see it).
+    pub to: Option<u32>,
+    /// What is compared: the mode the tool is listed in (when it is the
+    /// same on both sides), or Full (what `discover_tool_schema` returns,
+    /// and what a call is validated against).
+    #[serde(serialize_with = "mode_name")]
+    pub mode: Mode,
+    /// The dialect these clients read.
+    #[serde(serialize_with = "profile_name")]
+    pub profile: Profile,
+    /// The changes.
+    pub report: Report,
+    /// The client applications that see this change, by id.
+    pub clients: Vec<String>,
+}
+
+fn mode_name<S: Serializer>(mode: &Mode, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(mode.name())
+}
+
+fn profile_name<S: Serializer>(profile: &Profile, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(profile.name())
+}
+
+/// What a new catalog changes for the clients of the old one.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CatalogReport {
+    /// Each change of a tool as a set of clients sees it, by tool, version
+    /// and mode.
+    pub changes: Vec<SeenChange>,
+    /// Client applications the old catalog served and the new one does
+    /// not (their lists are not compared).
+    pub clients_removed: Vec<String>,
+    /// Client applications only the new catalog serves.
+    pub clients_added: Vec<String>,
+}
+
+impl CatalogReport {
+    /// Whether a change may break a client of the old catalog: a tool it
+    /// saw changed in a way that may break it, or gone.
+    pub fn breaks(&self) -> bool {
+        self.changes.iter().any(|change| change.report.breaks())
+    }
+}
+
+/// A change as seen: tool, versions, mode compared, profile (as a number,
+/// for order).
+type Key<'a> = (&'a str, Option<u32>, Option<u32>, Mode, u8);
+
+/// The changes seen, each with its profile, report and clients.
+type Seen<'a> = BTreeMap<Key<'a>, (Profile, Report, Vec<String>)>;
+
+/// Adds `client` to the change at `key`, compared on first sight.
+fn add<'a>(
+    seen: &mut Seen<'a>,
+    key: Key<'a>,
+    profile: Profile,
+    client: &str,
+    compared: &dyn Fn() -> Report,
+) {
+    seen.entry(key)
+        .or_insert_with(|| (profile, compared(), Vec::new()))
+        .2
+        .push(client.to_owned());
+}
+
+/// What serving `new` instead of `old` changes for each client of `old`:
+/// for every client both serve, every tool it saw or sees, compared in the
+/// mode it is listed in and in Full, in the client's profile. A tool a
+/// client no longer sees is `tool-removed` (breaking); a tool new to it is
+/// `tool-added`. Clients that see the same change share one entry.
+///
+/// ```
+/// use toolschema_catalog::{Catalog, versions::compare_catalogs};
+/// use toolschema_runtime::call::Registry;
+///
+/// let two = "[[tenant]]\nid = \"t\"\n[[client]]\nid = \"a\"\ntenant = \"t\"\n[[client]]\nid = \"c\"\ntenant = \"t\"\n";
+/// let one = "[[tenant]]\nid = \"t\"\n[[client]]\nid = \"a\"\ntenant = \"t\"\n";
+/// let old = Catalog::from_toml(Registry::new(), two, "old.toml").unwrap().snapshot();
+/// let new = Catalog::from_toml(Registry::new(), one, "new.toml").unwrap().snapshot();
+/// let report = compare_catalogs(&old, &new);
+/// assert_eq!(report.clients_removed, ["c"]);
+/// assert!(!report.breaks());
+/// ```
+pub fn compare_catalogs(old: &Snapshot, new: &Snapshot) -> CatalogReport {
+    let mut report = CatalogReport::default();
+    let mut seen: Seen<'_> = BTreeMap::new();
+    for before in old.clients() {
+        let Some(after) = new
+            .client(before.id())
+            .filter(|_| new.is_governed() == old.is_governed())
+        else {
+            report.clients_removed.push(before.id().to_owned());
+            continue;
+        };
+        let profile = after.profile();
+        let (id, p) = (before.id(), profile as u8);
+        for (def, mode) in before.tools() {
+            let name = &*def.name;
+            match after.def_of(name).zip(after.mode_of(name)) {
+                None => add(
+                    &mut seen,
+                    (name, Some(def.version), None, mode, p),
+                    profile,
+                    id,
+                    &|| Report::tool_removed(&serde_json::json!({"name": name})),
+                ),
+                Some((now, now_mode)) => {
+                    if Ref::same(def, now) && mode == now_mode && before.profile() == profile {
+                        continue;
+                    }
+                    let key = |m| (name, Some(def.version), Some(now.version), m, p);
+                    if mode == now_mode && mode != Mode::Full {
+                        add(&mut seen, key(mode), profile, id, &|| {
+                            compare_tools(def, now, mode, profile)
+                        });
+                    }
+                    add(&mut seen, key(Mode::Full), profile, id, &|| {
+                        compare_tools(def, now, Mode::Full, profile)
+                    });
+                }
+            }
+        }
+        for (def, mode) in after.tools() {
+            if before.def_of(&def.name).is_none() {
+                add(
+                    &mut seen,
+                    (&def.name, None, Some(def.version), mode, p),
+                    profile,
+                    id,
+                    &|| Report::tool_added(&serde_json::json!({"name": &*def.name})),
+                );
+            }
+        }
+    }
+    for after in new.clients() {
+        if old.client(after.id()).is_none() || new.is_governed() != old.is_governed() {
+            report.clients_added.push(after.id().to_owned());
+        }
+    }
+    report.changes = seen
+        .into_iter()
+        .filter(|(_, (_, changes, _))| !changes.is_empty())
+        .map(
+            |((tool, from, to, mode, _), (profile, changes, mut clients))| {
+                clients.sort_unstable();
+                SeenChange {
+                    tool: tool.to_owned(),
+                    from,
+                    to,
+                    mode,
+                    profile,
+                    report: changes,
+                    clients,
+                }
+            },
+        )
+        .collect();
+    report.clients_removed.sort_unstable();
+    report.clients_added.sort_unstable();
+    report
 }

@@ -166,6 +166,13 @@ fn command() -> clap::Command {
         .mut_subcommand("export", |export| {
             export.arg(database_url().help("Export the configuration of this catalog store instead"))
         })
+        .mut_subcommand("diff", |diff| {
+            diff.arg(
+                database_url()
+                    .conflicts_with("old")
+                    .help("Compare with the configuration of this catalog store: its versions (with --tool), or what --new changes for its clients"),
+            )
+        })
 }
 
 /// The service the binary is: the demo tools, described for `serverInfo`.
@@ -261,7 +268,7 @@ fn run(matches: &ArgMatches) -> Result<(), String> {
                 None => with_demo_config(demo()).run_command(command.clone()),
             }
         }
-        Commands::Export { .. } => match given_url {
+        Commands::Export { .. } | Commands::Diff { .. } => match given_url {
             Some(url) => {
                 let config = admin::config(&admin::store(Some(url))?)?;
                 demo().catalog_config(config).run_command(command.clone())

@@ -101,3 +101,51 @@ fn two_versions_of_a_configuration_are_compared_as_each_mode_and_profile_shows_t
         "`billing.refund` has no version 9 (its versions: 1, 2)"
     );
 }
+
+/// The REST gateway example's catalog as a snapshot, `edit` applied to its
+/// text.
+fn gateway_example(
+    edit: impl Fn(String) -> String,
+) -> std::sync::Arc<toolschema::catalog::Snapshot> {
+    let text = include_str!("../../examples/rest-gateway/catalog.toml");
+    toolschema::catalog::Catalog::from_toml(
+        toolschema::call::Registry::new(),
+        &edit(text.to_owned()),
+        "catalog.toml",
+    )
+    .expect("the example checks")
+    .snapshot()
+}
+
+#[test]
+fn two_catalogs_are_compared_client_by_client() {
+    use toolschema::catalog::versions::compare_catalogs;
+
+    // Built twice from the same text, the configured tools are other
+    // values with the same content: nothing changed for anyone.
+    let same = compare_catalogs(&gateway_example(|t| t), &gateway_example(|t| t));
+    assert_eq!(same, Default::default(), "{same:?}");
+
+    // notes.create's text gets shorter: a tightened bound, breaking for
+    // the one client that sees it, in Full (its toolset's mode).
+    let shorter = |t: String| t.replacen("max_length = 2000", "max_length = 500", 1);
+    let report = compare_catalogs(&gateway_example(|t| t), &gateway_example(shorter));
+    let seen: Vec<(&str, Mode, &[String], bool)> = report
+        .changes
+        .iter()
+        .map(|c| (&*c.tool, c.mode, &*c.clients, c.report.breaks()))
+        .collect();
+    assert_eq!(seen.len(), 1, "{report:#?}");
+    let (tool, mode, clients, breaks) = seen[0];
+    assert_eq!((tool, mode, breaks), ("notes.create", Mode::Full, true));
+    assert_eq!(clients.len(), 1, "{clients:?}");
+    let change = &report.changes[0].report.changes()[0];
+    assert_eq!(change.rule, "bound-tightened", "{change:?}");
+    assert_eq!(change.pointer, "/inputSchema/properties/text/maxLength");
+    assert!(report.breaks());
+
+    // The way back widens the arguments: it breaks no one.
+    let back = compare_catalogs(&gateway_example(shorter), &gateway_example(|t| t));
+    assert_eq!(back.changes.len(), 1, "{back:#?}");
+    assert!(!back.breaks(), "{back:#?}");
+}

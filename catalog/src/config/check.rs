@@ -13,7 +13,7 @@ use super::gateway::{check_downstreams, check_gateway_tools, mappings};
 use super::keys::parse_hash;
 use super::raw::{RawClient, RawConfig, RawMapping, RawToolset, RawVersion};
 use super::server::check_server;
-use super::{Client, Config, Toolset, mode_from_name};
+use super::{Client, Config, Toolset};
 use crate::gateway::GatewayTool;
 use crate::rules::Status;
 use toolschema_runtime::call::Registry;
@@ -546,7 +546,7 @@ fn tool_problem(
 }
 
 fn mode_or_problem(word: &Spanned<String>, key: &str, p: &mut Problems<'_>) -> Mode {
-    mode_from_name(word.get_ref()).unwrap_or_else(|| {
+    Mode::from_name(word.get_ref()).unwrap_or_else(|| {
         p.at(
             word.span(),
             key,

@@ -34,17 +34,6 @@ use errors::Problems;
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::project::{Mode, Profile};
 
-/// The configuration words of the discovery modes.
-const MODE_NAMES: [(&str, Mode); 3] = [
-    ("full", Mode::Full),
-    ("data-structure-only", Mode::DataStructureOnly),
-    ("lazy", Mode::Lazy),
-];
-
-fn mode_from_name(name: &str) -> Option<Mode> {
-    MODE_NAMES.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
-}
-
 /// A client application, as configured.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Client {

@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::common;
 use common::{BIN, root, run};
 
+mod diff;
 mod http;
 mod stdio;
 

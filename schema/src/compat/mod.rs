@@ -43,6 +43,7 @@
 use core::fmt;
 use std::collections::BTreeSet;
 
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::model::ToolDef;
@@ -87,8 +88,15 @@ impl Level {
     }
 }
 
-/// One change from the old schema to the new.
-#[derive(Debug, Clone, PartialEq)]
+impl Serialize for Level {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// One change from the old schema to the new. As JSON:
+/// `{"rule", "level", "pointer", "old"?, "new"?}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Change {
     /// The rule's stable id (`type-narrowed`, `enum-value-removed`, …).
     pub rule: &'static str,
@@ -98,8 +106,10 @@ pub struct Change {
     /// a required property is named `/required/<name>`).
     pub pointer: String,
     /// The old value at the pointer, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub old: Option<Value>,
     /// The new value at the pointer, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub new: Option<Value>,
 }
 
@@ -119,7 +129,8 @@ impl fmt::Display for Change {
     }
 }
 
-/// Every change between two schemas, most serious first.
+/// Every change between two schemas, most serious first. As JSON:
+/// `{"breaks": bool, "changes": [...]}`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Report {
     changes: Vec<Change>,
@@ -168,6 +179,16 @@ impl Report {
                 new: new.get("name").cloned(),
             }],
         }
+    }
+}
+
+impl Serialize for Report {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut report = serializer.serialize_struct("Report", 2)?;
+        report.serialize_field("breaks", &self.breaks())?;
+        report.serialize_field("changes", &self.changes)?;
+        report.end()
     }
 }
 

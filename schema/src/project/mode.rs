@@ -28,6 +28,30 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// Every mode, the most complete first.
+    pub const ALL: [Mode; 3] = [Mode::Full, Mode::DataStructureOnly, Mode::Lazy];
+
+    /// The mode's name in configuration: `full`, `data-structure-only`,
+    /// `lazy`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Full => "full",
+            Mode::DataStructureOnly => "data-structure-only",
+            Mode::Lazy => "lazy",
+        }
+    }
+
+    /// The mode of a configuration name.
+    ///
+    /// ```
+    /// use toolschema_schema::project::Mode;
+    /// assert_eq!(Mode::from_name("data-structure-only"), Some(Mode::DataStructureOnly));
+    /// assert_eq!(Mode::from_name("Full"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|mode| mode.name() == name)
+    }
+
     /// Whether a list with a tool in this mode needs the meta-tool.
     pub fn needs_discovery(self) -> bool {
         self != Mode::Full

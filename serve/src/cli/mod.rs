@@ -17,6 +17,8 @@
 //! - `list [--config FILE] [--client ID] [--stats | --all-clients]`
 //! - `check [FILE]`
 //! - `export [--config FILE] [--client ID] [--check FILE]`
+//! - `diff --tool NAME [--from N] --to N [--config FILE]`, or
+//!   `diff [--old FILE] --new FILE` (`--json`, `--fail-on-breaking`)
 //!
 //! A binary with commands of its own adds them to [`Commands`] (a clap
 //! subcommand: `#[command(flatten)]`, or [`clap::Subcommand::augment_subcommands`]
@@ -29,6 +31,7 @@ use std::process::ExitCode;
 use clap::{FromArgMatches, Subcommand};
 use toolschema_catalog::Config;
 use toolschema_catalog::export::{Scope, Verdict, verify_file};
+use toolschema_catalog::versions;
 use toolschema_runtime::project::Revision;
 
 use std::sync::Arc;
@@ -38,6 +41,7 @@ use toolschema_catalog::Snapshot;
 use crate::server::{Server, Source, load_catalog};
 use crate::service::export_catalog;
 
+mod diff;
 mod stats;
 
 /// The service's commands.
@@ -99,6 +103,36 @@ pub enum Commands {
         /// (TOOLSCHEMA_BLESS=1 rewrites it).
         #[arg(long)]
         check: Option<PathBuf>,
+    },
+    /// Report what a change does to the clients of the catalog in force:
+    /// two versions of a tool, or two configurations.
+    Diff {
+        /// Compare two versions of this tool (with `--to`).
+        #[arg(long, requires = "to", conflicts_with_all = ["old", "new"])]
+        tool: Option<String>,
+        /// The version clients have now; else the one served.
+        #[arg(long, requires = "tool")]
+        from: Option<u32>,
+        /// The version that would replace it (a draft, say).
+        #[arg(long, requires = "tool")]
+        to: Option<u32>,
+        /// The configuration the versions are in; else the one given in code.
+        #[arg(long, conflicts_with_all = ["old", "new"])]
+        config: Option<PathBuf>,
+        /// The configuration in force (with `--new`); else the one given in code.
+        #[arg(long, requires = "new")]
+        old: Option<PathBuf>,
+        /// The configuration that would replace it: every client's tools
+        /// are compared.
+        #[arg(long, required_unless_present = "tool")]
+        new: Option<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Fail (exit status 1) when a change may break a client: a
+        /// breaking change, or one the comparison cannot decide.
+        #[arg(long)]
+        fail_on_breaking: bool,
     },
 }
 
@@ -207,6 +241,7 @@ impl<S: Send + Sync + 'static> Server<S> {
                     Config::from_toml(&text, &name, &server.registry).map_err(|e| e.to_string())?;
                 say(summary(&name, &checked))
             }
+            command @ Commands::Diff { .. } => self.diff(command),
             Commands::Export {
                 config,
                 client,
@@ -229,6 +264,96 @@ impl<S: Send + Sync + 'static> Server<S> {
                     },
                 }
             }
+        }
+    }
+
+    /// `diff`: two versions of a tool, or the catalog in force against a
+    /// new configuration.
+    fn diff(self, command: Commands) -> Result<(), String> {
+        let Commands::Diff {
+            tool,
+            from,
+            to,
+            config,
+            old,
+            new,
+            json,
+            fail_on_breaking,
+        } = command
+        else {
+            return Err("not a diff".to_owned());
+        };
+        let (text, breaks, value) = match (tool, to, new) {
+            (Some(tool), Some(to), _) => {
+                let registry = self.registry.extended();
+                let snapshot = self.with_config(config)?.snapshot()?;
+                let open = Config::from_toml("", "(open mode)", &registry);
+                let config = match (snapshot.config(), &open) {
+                    (Some(config), _) => config,
+                    (None, Ok(open)) => open,
+                    (None, Err(errors)) => return Err(errors.to_string()),
+                };
+                let from = match from.or_else(|| versions::served_version(config, &registry, &tool))
+                {
+                    Some(from) => from,
+                    None => {
+                        // An unknown tool or version is told as such first.
+                        versions::compare_versions(config, &registry, &tool, to, to)
+                            .map_err(|e| e.to_string())?;
+                        return Err(format!(
+                            "no version of `{tool}` is served: name one with --from"
+                        ));
+                    }
+                };
+                let reports = versions::compare_versions(config, &registry, &tool, from, to)
+                    .map_err(|e| e.to_string())?;
+                let breaks = reports.iter().any(|seen| seen.report.breaks());
+                let value = serde_json::json!({
+                    "tool": tool, "from": from, "to": to, "breaks": breaks, "reports": reports,
+                });
+                (
+                    diff::versions_text(&tool, from, to, &reports),
+                    breaks,
+                    value,
+                )
+            }
+            (_, _, Some(new_path)) => {
+                let text = std::fs::read_to_string(&new_path)
+                    .map_err(|e| format!("cannot read {}: {e}", new_path.display()))?;
+                let (registry, transport) = (self.registry.extended(), self.transport.clone());
+                let old_name = match (&old, &self.catalog) {
+                    (Some(path), _) => path.display().to_string(),
+                    (None, Source::File(path)) => path.display().to_string(),
+                    (None, Source::Text { name, .. }) => name.clone(),
+                    (None, Source::Config(_)) => "the configuration in force".to_owned(),
+                    (None, Source::Open) => "open mode".to_owned(),
+                };
+                let before = self.with_config(old)?.snapshot()?;
+                let new_name = new_path.display().to_string();
+                let source = Source::Text {
+                    text,
+                    name: new_name.clone(),
+                };
+                let (after, _) =
+                    load_catalog(registry, source, transport).map_err(|e| e.to_string())?;
+                let report = versions::compare_catalogs(&before, &after.snapshot());
+                let value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
+                let text = diff::catalogs_text(&old_name, &new_name, &report);
+                (text, report.breaks(), value)
+            }
+            _ => {
+                return Err(
+                    "name a tool and versions (--tool, --to) or a configuration (--new)".to_owned(),
+                );
+            }
+        };
+        match json {
+            true => say(value)?,
+            false => say(text.trim_end())?,
+        }
+        match fail_on_breaking && breaks {
+            true => Err("a change may break clients (--fail-on-breaking)".to_owned()),
+            false => Ok(()),
         }
     }
 
