@@ -447,6 +447,69 @@ fn cases() -> Vec<Case> {
             one(json!({"type": "string"})),
             &[("reference-unresolved", Unknown, "/properties/p")],
         ),
+        // A definition that is itself a reference is followed to its end
+        // (jsoncompat's `deep_ref` fixture).
+        case(
+            "a definition behind a reference to a reference narrowed",
+            Input,
+            json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"type": "string"}}, "$ref": "#/$defs/A"}),
+            json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"type": "number"}}, "$ref": "#/$defs/A"}),
+            &[
+                ("type-narrowed", Breaking, "/type"),
+                ("type-widened", Info, "/type"),
+            ],
+        ),
+        case(
+            "a result behind a reference to a reference widened",
+            Output,
+            json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"type": "integer"}}, "type": "object", "properties": {"p": {"$ref": "#/$defs/A"}}}),
+            json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"type": "number"}}, "type": "object", "properties": {"p": {"$ref": "#/$defs/A"}}}),
+            &[("type-widened", Breaking, "/properties/p/type")],
+        ),
+        case(
+            "a chain of references that comes back on itself",
+            Input,
+            one(json!({"type": "string"})),
+            json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}, "type": "object", "properties": {"p": {"$ref": "#/$defs/A"}}, "required": ["p"], "additionalProperties": false}),
+            &[("reference-unresolved", Unknown, "/properties/p")],
+        ),
+        // Keywords beside a reference apply too: the walk follows the
+        // reference alone, so where they differ it cannot tell.
+        case(
+            "a bound beside a reference lifted from a result",
+            Output,
+            json!({"$defs": {"S": {"type": "string"}}, "type": "object", "properties": {"p": {"$ref": "#/$defs/S", "maxLength": 3}}}),
+            json!({"$defs": {"S": {"type": "string"}}, "type": "object", "properties": {"p": {"$ref": "#/$defs/S"}}}),
+            &[("reference-siblings-changed", Unknown, "/properties/p")],
+        ),
+        case(
+            "a bound added beside a reference in an argument",
+            Input,
+            json!({"$defs": {"S": {"type": "string"}}, "$ref": "#/$defs/S"}),
+            json!({"$defs": {"S": {"type": "string"}}, "$ref": "#/$defs/S", "maxLength": 3}),
+            &[("reference-siblings-changed", Unknown, "")],
+        ),
+        case(
+            "a reference with a bound beside it replaced by its definition",
+            Input,
+            one(json!({"$ref": "#/$defs/S", "minLength": 1})),
+            json!({"$defs": {"S": {"type": "string"}}, "type": "object", "properties": {"p": {"type": "string"}}, "required": ["p"], "additionalProperties": false}),
+            &[("reference-siblings-changed", Unknown, "/properties/p")],
+        ),
+        case(
+            "the same bound beside a reference whose definition narrowed",
+            Input,
+            json!({"$defs": {"S": {"type": ["string", "null"]}}, "$ref": "#/$defs/S", "maxLength": 3, "description": "old"}),
+            json!({"$defs": {"S": {"type": "string"}}, "$ref": "#/$defs/S", "maxLength": 3, "description": "new"}),
+            &[("nullable-removed", Breaking, "/type")],
+        ),
+        case(
+            "a link of a chain of references with a bound of its own",
+            Input,
+            json!({"$defs": {"A": {"$ref": "#/$defs/B", "maxLength": 3}, "B": {"type": "string"}}, "$ref": "#/$defs/A"}),
+            json!({"$defs": {"A": {"$ref": "#/$defs/B", "maxLength": 3}, "B": {"type": ["string", "number"]}}, "$ref": "#/$defs/A"}),
+            &[("reference-siblings-unread", Unknown, "")],
+        ),
         // Unions.
         case(
             "a union branch added to an argument",

@@ -162,27 +162,41 @@ impl<'a> Walk<'a> {
             old_ref.clone().unwrap_or_default(),
             new_ref.clone().unwrap_or_default(),
         );
+        // Keywords beside a `$ref` apply too (2020-12). Where they are the
+        // same on both sides, comparing what the references lead to is
+        // enough; otherwise the walk, which follows the reference alone,
+        // cannot tell.
+        let (old_beside, new_beside) = (beside_reference(old), beside_reference(new));
+        let beside_differs = match (&old_ref, &new_ref) {
+            (Some(_), Some(_)) => old_beside != new_beside,
+            (Some(_), None) => !old_beside.is_empty(),
+            (None, _) => !new_beside.is_empty(),
+        };
+        if beside_differs {
+            self.push_level(
+                "reference-siblings-changed",
+                Level::Unknown,
+                at,
+                Some(old),
+                Some(new),
+            );
+            return None;
+        }
         if !self.followed.insert(key) {
             return None;
         }
         let resolved_old = match &old_ref {
-            Some(pointer) => resolve(self.old_root, pointer),
-            None => Some(old),
+            Some(pointer) => resolve_chain(self.old_root, pointer),
+            None => Ok(old),
         };
         let resolved_new = match &new_ref {
-            Some(pointer) => resolve(self.new_root, pointer),
-            None => Some(new),
+            Some(pointer) => resolve_chain(self.new_root, pointer),
+            None => Ok(new),
         };
         match (resolved_old, resolved_new) {
-            (Some(o), Some(n)) => Some((o, n)),
-            _ => {
-                self.push_level(
-                    "reference-unresolved",
-                    Level::Unknown,
-                    at,
-                    Some(old),
-                    Some(new),
-                );
+            (Ok(o), Ok(n)) => Some((o, n)),
+            (Err(rule), _) | (_, Err(rule)) => {
+                self.push_level(rule, Level::Unknown, at, Some(old), Some(new));
                 None
             }
         }
@@ -731,6 +745,45 @@ fn is_anything(schema: &Value) -> bool {
 /// The schema a local reference (`#/$defs/Name`) points to in `root`.
 fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     root.pointer(reference.strip_prefix('#')?)
+}
+
+/// The keywords beside a schema's `$ref` that constrain values (not its
+/// definitions, annotations or identifiers).
+fn beside_reference(schema: &Value) -> BTreeMap<&str, &Value> {
+    let Some(map) = schema.as_object().filter(|map| map.contains_key("$ref")) else {
+        return BTreeMap::new();
+    };
+    map.iter()
+        .filter(|(key, _)| {
+            !matches!(key.as_str(), "$ref" | "$defs" | "definitions")
+                && !ANNOTATIONS.contains(&key.as_str())
+                && !IDENTIFIERS.contains(&key.as_str())
+        })
+        .map(|(key, value)| (key.as_str(), value))
+        .collect()
+}
+
+/// The schema a local reference leads to in `root`, through any chain of
+/// references (a definition that is itself `{"$ref": ...}`). Else the rule
+/// that says why not: a reference that does not resolve or a chain that
+/// comes back on itself (`reference-unresolved`), or a link of the chain
+/// with keywords of its own beside its reference
+/// (`reference-siblings-unread`: the walk would leave them out).
+fn resolve_chain<'a>(root: &'a Value, reference: &str) -> Result<&'a Value, &'static str> {
+    const UNRESOLVED: &str = "reference-unresolved";
+    let mut seen = vec![reference];
+    let mut target = resolve(root, reference).ok_or(UNRESOLVED)?;
+    while let Some(next) = target.get("$ref").and_then(Value::as_str) {
+        if !beside_reference(target).is_empty() {
+            return Err("reference-siblings-unread");
+        }
+        if seen.contains(&next) {
+            return Err(UNRESOLVED);
+        }
+        seen.push(next);
+        target = resolve(root, next).ok_or(UNRESOLVED)?;
+    }
+    Ok(target)
 }
 
 /// A name as a JSON pointer token.
