@@ -63,7 +63,7 @@ impl std::error::Error for UnknownVersion {}
 
 /// What version `to` of `tool` changes for the clients of version `from`,
 /// in each mode a toolset of `config` shows it (and Full) and each profile
-/// a client of `config` reads, for a tool registered in `registry` or
+/// a client given such a toolset reads (and the default one), for a tool registered in `registry` or
 /// configured in `config` (drafts included).
 ///
 /// ```
@@ -104,13 +104,24 @@ pub fn compare_versions(
         })
     };
     let (old, new) = (def(from)?, def(to)?);
-    let mut modes: BTreeSet<Mode> = config
+    let showing: BTreeSet<&str> = config
         .toolsets()
         .filter(|set| set.tools().any(|name| name == tool))
+        .map(|set| set.id())
+        .collect();
+    let mut modes: BTreeSet<Mode> = showing
+        .iter()
+        .filter_map(|id| config.toolset(id))
         .map(|set| set.mode_of(tool))
         .collect();
     modes.insert(Mode::Full);
-    let mut profiles: Vec<Profile> = config.clients().map(|client| client.profile()).collect();
+    // The dialects of the clients given a toolset that names the tool
+    // (active or not), and the default one.
+    let mut profiles: Vec<Profile> = config
+        .clients()
+        .filter(|client| client.toolsets().any(|id| showing.contains(id)))
+        .map(|client| client.profile())
+        .collect();
     profiles.push(Profile::Default);
     profiles.sort_by_key(|profile| *profile as u8);
     profiles.dedup();

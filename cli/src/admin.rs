@@ -46,12 +46,18 @@ pub(crate) enum Admin {
         /// The version.
         version: u32,
     },
-    /// Serve a version (the highest published one is served).
+    /// Serve a version (the highest published one is served). A version
+    /// that may break the clients of the one served is refused with the
+    /// report, unless its breaking changes are accepted.
     Publish {
         /// The tool.
         tool: String,
         /// The version.
         version: u32,
+        /// Publish even if the change may break clients of the version
+        /// served (the acceptance is audited).
+        #[arg(long)]
+        accept_breaking: bool,
     },
     /// Withdraw a version (as the highest version, it hides the tool).
     Deprecate {
@@ -224,7 +230,15 @@ pub(crate) fn run(
             downstream,
         },
         Admin::Propose { tool, version } => Action::Propose { tool, version },
-        Admin::Publish { tool, version } => Action::Publish { tool, version },
+        Admin::Publish {
+            tool,
+            version,
+            accept_breaking,
+        } => Action::Publish {
+            tool,
+            version,
+            accept_breaking,
+        },
         Admin::Deprecate { tool, version } => Action::Deprecate { tool, version },
         Admin::Activate { toolset } => Action::Activate { toolset },
         Admin::Deactivate { toolset } => Action::Deactivate { toolset },
@@ -235,10 +249,13 @@ pub(crate) fn run(
     let applied = runtime
         .block_on(store.apply(&actor(as_actor), action, &registry))
         .map_err(|e| e.to_string())?;
-    let line = format!(
+    let mut line = format!(
         "revision {}: {}: {}",
         applied.revision, applied.done.target, applied.done.summary
     );
+    if let Some(report) = &applied.compatibility {
+        line.push_str(&format!("\n{report}"));
+    }
     match applied.done.api_key {
         Some(key) => {
             eprintln!("{line}\nthe new key (shown once, only its hash is stored):");

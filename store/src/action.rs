@@ -41,12 +41,20 @@ pub enum Action {
         version: u32,
     },
     /// A draft, proposed or deprecated version served (the highest
-    /// published version is the one served).
+    /// published version is the one served). When the version it serves
+    /// instead of the one served may break their clients (a breaking or
+    /// undecided change, in any mode or profile they are shown it in), the
+    /// publish is refused with the report ([`StoreError::Breaking`](crate::StoreError::Breaking))
+    /// unless `accept_breaking`; an accepted report is kept in the audit
+    /// trail.
     Publish {
         /// The tool.
         tool: String,
         /// The version.
         version: u32,
+        /// Publish even if the change may break clients of the version
+        /// served.
+        accept_breaking: bool,
     },
     /// A version withdrawn (as the highest version, it hides the tool).
     Deprecate {
@@ -195,7 +203,7 @@ impl Action {
             Action::Propose { tool, version } => {
                 transition(records, &tool, version, Status::Proposed, &[Status::Draft])
             }
-            Action::Publish { tool, version } => transition(
+            Action::Publish { tool, version, .. } => transition(
                 records,
                 &tool,
                 version,

@@ -31,7 +31,11 @@
 //! let applied = store
 //!     .apply(
 //!         "alice",
-//!         Action::Publish { tool: "billing.refund".into(), version: 2 },
+//!         Action::Publish {
+//!             tool: "billing.refund".into(),
+//!             version: 2,
+//!             accept_breaking: false,
+//!         },
 //!         &registry,
 //!     )
 //!     .await?;
@@ -46,6 +50,7 @@ pub mod admin;
 mod changes;
 mod db;
 mod follow;
+mod gate;
 mod link;
 mod records;
 
@@ -60,6 +65,7 @@ use toolschema_runtime::call::Registry;
 pub use action::{Action, Done, Refused};
 pub use db::CHANNEL;
 pub use follow::{Follower, FollowerHealth};
+pub use gate::Compatibility;
 pub use records::{Body, Kind, Problem, Problems, Records, SETTINGS, Version};
 
 mod embedded {
@@ -105,6 +111,10 @@ pub enum StoreError {
     Invalid(Problems),
     /// The action does not fit the current state; nothing was written.
     Refused(Refused),
+    /// A publish would serve a version that may break the clients of the
+    /// one served, and the operator did not accept it: the report.
+    /// Nothing was written.
+    Breaking(Box<Compatibility>),
 }
 
 impl fmt::Display for StoreError {
@@ -138,6 +148,10 @@ impl fmt::Display for StoreError {
             }
             StoreError::Invalid(problems) => write!(f, "{problems}"),
             StoreError::Refused(refused) => write!(f, "{refused}"),
+            StoreError::Breaking(report) => write!(
+                f,
+                "{report}\nnothing was published: to publish it, accept its breaking changes explicitly (accept_breaking)"
+            ),
         }
     }
 }
@@ -292,6 +306,47 @@ impl Store {
         read_with(&mut self.connect().await?).await
     }
 
+    /// What publishing version `version` of `tool` would change for the
+    /// clients of the version served now (a draft's report before it is
+    /// published); `None` when no version is served, or it is the one
+    /// served. A version the tool does not have is [`StoreError::Refused`].
+    pub async fn compatibility(
+        &self,
+        tool: &str,
+        version: u32,
+        registry: &Registry,
+    ) -> Result<Option<Compatibility>, StoreError> {
+        let (_, records) = self.read().await?;
+        if records
+            .versions_of(tool)
+            .all(|(number, _)| number != version)
+            && registry.get(tool, version).is_none()
+        {
+            // The mapping's versions with their statuses, else the
+            // versions registered.
+            let mut known: Vec<String> = records
+                .versions_of(tool)
+                .map(|(number, v)| format!("{number} ({})", v.status.name()))
+                .collect();
+            if known.is_empty() {
+                known = registry.versions(tool).map(|n| n.to_string()).collect();
+            }
+            return Err(StoreError::Refused(Refused::NotFound(
+                match known.is_empty() {
+                    true => format!("there is no tool `{tool}`"),
+                    false => format!(
+                        "`{tool}` has no version {version}; it has {}",
+                        known.join(", ")
+                    ),
+                },
+            )));
+        }
+        let config = records.check(registry).map_err(StoreError::Invalid)?;
+        Ok(gate::compatibility(
+            tool, version, false, &records, &config, registry,
+        ))
+    }
+
     /// The current revision: how many changes the store has seen.
     pub async fn revision(&self) -> Result<i64, StoreError> {
         let client = self.connect().await?;
@@ -321,10 +376,43 @@ impl Store {
         let (_, before) = db::read(&transaction).await?;
         let mut after = before.clone();
         let name = action.name();
-        let done = action
+        let gated = match &action {
+            Action::Draft { tool, version, .. } => Some((tool.clone(), *version, None)),
+            Action::Publish {
+                tool,
+                version,
+                accept_breaking,
+            } => Some((tool.clone(), *version, Some(*accept_breaking))),
+            _ => None,
+        };
+        let mut done = action
             .apply(&mut after, registry)
             .map_err(StoreError::Refused)?;
-        after.check(registry).map_err(StoreError::Invalid)?;
+        let config = after.check(registry).map_err(StoreError::Invalid)?;
+        let mut compatibility = match &gated {
+            Some((tool, version, publish)) => gate::compatibility(
+                tool,
+                *version,
+                publish.is_some(),
+                &before,
+                &config,
+                registry,
+            ),
+            None => None,
+        };
+        if let (Some(report), Some((_, _, Some(accept)))) = (&mut compatibility, &gated) {
+            // A publish that may break the clients of the version served.
+            if report.breaks && !accept {
+                return Err(StoreError::Breaking(Box::new(report.clone())));
+            }
+            if report.breaks {
+                report.accepted = true;
+                done.summary.push_str(&format!(
+                    "; version {} served instead of {}, its breaking changes accepted",
+                    report.to, report.from
+                ));
+            }
+        }
         if let Some(problem) = records::unstorable(&before, &after) {
             return Err(StoreError::Invalid(Problems(vec![problem])));
         }
@@ -335,10 +423,13 @@ impl Store {
             .execute("UPDATE catalog_revision SET revision = $1", &[&revision])
             .await?;
         db::log(&transaction, revision, &written).await?;
-        let detail = json!({
+        let mut detail = json!({
             "summary": done.summary,
             "changes": changes(&before, &after),
         });
+        if let Some(report) = &compatibility {
+            detail["compatibility"] = serde_json::to_value(report).unwrap_or_default();
+        }
         transaction
             .execute(
                 "INSERT INTO audit (actor, action, target, revision, detail) VALUES ($1, $2, $3, $4, $5)",
@@ -352,7 +443,11 @@ impl Store {
             )
             .await?;
         transaction.commit().await?;
-        Ok(Applied { revision, done })
+        Ok(Applied {
+            revision,
+            done,
+            compatibility,
+        })
     }
 
     /// The newest `limit` entries of the audit trail, newest first.
@@ -445,6 +540,11 @@ pub struct Applied {
     /// What the action did.
     #[serde(flatten)]
     pub done: Done,
+    /// For a draft, what publishing it would change for the clients of
+    /// the version served; for a publish that serves another version, what
+    /// it changed (and whether its breaking changes were accepted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compatibility: Option<Compatibility>,
 }
 
 /// Every record and the revision, in one consistent snapshot.

@@ -48,6 +48,51 @@ fn a_new_required_argument_breaks_the_clients_that_see_the_arguments() {
     );
 }
 
+/// Reads the forecast.
+#[derive(Tool, serde::Deserialize)]
+#[tool(name = "forecast", version = 1)]
+#[allow(dead_code, reason = "read by the schema only")]
+struct ForecastV1 {
+    /// The city.
+    city: String,
+}
+
+/// Reads the forecast.
+#[derive(Tool, serde::Deserialize)]
+#[tool(name = "forecast", version = 2)]
+#[allow(dead_code, reason = "read by the schema only")]
+struct ForecastV2 {
+    /// The city.
+    city: String,
+    /// How many days ahead.
+    days: Option<u32>,
+}
+
+#[test]
+fn arguments_are_compared_as_calls_are_validated_whatever_the_profile_shows() {
+    // OpenAI strict mode shows `days` as required and nullable; a call
+    // without it is still valid (`null` or absent, the default dialect
+    // is what validates), so no client of version 1 breaks.
+    for profile in [Profile::Default, Profile::OpenAiStrict, Profile::Gemini] {
+        let report = compare_tools(ForecastV1::TOOL, ForecastV2::TOOL, Mode::Full, profile);
+        assert!(!report.breaks(), "{profile:?}: {:?}", report.changes());
+        assert!(
+            report
+                .changes()
+                .iter()
+                .any(|c| c.rule == "property-added" && c.pointer == "/inputSchema/properties/days"),
+            "{profile:?}: {:?}",
+            report.changes()
+        );
+    }
+    // The other way, an argument old clients send is gone from a closed
+    // object: breaking in every dialect.
+    for profile in [Profile::Default, Profile::OpenAiStrict, Profile::Gemini] {
+        let report = compare_tools(ForecastV2::TOOL, ForecastV1::TOOL, Mode::Full, profile);
+        assert!(report.breaks(), "{profile:?}: {:?}", report.changes());
+    }
+}
+
 #[test]
 fn the_same_version_compared_with_itself_changes_nothing() {
     for mode in [Mode::Full, Mode::DataStructureOnly, Mode::Lazy] {

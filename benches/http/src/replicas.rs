@@ -135,6 +135,7 @@ pub async fn tool_propagation(
         let publish = Action::Publish {
             tool: tool.to_owned(),
             version,
+            accept_breaking: true,
         };
         store
             .apply("bench", publish, registry)

@@ -205,8 +205,9 @@ fn replicas_follow_the_store_through_a_publish_a_disconnection_and_an_outage() {
         );
     }
 
-    // Publish billing.refund 2 through the admin API of the first replica:
-    // every replica serves it, and tells its listener.
+    // Publish billing.refund 2 through the admin API of the first replica
+    // (its new required argument accepted): every replica serves it, and
+    // tells its listener.
     let mut streams: Vec<TcpStream> = ports.iter().map(|port| listen(*port)).collect();
     let admin_port = replicas[0].admin.expect("the admin API");
     let mut stream = connect(admin_port);
@@ -216,12 +217,15 @@ fn replicas_follow_the_store_through_a_publish_a_disconnection_and_an_outage() {
         "POST",
         "/v1/mappings/billing.refund/versions/2/publish",
         &[("Authorization", &bearer)],
-        b"",
+        br#"{"accept_breaking": true}"#,
     );
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
     let answer: Value = serde_json::from_slice(&body).expect("json");
     assert_eq!(answer["revision"], 2);
-    assert_eq!(answer["summary"], "draft -> published");
+    assert_eq!(
+        answer["summary"],
+        "draft -> published; version 2 served instead of 1, its breaking changes accepted"
+    );
     for stream in &mut streams {
         let events = read_events(stream, 1);
         assert_eq!(

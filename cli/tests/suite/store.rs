@@ -71,6 +71,38 @@ fn the_publish_workflow_runs_from_the_command_line() {
     );
     assert!(key.trim().starts_with("tsk_"));
 
+    // The store's versions compared, then a breaking publish refused with
+    // its report unless accepted.
+    let (done, out, err) = run(&[
+        "diff",
+        "--database-url",
+        &url,
+        "--tool",
+        "billing.refund",
+        "--to",
+        "2",
+    ]);
+    assert!(done, "{err}");
+    assert!(
+        out.starts_with("billing.refund 1 -> 2: may break its clients"),
+        "{out}"
+    );
+    let (done, _, err) = admin(&url, &["publish", "billing.refund", "2"]);
+    assert!(!done);
+    assert!(
+        err.contains("`billing.refund` 1 -> 2: may break its clients\n  breaking required-property-added at /inputSchema/required/reason"),
+        "{err}"
+    );
+    assert!(err.contains("nothing was published"), "{err}");
+    let published = ok(
+        &url,
+        &["publish", "billing.refund", "2", "--accept-breaking"],
+    );
+    assert!(
+        published.starts_with("revision 4: tool_version \"billing.refund\" 2: proposed -> published; version 2 served instead of 1, its breaking changes accepted\n`billing.refund` 1 -> 2: may break its clients (accepted)"),
+        "{published}"
+    );
+
     let audit = ok(&url, &["audit"]);
     let actions: Vec<String> = audit
         .lines()
@@ -84,7 +116,12 @@ fn the_publish_workflow_runs_from_the_command_line() {
         .collect();
     assert_eq!(
         actions,
-        ["r1 ops replace", "r2 ops propose", "r3 ops rotate_key"],
+        [
+            "r1 ops replace",
+            "r2 ops propose",
+            "r3 ops rotate_key",
+            "r4 ops publish"
+        ],
         "{audit}"
     );
 

@@ -208,8 +208,10 @@ pub fn compare(old: &Value, new: &Value, direction: Direction) -> Report {
 
 /// Every change between two versions of a tool as a client shown it in
 /// `mode` and `profile` sees them: its name, its input schema (as
-/// arguments) and its output schema (as results), each change's pointer
-/// into the MCP `Tool` object (`/inputSchema/required/reason`).
+/// arguments, in the mode's projection of the default dialect, which calls
+/// are validated against whatever a profile shows) and its output schema
+/// (as results, as the profile shows them), each change's pointer into the
+/// MCP `Tool` object (`/inputSchema/required/reason`).
 ///
 /// ```
 /// use toolschema_schema::compat::{Level, compare_tools};
@@ -234,10 +236,21 @@ pub fn compare(old: &Value, new: &Value, direction: Direction) -> Report {
 /// assert_eq!(rules, [("tool-renamed", Level::Breaking), ("output-schema-removed", Level::Breaking)]);
 /// ```
 pub fn compare_tools(old: &ToolDef, new: &ToolDef, mode: Mode, profile: Profile) -> Report {
-    compare_tool_objects(
-        &project_tool_as(old, mode, profile).to_value(),
-        &project_tool_as(new, mode, profile).to_value(),
-    )
+    let shown = |def: &ToolDef| {
+        let mut tool = project_tool_as(def, mode, profile).to_value();
+        // A call's arguments are validated against the default dialect
+        // (`null` for an optional argument meaning absent): a profile
+        // changes how they are shown, not what is accepted.
+        if profile != Profile::Default {
+            let validated = project_tool_as(def, mode, Profile::Default).to_value();
+            if let (Some(tool), Some(input)) = (tool.as_object_mut(), validated.get("inputSchema"))
+            {
+                tool.insert("inputSchema".to_owned(), input.clone());
+            }
+        }
+        tool
+    };
+    compare_tool_objects(&shown(old), &shown(new))
 }
 
 /// Every change between two MCP `Tool` objects (as `tools/list` or an

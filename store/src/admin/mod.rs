@@ -11,7 +11,8 @@
 //! | `PUT /v1/catalog` | replace it with a TOML file (the body) |
 //! | `POST /v1/import` | add the records of a TOML file, every version a draft |
 //! | `POST /v1/mappings/{tool}/versions` | a draft: `{"version": 3}`, a configured tool's `"definition"`, and for a new one its `"downstream"` |
-//! | `POST /v1/mappings/{tool}/versions/{n}/propose` (`publish`, `deprecate`) | move a version |
+//! | `POST /v1/mappings/{tool}/versions/{n}/propose` (`publish`, `deprecate`) | move a version; a publish that may break the clients of the version served needs `{"accept_breaking": true}` |
+//! | `GET /v1/mappings/{tool}/versions/{n}/compatibility` | what publishing it would change for the clients of the version served |
 //! | `POST /v1/toolsets/{id}/activate` (`deactivate`) | switch a toolset |
 //! | `PUT`, `DELETE /v1/clients/{id}/toolsets/{toolset}` | assign, unassign |
 //! | `POST /v1/clients/{id}/rotate-key` | a new API key, returned once |
@@ -21,9 +22,12 @@
 //! | `GET /v1/revision` | the current revision |
 //!
 //! A change answers `200` with `{"revision", "target", "summary"}` (and
-//! `"api_key"` for a rotation); `422` with every problem at its record and
-//! field when the result would not pass the checks; `404` or `409` when the
-//! action does not fit; `401` without a valid operator key; `503` when the
+//! `"api_key"` for a rotation, `"compatibility"` for a draft or a publish
+//! that changes the version served); `422` with every problem at its record
+//! and field when the result would not pass the checks; `404` or `409` when
+//! the action does not fit (`409` with `"error": "breaking"` and the
+//! `"compatibility"` report for a publish that may break clients and was
+//! not accepted); `401` without a valid operator key; `503` when the
 //! database is unreachable. Nothing is written unless the answer is `200`.
 //!
 //! A request is authenticated from its headers before anything else (see
@@ -108,7 +112,10 @@ fn router_with(store: Store, registry: Arc<Registry>, timeouts: HttpTimeouts) ->
         .route("/v1/import", post(import))
         .route("/v1/audit", get(audit))
         .route("/v1/mappings/{tool}/versions", post(draft))
-        .route("/v1/mappings/{tool}/versions/{version}/{step}", post(step))
+        .route(
+            "/v1/mappings/{tool}/versions/{version}/{step}",
+            post(step).get(compatibility),
+        )
         .route("/v1/toolsets/{id}/{switch}", post(switch))
         .route(
             "/v1/clients/{id}/toolsets/{toolset}",
@@ -186,6 +193,15 @@ fn failure(error: StoreError) -> Response {
         StoreError::Refused(Refused::Conflict(message)) => {
             refusal(StatusCode::CONFLICT, "conflict", &message)
         }
+        StoreError::Breaking(report) => (
+            StatusCode::CONFLICT,
+            axum::Json(json!({
+                "error": "breaking",
+                "message": StoreError::Breaking(report.clone()).to_string(),
+                "compatibility": report,
+            })),
+        )
+            .into_response(),
         other => {
             tracing::error!(error = %other, "admin request failed");
             refusal(
@@ -361,14 +377,51 @@ async fn draft(
     apply(&admin, operator, action).await
 }
 
+/// What a publish may carry: `{"accept_breaking": true}`.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Step {
+    #[serde(default)]
+    accept_breaking: bool,
+}
+
 async fn step(
     State(admin): State<Admin>,
     operator: Operator,
     Path((tool, version, step)): Path<(String, u32, String)>,
+    body: RequestBody,
 ) -> Response {
+    let bytes = match admin.body(body, RECORD_LIMIT).await {
+        Ok(bytes) => bytes,
+        Err(refused) => return refused,
+    };
+    let options: Step = match bytes.iter().all(u8::is_ascii_whitespace) {
+        true => Step::default(),
+        false => match serde_json::from_slice(&bytes) {
+            Ok(options) => options,
+            Err(error) => {
+                return refusal(
+                    StatusCode::BAD_REQUEST,
+                    "bad_request",
+                    &format!("the body is empty or {{\"accept_breaking\": true}}: {error}"),
+                );
+            }
+        },
+    };
+    if options.accept_breaking && step != "publish" {
+        return refusal(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "only a publish accepts breaking changes",
+        );
+    }
     let action = match step.as_str() {
         "propose" => Action::Propose { tool, version },
-        "publish" => Action::Publish { tool, version },
+        "publish" => Action::Publish {
+            tool,
+            version,
+            accept_breaking: options.accept_breaking,
+        },
         "deprecate" => Action::Deprecate { tool, version },
         _ => {
             return refusal(
@@ -379,6 +432,33 @@ async fn step(
         }
     };
     apply(&admin, operator, action).await
+}
+
+/// `GET …/versions/{n}/compatibility`: the report of a version against
+/// the one served, without changing anything.
+async fn compatibility(
+    State(admin): State<Admin>,
+    _: Operator,
+    Path((tool, version, what)): Path<(String, u32, String)>,
+) -> Response {
+    if what != "compatibility" {
+        return refusal(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "a version's compatibility report is at …/versions/{n}/compatibility",
+        );
+    }
+    match admin.store.compatibility(&tool, version, &admin.registry).await {
+        Ok(Some(report)) => axum::Json(report).into_response(),
+        Ok(None) => axum::Json(json!({
+            "tool": tool,
+            "to": version,
+            "served": null,
+            "message": "no other version of the tool is served: publishing this one breaks no client of another",
+        }))
+        .into_response(),
+        Err(error) => failure(error),
+    }
 }
 
 async fn switch(

@@ -323,3 +323,145 @@ fn a_tool_from_configuration_is_drafted_checked_and_published_over_http() {
     assert_eq!(status, 422, "{body}");
     assert_eq!(body["problems"][0]["line"], 2, "{body}");
 }
+
+/// A definition of `weather.current` with its `city` argument and `more`.
+fn weather(more: Value) -> Value {
+    let mut arguments =
+        vec![json!({"name": "city", "type": "string", "in": "query", "required": true})];
+    arguments.extend(more.as_array().cloned().unwrap_or_default());
+    json!({"description": "The weather now.", "method": "GET", "path": "/now", "argument": arguments})
+}
+
+#[test]
+fn a_version_that_breaks_clients_is_published_only_when_accepted() {
+    let (store, address, key, runtime) = start();
+    let key = Some(key.as_str());
+    let registry = toolschema_demo::registry();
+    runtime.block_on(async {
+        let downstream = Action::Put {
+            kind: toolschema_store::Kind::Downstream,
+            id: "weather".into(),
+            body: json!({"base_url": "http://127.0.0.1:9"})
+                .as_object()
+                .cloned()
+                .expect("object"),
+        };
+        store
+            .apply("setup", downstream, &registry)
+            .await
+            .expect("downstream");
+        let first = Action::Draft {
+            tool: "weather.current".into(),
+            version: 1,
+            definition: weather(json!([])).as_object().cloned(),
+            downstream: Some("weather".into()),
+        };
+        store
+            .apply("setup", first, &registry)
+            .await
+            .expect("drafted");
+        // The first version served breaks no one: nothing was served.
+        let publish = Action::Publish {
+            tool: "weather.current".into(),
+            version: 1,
+            accept_breaking: false,
+        };
+        let applied = store
+            .apply("setup", publish, &registry)
+            .await
+            .expect("published");
+        assert_eq!(applied.compatibility, None);
+    });
+    let versions = "/v1/mappings/weather.current/versions";
+
+    // A draft answers with what publishing it would change: a new required
+    // argument breaks the clients of version 1.
+    let units = json!([{"name": "units", "type": "string", "in": "query", "required": true}]);
+    let draft = json!({"version": 2, "definition": weather(units)});
+    let (status, body) = call(address, key, "POST", versions, &draft.to_string());
+    assert_eq!(status, 200, "{body}");
+    let report = &body["compatibility"];
+    assert_eq!(
+        (&report["from"], &report["to"], &report["breaks"]),
+        (&json!(1), &json!(2), &json!(true)),
+        "{body}"
+    );
+    let (status, again) = call(
+        address,
+        key,
+        "GET",
+        &format!("{versions}/2/compatibility"),
+        "",
+    );
+    assert_eq!(
+        (status, &again),
+        (200, report),
+        "the same report, read again"
+    );
+
+    // Publishing it is refused with the report unless accepted.
+    let publish = format!("{versions}/2/publish");
+    let (status, body) = call(address, key, "POST", &publish, "");
+    assert_eq!(
+        (status, &body["error"]),
+        (409, &json!("breaking")),
+        "{body}"
+    );
+    assert_eq!(&body["compatibility"], report);
+    assert!(
+        body["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("required-property-added at /inputSchema/required/units")),
+        "{body}"
+    );
+    for (path, wrong) in [
+        (&publish, r#"{"accept_breaking": "yes"}"#),
+        (
+            &format!("{versions}/2/propose"),
+            r#"{"accept_breaking": true}"#,
+        ),
+    ] {
+        let (status, body) = call(address, key, "POST", path, wrong);
+        assert_eq!(status, 400, "{path} {wrong}: {body}");
+    }
+    let (status, body) = call(
+        address,
+        key,
+        "POST",
+        &publish,
+        r#"{"accept_breaking": true}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["compatibility"]["accepted"], true, "{body}");
+
+    // A version that only adds an optional argument needs no acceptance.
+    let optional = json!([{"name": "units", "type": "string", "in": "query", "required": true}, {"name": "lang", "type": "string", "in": "query"}]);
+    let draft = json!({"version": 3, "definition": weather(optional)});
+    let (status, body) = call(address, key, "POST", versions, &draft.to_string());
+    assert_eq!(
+        (status, &body["compatibility"]["breaks"]),
+        (200, &json!(false)),
+        "{body}"
+    );
+    let (status, body) = call(address, key, "POST", &format!("{versions}/3/publish"), "");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["compatibility"]["accepted"], false, "{body}");
+
+    let (status, body) = call(address, key, "GET", "/v1/audit?limit=3", "");
+    assert_eq!(status, 200);
+    let accepted: Vec<(&Value, &Value)> = body["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .map(|e| (&e["action"], &e["detail"]["compatibility"]["accepted"]))
+        .collect();
+    assert_eq!(
+        accepted,
+        [
+            (&json!("publish"), &json!(false)),
+            (&json!("draft"), &json!(false)),
+            (&json!("publish"), &json!(true))
+        ],
+        "{body}"
+    );
+}

@@ -88,6 +88,7 @@ async fn with_ledger(store: &Store, registry: &toolschema::call::Registry) {
         actions.push(Action::Publish {
             tool: (*tool).into(),
             version: 1,
+            accept_breaking: false,
         });
         actions.push(Action::Draft {
             tool: (*tool).into(),
@@ -141,8 +142,14 @@ fn step() -> impl Strategy<Value = Step> {
         }),
         (tool.clone(), version.clone())
             .prop_map(|(tool, version)| Step::Act(Action::Propose { tool, version })),
-        (tool.clone(), version.clone())
-            .prop_map(|(tool, version)| Step::Act(Action::Publish { tool, version })),
+        // A publish that may break clients is refused unless accepted.
+        (tool.clone(), version.clone(), any::<bool>()).prop_map(|(tool, version, accept)| {
+            Step::Act(Action::Publish {
+                tool,
+                version,
+                accept_breaking: accept,
+            })
+        }),
         (tool, version).prop_map(|(tool, version)| Step::Act(Action::Deprecate { tool, version })),
         prop_oneof![
             Just("https://ledger.example.com"),

@@ -134,12 +134,68 @@ fn the_publish_workflow_moves_a_version_from_draft_to_served() {
         assert_eq!(proposed.done.summary, "draft -> proposed");
         assert_eq!(refund(&store.load(&registry).await.expect("as set up")).as_ref(), Some(&before));
 
-        store
-            .apply("bob", Action::Publish { tool: "billing.refund".into(), version: 2 }, &registry)
+        // The proposal's report before it is published: version 2 adds a
+        // required argument.
+        let report = store
+            .compatibility("billing.refund", 2, &registry)
             .await
-            .expect("publishes");
+            .expect("reads")
+            .expect("version 1 is served");
+        assert_eq!((report.from, report.to, report.breaks, report.accepted), (1, 2, true, false));
+        let breaking = |report: &toolschema_store::Compatibility| -> Vec<(String, String)> {
+            report
+                .reports
+                .iter()
+                .flat_map(|seen| seen.report.changes())
+                .filter(|change| change.level == toolschema::compat::Level::Breaking)
+                .map(|change| (change.rule.to_owned(), change.pointer.clone()))
+                .collect()
+        };
+        assert!(
+            breaking(&report).contains(&("required-property-added".into(), "/inputSchema/required/reason".into())),
+            "{report}"
+        );
+
+        // Publishing it is refused with the report, and nothing is written.
+        let publish = |accept_breaking| Action::Publish {
+            tool: "billing.refund".into(),
+            version: 2,
+            accept_breaking,
+        };
+        let refused = store.apply("bob", publish(false), &registry).await.expect_err("it breaks");
+        let StoreError::Breaking(refused_report) = &refused else {
+            panic!("refused for another reason: {refused}");
+        };
+        assert_eq!(**refused_report, report);
+        let message = refused.to_string();
+        assert!(message.starts_with("`billing.refund` 1 -> 2: may break its clients\n  breaking required-property-added at /inputSchema/required/reason"), "{message}");
+        assert!(message.ends_with("accept its breaking changes explicitly (accept_breaking)"), "{message}");
+        assert_eq!(store.revision().await.expect("reads"), 2);
+        assert_eq!(refund(&store.load(&registry).await.expect("as set up")).as_ref(), Some(&before));
+
+        // Accepted, it is published, and the acceptance is audited.
+        let applied = store.apply("bob", publish(true), &registry).await.expect("publishes");
+        let accepted = applied.compatibility.expect("the version served changed");
+        assert!(accepted.accepted && accepted.breaks);
+        assert_eq!(breaking(&accepted), breaking(&report));
+        assert!(applied.done.summary.ends_with("version 2 served instead of 1, its breaking changes accepted"), "{}", applied.done.summary);
         let after = refund(&store.load(&registry).await.expect("as set up")).expect("v2 served");
         assert_ne!(after, before, "version 2 is served now");
+        let audited = &store.audit(1).await.expect("audit")[0];
+        assert_eq!((audited.actor.as_str(), audited.action.as_str()), ("bob", "publish"));
+        assert_eq!(audited.detail["compatibility"]["accepted"], true);
+        assert_eq!(audited.detail["compatibility"]["from"], 1);
+        assert!(
+            audited.detail["compatibility"]["reports"][0]["changes"]
+                .as_array()
+                .is_some_and(|changes| changes.iter().any(|c| c["rule"] == "required-property-added")),
+            "{}",
+            audited.detail
+        );
+        // The version served has no report against itself.
+        assert_eq!(store.compatibility("billing.refund", 2, &registry).await.expect("reads"), None);
+        let unknown = store.compatibility("billing.refund", 7, &registry).await.expect_err("no 7");
+        assert_eq!(unknown.to_string(), "`billing.refund` has no version 7; it has 1 (published), 2 (published)");
 
         // Deprecating the highest version hides the tool.
         store
@@ -158,7 +214,7 @@ fn the_publish_workflow_moves_a_version_from_draft_to_served() {
             "tool_version \"billing.refund\" 2 is deprecated; only a version that is draft can become proposed"
         );
         let unknown = store
-            .apply("bob", Action::Publish { tool: "billing.refund".into(), version: 9 }, &registry)
+            .apply("bob", Action::Publish { tool: "billing.refund".into(), version: 9, accept_breaking: false }, &registry)
             .await
             .expect_err("no version 9");
         assert_eq!(
