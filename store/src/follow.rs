@@ -47,6 +47,10 @@ pub struct FollowerHealth {
     pub change_reads: u64,
 }
 
+/// The `application_name` of a replica's connection, unless its URL gives
+/// one.
+pub const REPLICA_NAME: &str = "toolschema-replica";
+
 /// How often a connected replica also reads the revision itself, in case a
 /// notification was lost, and how long it waits between reconnections.
 #[derive(Debug, Clone, Copy)]
@@ -170,6 +174,11 @@ async fn session(
         .keepalives_interval(Duration::from_secs(5))
         .keepalives_retries(3)
         .connect_timeout(Duration::from_secs(5));
+    // Named, so that an operator tells replicas apart in pg_stat_activity
+    // (unless the URL names them).
+    if config.get_application_name().is_none() {
+        config.application_name(REPLICA_NAME);
+    }
     let (events, mut received) = mpsc::unbounded_channel();
     // The connection ends when this session drops its client.
     let mut client = link::open(&config, store.tls.as_ref(), Some(events))

@@ -64,7 +64,7 @@ use toolschema_runtime::call::Registry;
 
 pub use action::{Action, Done, Refused};
 pub use db::CHANNEL;
-pub use follow::{Follower, FollowerHealth};
+pub use follow::{Follower, FollowerHealth, REPLICA_NAME};
 pub use gate::Compatibility;
 pub use records::{Body, Kind, Problem, Problems, Records, SETTINGS, Version};
 

@@ -39,6 +39,9 @@ enum Step {
     /// The change log forgets every entry so far: a replica behind reads
     /// every record.
     Forget,
+    /// Every replica's connection is cut: the notifications of the changes
+    /// made before it is back are lost, and it must load in full.
+    Disconnect,
 }
 
 /// The tools versions are drafted, proposed, published and deprecated of:
@@ -159,6 +162,7 @@ fn step() -> impl Strategy<Value = Step> {
         client.prop_map(|client| Step::Act(Action::RotateKey { client })),
         (0usize..3).prop_map(Step::Restart),
         Just(Step::Forget),
+        Just(Step::Disconnect),
     ]
 }
 
@@ -234,6 +238,24 @@ proptest! {
                     Step::Restart(n) => replicas[n] = replica(&store).await,
                     Step::Forget => {
                         db.execute("DELETE FROM change", &[]).await.expect("forgets");
+                    }
+                    Step::Disconnect => {
+                        // Each replica connected again first (after a
+                        // restart or the last cut), then all three cut.
+                        let start = Instant::now();
+                        while !replicas.iter().all(|r| r.follower.health().connected) {
+                            assert!(start.elapsed() < Duration::from_secs(20), "a replica never connected");
+                            tokio::time::sleep(Duration::from_millis(10)).await;
+                        }
+                        let cut = db
+                            .query(
+                                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                                 WHERE datname = current_database() AND application_name = $1",
+                                &[&toolschema_store::REPLICA_NAME],
+                            )
+                            .await
+                            .expect("cuts");
+                        assert_eq!(cut.len(), 3, "one connection a replica");
                     }
                 }
             }
