@@ -143,7 +143,7 @@ pub use toolschema_catalog::export;
 pub mod catalog {
     pub use toolschema_catalog::{
         Catalog, ChangeSet, ClientView, Config, ConfigError, ConfigErrors, Refusal, ServerInfo,
-        Snapshot, Status, Watch, hash_api_key, versions,
+        Snapshot, Status, Watch, hash_api_key, search, versions,
     };
 }
 

@@ -12,6 +12,7 @@ pub mod export;
 pub mod gateway;
 mod live;
 mod rules;
+pub mod search;
 mod snapshot;
 pub mod versions;
 

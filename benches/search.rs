@@ -1,0 +1,245 @@
+//! The search mode's ranking measured on a tool-selection benchmark:
+//! recall at 1, 5 and 10 and the mean reciprocal rank over the whole
+//! catalog and with the right tool among 30, 100 and 180 random others (the
+//! published setting), and how long a query takes.
+//!
+//! `cargo bench --bench search` reads MetaTool's tools and development
+//! queries from `benches/data/metatool/`; `TOOLSCHEMA_SEARCH_CATALOG` (a
+//! JSON object, name -> description) and `TOOLSCHEMA_SEARCH_QUERIES` (CSV
+//! with a header, `Query,Tool`) name other files, measured the same way.
+//! `TOOLSCHEMA_SEARCH_WEIGHTS=name,title,description,arguments` tries other
+//! field weights.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use toolschema::catalog::search::{Corpus, Index, Weights};
+use toolschema::model::{Annotations, Node, Ref, Text, ToolDef};
+
+/// A file named by `variable`, else the MetaTool copy's `file`.
+fn data(variable: &str, file: &str) -> PathBuf {
+    std::env::var_os(variable).map_or_else(
+        || {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("benches/data/metatool")
+                .join(file)
+        },
+        PathBuf::from,
+    )
+}
+
+/// A tool with only a name and a description, as the benchmark gives them.
+fn tool(name: &str, description: &str) -> ToolDef {
+    ToolDef {
+        name: Text::from(name.to_owned()),
+        title: None,
+        description: Text::from(description.to_owned()),
+        version: 1,
+        input: Ref::new(Node::Any),
+        output: None,
+        annotations: Annotations::NONE,
+        icons: Ref::Static(&[]),
+        internal: false,
+    }
+}
+
+fn weights() -> Weights {
+    let Ok(given) = std::env::var("TOOLSCHEMA_SEARCH_WEIGHTS") else {
+        return Weights::default();
+    };
+    let numbers: Vec<usize> = given
+        .split(',')
+        .map(|n| {
+            n.trim()
+                .parse()
+                .expect("TOOLSCHEMA_SEARCH_WEIGHTS: four numbers")
+        })
+        .collect();
+    let [name, title, description, arguments] = numbers[..] else {
+        panic!("TOOLSCHEMA_SEARCH_WEIGHTS: name,title,description,arguments");
+    };
+    Weights {
+        name,
+        title,
+        description,
+        arguments,
+    }
+}
+
+/// Where the right tool ranks for each query (1 is first), `None` when
+/// it is not returned.
+struct Ranks(Vec<Option<usize>>);
+
+impl Ranks {
+    fn recall(&self, k: usize) -> f64 {
+        let found = self.0.iter().filter(|r| r.is_some_and(|r| r <= k)).count();
+        100.0 * found as f64 / self.0.len() as f64
+    }
+
+    /// The mean reciprocal rank, counting only ranks up to `cut`.
+    fn mrr(&self, cut: usize) -> f64 {
+        let sum: f64 = self
+            .0
+            .iter()
+            .filter_map(|r| r.filter(|r| *r <= cut).map(|r| 1.0 / r as f64))
+            .sum();
+        sum / self.0.len() as f64
+    }
+
+    fn row(&self, setting: &str) -> String {
+        format!(
+            "| {setting} | {:.1}% | {:.1}% | {:.1}% | {:.3} | {:.3} |",
+            self.recall(1),
+            self.recall(5),
+            self.recall(10),
+            self.mrr(5),
+            self.mrr(usize::MAX)
+        )
+    }
+}
+
+fn rank_of(index: &Index, query: &str, right: &str) -> Option<usize> {
+    index
+        .search(query, usize::MAX)
+        .iter()
+        .position(|hit| hit.name == right)
+        .map(|p| p + 1)
+}
+
+/// A small deterministic generator (splitmix64), so that every run draws
+/// the same pools.
+struct Draw(u64);
+
+impl Draw {
+    fn next(&mut self, below: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % below as u64) as usize
+    }
+}
+
+/// The right tool and `size - 1` others drawn from the corpus.
+fn pool(right: usize, size: usize, tools: usize, draw: &mut Draw) -> Vec<usize> {
+    let mut members = vec![right];
+    while members.len() < size.min(tools) {
+        let other = draw.next(tools);
+        if !members.contains(&other) {
+            members.push(other);
+        }
+    }
+    members
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[at.min(sorted.len() - 1)]
+}
+
+fn main() {
+    let catalog_file = data("TOOLSCHEMA_SEARCH_CATALOG", "plugin_des.json");
+    let queries_file = data("TOOLSCHEMA_SEARCH_QUERIES", "queries.csv");
+    let text = std::fs::read_to_string(&catalog_file).expect("the catalog file");
+    let catalog: BTreeMap<String, String> =
+        serde_json::from_str(&text).expect("name -> description");
+    let tools: Vec<ToolDef> = catalog
+        .iter()
+        .map(|(name, about)| tool(name, about))
+        .collect();
+    let position: BTreeMap<&str, usize> = catalog
+        .keys()
+        .enumerate()
+        .map(|(i, name)| (name.as_str(), i))
+        .collect();
+    let mut reader = csv::Reader::from_path(&queries_file).expect("the query file");
+    let queries: Vec<(String, usize)> = reader
+        .records()
+        .map(|record| record.expect("a CSV record"))
+        .filter_map(|record| {
+            let right = *position.get(record.get(1)?.trim())?;
+            Some((record.get(0)?.to_owned(), right))
+        })
+        .collect();
+    let weights = weights();
+    println!(
+        "{} tools ({}), {} queries ({}); weights {weights:?}",
+        tools.len(),
+        catalog_file.display(),
+        queries.len(),
+        queries_file.display()
+    );
+
+    let started = Instant::now();
+    let corpus = Arc::new(Corpus::new(&tools, weights));
+    let whole = corpus.index_all();
+    println!("index built in {:.1?}", started.elapsed());
+
+    println!("\n| setting | Recall@1 | Recall@5 | Recall@10 | MRR@5 | MRR |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    let mut latencies = Vec::with_capacity(queries.len());
+    let ranks = Ranks(
+        queries
+            .iter()
+            .map(|(query, right)| {
+                let started = Instant::now();
+                let rank = rank_of(&whole, query, &corpus.names()[*right]);
+                latencies.push(started.elapsed());
+                rank
+            })
+            .collect(),
+    );
+    println!(
+        "{}",
+        ranks.row(&format!("whole catalog ({} tools)", tools.len()))
+    );
+    for size in [30, 100, 180] {
+        let mut draw = Draw(size as u64);
+        let ranks = Ranks(
+            queries
+                .iter()
+                .map(|(query, right)| {
+                    let index = corpus.index(pool(*right, size, tools.len(), &mut draw));
+                    rank_of(&index, query, &corpus.names()[*right])
+                })
+                .collect(),
+        );
+        println!("{}", ranks.row(&format!("pool of {size}")));
+    }
+    latencies.sort_unstable();
+    println!(
+        "\nquery over {} tools: p50 {:.1?}, p99 {:.1?}",
+        tools.len(),
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99)
+    );
+
+    // The same tools fifty times over, under other names: how long a
+    // query takes in a catalog of about 10,000.
+    let many: Vec<ToolDef> = (0..50)
+        .flat_map(|copy| {
+            catalog
+                .iter()
+                .map(move |(name, about)| tool(&format!("{name}.{copy}"), about))
+        })
+        .collect();
+    let large = Arc::new(Corpus::new(&many, weights)).index_all();
+    let mut latencies: Vec<Duration> = queries
+        .iter()
+        .step_by(8)
+        .map(|(query, _)| {
+            let started = Instant::now();
+            std::hint::black_box(large.search(query, 8));
+            started.elapsed()
+        })
+        .collect();
+    latencies.sort_unstable();
+    println!(
+        "query over {} tools (limit 8): p50 {:.1?}, p99 {:.1?}",
+        many.len(),
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99)
+    );
+}

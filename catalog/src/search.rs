@@ -1,0 +1,343 @@
+//! Finding tools by a query instead of listing them all: a BM25 index
+//! (the `bm25` crate, with its English tokenizer: stemming, stop words,
+//! unicode normalization) over what a tool says of itself.
+//!
+//! Each tool is one document made of its fields, each repeated by its
+//! weight ([`Weights`]): the words of its name (split at `.`, `-`, `_` and
+//! case changes, so `billing.getInvoice` is `billing get invoice`), its
+//! title, its description, and its arguments' names and descriptions.
+//! Results are ordered by score, then by name, so the same query over the
+//! same tools always gives the same list.
+//!
+//! ```
+//! use toolschema_catalog::search::Index;
+//! use toolschema_runtime::model::{Annotations, Node, Ref, Text, ToolDef};
+//!
+//! let tool = |name: &str, description: &'static str| ToolDef {
+//!     name: Text::from(name.to_owned()),
+//!     title: None,
+//!     description: Ref::Static(description),
+//!     version: 1,
+//!     input: Ref::new(Node::Any),
+//!     output: None,
+//!     annotations: Annotations::NONE,
+//!     icons: Ref::Static(&[]),
+//!     internal: false,
+//! };
+//! let tools = [
+//!     tool("weather.forecast", "The weather in a city for the next days."),
+//!     tool("billing.refund", "Refunds part or all of a paid invoice."),
+//! ];
+//! let index = Index::build(&tools);
+//! let hits = index.search("will it rain tomorrow in the city?", 5);
+//! assert_eq!(hits[0].name, "weather.forecast");
+//! assert!(index.search("refunded invoices", 5).iter().any(|hit| hit.name == "billing.refund"));
+//! ```
+
+use std::sync::Arc;
+
+use bm25::{Embedder, EmbedderBuilder, Embedding, Language, Scorer};
+use serde_json::Value;
+use toolschema_runtime::model::ToolDef;
+use toolschema_runtime::project::{Mode, Profile, project_tool_as};
+
+/// How many times each field of a tool counts in its document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Weights {
+    /// The words of the tool's name.
+    pub name: usize,
+    /// Its title.
+    pub title: usize,
+    /// Its description.
+    pub description: usize,
+    /// Its arguments' names and descriptions.
+    pub arguments: usize,
+}
+
+impl Default for Weights {
+    /// The weights the search mode uses, tuned on the MetaTool benchmark's
+    /// development queries (benches/README.md, "Search").
+    fn default() -> Weights {
+        Weights {
+            name: 3,
+            title: 2,
+            description: 1,
+            arguments: 1,
+        }
+    }
+}
+
+/// One tool found: its name and how well it matches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit<'a> {
+    /// The tool's name.
+    pub name: &'a str,
+    /// The BM25 score (higher is better; comparable within one search).
+    pub score: f32,
+}
+
+/// Tools written as documents and embedded once: what every index of some
+/// of them is built from. Term weights are fitted to the whole corpus
+/// (its average document length); each [`Index`] counts how rare a word
+/// is among its own tools.
+pub struct Corpus {
+    embedder: Embedder<u32>,
+    names: Vec<String>,
+    embedded: Vec<Embedding<u32>>,
+}
+
+impl core::fmt::Debug for Corpus {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Corpus")
+            .field("tools", &self.names.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Corpus {
+    /// The corpus of `tools`, each field counted by `weights`.
+    pub fn new<'a>(tools: impl IntoIterator<Item = &'a ToolDef>, weights: Weights) -> Corpus {
+        let (names, documents): (Vec<String>, Vec<String>) = tools
+            .into_iter()
+            .map(|def| (def.name.to_string(), document(def, weights)))
+            .unzip();
+        Corpus::from_documents(names, &documents)
+    }
+
+    /// The corpus of documents already written, one per name (what
+    /// [`document`] writes for a tool).
+    pub fn from_documents(names: Vec<String>, documents: &[String]) -> Corpus {
+        let corpus: Vec<&str> = documents.iter().map(String::as_str).collect();
+        let embedder: Embedder<u32> =
+            EmbedderBuilder::with_fit_to_corpus(Language::English, &corpus).build();
+        let embedded = corpus.iter().map(|text| embedder.embed(text)).collect();
+        Corpus {
+            embedder,
+            names,
+            embedded,
+        }
+    }
+
+    /// How many tools it holds.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether it holds no tool.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// The names, in the order the tools were given.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// An index of the tools at `members` (positions in the order they
+    /// were given; one out of range is left out).
+    pub fn index(self: &Arc<Self>, members: impl IntoIterator<Item = usize>) -> Index {
+        let mut scorer = Scorer::new();
+        for member in members {
+            if let (Some(embedded), Ok(id)) = (self.embedded.get(member), u32::try_from(member)) {
+                scorer.upsert(&id, embedded.clone());
+            }
+        }
+        Index {
+            corpus: self.clone(),
+            scorer,
+        }
+    }
+
+    /// An index of every tool.
+    pub fn index_all(self: &Arc<Self>) -> Index {
+        self.index(0..self.len())
+    }
+}
+
+/// An index of some tools of a [`Corpus`], searched by a query.
+pub struct Index {
+    corpus: Arc<Corpus>,
+    scorer: Scorer<u32, u32>,
+}
+
+impl core::fmt::Debug for Index {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Index")
+            .field("corpus", &self.corpus)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Index {
+    /// An index of `tools`, with the default [`Weights`].
+    pub fn build<'a>(tools: impl IntoIterator<Item = &'a ToolDef>) -> Index {
+        Arc::new(Corpus::new(tools, Weights::default())).index_all()
+    }
+
+    /// The `limit` tools that match `query` best, best first (equal
+    /// scores by name); tools that share no word with the query are not
+    /// returned.
+    pub fn search(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
+        let embedded = self.corpus.embedder.embed(query);
+        let mut hits: Vec<Hit<'_>> = self
+            .scorer
+            .matches(&embedded)
+            .into_iter()
+            .filter_map(|scored| {
+                let name = self.corpus.names.get(usize::try_from(scored.id).ok()?)?;
+                Some(Hit {
+                    name,
+                    score: scored.score,
+                })
+            })
+            .collect();
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.name.cmp(b.name)));
+        hits.truncate(limit);
+        hits
+    }
+}
+
+/// The document a tool is indexed as: each field repeated by its weight.
+pub fn document(def: &ToolDef, weights: Weights) -> String {
+    let mut text = String::new();
+    let mut add = |field: &str, times: usize| {
+        for _ in 0..times {
+            text.push_str(field);
+            text.push_str(" .\n");
+        }
+    };
+    add(&name_words(&def.name), weights.name);
+    if let Some(title) = &def.title {
+        add(title, weights.title);
+    }
+    add(&def.description, weights.description);
+    let tool = project_tool_as(def, Mode::Full, Profile::Default).to_value();
+    let mut arguments = String::new();
+    if let Some(input) = tool.get("inputSchema") {
+        argument_words(input, &mut arguments, 0);
+    }
+    add(&arguments, weights.arguments);
+    text
+}
+
+/// The words of a name: split at `.`, `-`, `_`, `/`, spaces and where
+/// lower case turns to upper case (`getInvoiceByID` is `get Invoice By ID`).
+///
+/// ```
+/// use toolschema_catalog::search::name_words;
+/// assert_eq!(name_words("billing.getInvoice_v2"), "billing get Invoice v2");
+/// assert_eq!(name_words("ResearchHelper"), "Research Helper");
+/// ```
+pub fn name_words(name: &str) -> String {
+    let mut words = String::with_capacity(name.len() + 8);
+    let mut previous: Option<char> = None;
+    for c in name.chars() {
+        if matches!(c, '.' | '-' | '_' | '/' | ' ') {
+            if !words.ends_with(' ') && !words.is_empty() {
+                words.push(' ');
+            }
+            previous = None;
+            continue;
+        }
+        if c.is_uppercase() && previous.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit()) {
+            words.push(' ');
+        }
+        words.push(c);
+        previous = Some(c);
+    }
+    words.trim_end().to_owned()
+}
+
+/// The names (as words) and descriptions of the properties of `schema`,
+/// nested ones included, appended to `out`.
+fn argument_words(schema: &Value, out: &mut String, depth: usize) {
+    // Deep enough for any argument a person reads; a recursive schema
+    // stops here.
+    if depth > 4 {
+        return;
+    }
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for (name, property) in properties {
+            out.push_str(&name_words(name));
+            out.push(' ');
+            if let Some(description) = property.get("description").and_then(Value::as_str) {
+                out.push_str(description);
+                out.push(' ');
+            }
+            argument_words(property, out, depth + 1);
+        }
+    }
+    for nested in ["items", "additionalProperties"] {
+        if let Some(inner) = schema.get(nested).filter(|inner| inner.is_object()) {
+            argument_words(inner, out, depth + 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolschema_runtime::model::{Annotations, Node, Ref, Text};
+
+    fn tool(name: &str, description: &str) -> ToolDef {
+        ToolDef {
+            name: Text::from(name.to_owned()),
+            title: None,
+            description: Text::from(description.to_owned()),
+            version: 1,
+            input: Ref::new(Node::Any),
+            output: None,
+            annotations: Annotations::NONE,
+            icons: Ref::Static(&[]),
+            internal: false,
+        }
+    }
+
+    #[test]
+    fn equal_scores_are_ordered_by_name_and_a_limit_is_kept() {
+        let tools: Vec<ToolDef> = ["c.report", "a.report", "b.report"]
+            .iter()
+            .map(|name| tool(name, "Reports the quarterly figures."))
+            .collect();
+        let index = Index::build(&tools);
+        let names = |hits: Vec<Hit<'_>>| hits.iter().map(|h| h.name.to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            names(index.search("quarterly figures", 10)),
+            ["a.report", "b.report", "c.report"]
+        );
+        assert_eq!(
+            names(index.search("quarterly figures", 2)),
+            ["a.report", "b.report"]
+        );
+        assert!(
+            index.search("weather", 10).is_empty(),
+            "no shared word, no hit"
+        );
+    }
+
+    #[test]
+    fn an_index_holds_only_its_members() {
+        let tools = [
+            tool("mail.send", "Sends an email."),
+            tool("mail.read", "Reads an email."),
+        ];
+        let corpus = Arc::new(Corpus::new(&tools, Weights::default()));
+        let only_read = corpus.index([1, 7]);
+        let hits = only_read.search("send an email", 10);
+        assert_eq!(
+            hits.iter().map(|h| h.name).collect::<Vec<_>>(),
+            ["mail.read"]
+        );
+    }
+
+    #[test]
+    fn argument_names_and_descriptions_are_searched() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"zipCode": {"type": "string", "description": "Where the parcel goes."}}
+        });
+        let mut words = String::new();
+        argument_words(&schema, &mut words, 0);
+        assert_eq!(words, "zip Code Where the parcel goes. ");
+    }
+}
