@@ -63,8 +63,10 @@ impl std::error::Error for UnknownVersion {}
 
 /// What version `to` of `tool` changes for the clients of version `from`,
 /// in each mode a toolset of `config` shows it (and Full) and each profile
-/// a client given such a toolset reads (and the default one), for a tool registered in `registry` or
-/// configured in `config` (drafts included).
+/// a client given such a toolset reads (and the default one), for a tool
+/// registered in `registry` or configured in `config` (drafts included).
+/// Without a configuration (open mode) everyone sees every tool in Full,
+/// in the default dialect.
 ///
 /// ```
 /// use toolschema_catalog::{Config, versions::compare_versions};
@@ -77,11 +79,12 @@ impl std::error::Error for UnknownVersion {}
 ///     &registry,
 /// )
 /// .unwrap();
-/// let error = compare_versions(&config, &registry, "weather.get", 1, 2).unwrap_err();
+/// let error = compare_versions(Some(&config), &registry, "weather.get", 1, 2).unwrap_err();
 /// assert_eq!(error.to_string(), "there is no tool named `weather.get`");
+/// assert!(compare_versions(None, &registry, "weather.get", 1, 2).is_err());
 /// ```
 pub fn compare_versions(
-    config: &Config,
+    config: Option<&Config>,
     registry: &Registry,
     tool: &str,
     from: u32,
@@ -89,6 +92,9 @@ pub fn compare_versions(
 ) -> Result<Vec<ModeReport>, UnknownVersion> {
     // The registered tools and every configured version: no client's list
     // is needed.
+    let Some(config) = config else {
+        return compare_registered(registry, tool, from, to);
+    };
     let (registry, _) = crate::gateway::registry_for(
         &Arc::new(registry.extended()),
         config.gateway_tools(),
@@ -138,6 +144,29 @@ pub fn compare_versions(
     Ok(out)
 }
 
+/// [`compare_versions`] in open mode: registered tools, Full, the default
+/// dialect.
+fn compare_registered(
+    registry: &Registry,
+    tool: &str,
+    from: u32,
+    to: u32,
+) -> Result<Vec<ModeReport>, UnknownVersion> {
+    let def = |version: u32| {
+        registry.get(tool, version).ok_or_else(|| UnknownVersion {
+            tool: tool.to_owned(),
+            version,
+            known: registry.versions(tool).collect(),
+        })
+    };
+    let (old, new) = (def(from)?, def(to)?);
+    Ok(vec![ModeReport {
+        mode: Mode::Full,
+        profile: Profile::Default,
+        report: compare_tools(old, new, Mode::Full, Profile::Default),
+    }])
+}
+
 impl Serialize for ModeReport {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct as _;
@@ -151,19 +180,18 @@ impl Serialize for ModeReport {
 }
 
 /// The version of `tool` that `config` serves: its active version by the
-/// mapping's statuses ([`active_version`]), or without a mapping the
-/// highest version `registry` has. `None` when no version is served.
+/// mapping's statuses ([`active_version`]), or without a mapping (or a
+/// configuration) the highest version `registry` has. `None` when no
+/// version is served.
 ///
 /// ```
-/// use toolschema_catalog::{Config, versions::served_version};
+/// use toolschema_catalog::versions::served_version;
 /// use toolschema_runtime::call::Registry;
 ///
-/// let registry = Registry::new();
-/// let config = Config::from_toml("", "catalog.toml", &registry).unwrap();
-/// assert_eq!(served_version(&config, &registry, "weather.get"), None);
+/// assert_eq!(served_version(None, &Registry::new(), "weather.get"), None);
 /// ```
-pub fn served_version(config: &Config, registry: &Registry, tool: &str) -> Option<u32> {
-    match config.mapping(tool) {
+pub fn served_version(config: Option<&Config>, registry: &Registry, tool: &str) -> Option<u32> {
+    match config.and_then(|config| config.mapping(tool)) {
         Some(versions) => active_version(versions),
         None => registry.versions(tool).max(),
     }

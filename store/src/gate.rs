@@ -116,13 +116,13 @@ pub(crate) fn compatibility(
 ) -> Option<Compatibility> {
     let from = served_by(before, registry, tool)?;
     let to = match publish {
-        true => served_version(after, registry, tool)?,
+        true => served_version(Some(after), registry, tool)?,
         false => version,
     };
     if from == to {
         return None;
     }
-    let reports = compare_versions(after, registry, tool, from, to).ok()?;
+    let reports = compare_versions(Some(after), registry, tool, from, to).ok()?;
     Some(Compatibility {
         tool: tool.to_owned(),
         from,

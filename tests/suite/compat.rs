@@ -115,8 +115,8 @@ fn two_versions_of_a_configuration_are_compared_as_each_mode_and_profile_shows_t
     let registry = toolschema_demo::registry();
     let config = Config::from_toml(toolschema_demo::CATALOG_TOML, "catalog.toml", &registry)
         .expect("the demo configuration");
-    let reports =
-        compare_versions(&config, &registry, "billing.refund", 1, 2).expect("both registered");
+    let reports = compare_versions(Some(&config), &registry, "billing.refund", 1, 2)
+        .expect("both registered");
     assert!(
         reports
             .iter()
@@ -139,8 +139,16 @@ fn two_versions_of_a_configuration_are_compared_as_each_mode_and_profile_shows_t
         );
     }
 
-    let missing =
-        compare_versions(&config, &registry, "billing.refund", 1, 9).expect_err("no version 9");
+    // Without a configuration (open mode): Full, the default dialect.
+    let open = compare_versions(None, &registry, "billing.refund", 1, 2).expect("registered");
+    assert_eq!(open.len(), 1);
+    assert_eq!(
+        (open[0].mode, open[0].profile, open[0].report.breaks()),
+        (Mode::Full, Profile::Default, true)
+    );
+
+    let missing = compare_versions(Some(&config), &registry, "billing.refund", 1, 9)
+        .expect_err("no version 9");
     assert_eq!(
         missing.to_string(),
         "`billing.refund` has no version 9 (its versions: 1, 2)"

@@ -250,3 +250,54 @@ fn kept_and_added_tools_are_listed_by_name() {
         );
     }
 }
+
+#[test]
+fn a_change_that_keeps_every_tool_keeps_the_registry() {
+    let registry = Registry::new();
+    let before = checked(document(
+        all_tools("/items", "Lists the items."),
+        "https://api.example.com",
+    ));
+    let catalog = Catalog::from_config(Registry::new(), &before);
+    let first = catalog.snapshot();
+
+    // globex's toolset switches to Full: no tool is sent again.
+    let mut switched = document(Vec::new(), "https://api.example.com");
+    switched["toolset"][1]["mode"] = json!("full");
+    let after = Config::from_json_after(switched.clone(), "records", &registry, &before, |_| true)
+        .expect("checks");
+    assert_eq!(
+        catalog.reload(&after).clients.iter().collect::<Vec<_>>(),
+        ["globex-app"]
+    );
+    let second = catalog.snapshot();
+    assert!(
+        Arc::ptr_eq(first.registry(), second.registry()),
+        "the registry, its work and validators, kept whole"
+    );
+    switched["gateway_tool"] = json!(all_tools("/items", "Lists the items."));
+    assert_eq!(
+        lists(&second),
+        lists(&Snapshot::build(
+            Arc::new(Registry::new()),
+            &checked(switched)
+        )),
+        "serves what a fresh build of the whole check serves"
+    );
+
+    // A tool changed: the registry is built again (sharing what it can).
+    let edited = tool("items.list", "/items/all", "Lists every item.");
+    let third = Config::from_json_after(
+        document(vec![edited], "https://api.example.com"),
+        "records",
+        &registry,
+        &after,
+        |name| name != "items.list",
+    )
+    .expect("checks");
+    catalog.reload(&third);
+    assert!(!Arc::ptr_eq(
+        second.registry(),
+        catalog.snapshot().registry()
+    ));
+}

@@ -38,6 +38,7 @@ impl Snapshot {
             shared: Arc::new(shared(Profile::Default, &plans[0].1, &renders)),
         };
         Snapshot {
+            base: registry.clone(),
             registry,
             clients: HashMap::from([(EVERYONE.to_owned(), Arc::new(view))]),
             governed: false,
@@ -88,6 +89,25 @@ impl Snapshot {
         Snapshot::build_from(Some(previous), registry, config, transport)
     }
 
+    /// Whether this snapshot registered the very tools `config` would
+    /// over `base`: the same registered tools, the same configured tools
+    /// (shared, as a change's check keeps them) and equal downstreams.
+    fn serves_same_tools(&self, base: &Arc<Registry>, config: &Config) -> bool {
+        let Some(before) = &self.config else {
+            return false;
+        };
+        let (was, is) = (before.gateway_tools(), config.gateway_tools());
+        Arc::ptr_eq(&self.base, base)
+            && was.len() == is.len()
+            && was.iter().zip(is).all(|(a, b)| Arc::ptr_eq(a, b))
+            && self.downstreams.len() == config.downstreams().count()
+            && config.downstreams().all(|downstream| {
+                self.downstreams
+                    .get(downstream.id())
+                    .is_some_and(|kept| **kept == *downstream)
+            })
+    }
+
     fn build_from(
         previous: Option<&Snapshot>,
         registry: Arc<Registry>,
@@ -95,13 +115,20 @@ impl Snapshot {
         transport: &dyn Transport,
     ) -> Snapshot {
         let config = &*shared_config;
-        let (registry, downstreams) = crate::gateway::registry_for(
-            &registry,
-            config.gateway_tools(),
-            config.downstreams(),
-            transport,
-            previous.map(|before| (&*before.registry, &before.downstreams)),
-        );
+        let base = registry;
+        // A change that kept every configured tool and downstream (a
+        // toolset switched, a client assigned) keeps the registry whole.
+        let (registry, downstreams) = match previous.filter(|b| b.serves_same_tools(&base, config))
+        {
+            Some(before) => (before.registry.clone(), before.downstreams.clone()),
+            None => crate::gateway::registry_for(
+                &base,
+                config.gateway_tools(),
+                config.downstreams(),
+                transport,
+                previous.map(|before| (&*before.registry, &before.downstreams)),
+            ),
+        };
         // The active descriptor of every tool a toolset may name.
         let mut active: HashMap<&str, &Ref<ToolDef>> = HashMap::new();
         for def in registry.tools() {
@@ -192,6 +219,7 @@ impl Snapshot {
                 views: ArcSwap::from_pointee(HashMap::new()),
             });
         Snapshot {
+            base,
             registry,
             clients,
             governed: true,

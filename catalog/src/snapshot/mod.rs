@@ -226,6 +226,9 @@ impl ClientView {
 
 /// An immutable catalog: every client's view, built once.
 pub struct Snapshot {
+    /// The registered tools it was built over (the catalog's).
+    base: Arc<Registry>,
+    /// Those and the configured tools.
     registry: Arc<Registry>,
     /// Views by client id; without configuration, one view under `*`.
     clients: HashMap<String, Arc<ClientView>>,

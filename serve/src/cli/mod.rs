@@ -287,12 +287,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             (Some(tool), Some(to), _) => {
                 let registry = self.registry.extended();
                 let snapshot = self.with_config(config)?.snapshot()?;
-                let open = Config::from_toml("", "(open mode)", &registry);
-                let config = match (snapshot.config(), &open) {
-                    (Some(config), _) => config,
-                    (None, Ok(open)) => open,
-                    (None, Err(errors)) => return Err(errors.to_string()),
-                };
+                let config = snapshot.config().map(|config| &**config);
                 let from = match from.or_else(|| versions::served_version(config, &registry, &tool))
                 {
                     Some(from) => from,
