@@ -9,6 +9,7 @@ use serde::Serialize;
 use toolschema_catalog::versions::{ModeReport, compare_versions, served_version};
 use toolschema_catalog::{Config, Status, active_version};
 use toolschema_runtime::call::Registry;
+use toolschema_runtime::compat::Level;
 
 use crate::records::Records;
 
@@ -40,28 +41,24 @@ impl Compatibility {
     /// The changes that may break a client, each once, with where they
     /// are seen.
     fn breaking(&self) -> Vec<String> {
-        let mut lines: Vec<String> = Vec::new();
+        let mut lines: Vec<(String, Vec<String>)> = Vec::new();
         for seen in &self.reports {
             let place = format!("{} ({})", seen.mode.name(), seen.profile.name());
             for change in seen.report.changes() {
-                if !matches!(
-                    change.level,
-                    toolschema_runtime::compat::Level::Breaking
-                        | toolschema_runtime::compat::Level::Unknown
-                ) {
+                if !matches!(change.level, Level::Breaking | Level::Unknown) {
                     continue;
                 }
                 let line = change.to_string();
-                match lines.iter_mut().find(|l| l.starts_with(&line)) {
-                    Some(l) => {
-                        l.push_str(", ");
-                        l.push_str(&place);
-                    }
-                    None => lines.push(format!("{line}; seen in {place}")),
+                match lines.iter_mut().find(|(known, _)| *known == line) {
+                    Some((_, places)) => places.push(place.clone()),
+                    None => lines.push((line, vec![place.clone()])),
                 }
             }
         }
         lines
+            .into_iter()
+            .map(|(line, places)| format!("{line}; seen in {}", places.join(", ")))
+            .collect()
     }
 }
 
