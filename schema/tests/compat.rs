@@ -510,6 +510,67 @@ fn cases() -> Vec<Case> {
             json!({"$defs": {"A": {"$ref": "#/$defs/B", "maxLength": 3}, "B": {"type": ["string", "number"]}}, "$ref": "#/$defs/A"}),
             &[("reference-siblings-unread", Unknown, "")],
         ),
+        // Found on real inputs (the corpus trial's probes): each broke
+        // a client while nothing was reported.
+        case(
+            "an unread keyword's same text over a definition that narrowed",
+            Input,
+            json!({"type": "object", "properties": {"a": {"allOf": [{"$ref": "#/$defs/A"}]}}, "$defs": {"A": {"type": "string"}}}),
+            json!({"type": "object", "properties": {"a": {"allOf": [{"$ref": "#/$defs/A"}]}}, "$defs": {"A": {"type": "string", "maxLength": 3}}}),
+            &[("keyword-changed", Unknown, "/properties/a/allOf")],
+        ),
+        case(
+            "a union's same text over a definition that narrowed",
+            Input,
+            json!({"type": "object", "properties": {"a": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}}, "$defs": {"A": {"type": "string"}}}),
+            json!({"type": "object", "properties": {"a": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}}, "$defs": {"A": {"type": "string", "maxLength": 3}}}),
+            &[("union-changed", Unknown, "/properties/a/anyOf")],
+        ),
+        case(
+            "a oneOf's same text over a definition that narrowed",
+            Input,
+            json!({"type": "object", "properties": {"a": {"oneOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}}, "$defs": {"A": {"type": "string"}}}),
+            json!({"type": "object", "properties": {"a": {"oneOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}}, "$defs": {"A": {"type": "string", "maxLength": 3}}}),
+            &[("union-changed", Unknown, "/properties/a")],
+        ),
+        case(
+            "not over a definition that widened",
+            Input,
+            json!({"type": "string", "not": {"$ref": "#/$defs/A"}, "$defs": {"A": {"const": "x"}}}),
+            json!({"type": "string", "not": {"$ref": "#/$defs/A"}, "$defs": {"A": {"enum": ["x", "y"]}}}),
+            &[("keyword-changed", Unknown, "/not")],
+        ),
+        case(
+            "prefixItems over a definition that narrowed",
+            Input,
+            json!({"type": "array", "prefixItems": [{"$ref": "#/$defs/A"}], "$defs": {"A": {"type": "string"}}}),
+            json!({"type": "array", "prefixItems": [{"$ref": "#/$defs/A"}], "$defs": {"A": {"type": "string", "maxLength": 3}}}),
+            &[("keyword-changed", Unknown, "/prefixItems")],
+        ),
+        case(
+            "one reference met twice beside inline schemas",
+            Input,
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}),
+            json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string", "maxLength": 3}}}),
+            &[("bound-added", Breaking, "/properties/b/maxLength")],
+        ),
+        case(
+            "a property removed to a narrower additional schema",
+            Input,
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "integer"}}),
+            json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+            &[
+                ("type-narrowed", Breaking, "/properties/a/type"),
+                ("type-widened", Info, "/properties/a/type"),
+            ],
+        ),
+        case(
+            "a property removed under unevaluatedProperties false",
+            Input,
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "unevaluatedProperties": false}),
+            json!({"type": "object", "unevaluatedProperties": false}),
+            &[("property-removed", Breaking, "/properties/a")],
+        ),
         // Unions.
         case(
             "a union branch added to an argument",

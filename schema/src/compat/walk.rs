@@ -112,6 +112,13 @@ impl<'a> Walk<'a> {
         });
     }
 
+    /// Whether two values (schemas, or keywords holding schemas) are the
+    /// same: equal text, and no reference in them to definitions that
+    /// changed.
+    fn unchanged(&self, old: Option<&Value>, new: Option<&Value>) -> bool {
+        old == new && (self.same_definitions || !old.is_some_and(refers))
+    }
+
     /// Compares `old` and `new` at the pointer `at`.
     pub(super) fn schema(&mut self, old: &'a Value, new: &'a Value, at: &mut String) {
         // Equal text means equal schemas, unless a reference in it leads
@@ -158,9 +165,13 @@ impl<'a> Walk<'a> {
         if old_ref.is_none() && new_ref.is_none() {
             return Some((old, new));
         }
+        // A side without a reference is known by where it is in its
+        // schema: the same reference met beside another inline schema is
+        // another comparison.
+        let place = |value: &Value| format!("@{:p}", core::ptr::from_ref(value));
         let key = (
-            old_ref.clone().unwrap_or_default(),
-            new_ref.clone().unwrap_or_default(),
+            old_ref.clone().unwrap_or_else(|| place(old)),
+            new_ref.clone().unwrap_or_else(|| place(new)),
         );
         // Keywords beside a `$ref` apply too (2020-12). Where they are the
         // same on both sides, comparing what the references lead to is
@@ -182,6 +193,7 @@ impl<'a> Walk<'a> {
             );
             return None;
         }
+        // Each pair is compared once (a recursive definition ends).
         if !self.followed.insert(key) {
             return None;
         }
@@ -210,7 +222,7 @@ impl<'a> Walk<'a> {
     ) {
         let has = |keyword: &str| (old.contains_key(keyword), new.contains_key(keyword));
         if has("oneOf") != (false, false) {
-            if old.get("oneOf") != new.get("oneOf") {
+            if !self.unchanged(old.get("oneOf"), new.get("oneOf")) {
                 // Exactly one branch must match: a widened branch may make
                 // a value match two. Not decided.
                 self.push_level(
@@ -464,8 +476,13 @@ impl<'a> Walk<'a> {
                 .unwrap_or_default()
         };
         let (old_required, new_required) = (required(old), required(new));
+        // `unevaluatedProperties` (not read by the walk) closes the object
+        // as far as a property gone or come is concerned.
         let open = |schema: &Map<String, Value>| {
             schema.get("additionalProperties") != Some(&Value::Bool(false))
+                && schema
+                    .get("unevaluatedProperties")
+                    .is_none_or(|extra| extra == &Value::Bool(true))
         };
         let (old_open, new_open) = (open(old), open(new));
         // A property gone and one come with the same schema: a rename.
@@ -474,7 +491,7 @@ impl<'a> Walk<'a> {
         let mut renamed: BTreeMap<&str, &str> = BTreeMap::new();
         for from in &gone {
             if let Some(to) = come.iter().find(|to| {
-                n.get(to.as_str()) == o.get(from.as_str())
+                self.unchanged(n.get(to.as_str()), o.get(from.as_str()))
                     && !renamed.values().any(|taken| taken == &to.as_str())
             }) {
                 renamed.insert(from, to);
@@ -538,6 +555,11 @@ impl<'a> Walk<'a> {
                     Some(old_schema),
                     None,
                 ),
+                // Now read by the additional properties' schema.
+                None if matches!(new.get("additionalProperties"), Some(Value::Object(_))) => {
+                    let extra = &new["additionalProperties"];
+                    self.schema(old_schema, extra, at);
+                }
                 None => match self.direction {
                     Direction::Input => self.push_level(
                         "property-removed",
@@ -604,12 +626,10 @@ impl<'a> Walk<'a> {
             ),
             (true, true) => {
                 let (a, b) = (o_extra.unwrap_or(&ANYTHING), n_extra.unwrap_or(&ANYTHING));
-                if a != b {
-                    let len = at.len();
-                    at.push_str("/additionalProperties");
-                    self.schema(a, b, at);
-                    at.truncate(len);
-                }
+                let len = at.len();
+                at.push_str("/additionalProperties");
+                self.schema(a, b, at);
+                at.truncate(len);
             }
             (false, false) => {}
         }
@@ -624,7 +644,7 @@ impl<'a> Walk<'a> {
         (new_value, new): (&'a Value, &'a Map<String, Value>),
         at: &str,
     ) {
-        if old.get("anyOf") == new.get("anyOf") {
+        if self.unchanged(old.get("anyOf"), new.get("anyOf")) {
             return;
         }
         let side = |value: &'a Value, schema: &'a Map<String, Value>| -> Vec<&'a Value> {
@@ -688,7 +708,7 @@ impl<'a> Walk<'a> {
             let known = READ.contains(&key.as_str())
                 || LOWER.contains(&key.as_str())
                 || UPPER.contains(&key.as_str());
-            if known || old.get(key) == new.get(key) {
+            if known || self.unchanged(old.get(key), new.get(key)) {
                 continue;
             }
             let pointer = format!("{at}/{}", escape(key));
