@@ -92,16 +92,19 @@ pub fn compare_versions(
 ) -> Result<Vec<ModeReport>, UnknownVersion> {
     // The registered tools and every configured version: no client's list
     // is needed.
-    let Some(config) = config else {
-        return compare_registered(registry, tool, from, to);
+    let registry = match config {
+        Some(config) => {
+            crate::gateway::registry_for(
+                &Arc::new(registry.extended()),
+                config.gateway_tools(),
+                config.downstreams(),
+                &NoTransport,
+                None,
+            )
+            .0
+        }
+        None => Arc::new(registry.extended()),
     };
-    let (registry, _) = crate::gateway::registry_for(
-        &Arc::new(registry.extended()),
-        config.gateway_tools(),
-        config.downstreams(),
-        &NoTransport,
-        None,
-    );
     let def = |version: u32| {
         registry.get(tool, version).ok_or_else(|| UnknownVersion {
             tool: tool.to_owned(),
@@ -110,27 +113,7 @@ pub fn compare_versions(
         })
     };
     let (old, new) = (def(from)?, def(to)?);
-    let showing: BTreeSet<&str> = config
-        .toolsets()
-        .filter(|set| set.tools().any(|name| name == tool))
-        .map(|set| set.id())
-        .collect();
-    let mut modes: BTreeSet<Mode> = showing
-        .iter()
-        .filter_map(|id| config.toolset(id))
-        .map(|set| set.mode_of(tool))
-        .collect();
-    modes.insert(Mode::Full);
-    // The dialects of the clients given a toolset that names the tool
-    // (active or not), and the default one.
-    let mut profiles: Vec<Profile> = config
-        .clients()
-        .filter(|client| client.toolsets().any(|id| showing.contains(id)))
-        .map(|client| client.profile())
-        .collect();
-    profiles.push(Profile::Default);
-    profiles.sort_by_key(|profile| *profile as u8);
-    profiles.dedup();
+    let (modes, profiles) = seen_as(config, tool);
     let mut out = Vec::new();
     for mode in modes {
         for profile in &profiles {
@@ -144,27 +127,33 @@ pub fn compare_versions(
     Ok(out)
 }
 
-/// [`compare_versions`] in open mode: registered tools, Full, the default
-/// dialect.
-fn compare_registered(
-    registry: &Registry,
-    tool: &str,
-    from: u32,
-    to: u32,
-) -> Result<Vec<ModeReport>, UnknownVersion> {
-    let def = |version: u32| {
-        registry.get(tool, version).ok_or_else(|| UnknownVersion {
-            tool: tool.to_owned(),
-            version,
-            known: registry.versions(tool).collect(),
-        })
+/// The modes `tool` is shown in (by the toolsets naming it, and Full) and
+/// the dialects it is read in (of the clients given such a toolset, active
+/// or not, and the default one); without a configuration, Full in the
+/// default dialect.
+fn seen_as(config: Option<&Config>, tool: &str) -> (BTreeSet<Mode>, Vec<Profile>) {
+    let mut modes = BTreeSet::from([Mode::Full]);
+    let mut profiles = vec![Profile::Default];
+    let Some(config) = config else {
+        return (modes, profiles);
     };
-    let (old, new) = (def(from)?, def(to)?);
-    Ok(vec![ModeReport {
-        mode: Mode::Full,
-        profile: Profile::Default,
-        report: compare_tools(old, new, Mode::Full, Profile::Default),
-    }])
+    let showing: BTreeSet<&str> = config
+        .toolsets()
+        .filter(|set| set.tools().any(|name| name == tool))
+        .map(|set| {
+            modes.insert(set.mode_of(tool));
+            set.id()
+        })
+        .collect();
+    profiles.extend(
+        config
+            .clients()
+            .filter(|client| client.toolsets().any(|id| showing.contains(id)))
+            .map(|client| client.profile()),
+    );
+    profiles.sort_by_key(|profile| *profile as u8);
+    profiles.dedup();
+    (modes, profiles)
 }
 
 impl Serialize for ModeReport {

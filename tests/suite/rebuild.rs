@@ -76,14 +76,20 @@ fn list_of<'s>(snapshot: &'s Snapshot, client: &str) -> &'s Arc<str> {
         .list_json(Revision::LATEST)
 }
 
-#[test]
-fn a_change_to_one_tool_checks_and_renders_that_tool_alone() {
-    let registry = Registry::new();
+/// The three tools checked whole, and a catalog serving them.
+fn served() -> (Config, Catalog) {
     let before = checked(document(
         all_tools("/items", "Lists the items."),
         "https://api.example.com",
     ));
     let catalog = Catalog::from_config(Registry::new(), &before);
+    (before, catalog)
+}
+
+#[test]
+fn a_change_to_one_tool_checks_and_renders_that_tool_alone() {
+    let registry = Registry::new();
+    let (before, catalog) = served();
     let first = catalog.snapshot();
     assert!(first.registry().prepare("items.get", 1));
     assert!(first.registry().prepare("orders.get", 1));
@@ -156,11 +162,7 @@ fn a_change_to_one_tool_checks_and_renders_that_tool_alone() {
 #[test]
 fn a_changed_downstream_shares_no_work_and_keeps_no_tool_unchecked() {
     let registry = Registry::new();
-    let before = checked(document(
-        all_tools("/items", "Lists the items."),
-        "https://api.example.com",
-    ));
-    let catalog = Catalog::from_config(Registry::new(), &before);
+    let (before, catalog) = served();
     assert!(catalog.snapshot().registry().prepare("items.get", 1));
 
     // Tools kept unchecked across a downstream's change are refused.
@@ -254,11 +256,7 @@ fn kept_and_added_tools_are_listed_by_name() {
 #[test]
 fn a_change_that_keeps_every_tool_keeps_the_registry() {
     let registry = Registry::new();
-    let before = checked(document(
-        all_tools("/items", "Lists the items."),
-        "https://api.example.com",
-    ));
-    let catalog = Catalog::from_config(Registry::new(), &before);
+    let (before, catalog) = served();
     let first = catalog.snapshot();
 
     // globex's toolset switches to Full: no tool is sent again.

@@ -218,28 +218,14 @@ impl<S: Send + Sync + 'static> Server<S> {
             }
             Commands::Check { config } => {
                 let server = self.with_config(config)?;
-                if !server.refused.is_empty() {
-                    return Err(crate::ServeError::Tools(server.refused).to_string());
+                match server.checked_config()? {
+                    None => say(format_args!(
+                        "{}: ok ({} tools, no configuration: open mode)",
+                        server.identity.name(),
+                        server.registry.tools().count()
+                    )),
+                    Some((name, checked)) => say(summary(&name, &checked)),
                 }
-                let (text, name) = match &server.catalog {
-                    Source::Open => {
-                        return say(format_args!(
-                            "{}: ok ({} tools, no configuration: open mode)",
-                            server.identity.name(),
-                            server.registry.tools().count()
-                        ));
-                    }
-                    Source::Config(config) => return say(summary("the configuration", config)),
-                    Source::File(path) => (
-                        std::fs::read_to_string(path)
-                            .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
-                        path.display().to_string(),
-                    ),
-                    Source::Text { text, name } => (text.clone(), name.clone()),
-                };
-                let checked =
-                    Config::from_toml(&text, &name, &server.registry).map_err(|e| e.to_string())?;
-                say(summary(&name, &checked))
             }
             command @ Commands::Diff { .. } => self.diff(command),
             Commands::Export {
@@ -267,6 +253,29 @@ impl<S: Send + Sync + 'static> Server<S> {
         }
     }
 
+    /// The tools checked, then the configuration in force checked against
+    /// them, with its name for messages; `None` in open mode. Nothing is
+    /// built (no client's list).
+    fn checked_config(&self) -> Result<Option<(String, Config)>, String> {
+        if !self.refused.is_empty() {
+            return Err(crate::ServeError::Tools(self.refused.clone()).to_string());
+        }
+        let (text, name) = match &self.catalog {
+            Source::Open => return Ok(None),
+            Source::Config(config) => {
+                return Ok(Some(("the configuration".to_owned(), (**config).clone())));
+            }
+            Source::File(path) => (
+                std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+                path.display().to_string(),
+            ),
+            Source::Text { text, name } => (text.clone(), name.clone()),
+        };
+        let checked = Config::from_toml(&text, &name, &self.registry).map_err(|e| e.to_string())?;
+        Ok(Some((name, checked)))
+    }
+
     /// `diff`: two versions of a tool, or the catalog in force against a
     /// new configuration.
     fn diff(self, command: Commands) -> Result<(), String> {
@@ -285,22 +294,22 @@ impl<S: Send + Sync + 'static> Server<S> {
         };
         let (text, breaks, value) = match (tool, to, new) {
             (Some(tool), Some(to), _) => {
-                let registry = self.registry.extended();
-                let snapshot = self.with_config(config)?.snapshot()?;
-                let config = snapshot.config().map(|config| &**config);
-                let from = match from.or_else(|| versions::served_version(config, &registry, &tool))
+                let server = self.with_config(config)?;
+                let checked = server.checked_config()?;
+                let (registry, config) = (&server.registry, checked.as_ref().map(|(_, c)| c));
+                let from = match from.or_else(|| versions::served_version(config, registry, &tool))
                 {
                     Some(from) => from,
                     None => {
                         // An unknown tool or version is told as such first.
-                        versions::compare_versions(config, &registry, &tool, to, to)
+                        versions::compare_versions(config, registry, &tool, to, to)
                             .map_err(|e| e.to_string())?;
                         return Err(format!(
                             "no version of `{tool}` is served: name one with --from"
                         ));
                     }
                 };
-                let reports = versions::compare_versions(config, &registry, &tool, from, to)
+                let reports = versions::compare_versions(config, registry, &tool, from, to)
                     .map_err(|e| e.to_string())?;
                 let breaks = reports.iter().any(|seen| seen.report.breaks());
                 let value = serde_json::json!({
