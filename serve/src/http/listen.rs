@@ -310,27 +310,41 @@ pub async fn read_body(
     limit: usize,
     timeouts: HttpTimeouts,
 ) -> Result<Bytes, Response> {
+    // A body announced larger than the limit is refused before a byte of
+    // it is read; one that grows past it while read is refused then. Either
+    // way the rest is unread, so the connection closes.
+    let announced = http_body::Body::size_hint(&body).lower();
+    if usize::try_from(announced).map_or(true, |announced| announced > limit) {
+        return Err(closing(too_large()));
+    }
     let read = axum::body::to_bytes(body, limit);
     match tokio::time::timeout(timeouts.body, read).await {
         Ok(Ok(bytes)) => Ok(bytes),
-        Ok(Err(_)) => Err(refusal(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
-            "the request body is larger than the server accepts",
-        )),
-        Err(_) => {
-            let mut response = refusal(
-                StatusCode::REQUEST_TIMEOUT,
-                "timeout",
-                "the request body did not arrive in time; send it at once",
-            );
-            response.headers_mut().insert(
-                axum::http::header::CONNECTION,
-                axum::http::HeaderValue::from_static("close"),
-            );
-            Err(response.into_response())
-        }
+        Ok(Err(_)) => Err(closing(too_large())),
+        Err(_) => Err(closing(refusal(
+            StatusCode::REQUEST_TIMEOUT,
+            "timeout",
+            "the request body did not arrive in time; send it at once",
+        ))),
     }
+}
+
+fn too_large() -> Response {
+    refusal(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too_large",
+        "the request body is larger than the server accepts",
+    )
+}
+
+/// `response`, telling the peer the connection closes after it.
+fn closing(response: impl IntoResponse) -> Response {
+    let mut response = response.into_response();
+    response.headers_mut().insert(
+        axum::http::header::CONNECTION,
+        axum::http::HeaderValue::from_static("close"),
+    );
+    response
 }
 
 /// Serves `router` on `listener` as the MCP listener is served, until
@@ -346,4 +360,58 @@ pub async fn serve_router(
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     serve(listener, router, timeouts, stop, || {}).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A body that says nothing of its length and sends 1 KiB frames, as a
+    /// chunked request does.
+    struct Unannounced {
+        left: usize,
+    }
+
+    impl http_body::Body for Unannounced {
+        type Data = Bytes;
+        type Error = axum::Error;
+
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+            if self.left == 0 {
+                return Poll::Ready(None);
+            }
+            self.left -= 1;
+            Poll::Ready(Some(Ok(Frame::data(Bytes::from(vec![b' '; 1024])))))
+        }
+    }
+
+    /// The bytes read, or the refusal's status and `Connection` header.
+    fn read(body: Body, limit: usize) -> Result<Bytes, (StatusCode, String)> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime
+            .block_on(read_body(body, limit, HttpTimeouts::default()))
+            .map_err(|refused| {
+                let connection = refused.headers().get("connection");
+                let connection = connection.and_then(|value| value.to_str().ok());
+                (refused.status(), connection.unwrap_or("").to_owned())
+            })
+    }
+
+    #[test]
+    fn a_body_over_the_limit_is_refused_whether_announced_or_not_and_the_connection_closes() {
+        let announced = Body::from(vec![b' '; 4096]);
+        let unannounced = Body::new(Unannounced { left: 4 });
+        for body in [announced, unannounced] {
+            let refused = read(body, 3000).expect_err("over the limit");
+            assert_eq!(refused, (StatusCode::PAYLOAD_TOO_LARGE, "close".to_owned()));
+        }
+        let within = read(Body::new(Unannounced { left: 2 }), 3000).expect("within");
+        assert_eq!(within.len(), 2048);
+    }
 }

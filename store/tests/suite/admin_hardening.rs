@@ -13,7 +13,7 @@ use serde_json::Value;
 use toolschema_serve::HttpTimeouts;
 use toolschema_store::{Action, Records, Store};
 use toolschema_test_support::postgres::Postgres;
-use toolschema_test_support::{connect, exchange};
+use toolschema_test_support::{self as support, connect, exchange};
 
 /// The admin API over `store` on a free port, served as the binary serves
 /// it, with `timeouts`.
@@ -62,31 +62,23 @@ fn answer_before_the_body(
     length: usize,
     sent: usize,
 ) -> (u16, String) {
-    let mut stream = connect(address);
-    let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/toml\r\nContent-Length: {length}\r\n"
-    );
-    if let Some(key) = key {
-        head.push_str(&format!("Authorization: Bearer {key}\r\n"));
+    let bearer = key.map(|key| format!("Bearer {key}"));
+    let mut headers = vec![("Content-Type", "application/toml")];
+    if let Some(bearer) = &bearer {
+        headers.push(("Authorization", bearer));
     }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).expect("head");
     // A configuration file that would hold thousands of problems.
     let line = "[[toolset]]\nid = \"x\"\ntenant = \"nowhere\"\ntools = [\"billing.refnd\"]\n";
     let body = line.repeat(sent / line.len() + 1);
-    stream
-        .write_all(&body.as_bytes()[..sent])
-        .expect("part of the body");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(5)))
-        .expect("timeout");
-    let mut answer = vec![0u8; 64 * 1024];
-    let n = stream
-        .read(&mut answer)
-        .expect("answered before the body ends");
-    let text = String::from_utf8_lossy(&answer[..n]).into_owned();
-    let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
-    (status, text)
+    let mut stream = connect(address);
+    support::answer_before_the_body(
+        &mut stream,
+        method,
+        path,
+        &headers,
+        length,
+        &body.as_bytes()[..sent],
+    )
 }
 
 fn request(
@@ -264,10 +256,19 @@ fn bodies_are_bounded_per_route_and_a_nul_is_the_operators_mistake() {
     let (store, key) = demo_store();
     let (address, _runtime) = serve(store, HttpTimeouts::default());
     let key = Some(key.as_str());
-    // A record is at most 8 MiB.
-    let large = format!("{{\"note\": \"{}\"}}", "x".repeat(9 << 20));
-    let (status, body) = request(address, "PUT", "/v1/records/tenant/big", key, &large);
-    assert_eq!(status, 413, "{body}");
+    // A record is at most 8 MiB: 9 MiB announced is refused before the
+    // body is read, and the connection closes.
+    let (status, answer) = answer_before_the_body(
+        address,
+        "PUT",
+        "/v1/records/tenant/big",
+        key,
+        9 << 20,
+        64 << 10,
+    );
+    assert_eq!(status, 413, "{answer}");
+    assert!(answer.contains("connection: close"), "{answer}");
+    assert!(answer.contains("\"too_large\""), "{answer}");
     // A NUL in an identifier or a value: 422 at the record, nothing of
     // PostgreSQL's.
     let (status, body) = request(address, "PUT", "/v1/records/tenant/a%00b", key, "{}");

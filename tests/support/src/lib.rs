@@ -160,6 +160,39 @@ pub fn exchange(
     (status, body)
 }
 
+/// Sends a request that announces a `length`-byte body but sends only
+/// `part` of it, then reads what the server answered so
+/// far: `(status, the whole answer as text)`. A server that refuses a body
+/// by what it announces answers at once; one that waits for the rest
+/// fails the read after five seconds.
+pub fn answer_before_the_body(
+    stream: &mut TcpStream,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    length: usize,
+    part: &[u8],
+) -> (u16, String) {
+    let mut head =
+        format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {length}\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).expect("head");
+    stream.write_all(part).expect("part of the body");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    let mut answer = vec![0u8; 64 * 1024];
+    let n = stream
+        .read(&mut answer)
+        .expect("answered before the body ends");
+    let text = String::from_utf8_lossy(&answer[..n]).into_owned();
+    let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, text)
+}
+
 /// POSTs a JSON-RPC message to `/mcp` with `headers`: the status and the
 /// parsed reply (`null` for an empty body).
 pub fn post_mcp(
