@@ -27,12 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             view.profile().name()
         );
         for name in view.names() {
-            let mode = match view.mode_of(name) {
-                Some(Mode::Full) => "full",
-                Some(Mode::DataStructureOnly) => "data-structure-only",
-                Some(Mode::Lazy) => "lazy",
-                None => "meta-tool",
-            };
+            let mode = view.mode_of(name).map_or("meta-tool", Mode::name);
             println!("  {name:28} {mode}");
         }
     }

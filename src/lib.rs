@@ -142,8 +142,9 @@ pub use toolschema_catalog::export;
 #[cfg(feature = "catalog")]
 pub mod catalog {
     pub use toolschema_catalog::{
-        Catalog, ChangeSet, ClientView, Config, ConfigError, ConfigErrors, Refusal, ServerInfo,
-        Snapshot, Status, Watch, hash_api_key, search, versions,
+        Catalog, ChangeSet, ClientView, Config, ConfigError, ConfigErrors, MetaAnswer, MetaRefusal,
+        MetaViolation, Refusal, ServerInfo, Snapshot, Status, Watch, hash_api_key, search,
+        versions,
     };
 }
 
@@ -178,8 +179,8 @@ pub mod store {
     #[cfg(feature = "admin-http")]
     pub use toolschema_store::admin;
     pub use toolschema_store::{
-        Action, Applied, Follower, FollowerHealth, Kind, Loaded, Problem, Problems, Records, Store,
-        StoreError,
+        Action, Applied, CHANNEL, Follower, FollowerHealth, Kind, Loaded, Problem, Problems,
+        Records, Store, StoreError,
     };
 }
 

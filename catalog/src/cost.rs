@@ -13,7 +13,7 @@ use core::fmt;
 use tiktoken_rs::CoreBPE;
 
 use super::Snapshot;
-use toolschema_runtime::project::{META_TOOL, Mode, Revision, project_tool_as};
+use toolschema_runtime::project::{META_TOOL, Mode, Revision, SEARCH_TOOL, project_tool_as};
 
 /// The encoding tokens are counted in, as printed with the counts.
 pub const ENCODING: &str = "o200k_base (OpenAI GPT-4o, GPT-4.1, o-series)";
@@ -89,6 +89,8 @@ pub enum Shown {
     Mode(Mode),
     /// `discover_tool_schema`.
     MetaTool,
+    /// `search_tools`.
+    SearchTool,
 }
 
 impl Shown {
@@ -98,7 +100,10 @@ impl Shown {
             Shown::Mode(Mode::Full) => 0,
             Shown::Mode(Mode::DataStructureOnly) => 1,
             Shown::Mode(Mode::Lazy) => 2,
-            Shown::MetaTool => 3,
+            // Never listed: it costs nothing in a list.
+            Shown::Mode(Mode::Search) => 3,
+            Shown::MetaTool => 4,
+            Shown::SearchTool => 5,
         }
     }
 }
@@ -108,6 +113,7 @@ impl fmt::Display for Shown {
         match self {
             Shown::Mode(mode) => f.write_str(mode.name()),
             Shown::MetaTool => f.write_str(META_TOOL),
+            Shown::SearchTool => f.write_str(SEARCH_TOOL),
         }
     }
 }
@@ -149,6 +155,7 @@ pub fn client_cost(
     for entry in view.entries(revision) {
         let shown = match name_of(entry) {
             Some(name) if name == META_TOOL => Shown::MetaTool,
+            Some(name) if name == SEARCH_TOOL => Shown::SearchTool,
             Some(name) => Shown::Mode(view.mode_of(&name).unwrap_or(Mode::Full)),
             None => Shown::Mode(Mode::Full),
         };

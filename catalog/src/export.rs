@@ -16,7 +16,7 @@ use crate::{ServerInfo, Snapshot};
 use toolschema_runtime::compat::{Report, compare_tool_objects};
 use toolschema_runtime::model::ToolDef;
 use toolschema_runtime::project::{
-    META_TOOL, Mode, Revision, apply_profile, meta_tool, project_tool,
+    META_TOOL, Mode, Revision, SEARCH_TOOL, apply_profile, project_tool,
 };
 use toolschema_runtime::render::{Json, Object};
 
@@ -138,17 +138,23 @@ fn document_of(
                 .filter(|v| v.id() == id)
                 .ok_or_else(|| ExportError::UnknownClient(id.to_owned()))?;
             let profile = view.profile();
+            // What its list holds: tools in search mode are found by the
+            // search meta-tool, not listed.
             let mut tools: Vec<(&str, Json)> = view
                 .tools()
+                .filter(|(_, mode)| mode.is_listed())
                 .map(|(def, mode)| {
                     let json = apply_profile(project_tool(def, mode), profile);
                     (&*def.name, REVISION.fit(def, json))
                 })
                 .collect();
-            if view.has_meta_tool() {
-                tools.push((META_TOOL, apply_profile(meta_tool(), profile)));
-                tools.sort_by(|a, b| a.0.cmp(b.0));
+            for meta in [META_TOOL, SEARCH_TOOL] {
+                if let Some(descriptor) = view.meta_descriptor(meta) {
+                    let json = Json::parse(&descriptor).unwrap_or(Json::Null);
+                    tools.push((meta, json));
+                }
             }
+            tools.sort_by(|a, b| a.0.cmp(b.0));
             tools.into_iter().map(|(_, json)| json).collect()
         }
     };

@@ -22,4 +22,4 @@ pub use config::{
 };
 pub use live::{Catalog, ChangeSet, Watch};
 pub use rules::{Status, active_version};
-pub use snapshot::{ClientView, Refusal, Snapshot};
+pub use snapshot::{ClientView, MetaAnswer, MetaRefusal, MetaViolation, Refusal, Snapshot};

@@ -178,6 +178,13 @@ impl Index {
     /// scores by name); tools that share no word with the query are not
     /// returned.
     pub fn search(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
+        let mut hits = self.matches(query);
+        hits.truncate(limit);
+        hits
+    }
+
+    /// Every tool that matches `query`, best first (equal scores by name).
+    pub fn matches(&self, query: &str) -> Vec<Hit<'_>> {
         let embedded = self.corpus.embedder.embed(query);
         let mut hits: Vec<Hit<'_>> = self
             .scorer
@@ -192,7 +199,6 @@ impl Index {
             })
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.name.cmp(b.name)));
-        hits.truncate(limit);
         hits
     }
 }

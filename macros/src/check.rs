@@ -9,6 +9,8 @@ use crate::ctxt::Ctxt;
 
 /// The name a tool is reserved for.
 pub(crate) const META_TOOL: &str = "discover_tool_schema";
+/// The name the search mode's meta-tool is reserved.
+pub(crate) const SEARCH_TOOL: &str = "search_tools";
 /// The input field reserved for the discovery hint.
 pub(crate) const HINT_FIELD: &str = "_schema_discovery";
 
@@ -168,6 +170,11 @@ fn check_container(cx: &Ctxt, item: &Container<'_>, derive: Derive) {
             cx.error_span(
                 span,
                 format!("`{META_TOOL}` is reserved for the schema discovery meta-tool; choose another name"),
+            );
+        } else if name == SEARCH_TOOL {
+            cx.error_span(
+                span,
+                format!("`{SEARCH_TOOL}` is reserved for the search mode's meta-tool; choose another name"),
             );
         } else if name.len() > 128 {
             cx.error_span(

@@ -32,6 +32,7 @@ mod rebuild;
 mod reload;
 mod revisions;
 mod roundtrip;
+mod search;
 mod snapshots;
 mod soap;
 mod support;

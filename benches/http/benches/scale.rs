@@ -28,8 +28,8 @@ use toolschema::serve::Server;
 use toolschema::store::{Action, Loaded, Records, Store};
 use toolschema_bench_http::loopback::{list_request, round_trip};
 use toolschema_bench_http::replicas::{
-    Replica, all_serving, ms, percentile, propagation, replica, resident_mib, switch,
-    tool_propagation, write_tool,
+    Commits, Replica, all_serving, ms, percentile, propagation, publish_timed, replica,
+    resident_mib, switch, tool_propagation, write_tool,
 };
 use toolschema_test_support::postgres::Postgres;
 
@@ -149,6 +149,7 @@ async fn list_under_churn(store: &Store, registry: &Registry, requests: usize, p
 /// all of `replicas` serving it.
 async fn batch_propagation(
     store: &Store,
+    commits: &Commits,
     replicas: &[Replica],
     registry: &Registry,
     (tenant, tools): (usize, usize),
@@ -171,11 +172,7 @@ async fn batch_propagation(
         let replace = Action::Replace {
             records: Box::new(records),
         };
-        store
-            .apply("bench", replace, registry)
-            .await
-            .expect("replaces");
-        times.push(all_serving(replicas).await);
+        times.push(publish_timed(store, commits, replicas, replace, registry).await);
     }
     times
 }
@@ -231,8 +228,10 @@ fn main() {
         .build()
         .expect("runtime");
     runtime.block_on(async {
-        let store = Store::new(&postgres.database()).expect("url");
+        let url = postgres.database();
+        let store = Store::new(&url).expect("url");
         store.migrate().await.expect("migrates");
+        let commits = Commits::listen(&url).await;
         let registry = Registry::new();
         let text = generated(tenants, tools, clients);
         println!(
@@ -269,7 +268,7 @@ fn main() {
             resident_mib() - before,
             (resident_mib() - before) / 3.0
         );
-        let times = propagation(&store, &replicas, &registry, "t0-set", publishes).await;
+        let times = propagation(&store, &commits, &replicas, &registry, "t0-set", publishes).await;
         println!(
             "propagation: {publishes} publishes, commit to all 3 replicas serving: p50 {}, p99 {}, max {}",
             ms(percentile(&times, 0.5)),
@@ -285,12 +284,12 @@ fn main() {
                 .apply("bench", Action::Activate { toolset }, &registry)
                 .await
                 .expect("applies");
-            all_serving(&replicas).await;
+            all_serving(&replicas);
         }
         // A tenant whose toolset the publishes above leave alone.
         let tenant = 2.min(tenants - 1);
         let (tool, path) = (format!("t{tenant}.item-0"), format!("/t{tenant}"));
-        let times = tool_propagation(&store, &replicas, &registry, &tool, &path, publishes).await;
+        let times = tool_propagation(&store, &commits, &replicas, &registry, (&tool, &path), publishes).await;
         println!(
             "one tool's new version: {publishes} publishes, commit to all 3 replicas serving: p50 {}, p99 {}, max {}",
             ms(percentile(&times, 0.5)),
@@ -299,7 +298,7 @@ fn main() {
         );
         println!("  resident after: {:.0} MiB", resident_mib());
         let batch = (5.min(tenants - 1), 100.min(tools));
-        let times = batch_propagation(&store, &replicas, &registry, batch, publishes).await;
+        let times = batch_propagation(&store, &commits, &replicas, &registry, batch, publishes).await;
         println!(
             "{} tools changed in one transaction: {publishes} publishes, commit to all 3 replicas serving: p50 {}, p99 {}, max {}",
             batch.1,

@@ -24,7 +24,9 @@ use std::time::Instant;
 use toolschema::call::Registry;
 use toolschema::catalog::{Config, Snapshot};
 use toolschema::store::{Action, Records, Store};
-use toolschema_bench_http::replicas::{median, ms, percentile, propagation, replica, write_tool};
+use toolschema_bench_http::replicas::{
+    Commits, median, ms, percentile, propagation, replica, write_tool,
+};
 use toolschema_test_support::postgres::Postgres;
 
 #[cfg(not(feature = "system-allocator"))]
@@ -84,8 +86,10 @@ fn main() {
         .expect("runtime");
     runtime.block_on(async {
         // Propagation on the demo catalog.
-        let store = Store::new(&postgres.database()).expect("url");
+        let url = postgres.database();
+        let store = Store::new(&url).expect("url");
         store.migrate().await.expect("migrates");
+        let commits = Commits::listen(&url).await;
         let registry = toolschema_demo::registry();
         let records = Records::from_toml(toolschema_demo::CATALOG_TOML, "demo", &registry)
             .expect("demo");
@@ -97,7 +101,7 @@ fn main() {
         for _ in 0..3 {
             replicas.push(replica(&store, toolschema_demo::registry).await);
         }
-        let times = propagation(&store, &replicas, &registry, "globex-support", publishes).await;
+        let times = propagation(&store, &commits, &replicas, &registry, "globex-support", publishes).await;
         println!(
             "propagation, demo catalog: {publishes} publishes, commit to all 3 replicas serving: p50 {}, p99 {}, max {}",
             ms(percentile(&times, 0.5)),
@@ -125,8 +129,10 @@ fn main() {
             let table: toml::Table = toml::from_str(&text).expect("parses");
             println!("  (toml parse alone: {}, {} keys)", ms(start.elapsed()), table.len());
         }
-        let big = Store::new(&postgres.database()).expect("url");
+        let url = postgres.database();
+        let big = Store::new(&url).expect("url");
         big.migrate().await.expect("migrates");
+        let commits = Commits::listen(&url).await;
         let records = Records::from_toml(&text, "generated.toml", &registry).expect("checks");
         let start = Instant::now();
         big.apply("bench", Action::Replace { records: Box::new(records) }, &registry)
@@ -170,7 +176,7 @@ fn main() {
         for _ in 0..3 {
             replicas.push(replica(&big, Registry::new).await);
         }
-        let times = propagation(&big, &replicas, &registry, "set0", 20).await;
+        let times = propagation(&big, &commits, &replicas, &registry, "set0", 20).await;
         println!(
             "propagation, 10,000 tools: 20 publishes, commit to all 3 replicas serving: p50 {}, p99 {}",
             ms(percentile(&times, 0.5)),

@@ -5,9 +5,10 @@ use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
+use tokio_postgres::{AsyncMessage, NoTls};
 use toolschema::call::Registry;
 use toolschema::catalog::{Catalog, ChangeSet};
-use toolschema::store::{Action, Follower, Store};
+use toolschema::store::{Action, CHANNEL, Follower, Store};
 
 /// Appends a tool from configuration named `name`, calling `GET
 /// {path}/items/{id}` with an `id` argument in the path (and, with
@@ -48,7 +49,10 @@ pub struct Replica {
     /// What it serves.
     pub catalog: Arc<Catalog>,
     _follower: Follower,
-    changes: Receiver<ChangeSet>,
+    /// Each reload that changed some client's list, and the moment a
+    /// thread waiting on the catalog's subscription heard of it (not when
+    /// the bench got round to asking).
+    swaps: Receiver<(Instant, ChangeSet)>,
 }
 
 /// A replica of `store`, loaded and following.
@@ -56,11 +60,104 @@ pub async fn replica(store: &Store, registry: impl Fn() -> Registry) -> Replica 
     let loaded = store.load(&registry()).await.expect("loads");
     let catalog = Arc::new(Catalog::from_config(registry(), &loaded.config));
     let changes = catalog.subscribe();
+    let (stamp, swaps) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        while let Ok(change) = changes.recv() {
+            if stamp.send((Instant::now(), change)).is_err() {
+                break;
+            }
+        }
+    });
     Replica {
         _follower: store.follow(catalog.clone(), loaded.revision),
         catalog,
-        changes,
+        swaps,
     }
+}
+
+impl Replica {
+    /// The next reload's moment and changes, waiting at most two minutes.
+    fn next_swap(&self) -> (Instant, ChangeSet) {
+        tokio::task::block_in_place(|| self.swaps.recv_timeout(Duration::from_secs(120)))
+            .expect("the replica reloads")
+    }
+}
+
+/// The moment each revision of a store committed: a connection of the
+/// bench's own listening on the store's channel, as replicas do, hears the
+/// notification the commit sends.
+pub struct Commits {
+    heard: Receiver<(i64, Instant)>,
+    _client: tokio_postgres::Client,
+}
+
+impl Commits {
+    /// Listens to the store at `url` (on the current runtime).
+    pub async fn listen(url: &str) -> Commits {
+        let (client, mut connection) = tokio_postgres::connect(url, NoTls).await.expect("connects");
+        let (send, heard) = std::sync::mpsc::channel();
+        tokio::spawn(async move {
+            while let Some(Ok(message)) =
+                std::future::poll_fn(|cx| connection.poll_message(cx)).await
+            {
+                if let AsyncMessage::Notification(notification) = message {
+                    let revision = notification.payload().parse().unwrap_or(-1);
+                    if send.send((revision, Instant::now())).is_err() {
+                        break;
+                    }
+                }
+            }
+        });
+        client
+            .batch_execute(&format!("LISTEN {CHANNEL}"))
+            .await
+            .expect("listens");
+        Commits {
+            heard,
+            _client: client,
+        }
+    }
+
+    /// When `revision` committed (its notification heard).
+    pub fn of(&self, revision: i64) -> Instant {
+        loop {
+            let (heard, at) =
+                tokio::task::block_in_place(|| self.heard.recv_timeout(Duration::from_secs(120)))
+                    .expect("the commit is notified");
+            if heard == revision {
+                return at;
+            }
+        }
+    }
+}
+
+/// Applies `action` and times it from its commit to the last of
+/// `replicas` swapping in a snapshot in which some client's list changed.
+pub async fn publish_timed(
+    store: &Store,
+    commits: &Commits,
+    replicas: &[Replica],
+    action: Action,
+    registry: &Registry,
+) -> Duration {
+    let applied = store
+        .apply("bench", action, registry)
+        .await
+        .expect("applies");
+    let committed = commits.of(applied.revision);
+    all_serving(replicas) - committed
+}
+
+/// The moment the last of `replicas` swapped in a snapshot in which some
+/// client's list changed, waiting for each.
+pub fn all_serving(replicas: &[Replica]) -> Instant {
+    let mut last = None;
+    for replica in replicas {
+        let (at, changes) = replica.next_swap();
+        assert!(!changes.is_empty(), "the change reaches a client's list");
+        last = last.max(Some(at));
+    }
+    last.expect("some replica")
 }
 
 /// The `n`th of a series of publishes that switch `toolset` off (even `n`)
@@ -77,6 +174,7 @@ pub fn switch(toolset: &str, n: usize) -> Action {
 /// from its commit to the last of `replicas` swapping the new snapshot in.
 pub async fn propagation(
     store: &Store,
+    commits: &Commits,
     replicas: &[Replica],
     registry: &Registry,
     toolset: &str,
@@ -85,11 +183,7 @@ pub async fn propagation(
     let mut times = Vec::with_capacity(count);
     for n in 0..count {
         let action = switch(toolset, n);
-        store
-            .apply("bench", action, registry)
-            .await
-            .expect("applies");
-        times.push(all_serving(replicas).await);
+        times.push(publish_timed(store, commits, replicas, action, registry).await);
     }
     times
 }
@@ -101,10 +195,10 @@ pub async fn propagation(
 /// and reads `path`.
 pub async fn tool_propagation(
     store: &Store,
+    commits: &Commits,
     replicas: &[Replica],
     registry: &Registry,
-    tool: &str,
-    path: &str,
+    (tool, path): (&str, &str),
     count: usize,
 ) -> Vec<Duration> {
     let mut times = Vec::with_capacity(count);
@@ -127,39 +221,16 @@ pub async fn tool_propagation(
         };
         store.apply("bench", draft, registry).await.expect("drafts");
         for replica in replicas {
-            replica
-                .changes
-                .recv_timeout(Duration::from_secs(120))
-                .expect("the replica reloads the draft");
+            replica.next_swap();
         }
         let publish = Action::Publish {
             tool: tool.to_owned(),
             version,
             accept_breaking: true,
         };
-        store
-            .apply("bench", publish, registry)
-            .await
-            .expect("publishes");
-        times.push(all_serving(replicas).await);
+        times.push(publish_timed(store, commits, replicas, publish, registry).await);
     }
     times
-}
-
-/// The time from now (a commit) until each of `replicas` has swapped in a
-/// snapshot in which some client's list changed.
-pub async fn all_serving(replicas: &[Replica]) -> Duration {
-    let committed = Instant::now();
-    let mut last = committed;
-    for replica in replicas {
-        let changes = replica
-            .changes
-            .recv_timeout(Duration::from_secs(120))
-            .expect("the replica reloads");
-        assert!(!changes.is_empty(), "the change reaches a client's list");
-        last = last.max(Instant::now());
-    }
-    last - committed
 }
 
 /// This process's resident memory, in MiB (Linux).

@@ -17,7 +17,7 @@ use super::{Client, Config, Toolset};
 use crate::gateway::GatewayTool;
 use crate::rules::Status;
 use toolschema_runtime::call::Registry;
-use toolschema_runtime::project::{META_TOOL, Mode, Profile};
+use toolschema_runtime::project::{META_TOOL, Mode, Profile, SEARCH_TOOL};
 
 /// Checks `raw` against `registry`; `kept` are configured tools checked
 /// before and kept as they are (see [`Config::from_json_after`]).
@@ -512,11 +512,11 @@ fn tool_problem(
     registered: &[&str],
     p: &mut Problems<'_>,
 ) -> bool {
-    if name == META_TOOL {
+    if name == META_TOOL || name == SEARCH_TOOL {
         p.at(
             span,
             key(),
-            format!("`{META_TOOL}` is reserved: the catalog adds it where it is needed"),
+            format!("`{name}` is reserved: the catalog adds it where it is needed"),
         );
         return true;
     }
@@ -551,7 +551,7 @@ fn mode_or_problem(word: &Spanned<String>, key: &str, p: &mut Problems<'_>) -> M
             word.span(),
             key,
             format!(
-                "unknown mode `{}`; use full, data-structure-only or lazy",
+                "unknown mode `{}`; use full, data-structure-only, lazy or search",
                 word.get_ref()
             ),
         );

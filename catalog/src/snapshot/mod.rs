@@ -15,10 +15,15 @@ use crate::gateway::Downstreams;
 use toolschema_runtime::call::{CallError, Caller, Registry, ToolResult};
 use toolschema_runtime::model::{Ref, Text, ToolDef};
 use toolschema_runtime::project::{
-    META_TOOL, Mode, Profile, Revision, apply_profile, meta_tool, project_tool_as,
+    META_TOOL, Mode, Profile, Revision, SEARCH_TOOL, project_tool_as,
 };
 
+use crate::search::{Hit, Index};
+
 mod build;
+mod meta;
+
+pub use meta::{MetaAnswer, MetaRefusal, MetaViolation};
 
 /// Why a snapshot refuses a request. A tool a client may not see is refused
 /// exactly as a tool that does not exist.
@@ -97,6 +102,9 @@ struct Shared {
     tools: BTreeMap<Text, Exposed>,
     /// The list in each revision; one `Arc` where revisions agree.
     listings: PerRevision<Arc<Listing>>,
+    /// The index `search_tools` searches: the tools in [`Mode::Search`],
+    /// when there are some.
+    search: Option<Index>,
 }
 
 /// What one client application sees.
@@ -182,13 +190,23 @@ impl ClientView {
                 .all(|r| self.list_json(r) == other.list_json(r))
     }
 
-    /// The names of the tools listed, in byte order, the meta-tool included.
+    /// The names of the tools listed, in byte order, the meta-tools
+    /// included (tools in [`Mode::Search`] are not listed).
     pub fn names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self.shared.tools.keys().map(|name| &**name).collect();
+        let mut names: Vec<&str> = self
+            .shared
+            .tools
+            .iter()
+            .filter(|(_, tool)| tool.mode.is_listed())
+            .map(|(name, _)| &**name)
+            .collect();
         if self.has_meta_tool() {
             names.push(META_TOOL);
-            names.sort_unstable();
         }
+        if self.has_search_tool() {
+            names.push(SEARCH_TOOL);
+        }
+        names.sort_unstable();
         names
     }
 
@@ -211,6 +229,26 @@ impl ClientView {
     /// in it is shown in a reduced mode.
     pub fn has_meta_tool(&self) -> bool {
         self.shared.tools.values().any(|t| t.mode.needs_discovery())
+    }
+
+    /// Whether the list carries `search_tools` (and `discover_tool_schema`
+    /// takes several names): exactly when some of this client's tools are
+    /// in [`Mode::Search`].
+    pub fn has_search_tool(&self) -> bool {
+        self.shared.search.is_some()
+    }
+
+    /// The tools in [`Mode::Search`] this client sees that match `query`,
+    /// best first (equal scores by name): how many match, and the first
+    /// `limit` of them. Only this client's tools are indexed for it.
+    pub fn search(&self, query: &str, limit: usize) -> (usize, Vec<Hit<'_>>) {
+        let Some(index) = &self.shared.search else {
+            return (0, Vec::new());
+        };
+        let mut hits = index.matches(query);
+        let total = hits.len();
+        hits.truncate(limit);
+        (total, hits)
     }
 
     /// Each tool this client sees (the meta-tool aside), with its mode, in
@@ -416,11 +454,18 @@ fn shared(
         }
     };
     let needs_meta = plan.values().any(|(_, mode)| mode.needs_discovery());
-    let meta: Option<Arc<str>> = needs_meta.then(|| {
-        apply_profile(meta_tool(), profile)
-            .to_compact_string()
-            .into()
-    });
+    let searched: Vec<&ToolDef> = plan
+        .values()
+        .filter(|(_, mode)| !mode.is_listed())
+        .map(|(def, _)| &***def)
+        .collect();
+    let needs_search = !searched.is_empty();
+    let metas: Vec<(&str, Arc<str>)> = [(META_TOOL, needs_meta), (SEARCH_TOOL, needs_search)]
+        .into_iter()
+        .filter(|(_, needed)| *needed)
+        .filter_map(|(name, _)| Some((name, meta::descriptor(name, needs_search, profile)?.into())))
+        .collect();
+    let search = (!searched.is_empty()).then(|| Index::build(searched));
     let tools: BTreeMap<Text, Exposed> = plan
         .values()
         .map(|(def, mode)| {
@@ -436,11 +481,12 @@ fn shared(
     let listing = |revision: Revision| {
         let mut entries: Vec<(&str, Arc<str>)> = tools
             .iter()
+            .filter(|(_, exposed)| exposed.mode.is_listed())
             .map(|(name, exposed)| (&**name, exposed.listed.get(revision).clone()))
             .collect();
-        if let Some(meta) = &meta {
-            let at = entries.partition_point(|(name, _)| *name < META_TOOL);
-            entries.insert(at, (META_TOOL, meta.clone()));
+        for (name, meta) in &metas {
+            let at = entries.partition_point(|(listed, _)| listed < name);
+            entries.insert(at, (name, meta.clone()));
         }
         listing(entries.into_iter().map(|(_, e)| e).collect())
     };
@@ -452,7 +498,11 @@ fn shared(
             latest.clone()
         }
     }));
-    Shared { tools, listings }
+    Shared {
+        tools,
+        listings,
+        search,
+    }
 }
 
 /// The list of `entries`, serialized and fingerprinted.

@@ -5,6 +5,7 @@
 //! | [`Mode::Full`] | the whole schema | the whole schema |
 //! | [`Mode::DataStructureOnly`] | structure only, plus the `_schema_discovery` hint | structure only |
 //! | [`Mode::Lazy`] | only the hint; other properties allowed | omitted |
+//! | [`Mode::Search`] | not listed: found by [`search_tools`](SEARCH_TOOL), then as Lazy | omitted |
 //!
 //! The tool's own description is kept in every mode. A client that sees a
 //! tool in a reduced mode learns its full schema from the
@@ -40,7 +41,10 @@ pub(crate) use mode::ANNOTATIONS;
 mod profile;
 mod revision;
 
-pub use mode::{HINT_FIELD, META_TOOL, Mode, meta_tool, project_tool};
+pub use mode::{
+    DEFAULT_FOUND, HINT_FIELD, LONGEST_QUERY, META_TOOL, MOST_FOUND, Mode, SEARCH_TOOL, meta_tool,
+    meta_tool_with_names, project_tool, search_tool,
+};
 pub use profile::{Profile, apply_profile};
 pub use revision::{RESULT_PROPERTY, Revision};
 

@@ -6,6 +6,20 @@ use crate::render::{Json, Object, render_tool};
 /// The name of the schema discovery meta-tool.
 pub const META_TOOL: &str = "discover_tool_schema";
 
+/// The name of the meta-tool that finds the tools a client is shown in
+/// [`Mode::Search`].
+pub const SEARCH_TOOL: &str = "search_tools";
+
+/// The most tools one `search_tools` call returns, and the most names one
+/// `discover_tool_schema` call takes.
+pub const MOST_FOUND: usize = 32;
+
+/// How many tools `search_tools` returns when the call does not say.
+pub const DEFAULT_FOUND: usize = 8;
+
+/// The longest query `search_tools` takes, in characters.
+pub const LONGEST_QUERY: usize = 1_000;
+
 /// The input property that tells a model to discover a tool's schema first.
 /// It is never a real argument: it is removed before validation.
 pub const HINT_FIELD: &str = "_schema_discovery";
@@ -15,9 +29,14 @@ pub const HINT_FIELD: &str = "_schema_discovery";
 /// description says when a schema need not be fetched again.
 const HINT: &str = "Not an argument. Call `discover_tool_schema` for this tool's input schema before its first use.";
 
-/// How much of a tool's schema a client is shown.
+/// How much of a tool's schema a client is shown. Modes are ordered from
+/// the least shown to the most: where several toolsets show one tool, the
+/// greatest wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Mode {
+    /// Not listed: found by the [`search_tools`](SEARCH_TOOL) meta-tool,
+    /// described by [`discover_tool_schema`](META_TOOL), called by name.
+    Search,
     /// Only the discovery hint; the model asks for the schema.
     Lazy,
     /// Names, nesting, arrays and required flags, without descriptions or
@@ -29,15 +48,21 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode, the most complete first.
-    pub const ALL: [Mode; 3] = [Mode::Full, Mode::DataStructureOnly, Mode::Lazy];
+    pub const ALL: [Mode; 4] = [
+        Mode::Full,
+        Mode::DataStructureOnly,
+        Mode::Lazy,
+        Mode::Search,
+    ];
 
     /// The mode's name in configuration: `full`, `data-structure-only`,
-    /// `lazy`.
+    /// `lazy`, `search`.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Full => "full",
             Mode::DataStructureOnly => "data-structure-only",
             Mode::Lazy => "lazy",
+            Mode::Search => "search",
         }
     }
 
@@ -55,6 +80,18 @@ impl Mode {
     /// Whether a list with a tool in this mode needs the meta-tool.
     pub fn needs_discovery(self) -> bool {
         self != Mode::Full
+    }
+
+    /// Whether a tool in this mode is in the list (all but
+    /// [`Mode::Search`]).
+    pub fn is_listed(self) -> bool {
+        self != Mode::Search
+    }
+
+    /// Whether a client shown a tool in this mode sees its arguments
+    /// ([`Mode::Full`] and [`Mode::DataStructureOnly`]).
+    pub fn shows_arguments(self) -> bool {
+        self >= Mode::DataStructureOnly
     }
 }
 
@@ -91,7 +128,9 @@ const STRUCTURE: &[&str] = &[
     "x-mcp-header",
 ];
 
-/// The MCP `Tool` object of `tool` as a client in `mode` sees it.
+/// The MCP `Tool` object of `tool` as a client in `mode` sees it. A tool
+/// in [`Mode::Search`] is not listed; it is projected as in
+/// [`Mode::Lazy`], its name and description with the hint.
 ///
 /// ```
 /// use toolschema_schema::project::{project_tool, Mode, HINT_FIELD};
@@ -128,7 +167,7 @@ pub fn project_tool(tool: &ToolDef, mode: Mode) -> Json {
                 object.insert(OUTPUT, structure(output));
             }
         }
-        Mode::Lazy => {
+        Mode::Lazy | Mode::Search => {
             let mut input = Object::new();
             input.insert("type", "object");
             add_hint(&mut input);
@@ -246,6 +285,73 @@ fn add_hint(input: &mut Object) {
     *input = reordered;
 }
 
+/// A schema of `type`.
+fn typed(kind: &'static str) -> Object {
+    let mut schema = Object::new();
+    schema.insert("type", kind);
+    schema
+}
+
+/// `schema` with a description.
+fn described(mut schema: Object, description: &'static str) -> Object {
+    schema.insert("description", description);
+    schema
+}
+
+/// The object schema of `properties`, `required` of them required, closed.
+fn closed(properties: Vec<(&'static str, Object)>, required: &[&'static str]) -> Object {
+    let mut map = Object::new();
+    for (name, schema) in properties {
+        map.insert(name, schema);
+    }
+    let mut object = typed("object");
+    object.insert("properties", map);
+    if !required.is_empty() {
+        object.insert(
+            "required",
+            required
+                .iter()
+                .map(|name| Json::from(*name))
+                .collect::<Vec<_>>(),
+        );
+    }
+    object.insert("additionalProperties", false);
+    object
+}
+
+/// The properties of a tool's MCP descriptor, as `discover_tool_schema`
+/// returns it.
+fn descriptor_properties() -> Vec<(&'static str, Object)> {
+    vec![
+        ("name", typed("string")),
+        ("title", typed("string")),
+        ("description", typed("string")),
+        ("inputSchema", typed("object")),
+        ("outputSchema", typed("object")),
+        ("annotations", typed("object")),
+    ]
+}
+
+/// A meta-tool's descriptor: it only reads, and only this server.
+fn meta_descriptor(
+    name: &'static str,
+    description: &'static str,
+    input: Object,
+    output: Object,
+) -> Json {
+    let mut tool = Object::new();
+    tool.insert("name", name);
+    tool.insert("description", description);
+    tool.insert("inputSchema", input);
+    tool.insert("outputSchema", output);
+    let mut annotations = Object::new();
+    annotations.insert("readOnlyHint", true);
+    annotations.insert("idempotentHint", true);
+    annotations.insert("openWorldHint", false);
+    tool.insert("annotations", annotations);
+    Json::Object(tool)
+}
+
 /// The descriptor of the `discover_tool_schema` meta-tool: input `{ "name" }`,
 /// output the full descriptor of one tool.
 ///
@@ -255,61 +361,148 @@ fn add_hint(input: &mut Object) {
 /// assert_eq!(meta["inputSchema"]["required"][0], "name");
 /// ```
 pub fn meta_tool() -> Json {
-    let string = || {
-        let mut s = Object::new();
-        s.insert("type", "string");
-        s
-    };
-    let object = || {
-        let mut s = Object::new();
-        s.insert("type", "object");
-        s
-    };
-
-    let mut name = string();
-    name.insert(
-        "description",
+    let name = described(
+        typed("string"),
         "The name of the tool whose schema to return.",
     );
-    let mut input_properties = Object::new();
-    input_properties.insert("name", name);
-    let mut input = object();
-    input.insert("properties", input_properties);
-    input.insert("required", vec![Json::from("name")]);
-    input.insert("additionalProperties", false);
-
-    let mut output_properties = Object::new();
-    output_properties.insert("name", string());
-    output_properties.insert("title", string());
-    output_properties.insert("description", string());
-    output_properties.insert("inputSchema", object());
-    output_properties.insert("outputSchema", object());
-    output_properties.insert("annotations", object());
-    let mut output = object();
+    let mut output = typed("object");
     output.insert(
         "description",
         "The tool's full MCP descriptor, with complete input and output schemas.",
     );
-    output.insert("properties", output_properties);
+    let mut properties = Object::new();
+    for (key, schema) in descriptor_properties() {
+        properties.insert(key, schema);
+    }
+    output.insert("properties", properties);
     output.insert(
         "required",
         vec![Json::from("name"), Json::from("inputSchema")],
     );
-
-    let mut tool = Object::new();
-    tool.insert("name", META_TOOL);
-    tool.insert(
-        "description",
+    meta_descriptor(
+        META_TOOL,
         "Returns the full schema of one tool in this list. Call it before the first use of a tool whose input schema is incomplete, unless that schema is already in this conversation.",
+        closed(vec![("name", name)], &["name"]),
+        output,
+    )
+}
+
+/// The descriptor of `discover_tool_schema` in a list with tools in
+/// [`Mode::Search`]: it takes one `name` (and returns that tool's full
+/// descriptor, as [`meta_tool`]'s does) or up to [`MOST_FOUND`] `names`
+/// (and returns `{"tools": [descriptor, ...]}`, in the order asked).
+///
+/// ```
+/// let meta = toolschema_schema::project::meta_tool_with_names().to_value();
+/// assert_eq!(meta["name"], "discover_tool_schema");
+/// assert_eq!(meta["inputSchema"]["properties"]["names"]["maxItems"], 32);
+/// assert!(meta["outputSchema"]["properties"]["tools"].is_object());
+/// ```
+pub fn meta_tool_with_names() -> Json {
+    let name = described(
+        typed("string"),
+        "The name of one tool whose schema to return.",
     );
-    tool.insert("inputSchema", input);
-    tool.insert("outputSchema", output);
-    let mut annotations = Object::new();
-    annotations.insert("readOnlyHint", true);
-    annotations.insert("idempotentHint", true);
-    annotations.insert("openWorldHint", false);
-    tool.insert("annotations", annotations);
-    Json::Object(tool)
+    let mut names = described(
+        typed("array"),
+        "The names of several tools whose schemas to return (instead of `name`).",
+    );
+    names.insert("items", typed("string"));
+    names.insert("minItems", 1u64);
+    names.insert("maxItems", MOST_FOUND as u64);
+    names.insert("uniqueItems", true);
+    let mut tools = typed("array");
+    tools.insert(
+        "items",
+        closed(descriptor_properties(), &["name", "inputSchema"]),
+    );
+    let mut output = described(
+        typed("object"),
+        "For `name`, the tool's full MCP descriptor; for `names`, `tools`: each tool's, in the order asked.",
+    );
+    let mut properties = Object::new();
+    for (key, schema) in descriptor_properties() {
+        properties.insert(key, schema);
+    }
+    properties.insert("tools", tools);
+    output.insert("properties", properties);
+    meta_descriptor(
+        META_TOOL,
+        "Returns the full schema of tools found by `search_tools` or listed with an incomplete input schema: `name` for one, `names` for several. Call it before a tool's first use, unless its schema is already in this conversation.",
+        closed(vec![("name", name), ("names", names)], &[]),
+        output,
+    )
+}
+
+/// The descriptor of the [`search_tools`](SEARCH_TOOL) meta-tool, which a
+/// list carries when some of its client's tools are in [`Mode::Search`]:
+/// input `{query, limit?, detail?}`, output `{total, returned, tools:
+/// [{name, title?, description, score, inputSchema?}]}`.
+///
+/// ```
+/// use toolschema_schema::project::{SEARCH_TOOL, search_tool};
+/// let search = search_tool().to_value();
+/// assert_eq!(search["name"], SEARCH_TOOL);
+/// assert_eq!(search["inputSchema"]["required"][0], "query");
+/// assert_eq!(search["inputSchema"]["properties"]["limit"]["maximum"], 32);
+/// ```
+pub fn search_tool() -> Json {
+    let mut query = described(
+        typed("string"),
+        "What you want to do, in a few words (for example \"refund an invoice\").",
+    );
+    query.insert("minLength", 1u64);
+    query.insert("maxLength", LONGEST_QUERY as u64);
+    let mut limit = described(typed("integer"), "How many tools to return at most.");
+    limit.insert("minimum", 1u64);
+    limit.insert("maximum", MOST_FOUND as u64);
+    limit.insert("default", DEFAULT_FOUND as u64);
+    let mut detail = described(
+        typed("string"),
+        "`brief`: each tool's name and description; `schema`: its input schema too, so that it can be called at once.",
+    );
+    detail.insert("enum", vec![Json::from("brief"), Json::from("schema")]);
+    detail.insert("default", "brief");
+    let input = closed(
+        vec![("query", query), ("limit", limit), ("detail", detail)],
+        &["query"],
+    );
+    let mut score = typed("number");
+    score.insert("minimum", 0u64);
+    let found = closed(
+        vec![
+            ("name", typed("string")),
+            ("title", typed("string")),
+            ("description", typed("string")),
+            ("score", score),
+            ("inputSchema", typed("object")),
+        ],
+        &["name", "description", "score"],
+    );
+    let mut tools = described(typed("array"), "The tools found, best first.");
+    tools.insert("items", found);
+    let mut count = typed("integer");
+    count.insert("minimum", 0u64);
+    let output = closed(
+        vec![
+            (
+                "total",
+                described(count.clone(), "How many tools match the query."),
+            ),
+            (
+                "returned",
+                described(count, "How many of them are returned."),
+            ),
+            ("tools", tools),
+        ],
+        &["total", "returned", "tools"],
+    );
+    meta_descriptor(
+        SEARCH_TOOL,
+        "Finds the tools of this server that are not in this list, by what they do: the best matches first. Call a tool found by its name, after `discover_tool_schema` (or ask for detail `schema`).",
+        input,
+        output,
+    )
 }
 
 #[cfg(test)]

@@ -15,9 +15,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use bytes::Bytes;
 use serde_json::{Value, json};
-use toolschema_catalog::Snapshot;
+use toolschema_catalog::{MetaRefusal, Snapshot};
 use toolschema_runtime::call::{CallError, Caller, StructuredJson};
-use toolschema_runtime::project::{META_TOOL, Revision, apply_profile, meta_tool};
+use toolschema_runtime::project::Revision;
 
 use super::authenticated::Authenticated;
 use super::{json_response, refusal};
@@ -31,9 +31,8 @@ pub(super) async fn list(caller: Authenticated) -> Response {
 }
 
 pub(super) async fn schema(caller: Authenticated, Path(name): Path<String>) -> Response {
-    if name == META_TOOL && caller.view.has_meta_tool() {
-        let descriptor = apply_profile(meta_tool(), caller.view.profile());
-        return json_response(StatusCode::OK, descriptor.to_compact_string());
+    if let Some(descriptor) = caller.view.meta_descriptor(&name) {
+        return json_response(StatusCode::OK, descriptor);
     }
     match Snapshot::discover_in(&caller.view, &name, Revision::LATEST) {
         Ok(descriptor) => json_response(StatusCode::OK, descriptor.to_string()),
@@ -78,8 +77,35 @@ pub(super) async fn call(
             }
         }
     };
-    if name == META_TOOL && caller.view.has_meta_tool() {
-        return discover(&caller, &arguments);
+    if let Some(answered) = caller.view.call_meta(&name, &arguments, Revision::LATEST) {
+        return match answered {
+            Ok(answer) => json_response(
+                StatusCode::OK,
+                json!({"result": answer.structured}).to_string(),
+            ),
+            Err(unknown @ MetaRefusal::UnknownTool { .. }) => {
+                refusal(StatusCode::NOT_FOUND, "unknown_tool", &unknown.to_string())
+            }
+            Err(invalid) => {
+                let violations: Vec<Value> = match &invalid {
+                    MetaRefusal::InvalidArguments(violations) => violations
+                        .iter()
+                        .map(|v| json!({"path": v.path, "rule": v.rule, "message": v.message}))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                json_response(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    json!({
+                        "error": "invalid_arguments",
+                        "message": invalid.to_string(),
+                        "violations": violations,
+                        "omitted": 0,
+                    })
+                    .to_string(),
+                )
+            }
+        };
     }
     if caller.view.def_of(&name).is_none()
         && let Some(refused) = caller.lacks_scopes_for(&name)
@@ -141,34 +167,5 @@ pub(super) async fn call(
             "server_defect",
             &defect.to_string(),
         ),
-    }
-}
-
-/// `POST /v1/tools/discover_tool_schema/call`: the Full descriptor of the
-/// tool `{"name": ...}` names, as the meta-tool returns it over MCP.
-fn discover(caller: &Authenticated, arguments: &Value) -> Response {
-    let Some(target) = arguments.get("name").and_then(Value::as_str) else {
-        let violation = json!({
-            "path": "/name",
-            "rule": "required",
-            "message": "`/name` is required: the name of the tool whose schema to return (a string).",
-        });
-        return json_response(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            json!({
-                "error": "invalid_arguments",
-                "message": "the arguments break 1 rule:\n- `/name` is required: the name of the tool whose schema to return (a string).",
-                "violations": [violation],
-                "omitted": 0,
-            })
-            .to_string(),
-        );
-    };
-    match Snapshot::discover_in(&caller.view, target, Revision::LATEST) {
-        Ok(descriptor) => {
-            let descriptor: Value = serde_json::from_str(&descriptor).unwrap_or(Value::Null);
-            json_response(StatusCode::OK, json!({"result": descriptor}).to_string())
-        }
-        Err(refused) => refusal(StatusCode::NOT_FOUND, "unknown_tool", &refused.to_string()),
     }
 }

@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
-use toolschema_catalog::{ClientView, Snapshot};
+use toolschema_catalog::{ClientView, MetaRefusal};
 use toolschema_runtime::call::{CallError, Caller, LogLevel, StructuredJson};
-use toolschema_runtime::project::{META_TOOL, Mode, Profile};
+use toolschema_runtime::project::{Mode, Profile};
 use toolschema_text::shorten::shorten;
 
 use super::asking::{Round, input_requests};
@@ -102,25 +102,16 @@ impl Protocol {
                 None,
             )
         };
-        if name == META_TOOL {
-            if !client.has_meta_tool() {
-                return unknown(name);
-            }
-            let Some(target) = arguments.get("name").and_then(Value::as_str) else {
-                return self.tool_result(
-                    id,
-                    era,
-                    text("discover_tool_schema needs a tool \"name\" (a string)."),
-                    None,
-                    true,
-                );
-            };
-            return match Snapshot::discover_in(client, target, revision) {
-                Ok(descriptor) => {
-                    let value: Value = serde_json::from_str(&descriptor).unwrap_or(Value::Null);
-                    self.tool_result(id, era, text(&descriptor), Some(value), false)
+        if let Some(answered) = client.call_meta(name, &arguments, revision) {
+            return match answered {
+                Ok(answer) => {
+                    self.tool_result(id, era, text(&answer.text), Some(answer.structured), false)
                 }
-                Err(_) => unknown(target),
+                Err(MetaRefusal::UnknownTool { name }) => unknown(&name),
+                Err(invalid) => {
+                    let message = format!("The arguments for `{name}` were refused: {invalid}");
+                    self.tool_result(id, era, text(&message), None, true)
+                }
             };
         }
         let outcome = snapshot.call_in(client, name, arguments, caller).await;
@@ -319,7 +310,7 @@ impl Headers<'_> {
         // without its properties.
         let shown = client.profile() == Profile::Default;
         let def = tool
-            .filter(|tool| shown && client.mode_of(tool) != Some(Mode::Lazy))
+            .filter(|tool| shown && client.mode_of(tool).is_some_and(Mode::shows_arguments))
             .and_then(|tool| client.def_of(tool));
         def.map_or(Ok(()), |def| check_param_headers(def, arguments, self))
     }

@@ -521,3 +521,164 @@ fn the_list_changed_notification_is_valid() {
         conforms(version, "ToolListChangedNotification", &notification);
     }
 }
+
+/// The demo catalog with every toolset in search mode and every client in
+/// `profile`.
+fn searched(profile: &str) -> std::sync::Arc<Snapshot> {
+    let text = toolschema_test_support::in_search_mode(CATALOG_TOML, Some(profile));
+    Catalog::from_toml(toolschema_demo::registry(), &text, "search.toml")
+        .expect("the demo in search mode")
+        .snapshot()
+}
+
+/// `structuredContent` of a successful call, checked against the output
+/// schema its tool is listed with.
+fn structured(list: &Value, tool: &str, reply: &Value) -> Value {
+    assert_ne!(reply["result"]["isError"], true, "{reply}");
+    let listed = list["result"]["tools"]
+        .as_array()
+        .and_then(|tools| tools.iter().find(|t| t["name"] == tool))
+        .expect("listed");
+    let structured = reply["result"]["structuredContent"].clone();
+    let validator = jsonschema::validator_for(&listed["outputSchema"]).expect("compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&structured)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{tool}: {errors:?} in {structured}");
+    // The text block carries the same JSON.
+    let text: Value = serde_json::from_str(
+        reply["result"]["content"][0]["text"]
+            .as_str()
+            .expect("text"),
+    )
+    .expect("JSON text");
+    assert_eq!(text, structured);
+    structured
+}
+
+#[test]
+fn the_search_mode_speaks_every_version_in_every_profile() {
+    let server = protocol();
+    for profile in ["default", "openai-strict", "gemini"] {
+        let snapshot = searched(profile);
+        for version in HANDSHAKE.into_iter().chain([STATELESS_VERSION]) {
+            let at = format!("{profile} {version}");
+            let mut chat = Chat::new(&server);
+            let params = |params: Value| match version {
+                STATELESS_VERSION => stateless(params),
+                _ => params,
+            };
+            if version != STATELESS_VERSION {
+                let init = json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "suite", "version": "1"}});
+                chat.send(&snapshot, "acme-finance", request(1, "initialize", init))
+                    .expect("reply");
+                chat.send(
+                    &snapshot,
+                    "acme-finance",
+                    json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                );
+            }
+            let list = chat
+                .send(
+                    &snapshot,
+                    "acme-finance",
+                    request(2, "tools/list", params(json!({}))),
+                )
+                .expect("reply");
+            conforms(version, "ListToolsResult", &list["result"]);
+            assert_eq!(
+                tool_names(&list["result"]["tools"]),
+                ["discover_tool_schema", "search_tools"],
+                "{at}: only the meta-tools are listed"
+            );
+            let call = |chat: &mut Chat<'_>, id: u64, name: &str, arguments: Value| {
+                let reply = chat
+                    .send(
+                        &snapshot,
+                        "acme-finance",
+                        request(
+                            id,
+                            "tools/call",
+                            params(json!({"name": name, "arguments": arguments})),
+                        ),
+                    )
+                    .expect("reply");
+                conforms(version, "CallToolResult", &reply["result"]);
+                reply
+            };
+            // What a client of the profile sends: strict sends every
+            // property, absent ones as null.
+            let mut arguments = json!({"query": "void an invoice", "limit": 2});
+            if profile == "openai-strict" {
+                arguments["detail"] = Value::Null;
+            }
+            let found = call(&mut chat, 3, "search_tools", arguments);
+            let found = structured(&list, "search_tools", &found);
+            assert_eq!(
+                found["tools"][0]["name"], "billing.void-invoice",
+                "{at}: {found}"
+            );
+            assert_eq!(found["returned"], 2, "{at}: {found}");
+            assert!(found["total"].as_u64() >= Some(2), "{at}: {found}");
+            assert!(found["tools"][0].get("inputSchema").is_none(), "brief");
+
+            let detailed = call(
+                &mut chat,
+                4,
+                "search_tools",
+                json!({"query": "invoice by id", "limit": 1, "detail": "schema"}),
+            );
+            let detailed = structured(&list, "search_tools", &detailed);
+            let name = detailed["tools"][0]["name"]
+                .as_str()
+                .expect("a tool")
+                .to_owned();
+            let described = call(
+                &mut chat,
+                5,
+                "discover_tool_schema",
+                json!({"names": [name, "billing.refund"]}),
+            );
+            let described = structured(&list, "discover_tool_schema", &described);
+            assert_eq!(described["tools"][0]["name"], name);
+            assert_eq!(described["tools"][1]["name"], "billing.refund");
+            assert_eq!(
+                described["tools"][0]["inputSchema"], detailed["tools"][0]["inputSchema"],
+                "{at}: detail `schema` is the schema discovery gives"
+            );
+
+            // Found tools are called by name, validated against their own
+            // schema.
+            let paid = call(
+                &mut chat,
+                6,
+                "billing.get-invoice",
+                json!({"invoice_id": PAID}),
+            );
+            assert_eq!(
+                paid["result"]["structuredContent"]["customer"], "cust-42",
+                "{at}: {paid}"
+            );
+            let refused = call(
+                &mut chat,
+                7,
+                "billing.get-invoice",
+                json!({"invoice_id": 7}),
+            );
+            assert_eq!(refused["result"]["isError"], true, "{at}: {refused}");
+            let bad = call(
+                &mut chat,
+                8,
+                "search_tools",
+                json!({"query": "", "limit": 99}),
+            );
+            assert_eq!(bad["result"]["isError"], true, "{at}: {bad}");
+            let text = bad["result"]["content"][0]["text"].as_str().unwrap_or("");
+            assert!(
+                text.contains("`/query` is empty") && text.contains("`/limit` must be"),
+                "{text}"
+            );
+        }
+    }
+}

@@ -272,3 +272,42 @@ pub fn post_mcp_all(
         messages,
     }
 }
+
+/// The catalog configuration `text` with every toolset in search mode
+/// (`mode = "search"`, per-tool overrides dropped) and, with `profile`,
+/// every client in that dialect.
+pub fn in_search_mode(text: &str, profile: Option<&str>) -> String {
+    let mut out = String::with_capacity(text.len() + 256);
+    let mut section = "";
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("[[") || trimmed.starts_with('[') {
+            section = if trimmed.starts_with("[[toolset]]") {
+                "toolset"
+            } else if trimmed.starts_with("[[client]]") {
+                "client"
+            } else {
+                ""
+            };
+        }
+        let key = trimmed.split([' ', '=']).next().unwrap_or("");
+        let replaced = match section {
+            "toolset" => key == "mode" || key == "modes",
+            "client" => key == "profile" && profile.is_some(),
+            _ => false,
+        };
+        if replaced {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+        if key == "tenant" {
+            match (section, profile) {
+                ("toolset", _) => out.push_str("mode = \"search\"\n"),
+                ("client", Some(profile)) => out.push_str(&format!("profile = \"{profile}\"\n")),
+                _ => {}
+            }
+        }
+    }
+    out
+}

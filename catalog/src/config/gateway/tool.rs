@@ -22,7 +22,7 @@ use crate::gateway::{
 };
 use crate::rules::Status;
 use toolschema_runtime::model::{Annotations, Node, Ref, Text, ToolDef};
-use toolschema_runtime::project::META_TOOL;
+use toolschema_runtime::project::{META_TOOL, SEARCH_TOOL};
 
 /// Checks the gateway tools; `taken` says whether a name is a registered
 /// tool's. `kept` are tools checked before and kept as they are (a
@@ -43,11 +43,11 @@ pub(in crate::config) fn check_gateway_tools(
         let at = format!("gateway_tool[{i}]");
         let name = raw.name.get_ref();
         let mut usable = true;
-        if !is_tool_name(name) || name == META_TOOL {
+        if !is_tool_name(name) || name == META_TOOL || name == SEARCH_TOOL {
             p.at(
                 raw.name.span(),
                 format!("{at}.name"),
-                format!("`{name}` cannot name a tool: use 1 to 128 letters, digits, `_`, `.` or `-` (and not `{META_TOOL}`)"),
+                format!("`{name}` cannot name a tool: use 1 to 128 letters, digits, `_`, `.` or `-` (and not `{META_TOOL}` or `{SEARCH_TOOL}`)"),
             );
             usable = false;
         } else if taken(name) {

@@ -1,0 +1,375 @@
+//! The search mode: tools not listed but found by `search_tools`, described
+//! by `discover_tool_schema` (one name or several) and called by name; each
+//! client searches only what it may see, the same query always gives the
+//! same answer, and an index is shared where views are equal.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use toolschema::call::CallError;
+use toolschema::catalog::search::name_words;
+use toolschema::catalog::{Catalog, MetaRefusal, Snapshot};
+use toolschema::project::{META_TOOL, Mode, Revision, SEARCH_TOOL};
+use toolschema_demo::{CATALOG_TOML, registry};
+use toolschema_test_support::in_search_mode;
+
+use crate::calls::block_on;
+
+fn catalog(text: &str) -> Catalog {
+    Catalog::from_toml(registry(), text, "search.toml").expect("checks")
+}
+
+/// The demo with every toolset in search mode.
+fn all_searched() -> Catalog {
+    catalog(&in_search_mode(CATALOG_TOML, None))
+}
+
+/// `search_tools` as `client` calls it: the structured answer.
+fn search(snapshot: &Snapshot, client: &str, arguments: Value) -> Value {
+    let view = snapshot.client(client).expect("a client");
+    view.call_meta(SEARCH_TOOL, &arguments, Revision::LATEST)
+        .expect("the list carries search_tools")
+        .expect("answered")
+        .structured
+}
+
+fn names(found: &Value) -> Vec<String> {
+    found["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|tool| tool["name"].as_str().expect("a name").to_owned())
+        .collect()
+}
+
+/// Every query the suite tries: each demo tool's description, and its
+/// name as words, whoever sees it.
+fn queries() -> Vec<String> {
+    let registry = registry();
+    registry
+        .tools()
+        .flat_map(|def| [def.description.to_string(), name_words(&def.name)])
+        .collect()
+}
+
+#[test]
+fn a_toolset_or_a_single_tool_in_search_mode_is_found_not_listed_and_still_called() {
+    // globex's toolset in search mode; in acme's billing toolset, only the
+    // refund.
+    let text = CATALOG_TOML
+        .replace(
+            "mode = \"lazy\"\ntools = [\"support.open-ticket\"",
+            "mode = \"search\"\ntools = [\"support.open-ticket\"",
+        )
+        .replace(
+            "tools = [\"billing.get-invoice\", \"billing.list-invoices\", \"billing.void-invoice\", \"billing.refund\"]",
+            "tools = [\"billing.get-invoice\", \"billing.list-invoices\", \"billing.void-invoice\", \"billing.refund\"]\nmodes = { \"billing.refund\" = \"search\" }",
+        );
+    let snapshot = catalog(&text).snapshot();
+
+    let finance = snapshot.client("acme-finance").expect("client");
+    assert_eq!(
+        finance.names(),
+        [
+            "billing.get-invoice",
+            "billing.list-invoices",
+            "billing.void-invoice",
+            META_TOOL,
+            SEARCH_TOOL
+        ],
+        "the refund is not listed; both meta-tools are"
+    );
+    assert_eq!(finance.mode_of("billing.refund"), Some(Mode::Search));
+    let list: Value = serde_json::from_str(finance.list_json(Revision::LATEST)).expect("JSON");
+    assert!(!list.to_string().contains("billing.refund"));
+    // Only the tools in search mode are searched: the listed ones are in
+    // the list already.
+    let found = search(
+        &snapshot,
+        "acme-finance",
+        json!({"query": "refund a paid invoice"}),
+    );
+    assert_eq!(names(&found), ["billing.refund"]);
+    assert_eq!(
+        (found["total"].clone(), found["returned"].clone()),
+        (json!(1), json!(1))
+    );
+    let hit = &found["tools"][0];
+    assert!(
+        hit["score"].as_f64().is_some_and(|score| score > 0.0),
+        "{hit}"
+    );
+    assert!(
+        hit["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("efund")),
+        "{hit}"
+    );
+
+    // Called by name, validated against its own schema.
+    let refused = block_on(snapshot.call("acme-finance", "billing.refund", json!({"amount": "x"})));
+    assert!(
+        matches!(refused, Err(CallError::InvalidArguments(_))),
+        "{refused:?}"
+    );
+    // ... and only by a client that sees it.
+    let hidden = block_on(snapshot.call("globex-support", "billing.refund", json!({})));
+    assert!(
+        matches!(hidden, Err(CallError::UnknownTool { .. })),
+        "{hidden:?}"
+    );
+
+    let support = snapshot.client("globex-support").expect("client");
+    assert_eq!(support.names(), [META_TOOL, SEARCH_TOOL]);
+    let found = search(
+        &snapshot,
+        "globex-support",
+        json!({"query": "open a new support ticket"}),
+    );
+    assert_eq!(names(&found)[0], "support.open-ticket");
+
+    // A client without tools in search mode has no `search_tools`.
+    let analyst = snapshot.client("acme-analyst").expect("client");
+    assert!(!analyst.has_search_tool());
+    assert!(
+        analyst
+            .call_meta(SEARCH_TOOL, &json!({"query": "x"}), Revision::LATEST)
+            .is_none()
+    );
+}
+
+#[test]
+fn discovery_takes_several_names_where_tools_are_searched_and_refuses_what_is_hidden() {
+    let snapshot = all_searched().snapshot();
+    let view = snapshot.client("acme-finance").expect("client");
+    let describe = |arguments: Value| view.call_meta(META_TOOL, &arguments, Revision::LATEST);
+    let answer = describe(json!({"names": ["billing.refund", "billing.get-invoice"]}))
+        .expect("listed")
+        .expect("answered");
+    let tools = answer.structured["tools"].as_array().expect("tools");
+    assert_eq!(tools.len(), 2);
+    for (tool, name) in tools.iter().zip(["billing.refund", "billing.get-invoice"]) {
+        let full: Value = serde_json::from_str(
+            &Snapshot::discover_in(view, name, Revision::LATEST).expect("seen"),
+        )
+        .expect("JSON");
+        assert_eq!(tool, &full, "each the Full descriptor, in the order asked");
+    }
+    let one = describe(json!({"name": "billing.refund"}))
+        .expect("listed")
+        .expect("answered");
+    assert_eq!(one.structured, tools[0]);
+    // A tool of another tenant is unknown, exactly as a missing one.
+    for name in ["support.open-ticket", "no.such-tool"] {
+        let refused = describe(json!({"names": ["billing.refund", name]})).expect("listed");
+        assert_eq!(
+            refused,
+            Err(MetaRefusal::UnknownTool {
+                name: name.to_owned()
+            })
+        );
+    }
+    for (arguments, path, rule) in [
+        (json!({}), "/name", "required"),
+        (json!({"names": []}), "/names", "minItems"),
+        (json!({"names": ["a", "a"]}), "/names", "uniqueItems"),
+        (json!({"names": "billing.refund"}), "/names", "type"),
+        (json!({"name": "x", "names": ["y"]}), "/names", "not"),
+        (
+            json!({"name": "x", "other": 1}),
+            "/other",
+            "additionalProperties",
+        ),
+    ] {
+        let Some(Err(MetaRefusal::InvalidArguments(violations))) = describe(arguments.clone())
+        else {
+            panic!("{arguments} refused as invalid");
+        };
+        assert_eq!(
+            (violations[0].path.as_str(), violations[0].rule),
+            (path, rule),
+            "{arguments}"
+        );
+    }
+    // Where nothing is searched, the meta-tool takes one name, as it
+    // advertises.
+    let demo = toolschema_demo::catalog().snapshot();
+    let assistant = demo.client("acme-assistant").expect("client");
+    let refused = assistant
+        .call_meta(
+            META_TOOL,
+            &json!({"names": ["billing.get-invoice"]}),
+            Revision::LATEST,
+        )
+        .expect("listed");
+    assert!(
+        matches!(&refused, Err(MetaRefusal::InvalidArguments(v)) if v[0].rule == "additionalProperties"),
+        "{refused:?}"
+    );
+}
+
+#[test]
+fn a_client_finds_only_the_tools_it_may_see() {
+    let snapshot = all_searched().snapshot();
+    let queries = queries();
+    let mut hits = 0;
+    for view in snapshot.clients() {
+        let own: Vec<&str> = view.tools().map(|(def, _)| &*def.name).collect();
+        for query in &queries {
+            let found = search(&snapshot, view.id(), json!({"query": query, "limit": 32}));
+            for name in names(&found) {
+                assert!(
+                    own.contains(&name.as_str()),
+                    "{} found {name}, which it does not see, for {query:?}",
+                    view.id()
+                );
+                hits += 1;
+            }
+            assert!(found["total"].as_u64() <= Some(own.len() as u64));
+        }
+    }
+    assert!(hits > 100, "the queries find something: {hits}");
+    // globex's support agent asked for billing finds no billing tool.
+    let found = search(
+        &snapshot,
+        "globex-support",
+        json!({"query": "void a paid invoice"}),
+    );
+    assert!(
+        names(&found)
+            .iter()
+            .all(|name| name.starts_with("support.")),
+        "{found}"
+    );
+}
+
+#[test]
+fn a_token_searches_only_the_toolsets_its_scopes_unlock() {
+    let text = r#"
+[authorization]
+issuer = "https://issuer.example"
+resource = "http://localhost/mcp"
+tenant_claim = "tenant"
+algorithms = ["ES256"]
+
+[[tenant]]
+id = "acme"
+
+[[client]]
+id = "finance"
+tenant = "acme"
+oauth_client_ids = ["finance-app"]
+toolsets = ["reading", "invoices"]
+
+[[toolset]]
+id = "reading"
+tenant = "acme"
+mode = "search"
+tools = ["billing.list-invoices"]
+
+[[toolset]]
+id = "invoices"
+tenant = "acme"
+mode = "search"
+tools = ["billing.get-invoice", "billing.void-invoice"]
+scopes = ["invoices:write"]
+"#;
+    let snapshot = catalog(text).snapshot();
+    let view = snapshot.client("finance").expect("client");
+    let query = json!({"query": "invoice", "limit": 32});
+    let all = view
+        .call_meta(SEARCH_TOOL, &query, Revision::LATEST)
+        .expect("listed")
+        .expect("answered");
+    assert_eq!(all.structured["total"], 3);
+    let narrowed = snapshot.view_for_scopes(view, &[]);
+    let some = narrowed
+        .call_meta(SEARCH_TOOL, &query, Revision::LATEST)
+        .expect("listed")
+        .expect("answered");
+    assert_eq!(names(&some.structured), ["billing.list-invoices"]);
+}
+
+#[test]
+fn the_same_query_gives_the_same_answer_ordered_by_score_then_name() {
+    let first = all_searched().snapshot();
+    let second = all_searched().snapshot();
+    for view in first.clients() {
+        for query in queries() {
+            let arguments = json!({"query": query, "limit": 32, "detail": "schema"});
+            let answer = search(&first, view.id(), arguments.clone());
+            assert_eq!(answer, search(&second, view.id(), arguments), "{query}");
+            let tools = answer["tools"].as_array().expect("tools");
+            for pair in tools.windows(2) {
+                let key = |tool: &Value| {
+                    (
+                        -tool["score"].as_f64().unwrap_or(0.0),
+                        tool["name"].to_string(),
+                    )
+                };
+                assert!(key(&pair[0]) <= key(&pair[1]), "{query}: {pair:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_index_is_kept_when_a_change_leaves_its_view_alone() {
+    let catalog = all_searched();
+    let before = catalog.snapshot();
+    let query = json!({"query": "support ticket", "limit": 32});
+    let answer = search(&before, "globex-support", query.clone());
+    // acme's reports toolset changes; globex's view does not.
+    let text = in_search_mode(CATALOG_TOML, None).replace(
+        "tools = [\"billing.statement-chart\", \"billing.close-period\", \"billing.open-balances\"]",
+        "tools = [\"billing.statement-chart\", \"billing.open-balances\"]",
+    );
+    let config =
+        toolschema::catalog::Config::from_toml(&text, "search.toml", &registry()).expect("checks");
+    catalog.reload(&config);
+    let after = catalog.snapshot();
+    // The list and the index live together: one `Arc` kept is both kept.
+    let list = |snapshot: &Snapshot| {
+        snapshot
+            .client("globex-support")
+            .map(|v| v.list_json(Revision::LATEST).clone())
+    };
+    assert!(Arc::ptr_eq(
+        &list(&before).expect("list"),
+        &list(&after).expect("list")
+    ));
+    assert_eq!(search(&after, "globex-support", query), answer);
+    let analyst = search(
+        &after,
+        "acme-analyst",
+        json!({"query": "close the period", "limit": 32}),
+    );
+    assert!(
+        !names(&analyst).contains(&"billing.close-period".to_owned()),
+        "{analyst}"
+    );
+}
+
+#[test]
+fn search_mode_is_a_mode_of_the_configuration_and_its_name_is_reserved() {
+    let text = CATALOG_TOML.replace("mode = \"lazy\"", "mode = \"searching\"");
+    let problems = Catalog::from_toml(registry(), &text, "search.toml")
+        .expect_err("an unknown mode")
+        .to_string();
+    assert!(
+        problems
+            .contains("unknown mode `searching`; use full, data-structure-only, lazy or search"),
+        "{problems}"
+    );
+    let text = CATALOG_TOML.replace(
+        "tools = [\"support.open-ticket\"",
+        "tools = [\"search_tools\", \"support.open-ticket\"",
+    );
+    let problems = Catalog::from_toml(registry(), &text, "search.toml")
+        .expect_err("a reserved name")
+        .to_string();
+    assert!(
+        problems.contains("`search_tools` is reserved: the catalog adds it where it is needed"),
+        "{problems}"
+    );
+}
