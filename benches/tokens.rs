@@ -316,35 +316,50 @@ fn generated(tools: usize) -> (String, Vec<String>) {
     let mut text =
         String::from("[[downstream]]\nid = \"api\"\nbase_url = \"https://api.example.com/v1\"\n");
     let mut names = Vec::new();
-    'out: for domain in DOMAINS {
-        for resource in RESOURCES {
-            for (verb, description) in VERBS {
-                if names.len() == tools {
-                    break 'out;
+    // Past the 720 combinations, the domains again as other units
+    // (`billing2.invoices.get`).
+    'out: for round in 0.. {
+        for domain in DOMAINS {
+            for resource in RESOURCES {
+                for (verb, description) in VERBS {
+                    if names.len() == tools {
+                        break 'out;
+                    }
+                    let name = match round {
+                        0 => format!("{domain}.{resource}.{verb}"),
+                        n => format!("{domain}{}.{resource}.{verb}", n + 1),
+                    };
+                    let singular = resource.trim_end_matches('s');
+                    let description = description.replace(
+                        "{r}",
+                        if verb == "list" || verb == "search" {
+                            resource
+                        } else {
+                            singular
+                        },
+                    );
+                    tool(&mut text, &name, verb, resource, &description, &mut seed);
+                    names.push(name);
                 }
-                let name = format!("{domain}.{resource}.{verb}");
-                let singular = resource.trim_end_matches('s');
-                let description = description.replace(
-                    "{r}",
-                    if verb == "list" || verb == "search" {
-                        resource
-                    } else {
-                        singular
-                    },
-                );
-                tool(&mut text, &name, verb, resource, &description, &mut seed);
-                names.push(name);
             }
         }
     }
     (text, names)
 }
 
-/// Three clients, one per mode, each seeing `names`.
+/// The modes measured, by configuration name and by name in the table.
+const MODES: [(&str, &str); 4] = [
+    ("full", "Full"),
+    ("data-structure-only", "DataStructureOnly"),
+    ("lazy", "Lazy"),
+    ("search", "Search"),
+];
+
+/// Four clients, one per mode, each seeing `names`.
 fn clients(names: &[String]) -> String {
     let list: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
     let mut text = String::from("[[tenant]]\nid = \"t\"\n");
-    for mode in ["full", "data-structure-only", "lazy"] {
+    for (mode, _) in MODES {
         let _ = write!(
             text,
             "\n[[toolset]]\nid = \"{mode}\"\ntenant = \"t\"\nmode = \"{mode}\"\ntools = [{}]\n\n[[client]]\nid = \"{mode}\"\ntenant = \"t\"\ntoolsets = [\"{mode}\"]\n",
@@ -358,12 +373,49 @@ fn costs(registry: Registry, text: &str, tokenizer: &Tokenizer) -> Vec<ClientCos
     let catalog = Catalog::from_toml(registry, text, "tokens.toml")
         .unwrap_or_else(|errors| panic!("{errors}"));
     let snapshot = catalog.snapshot();
-    ["full", "data-structure-only", "lazy"]
+    let costs = MODES
         .iter()
-        .map(|client| {
+        .map(|(client, _)| {
             client_cost(&snapshot, client, Revision::LATEST, tokenizer).expect("a client")
         })
-        .collect()
+        .collect();
+    search_round(&snapshot, tokenizer);
+    costs
+}
+
+/// What a search -> describe -> call round adds to a conversation, for the
+/// client in search mode: each tool found by its own description (the
+/// answers of `search_tools`, limit 8, brief, and of `discover_tool_schema`
+/// for the first found), averaged.
+fn search_round(snapshot: &toolschema::catalog::Snapshot, tokenizer: &Tokenizer) {
+    let view = snapshot.client("search").expect("the search client");
+    let (mut searches, mut describes, mut rounds) = (0, 0, 0);
+    for (def, _) in view.tools() {
+        let query = serde_json::json!({"query": &*def.description});
+        let found = view
+            .call_meta("search_tools", &query, Revision::LATEST)
+            .expect("listed")
+            .expect("answered");
+        let Some(first) = found.structured["tools"][0]["name"].as_str() else {
+            continue;
+        };
+        let described = view
+            .call_meta(
+                "discover_tool_schema",
+                &serde_json::json!({"name": first}),
+                Revision::LATEST,
+            )
+            .expect("listed")
+            .expect("answered");
+        searches += tokenizer.count(&query.to_string()) + tokenizer.count(&found.text);
+        describes += tokenizer.count(&described.text);
+        rounds += 1;
+    }
+    println!(
+        "search round ({rounds} queries): search_tools call and answer {:.0} tokens, discover_tool_schema answer {:.0} tokens",
+        searches as f64 / rounds as f64,
+        describes as f64 / rounds as f64
+    );
 }
 
 fn table(title: &str, costs: &[ClientCost]) {
@@ -372,7 +424,7 @@ fn table(title: &str, costs: &[ClientCost]) {
     println!("{title}: {tools} tools");
     println!("| mode | list tokens | per tool | list bytes | saving against Full |");
     println!("| --- | --- | --- | --- | --- |");
-    for (mode, cost) in ["Full", "DataStructureOnly", "Lazy"].iter().zip(costs) {
+    for ((_, mode), cost) in MODES.iter().zip(costs) {
         println!(
             "| {mode} | {} | {:.0} | {} | {:.1}% |",
             cost.list.tokens,
@@ -404,10 +456,12 @@ fn main() {
         &costs(toolschema_demo::registry(), &clients(&demo), &tokenizer),
     );
 
-    let (tools, names) = generated(GENERATED_TOOLS);
-    let text = format!("{}\n{tools}", clients(&names));
-    table(
-        "a generated catalog shaped like real APIs",
-        &costs(Registry::new(), &text, &tokenizer),
-    );
+    for size in [GENERATED_TOOLS, 1_000] {
+        let (tools, names) = generated(size);
+        let text = format!("{}\n{tools}", clients(&names));
+        table(
+            "a generated catalog shaped like real APIs",
+            &costs(Registry::new(), &text, &tokenizer),
+        );
+    }
 }
