@@ -134,6 +134,41 @@ fn pool(right: usize, size: usize, tools: usize, draw: &mut Draw) -> Vec<usize> 
     members
 }
 
+/// MetaTool's queries that need two tools (`multi_tool_queries.json`, or
+/// the file `TOOLSCHEMA_SEARCH_MULTI` names: `[{"query", "tool": [a, b]}]`)
+/// over the whole catalog: how often both are among the first 5 and 10,
+/// and how often at least one is among the first 5.
+fn two_tool_queries(whole: &Index) {
+    let file = data("TOOLSCHEMA_SEARCH_MULTI", "multi_tool_queries.json");
+    let Ok(text) = std::fs::read_to_string(&file) else {
+        return;
+    };
+    let queries: Vec<serde_json::Value> = serde_json::from_str(&text).expect("a JSON list");
+    let (mut both5, mut both10, mut one5, mut counted) = (0, 0, 0, 0);
+    for entry in &queries {
+        let (Some(query), Some(tools)) = (entry["query"].as_str(), entry["tool"].as_array()) else {
+            continue;
+        };
+        let ranks: Vec<Option<usize>> = tools
+            .iter()
+            .filter_map(|tool| tool.as_str())
+            .map(|tool| rank_of(whole, query, tool))
+            .collect();
+        let within = |k: usize| ranks.iter().filter(|r| r.is_some_and(|r| r <= k)).count();
+        counted += 1;
+        both5 += usize::from(within(5) == ranks.len());
+        both10 += usize::from(within(10) == ranks.len());
+        one5 += usize::from(within(5) > 0);
+    }
+    let share = |n: usize| 100.0 * n as f64 / counted.max(1) as f64;
+    println!(
+        "\ntwo-tool queries ({counted}, whole catalog): both within 5 {:.1}%, both within 10 {:.1}%, at least one within 5 {:.1}%",
+        share(both5),
+        share(both10),
+        share(one5)
+    );
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[at.min(sorted.len() - 1)]
@@ -208,6 +243,7 @@ fn main() {
         );
         println!("{}", ranks.row(&format!("pool of {size}")));
     }
+    two_tool_queries(&whole);
     latencies.sort_unstable();
     println!(
         "\nquery over {} tools: p50 {:.1?}, p99 {:.1?}",

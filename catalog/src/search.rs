@@ -34,9 +34,10 @@
 //! assert!(index.search("refunded invoices", 5).iter().any(|hit| hit.name == "billing.refund"));
 //! ```
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use bm25::{Embedder, EmbedderBuilder, Embedding, Language, Scorer};
+use bm25::{Embedder, EmbedderBuilder, Embedding, Language};
 use serde_json::Value;
 use toolschema_runtime::model::ToolDef;
 use toolschema_runtime::project::{Mode, Profile, project_tool_as};
@@ -134,17 +135,38 @@ impl Corpus {
     }
 
     /// An index of the tools at `members` (positions in the order they
-    /// were given; one out of range is left out).
+    /// were given; one out of range, or given twice, is left out).
     pub fn index(self: &Arc<Self>, members: impl IntoIterator<Item = usize>) -> Index {
-        let mut scorer = Scorer::new();
+        let mut postings: HashMap<u32, Vec<(u32, f32)>> = HashMap::new();
+        let mut documents = 0;
+        let mut taken = vec![false; self.embedded.len()];
         for member in members {
-            if let (Some(embedded), Ok(id)) = (self.embedded.get(member), u32::try_from(member)) {
-                scorer.upsert(&id, embedded.clone());
+            let (Some(embedded), Ok(id)) = (self.embedded.get(member), u32::try_from(member))
+            else {
+                continue;
+            };
+            if core::mem::replace(&mut taken[member], true) {
+                continue;
+            }
+            documents += 1;
+            let mut seen: Vec<u32> = Vec::with_capacity(embedded.len());
+            for token in embedded.iter() {
+                // A token met twice in one document counts once, with its
+                // first weight.
+                if seen.contains(&token.index) {
+                    continue;
+                }
+                seen.push(token.index);
+                postings
+                    .entry(token.index)
+                    .or_default()
+                    .push((id, token.value));
             }
         }
         Index {
             corpus: self.clone(),
-            scorer,
+            postings,
+            documents,
         }
     }
 
@@ -155,15 +177,25 @@ impl Corpus {
 }
 
 /// An index of some tools of a [`Corpus`], searched by a query.
+///
+/// Scores are BM25 as the `bm25` crate's `Scorer` computes them (each
+/// query word's inverse document frequency among the index's tools times
+/// its weight in the tool), kept as postings per word, so that a query
+/// visits only the tools that share a word with it, and only the best
+/// `limit` of them are sorted.
 pub struct Index {
     corpus: Arc<Corpus>,
-    scorer: Scorer<u32, u32>,
+    /// Each word's tools (positions in the corpus) and its weight in each.
+    postings: HashMap<u32, Vec<(u32, f32)>>,
+    /// How many tools the index holds.
+    documents: usize,
 }
 
 impl core::fmt::Debug for Index {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Index")
             .field("corpus", &self.corpus)
+            .field("tools", &self.documents)
             .finish_non_exhaustive()
     }
 }
@@ -174,32 +206,74 @@ impl Index {
         Arc::new(Corpus::new(tools, Weights::default())).index_all()
     }
 
+    /// How many tools it holds.
+    pub fn len(&self) -> usize {
+        self.documents
+    }
+
+    /// Whether it holds no tool.
+    pub fn is_empty(&self) -> bool {
+        self.documents == 0
+    }
+
     /// The `limit` tools that match `query` best, best first (equal
     /// scores by name); tools that share no word with the query are not
     /// returned.
     pub fn search(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
-        let mut hits = self.matches(query);
-        hits.truncate(limit);
-        hits
+        self.top(query, limit).1
     }
 
     /// Every tool that matches `query`, best first (equal scores by name).
     pub fn matches(&self, query: &str) -> Vec<Hit<'_>> {
+        self.top(query, usize::MAX).1
+    }
+
+    /// How many tools match `query`, and the best `limit` of them, best
+    /// first (equal scores by name).
+    pub fn top(&self, query: &str, limit: usize) -> (usize, Vec<Hit<'_>>) {
         let embedded = self.corpus.embedder.embed(query);
-        let mut hits: Vec<Hit<'_>> = self
-            .scorer
-            .matches(&embedded)
+        let mut scores = vec![0f32; self.corpus.len()];
+        let mut touched: Vec<u32> = Vec::new();
+        let documents = self.documents as f32;
+        // Word by word, in the query's order, as the crate's scorer adds
+        // them up: the same sums, to the bit.
+        for token in embedded.indices() {
+            let Some(postings) = self.postings.get(token) else {
+                continue;
+            };
+            let frequency = postings.len() as f32;
+            let idf = (1f32 + (documents - frequency + 0.5) / (frequency + 0.5)).ln();
+            for &(document, weight) in postings {
+                let Some(score) = scores.get_mut(document as usize) else {
+                    continue;
+                };
+                if *score == 0.0 {
+                    touched.push(document);
+                }
+                *score += idf * weight;
+            }
+        }
+        let mut hits: Vec<Hit<'_>> = touched
             .into_iter()
-            .filter_map(|scored| {
-                let name = self.corpus.names.get(usize::try_from(scored.id).ok()?)?;
+            .filter_map(|document| {
                 Some(Hit {
-                    name,
-                    score: scored.score,
+                    name: self.corpus.names.get(document as usize)?,
+                    score: scores[document as usize],
                 })
             })
             .collect();
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.name.cmp(b.name)));
-        hits
+        let total = hits.len();
+        let order =
+            |a: &Hit<'_>, b: &Hit<'_>| b.score.total_cmp(&a.score).then_with(|| a.name.cmp(b.name));
+        if limit < hits.len() {
+            if limit == 0 {
+                return (total, Vec::new());
+            }
+            hits.select_nth_unstable_by(limit - 1, order);
+            hits.truncate(limit);
+        }
+        hits.sort_by(order);
+        (total, hits)
     }
 }
 
@@ -334,6 +408,64 @@ mod tests {
             hits.iter().map(|h| h.name).collect::<Vec<_>>(),
             ["mail.read"]
         );
+    }
+
+    #[test]
+    fn scores_are_those_of_the_crates_own_scorer_to_the_bit() {
+        let words = [
+            "invoice", "refund", "ticket", "weather", "city", "email", "send", "read", "paid",
+            "open", "close", "period", "report", "chart", "customer", "balance",
+        ];
+        // Documents of 3 to 17 words drawn in a fixed pattern, some words
+        // repeated: 60 of them, and a corpus larger than the index.
+        let tools: Vec<ToolDef> = (0..80)
+            .map(|i| {
+                let text: Vec<&str> = (0..3 + i % 15)
+                    .map(|j| words[(i * 7 + j * j * 3) % words.len()])
+                    .collect();
+                tool(&format!("tool.n{i}"), &text.join(" "))
+            })
+            .collect();
+        let corpus = Arc::new(Corpus::new(&tools, Weights::default()));
+        let members: Vec<usize> = (0..80).filter(|i| i % 4 != 0).collect();
+        let index = corpus.index(members.iter().copied());
+        let mut scorer = bm25::Scorer::<u32, u32>::new();
+        for &member in &members {
+            scorer.upsert(&(member as u32), corpus.embedded[member].clone());
+        }
+        let mut compared = 0;
+        for query in [
+            "refund a paid invoice",
+            "open ticket",
+            "weather in the city",
+            "chart chart report",
+            "nothing here",
+        ] {
+            let embedded = corpus.embedder.embed(query);
+            let mut expected: Vec<(String, u32)> = scorer
+                .matches(&embedded)
+                .into_iter()
+                .map(|scored| {
+                    (
+                        corpus.names[scored.id as usize].clone(),
+                        scored.score.to_bits(),
+                    )
+                })
+                .collect();
+            expected.sort();
+            let mut got: Vec<(String, u32)> = index
+                .matches(query)
+                .into_iter()
+                .map(|hit| (hit.name.to_owned(), hit.score.to_bits()))
+                .collect();
+            got.sort();
+            assert_eq!(got, expected, "{query}");
+            compared += got.len();
+            let (total, best) = index.top(query, 3);
+            assert_eq!(total, got.len());
+            assert_eq!(best, index.matches(query)[..total.min(3)]);
+        }
+        assert!(compared > 100, "{compared}");
     }
 
     #[test]

@@ -256,6 +256,45 @@ def test_listen_streams_list_changes_over_http_and_stdio():
         shutil.rmtree(directory)
 
 
+def test_search_mode_finds_describes_and_calls():
+    """A toolset in search mode: its tools are not listed; `search_tools`
+    finds them, `discover_tool_schema` describes several at once, and they
+    are called by name (the SDK checks each structured result against the
+    output schema listed for its tool)."""
+    directory = tempfile.mkdtemp()
+    config = pathlib.Path(directory) / "catalog.toml"
+    text = (ROOT / "examples" / "catalog.toml").read_text()
+    config.write_text(text.replace('mode = "lazy"\ntools = ["support.open-ticket"', 'mode = "search"\ntools = ["support.open-ticket"'))
+
+    async def main():
+        for mode in MODES:
+            async with Client(stdio("globex-support", "--config", str(config)), mode=mode) as client:
+                listed = await client.list_tools()
+                assert [t.name for t in listed.tools] == ["discover_tool_schema", "search_tools"], listed
+                found = await client.call_tool("search_tools", {"query": "open a new support ticket", "limit": 2})
+                assert not found.is_error, found
+                hits = found.structured_content
+                assert hits["tools"][0]["name"] == "support.open-ticket", hits
+                assert hits["returned"] == len(hits["tools"]) <= 2, hits
+                assert json.loads(found.content[0].text) == hits
+                names = [tool["name"] for tool in hits["tools"]]
+                described = await client.call_tool("discover_tool_schema", {"names": names})
+                assert [tool["name"] for tool in described.structured_content["tools"]] == names
+                schema = described.structured_content["tools"][0]["inputSchema"]
+                arguments = {"subject": "Printer on fire", "body": "It is on fire.", "priority": "urgent"}
+                jsonschema.validate(arguments, schema)
+                ticket = await client.call_tool("support.open-ticket", arguments)
+                assert not ticket.is_error, ticket
+                assert ticket.structured_content["number"] == 1001
+                hidden = await client.call_tool("search_tools", {"query": "refund a paid invoice"})
+                assert all(tool["name"].startswith("support.") for tool in hidden.structured_content["tools"])
+
+    try:
+        asyncio.run(main())
+    finally:
+        shutil.rmtree(directory)
+
+
 RESULTS = {
     "initialize": "InitializeResult",
     "tools/list": "ListToolsResult",

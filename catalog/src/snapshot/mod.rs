@@ -242,13 +242,10 @@ impl ClientView {
     /// best first (equal scores by name): how many match, and the first
     /// `limit` of them. Only this client's tools are indexed for it.
     pub fn search(&self, query: &str, limit: usize) -> (usize, Vec<Hit<'_>>) {
-        let Some(index) = &self.shared.search else {
-            return (0, Vec::new());
-        };
-        let mut hits = index.matches(query);
-        let total = hits.len();
-        hits.truncate(limit);
-        (total, hits)
+        match &self.shared.search {
+            Some(index) => index.top(query, limit),
+            None => (0, Vec::new()),
+        }
     }
 
     /// Each tool this client sees (the meta-tool aside), with its mode, in

@@ -479,6 +479,84 @@ fn a_revoked_key_loses_its_streams() {
 }
 
 #[test]
+fn search_tools_listed_over_rest_is_served_over_rest() {
+    let text = toolschema_test_support::in_search_mode(toolschema_demo::CATALOG_TOML, None);
+    let server = Server::new("billing", "1")
+        .registry(toolschema_demo::registry())
+        .catalog_toml(&text, "catalog.toml");
+    let (address, stop) = common::spawn(server);
+    let key = [("X-API-Key", ACME)];
+    let (status, list, _) = list_with(address, &key);
+    assert_eq!(status, 200);
+    let names: Vec<&str> = list["tools"]
+        .as_array()
+        .map(|tools| tools.iter().filter_map(|t| t["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(names, ["discover_tool_schema", "search_tools"]);
+    let mut stream = connect(address);
+    for meta in ["search_tools", "discover_tool_schema"] {
+        let (status, descriptor) =
+            exchange(&mut stream, "GET", &format!("/v1/tools/{meta}"), &key, b"");
+        assert_eq!(status, 200);
+        let descriptor: Value = serde_json::from_slice(&descriptor).expect("JSON");
+        let listed = list["tools"]
+            .as_array()
+            .and_then(|t| t.iter().find(|t| t["name"] == meta));
+        assert_eq!(
+            Some(&descriptor),
+            listed,
+            "the descriptor is the listed one"
+        );
+    }
+    let (status, found) = exchange(
+        &mut stream,
+        "POST",
+        "/v1/tools/search_tools/call",
+        &key,
+        br#"{"query": "refund a paid invoice", "limit": 3}"#,
+    );
+    assert_eq!(status, 200);
+    let found: Value = serde_json::from_slice(&found).expect("JSON");
+    assert_eq!(
+        found["result"]["tools"][0]["name"], "billing.refund",
+        "{found}"
+    );
+    assert_eq!(found["result"]["returned"], 3, "{found}");
+    let (status, refused) = exchange(
+        &mut stream,
+        "POST",
+        "/v1/tools/search_tools/call",
+        &key,
+        br#"{"query": "refund", "detail": "everything"}"#,
+    );
+    assert_eq!(status, 422);
+    let refused: Value = serde_json::from_slice(&refused).expect("JSON");
+    assert_eq!(refused["violations"][0]["path"], "/detail", "{refused}");
+    assert_eq!(refused["violations"][0]["rule"], "enum", "{refused}");
+    let (status, described) = exchange(
+        &mut stream,
+        "POST",
+        "/v1/tools/discover_tool_schema/call",
+        &key,
+        br#"{"names": ["billing.refund", "support.open-ticket"]}"#,
+    );
+    assert_eq!(
+        status, 404,
+        "another tenant's tool is unknown: {described:?}"
+    );
+    // A tool in search mode is called over REST by its name.
+    let (status, paid) = exchange(
+        &mut stream,
+        "POST",
+        "/v1/tools/billing.get-invoice/call",
+        &key,
+        br#"{"invoice_id": "0c1e55aa-0000-4000-8000-000000000001"}"#,
+    );
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&paid));
+    let _ = stop.send(());
+}
+
+#[test]
 fn the_meta_tool_listed_over_rest_is_served_over_rest() {
     let address = start_governed();
     let key = [("X-API-Key", "demo-acme-assistant-key")];

@@ -43,6 +43,48 @@ const FLIPPED_CONFIG = DEMO_CONFIG.replace(
   'mode = "full"\ntools = ["support.open-ticket", "support.search-tickets"]',
 );
 
+// The same catalog with Globex's toolset in search mode: its tools are not
+// listed, `search_tools` finds them.
+const SEARCH_CONFIG = DEMO_CONFIG.replace(
+  'mode = "lazy"\ntools = ["support.open-ticket", "support.search-tickets"]',
+  'mode = "search"\ntools = ["support.open-ticket", "support.search-tickets"]',
+);
+
+async function exerciseSearch(client) {
+  const listed = await client.listTools();
+  assert.deepEqual(
+    listed.tools.map((tool) => tool.name),
+    ["discover_tool_schema", "search_tools"],
+  );
+  // The SDK checks each structuredContent against the listed outputSchema.
+  const found = await client.callTool({
+    name: "search_tools",
+    arguments: { query: "open a new support ticket", limit: 2, detail: "schema" },
+  });
+  assert.ok(!found.isError, JSON.stringify(found));
+  const hits = found.structuredContent;
+  assert.equal(hits.tools[0].name, "support.open-ticket");
+  assert.equal(hits.returned, hits.tools.length);
+  assert.deepEqual(JSON.parse(found.content[0].text), hits);
+  assert.equal(hits.tools[0].inputSchema.type, "object");
+  const names = hits.tools.map((tool) => tool.name);
+  const described = await client.callTool({ name: "discover_tool_schema", arguments: { names } });
+  assert.deepEqual(
+    described.structuredContent.tools.map((tool) => tool.name),
+    names,
+  );
+  assert.deepEqual(described.structuredContent.tools[0].inputSchema, hits.tools[0].inputSchema);
+  const ticket = await client.callTool({
+    name: "support.open-ticket",
+    arguments: { subject: "Printer on fire", body: "It is on fire.", priority: "urgent" },
+  });
+  assert.ok(!ticket.isError, JSON.stringify(ticket));
+  assert.equal(ticket.structuredContent.number, 1001);
+  const refused = await client.callTool({ name: "search_tools", arguments: { query: "", limit: 99 } });
+  assert.equal(refused.isError, true);
+  assert.ok(refused.content[0].text.includes("/limit"), refused.content[0].text);
+}
+
 function newClient() {
   return new Client({ name: "toolschema-ts-test", version: "1.0.0" }, { capabilities: {} });
 }
@@ -234,6 +276,17 @@ describe("stdio", () => {
 
   test("progress, an image, and a question to the user", async () => {
     await exerciseAnalyst(stdio("acme-analyst"), { progressMayBeLost: true });
+  });
+
+  test("search mode: found, described and called", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "toolschema-ts-"));
+    const config = join(directory, "catalog.toml");
+    writeFileSync(config, SEARCH_CONFIG);
+    try {
+      await withClient(stdio("globex-support", "--config", config), exerciseSearch);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   test("list_changed after the configuration file changes", async () => {
