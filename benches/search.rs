@@ -261,7 +261,13 @@ fn main() {
                 .map(move |(name, about)| tool(&format!("{name}.{copy}"), about))
         })
         .collect();
+    let started = Instant::now();
     let large = Arc::new(Corpus::new(&many, weights)).index_all();
+    println!(
+        "\nindex of {} tools built in {:.1?}",
+        many.len(),
+        started.elapsed()
+    );
     let mut latencies: Vec<Duration> = queries
         .iter()
         .step_by(8)

@@ -326,15 +326,15 @@ fn serve_store(
             .await
             .map_err(|e| e.to_string())?;
         tracing::info!(database = %store.database(), revision = loaded.revision, "catalog store loaded");
-        let revision = loaded.revision;
+        let (revision, records) = (loaded.revision, loaded.records);
         server = server.catalog_config(loaded.config);
         if stdio {
             let service = std::sync::Arc::new(server.build().map_err(|e| e.to_string())?);
-            let _following = store.follow(service.catalog().clone(), revision);
+            let _following = store.follow_from(service.catalog().clone(), revision, records);
             return service.serve_stdio().await.map_err(|e| e.to_string());
         }
         let http = server.bind_http(bind).await.map_err(|e| e.to_string())?;
-        let _following = admin::follow(&store, &http, revision, admin_bind).await?;
+        let _following = admin::follow(&store, &http, (revision, records), admin_bind).await?;
         announce(&http, "toolschema");
         http.run().await.map_err(|e| e.to_string())
     })

@@ -97,7 +97,12 @@ impl Drop for Follower {
 }
 
 impl Follower {
-    pub(crate) fn start(store: Store, catalog: Arc<Catalog>, revision: i64) -> Follower {
+    pub(crate) fn start(
+        store: Store,
+        catalog: Arc<Catalog>,
+        revision: i64,
+        records: Option<Records>,
+    ) -> Follower {
         let health = Arc::new(Mutex::new(FollowerHealth {
             connected: false,
             revision,
@@ -107,7 +112,20 @@ impl Follower {
             full_reads: 0,
             change_reads: 0,
         }));
-        let task = tokio::spawn(follow(store, catalog, health.clone(), Timing::default()));
+        // The records the catalog was built from, when given: the first
+        // connection catches up from them instead of reading every record.
+        let held = records.map(|records| Held {
+            revision,
+            records,
+            config: catalog.snapshot().config().cloned(),
+        });
+        let task = tokio::spawn(follow(
+            store,
+            catalog,
+            health.clone(),
+            Timing::default(),
+            held,
+        ));
         Follower { health, task }
     }
 
@@ -128,10 +146,11 @@ async fn follow(
     catalog: Arc<Catalog>,
     health: Arc<Mutex<FollowerHealth>>,
     timing: Timing,
+    mut held: Option<Held>,
 ) {
     let mut wait = timing.retry_first;
     loop {
-        match session(&store, &catalog, &health, timing).await {
+        match session(&store, &catalog, &health, timing, held.take()).await {
             // Connected for a while, then lost: retry soon.
             Ok(lost) => {
                 tracing::warn!(
@@ -160,12 +179,17 @@ async fn follow(
 }
 
 /// One connection: listen, load, then follow notifications until the
-/// connection is lost (`Ok(why)`), or fail to start (`Err`).
+/// connection is lost (`Ok(why)`), or fail to start (`Err`). It catches up
+/// from `held`, the records of a revision it was handed, when it has them
+/// (the first connection of a replica that has just loaded them); a
+/// reconnection reads every record, since the notifications sent while it
+/// was away are lost.
 async fn session(
     store: &Store,
     catalog: &Arc<Catalog>,
     health: &Arc<Mutex<FollowerHealth>>,
     timing: Timing,
+    held: Option<Held>,
 ) -> Result<String, StoreError> {
     let mut config = store.config.clone();
     config
@@ -192,8 +216,9 @@ async fn session(
         h.disconnected_since.is_some() && h.problem.is_some()
     });
     // The records of the revision read last: what the change log's entries
-    // apply to. A new connection starts from a full read.
-    let mut held = None;
+    // apply to. Listening began before this first read, so nothing
+    // committed after it goes unheard.
+    let mut held = held;
     load(&mut client, catalog, health, &mut held, true).await?;
     update(health, |h| {
         h.connected = true;

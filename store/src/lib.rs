@@ -528,7 +528,21 @@ impl Store {
         catalog: std::sync::Arc<toolschema_catalog::Catalog>,
         revision: i64,
     ) -> Follower {
-        Follower::start(self.clone(), catalog, revision)
+        Follower::start(self.clone(), catalog, revision, None)
+    }
+
+    /// [`follow`](Self::follow), handing over the records `catalog` was
+    /// built from ([`Loaded::records`], at `revision`): the follower's first
+    /// connection catches up from them, through the change log, instead of
+    /// reading every record again (at 100,000 tools, most of a second of
+    /// a replica's start).
+    pub fn follow_from(
+        &self,
+        catalog: std::sync::Arc<toolschema_catalog::Catalog>,
+        revision: i64,
+        records: Records,
+    ) -> Follower {
+        Follower::start(self.clone(), catalog, revision, Some(records))
     }
 }
 

@@ -59,7 +59,11 @@ fn served(store: Store, loaded: Loaded) -> SocketAddr {
                 .registry(Registry::new())
                 .catalog_config(loaded.config);
             let http = server.bind_http("127.0.0.1:0").await.expect("binds");
-            let _follower = store.follow(http.service().catalog().clone(), loaded.revision);
+            let _follower = store.follow_from(
+                http.service().catalog().clone(),
+                loaded.revision,
+                loaded.records,
+            );
             send.send(http.local_addr()).expect("send");
             http.run_until(std::future::pending())
                 .await

@@ -69,7 +69,7 @@ pub async fn replica(store: &Store, registry: impl Fn() -> Registry) -> Replica 
         }
     });
     Replica {
-        _follower: store.follow(catalog.clone(), loaded.revision),
+        _follower: store.follow_from(catalog.clone(), loaded.revision, loaded.records),
         catalog,
         swaps,
     }

@@ -38,19 +38,99 @@ async fn at(follower: &Follower, revision: i64) -> FollowerHealth {
     }
 }
 
-#[test]
-fn a_replica_applies_the_change_log_and_reads_everything_after_a_gap() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .expect("runtime");
-    runtime.block_on(async {
-        let url = Postgres::shared().database();
-        let store = demo_store_at(&url).await;
-        let registry = toolschema_demo::registry();
-        let loaded = store.load(&registry).await.expect("loads");
-        let catalog = Arc::new(Catalog::from_config(toolschema_demo::registry(), &loaded.config));
+        .expect("runtime")
+}
+
+/// A demo store in a new database, loaded, and a catalog built from it.
+struct Demo {
+    url: String,
+    store: toolschema_store::Store,
+    registry: toolschema::call::Registry,
+    loaded: toolschema_store::Loaded,
+    catalog: Arc<Catalog>,
+}
+
+async fn demo() -> Demo {
+    let url = Postgres::shared().database();
+    let store = demo_store_at(&url).await;
+    let registry = toolschema_demo::registry();
+    let loaded = store.load(&registry).await.expect("loads");
+    let catalog = Arc::new(Catalog::from_config(
+        toolschema_demo::registry(),
+        &loaded.config,
+    ));
+    Demo {
+        url,
+        store,
+        registry,
+        loaded,
+        catalog,
+    }
+}
+
+#[test]
+fn a_replica_handed_the_records_it_loaded_reads_none_again() {
+    runtime().block_on(async {
+        let Demo {
+            store,
+            registry,
+            loaded,
+            catalog,
+            ..
+        } = demo().await;
+        // A change lands between the load and the follower's connection:
+        // caught up from the log, from the records handed over.
+        let applied = store
+            .apply(
+                "ops",
+                Action::Deactivate {
+                    toolset: "globex-support".into(),
+                },
+                &registry,
+            )
+            .await
+            .expect("applies");
+        let follower = store.follow_from(catalog.clone(), loaded.revision, loaded.records);
+        let health = at(&follower, applied.revision).await;
+        assert_eq!(
+            (health.full_reads, health.change_reads),
+            (0, 1),
+            "{health:?}"
+        );
+        let applied = store
+            .apply(
+                "ops",
+                Action::Activate {
+                    toolset: "globex-support".into(),
+                },
+                &registry,
+            )
+            .await
+            .expect("applies");
+        let health = at(&follower, applied.revision).await;
+        assert_eq!(
+            (health.full_reads, health.change_reads),
+            (0, 2),
+            "{health:?}"
+        );
+        let fresh = store.load(&registry).await.expect("loads");
+        let expected = served(&Snapshot::build(
+            Arc::new(toolschema_demo::registry()),
+            &fresh.config,
+        ));
+        assert_eq!(served(&catalog.snapshot()), expected);
+    });
+}
+
+#[test]
+fn a_replica_applies_the_change_log_and_reads_everything_after_a_gap() {
+    runtime().block_on(async {
+        let Demo { url, store, registry, loaded, catalog } = demo().await;
         let follower = store.follow(catalog.clone(), loaded.revision);
         let started = at(&follower, loaded.revision).await;
         assert_eq!((started.full_reads, started.change_reads), (1, 0));

@@ -188,7 +188,10 @@ struct Replica {
     follower: Follower,
 }
 
-async fn replica(store: &Store) -> Replica {
+/// A replica loaded now; replica `n` of an odd number is handed the
+/// records it loaded (`Store::follow_from`), the others read them again
+/// when they connect.
+async fn replica(store: &Store, n: usize) -> Replica {
     let loaded = store
         .load(&toolschema_demo::registry())
         .await
@@ -197,7 +200,10 @@ async fn replica(store: &Store) -> Replica {
         toolschema_demo::registry(),
         &loaded.config,
     ));
-    let follower = store.follow(catalog.clone(), loaded.revision);
+    let follower = match n % 2 {
+        1 => store.follow_from(catalog.clone(), loaded.revision, loaded.records),
+        _ => store.follow(catalog.clone(), loaded.revision),
+    };
     Replica { catalog, follower }
 }
 
@@ -221,8 +227,8 @@ proptest! {
                 .expect("connects");
             tokio::spawn(connection);
             let mut replicas = Vec::new();
-            for _ in 0..3 {
-                replicas.push(replica(&store).await);
+            for n in 0..3 {
+                replicas.push(replica(&store, n).await);
             }
             let mut keys = vec!["demo-acme-finance-key".to_owned()];
             for step in steps {
@@ -235,7 +241,7 @@ proptest! {
                             keys.push(key);
                         }
                     }
-                    Step::Restart(n) => replicas[n] = replica(&store).await,
+                    Step::Restart(n) => replicas[n] = replica(&store, n).await,
                     Step::Forget => {
                         db.execute("DELETE FROM change", &[]).await.expect("forgets");
                     }
