@@ -194,6 +194,25 @@ pub struct AuditEntry {
     pub detail: Value,
 }
 
+/// Which audit entries to read ([`Store::audit_page`]): each filter, when
+/// given, must equal the entry's field; `before` and `after` are entry ids
+/// (a page older than one, or newer); at most `limit` entries.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AuditQuery {
+    /// Who: an operator's name, or `cli:<user>`.
+    pub actor: Option<String>,
+    /// The action (`publish`, `activate`, ...).
+    pub action: Option<String>,
+    /// What it was about (a tool, a toolset, a client).
+    pub target: Option<String>,
+    /// Only entries older than this one.
+    pub before: Option<i64>,
+    /// Only entries newer than this one.
+    pub after: Option<i64>,
+    /// The most entries read.
+    pub limit: i64,
+}
+
 impl Store {
     /// A store at `url` (`postgresql://user:password@host:port/database`,
     /// or the key=value form). Nothing is connected yet.
@@ -452,15 +471,43 @@ impl Store {
 
     /// The newest `limit` entries of the audit trail, newest first.
     pub async fn audit(&self, limit: i64) -> Result<Vec<AuditEntry>, StoreError> {
+        self.audit_page(&AuditQuery {
+            limit,
+            ..AuditQuery::default()
+        })
+        .await
+    }
+
+    /// The audit entries `query` selects, newest first: by who, what and
+    /// on what, and one page of them (`before` an entry, or `after` one).
+    pub async fn audit_page(&self, query: &AuditQuery) -> Result<Vec<AuditEntry>, StoreError> {
         let client = self.connect().await?;
+        // A page after an entry is read oldest first, then turned around.
+        let order = match query.after {
+            Some(_) => "ASC",
+            None => "DESC",
+        };
         let rows = client
             .query(
-                "SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), actor, action, target, revision, detail \
-                 FROM audit ORDER BY id DESC LIMIT $1",
-                &[&limit],
+                &format!(
+                    "SELECT id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), actor, action, target, revision, detail \
+                     FROM audit \
+                     WHERE ($1::text IS NULL OR actor = $1) AND ($2::text IS NULL OR action = $2) \
+                       AND ($3::text IS NULL OR target = $3) AND ($4::bigint IS NULL OR id < $4) \
+                       AND ($5::bigint IS NULL OR id > $5) \
+                     ORDER BY id {order} LIMIT $6"
+                ),
+                &[
+                    &query.actor,
+                    &query.action,
+                    &query.target,
+                    &query.before,
+                    &query.after,
+                    &query.limit.max(0),
+                ],
             )
             .await?;
-        Ok(rows
+        let mut entries: Vec<AuditEntry> = rows
             .into_iter()
             .map(|row| AuditEntry {
                 id: row.get(0),
@@ -471,7 +518,11 @@ impl Store {
                 revision: row.get(5),
                 detail: row.get(6),
             })
-            .collect())
+            .collect();
+        if query.after.is_some() {
+            entries.reverse();
+        }
+        Ok(entries)
     }
 
     /// Adds an operator of the admin API called `name`, and returns its key

@@ -107,6 +107,12 @@ impl Toolset {
         self.tools.iter().map(String::as_str)
     }
 
+    /// The toolset's discovery mode (a tool may override it: see
+    /// [`Toolset::mode_of`]).
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
     /// The discovery mode of `tool` in this toolset: its override, else the
     /// toolset's mode.
     pub fn mode_of(&self, tool: &str) -> Mode {

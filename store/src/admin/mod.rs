@@ -43,6 +43,7 @@
     reason = "an axum Response is the natural error of a request's parts"
 )]
 
+mod console;
 mod operator;
 
 use core::future::Future;
@@ -77,6 +78,7 @@ struct Admin {
     registry: Arc<Registry>,
     guard: Arc<Guard>,
     timeouts: HttpTimeouts,
+    console: Arc<console::Console>,
 }
 
 impl Admin {
@@ -130,11 +132,13 @@ fn router_with(store: Store, registry: Arc<Registry>, timeouts: HttpTimeouts) ->
             "/v1/settings/{name}",
             put(put_setting).delete(delete_setting),
         )
+        .merge(console::routes())
         .with_state(Admin {
             store,
             registry,
             guard: Arc::new(Guard::default()),
             timeouts,
+            console: Arc::default(),
         })
 }
 

@@ -134,60 +134,73 @@ fn unauthorized() -> Response {
     response
 }
 
+/// The address a request came from, as the listener saw it; without it (a
+/// router served otherwise) every request shares one.
+pub(super) fn peer_of(parts: &Parts) -> IpAddr {
+    parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip())
+}
+
+/// The operator whose key `key` is, asked by `peer`: refused (401, the
+/// same answer whatever was wrong) for a missing, malformed or unknown
+/// key, 429 once the peer has failed too often, 503 when too many keys
+/// are being looked up or the store is unreachable. The header and the
+/// console's login form are checked alike.
+pub(super) async fn authenticate(
+    admin: &Admin,
+    peer: IpAddr,
+    key: Option<&str>,
+) -> Result<String, Response> {
+    if let Err(wait) = admin.guard.admit(peer) {
+        let mut response = refusal(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_failures",
+            "too many requests with a wrong operator key from this address; wait, then send a valid key",
+        );
+        let seconds = wait.as_secs().max(1).to_string();
+        if let Ok(value) = HeaderValue::from_str(&seconds) {
+            response.headers_mut().insert(header::RETRY_AFTER, value);
+        }
+        return Err(response);
+    }
+    let Some(key) = key.map(str::trim).filter(|key| shaped_like_a_key(key)) else {
+        admin.guard.failed(peer);
+        return Err(unauthorized());
+    };
+    let Ok(Ok(_permit)) = tokio::time::timeout(LOOKUP_WAIT, admin.guard.lookups.acquire()).await
+    else {
+        return Err(refusal(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            "the admin API is checking too many keys at once; try again shortly",
+        )
+        .into_response());
+    };
+    match admin.store.operator(key).await {
+        Ok(Some(name)) => Ok(name),
+        Ok(None) => {
+            admin.guard.failed(peer);
+            Err(unauthorized())
+        }
+        Err(error) => Err(failure(error)),
+    }
+}
+
 impl FromRequestParts<Admin> for Operator {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, admin: &Admin) -> Result<Operator, Response> {
-        // Without the listener's peer (a router served otherwise), every
-        // request shares one bucket.
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip());
-        if let Err(wait) = admin.guard.admit(peer) {
-            let mut response = refusal(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_failures",
-                "too many requests with a wrong operator key from this address; wait, then send a valid key",
-            );
-            let seconds = wait.as_secs().max(1).to_string();
-            if let Ok(value) = HeaderValue::from_str(&seconds) {
-                response.headers_mut().insert(header::RETRY_AFTER, value);
-            }
-            return Err(response);
-        }
         let mut values = parts.headers.get_all(header::AUTHORIZATION).iter();
         let key = match (values.next(), values.next()) {
             (Some(value), None) => value
                 .to_str()
                 .ok()
-                .and_then(|value| value.strip_prefix("Bearer "))
-                .map(str::trim)
-                .filter(|key| shaped_like_a_key(key)),
+                .and_then(|value| value.strip_prefix("Bearer ")),
             _ => None,
         };
-        let Some(key) = key else {
-            admin.guard.failed(peer);
-            return Err(unauthorized());
-        };
-        let Ok(Ok(_permit)) =
-            tokio::time::timeout(LOOKUP_WAIT, admin.guard.lookups.acquire()).await
-        else {
-            return Err(refusal(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "busy",
-                "the admin API is checking too many keys at once; try again shortly",
-            )
-            .into_response());
-        };
-        match admin.store.operator(key).await {
-            Ok(Some(name)) => Ok(Operator(name)),
-            Ok(None) => {
-                admin.guard.failed(peer);
-                Err(unauthorized())
-            }
-            Err(error) => Err(failure(error)),
-        }
+        authenticate(admin, peer_of(parts), key).await.map(Operator)
     }
 }
 

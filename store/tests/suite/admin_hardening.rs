@@ -17,7 +17,7 @@ use toolschema_test_support::{self as support, connect, exchange};
 
 /// The admin API over `store` on a free port, served as the binary serves
 /// it, with `timeouts`.
-fn serve(store: Store, timeouts: HttpTimeouts) -> (SocketAddr, tokio::runtime::Runtime) {
+pub(crate) fn serve(store: Store, timeouts: HttpTimeouts) -> (SocketAddr, tokio::runtime::Runtime) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -183,7 +183,7 @@ fn a_peer_that_keeps_sending_wrong_keys_is_held_back_without_lookups() {
 }
 
 /// A store holding the demo catalog, and an operator's key.
-fn demo_store() -> (Store, String) {
+pub(crate) fn demo_store() -> (Store, String) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -9,6 +9,8 @@ mod admin;
 #[cfg(feature = "admin-http")]
 mod admin_hardening;
 mod changes;
+#[cfg(feature = "admin-http")]
+mod console;
 mod replicas;
 mod store;
 mod tls;

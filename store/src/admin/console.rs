@@ -1,0 +1,836 @@
+//! The operator console: server-rendered pages on the admin listener, for
+//! operators with the same keys as the admin API.
+//!
+//! | Path | Page |
+//! |---|---|
+//! | `GET /console/login`, `POST /console/login` | log in with an operator key |
+//! | `POST /console/logout` | end the session |
+//! | `GET /console` | tenants, their client applications and toolsets (activate, deactivate) |
+//! | `GET /console/clients/{id}` | what a client's `tools/list` holds, per mode, and its token cost |
+//! | `GET /console/tools` | every tool's versions and statuses, and the version served |
+//! | `GET /console/audit?actor=&action=&target=&before=&after=` | the audit trail, filtered and paged on the server |
+//!
+//! Every page works without JavaScript: actions are plain forms. Logging in
+//! sets a session cookie (`HttpOnly`, `SameSite=Strict`, eight hours; the
+//! admin listener serves plain HTTP, so it is not `Secure`: put the console
+//! behind TLS); every form carries the session's CSRF token, and the login
+//! form a token of its own, checked against a cookie. Every page is sent
+//! with a Content-Security-Policy that allows only this console's own
+//! stylesheet and forms (no script at all), and output is escaped by the
+//! templates (askama). Actions go through the store's audited actions, as
+//! the admin API's do, with the operator as the actor.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use askama::Template;
+use axum::Router;
+use axum::body::Body as RequestBody;
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use toolschema_catalog::Snapshot;
+use toolschema_catalog::cost::{ENCODING, Tokenizer, client_cost};
+use toolschema_runtime::project::Revision;
+
+use super::operator::{authenticate, peer_of};
+use super::{Admin, failure};
+use crate::{Action, AuditQuery, Records, StoreError};
+use toolschema_catalog::Status;
+
+/// How long a session lasts.
+const SESSION: Duration = Duration::from_secs(8 * 60 * 60);
+
+/// How long a login form may wait to be sent.
+const LOGIN: Duration = Duration::from_secs(10 * 60);
+
+/// The most sessions kept; past them the oldest are ended.
+const MOST_SESSIONS: usize = 1_000;
+
+/// The largest form taken.
+const FORM_LIMIT: usize = 16 * 1024;
+
+/// Audit entries a page shows.
+const AUDIT_PAGE: i64 = 50;
+
+const SESSION_COOKIE: &str = "toolschema_console";
+const LOGIN_COOKIE: &str = "toolschema_login";
+
+/// What the console keeps: sessions, and the catalog last read.
+#[derive(Default)]
+pub(super) struct Console {
+    sessions: Mutex<HashMap<String, Session>>,
+    /// The catalog at the revision last read: a page reads it again only
+    /// when the revision moved.
+    catalog: tokio::sync::Mutex<Option<Arc<Read>>>,
+    tokenizer: std::sync::OnceLock<Option<Tokenizer>>,
+}
+
+/// A logged-in operator.
+#[derive(Clone)]
+struct Session {
+    operator: String,
+    csrf: String,
+    started: Instant,
+}
+
+/// The store's catalog at one revision: its records, and what each client
+/// sees.
+struct Read {
+    revision: i64,
+    records: Records,
+    snapshot: Snapshot,
+}
+
+pub(super) fn routes() -> Router<Admin> {
+    Router::new()
+        .route("/console", get(overview))
+        .route("/console/login", get(login_form).post(login))
+        .route("/console/logout", post(logout))
+        .route("/console/clients/{id}", get(client))
+        .route("/console/tools", get(tools))
+        .route("/console/audit", get(audit))
+        .route("/console/toolsets/{id}/{switch}", post(switch))
+        .route("/console/style.css", get(style))
+}
+
+/// The headers every console answer carries.
+fn secured(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        ),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::CACHE_CONTROL, "no-store"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
+/// `template` rendered as a page with `status`.
+fn page(status: StatusCode, template: &impl Template) -> Response {
+    match template.render() {
+        Ok(html) => secured(
+            (
+                status,
+                [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                html,
+            )
+                .into_response(),
+        ),
+        Err(error) => secured(
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the page could not be rendered: {error}"),
+            )
+                .into_response(),
+        ),
+    }
+}
+
+/// A redirect after a form (303: the browser asks with GET).
+fn see_other(to: &str) -> Response {
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    if let Ok(location) = HeaderValue::from_str(to) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    secured(response)
+}
+
+/// The value of the cookie `name` in `headers`.
+fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value)
+}
+
+/// Whether two tokens are equal, in time that does not depend on where
+/// they differ.
+fn same_token(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+fn new_token() -> String {
+    crate::action::new_api_key("")
+}
+
+impl Console {
+    fn session(&self, id: &str) -> Option<Session> {
+        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+        let session = sessions.get(id)?.clone();
+        if session.started.elapsed() > SESSION {
+            sessions.remove(id);
+            return None;
+        }
+        Some(session)
+    }
+
+    fn start(&self, operator: String) -> (String, Session) {
+        let session = Session {
+            operator,
+            csrf: new_token(),
+            started: Instant::now(),
+        };
+        let id = new_token();
+        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+        sessions.retain(|_, s| s.started.elapsed() <= SESSION);
+        while sessions.len() >= MOST_SESSIONS {
+            let oldest = sessions
+                .iter()
+                .min_by_key(|(_, s)| s.started)
+                .map(|(id, _)| id.clone());
+            match oldest {
+                Some(oldest) => sessions.remove(&oldest),
+                None => break,
+            };
+        }
+        sessions.insert(id.clone(), session.clone());
+        (id, session)
+    }
+
+    fn end(&self, id: &str) {
+        self.sessions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(id);
+    }
+}
+
+/// The session of a request: its operator and CSRF token. A request
+/// without a live session is sent to the login page.
+struct LoggedIn {
+    id: String,
+    session: Session,
+}
+
+impl FromRequestParts<Admin> for LoggedIn {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, admin: &Admin) -> Result<LoggedIn, Response> {
+        cookie(&parts.headers, SESSION_COOKIE)
+            .and_then(|id| {
+                admin.console.session(id).map(|session| LoggedIn {
+                    id: id.to_owned(),
+                    session,
+                })
+            })
+            .ok_or_else(|| see_other("/console/login"))
+    }
+}
+
+/// A form's fields, read within the listener's body timeout.
+async fn form<T: serde::de::DeserializeOwned>(
+    admin: &Admin,
+    body: RequestBody,
+) -> Result<T, Response> {
+    let bytes = admin.body(body, FORM_LIMIT).await.map_err(secured)?;
+    serde_urlencoded::from_bytes(&bytes).map_err(|error| {
+        secured(
+            (
+                StatusCode::BAD_REQUEST,
+                format!("the form could not be read: {error}"),
+            )
+                .into_response(),
+        )
+    })
+}
+
+/// What every page of a logged-in operator shows.
+struct Frame {
+    operator: String,
+    csrf: String,
+    revision: i64,
+    notice: Option<String>,
+}
+
+impl Frame {
+    fn of(session: &Session, revision: i64) -> Frame {
+        Frame {
+            operator: session.operator.clone(),
+            csrf: session.csrf.clone(),
+            revision,
+            notice: None,
+        }
+    }
+}
+
+impl Admin {
+    /// The store's catalog now: read again only when the revision moved.
+    async fn read(&self) -> Result<Arc<Read>, Response> {
+        let revision = self
+            .store
+            .revision()
+            .await
+            .map_err(|e| secured(failure(e)))?;
+        let mut held = self.console.catalog.lock().await;
+        if let Some(read) = held.as_ref().filter(|read| read.revision == revision) {
+            return Ok(read.clone());
+        }
+        let loaded = self
+            .store
+            .load(&self.registry)
+            .await
+            .map_err(|e| secured(failure(e)))?;
+        let snapshot = Snapshot::build(self.registry.clone(), &loaded.config);
+        let read = Arc::new(Read {
+            revision: loaded.revision,
+            records: loaded.records,
+            snapshot,
+        });
+        *held = Some(read.clone());
+        Ok(read)
+    }
+}
+
+#[derive(Template)]
+#[template(path = "console/login.html")]
+struct LoginPage {
+    csrf: String,
+    problem: Option<&'static str>,
+}
+
+/// The login form, with a fresh token in a cookie of its own.
+fn login_page(status: StatusCode, problem: Option<&'static str>) -> Response {
+    let csrf = new_token();
+    let mut response = page(
+        status,
+        &LoginPage {
+            csrf: csrf.clone(),
+            problem,
+        },
+    );
+    let cookie = format!(
+        "{LOGIN_COOKIE}={csrf}; HttpOnly; SameSite=Strict; Path=/console/login; Max-Age={}",
+        LOGIN.as_secs()
+    );
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+    response
+}
+
+async fn login_form() -> Response {
+    login_page(StatusCode::OK, None)
+}
+
+#[derive(Deserialize)]
+struct LoginForm {
+    key: String,
+    csrf: String,
+}
+
+async fn login(State(admin): State<Admin>, request: axum::extract::Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let fields: LoginForm = match form(&admin, body).await {
+        Ok(fields) => fields,
+        Err(refused) => return refused,
+    };
+    let expected = cookie(&parts.headers, LOGIN_COOKIE);
+    if !expected.is_some_and(|expected| same_token(expected, &fields.csrf)) {
+        return login_page(
+            StatusCode::FORBIDDEN,
+            Some("The form had expired or did not come from this console: log in again."),
+        );
+    }
+    match authenticate(&admin, peer_of(&parts), Some(&fields.key)).await {
+        Ok(operator) => {
+            tracing::info!(actor = %operator, "console login");
+            let (id, _) = admin.console.start(operator);
+            let mut response = see_other("/console");
+            for cookie in [
+                format!(
+                    "{SESSION_COOKIE}={id}; HttpOnly; SameSite=Strict; Path=/console; Max-Age={}",
+                    SESSION.as_secs()
+                ),
+                format!(
+                    "{LOGIN_COOKIE}=; HttpOnly; SameSite=Strict; Path=/console/login; Max-Age=0"
+                ),
+            ] {
+                if let Ok(value) = HeaderValue::from_str(&cookie) {
+                    response.headers_mut().append(header::SET_COOKIE, value);
+                }
+            }
+            response
+        }
+        Err(refused) => {
+            let problem = match refused.status() {
+                StatusCode::TOO_MANY_REQUESTS => {
+                    "Too many wrong keys from this address: wait a minute, then try again."
+                }
+                StatusCode::UNAUTHORIZED => {
+                    "That is not an operator key. Make one with `toolschema admin add-operator NAME`."
+                }
+                _ => "The catalog store cannot check keys now: try again shortly.",
+            };
+            login_page(refused.status(), Some(problem))
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct CsrfForm {
+    csrf: String,
+}
+
+/// Checks a form's CSRF token against the session's.
+fn checked(session: &Session, sent: &str) -> Result<(), Response> {
+    match same_token(&session.csrf, sent) {
+        true => Ok(()),
+        false => Err(secured(
+            (
+                StatusCode::FORBIDDEN,
+                "the form did not come from this session: reload the page and send it again",
+            )
+                .into_response(),
+        )),
+    }
+}
+
+async fn logout(State(admin): State<Admin>, logged_in: LoggedIn, body: RequestBody) -> Response {
+    let fields: CsrfForm = match form(&admin, body).await {
+        Ok(fields) => fields,
+        Err(refused) => return refused,
+    };
+    if let Err(refused) = checked(&logged_in.session, &fields.csrf) {
+        return refused;
+    }
+    admin.console.end(&logged_in.id);
+    let mut response = see_other("/console/login");
+    let cookie = format!("{SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/console; Max-Age=0");
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+    response
+}
+
+struct TenantRow {
+    id: String,
+    clients: Vec<ClientRow>,
+    toolsets: Vec<ToolsetRow>,
+}
+
+struct ClientRow {
+    id: String,
+    profile: &'static str,
+    tools: usize,
+    listed: usize,
+}
+
+struct ToolsetRow {
+    id: String,
+    mode: &'static str,
+    tools: usize,
+    active: bool,
+}
+
+#[derive(Template)]
+#[template(path = "console/overview.html")]
+struct OverviewPage {
+    page: Frame,
+    tenants: Vec<TenantRow>,
+}
+
+#[derive(Deserialize, Default)]
+struct Notice {
+    #[serde(default)]
+    done: Option<String>,
+}
+
+async fn overview(
+    State(admin): State<Admin>,
+    logged_in: LoggedIn,
+    Query(notice): Query<Notice>,
+) -> Response {
+    let read = match admin.read().await {
+        Ok(read) => read,
+        Err(refused) => return refused,
+    };
+    let Some(config) = read.snapshot.config() else {
+        return page(
+            StatusCode::OK,
+            &OverviewPage {
+                page: Frame::of(&logged_in.session, read.revision),
+                tenants: Vec::new(),
+            },
+        );
+    };
+    let tenants = config
+        .tenants()
+        .map(|tenant| TenantRow {
+            id: tenant.to_owned(),
+            clients: config
+                .clients()
+                .filter(|client| client.tenant() == tenant)
+                .map(|client| {
+                    let view = read.snapshot.client(client.id());
+                    ClientRow {
+                        id: client.id().to_owned(),
+                        profile: client.profile().name(),
+                        tools: view.map_or(0, |v| v.tools().count()),
+                        listed: view.map_or(0, |v| v.names().len()),
+                    }
+                })
+                .collect(),
+            toolsets: config
+                .toolsets()
+                .filter(|set| set.tenant() == tenant)
+                .map(|set| ToolsetRow {
+                    id: set.id().to_owned(),
+                    mode: set.mode().name(),
+                    tools: set.tools().count(),
+                    active: set.is_active(),
+                })
+                .collect(),
+        })
+        .collect();
+    let mut frame = Frame::of(&logged_in.session, read.revision);
+    frame.notice = notice.done;
+    page(
+        StatusCode::OK,
+        &OverviewPage {
+            page: frame,
+            tenants,
+        },
+    )
+}
+
+async fn switch(
+    State(admin): State<Admin>,
+    logged_in: LoggedIn,
+    Path((toolset, switch)): Path<(String, String)>,
+    body: RequestBody,
+) -> Response {
+    let fields: CsrfForm = match form(&admin, body).await {
+        Ok(fields) => fields,
+        Err(refused) => return refused,
+    };
+    if let Err(refused) = checked(&logged_in.session, &fields.csrf) {
+        return refused;
+    }
+    let action = match switch.as_str() {
+        "activate" => Action::Activate { toolset },
+        "deactivate" => Action::Deactivate { toolset },
+        _ => return secured(StatusCode::NOT_FOUND.into_response()),
+    };
+    let actor = &logged_in.session.operator;
+    match admin.store.apply(actor, action, &admin.registry).await {
+        Ok(applied) => {
+            tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
+            let done = serde_urlencoded::to_string([("done", applied.done.summary.as_str())])
+                .unwrap_or_default();
+            see_other(&format!("/console?{done}"))
+        }
+        Err(error) => secured(refused_page(error)),
+    }
+}
+
+/// A store refusal as a plain page.
+fn refused_page(error: StoreError) -> Response {
+    let answer = failure(error);
+    let status = answer.status();
+    (status, format!("the change was refused ({status})")).into_response()
+}
+
+struct ToolEntry {
+    name: String,
+    version: u32,
+    mode: &'static str,
+    listed: bool,
+}
+
+struct CostPart {
+    shown: String,
+    entries: usize,
+    bytes: usize,
+    tokens: usize,
+}
+
+struct CostTable {
+    encoding: &'static str,
+    parts: Vec<CostPart>,
+    list_entries: usize,
+    list_bytes: usize,
+    list_tokens: usize,
+    full_entries: usize,
+    full_bytes: usize,
+    full_tokens: usize,
+    saving: String,
+}
+
+struct ClientInfo {
+    id: String,
+    tenant: String,
+    profile: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "console/client.html")]
+struct ClientPage {
+    page: Frame,
+    client: ClientInfo,
+    cost: CostTable,
+    tools: Vec<ToolEntry>,
+}
+
+async fn client(
+    State(admin): State<Admin>,
+    logged_in: LoggedIn,
+    Path(id): Path<String>,
+) -> Response {
+    let read = match admin.read().await {
+        Ok(read) => read,
+        Err(refused) => return refused,
+    };
+    let Some(view) = read.snapshot.client(&id).filter(|view| view.id() == id) else {
+        return secured(
+            (
+                StatusCode::NOT_FOUND,
+                "there is no client application of that id",
+            )
+                .into_response(),
+        );
+    };
+    let tokenizer = admin
+        .console
+        .tokenizer
+        .get_or_init(|| Tokenizer::new().ok());
+    let Some(cost) = tokenizer
+        .as_ref()
+        .and_then(|t| client_cost(&read.snapshot, &id, Revision::LATEST, t))
+    else {
+        return secured(
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the token counts could not be made",
+            )
+                .into_response(),
+        );
+    };
+    let cost = CostTable {
+        encoding: ENCODING,
+        parts: cost
+            .parts
+            .iter()
+            .map(|(shown, part)| CostPart {
+                shown: shown.to_string(),
+                entries: part.tools,
+                bytes: part.bytes,
+                tokens: part.tokens,
+            })
+            .collect(),
+        list_entries: cost.list.tools,
+        list_bytes: cost.list.bytes,
+        list_tokens: cost.list.tokens,
+        full_entries: cost.full.tools,
+        full_bytes: cost.full.bytes,
+        full_tokens: cost.full.tokens,
+        saving: format!("{:.1}%", 100.0 * cost.saving()),
+    };
+    let tools = view
+        .tools()
+        .map(|(def, mode)| ToolEntry {
+            name: def.name.to_string(),
+            version: def.version,
+            mode: mode.name(),
+            listed: mode.is_listed(),
+        })
+        .collect();
+    page(
+        StatusCode::OK,
+        &ClientPage {
+            page: Frame::of(&logged_in.session, read.revision),
+            client: ClientInfo {
+                id: view.id().to_owned(),
+                tenant: view.tenant().to_owned(),
+                profile: view.profile().name(),
+            },
+            cost,
+            tools,
+        },
+    )
+}
+
+struct VersionCell {
+    number: u32,
+    status: &'static str,
+}
+
+struct ToolRow {
+    name: String,
+    served: Option<u32>,
+    versions: Vec<VersionCell>,
+}
+
+#[derive(Template)]
+#[template(path = "console/tools.html")]
+struct ToolsPage {
+    page: Frame,
+    tools: Vec<ToolRow>,
+}
+
+async fn tools(State(admin): State<Admin>, logged_in: LoggedIn) -> Response {
+    let read = match admin.read().await {
+        Ok(read) => read,
+        Err(refused) => return refused,
+    };
+    let mut rows: Vec<ToolRow> = Vec::new();
+    for ((name, number), version) in &read.records.versions {
+        if rows.last().is_none_or(|row| row.name != *name) {
+            rows.push(ToolRow {
+                name: name.clone(),
+                served: None,
+                versions: Vec::new(),
+            });
+        }
+        if let Some(row) = rows.last_mut() {
+            row.versions.push(VersionCell {
+                number: *number,
+                status: version.status.name(),
+            });
+        }
+    }
+    for row in &mut rows {
+        let statuses: Vec<(u32, Status)> = read
+            .records
+            .versions
+            .range((row.name.clone(), 0)..=(row.name.clone(), u32::MAX))
+            .map(|((_, n), v)| (*n, v.status))
+            .collect();
+        row.served = toolschema_catalog::active_version(&statuses);
+    }
+    page(
+        StatusCode::OK,
+        &ToolsPage {
+            page: Frame::of(&logged_in.session, read.revision),
+            tools: rows,
+        },
+    )
+}
+
+#[derive(Deserialize, Default)]
+struct AuditFilter {
+    #[serde(default)]
+    actor: String,
+    #[serde(default)]
+    action: String,
+    #[serde(default)]
+    target: String,
+    before: Option<i64>,
+    after: Option<i64>,
+}
+
+struct AuditRow {
+    at: String,
+    actor: String,
+    action: String,
+    target: String,
+    revision: i64,
+    summary: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/audit.html")]
+struct AuditPage {
+    page: Frame,
+    filter: AuditFilter,
+    entries: Vec<AuditRow>,
+    newer: Option<String>,
+    older: Option<String>,
+}
+
+async fn audit(
+    State(admin): State<Admin>,
+    logged_in: LoggedIn,
+    Query(filter): Query<AuditFilter>,
+) -> Response {
+    let given = |value: &str| Some(value.trim().to_owned()).filter(|v| !v.is_empty());
+    let query = AuditQuery {
+        actor: given(&filter.actor),
+        action: given(&filter.action),
+        target: given(&filter.target),
+        before: filter.before,
+        after: filter.after,
+        limit: AUDIT_PAGE,
+    };
+    let (entries, revision) = match (
+        admin.store.audit_page(&query).await,
+        admin.store.revision().await,
+    ) {
+        (Ok(entries), Ok(revision)) => (entries, revision),
+        (Err(error), _) | (_, Err(error)) => return secured(failure(error)),
+    };
+    // Links to the next pages keep the filter.
+    let link = |key: &str, id: i64| {
+        let mut pairs: Vec<(&str, String)> = Vec::new();
+        for (name, value) in [
+            ("actor", &query.actor),
+            ("action", &query.action),
+            ("target", &query.target),
+        ] {
+            if let Some(value) = value {
+                pairs.push((name, value.clone()));
+            }
+        }
+        pairs.push((key, id.to_string()));
+        serde_urlencoded::to_string(pairs).unwrap_or_default()
+    };
+    let full = entries.len() as i64 == AUDIT_PAGE;
+    // Newer entries exist when this page started below the newest.
+    let newer = entries
+        .first()
+        .filter(|_| query.before.is_some() || (query.after.is_some() && full))
+        .map(|entry| link("after", entry.id));
+    let older = entries
+        .last()
+        .filter(|_| full || query.after.is_some())
+        .map(|entry| link("before", entry.id));
+    let rows = entries
+        .into_iter()
+        .map(|entry| AuditRow {
+            summary: entry.detail["summary"].as_str().unwrap_or("").to_owned(),
+            at: entry.at,
+            actor: entry.actor,
+            action: entry.action,
+            target: entry.target,
+            revision: entry.revision,
+        })
+        .collect();
+    page(
+        StatusCode::OK,
+        &AuditPage {
+            page: Frame::of(&logged_in.session, revision),
+            filter,
+            entries: rows,
+            newer,
+            older,
+        },
+    )
+}
+
+async fn style() -> Response {
+    secured(
+        (
+            [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+            include_str!("../../templates/console/style.css"),
+        )
+            .into_response(),
+    )
+}

@@ -1,0 +1,437 @@
+//! The operator console: a session from an operator key, every page behind
+//! it, CSRF tokens on every form, a strict Content-Security-Policy, output
+//! escaped, actions audited as the operator, and the audit trail filtered
+//! and paged on the server.
+
+use std::io::{Read as _, Write as _};
+use std::net::SocketAddr;
+
+use toolschema_serve::HttpTimeouts;
+use toolschema_store::Action;
+
+use crate::admin_hardening::{demo_store, serve};
+
+/// One answer: its status, its head (lower-cased header names) and body.
+struct Answer {
+    status: u16,
+    head: String,
+    body: String,
+}
+
+impl Answer {
+    /// The value of header `name` (lower case), the first one.
+    fn header(&self, name: &str) -> Option<&str> {
+        self.head.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            (key.eq_ignore_ascii_case(name)).then(|| value.trim())
+        })
+    }
+
+    /// Every `Set-Cookie` value.
+    fn cookies(&self) -> Vec<&str> {
+        self.head
+            .lines()
+            .filter_map(|line| line.split_once(':'))
+            .filter(|(key, _)| key.eq_ignore_ascii_case("set-cookie"))
+            .map(|(_, value)| value.trim())
+            .collect()
+    }
+
+    /// The value of the `name` cookie this answer sets.
+    fn cookie(&self, name: &str) -> Option<String> {
+        self.cookies().into_iter().find_map(|cookie| {
+            let (pair, _) = cookie.split_once(';').unwrap_or((cookie, ""));
+            let (key, value) = pair.split_once('=')?;
+            (key == name).then(|| value.to_owned())
+        })
+    }
+
+    /// The value of the hidden `csrf` field of the page's first form.
+    fn csrf(&self) -> String {
+        let at = self
+            .body
+            .find("name=\"csrf\" value=\"")
+            .expect("a csrf field")
+            + 19;
+        self.body[at..]
+            .split('"')
+            .next()
+            .expect("a value")
+            .to_owned()
+    }
+}
+
+fn http(
+    address: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Answer {
+    let mut stream = std::net::TcpStream::connect(address).expect("connects");
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    stream.write_all(request.as_bytes()).expect("writes");
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("reads");
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    Answer {
+        status: head.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0),
+        head: head.to_owned(),
+        body: body.to_owned(),
+    }
+}
+
+const FORM: (&str, &str) = ("Content-Type", "application/x-www-form-urlencoded");
+
+/// Sends the login form: `key`, and `csrf` with the login `cookie`.
+fn log_in_with(address: SocketAddr, cookie: &str, key: &str, csrf: &str) -> Answer {
+    let body = format!("key={key}&csrf={csrf}");
+    http(
+        address,
+        "POST",
+        "/console/login",
+        &[FORM, ("Cookie", cookie)],
+        &body,
+    )
+}
+
+/// Logs in with `key`: the session cookie header.
+fn log_in(address: SocketAddr, key: &str) -> String {
+    let form = http(address, "GET", "/console/login", &[], "");
+    let token = form.cookie("toolschema_login").expect("a login token");
+    let cookie = format!("toolschema_login={token}");
+    let answer = log_in_with(address, &cookie, key, &form.csrf());
+    assert_eq!(answer.status, 303, "{}", answer.body);
+    let session = answer.cookie("toolschema_console").expect("a session");
+    format!("toolschema_console={session}")
+}
+
+fn strict(answer: &Answer) {
+    let policy = answer.header("content-security-policy").expect("a policy");
+    assert!(policy.starts_with("default-src 'none'"), "{policy}");
+    assert!(!policy.contains("unsafe"), "{policy}");
+    assert!(!policy.contains("script-src"), "no script at all: {policy}");
+    assert_eq!(answer.header("x-content-type-options"), Some("nosniff"));
+    assert_eq!(answer.header("cache-control"), Some("no-store"));
+}
+
+#[test]
+fn an_operator_logs_in_with_a_key_and_every_page_needs_the_session() {
+    let (store, key) = demo_store();
+    let (address, _runtime) = serve(store, HttpTimeouts::default());
+    for path in [
+        "/console",
+        "/console/tools",
+        "/console/audit",
+        "/console/clients/acme-finance",
+    ] {
+        let answer = http(address, "GET", path, &[], "");
+        assert_eq!(
+            (answer.status, answer.header("location")),
+            (303, Some("/console/login")),
+            "{path}"
+        );
+    }
+
+    let form = http(address, "GET", "/console/login", &[], "");
+    assert_eq!(form.status, 200);
+    strict(&form);
+    let login_cookie = form
+        .cookies()
+        .into_iter()
+        .find(|c| c.starts_with("toolschema_login="))
+        .expect("cookie");
+    assert!(
+        login_cookie.contains("HttpOnly") && login_cookie.contains("SameSite=Strict"),
+        "{login_cookie}"
+    );
+    assert!(
+        form.body
+            .contains("<label for=\"key\">Operator key</label>"),
+        "{}",
+        form.body
+    );
+    let token = form.cookie("toolschema_login").expect("token");
+    assert_eq!(form.csrf(), token, "the form's token is the cookie's");
+    let cookie = format!("toolschema_login={token}");
+
+    // A wrong key: the same page, told why, and no session.
+    let wrong = format!("tso_{}", "0".repeat(64));
+    let answer = log_in_with(address, &cookie, &wrong, &token);
+    assert_eq!(answer.status, 401);
+    assert!(
+        answer.body.contains("That is not an operator key"),
+        "{}",
+        answer.body
+    );
+    assert!(answer.cookie("toolschema_console").is_none());
+    // The right key with a token that is not the cookie's: refused.
+    let answer = log_in_with(address, &cookie, &key, "forged");
+    assert_eq!(answer.status, 403);
+    assert!(answer.cookie("toolschema_console").is_none());
+
+    let answer = log_in_with(address, &cookie, &key, &token);
+    assert_eq!(
+        (answer.status, answer.header("location")),
+        (303, Some("/console"))
+    );
+    let session = answer
+        .cookies()
+        .into_iter()
+        .find(|c| c.starts_with("toolschema_console="))
+        .expect("a session")
+        .to_owned();
+    for attribute in [
+        "HttpOnly",
+        "SameSite=Strict",
+        "Path=/console",
+        "Max-Age=28800",
+    ] {
+        assert!(session.contains(attribute), "{session}");
+    }
+    let session = format!(
+        "toolschema_console={}",
+        answer.cookie("toolschema_console").expect("session")
+    );
+    let me = [("Cookie", session.as_str())];
+
+    let overview = http(address, "GET", "/console", &me, "");
+    assert_eq!(overview.status, 200);
+    strict(&overview);
+    for shown in [
+        "acme",
+        "globex",
+        "acme-assistant",
+        "globex-support",
+        "acme-billing",
+        "alice",
+        "Log out",
+    ] {
+        assert!(overview.body.contains(shown), "{shown}: {}", overview.body);
+    }
+    // What acme-assistant sees, and what its list costs.
+    let client = http(address, "GET", "/console/clients/acme-assistant", &me, "");
+    assert_eq!(client.status, 200, "{}", client.body);
+    for shown in [
+        "billing.get-invoice",
+        "data-structure-only",
+        "lazy",
+        "discover_tool_schema",
+        "Saving against Full mode",
+        "openai-strict",
+    ] {
+        assert!(client.body.contains(shown), "{shown}: {}", client.body);
+    }
+    assert_eq!(
+        http(address, "GET", "/console/clients/nobody", &me, "").status,
+        404
+    );
+    // Every tool's versions: billing.refund 1 published and 2 a draft,
+    // version 1 served.
+    let tools = http(address, "GET", "/console/tools", &me, "");
+    assert_eq!(tools.status, 200);
+    let row = tools
+        .body
+        .split("<tr>")
+        .find(|row| row.contains("<td>billing.refund</td>"))
+        .expect("a row");
+    assert!(
+        row.contains("<td>1</td>") && row.contains("1 published") && row.contains("2 draft"),
+        "{row}"
+    );
+    let audit = http(address, "GET", "/console/audit", &me, "");
+    assert_eq!(audit.status, 200);
+    assert!(
+        audit.body.contains("<td>setup</td>") && audit.body.contains("<td>replace</td>"),
+        "{}",
+        audit.body
+    );
+    let style = http(address, "GET", "/console/style.css", &[], "");
+    assert_eq!(
+        (style.status, style.header("content-type")),
+        (200, Some("text/css; charset=utf-8"))
+    );
+}
+
+#[test]
+fn actions_need_the_session_token_and_are_audited_as_the_operator() {
+    let (store, key) = demo_store();
+    let (address, runtime) = serve(store.clone(), HttpTimeouts::default());
+    let session = log_in(address, &key);
+    let me = [FORM, ("Cookie", session.as_str())];
+    let csrf = http(address, "GET", "/console", &me, "").csrf();
+    let revision = || runtime.block_on(store.revision()).expect("revision");
+
+    let forged = http(
+        address,
+        "POST",
+        "/console/toolsets/globex-support/deactivate",
+        &me,
+        "csrf=forged",
+    );
+    assert_eq!(forged.status, 403);
+    let missing = http(
+        address,
+        "POST",
+        "/console/toolsets/globex-support/deactivate",
+        &me,
+        "",
+    );
+    assert_eq!(missing.status, 400);
+    assert_eq!(revision(), 1, "nothing was written");
+    // Without the session, the token alone does nothing.
+    let stranger = http(
+        address,
+        "POST",
+        "/console/toolsets/globex-support/deactivate",
+        &[FORM],
+        &format!("csrf={csrf}"),
+    );
+    assert_eq!(stranger.status, 303);
+    assert_eq!(revision(), 1);
+
+    let done = http(
+        address,
+        "POST",
+        "/console/toolsets/globex-support/deactivate",
+        &me,
+        &format!("csrf={csrf}"),
+    );
+    assert_eq!(done.status, 303);
+    let to = done.header("location").expect("back to the overview");
+    assert!(to.starts_with("/console?done="), "{to}");
+    assert_eq!(revision(), 2);
+    let overview = http(address, "GET", to, &me, "");
+    assert!(
+        overview.body.contains("class=\"notice\""),
+        "{}",
+        overview.body
+    );
+    let row = overview
+        .body
+        .split("<tr>")
+        .find(|row| row.contains("<td>globex-support</td><td>lazy"))
+        .expect("the toolset's row");
+    assert!(
+        row.contains("inactive") && row.contains("Activate"),
+        "{row}"
+    );
+
+    let mine = http(address, "GET", "/console/audit?actor=alice", &me, "");
+    assert!(
+        mine.body.contains("<td>deactivate</td>") && !mine.body.contains("<td>setup</td>"),
+        "{}",
+        mine.body
+    );
+    let none = http(
+        address,
+        "GET",
+        "/console/audit?actor=alice&action=activate",
+        &me,
+        "",
+    );
+    assert!(none.body.contains("No entry."), "{}", none.body);
+
+    // Logged out: the session is gone, its cookie expired.
+    let out = http(
+        address,
+        "POST",
+        "/console/logout",
+        &me,
+        &format!("csrf={csrf}"),
+    );
+    assert_eq!(
+        (out.status, out.header("location")),
+        (303, Some("/console/login"))
+    );
+    assert!(
+        out.cookies()
+            .iter()
+            .any(|c| c.starts_with("toolschema_console=;") && c.contains("Max-Age=0"))
+    );
+    assert_eq!(http(address, "GET", "/console", &me, "").status, 303);
+}
+
+#[test]
+fn what_a_page_echoes_is_escaped() {
+    let (store, key) = demo_store();
+    let (address, _runtime) = serve(store, HttpTimeouts::default());
+    let session = log_in(address, &key);
+    let me = [("Cookie", session.as_str())];
+    let answer = http(
+        address,
+        "GET",
+        "/console/audit?actor=%3Cscript%3Ealert(1)%3C%2Fscript%3E%22",
+        &me,
+        "",
+    );
+    assert_eq!(answer.status, 200);
+    assert!(!answer.body.contains("<script>"), "{}", answer.body);
+    assert!(
+        answer.body.contains("&#60;script&#62;") || answer.body.contains("&lt;script&gt;"),
+        "{}",
+        answer.body
+    );
+}
+
+#[test]
+fn the_audit_trail_is_paged_on_the_server() {
+    let (store, key) = demo_store();
+    let (address, runtime) = serve(store.clone(), HttpTimeouts::default());
+    let registry = toolschema_demo::registry();
+    // 55 more entries: 56 in all.
+    runtime.block_on(async {
+        for n in 0..55 {
+            let toolset = "acme-reports".to_owned();
+            let action = match n % 2 {
+                0 => Action::Deactivate { toolset },
+                _ => Action::Activate { toolset },
+            };
+            store
+                .apply("bob", action, &registry)
+                .await
+                .expect("applies");
+        }
+    });
+    let session = log_in(address, &key);
+    let me = [("Cookie", session.as_str())];
+    let rows = |answer: &Answer| answer.body.matches("<tr><td>20").count();
+    let link = |answer: &Answer, label: &str| {
+        let end = answer.body.find(&format!("\">{label}</a>"))?;
+        let start = answer.body[..end].rfind("href=\"")? + 6;
+        Some(
+            answer.body[start..end]
+                .replace("&#38;", "&")
+                .replace("&amp;", "&"),
+        )
+    };
+    let first = http(address, "GET", "/console/audit", &me, "");
+    assert_eq!(rows(&first), 50);
+    assert!(link(&first, "Newer").is_none());
+    let older = link(&first, "Older").expect("an older page");
+    let second = http(address, "GET", &older, &me, "");
+    assert_eq!(rows(&second), 6, "{}", second.body);
+    assert!(second.body.contains("<td>setup</td>"));
+    let newer = link(&second, "Newer").expect("a newer page");
+    let back = http(address, "GET", &newer, &me, "");
+    assert_eq!(rows(&back), 50);
+    // Filtered: bob's deactivations only, 28 of them, on one page.
+    let bob = http(
+        address,
+        "GET",
+        "/console/audit?actor=bob&action=deactivate",
+        &me,
+        "",
+    );
+    assert_eq!(rows(&bob), 28, "{}", bob.body);
+    assert!(link(&bob, "Older").is_none());
+}
