@@ -15,8 +15,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use toolschema::call::{CallError, Context, DynamicFuture, DynamicTool, Registry};
+use toolschema::catalog::Catalog;
 use toolschema::catalog::search::{Corpus, Index, Weights};
 use toolschema::model::{Annotations, Node, Ref, Text, ToolDef};
+use toolschema::project::Revision;
+use toolschema_catalog::cost::{Tokenizer, client_cost};
 
 /// A file named by `variable`, else the MetaTool copy's `file`.
 fn data(variable: &str, file: &str) -> PathBuf {
@@ -169,6 +173,82 @@ fn two_tool_queries(whole: &Index) {
     );
 }
 
+/// Work for tools that are only searched here, never called.
+struct NeverCalled;
+
+impl DynamicTool for NeverCalled {
+    fn call(&self, _: serde_json::Value, _: Context) -> DynamicFuture {
+        Box::pin(async {
+            Err(CallError::UnknownTool {
+                name: "a benchmark tool".into(),
+            })
+        })
+    }
+}
+
+/// What a client shown `tools` in search mode pays in tokens: its list
+/// against the same tools in Full mode, and a search -> describe round
+/// (the `search_tools` call and its answer, limit 8, brief; then
+/// `discover_tool_schema`'s answer for the first found), averaged over
+/// every eighth query.
+fn search_mode_tokens(tools: &[ToolDef], queries: &[(String, usize)]) {
+    let tokenizer = Tokenizer::new().expect("the encoding ships with the crate");
+    let mut registry = Registry::new();
+    let mut names = Vec::new();
+    for def in tools {
+        // A name MCP would refuse (`PDF&URLTool`) under one it takes.
+        let name: String = def
+            .name
+            .chars()
+            .map(|c| match c.is_ascii_alphanumeric() || "._-".contains(c) {
+                true => c,
+                false => '-',
+            })
+            .collect();
+        let mut def = def.clone();
+        def.name = Text::from(name.clone());
+        registry
+            .register_dynamic(Ref::new(def), Arc::new(NeverCalled))
+            .expect("registers");
+        names.push(format!("\"{name}\""));
+    }
+    let text = format!(
+        "[[tenant]]\nid = \"t\"\n\n[[toolset]]\nid = \"s\"\ntenant = \"t\"\nmode = \"search\"\ntools = [{}]\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\ntoolsets = [\"s\"]\n",
+        names.join(", ")
+    );
+    let catalog = Catalog::from_toml(registry, &text, "search.toml").expect("checks");
+    let snapshot = catalog.snapshot();
+    let view = snapshot.client("c").expect("the client");
+    let cost = client_cost(&snapshot, "c", Revision::LATEST, &tokenizer).expect("a cost");
+    let (mut rounds, mut searched, mut described) = (0, 0, 0);
+    for (query, _) in queries.iter().step_by(8) {
+        let arguments = serde_json::json!({ "query": query });
+        let found = view
+            .call_meta("search_tools", &arguments, Revision::LATEST)
+            .expect("listed")
+            .expect("answered");
+        searched += tokenizer.count(&arguments.to_string()) + tokenizer.count(&found.text);
+        if let Some(first) = found.structured["tools"][0]["name"].as_str() {
+            let asked = serde_json::json!({ "name": first });
+            let answer = view
+                .call_meta("discover_tool_schema", &asked, Revision::LATEST)
+                .expect("listed")
+                .expect("answered");
+            described += tokenizer.count(&answer.text);
+        }
+        rounds += 1;
+    }
+    println!(
+        "\nsearch mode over {} tools: the list {} tokens, the same tools in Full mode {} ({:.2}%); a round ({rounds} queries): search_tools call and answer {:.0} tokens, discover_tool_schema answer {:.0}",
+        tools.len(),
+        cost.list.tokens,
+        cost.full.tokens,
+        100.0 * cost.list.tokens as f64 / cost.full.tokens as f64,
+        searched as f64 / rounds as f64,
+        described as f64 / rounds as f64
+    );
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[at.min(sorted.len() - 1)]
@@ -244,6 +324,7 @@ fn main() {
         println!("{}", ranks.row(&format!("pool of {size}")));
     }
     two_tool_queries(&whole);
+    search_mode_tokens(&tools, &queries);
     latencies.sort_unstable();
     println!(
         "\nquery over {} tools: p50 {:.1?}, p99 {:.1?}",

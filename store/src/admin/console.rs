@@ -93,6 +93,11 @@ pub(super) fn routes() -> Router<Admin> {
         .route("/console/logout", post(logout))
         .route("/console/clients/{id}", get(client))
         .route("/console/tools", get(tools))
+        .route("/console/tools/{name}", get(tool))
+        .route(
+            "/console/tools/{name}/versions/{version}/{step}",
+            post(step),
+        )
         .route("/console/audit", get(audit))
         .route("/console/toolsets/{id}/{switch}", post(switch))
         .route("/console/style.css", get(style))
@@ -166,6 +171,21 @@ fn same_token(a: &str, b: &str) -> bool {
             .zip(b.bytes())
             .fold(0u8, |acc, (x, y)| acc | (x ^ y))
             == 0
+}
+
+/// `text` as one segment of a path: every byte but letters, digits, `-`,
+/// `.`, `_` and `~` percent-encoded.
+fn path_segment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                out.push(char::from(byte));
+            }
+            other => out.push_str(&format!("%{other:02X}")),
+        }
+    }
+    out
 }
 
 fn new_token() -> String {
@@ -259,6 +279,7 @@ struct Frame {
     csrf: String,
     revision: i64,
     notice: Option<String>,
+    problem: Option<String>,
 }
 
 impl Frame {
@@ -268,8 +289,31 @@ impl Frame {
             csrf: session.csrf.clone(),
             revision,
             notice: None,
+            problem: None,
         }
     }
+
+    /// With what the last action did, or why it was refused.
+    fn told(mut self, told: Told) -> Frame {
+        self.notice = told.done;
+        self.problem = told.problem;
+        self
+    }
+}
+
+/// What a page is told after an action (`?done=` or `?problem=`).
+#[derive(Deserialize, Default)]
+struct Told {
+    #[serde(default)]
+    done: Option<String>,
+    #[serde(default)]
+    problem: Option<String>,
+}
+
+/// `to`, told what happened.
+fn told(to: &str, key: &str, what: &str) -> Response {
+    let query = serde_urlencoded::to_string([(key, what)]).unwrap_or_default();
+    see_other(&format!("{to}?{query}"))
 }
 
 impl Admin {
@@ -448,16 +492,10 @@ struct OverviewPage {
     tenants: Vec<TenantRow>,
 }
 
-#[derive(Deserialize, Default)]
-struct Notice {
-    #[serde(default)]
-    done: Option<String>,
-}
-
 async fn overview(
     State(admin): State<Admin>,
     logged_in: LoggedIn,
-    Query(notice): Query<Notice>,
+    Query(told): Query<Told>,
 ) -> Response {
     let read = match admin.read().await {
         Ok(read) => read,
@@ -501,12 +539,10 @@ async fn overview(
                 .collect(),
         })
         .collect();
-    let mut frame = Frame::of(&logged_in.session, read.revision);
-    frame.notice = notice.done;
     page(
         StatusCode::OK,
         &OverviewPage {
-            page: frame,
+            page: Frame::of(&logged_in.session, read.revision).told(told),
             tenants,
         },
     )
@@ -534,19 +570,10 @@ async fn switch(
     match admin.store.apply(actor, action, &admin.registry).await {
         Ok(applied) => {
             tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
-            let done = serde_urlencoded::to_string([("done", applied.done.summary.as_str())])
-                .unwrap_or_default();
-            see_other(&format!("/console?{done}"))
+            told("/console", "done", &applied.done.summary)
         }
-        Err(error) => secured(refused_page(error)),
+        Err(error) => told("/console", "problem", &error.to_string()),
     }
-}
-
-/// A store refusal as a plain page.
-fn refused_page(error: StoreError) -> Response {
-    let answer = failure(error);
-    let status = answer.status();
-    (status, format!("the change was refused ({status})")).into_response()
 }
 
 struct ToolEntry {
@@ -723,6 +750,182 @@ async fn tools(State(admin): State<Admin>, logged_in: LoggedIn) -> Response {
             tools: rows,
         },
     )
+}
+
+/// What publishing a version changes for the clients of the one served.
+struct ReportView {
+    from: u32,
+    breaks: bool,
+    verdict: String,
+    lines: Vec<String>,
+}
+
+/// A form that moves a version.
+struct StepForm {
+    name: &'static str,
+    label: &'static str,
+    /// Whether it asks for the breaking changes to be accepted.
+    accept: bool,
+}
+
+struct VersionView {
+    number: u32,
+    status: &'static str,
+    report: Option<ReportView>,
+    steps: Vec<StepForm>,
+    definition: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "console/tool.html")]
+struct ToolPage {
+    page: Frame,
+    name: String,
+    served: Option<u32>,
+    versions: Vec<VersionView>,
+}
+
+/// The moves a version of `status` may make, the one served aside.
+fn steps(status: Status, served: bool, breaks: bool) -> Vec<StepForm> {
+    let step = |name, label| StepForm {
+        name,
+        label,
+        accept: name == "publish" && breaks,
+    };
+    match (status, served) {
+        (_, true) => vec![step("deprecate", "Deprecate")],
+        (Status::Draft, false) => vec![step("propose", "Propose"), step("publish", "Publish")],
+        (Status::Proposed | Status::Deprecated, false) => vec![step("publish", "Publish")],
+        (Status::Published, false) => vec![step("deprecate", "Deprecate")],
+        (_, false) => Vec::new(),
+    }
+}
+
+async fn tool(
+    State(admin): State<Admin>,
+    logged_in: LoggedIn,
+    Path(name): Path<String>,
+    Query(told): Query<Told>,
+) -> Response {
+    let read = match admin.read().await {
+        Ok(read) => read,
+        Err(refused) => return refused,
+    };
+    let statuses: Vec<(u32, Status)> = read
+        .records
+        .versions_of(&name)
+        .map(|(number, version)| (number, version.status))
+        .collect();
+    if statuses.is_empty() {
+        return secured(
+            (
+                StatusCode::NOT_FOUND,
+                "there is no tool with versions of that name",
+            )
+                .into_response(),
+        );
+    }
+    let served = toolschema_catalog::active_version(&statuses);
+    let mut versions = Vec::new();
+    for (number, version) in read.records.versions_of(&name) {
+        let is_served = served == Some(number);
+        // What publishing it would change, for a version that is not
+        // served and could be.
+        let report = match (is_served, version.status) {
+            (false, Status::Draft | Status::Proposed | Status::Deprecated) => {
+                match admin
+                    .store
+                    .compatibility(&name, number, &admin.registry)
+                    .await
+                {
+                    Ok(report) => report,
+                    Err(error) => return secured(failure(error)),
+                }
+            }
+            _ => None,
+        };
+        let report = report.map(|report| {
+            let text = report.to_string();
+            let mut lines = text.lines();
+            let verdict = lines.next().unwrap_or_default().to_owned();
+            ReportView {
+                from: report.from,
+                breaks: report.breaks,
+                verdict,
+                lines: lines.map(|line| line.trim().to_owned()).collect(),
+            }
+        });
+        let breaks = report.as_ref().is_some_and(|report| report.breaks);
+        versions.push(VersionView {
+            number,
+            status: version.status.name(),
+            steps: steps(version.status, is_served, breaks),
+            report,
+            definition: version
+                .definition
+                .as_ref()
+                .and_then(|definition| serde_json::to_string_pretty(definition).ok()),
+        });
+    }
+    page(
+        StatusCode::OK,
+        &ToolPage {
+            page: Frame::of(&logged_in.session, read.revision).told(told),
+            name,
+            served,
+            versions,
+        },
+    )
+}
+
+#[derive(Deserialize)]
+struct StepFields {
+    csrf: String,
+    #[serde(default)]
+    accept_breaking: Option<String>,
+}
+
+async fn step(
+    State(admin): State<Admin>,
+    logged_in: LoggedIn,
+    Path((tool, version, step)): Path<(String, u32, String)>,
+    body: RequestBody,
+) -> Response {
+    let fields: StepFields = match form(&admin, body).await {
+        Ok(fields) => fields,
+        Err(refused) => return refused,
+    };
+    if let Err(refused) = checked(&logged_in.session, &fields.csrf) {
+        return refused;
+    }
+    let accept_breaking = fields.accept_breaking.is_some();
+    let back = format!("/console/tools/{}", path_segment(&tool));
+    let action = match step.as_str() {
+        "propose" => Action::Propose { tool, version },
+        "publish" => Action::Publish {
+            tool,
+            version,
+            accept_breaking,
+        },
+        "deprecate" => Action::Deprecate { tool, version },
+        _ => return secured(StatusCode::NOT_FOUND.into_response()),
+    };
+    let actor = &logged_in.session.operator;
+    match admin.store.apply(actor, action, &admin.registry).await {
+        Ok(applied) => {
+            tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
+            told(&back, "done", &applied.done.summary)
+        }
+        Err(StoreError::Breaking(report)) => told(
+            &back,
+            "problem",
+            &format!(
+                "Not published: version {} may break the clients of version {}. Read what it changes below; to publish it anyway, tick \"I accept the breaking changes\".",
+                report.to, report.from
+            ),
+        ),
+        Err(error) => told(&back, "problem", &error.to_string()),
+    }
 }
 
 #[derive(Deserialize, Default)]

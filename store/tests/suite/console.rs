@@ -242,7 +242,7 @@ fn an_operator_logs_in_with_a_key_and_every_page_needs_the_session() {
     let row = tools
         .body
         .split("<tr>")
-        .find(|row| row.contains("<td>billing.refund</td>"))
+        .find(|row| row.contains(">billing.refund</a></td>"))
         .expect("a row");
     assert!(
         row.contains("<td>1</td>") && row.contains("1 published") && row.contains("2 draft"),
@@ -434,4 +434,88 @@ fn the_audit_trail_is_paged_on_the_server() {
     );
     assert_eq!(rows(&bob), 28, "{}", bob.body);
     assert!(link(&bob, "Older").is_none());
+}
+
+#[test]
+fn a_version_is_published_from_its_page_after_its_report_and_an_explicit_acceptance() {
+    let (store, key) = demo_store();
+    let (address, runtime) = serve(store.clone(), HttpTimeouts::default());
+    let session = log_in(address, &key);
+    let me = [FORM, ("Cookie", session.as_str())];
+    let revision = || runtime.block_on(store.revision()).expect("revision");
+
+    let page = http(address, "GET", "/console/tools/billing.refund", &me, "");
+    assert_eq!(page.status, 200, "{}", page.body);
+    strict(&page);
+    for shown in [
+        "Version 1 is served.",
+        "Version 2: draft",
+        "What it changes for the clients of version 1",
+        "may break its clients",
+        "required-property-added",
+        "I accept the breaking changes",
+        "action=\"/console/tools/billing.refund/versions/2/publish\"",
+    ] {
+        assert!(page.body.contains(shown), "{shown}: {}", page.body);
+    }
+    let csrf = page.csrf();
+    let publish = "/console/tools/billing.refund/versions/2/publish";
+
+    // Not accepted: refused, told why, nothing written.
+    let refused = http(address, "POST", publish, &me, &format!("csrf={csrf}"));
+    assert_eq!(refused.status, 303);
+    let back = refused.header("location").expect("back to the tool");
+    assert!(
+        back.starts_with("/console/tools/billing.refund?problem="),
+        "{back}"
+    );
+    assert_eq!(revision(), 1);
+    let told = http(address, "GET", back, &me, "");
+    assert!(
+        told.body
+            .contains("role=\"alert\">Not published: version 2 may break the clients of version 1"),
+        "{}",
+        told.body
+    );
+
+    // Accepted: published, audited as the operator, with the acceptance.
+    let done = http(
+        address,
+        "POST",
+        publish,
+        &me,
+        &format!("csrf={csrf}&accept_breaking=yes"),
+    );
+    assert_eq!(done.status, 303);
+    assert!(
+        done.header("location")
+            .is_some_and(|to| to.contains("?done="))
+    );
+    assert_eq!(revision(), 2);
+    let page = http(address, "GET", "/console/tools/billing.refund", &me, "");
+    assert!(page.body.contains("Version 2 is served."), "{}", page.body);
+    let audit = runtime.block_on(store.audit(1)).expect("audit");
+    assert_eq!(
+        (audit[0].actor.as_str(), audit[0].action.as_str()),
+        ("alice", "publish")
+    );
+    assert_eq!(
+        audit[0].detail["compatibility"]["accepted"], true,
+        "{}",
+        audit[0].detail
+    );
+
+    // A tool without versions in the store, and a step that is none.
+    assert_eq!(
+        http(address, "GET", "/console/tools/no.such-tool", &me, "").status,
+        404
+    );
+    let odd = http(
+        address,
+        "POST",
+        "/console/tools/billing.refund/versions/2/explode",
+        &me,
+        &format!("csrf={csrf}"),
+    );
+    assert_eq!(odd.status, 404);
 }
