@@ -194,6 +194,17 @@ pub struct AuditEntry {
     pub detail: Value,
 }
 
+/// A replica's connection to the store ([`Store::replicas`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReplicaConnection {
+    /// The address it connects from (`local` over a Unix socket).
+    pub address: String,
+    /// When the connection was opened, as RFC 3339 in UTC.
+    pub since: String,
+    /// What the connection is doing (`idle` while it waits for a change).
+    pub state: String,
+}
+
 /// Which audit entries to read ([`Store::audit_page`]): each filter, when
 /// given, must equal the entry's field; `before` and `after` are entry ids
 /// (a page older than one, or newer); at most `limit` entries.
@@ -523,6 +534,30 @@ impl Store {
             entries.reverse();
         }
         Ok(entries)
+    }
+
+    /// The replicas connected to the store now, as PostgreSQL sees them:
+    /// the connections named [`REPLICA_NAME`] (a replica following the
+    /// store keeps one open).
+    pub async fn replicas(&self) -> Result<Vec<ReplicaConnection>, StoreError> {
+        let client = self.connect().await?;
+        let rows = client
+            .query(
+                "SELECT coalesce(host(client_addr), 'local'), \
+                        to_char(backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
+                        coalesce(state, '') \
+                 FROM pg_stat_activity WHERE application_name = $1 ORDER BY backend_start",
+                &[&REPLICA_NAME],
+            )
+            .await?;
+        Ok(rows
+            .into_iter()
+            .map(|row| ReplicaConnection {
+                address: row.get(0),
+                since: row.get(1),
+                state: row.get(2),
+            })
+            .collect())
     }
 
     /// Adds an operator of the admin API called `name`, and returns its key

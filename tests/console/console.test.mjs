@@ -127,6 +127,14 @@ test("an operator logs in, reads, publishes a breaking version only when accepte
   assert.match(await page.content(), /Saving against Full mode/);
   assert.ok(await accessible(page, "client"));
   await shoot(page, "client");
+  await page.getByRole("link", { name: "billing.list-invoices" }).click();
+  assert.match(await page.locator("h1").innerText(), /billing\.list-invoices, as acme-assistant sees it/);
+  assert.ok(await accessible(page, "a client's tool"));
+
+  // The replica serving MCP follows the store: its connection is listed.
+  await page.getByRole("link", { name: "Replicas" }).click();
+  assert.equal(await page.locator("tbody tr").count(), 1);
+  assert.ok(await accessible(page, "replicas"));
 
   await page.getByRole("link", { name: "Tools", exact: true }).click();
   assert.ok(await accessible(page, "tools"));

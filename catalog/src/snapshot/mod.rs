@@ -220,6 +220,14 @@ impl ClientView {
         self.shared.tools.get(tool).map(|t| &t.def)
     }
 
+    /// A tool's entry as this client's list shows it in `revision` (in its
+    /// mode and the client's profile), if the client sees the tool. A tool
+    /// in [`Mode::Search`] is not in the list: this is then how it is
+    /// projected (as in [`Mode::Lazy`]).
+    pub fn entry_of(&self, tool: &str, revision: Revision) -> Option<&Arc<str>> {
+        self.shared.tools.get(tool).map(|t| t.listed.get(revision))
+    }
+
     /// The version of a tool this client is served, if it sees it.
     pub fn version_of(&self, tool: &str) -> Option<u32> {
         self.shared.tools.get(tool).map(|t| t.def.version)

@@ -92,6 +92,14 @@ pub(super) fn routes() -> Router<Admin> {
         .route("/console/login", get(login_form).post(login))
         .route("/console/logout", post(logout))
         .route("/console/clients/{id}", get(client))
+        .route("/console/clients/{id}/tools/{tool}", get(client_tool))
+        .route("/console/clients/{id}/rotate-key", post(rotate_key))
+        .route("/console/clients/{id}/assign", post(assign))
+        .route(
+            "/console/clients/{id}/toolsets/{toolset}/unassign",
+            post(unassign),
+        )
+        .route("/console/replicas", get(replicas))
         .route("/console/tools", get(tools))
         .route("/console/tools/{name}", get(tool))
         .route(
@@ -434,6 +442,29 @@ struct CsrfForm {
     csrf: String,
 }
 
+/// A form that carries the session's CSRF token.
+trait Tokened: serde::de::DeserializeOwned {
+    fn csrf(&self) -> &str;
+}
+
+impl Tokened for CsrfForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
+    }
+}
+
+/// A form of the logged-in operator's: read, and its token checked
+/// against the session's.
+async fn session_form<T: Tokened>(
+    admin: &Admin,
+    logged_in: &LoggedIn,
+    body: RequestBody,
+) -> Result<T, Response> {
+    let fields: T = form(admin, body).await?;
+    checked(&logged_in.session, fields.csrf())?;
+    Ok(fields)
+}
+
 /// Checks a form's CSRF token against the session's.
 fn checked(session: &Session, sent: &str) -> Result<(), Response> {
     match same_token(&session.csrf, sent) {
@@ -449,11 +480,7 @@ fn checked(session: &Session, sent: &str) -> Result<(), Response> {
 }
 
 async fn logout(State(admin): State<Admin>, logged_in: LoggedIn, body: RequestBody) -> Response {
-    let fields: CsrfForm = match form(&admin, body).await {
-        Ok(fields) => fields,
-        Err(refused) => return refused,
-    };
-    if let Err(refused) = checked(&logged_in.session, &fields.csrf) {
+    if let Err(refused) = session_form::<CsrfForm>(&admin, &logged_in, body).await {
         return refused;
     }
     admin.console.end(&logged_in.id);
@@ -554,11 +581,7 @@ async fn switch(
     Path((toolset, switch)): Path<(String, String)>,
     body: RequestBody,
 ) -> Response {
-    let fields: CsrfForm = match form(&admin, body).await {
-        Ok(fields) => fields,
-        Err(refused) => return refused,
-    };
-    if let Err(refused) = checked(&logged_in.session, &fields.csrf) {
+    if let Err(refused) = session_form::<CsrfForm>(&admin, &logged_in, body).await {
         return refused;
     }
     let action = match switch.as_str() {
@@ -566,14 +589,7 @@ async fn switch(
         "deactivate" => Action::Deactivate { toolset },
         _ => return secured(StatusCode::NOT_FOUND.into_response()),
     };
-    let actor = &logged_in.session.operator;
-    match admin.store.apply(actor, action, &admin.registry).await {
-        Ok(applied) => {
-            tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
-            told("/console", "done", &applied.done.summary)
-        }
-        Err(error) => told("/console", "problem", &error.to_string()),
-    }
+    act(&admin, &logged_in.session, action, "/console").await
 }
 
 struct ToolEntry {
@@ -615,12 +631,16 @@ struct ClientPage {
     client: ClientInfo,
     cost: CostTable,
     tools: Vec<ToolEntry>,
+    /// The toolsets assigned to it, and those of its tenant that are not.
+    assigned: Vec<String>,
+    assignable: Vec<String>,
 }
 
 async fn client(
     State(admin): State<Admin>,
     logged_in: LoggedIn,
     Path(id): Path<String>,
+    Query(told): Query<Told>,
 ) -> Response {
     let read = match admin.read().await {
         Ok(read) => read,
@@ -680,10 +700,28 @@ async fn client(
             listed: mode.is_listed(),
         })
         .collect();
+    let (assigned, assignable) = match read
+        .snapshot
+        .config()
+        .and_then(|c| Some((c, c.client(&id)?)))
+    {
+        Some((config, configured)) => {
+            let assigned: Vec<String> = configured.toolsets().map(str::to_owned).collect();
+            let assignable = config
+                .toolsets()
+                .filter(|set| {
+                    set.tenant() == configured.tenant() && !assigned.iter().any(|a| a == set.id())
+                })
+                .map(|set| set.id().to_owned())
+                .collect();
+            (assigned, assignable)
+        }
+        None => (Vec::new(), Vec::new()),
+    };
     page(
         StatusCode::OK,
         &ClientPage {
-            page: Frame::of(&logged_in.session, read.revision),
+            page: Frame::of(&logged_in.session, read.revision).told(told),
             client: ClientInfo {
                 id: view.id().to_owned(),
                 tenant: view.tenant().to_owned(),
@@ -691,6 +729,198 @@ async fn client(
             },
             cost,
             tools,
+            assigned,
+            assignable,
+        },
+    )
+}
+
+#[derive(Template)]
+#[template(path = "console/client_tool.html")]
+struct ClientToolPage {
+    page: Frame,
+    client: String,
+    tool: String,
+    version: u32,
+    mode: &'static str,
+    profile: &'static str,
+    listed: bool,
+    entry: String,
+    full: String,
+}
+
+/// JSON text, indented for a person.
+fn pretty(json: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(json)
+        .ok()
+        .and_then(|value| serde_json::to_string_pretty(&value).ok())
+        .unwrap_or_else(|| json.to_owned())
+}
+
+async fn client_tool(
+    State(admin): State<Admin>,
+    logged_in: LoggedIn,
+    Path((id, tool)): Path<(String, String)>,
+) -> Response {
+    let read = match admin.read().await {
+        Ok(read) => read,
+        Err(refused) => return refused,
+    };
+    let view = read.snapshot.client(&id).filter(|view| view.id() == id);
+    let shown = view.and_then(|view| {
+        let (def, mode) = view.tools().find(|(def, _)| *def.name == *tool)?;
+        let entry = view.entry_of(&tool, Revision::LATEST)?;
+        let full = Snapshot::discover_in(view, &tool, Revision::LATEST).ok()?;
+        Some((view, def.version, mode, entry.clone(), full))
+    });
+    let Some((view, version, mode, entry, full)) = shown else {
+        return secured(
+            (
+                StatusCode::NOT_FOUND,
+                "that client application does not see a tool of that name",
+            )
+                .into_response(),
+        );
+    };
+    page(
+        StatusCode::OK,
+        &ClientToolPage {
+            page: Frame::of(&logged_in.session, read.revision),
+            client: id.clone(),
+            tool: tool.clone(),
+            version,
+            mode: mode.name(),
+            profile: view.profile().name(),
+            listed: mode.is_listed(),
+            entry: pretty(&entry),
+            full: pretty(&full),
+        },
+    )
+}
+
+#[derive(Template)]
+#[template(path = "console/key.html")]
+struct KeyPage {
+    page: Frame,
+    client: String,
+    summary: String,
+    key: String,
+}
+
+/// Applies `action` as the session's operator, then sends the browser to
+/// `back`, told what was done or why not.
+async fn act(admin: &Admin, session: &Session, action: Action, back: &str) -> Response {
+    let actor = &session.operator;
+    match admin.store.apply(actor, action, &admin.registry).await {
+        Ok(applied) => {
+            tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
+            told(back, "done", &applied.done.summary)
+        }
+        Err(error) => told(back, "problem", &error.to_string()),
+    }
+}
+
+async fn rotate_key(
+    State(admin): State<Admin>,
+    logged_in: LoggedIn,
+    Path(client): Path<String>,
+    body: RequestBody,
+) -> Response {
+    if let Err(refused) = session_form::<CsrfForm>(&admin, &logged_in, body).await {
+        return refused;
+    }
+    let back = format!("/console/clients/{}", path_segment(&client));
+    let actor = &logged_in.session.operator;
+    let action = Action::RotateKey {
+        client: client.clone(),
+    };
+    match admin.store.apply(actor, action, &admin.registry).await {
+        // The key is shown on this answer, never in a URL.
+        Ok(applied) => match applied.done.api_key {
+            Some(key) => {
+                tracing::info!(actor = %actor, target = %applied.done.target, revision = applied.revision, "client key rotated");
+                page(
+                    StatusCode::OK,
+                    &KeyPage {
+                        page: Frame::of(&logged_in.session, applied.revision),
+                        client,
+                        summary: applied.done.summary,
+                        key,
+                    },
+                )
+            }
+            None => told(&back, "done", &applied.done.summary),
+        },
+        Err(error) => told(&back, "problem", &error.to_string()),
+    }
+}
+
+#[derive(Deserialize)]
+struct AssignForm {
+    csrf: String,
+    toolset: String,
+}
+
+impl Tokened for AssignForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
+    }
+}
+
+async fn assign(
+    State(admin): State<Admin>,
+    logged_in: LoggedIn,
+    Path(client): Path<String>,
+    body: RequestBody,
+) -> Response {
+    let fields: AssignForm = match session_form(&admin, &logged_in, body).await {
+        Ok(fields) => fields,
+        Err(refused) => return refused,
+    };
+    let back = format!("/console/clients/{}", path_segment(&client));
+    let action = Action::Assign {
+        client,
+        toolset: fields.toolset,
+    };
+    act(&admin, &logged_in.session, action, &back).await
+}
+
+async fn unassign(
+    State(admin): State<Admin>,
+    logged_in: LoggedIn,
+    Path((client, toolset)): Path<(String, String)>,
+    body: RequestBody,
+) -> Response {
+    if let Err(refused) = session_form::<CsrfForm>(&admin, &logged_in, body).await {
+        return refused;
+    }
+    let back = format!("/console/clients/{}", path_segment(&client));
+    act(
+        &admin,
+        &logged_in.session,
+        Action::Unassign { client, toolset },
+        &back,
+    )
+    .await
+}
+
+#[derive(Template)]
+#[template(path = "console/replicas.html")]
+struct ReplicasPage {
+    page: Frame,
+    replicas: Vec<crate::ReplicaConnection>,
+}
+
+async fn replicas(State(admin): State<Admin>, logged_in: LoggedIn) -> Response {
+    let (replicas, revision) = match (admin.store.replicas().await, admin.store.revision().await) {
+        (Ok(replicas), Ok(revision)) => (replicas, revision),
+        (Err(error), _) | (_, Err(error)) => return secured(failure(error)),
+    };
+    page(
+        StatusCode::OK,
+        &ReplicasPage {
+            page: Frame::of(&logged_in.session, revision),
+            replicas,
         },
     )
 }
@@ -885,19 +1115,22 @@ struct StepFields {
     accept_breaking: Option<String>,
 }
 
+impl Tokened for StepFields {
+    fn csrf(&self) -> &str {
+        &self.csrf
+    }
+}
+
 async fn step(
     State(admin): State<Admin>,
     logged_in: LoggedIn,
     Path((tool, version, step)): Path<(String, u32, String)>,
     body: RequestBody,
 ) -> Response {
-    let fields: StepFields = match form(&admin, body).await {
+    let fields: StepFields = match session_form(&admin, &logged_in, body).await {
         Ok(fields) => fields,
         Err(refused) => return refused,
     };
-    if let Err(refused) = checked(&logged_in.session, &fields.csrf) {
-        return refused;
-    }
     let accept_breaking = fields.accept_breaking.is_some();
     let back = format!("/console/tools/{}", path_segment(&tool));
     let action = match step.as_str() {

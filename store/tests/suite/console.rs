@@ -221,6 +221,13 @@ fn an_operator_logs_in_with_a_key_and_every_page_needs_the_session() {
     // What acme-assistant sees, and what its list costs.
     let client = http(address, "GET", "/console/clients/acme-assistant", &me, "");
     assert_eq!(client.status, 200, "{}", client.body);
+    assert!(
+        client
+            .body
+            .contains("<title>acme-assistant · toolschema console</title>"),
+        "{}",
+        client.body
+    );
     for shown in [
         "billing.get-invoice",
         "data-structure-only",
@@ -518,4 +525,160 @@ fn a_version_is_published_from_its_page_after_its_report_and_an_explicit_accepta
         &format!("csrf={csrf}"),
     );
     assert_eq!(odd.status, 404);
+}
+
+#[test]
+fn a_client_s_tools_toolsets_and_key_are_kept_from_its_page() {
+    let (store, key) = demo_store();
+    let (address, runtime) = serve(store.clone(), HttpTimeouts::default());
+    let session = log_in(address, &key);
+    let me = [FORM, ("Cookie", session.as_str())];
+    let revision = || runtime.block_on(store.revision()).expect("revision");
+
+    // A tool as the client sees it: its lazy entry, and the Full one.
+    let tool = http(
+        address,
+        "GET",
+        "/console/clients/acme-assistant/tools/billing.list-invoices",
+        &me,
+        "",
+    );
+    assert_eq!(tool.status, 200, "{}", tool.body);
+    for shown in [
+        "in lazy mode",
+        "openai-strict",
+        "_schema_discovery",
+        "&#34;customer&#34;",
+    ] {
+        assert!(tool.body.contains(shown), "{shown}: {}", tool.body);
+    }
+    let hidden = http(
+        address,
+        "GET",
+        "/console/clients/acme-assistant/tools/support.open-ticket",
+        &me,
+        "",
+    );
+    assert_eq!(hidden.status, 404, "another tenant's tool");
+
+    let page = http(address, "GET", "/console/clients/acme-assistant", &me, "");
+    let csrf = page.csrf();
+    assert!(
+        page.body.contains("<option value=\"acme-reports\">"),
+        "{}",
+        page.body
+    );
+    assert!(
+        !page.body.contains("<option value=\"globex-support\">"),
+        "only its tenant's toolsets"
+    );
+    let assign = "/console/clients/acme-assistant/assign";
+    let done = http(
+        address,
+        "POST",
+        assign,
+        &me,
+        &format!("csrf={csrf}&toolset=acme-reports"),
+    );
+    assert!(
+        done.header("location")
+            .is_some_and(|to| to.contains("?done=")),
+        "{}",
+        done.head
+    );
+    assert_eq!(revision(), 2);
+    let page = http(address, "GET", "/console/clients/acme-assistant", &me, "");
+    assert!(page.body.contains("Unassign acme-reports"), "{}", page.body);
+    // Another tenant's toolset: refused by the store's checks, told, nothing written.
+    let refused = http(
+        address,
+        "POST",
+        assign,
+        &me,
+        &format!("csrf={csrf}&toolset=globex-support"),
+    );
+    let to = refused.header("location").expect("back").to_owned();
+    assert!(to.contains("?problem="), "{to}");
+    assert_eq!(revision(), 2);
+    let told = http(address, "GET", &to, &me, "");
+    assert!(
+        told.body.contains("role=\"alert\"") && told.body.contains("belongs to tenant"),
+        "{}",
+        told.body
+    );
+    let unassign = "/console/clients/acme-assistant/toolsets/acme-reports/unassign";
+    http(address, "POST", unassign, &me, &format!("csrf={csrf}"));
+    assert_eq!(revision(), 3);
+
+    // A new key: shown on the answer, once, never in a URL.
+    let rotated = http(
+        address,
+        "POST",
+        "/console/clients/acme-assistant/rotate-key",
+        &me,
+        &format!("csrf={csrf}"),
+    );
+    assert_eq!(rotated.status, 200, "{}", rotated.body);
+    assert_eq!(rotated.header("cache-control"), Some("no-store"));
+    let at = rotated
+        .body
+        .find("aria-label=\"The new key\">tsk_")
+        .expect("the key")
+        + "aria-label=\"The new key\">".len();
+    let new_key = &rotated.body[at..at + 68];
+    assert!(
+        new_key.starts_with("tsk_") && new_key[4..].bytes().all(|b| b.is_ascii_hexdigit()),
+        "{new_key}"
+    );
+    let audit = runtime.block_on(store.audit(1)).expect("audit");
+    assert_eq!(
+        (audit[0].actor.as_str(), audit[0].action.as_str()),
+        ("alice", "rotate_key")
+    );
+    assert!(
+        !audit[0].detail.to_string().contains(new_key),
+        "the key is not audited"
+    );
+}
+
+#[test]
+fn the_replicas_page_lists_the_replicas_connected_to_the_store() {
+    let (store, key) = demo_store();
+    let (address, runtime) = serve(store.clone(), HttpTimeouts::default());
+    let session = log_in(address, &key);
+    let me = [("Cookie", session.as_str())];
+    let none = http(address, "GET", "/console/replicas", &me, "");
+    assert_eq!(none.status, 200);
+    assert!(
+        none.body.contains("No replica is connected."),
+        "{}",
+        none.body
+    );
+    let follower = runtime.block_on(async {
+        let loaded = store
+            .load(&toolschema_demo::registry())
+            .await
+            .expect("loads");
+        let catalog = std::sync::Arc::new(toolschema::catalog::Catalog::from_config(
+            toolschema_demo::registry(),
+            &loaded.config,
+        ));
+        store.follow_from(catalog, loaded.revision, loaded.records)
+    });
+    let started = std::time::Instant::now();
+    while !follower.health().connected {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "the replica connects"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let one = http(address, "GET", "/console/replicas", &me, "");
+    assert!(one.body.contains("Connections of replicas"), "{}", one.body);
+    assert_eq!(one.body.matches("<tr><td>").count(), 1, "{}", one.body);
+    assert!(
+        one.body.contains("The store is at revision 1."),
+        "{}",
+        one.body
+    );
 }
