@@ -172,6 +172,22 @@ test("an operator logs in, reads, publishes a breaking version only when accepte
   assert.ok(rows.some((row) => row.includes("publish") && row.includes("billing.refund")), rows.join("\n"));
   assert.ok(await accessible(page, "audit"));
   await shoot(page, "audit");
+
+  // An API description imported into drafts, from a pasted document.
+  await page.getByRole("link", { name: "Import" }).click();
+  assert.ok(await accessible(page, "import"));
+  await page.getByLabel("Downstream id").fill("pets");
+  await page.getByLabel("Prefix of every tool name").fill("pets.");
+  await page.getByLabel("The document", { exact: true }).fill(JSON.stringify({
+    openapi: "3.0.3",
+    info: { title: "Pets", version: "1" },
+    servers: [{ url: "https://pets.example.com/v1" }],
+    paths: { "/pets": { get: { operationId: "listPets", responses: { 200: { description: "the pets" } } } } },
+  }));
+  await page.getByRole("button", { name: "Import as drafts" }).click();
+  assert.match(await page.getByRole("status").innerText(), /import/i);
+  assert.ok(await accessible(page, "imported"));
+  await shoot(page, "import");
   await context.close();
 });
 

@@ -100,6 +100,7 @@ pub(super) fn routes() -> Router<Admin> {
             post(unassign),
         )
         .route("/console/replicas", get(replicas))
+        .route("/console/import", get(import_form).post(import))
         .route("/console/tools", get(tools))
         .route("/console/tools/{name}", get(tool))
         .route(
@@ -269,7 +270,16 @@ async fn form<T: serde::de::DeserializeOwned>(
     admin: &Admin,
     body: RequestBody,
 ) -> Result<T, Response> {
-    let bytes = admin.body(body, FORM_LIMIT).await.map_err(secured)?;
+    form_of(admin, body, FORM_LIMIT).await
+}
+
+/// [`form`], of at most `limit` bytes.
+async fn form_of<T: serde::de::DeserializeOwned>(
+    admin: &Admin,
+    body: RequestBody,
+    limit: usize,
+) -> Result<T, Response> {
+    let bytes = admin.body(body, limit).await.map_err(secured)?;
     serde_urlencoded::from_bytes(&bytes).map_err(|error| {
         secured(
             (
@@ -902,6 +912,141 @@ async fn unassign(
         &back,
     )
     .await
+}
+
+/// The import form's fields, kept to show them again.
+#[derive(Deserialize, Default)]
+struct ImportFields {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    downstream: String,
+    #[serde(default)]
+    base_url: String,
+    #[serde(default)]
+    prefix: String,
+    #[serde(default)]
+    operations: String,
+    #[serde(default)]
+    document: String,
+}
+
+impl Tokened for ImportFields {
+    fn csrf(&self) -> &str {
+        &self.csrf
+    }
+}
+
+/// What an import wrote, and what it left out.
+struct ImportDone {
+    summary: String,
+    tools: Vec<String>,
+    skipped: Vec<(String, String)>,
+    dropped: Vec<(String, String)>,
+}
+
+#[derive(Template)]
+#[template(path = "console/import.html")]
+struct ImportPage {
+    page: Frame,
+    form: ImportFields,
+    done: Option<ImportDone>,
+}
+
+async fn import_form(State(admin): State<Admin>, logged_in: LoggedIn) -> Response {
+    let revision = match admin.store.revision().await {
+        Ok(revision) => revision,
+        Err(error) => return secured(failure(error)),
+    };
+    page(
+        StatusCode::OK,
+        &ImportPage {
+            page: Frame::of(&logged_in.session, revision),
+            form: ImportFields::default(),
+            done: None,
+        },
+    )
+}
+
+/// Imports the document of `fields` into drafts: what was written, or
+/// why nothing was.
+async fn imported(admin: &Admin, actor: &str, fields: &ImportFields) -> Result<ImportDone, String> {
+    use toolschema_gateway::import::{ImportOptions, import_openapi, import_wsdl, parse_document};
+    let options = ImportOptions {
+        operations: fields
+            .operations
+            .split(',')
+            .map(str::trim)
+            .filter(|operation| !operation.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        downstream: fields.downstream.trim().to_owned(),
+        base_url: Some(fields.base_url.trim().to_owned()).filter(|url| !url.is_empty()),
+        prefix: fields.prefix.trim().to_owned(),
+        soap_version: None,
+    };
+    if options.downstream.is_empty() {
+        return Err("Name the downstream the tools call (its id).".to_owned());
+    }
+    let document = fields.document.trim_start();
+    // An XML document is a WSDL one; else OpenAPI or Swagger, JSON or YAML.
+    let imported = match document.starts_with('<') {
+        true => import_wsdl(document.as_bytes(), &options),
+        false => parse_document(document).and_then(|parsed| import_openapi(&parsed, &options)),
+    }
+    .map_err(|error| format!("The document cannot be imported: {error}"))?;
+    let records = Records::read_toml(&imported.toml, "(imported)").map_err(|e| e.to_string())?;
+    let applied = admin
+        .store
+        .apply(
+            actor,
+            Action::Import {
+                records: Box::new(records),
+            },
+            &admin.registry,
+        )
+        .await
+        .map_err(|error| error.to_string())?;
+    tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
+    let pairs = |list: &[toolschema_gateway::import::Skipped]| {
+        list.iter()
+            .map(|s| (s.operation.clone(), s.reason.clone()))
+            .collect()
+    };
+    Ok(ImportDone {
+        summary: applied.done.summary,
+        tools: imported.tools.clone(),
+        skipped: pairs(&imported.skipped),
+        dropped: pairs(&imported.dropped),
+    })
+}
+
+async fn import(State(admin): State<Admin>, logged_in: LoggedIn, body: RequestBody) -> Response {
+    let fields: ImportFields = match form_of(&admin, body, super::FILE_LIMIT).await {
+        Ok(fields) => fields,
+        Err(refused) => return refused,
+    };
+    if let Err(refused) = checked(&logged_in.session, fields.csrf()) {
+        return refused;
+    }
+    let outcome = imported(&admin, &logged_in.session.operator, &fields).await;
+    let revision = admin.store.revision().await.unwrap_or_default();
+    let mut frame = Frame::of(&logged_in.session, revision);
+    let (status, form, done) = match outcome {
+        Ok(done) => (StatusCode::OK, ImportFields::default(), Some(done)),
+        Err(problem) => {
+            frame.problem = Some(problem);
+            (StatusCode::UNPROCESSABLE_ENTITY, fields, None)
+        }
+    };
+    page(
+        status,
+        &ImportPage {
+            page: frame,
+            form,
+            done,
+        },
+    )
 }
 
 #[derive(Template)]

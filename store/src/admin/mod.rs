@@ -65,7 +65,7 @@ use operator::{Guard, Operator};
 
 /// The largest configuration file taken (`PUT /v1/catalog`, `POST
 /// /v1/import`): some 100,000 tools.
-const FILE_LIMIT: usize = 64 << 20;
+pub(super) const FILE_LIMIT: usize = 64 << 20;
 
 /// The largest record or draft taken: a tool from configuration with many
 /// versions.

@@ -682,3 +682,93 @@ fn the_replicas_page_lists_the_replicas_connected_to_the_store() {
         one.body
     );
 }
+
+#[test]
+fn an_api_description_is_imported_into_drafts_with_what_was_left_out() {
+    let (store, key) = demo_store();
+    let (address, runtime) = serve(store.clone(), HttpTimeouts::default());
+    let session = log_in(address, &key);
+    let me = [FORM, ("Cookie", session.as_str())];
+    let form = http(address, "GET", "/console/import", &me, "");
+    assert_eq!(form.status, 200);
+    let csrf = form.csrf();
+    let document = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Pets", "version": "1"},
+        "servers": [{"url": "https://pets.example.com/v1"}],
+        "paths": {
+            "/pets/{id}": {"get": {
+                "operationId": "getPet",
+                "summary": "One pet, by its id.",
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "the pet", "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {"name": {"type": "string"}}}}}}}
+            }},
+            "/pets/{id}/photo": {"post": {
+                "operationId": "uploadPhoto",
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "requestBody": {"content": {"multipart/form-data": {"schema": {"type": "object"}}}},
+                "responses": {"204": {"description": "stored"}}
+            }}
+        }
+    })
+    .to_string();
+    let body = serde_urlencoded::to_string([
+        ("csrf", csrf.as_str()),
+        ("downstream", "pets"),
+        ("prefix", "pets."),
+        ("document", document.as_str()),
+    ])
+    .expect("a form");
+    let done = http(address, "POST", "/console/import", &me, &body);
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("role=\"status\""), "{}", done.body);
+    assert!(
+        done.body.contains("Operations left out") && done.body.contains("uploadPhoto"),
+        "{}",
+        done.body
+    );
+    let at = done
+        .body
+        .find("href=\"/console/tools/pets.")
+        .expect("a drafted tool")
+        + 21;
+    let tool = done.body[at..]
+        .split('"')
+        .next()
+        .expect("a name")
+        .to_owned();
+    let (revision, records) = runtime.block_on(store.read()).expect("reads");
+    assert_eq!(revision, 2);
+    let drafted: Vec<_> = records
+        .versions_of(&tool)
+        .map(|(n, v)| (n, v.status))
+        .collect();
+    assert_eq!(drafted, [(1, toolschema_catalog::Status::Draft)], "{tool}");
+    let audit = runtime.block_on(store.audit(1)).expect("audit");
+    assert_eq!(
+        (audit[0].actor.as_str(), audit[0].action.as_str()),
+        ("alice", "import")
+    );
+
+    // A document that is not one: told why, the form kept (escaped), nothing written.
+    let body = serde_urlencoded::to_string([
+        ("csrf", csrf.as_str()),
+        ("downstream", "pets"),
+        ("document", "<not a=\"wsdl\">"),
+    ])
+    .expect("a form");
+    let refused = http(address, "POST", "/console/import", &me, &body);
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(
+        refused.body.contains("The document cannot be imported"),
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.body.contains("&#60;not a=&#34;wsdl&#34;&#62;") || refused.body.contains("&lt;not"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(runtime.block_on(store.revision()).expect("revision"), 2);
+}
