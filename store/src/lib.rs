@@ -216,6 +216,10 @@ pub struct AuditQuery {
     pub action: Option<String>,
     /// What it was about (a tool, a toolset, a client).
     pub target: Option<String>,
+    /// Only entries of this day or later (`YYYY-MM-DD`, UTC).
+    pub since: Option<String>,
+    /// Only entries of this day or earlier (`YYYY-MM-DD`, UTC).
+    pub until: Option<String>,
     /// Only entries older than this one.
     pub before: Option<i64>,
     /// Only entries newer than this one.
@@ -506,6 +510,8 @@ impl Store {
                      WHERE ($1::text IS NULL OR actor = $1) AND ($2::text IS NULL OR action = $2) \
                        AND ($3::text IS NULL OR target = $3) AND ($4::bigint IS NULL OR id < $4) \
                        AND ($5::bigint IS NULL OR id > $5) \
+                       AND ($7::text IS NULL OR at >= ($7::text)::date::timestamp AT TIME ZONE 'UTC') \
+                       AND ($8::text IS NULL OR at < (($8::text)::date + 1)::timestamp AT TIME ZONE 'UTC') \
                      ORDER BY id {order} LIMIT $6"
                 ),
                 &[
@@ -515,6 +521,8 @@ impl Store {
                     &query.before,
                     &query.after,
                     &query.limit.max(0),
+                    &query.since,
+                    &query.until,
                 ],
             )
             .await?;

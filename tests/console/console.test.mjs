@@ -188,6 +188,12 @@ test("an operator logs in, reads, publishes a breaking version only when accepte
   assert.match(await page.getByRole("status").innerText(), /import/i);
   assert.ok(await accessible(page, "imported"));
   await shoot(page, "import");
+
+  // A client's key, rotated: shown once.
+  await page.goto(`${served.admin}/console/clients/acme-analyst`);
+  await page.getByRole("button", { name: "Rotate the key" }).click();
+  assert.match(await page.getByLabel("The new key").innerText(), /^tsk_[0-9a-f]{64}$/);
+  assert.ok(await accessible(page, "new key"));
   await context.close();
 });
 
@@ -205,6 +211,21 @@ test("the same flows without JavaScript", async () => {
   await page.getByRole("button", { name: "Filter" }).click();
   const rows = await page.locator("tbody tr").allInnerTexts();
   assert.ok(rows.some((row) => row.includes("acme-reports")), rows.join("\n"));
+  // Import a document into a draft, and publish it, by forms alone.
+  await page.getByRole("link", { name: "Import" }).click();
+  await page.getByLabel("Downstream id").fill("shop");
+  await page.getByLabel("Prefix of every tool name").fill("shop.");
+  await page.getByLabel("The document", { exact: true }).fill(JSON.stringify({
+    openapi: "3.0.3",
+    info: { title: "Shop", version: "1" },
+    servers: [{ url: "https://shop.example.com" }],
+    paths: { "/orders": { get: { operationId: "listOrders", responses: { 200: { description: "orders" } } } } },
+  }));
+  await page.getByRole("button", { name: "Import as drafts" }).click();
+  await page.locator("main ul a").first().click();
+  assert.match(await page.content(), /Version 1: draft/);
+  await page.getByRole("button", { name: "Publish" }).click();
+  assert.match(await page.content(), /Version 1 is served\./);
   await page.getByRole("button", { name: "Log out" }).click();
   assert.match(page.url(), /\/console\/login$/);
   await context.close();

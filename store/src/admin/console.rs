@@ -11,9 +11,10 @@
 //! | `GET /console/audit?actor=&action=&target=&before=&after=` | the audit trail, filtered and paged on the server |
 //!
 //! Every page works without JavaScript: actions are plain forms. Logging in
-//! sets a session cookie (`HttpOnly`, `SameSite=Strict`, eight hours; the
-//! admin listener serves plain HTTP, so it is not `Secure`: put the console
-//! behind TLS); every form carries the session's CSRF token, and the login
+//! sets a session cookie (`HttpOnly`, `SameSite=Strict`, eight hours, and
+//! `Secure` when a TLS-terminating proxy says `X-Forwarded-Proto: https`:
+//! the listener itself speaks plain HTTP, so put the console behind TLS);
+//! every form carries the session's CSRF token, and the login
 //! form a token of its own, checked against a cookie. Every page is sent
 //! with a Content-Security-Policy that allows only this console's own
 //! stylesheet and forms (no script at all), and output is escaped by the
@@ -369,8 +370,22 @@ struct LoginPage {
     problem: Option<&'static str>,
 }
 
+/// `; Secure` for a request that reached a TLS-terminating proxy in front
+/// of the listener (`X-Forwarded-Proto: https`): its cookies then travel
+/// over TLS only. (The listener itself speaks plain HTTP.)
+fn secure_attribute(headers: &HeaderMap) -> &'static str {
+    let https = headers
+        .get("x-forwarded-proto")
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("https"));
+    match https {
+        true => "; Secure",
+        false => "",
+    }
+}
+
 /// The login form, with a fresh token in a cookie of its own.
-fn login_page(status: StatusCode, problem: Option<&'static str>) -> Response {
+fn login_page(status: StatusCode, problem: Option<&'static str>, secure: &str) -> Response {
     let csrf = new_token();
     let mut response = page(
         status,
@@ -380,7 +395,7 @@ fn login_page(status: StatusCode, problem: Option<&'static str>) -> Response {
         },
     );
     let cookie = format!(
-        "{LOGIN_COOKIE}={csrf}; HttpOnly; SameSite=Strict; Path=/console/login; Max-Age={}",
+        "{LOGIN_COOKIE}={csrf}; HttpOnly; SameSite=Strict; Path=/console/login; Max-Age={}{secure}",
         LOGIN.as_secs()
     );
     if let Ok(value) = HeaderValue::from_str(&cookie) {
@@ -389,8 +404,8 @@ fn login_page(status: StatusCode, problem: Option<&'static str>) -> Response {
     response
 }
 
-async fn login_form() -> Response {
-    login_page(StatusCode::OK, None)
+async fn login_form(headers: HeaderMap) -> Response {
+    login_page(StatusCode::OK, None, secure_attribute(&headers))
 }
 
 #[derive(Deserialize)]
@@ -405,11 +420,13 @@ async fn login(State(admin): State<Admin>, request: axum::extract::Request) -> R
         Ok(fields) => fields,
         Err(refused) => return refused,
     };
+    let secure = secure_attribute(&parts.headers);
     let expected = cookie(&parts.headers, LOGIN_COOKIE);
     if !expected.is_some_and(|expected| same_token(expected, &fields.csrf)) {
         return login_page(
             StatusCode::FORBIDDEN,
             Some("The form had expired or did not come from this console: log in again."),
+            secure,
         );
     }
     match authenticate(&admin, peer_of(&parts), Some(&fields.key)).await {
@@ -419,7 +436,7 @@ async fn login(State(admin): State<Admin>, request: axum::extract::Request) -> R
             let mut response = see_other("/console");
             for cookie in [
                 format!(
-                    "{SESSION_COOKIE}={id}; HttpOnly; SameSite=Strict; Path=/console; Max-Age={}",
+                    "{SESSION_COOKIE}={id}; HttpOnly; SameSite=Strict; Path=/console; Max-Age={}{secure}",
                     SESSION.as_secs()
                 ),
                 format!(
@@ -442,7 +459,7 @@ async fn login(State(admin): State<Admin>, request: axum::extract::Request) -> R
                 }
                 _ => "The catalog store cannot check keys now: try again shortly.",
             };
-            login_page(refused.status(), Some(problem))
+            login_page(refused.status(), Some(problem), secure)
         }
     }
 }
@@ -1314,8 +1331,28 @@ struct AuditFilter {
     action: String,
     #[serde(default)]
     target: String,
+    #[serde(default)]
+    since: String,
+    #[serde(default)]
+    until: String,
     before: Option<i64>,
     after: Option<i64>,
+}
+
+/// Whether `text` is a date as `YYYY-MM-DD`.
+fn is_date(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() == 10
+        && bytes.iter().enumerate().all(|(i, b)| match i {
+            4 | 7 => *b == b'-',
+            _ => b.is_ascii_digit(),
+        })
+        && text[5..7]
+            .parse::<u8>()
+            .is_ok_and(|m| (1..=12).contains(&m))
+        && text[8..10]
+            .parse::<u8>()
+            .is_ok_and(|d| (1..=31).contains(&d))
 }
 
 struct AuditRow {
@@ -1343,10 +1380,22 @@ async fn audit(
     Query(filter): Query<AuditFilter>,
 ) -> Response {
     let given = |value: &str| Some(value.trim().to_owned()).filter(|v| !v.is_empty());
+    let mut problem = None;
+    let mut date = |value: &str, what: &str| {
+        let value = given(value)?;
+        if is_date(&value) {
+            return Some(value);
+        }
+        problem = Some(format!("`{what}` is a day, as 2026-12-31: not used."));
+        None
+    };
+    let (since, until) = (date(&filter.since, "From"), date(&filter.until, "To"));
     let query = AuditQuery {
         actor: given(&filter.actor),
         action: given(&filter.action),
         target: given(&filter.target),
+        since,
+        until,
         before: filter.before,
         after: filter.after,
         limit: AUDIT_PAGE,
@@ -1365,6 +1414,8 @@ async fn audit(
             ("actor", &query.actor),
             ("action", &query.action),
             ("target", &query.target),
+            ("since", &query.since),
+            ("until", &query.until),
         ] {
             if let Some(value) = value {
                 pairs.push((name, value.clone()));
@@ -1394,10 +1445,12 @@ async fn audit(
             revision: entry.revision,
         })
         .collect();
+    let mut frame = Frame::of(&logged_in.session, revision);
+    frame.problem = problem;
     page(
         StatusCode::OK,
         &AuditPage {
-            page: Frame::of(&logged_in.session, revision),
+            page: frame,
             filter,
             entries: rows,
             newer,

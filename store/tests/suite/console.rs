@@ -772,3 +772,40 @@ fn an_api_description_is_imported_into_drafts_with_what_was_left_out() {
     );
     assert_eq!(runtime.block_on(store.revision()).expect("revision"), 2);
 }
+
+#[test]
+fn behind_a_tls_proxy_the_session_cookie_is_secure() {
+    let (store, key) = demo_store();
+    let (address, _runtime) = serve(store, HttpTimeouts::default());
+    let proxied = [("X-Forwarded-Proto", "https")];
+    let form = http(address, "GET", "/console/login", &proxied, "");
+    let token = form.cookie("toolschema_login").expect("a login token");
+    assert!(
+        form.cookies().iter().all(|c| c.ends_with("; Secure")),
+        "{:?}",
+        form.cookies()
+    );
+    let cookie = format!("toolschema_login={token}");
+    let body = format!("key={key}&csrf={token}");
+    let answer = http(
+        address,
+        "POST",
+        "/console/login",
+        &[FORM, ("Cookie", &cookie), proxied[0]],
+        &body,
+    );
+    let session = answer
+        .cookies()
+        .into_iter()
+        .find(|c| c.starts_with("toolschema_console="))
+        .expect("a session")
+        .to_owned();
+    assert!(session.ends_with("; Secure"), "{session}");
+    // Over plain HTTP, no.
+    let plain = http(address, "GET", "/console/login", &[], "");
+    assert!(
+        plain.cookies().iter().all(|c| !c.contains("Secure")),
+        "{:?}",
+        plain.cookies()
+    );
+}
