@@ -48,7 +48,9 @@ pub struct FollowerHealth {
 }
 
 /// The `application_name` of a replica's connection, unless its URL gives
-/// one.
+/// one; once it serves a revision, `toolschema-replica@<revision>`, so that
+/// `pg_stat_activity` (and the console's replicas page) tells which
+/// revision each replica serves.
 pub const REPLICA_NAME: &str = "toolschema-replica";
 
 /// How often a connected replica also reads the revision itself, in case a
@@ -200,7 +202,8 @@ async fn session(
         .connect_timeout(Duration::from_secs(5));
     // Named, so that an operator tells replicas apart in pg_stat_activity
     // (unless the URL names them).
-    if config.get_application_name().is_none() {
+    let named = config.get_application_name().is_none();
+    if named {
         config.application_name(REPLICA_NAME);
     }
     let (events, mut received) = mpsc::unbounded_channel();
@@ -220,6 +223,10 @@ async fn session(
     // committed after it goes unheard.
     let mut held = held;
     load(&mut client, catalog, health, &mut held, true).await?;
+    let mut announced = None;
+    if named {
+        announce(&client, health, &mut announced).await?;
+    }
     update(health, |h| {
         h.connected = true;
         h.disconnected_since = None;
@@ -237,15 +244,41 @@ async fn session(
                     // serves them all.
                     while let Ok(Event::Notified) = received.try_recv() {}
                     load(&mut client, catalog, health, &mut held, false).await?;
+                    if named {
+                        announce(&client, health, &mut announced).await?;
+                    }
                 }
                 Some(Event::Lost(why)) => return Ok(why),
                 None => return Ok("the connection's driver ended".into()),
             },
             _ = check.tick() => {
                 load(&mut client, catalog, health, &mut held, false).await?;
+                if named {
+                    announce(&client, health, &mut announced).await?;
+                }
             }
         }
     }
+}
+
+/// Names the connection after the revision the replica serves
+/// (`toolschema-replica@12`) when it moved since it was `announced`.
+async fn announce(
+    client: &Client,
+    health: &Arc<Mutex<FollowerHealth>>,
+    announced: &mut Option<i64>,
+) -> Result<(), StoreError> {
+    let serving = update(health, |h| h.revision);
+    if *announced != Some(serving) {
+        client
+            .execute(
+                "SELECT set_config('application_name', $1, false)",
+                &[&format!("{REPLICA_NAME}@{serving}")],
+            )
+            .await?;
+        *announced = Some(serving);
+    }
+    Ok(())
 }
 
 /// The records of a revision, and the configuration checked from them

@@ -203,6 +203,8 @@ pub struct ReplicaConnection {
     pub since: String,
     /// What the connection is doing (`idle` while it waits for a change).
     pub state: String,
+    /// The revision it serves (`None` until it has loaded one).
+    pub revision: Option<i64>,
 }
 
 /// Which audit entries to read ([`Store::audit_page`]): each filter, when
@@ -546,24 +548,34 @@ impl Store {
 
     /// The replicas connected to the store now, as PostgreSQL sees them:
     /// the connections named [`REPLICA_NAME`] (a replica following the
-    /// store keeps one open).
+    /// store keeps one open), with the revision each serves.
     pub async fn replicas(&self) -> Result<Vec<ReplicaConnection>, StoreError> {
         let client = self.connect().await?;
         let rows = client
             .query(
                 "SELECT coalesce(host(client_addr), 'local'), \
                         to_char(backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
-                        coalesce(state, '') \
-                 FROM pg_stat_activity WHERE application_name = $1 ORDER BY backend_start",
+                        coalesce(state, ''), application_name \
+                 FROM pg_stat_activity \
+                 WHERE datname = current_database() \
+                   AND (application_name = $1 OR application_name LIKE $1 || '@%') \
+                 ORDER BY backend_start",
                 &[&REPLICA_NAME],
             )
             .await?;
         Ok(rows
             .into_iter()
-            .map(|row| ReplicaConnection {
-                address: row.get(0),
-                since: row.get(1),
-                state: row.get(2),
+            .map(|row| {
+                let name: String = row.get(3);
+                ReplicaConnection {
+                    address: row.get(0),
+                    since: row.get(1),
+                    state: row.get(2),
+                    revision: name
+                        .strip_prefix(REPLICA_NAME)
+                        .and_then(|rest| rest.strip_prefix('@'))
+                        .and_then(|revision| revision.parse().ok()),
+                }
             })
             .collect())
     }

@@ -681,6 +681,33 @@ fn the_replicas_page_lists_the_replicas_connected_to_the_store() {
         "{}",
         one.body
     );
+    // The revision each serves: 1, then 2 after a change reaches it.
+    let serves = |revision: i64| {
+        let started = std::time::Instant::now();
+        loop {
+            let page = http(address, "GET", "/console/replicas", &me, "");
+            let row = page.body.split("<tr><td>").nth(1).unwrap_or("").to_owned();
+            if row.contains(&format!("Z</td><td>{revision}</td>")) {
+                return;
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(20),
+                "serves {revision}: {row}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    };
+    serves(1);
+    runtime
+        .block_on(store.apply(
+            "bob",
+            toolschema_store::Action::Deactivate {
+                toolset: "acme-reports".into(),
+            },
+            &toolschema_demo::registry(),
+        ))
+        .expect("applies");
+    serves(2);
 }
 
 #[test]

@@ -256,7 +256,7 @@ proptest! {
                         let cut = db
                             .query(
                                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-                                 WHERE datname = current_database() AND application_name = $1",
+                                 WHERE datname = current_database() AND application_name LIKE $1 || '%'",
                                 &[&toolschema_store::REPLICA_NAME],
                             )
                             .await
