@@ -36,7 +36,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use toolschema_catalog::Snapshot;
 use toolschema_catalog::cost::{ENCODING, Tokenizer, client_cost};
-use toolschema_runtime::project::Revision;
+use toolschema_runtime::project::{Mode, Profile, Revision, project_tool_as};
 
 use super::operator::{authenticate, peer_of};
 use super::{Admin, failure};
@@ -1166,6 +1166,9 @@ struct VersionView {
     report: Option<ReportView>,
     steps: Vec<StepForm>,
     definition: Option<String>,
+    /// Its MCP descriptor as a client in Full mode and the default dialect
+    /// would see it.
+    descriptor: Option<String>,
 }
 
 #[derive(Template)]
@@ -1257,6 +1260,9 @@ async fn tool(
                 .definition
                 .as_ref()
                 .and_then(|definition| serde_json::to_string_pretty(definition).ok()),
+            descriptor: read.snapshot.registry().get(&name, number).map(|def| {
+                pretty(&project_tool_as(def, Mode::Full, Profile::Default).to_compact_string())
+            }),
         });
     }
     page(

@@ -462,6 +462,8 @@ fn a_version_is_published_from_its_page_after_its_report_and_an_explicit_accepta
         "required-property-added",
         "I accept the breaking changes",
         "action=\"/console/tools/billing.refund/versions/2/publish\"",
+        "Version 2 as a client in Full mode sees it",
+        "&#34;reason&#34;",
     ] {
         assert!(page.body.contains(shown), "{shown}: {}", page.body);
     }
