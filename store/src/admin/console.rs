@@ -77,6 +77,9 @@ struct Session {
     operator: String,
     csrf: String,
     started: Instant,
+    /// What the next page tells: what the last action did, or why not
+    /// (kept here, never in a URL another site could write).
+    told: Told,
 }
 
 /// The store's catalog at one revision: its records, and what each client
@@ -218,6 +221,7 @@ impl Console {
             operator,
             csrf: new_token(),
             started: Instant::now(),
+            told: Told::default(),
         };
         let id = new_token();
         let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
@@ -234,6 +238,23 @@ impl Console {
         }
         sessions.insert(id.clone(), session.clone());
         (id, session)
+    }
+
+    /// Keeps `told` for the session's next page.
+    fn tell(&self, id: &str, told: Told) {
+        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(session) = sessions.get_mut(id) {
+            session.told = told;
+        }
+    }
+
+    /// What the session's page tells, once.
+    fn heard(&self, id: &str) -> Told {
+        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+        sessions
+            .get_mut(id)
+            .map(|session| core::mem::take(&mut session.told))
+            .unwrap_or_default()
     }
 
     fn end(&self, id: &str) {
@@ -320,19 +341,33 @@ impl Frame {
     }
 }
 
-/// What a page is told after an action (`?done=` or `?problem=`).
-#[derive(Deserialize, Default)]
+/// What a page is told after an action.
+#[derive(Clone, Default)]
 struct Told {
-    #[serde(default)]
     done: Option<String>,
-    #[serde(default)]
     problem: Option<String>,
 }
 
-/// `to`, told what happened.
-fn told(to: &str, key: &str, what: &str) -> Response {
-    let query = serde_urlencoded::to_string([(key, what)]).unwrap_or_default();
-    see_other(&format!("{to}?{query}"))
+/// Sends the browser to `to`, whose page tells the session what an action
+/// did (`Ok`) or why it was refused (`Err`).
+fn told(
+    admin: &Admin,
+    logged_in: &LoggedIn,
+    to: &str,
+    outcome: Result<String, String>,
+) -> Response {
+    let told = match outcome {
+        Ok(done) => Told {
+            done: Some(done),
+            problem: None,
+        },
+        Err(problem) => Told {
+            done: None,
+            problem: Some(problem),
+        },
+    };
+    admin.console.tell(&logged_in.id, told);
+    see_other(to)
 }
 
 impl Admin {
@@ -546,11 +581,8 @@ struct OverviewPage {
     tenants: Vec<TenantRow>,
 }
 
-async fn overview(
-    State(admin): State<Admin>,
-    logged_in: LoggedIn,
-    Query(told): Query<Told>,
-) -> Response {
+async fn overview(State(admin): State<Admin>, logged_in: LoggedIn) -> Response {
+    let told = admin.console.heard(&logged_in.id);
     let read = match admin.read().await {
         Ok(read) => read,
         Err(refused) => return refused,
@@ -616,7 +648,7 @@ async fn switch(
         "deactivate" => Action::Deactivate { toolset },
         _ => return secured(StatusCode::NOT_FOUND.into_response()),
     };
-    act(&admin, &logged_in.session, action, "/console").await
+    act(&admin, &logged_in, action, "/console").await
 }
 
 struct ToolEntry {
@@ -667,8 +699,8 @@ async fn client(
     State(admin): State<Admin>,
     logged_in: LoggedIn,
     Path(id): Path<String>,
-    Query(told): Query<Told>,
 ) -> Response {
+    let told = admin.console.heard(&logged_in.id);
     let read = match admin.read().await {
         Ok(read) => read,
         Err(refused) => return refused,
@@ -836,15 +868,16 @@ struct KeyPage {
 
 /// Applies `action` as the session's operator, then sends the browser to
 /// `back`, told what was done or why not.
-async fn act(admin: &Admin, session: &Session, action: Action, back: &str) -> Response {
-    let actor = &session.operator;
-    match admin.store.apply(actor, action, &admin.registry).await {
+async fn act(admin: &Admin, logged_in: &LoggedIn, action: Action, back: &str) -> Response {
+    let actor = &logged_in.session.operator;
+    let outcome = match admin.store.apply(actor, action, &admin.registry).await {
         Ok(applied) => {
             tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
-            told(back, "done", &applied.done.summary)
+            Ok(applied.done.summary)
         }
-        Err(error) => told(back, "problem", &error.to_string()),
-    }
+        Err(error) => Err(error.to_string()),
+    };
+    told(admin, logged_in, back, outcome)
 }
 
 async fn rotate_key(
@@ -876,9 +909,9 @@ async fn rotate_key(
                     },
                 )
             }
-            None => told(&back, "done", &applied.done.summary),
+            None => told(&admin, &logged_in, &back, Ok(applied.done.summary)),
         },
-        Err(error) => told(&back, "problem", &error.to_string()),
+        Err(error) => told(&admin, &logged_in, &back, Err(error.to_string())),
     }
 }
 
@@ -909,7 +942,7 @@ async fn assign(
         client,
         toolset: fields.toolset,
     };
-    act(&admin, &logged_in.session, action, &back).await
+    act(&admin, &logged_in, action, &back).await
 }
 
 async fn unassign(
@@ -924,7 +957,7 @@ async fn unassign(
     let back = format!("/console/clients/{}", path_segment(&client));
     act(
         &admin,
-        &logged_in.session,
+        &logged_in,
         Action::Unassign { client, toolset },
         &back,
     )
@@ -1200,8 +1233,8 @@ async fn tool(
     State(admin): State<Admin>,
     logged_in: LoggedIn,
     Path(name): Path<String>,
-    Query(told): Query<Told>,
 ) -> Response {
+    let told = admin.console.heard(&logged_in.id);
     let read = match admin.read().await {
         Ok(read) => read,
         Err(refused) => return refused,
@@ -1315,17 +1348,18 @@ async fn step(
     match admin.store.apply(actor, action, &admin.registry).await {
         Ok(applied) => {
             tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
-            told(&back, "done", &applied.done.summary)
+            told(&admin, &logged_in, &back, Ok(applied.done.summary))
         }
         Err(StoreError::Breaking(report)) => told(
+            &admin,
+            &logged_in,
             &back,
-            "problem",
-            &format!(
+            Err(format!(
                 "Not published: version {} may break the clients of version {}. Read what it changes below; to publish it anyway, tick \"I accept the breaking changes\".",
                 report.to, report.from
-            ),
+            )),
         ),
-        Err(error) => told(&back, "problem", &error.to_string()),
+        Err(error) => told(&admin, &logged_in, &back, Err(error.to_string())),
     }
 }
 
