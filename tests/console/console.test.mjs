@@ -100,12 +100,22 @@ async function logIn(page) {
   assert.equal(new URL(page.url()).pathname, "/console");
 }
 
-/// acme-finance's tools over MCP's REST face, by name.
+/// acme-finance's tools, by name: its `tools/list` over MCP (Streamable
+/// HTTP, one JSON-RPC request).
 async function financeTools() {
-  const answer = await fetch(`${served.mcp}/v1/tools`, { headers: { "X-API-Key": "demo-acme-finance-key" } });
+  const answer = await fetch(`${served.mcp}/mcp`, {
+    method: "POST",
+    headers: {
+      "X-API-Key": "demo-acme-finance-key",
+      "MCP-Protocol-Version": "2025-11-25",
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+  });
   assert.equal(answer.status, 200);
-  const { tools } = await answer.json();
-  return Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+  const { result } = await answer.json();
+  return Object.fromEntries(result.tools.map((tool) => [tool.name, tool]));
 }
 
 test("an operator logs in, reads, publishes a breaking version only when accepted, and the client's list changes", async () => {
