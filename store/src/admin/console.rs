@@ -1259,16 +1259,18 @@ async fn tool(
         let is_served = served == Some(number);
         // What publishing it would change, for a version that is not
         // served and could be.
-        let report = match (is_served, version.status) {
-            (false, Status::Draft | Status::Proposed | Status::Deprecated) => {
-                match admin
-                    .store
-                    .compatibility(&name, number, &admin.registry)
-                    .await
-                {
-                    Ok(report) => report,
-                    Err(error) => return secured(failure(error)),
-                }
+        // From the catalog this page read (records and their checked
+        // configuration), not a read and check of the store per version.
+        let report = match (is_served, version.status, read.snapshot.config()) {
+            (false, Status::Draft | Status::Proposed | Status::Deprecated, Some(config)) => {
+                crate::gate::compatibility(
+                    &name,
+                    number,
+                    false,
+                    &read.records,
+                    config,
+                    &admin.registry,
+                )
             }
             _ => None,
         };

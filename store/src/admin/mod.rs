@@ -20,6 +20,7 @@
 //! | `PUT`, `DELETE /v1/settings/{name}` | `catalog`, `server`, `authorization` |
 //! | `GET /v1/audit?limit=50` | the newest audit entries |
 //! | `GET /v1/revision` | the current revision |
+//! | `GET /console` and below | the operator console: pages for people, logged in with the same keys (a session cookie, CSRF tokens on every form) |
 //!
 //! A change answers `200` with `{"revision", "target", "summary"}` (and
 //! `"api_key"` for a rotation, `"compatibility"` for a draft or a publish
