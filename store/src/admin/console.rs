@@ -457,7 +457,10 @@ async fn login(State(admin): State<Admin>, request: axum::extract::Request) -> R
     };
     let secure = secure_attribute(&parts.headers);
     let expected = cookie(&parts.headers, LOGIN_COOKIE);
-    if !expected.is_some_and(|expected| same_token(expected, &fields.csrf)) {
+    // An empty token (a cookie emptied, as logging in leaves it) proves
+    // nothing.
+    if !expected.is_some_and(|expected| !expected.is_empty() && same_token(expected, &fields.csrf))
+    {
         return login_page(
             StatusCode::FORBIDDEN,
             Some("The form had expired or did not come from this console: log in again."),

@@ -178,6 +178,10 @@ fn an_operator_logs_in_with_a_key_and_every_page_needs_the_session() {
     let answer = log_in_with(address, &cookie, &key, "forged");
     assert_eq!(answer.status, 403);
     assert!(answer.cookie("toolschema_console").is_none());
+    // Nor an empty token against an emptied cookie (as a login leaves it).
+    let answer = log_in_with(address, "toolschema_login=", &key, "");
+    assert_eq!(answer.status, 403);
+    assert!(answer.cookie("toolschema_console").is_none());
 
     let answer = log_in_with(address, &cookie, &key, &token);
     assert_eq!(
