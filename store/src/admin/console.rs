@@ -612,7 +612,7 @@ async fn overview(State(admin): State<Admin>, logged_in: LoggedIn) -> Response {
                         id: client.id().to_owned(),
                         profile: client.profile().name(),
                         tools: view.map_or(0, |v| v.tools().count()),
-                        listed: view.map_or(0, |v| v.names().len()),
+                        listed: view.map_or(0, |v| v.entries(Revision::LATEST).len()),
                     }
                 })
                 .collect(),
@@ -869,17 +869,37 @@ struct KeyPage {
     key: String,
 }
 
+/// Applies `action` as `actor` through the store's audited actions, and
+/// logs what changed.
+async fn apply_as(
+    admin: &Admin,
+    actor: &str,
+    action: Action,
+) -> Result<crate::Applied, StoreError> {
+    let applied = admin.store.apply(actor, action, &admin.registry).await?;
+    tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
+    Ok(applied)
+}
+
+/// Why the store refused an action, as a page tells it: a breaking
+/// publish says how to accept it.
+fn refusal_text(error: StoreError) -> String {
+    match error {
+        StoreError::Breaking(report) => format!(
+            "Not published: version {} may break the clients of version {}. Read what it changes below; to publish it anyway, tick \"I accept the breaking changes\".",
+            report.to, report.from
+        ),
+        other => other.to_string(),
+    }
+}
+
 /// Applies `action` as the session's operator, then sends the browser to
 /// `back`, told what was done or why not.
 async fn act(admin: &Admin, logged_in: &LoggedIn, action: Action, back: &str) -> Response {
-    let actor = &logged_in.session.operator;
-    let outcome = match admin.store.apply(actor, action, &admin.registry).await {
-        Ok(applied) => {
-            tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
-            Ok(applied.done.summary)
-        }
-        Err(error) => Err(error.to_string()),
-    };
+    let outcome = apply_as(admin, &logged_in.session.operator, action)
+        .await
+        .map(|applied| applied.done.summary)
+        .map_err(refusal_text);
     told(admin, logged_in, back, outcome)
 }
 
@@ -893,28 +913,24 @@ async fn rotate_key(
         return refused;
     }
     let back = format!("/console/clients/{}", path_segment(&client));
-    let actor = &logged_in.session.operator;
     let action = Action::RotateKey {
         client: client.clone(),
     };
-    match admin.store.apply(actor, action, &admin.registry).await {
+    match apply_as(&admin, &logged_in.session.operator, action).await {
         // The key is shown on this answer, never in a URL.
         Ok(applied) => match applied.done.api_key {
-            Some(key) => {
-                tracing::info!(actor = %actor, target = %applied.done.target, revision = applied.revision, "client key rotated");
-                page(
-                    StatusCode::OK,
-                    &KeyPage {
-                        page: Frame::of(&logged_in.session, applied.revision),
-                        client,
-                        summary: applied.done.summary,
-                        key,
-                    },
-                )
-            }
+            Some(key) => page(
+                StatusCode::OK,
+                &KeyPage {
+                    page: Frame::of(&logged_in.session, applied.revision),
+                    client,
+                    summary: applied.done.summary,
+                    key,
+                },
+            ),
             None => told(&admin, &logged_in, &back, Ok(applied.done.summary)),
         },
-        Err(error) => told(&admin, &logged_in, &back, Err(error.to_string())),
+        Err(error) => told(&admin, &logged_in, &back, Err(refusal_text(error))),
     }
 }
 
@@ -1049,18 +1065,10 @@ async fn imported(admin: &Admin, actor: &str, fields: &ImportFields) -> Result<I
     }
     .map_err(|error| format!("The document cannot be imported: {error}"))?;
     let records = Records::read_toml(&imported.toml, "(imported)").map_err(|e| e.to_string())?;
-    let applied = admin
-        .store
-        .apply(
-            actor,
-            Action::Import {
-                records: Box::new(records),
-            },
-            &admin.registry,
-        )
-        .await
-        .map_err(|error| error.to_string())?;
-    tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
+    let action = Action::Import {
+        records: Box::new(records),
+    };
+    let applied = apply_as(admin, actor, action).await.map_err(refusal_text)?;
     let pairs = |list: &[toolschema_gateway::import::Skipped]| {
         list.iter()
             .map(|s| (s.operation.clone(), s.reason.clone()))
@@ -1349,23 +1357,7 @@ async fn step(
         "deprecate" => Action::Deprecate { tool, version },
         _ => return secured(StatusCode::NOT_FOUND.into_response()),
     };
-    let actor = &logged_in.session.operator;
-    match admin.store.apply(actor, action, &admin.registry).await {
-        Ok(applied) => {
-            tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
-            told(&admin, &logged_in, &back, Ok(applied.done.summary))
-        }
-        Err(StoreError::Breaking(report)) => told(
-            &admin,
-            &logged_in,
-            &back,
-            Err(format!(
-                "Not published: version {} may break the clients of version {}. Read what it changes below; to publish it anyway, tick \"I accept the breaking changes\".",
-                report.to, report.from
-            )),
-        ),
-        Err(error) => told(&admin, &logged_in, &back, Err(error.to_string())),
-    }
+    act(&admin, &logged_in, action, &back).await
 }
 
 #[derive(Deserialize, Default)]
