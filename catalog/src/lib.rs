@@ -17,8 +17,8 @@ mod snapshot;
 pub mod versions;
 
 pub use config::{
-    ALGORITHMS, Authorization, Client, Config, ConfigError, ConfigErrors, Introspection,
-    MAX_LISTED_PROBLEMS, ServerInfo, Toolset, hash_api_key,
+    ALGORITHMS, Authorization, Client, Config, ConfigError, ConfigErrors, ConfiguredTools,
+    Introspection, MAX_LISTED_PROBLEMS, ServerInfo, Toolset, hash_api_key,
 };
 pub use live::{Catalog, ChangeSet, Watch};
 pub use rules::{Status, active_version};

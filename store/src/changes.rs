@@ -62,26 +62,26 @@ impl Changes {
     }
 
     /// Writes the changes into `records`.
-    pub(crate) fn apply(self, records: &mut Records) {
-        for (name, body) in self.settings {
+    pub(crate) fn apply(&self, records: &mut Records) {
+        for (name, body) in &self.settings {
             match body {
-                Some(body) => records.settings.insert(name, body),
-                None => records.settings.remove(&name),
+                Some(body) => records.settings.insert(name.clone(), body.clone()),
+                None => records.settings.remove(name),
             };
         }
-        for (kind, of_kind) in self.records {
-            let stored = records.records.entry(kind).or_default();
+        for (kind, of_kind) in &self.records {
+            let stored = records.records.entry(*kind).or_default();
             for (id, body) in of_kind {
                 match body {
-                    Some(body) => stored.insert(id, body),
-                    None => stored.remove(&id),
+                    Some(body) => stored.insert(id.clone(), body.clone()),
+                    None => stored.remove(id),
                 };
             }
         }
-        for (key, version) in self.versions {
+        for (key, version) in &self.versions {
             match version {
-                Some(version) => records.versions.insert(key, version),
-                None => records.versions.remove(&key),
+                Some(version) => records.versions.insert(key.clone(), version.clone()),
+                None => records.versions.remove(key),
             };
         }
     }

@@ -13,10 +13,11 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_postgres::Client;
 use toolschema_catalog::{Catalog, Config};
+use toolschema_runtime::call::Registry;
 
 use crate::changes::Changes;
 use crate::link::{self, Event};
-use crate::records::{Kind, Records};
+use crate::records::{ChangeDocument, Kind, Records};
 use crate::{CHANNEL, Store, StoreError, consistent, db, read_with};
 
 /// What a replica knows of its store, for a health endpoint.
@@ -45,6 +46,11 @@ pub struct FollowerHealth {
     /// How many times it caught up by reading only the change log's
     /// entries since its own revision.
     pub change_reads: u64,
+    /// How many of those changes it applied as changes: only the records
+    /// they wrote checked, and only the tools, toolsets and clients they
+    /// touched built again (the others were checked whole: a setting or a
+    /// downstream changed, or something was refused).
+    pub patches: u64,
 }
 
 /// The `application_name` of a replica's connection, unless its URL gives
@@ -113,6 +119,7 @@ impl Follower {
             problem: None,
             full_reads: 0,
             change_reads: 0,
+            patches: 0,
         }));
         // The records the catalog was built from, when given: the first
         // connection catches up from them instead of reading every record.
@@ -313,6 +320,45 @@ impl Touched {
     }
 }
 
+/// A configuration served, and a change from the records it was checked
+/// from.
+struct After {
+    previous: Arc<Config>,
+    /// The records the change wrote and removed, when it can be patched.
+    change: Option<ChangeDocument>,
+    /// The configured tools it touched, when the rest can be kept.
+    tools: Option<BTreeSet<String>>,
+}
+
+impl After {
+    /// The configuration after the change: patched where the change
+    /// touched it; else read again with only the configured tools it
+    /// touched checked again; else checked whole. A patch that does not
+    /// apply (a problem, a section it does not patch) falls to the next,
+    /// which says where the problems are.
+    /// `true` with a patched one.
+    fn check(
+        self,
+        records: &Records,
+        registry: &Registry,
+    ) -> (Result<Config, crate::Problems>, bool) {
+        if let Some(ChangeDocument { written, removed }) = self.change {
+            let removed: Vec<(&str, &str)> = removed
+                .iter()
+                .map(|(table, id)| (*table, id.as_str()))
+                .collect();
+            if let Some(config) = self.previous.after_change(written, &removed, registry) {
+                return (Ok(config), true);
+            }
+        }
+        let checked = match &self.tools {
+            Some(tools) => records.check_after(registry, &self.previous, tools),
+            None => records.check(registry),
+        };
+        (checked, false)
+    }
+}
+
 /// Reads the store's revision and, when it is neither the one served nor
 /// one refused before, loads the configuration and swaps its snapshot in.
 /// The records come from the change log's entries since the `held`
@@ -332,17 +378,24 @@ async fn load(
     if held.as_ref().is_some_and(|h| h.revision == revision) {
         return Ok(());
     }
-    // The configuration to check again only where the change touched it.
-    let mut after: Option<(Arc<Config>, BTreeSet<String>)> = None;
+    // The configuration to patch, or check again only where the change
+    // touched it.
+    let mut after: Option<After> = None;
     let (revision, records) = match held.take() {
         Some(mut from) => match changes_with(client, from.revision).await {
             Ok(Some((revision, changes))) => {
-                if let (Some(config), Touched::Tools(tools)) = (from.config, Touched::of(&changes))
-                {
-                    after = Some((config, tools));
-                }
-                for change in changes {
+                for change in &changes {
                     change.apply(&mut from.records);
+                }
+                if let Some(previous) = from.config {
+                    after = Some(After {
+                        change: from.records.change_document(&changes),
+                        tools: match Touched::of(&changes) {
+                            Touched::Tools(tools) => Some(tools),
+                            Touched::Everything => None,
+                        },
+                        previous,
+                    });
                 }
                 update(health, |h| h.change_reads += 1);
                 (revision, from.records)
@@ -382,20 +435,23 @@ async fn load(
     // goes on.
     let swap = Arc::clone(catalog);
     let joined = tokio::task::spawn_blocking(move || {
-        let config = match &after {
-            Some((previous, tools)) => records.check_after(swap.registry(), previous, tools),
-            None => records.check(swap.registry()),
+        let (config, patched) = match after {
+            Some(after) => after.check(&records, swap.registry()),
+            None => (records.check(swap.registry()), false),
         };
         let checked = config.map(|config| {
             let config = Arc::new(config);
             let changes = swap.reload_shared(config.clone());
             (config, changes)
         });
-        (records, checked)
+        (records, checked, patched)
     })
     .await;
     let checked = match joined {
-        Ok((records, checked)) => {
+        Ok((records, checked, patched)) => {
+            if patched {
+                update(health, |h| h.patches += 1);
+            }
             *held = Some(Held {
                 revision,
                 records,

@@ -15,6 +15,8 @@ use serde_json::{Map, Value};
 use toolschema_catalog::{Config, ConfigErrors, Status};
 use toolschema_runtime::call::Registry;
 
+use crate::changes::Changes;
+
 /// The body of a record: its fields other than its identifier, as JSON.
 pub type Body = Map<String, Value>;
 
@@ -326,23 +328,7 @@ impl Records {
                 if kind == Kind::GatewayTool && only_tools.is_some_and(|only| !only.contains(id)) {
                     continue;
                 }
-                // A configured tool takes its own versions.
-                let own: Vec<(u32, &Version)> = match kind {
-                    Kind::GatewayTool => self.versions_of(id).collect(),
-                    _ => Vec::new(),
-                };
-                let record = format!("{kind} \"{id}\"");
-                let Some(mut table) = table_of(body.clone(), &record, &mut problems) else {
-                    continue;
-                };
-                let mut numbers = Vec::new();
-                if kind == Kind::GatewayTool {
-                    let versions = definitions(id, own, &mut numbers, &mut problems);
-                    table.insert("version".into(), Value::Array(versions));
-                }
-                let tool = (kind == Kind::GatewayTool).then(|| id.to_owned());
-                table.insert(kind.id_field().to_owned(), Value::String(id.to_owned()));
-                out.push(kind.table(), Value::Object(table), record, tool, numbers);
+                self.push_record(kind, id, body, &mut out, &mut problems);
             }
         }
         // The other tools' versions are mappings, by tool.
@@ -357,6 +343,111 @@ impl Records {
             true => Ok(out),
             false => Err(Problems(problems)),
         }
+    }
+
+    /// Adds the record `id` of `kind` to `out` as the configuration's
+    /// table: a configured tool with its own versions.
+    fn push_record(
+        &self,
+        kind: Kind,
+        id: &str,
+        body: &Body,
+        out: &mut Document,
+        problems: &mut Vec<Problem>,
+    ) {
+        let record = format!("{kind} \"{id}\"");
+        let Some(mut table) = table_of(body.clone(), &record, problems) else {
+            return;
+        };
+        let mut numbers = Vec::new();
+        if kind == Kind::GatewayTool {
+            let own: Vec<(u32, &Version)> = self.versions_of(id).collect();
+            let versions = definitions(id, own, &mut numbers, problems);
+            table.insert("version".into(), Value::Array(versions));
+        }
+        let tool = (kind == Kind::GatewayTool).then(|| id.to_owned());
+        table.insert(kind.id_field().to_owned(), Value::String(id.to_owned()));
+        out.push(kind.table(), Value::Object(table), record, tool, numbers);
+    }
+
+    /// What `changes` (applied to these records) changed, as
+    /// [`Config::after_change`] takes it: the records written, as a
+    /// document holding only them, and the records removed, as (table,
+    /// id). A configured tool whose versions changed is written whole, as
+    /// is the mapping of a registered tool whose versions changed. `None`
+    /// when the changes touched a setting or a downstream (on which
+    /// everything's checks depend), or a record written is not one the
+    /// configuration can hold (the whole check says why).
+    pub(crate) fn change_document(&self, changes: &[Changes]) -> Option<ChangeDocument> {
+        let mut touched: BTreeMap<Kind, BTreeSet<&str>> = BTreeMap::new();
+        let mut mapped: BTreeSet<&str> = BTreeSet::new();
+        for change in changes {
+            if !change.settings.is_empty() || change.records.contains_key(&Kind::Downstream) {
+                return None;
+            }
+            for (kind, of_kind) in &change.records {
+                touched
+                    .entry(*kind)
+                    .or_default()
+                    .extend(of_kind.keys().map(String::as_str));
+            }
+            for (tool, _) in change.versions.keys() {
+                match self.get(Kind::GatewayTool, tool) {
+                    Some(_) => {
+                        touched.entry(Kind::GatewayTool).or_default().insert(tool);
+                    }
+                    None => {
+                        mapped.insert(tool);
+                    }
+                }
+            }
+        }
+        // A configured tool removed whose versions are left is a mapping
+        // with definitions: a problem the whole check locates.
+        if touched.get(&Kind::GatewayTool).is_some_and(|tools| {
+            tools.iter().any(|tool| {
+                self.get(Kind::GatewayTool, tool).is_none()
+                    && self.versions_of(tool).next().is_some()
+            })
+        }) {
+            return None;
+        }
+        let mut out = Document {
+            json: Map::new(),
+            entries: BTreeMap::new(),
+        };
+        let mut problems = Vec::new();
+        let mut removed = Vec::new();
+        for kind in Kind::ALL {
+            for id in touched.get(&kind).into_iter().flatten() {
+                match self.get(kind, id) {
+                    Some(body) => self.push_record(kind, id, body, &mut out, &mut problems),
+                    None => removed.push((kind.table(), (*id).to_owned())),
+                }
+            }
+        }
+        let versions: BTreeMap<&str, Vec<(u32, &Version)>> = mapped
+            .iter()
+            .map(|tool| (*tool, self.versions_of(tool).collect()))
+            .collect();
+        mappings(versions, &mut out, &mut problems);
+        let listed: BTreeSet<&str> = out
+            .entries
+            .get("mapping")
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| entry.tool.as_deref())
+            .collect();
+        removed.extend(
+            mapped
+                .iter()
+                .filter(|tool| !listed.contains(*tool))
+                .map(|tool| ("mapping", (*tool).to_owned())),
+        );
+        problems.is_empty().then_some(ChangeDocument {
+            written: out.json,
+            removed,
+        })
     }
 
     /// The records as a configuration file, in TOML: settings, then each
@@ -415,6 +506,14 @@ impl Records {
         })
         .map_err(|errors| locate(&entries, &errors))
     }
+}
+
+/// What a change wrote and removed, as [`Config::after_change`] takes it.
+pub(crate) struct ChangeDocument {
+    /// The records written, as a document holding only them.
+    pub(crate) written: Map<String, Value>,
+    /// The records removed, as (table, id).
+    pub(crate) removed: Vec<(&'static str, String)>,
 }
 
 /// The first text in what `after` changes from `before` that PostgreSQL

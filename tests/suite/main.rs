@@ -25,6 +25,7 @@ mod import_wsdl_files;
 mod imported;
 mod input_schema;
 mod names;
+mod patched;
 mod profiles;
 mod projection;
 mod properties;

@@ -13,7 +13,7 @@ use super::gateway::{check_downstreams, check_gateway_tools, mappings};
 use super::keys::parse_hash;
 use super::raw::{RawClient, RawConfig, RawMapping, RawToolset, RawVersion};
 use super::server::check_server;
-use super::{Client, Config, Toolset};
+use super::{Client, Config, ConfiguredTools, Lineage, Toolset};
 use crate::gateway::GatewayTool;
 use crate::rules::Status;
 use toolschema_runtime::call::Registry;
@@ -36,12 +36,13 @@ pub(super) fn check(
             .collect(),
         keyless_client: None,
         tenants: Vec::new(),
-        clients: BTreeMap::new(),
-        toolsets: BTreeMap::new(),
-        mappings: BTreeMap::new(),
+        clients: imbl::OrdMap::new(),
+        toolsets: imbl::OrdMap::new(),
+        mappings: imbl::OrdMap::new(),
         server: None,
         downstreams: BTreeMap::new(),
-        gateway_tools: Vec::new(),
+        gateway_tools: ConfiguredTools::default(),
+        lineage: Lineage::new(),
         authorization: raw
             .authorization
             .as_ref()
@@ -53,30 +54,31 @@ pub(super) fn check(
     let is_derived = |name: &str| derived.binary_search(&name).is_ok();
     // Each raw tool is dropped once checked: an imported catalog's raw
     // and checked tools are not held whole together.
-    config.gateway_tools = check_gateway_tools(
+    let gateway_tools = check_gateway_tools(
         core::mem::take(&mut raw.gateway_tools),
         kept,
         &config.downstreams,
         &is_derived,
         p,
     );
-    // The configured tools, shared: what the names below borrow while the
-    // configuration is filled in.
-    let gateway_tools = config.gateway_tools.clone();
-    let names = Names::of(
-        &tenants,
-        &derived,
-        &gateway_tools,
-        raw.authorization.is_some(),
-    );
+    config.gateway_tools = ConfiguredTools::new(gateway_tools.clone());
+    let whole = Whole::of(&derived, &gateway_tools);
+    let registered = Sorted(&whole.registered);
+    let names = Names {
+        tenants: &tenants,
+        derived: &whole.derived,
+        registered: &registered,
+        gateway: &whole.gateway,
+        authorized: raw.authorization.is_some(),
+    };
     for (i, raw_set) in raw.toolsets.iter().enumerate() {
         if let Some(set) = check_toolset(i, raw_set, &names, &config, registry, p) {
-            config.toolsets.insert(set.id.clone(), set);
+            config.toolsets.insert(set.id.clone(), Arc::new(set));
         }
     }
     for (i, raw_client) in raw.clients.iter().enumerate() {
         if let Some(client) = check_client(i, raw_client, &names, &config, p) {
-            config.clients.insert(client.id.clone(), client);
+            config.clients.insert(client.id.clone(), Arc::new(client));
         }
     }
     for (i, mapping) in raw.mappings.iter().enumerate() {
@@ -94,7 +96,7 @@ pub(super) fn check(
             "the configuration names no client application (`[[client]]`), so every request would be refused; add one, or serve without a configuration (open mode)",
         );
     }
-    for (name, versions) in mappings(&config.gateway_tools) {
+    for (name, versions) in mappings(&gateway_tools) {
         config.mappings.insert(name, versions);
     }
     config.server = raw.server.map(|server| check_server(server, p));
@@ -141,48 +143,89 @@ fn derived_names(registry: &Registry) -> Vec<&str> {
     names
 }
 
-/// What the sections may refer to.
-struct Names<'a> {
-    tenants: &'a HashMap<String, usize>,
-    derived: &'a [&'a str],
-    /// What a toolset may name: registered tools and gateway tools, sorted.
-    registered: Vec<&'a str>,
-    gateway: HashSet<&'a str>,
-    /// Whether an `[authorization]` section issues access tokens.
-    authorized: bool,
+/// A set of names the sections may refer to.
+pub(super) trait Known {
+    /// Whether `name` is in it.
+    fn has(&self, name: &str) -> bool;
+    /// Every name in it, for a suggestion.
+    fn all(&self) -> Vec<&str>;
 }
 
-impl<'a> Names<'a> {
-    fn of(
-        tenants: &'a HashMap<String, usize>,
-        derived: &'a [&'a str],
-        gateway_tools: &'a [Arc<GatewayTool>],
-        authorized: bool,
-    ) -> Names<'a> {
+impl Known for HashMap<String, usize> {
+    fn has(&self, name: &str) -> bool {
+        self.contains_key(name)
+    }
+    fn all(&self) -> Vec<&str> {
+        self.keys().map(String::as_str).collect()
+    }
+}
+
+/// Names sorted in byte order, each once.
+pub(super) struct Sorted<'a>(pub(super) &'a [&'a str]);
+
+impl Known for Sorted<'_> {
+    fn has(&self, name: &str) -> bool {
+        self.0.binary_search(&name).is_ok()
+    }
+    fn all(&self) -> Vec<&str> {
+        self.0.to_vec()
+    }
+}
+
+impl Known for HashSet<&str> {
+    fn has(&self, name: &str) -> bool {
+        self.contains(name)
+    }
+    fn all(&self) -> Vec<&str> {
+        self.iter().copied().collect()
+    }
+}
+
+/// What the sections may refer to.
+pub(super) struct Names<'a> {
+    pub(super) tenants: &'a dyn Known,
+    /// The registered (derived) tools.
+    pub(super) derived: &'a dyn Known,
+    /// What a toolset may name: registered tools and gateway tools.
+    pub(super) registered: &'a dyn Known,
+    pub(super) gateway: &'a dyn Known,
+    /// Whether an `[authorization]` section issues access tokens.
+    pub(super) authorized: bool,
+}
+
+/// The sets [`Names`] refers to in a whole check.
+struct Whole<'a> {
+    derived: Sorted<'a>,
+    registered: Vec<&'a str>,
+    gateway: HashSet<&'a str>,
+}
+
+impl<'a> Whole<'a> {
+    fn of(derived: &'a [&'a str], gateway_tools: &'a [Arc<GatewayTool>]) -> Whole<'a> {
         let gateway: HashSet<&str> = gateway_tools.iter().map(|t| t.name()).collect();
         let mut registered: Vec<&str> = derived.to_vec();
         registered.extend(gateway_tools.iter().map(|t| t.name()));
         registered.sort_unstable();
         registered.dedup();
-        Names {
-            tenants,
-            derived,
+        Whole {
+            derived: Sorted(derived),
             registered,
             gateway,
-            authorized,
         }
     }
+}
 
+impl Names<'_> {
     /// Records a problem if `tenant` (at `key`) is not declared.
     fn tenant(&self, tenant: &Spanned<String>, key: String, p: &mut Problems<'_>) {
         let id = tenant.get_ref();
-        if !self.tenants.contains_key(id) {
+        if !self.tenants.has(id) {
             p.at(
                 tenant.span(),
                 key,
                 format!(
                     "unknown tenant `{id}`{}; declare it with [[tenant]]",
-                    p.suggestion(id, self.tenants.keys().map(String::as_str))
+                    p.suggestion(id, self.tenants.all().into_iter())
                 ),
             );
         }
@@ -190,7 +233,7 @@ impl<'a> Names<'a> {
 }
 
 /// The `i`th toolset, checked; `None` when its id is taken.
-fn check_toolset(
+pub(super) fn check_toolset(
     i: usize,
     raw_set: &RawToolset,
     names: &Names<'_>,
@@ -226,7 +269,7 @@ fn check_toolset(
             &key,
             config,
             registry,
-            &names.registered,
+            names.registered,
             p,
         ) {
             continue;
@@ -275,7 +318,7 @@ fn check_toolset(
 }
 
 /// The `i`th client application, checked; `None` when its id is taken.
-fn check_client(
+pub(super) fn check_client(
     i: usize,
     raw_client: &RawClient,
     names: &Names<'_>,
@@ -390,7 +433,7 @@ fn token_clients(
 
 /// The `i`th mapping's versions, checked; `None` when the mapping is
 /// refused as a whole.
-fn check_mapping(
+pub(super) fn check_mapping(
     i: usize,
     mapping: &RawMapping,
     names: &Names<'_>,
@@ -402,14 +445,14 @@ fn check_mapping(
     let name = mapping.tool.get_ref();
     let refusal = if config.mappings.contains_key(name) {
         Some(format!("duplicate mapping for `{name}`"))
-    } else if names.gateway.contains(name.as_str()) {
+    } else if names.gateway.has(name) {
         Some(format!(
             "`{name}` is a gateway tool: its versions and statuses are its `[[gateway_tool.version]]` sections; remove this mapping"
         ))
-    } else if names.derived.binary_search(&name.as_str()).is_err() {
+    } else if !names.derived.has(name) {
         Some(format!(
             "unknown tool `{name}`{}",
-            p.suggestion(name, names.registered.iter().copied())
+            p.suggestion(name, names.registered.all().into_iter())
         ))
     } else {
         None
@@ -509,7 +552,7 @@ fn tool_problem(
     key: &dyn Fn() -> String,
     config: &Config,
     registry: &Registry,
-    registered: &[&str],
+    registered: &dyn Known,
     p: &mut Problems<'_>,
 ) -> bool {
     if name == META_TOOL || name == SEARCH_TOOL {
@@ -520,13 +563,13 @@ fn tool_problem(
         );
         return true;
     }
-    if registered.binary_search(&name).is_err() {
+    if !registered.has(name) {
         p.at(
             span,
             key(),
             format!(
                 "unknown tool `{name}`{}",
-                p.suggestion(name, registered.iter().copied())
+                p.suggestion(name, registered.all().into_iter())
             ),
         );
         return true;

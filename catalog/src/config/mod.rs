@@ -19,6 +19,7 @@ mod errors;
 pub(crate) mod gateway;
 mod json;
 mod keys;
+mod patch;
 mod raw;
 mod sections;
 mod server;
@@ -27,6 +28,8 @@ pub use authorization::{ALGORITHMS, Authorization, Introspection};
 pub use errors::{ConfigError, ConfigErrors, MAX_LISTED_PROBLEMS};
 pub use keys::hash_api_key;
 pub(crate) use keys::key_digest;
+use patch::Lineage;
+pub(crate) use patch::Touched;
 
 use crate::gateway::{Downstream, GatewayTool};
 use crate::rules::Status;
@@ -129,18 +132,123 @@ impl Toolset {
 
 /// A configuration, checked against the registered tools. It can only be
 /// made by [`Config::from_toml`] or [`Config::from_json`].
+///
+/// Its maps are persistent: a configuration patched after a change
+/// ([`Config::after_change`]) shares with its predecessor every client,
+/// toolset and mapping the change left alone.
 #[derive(Debug, Clone)]
 pub struct Config {
     tenants: Vec<String>,
-    clients: BTreeMap<String, Client>,
-    toolsets: BTreeMap<String, Toolset>,
-    mappings: BTreeMap<String, Vec<(u32, Status)>>,
+    clients: imbl::OrdMap<String, Arc<Client>>,
+    toolsets: imbl::OrdMap<String, Arc<Toolset>>,
+    mappings: imbl::OrdMap<String, Vec<(u32, Status)>>,
     internal_prefixes: Vec<String>,
     keyless_client: Option<String>,
     server: Option<ServerInfo>,
     downstreams: BTreeMap<String, Downstream>,
-    gateway_tools: Vec<Arc<GatewayTool>>,
+    gateway_tools: ConfiguredTools,
     authorization: Option<Authorization>,
+    lineage: Lineage,
+}
+
+/// The tools from configuration (`[[gateway_tool]]`) of a [`Config`], in
+/// the order configured: a persistent list, which a configuration patched
+/// after a change shares with its predecessor.
+///
+/// ```
+/// use toolschema_catalog::Config;
+/// use toolschema_runtime::call::Registry;
+///
+/// let config = Config::from_toml(
+///     r#"
+/// [[tenant]]
+/// id = "acme"
+///
+/// [[client]]
+/// id = "app"
+/// tenant = "acme"
+///
+/// [[downstream]]
+/// id = "api"
+/// base_url = "https://api.example.com"
+///
+/// [[gateway_tool]]
+/// name = "items.get"
+/// downstream = "api"
+///
+/// [[gateway_tool.version]]
+/// version = 1
+/// status = "published"
+/// description = "Reads an item."
+/// method = "GET"
+/// path = "/items"
+/// "#,
+///     "catalog.toml",
+///     &Registry::new(),
+/// )
+/// .unwrap();
+/// let tools = config.gateway_tools();
+/// assert_eq!(tools.len(), 1);
+/// assert_eq!(tools[0].name(), "items.get");
+/// assert_eq!(tools.iter().map(|t| t.name()).collect::<Vec<_>>(), ["items.get"]);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ConfiguredTools {
+    tools: imbl::Vector<Arc<GatewayTool>>,
+    /// Whether they are in name order (a catalog store's always are).
+    by_name: bool,
+}
+
+impl ConfiguredTools {
+    fn new(tools: Vec<Arc<GatewayTool>>) -> ConfiguredTools {
+        let by_name = tools.is_sorted_by(|a, b| a.name() < b.name());
+        ConfiguredTools {
+            tools: tools.into_iter().collect(),
+            by_name,
+        }
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Each, in the order configured.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Arc<GatewayTool>> + '_ {
+        self.tools.iter()
+    }
+
+    /// The `index`th, if there are as many.
+    pub fn get(&self, index: usize) -> Option<&Arc<GatewayTool>> {
+        self.tools.get(index)
+    }
+
+    /// Where the tool `name` is, or would be, in a list in name order.
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.tools.binary_search_by(|t| t.name().cmp(name))
+    }
+}
+
+impl core::ops::Index<usize> for ConfiguredTools {
+    type Output = Arc<GatewayTool>;
+
+    fn index(&self, index: usize) -> &Arc<GatewayTool> {
+        &self.tools[index]
+    }
+}
+
+impl<'a> IntoIterator for &'a ConfiguredTools {
+    type Item = &'a Arc<GatewayTool>;
+    type IntoIter = imbl::vector::Iter<'a, Arc<GatewayTool>, imbl::shared_ptr::DefaultSharedPtr>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.tools.iter()
+    }
 }
 
 /// The `[server]` section: what a `server.json` export says about the
@@ -464,22 +572,22 @@ impl Config {
 
     /// Client applications, by id.
     pub fn clients(&self) -> impl Iterator<Item = &Client> {
-        self.clients.values()
+        self.clients.values().map(|client| &**client)
     }
 
     /// The client application `id`.
     pub fn client(&self, id: &str) -> Option<&Client> {
-        self.clients.get(id)
+        self.clients.get(id).map(|client| &**client)
     }
 
     /// Toolsets, by id.
     pub fn toolsets(&self) -> impl Iterator<Item = &Toolset> {
-        self.toolsets.values()
+        self.toolsets.values().map(|set| &**set)
     }
 
     /// The toolset `id`.
     pub fn toolset(&self, id: &str) -> Option<&Toolset> {
-        self.toolsets.get(id)
+        self.toolsets.get(id).map(|set| &**set)
     }
 
     /// The configured versions of `tool` and their statuses; `None` when the
@@ -519,7 +627,7 @@ impl Config {
 
     /// The tools from configuration (`[[gateway_tool]]`), in the order
     /// configured.
-    pub fn gateway_tools(&self) -> &[Arc<GatewayTool>] {
+    pub fn gateway_tools(&self) -> &ConfiguredTools {
         &self.gateway_tools
     }
 

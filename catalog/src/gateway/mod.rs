@@ -609,7 +609,7 @@ impl Transport for NoTransport {
 /// compiled validators), as is the downstream.
 pub(crate) fn registry_for<'a>(
     registry: &Arc<Registry>,
-    tools: &[Arc<GatewayTool>],
+    tools: &crate::config::ConfiguredTools,
     downstreams: impl Iterator<Item = &'a Downstream>,
     transport: &dyn Transport,
     previous: Option<(&Registry, &Downstreams)>,
@@ -630,37 +630,51 @@ pub(crate) fn registry_for<'a>(
     }
     let mut extended = registry.extended();
     for tool in tools {
-        // The configuration's checks resolve every downstream.
-        let Some(downstream) = downstreams.get(tool.downstream.as_str()) else {
-            tracing::error!(tool = %tool.name, "a gateway tool's downstream is not configured");
-            continue;
-        };
-        // The previous registry's work calls the same downstream only if
-        // the downstream was shared above.
-        let before = previous
-            .filter(|(_, before)| {
-                before
-                    .get(tool.downstream.as_str())
-                    .is_some_and(|d| Arc::ptr_eq(d, downstream))
-            })
-            .map(|(registry, _)| registry);
-        for version in &tool.versions {
-            let work = || transport.tool(version, downstream);
-            let registered = match before {
-                Some(before) => extended
-                    .register_dynamic_from(before, version.def.clone(), work)
-                    .map(drop),
-                None => extended
-                    .register_dynamic(version.def.clone(), work())
-                    .map(drop),
-            };
-            if let Err(error) = registered {
-                // The configuration's checks refuse what registration would.
-                tracing::error!(%error, "a gateway tool was not registered");
-            }
-        }
+        register_configured(&mut extended, tool, &downstreams, transport, previous);
     }
     (Arc::new(extended), downstreams)
+}
+
+/// Registers every version of the configured `tool` in `extended`,
+/// calling its downstream (of `downstreams`) through `transport`; a version
+/// whose descriptor `previous` registered, over the very same downstream,
+/// keeps its entry there (its work and compiled validators).
+pub(crate) fn register_configured(
+    extended: &mut Registry,
+    tool: &GatewayTool,
+    downstreams: &Downstreams,
+    transport: &dyn Transport,
+    previous: Option<(&Registry, &Downstreams)>,
+) {
+    // The configuration's checks resolve every downstream.
+    let Some(downstream) = downstreams.get(tool.downstream.as_str()) else {
+        tracing::error!(tool = %tool.name, "a gateway tool's downstream is not configured");
+        return;
+    };
+    // The previous registry's work calls the same downstream only if
+    // the downstream is shared.
+    let before = previous
+        .filter(|(_, before)| {
+            before
+                .get(tool.downstream.as_str())
+                .is_some_and(|d| Arc::ptr_eq(d, downstream))
+        })
+        .map(|(registry, _)| registry);
+    for version in &tool.versions {
+        let work = || transport.tool(version, downstream);
+        let registered = match before {
+            Some(before) => extended
+                .register_dynamic_from(before, version.def.clone(), work)
+                .map(drop),
+            None => extended
+                .register_dynamic(version.def.clone(), work())
+                .map(drop),
+        };
+        if let Err(error) = registered {
+            // The configuration's checks refuse what registration would.
+            tracing::error!(%error, "a gateway tool was not registered");
+        }
+    }
 }
 
 /// The downstreams a snapshot's configured tools call, by id.

@@ -1,17 +1,17 @@
 //! Building a snapshot: the tools each group of clients sees, rendered
 //! once per mode and profile, and each client's list serialized once.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use arc_swap::ArcSwap;
 
 use super::{
-    ClientView, EVERYONE, Plan, Scoped, Shared, Snapshot, plan_of, render_all, sets_in_force,
-    shared,
+    Active, ClientView, EVERYONE, Group, GroupKey, Keys, Plan, Scoped, Shared, Snapshot,
+    TokenClients, plan_of, render_all, sets_in_force, shared,
 };
-use crate::config::Config;
-use crate::gateway::{NoTransport, Transport};
+use crate::config::{Client, Config, Touched};
+use crate::gateway::{NoTransport, Transport, register_configured};
 use crate::rules::active_version;
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::model::{Ref, ToolDef};
@@ -40,16 +40,18 @@ impl Snapshot {
         Snapshot {
             base: registry.clone(),
             registry,
-            clients: HashMap::from([(EVERYONE.to_owned(), Arc::new(view))]),
+            clients: imbl::HashMap::unit(EVERYONE.to_owned(), Arc::new(view)),
             governed: false,
-            keys: Vec::new(),
+            keys: Arc::default(),
             keyless: None,
             server: None,
             authorization: None,
-            token_clients: HashMap::new(),
+            token_clients: Arc::default(),
             scoped: None,
             downstreams: HashMap::new(),
             config: None,
+            active: Active::new(),
+            groups: imbl::HashMap::new(),
         }
     }
 
@@ -79,7 +81,10 @@ impl Snapshot {
     /// its successor (for pagination cursors) costs what changed.
     /// Descriptors are shared when a configuration is checked after a
     /// change ([`Config::from_json_after`]); a configuration checked whole
-    /// shares only the derived tools' renderings.
+    /// shares only the derived tools' renderings. A configuration patched
+    /// from `previous`'s ([`Config::after_change`]) is built as a change:
+    /// only the tools, toolsets and clients it touched are looked at, and
+    /// every other part is shared, not copied.
     pub fn build_after(
         previous: &Snapshot,
         registry: Arc<Registry>,
@@ -114,6 +119,11 @@ impl Snapshot {
         shared_config: Arc<Config>,
         transport: &dyn Transport,
     ) -> Snapshot {
+        if let Some(patched) =
+            previous.and_then(|before| before.patched(&registry, &shared_config, transport))
+        {
+            return patched;
+        }
         let config = &*shared_config;
         let base = registry;
         // A change that kept every configured tool and downstream (a
@@ -130,18 +140,16 @@ impl Snapshot {
             ),
         };
         // The active descriptor of every tool a toolset may name.
-        let mut active: HashMap<&str, &Ref<ToolDef>> = HashMap::new();
+        let mut active = Active::new();
+        let mut last: Option<&str> = None;
         for def in registry.tools() {
-            if def.internal || config.is_internal_name(&def.name) || active.contains_key(&*def.name)
-            {
+            // `tools()` runs by name: each name once.
+            if last == Some(&*def.name) {
                 continue;
             }
-            let version = match config.mapping(&def.name) {
-                Some(versions) => active_version(versions),
-                None => registry.versions(&def.name).max(),
-            };
-            if let Some(def) = version.and_then(|v| registry.get(&def.name, v)) {
-                active.insert(&def.name, def);
+            last = Some(&def.name);
+            if let Some(def) = active_of(&registry, config, &def.name) {
+                active.insert(def.name.clone(), def.clone());
             }
         }
         // Clients with the same profile and the same in-force toolsets see the
@@ -168,54 +176,31 @@ impl Snapshot {
                 });
             client_group.push(group);
         }
-        // A group that shows what it showed before keeps its lists.
-        let kept: Vec<Option<Arc<Shared>>> = plans
-            .iter()
-            .zip(&before)
-            .map(|((_, plan), before)| before.clone().filter(|shared| shared.shows(plan)))
-            .collect();
-        let to_render: Vec<(Profile, Plan<'_>)> = plans
-            .iter()
-            .zip(&kept)
-            .map(|(plan, kept)| match kept {
-                Some(_) => (plan.0, Plan::new()),
-                None => plan.clone(),
-            })
-            .collect();
-        let renders = render_all(&to_render, &before);
-        let shared: Vec<Arc<Shared>> = plans
-            .iter()
-            .zip(kept)
-            .map(|((profile, plan), kept)| {
-                kept.unwrap_or_else(|| Arc::new(shared(*profile, plan, &renders)))
-            })
-            .collect();
-        let mut clients = HashMap::new();
-        let mut keys = Vec::new();
-        let mut token_clients = HashMap::new();
-        for (client, group) in config.clients().zip(client_group) {
-            for hash in &client.key_hashes {
-                keys.push((*hash, client.id().to_owned()));
-            }
-            for token_client in client.oauth_client_ids() {
-                token_clients.insert(token_client.to_owned(), client.id().to_owned());
-            }
-            let view = ClientView {
-                id: Arc::from(client.id()),
-                tenant: Arc::from(client.tenant()),
-                profile: client.profile(),
-                shared: shared[group].clone(),
-            };
-            clients.insert(client.id().to_owned(), Arc::new(view));
+        let mut members = vec![0; plans.len()];
+        for group in &client_group {
+            members[*group] += 1;
         }
+        let shared = lists_of(&plans, &before);
+        let groups: imbl::HashMap<GroupKey, Group> = groups
+            .into_iter()
+            .map(|((profile, sets), group)| {
+                let sets = sets.into_iter().map(str::to_owned).collect();
+                let group = Group {
+                    shared: shared[group].clone(),
+                    members: members[group],
+                };
+                ((profile, sets), group)
+            })
+            .collect();
+        let mut clients = imbl::HashMap::new();
+        for (client, group) in config.clients().zip(client_group) {
+            clients.insert(client.id().to_owned(), view_of(client, &shared[group]));
+        }
+        let (keys, token_clients) = credentials(config);
         let scoped = config
             .toolsets()
             .any(|set| !set.scopes().is_empty())
             .then(|| Scoped {
-                active: active
-                    .values()
-                    .map(|def| (def.name.clone(), def.version))
-                    .collect(),
                 views: ArcSwap::from_pointee(HashMap::new()),
             });
         Snapshot {
@@ -231,6 +216,314 @@ impl Snapshot {
             scoped,
             downstreams,
             config: Some(shared_config.clone()),
+            active,
+            groups,
         }
     }
+
+    /// This snapshot after the change that patched its configuration into
+    /// `config` ([`Config::after_change`]), built as a change: the
+    /// configured tools the change touched registered again, their active
+    /// versions looked up again, the clients naming a toolset it touched
+    /// (or a toolset naming a tool it touched) moved between groups, and
+    /// only the groups whose tools may differ planned again (and rendered
+    /// where they do). `None` when `config` was not patched from this
+    /// snapshot's, or when a narrowing by scopes is configured.
+    fn patched(
+        &self,
+        base: &Arc<Registry>,
+        shared_config: &Arc<Config>,
+        transport: &dyn Transport,
+    ) -> Option<Snapshot> {
+        let before = self.config.as_ref()?;
+        let touched = shared_config.touched_since(before)?;
+        let config = &**shared_config;
+        if !self.governed
+            || self.scoped.is_some()
+            || config.authorization().is_some()
+            || !Arc::ptr_eq(&self.base, base)
+        {
+            return None;
+        }
+        let registry = self.registry_after(before, config, touched, transport);
+        let mut active = self.active.clone();
+        for name in &touched.tools {
+            active.remove(name.as_str());
+            if let Some(def) = active_of(&registry, config, name) {
+                active.insert(def.name.clone(), def.clone());
+            }
+        }
+        // The toolsets whose tools may differ, and the clients naming one.
+        // A tool that was active is shown by the groups that show it now;
+        // one that was not may be shown by any group whose toolsets name
+        // it.
+        let mut sets: BTreeSet<&str> = touched.toolsets.iter().map(String::as_str).collect();
+        if touched
+            .tools
+            .iter()
+            .any(|name| !self.active.contains_key(name.as_str()))
+        {
+            for set in config.toolsets() {
+                if set.tools().any(|tool| touched.tools.contains(tool)) {
+                    sets.insert(set.id());
+                }
+            }
+        }
+        let mut moved: BTreeSet<&str> = touched.clients.iter().map(String::as_str).collect();
+        for client in config.clients() {
+            if client.toolsets().any(|id| sets.contains(id)) {
+                moved.insert(client.id());
+            }
+        }
+        // Each client moved leaves its group and joins its new one.
+        let mut members: HashMap<GroupKey, isize> = HashMap::new();
+        let mut came_from: HashMap<GroupKey, Arc<Shared>> = HashMap::new();
+        let mut joined: Vec<(&Client, GroupKey)> = Vec::new();
+        for id in &moved {
+            let old = before.client(id).map(|client| group_key(before, client));
+            if let Some(old) = &old {
+                *members.entry(old.clone()).or_default() -= 1;
+            }
+            if let Some(client) = config.client(id) {
+                let key = group_key(config, client);
+                *members.entry(key.clone()).or_default() += 1;
+                // Renderings are reused only in the same profile.
+                if let Some(view) = self.clients.get(*id).filter(|v| v.profile == key.0) {
+                    came_from
+                        .entry(key.clone())
+                        .or_insert_with(|| view.shared.clone());
+                }
+                joined.push((client, key));
+            }
+        }
+        let mut groups = self.groups.clone();
+        // The groups to plan again: those showing a toolset whose tools
+        // may differ, and those new.
+        let mut dirty: Vec<GroupKey> = groups
+            .iter()
+            .filter(|((_, in_force), group)| {
+                in_force.iter().any(|id| sets.contains(id.as_str()))
+                    || touched
+                        .tools
+                        .iter()
+                        .any(|name| group.shared.tools.contains_key(name.as_str()))
+            })
+            .map(|(key, _)| key.clone())
+            .collect();
+        let mut fresh: HashMap<GroupKey, usize> = HashMap::new();
+        for (key, change) in members {
+            let now = groups.get(&key).map_or(0, |g| g.members as isize) + change;
+            match (usize::try_from(now), groups.get_mut(&key)) {
+                (Ok(0) | Err(_), _) => {
+                    groups.remove(&key);
+                }
+                (Ok(now), Some(group)) => group.members = now,
+                (Ok(now), None) => {
+                    fresh.insert(key.clone(), now);
+                    dirty.push(key);
+                }
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        dirty.retain(|key| {
+            (groups.contains_key(key) || fresh.contains_key(key)) && seen.insert(key.clone())
+        });
+        let plans: Vec<(Profile, Plan<'_>)> = dirty
+            .iter()
+            .map(|(profile, in_force)| (*profile, plan_of(config, &active, in_force)))
+            .collect();
+        // What each showed before: its own lists, or for a new group those
+        // of the group one of its clients came from.
+        let earlier: Vec<Option<Arc<Shared>>> = dirty
+            .iter()
+            .map(|key| match groups.get(key) {
+                Some(group) => Some(group.shared.clone()),
+                None => came_from.get(key).cloned(),
+            })
+            .collect();
+        let lists = lists_of(&plans, &earlier);
+        // The lists of groups whose clients stay in them: old for new.
+        let mut replaced: HashMap<*const Shared, Arc<Shared>> = HashMap::new();
+        for (key, shared) in dirty.iter().zip(lists) {
+            match fresh.get(key) {
+                Some(members) => {
+                    groups.insert(
+                        key.clone(),
+                        Group {
+                            shared,
+                            members: *members,
+                        },
+                    );
+                }
+                None => {
+                    if let Some(group) = groups.get_mut(key) {
+                        if !Arc::ptr_eq(&group.shared, &shared) {
+                            replaced.insert(Arc::as_ptr(&group.shared), shared.clone());
+                        }
+                        group.shared = shared;
+                    }
+                }
+            }
+        }
+        let mut clients = self.clients.clone();
+        for id in &touched.clients {
+            if config.client(id).is_none() {
+                clients.remove(id.as_str());
+            }
+        }
+        for (client, key) in &joined {
+            if let Some(group) = groups.get(key) {
+                clients.insert(client.id().to_owned(), view_of(client, &group.shared));
+            }
+        }
+        // The clients of a group whose tools changed, that did not move.
+        if !replaced.is_empty() {
+            for (id, view) in &self.clients {
+                if moved.contains(id.as_str()) {
+                    continue;
+                }
+                if let Some(shared) = replaced.get(&Arc::as_ptr(&view.shared)) {
+                    let view = ClientView {
+                        id: view.id.clone(),
+                        tenant: view.tenant.clone(),
+                        profile: view.profile,
+                        shared: shared.clone(),
+                    };
+                    clients.insert(id.clone(), Arc::new(view));
+                }
+            }
+        }
+        let (keys, token_clients) = match touched.clients.is_empty() {
+            true => (self.keys.clone(), self.token_clients.clone()),
+            false => credentials(config),
+        };
+        Some(Snapshot {
+            base: base.clone(),
+            registry,
+            clients,
+            governed: true,
+            keys,
+            keyless: config.keyless_client().map(str::to_owned),
+            server: config.server().cloned(),
+            authorization: None,
+            token_clients,
+            scoped: None,
+            downstreams: self.downstreams.clone(),
+            config: Some(shared_config.clone()),
+            active,
+            groups,
+        })
+    }
+
+    /// The registry after a change: this one's, with the configured tools
+    /// the change touched registered again (their versions the change kept
+    /// share their entries).
+    fn registry_after(
+        &self,
+        before: &Config,
+        config: &Config,
+        touched: &Touched,
+        transport: &dyn Transport,
+    ) -> Arc<Registry> {
+        let configured = |config: &Config| {
+            touched
+                .tools
+                .iter()
+                .filter_map(|name| config.gateway_tool(name))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        let (was, is) = (configured(before), configured(config));
+        if was.is_empty() && is.is_empty() {
+            return self.registry.clone();
+        }
+        let mut registry = self.registry.extended();
+        for tool in &was {
+            registry.unregister(tool.name());
+        }
+        for tool in &is {
+            register_configured(
+                &mut registry,
+                tool,
+                &self.downstreams,
+                transport,
+                Some((&self.registry, &self.downstreams)),
+            );
+        }
+        Arc::new(registry)
+    }
+}
+
+/// The lists of each group of `plans`: what it showed `before` when it
+/// shows the same, else rendered (reusing what it showed before).
+fn lists_of(plans: &[(Profile, Plan<'_>)], before: &[Option<Arc<Shared>>]) -> Vec<Arc<Shared>> {
+    let kept: Vec<Option<Arc<Shared>>> = plans
+        .iter()
+        .zip(before)
+        .map(|((_, plan), before)| before.clone().filter(|shared| shared.shows(plan)))
+        .collect();
+    let to_render: Vec<(Profile, Plan<'_>)> = plans
+        .iter()
+        .zip(&kept)
+        .map(|(plan, kept)| match kept {
+            Some(_) => (plan.0, Plan::new()),
+            None => plan.clone(),
+        })
+        .collect();
+    let renders = render_all(&to_render, before);
+    plans
+        .iter()
+        .zip(kept)
+        .map(|((profile, plan), kept)| {
+            kept.unwrap_or_else(|| Arc::new(shared(*profile, plan, &renders)))
+        })
+        .collect()
+}
+
+/// The active descriptor of `name`: its configured active version, or its
+/// highest registered one; none for an internal tool.
+fn active_of<'r>(registry: &'r Registry, config: &Config, name: &str) -> Option<&'r Ref<ToolDef>> {
+    if config.is_internal_name(name) {
+        return None;
+    }
+    let version = match config.mapping(name) {
+        Some(versions) => active_version(versions)?,
+        None => registry.versions(name).max()?,
+    };
+    registry.get(name, version).filter(|def| !def.internal)
+}
+
+/// The group `client` is in under `config`.
+fn group_key(config: &Config, client: &Client) -> GroupKey {
+    let sets = sets_in_force(config, client, None);
+    (
+        client.profile(),
+        sets.into_iter().map(str::to_owned).collect(),
+    )
+}
+
+/// `client`'s view, showing `shared`.
+fn view_of(client: &Client, shared: &Arc<Shared>) -> Arc<ClientView> {
+    Arc::new(ClientView {
+        id: Arc::from(client.id()),
+        tenant: Arc::from(client.tenant()),
+        profile: client.profile(),
+        shared: shared.clone(),
+    })
+}
+
+/// Every client's API key hashes, and the client each token client id
+/// names.
+fn credentials(config: &Config) -> (Keys, TokenClients) {
+    let mut keys = Vec::new();
+    let mut token_clients = HashMap::new();
+    for client in config.clients() {
+        for hash in &client.key_hashes {
+            keys.push((*hash, client.id().to_owned()));
+        }
+        for token_client in client.oauth_client_ids() {
+            token_clients.insert(token_client.to_owned(), client.id().to_owned());
+        }
+    }
+    (Arc::new(keys), Arc::new(token_clients))
 }

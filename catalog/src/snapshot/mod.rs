@@ -274,11 +274,13 @@ pub struct Snapshot {
     /// Those and the configured tools.
     registry: Arc<Registry>,
     /// Views by client id; without configuration, one view under `*`.
-    clients: HashMap<String, Arc<ClientView>>,
+    /// Persistent maps here and below: a snapshot built after a change
+    /// shares them with its predecessor, and copies only what changed.
+    clients: imbl::HashMap<String, Arc<ClientView>>,
     /// Whether a configuration is in force (else everyone sees everything).
     governed: bool,
     /// API key hashes and the client each belongs to.
-    keys: Vec<([u8; 32], String)>,
+    keys: Keys,
     /// The client a request without a key is served as, if any.
     keyless: Option<String>,
     /// The `[server]` section, for exports.
@@ -286,7 +288,7 @@ pub struct Snapshot {
     /// The `[authorization]` section, and the client each token client id
     /// names.
     authorization: Option<Authorization>,
-    token_clients: HashMap<String, String>,
+    token_clients: TokenClients,
     /// What narrowing views to a token's scopes needs, when toolsets
     /// require scopes.
     scoped: Option<Scoped>,
@@ -295,13 +297,36 @@ pub struct Snapshot {
     downstreams: Downstreams,
     /// The configuration this snapshot was built from, if any.
     config: Option<Arc<Config>>,
+    /// The active descriptor of every tool a toolset may name, by name.
+    active: Active,
+    /// The groups of clients that see the same list, with how many
+    /// clients are in each.
+    groups: imbl::HashMap<GroupKey, Group>,
+}
+
+/// API key hashes and the client each belongs to.
+type Keys = Arc<Vec<([u8; 32], String)>>;
+
+/// The client each token client id names.
+type TokenClients = Arc<HashMap<String, String>>;
+
+/// The active descriptor of every tool a toolset may name, by name.
+type Active = imbl::OrdMap<Text, Ref<ToolDef>>;
+
+/// What makes clients see the same list: their profile and the toolsets
+/// in force for them.
+type GroupKey = (Profile, Vec<String>);
+
+/// A group of clients, and what they share.
+#[derive(Clone)]
+struct Group {
+    shared: Arc<Shared>,
+    members: usize,
 }
 
 /// What building, on first use, the view of a client narrowed to the
 /// toolsets a token's scopes unlock needs beside the configuration.
 struct Scoped {
-    /// The active version of every tool a toolset may name.
-    active: Vec<(Text, u32)>,
     /// Views built so far, by client and the toolsets in force: read
     /// without a lock, a new one added by copying the map (at most
     /// [`MOST_NARROWED`]; past them views are built for each request).
@@ -315,19 +340,15 @@ const MOST_NARROWED: usize = 4_096;
 type NarrowedKey = (String, Vec<String>);
 
 /// The tools the toolsets `sets` of `config` expose, with their modes.
-fn plan_of<'a>(
-    config: &Config,
-    active: &HashMap<&str, &'a Ref<ToolDef>>,
-    sets: &[&str],
-) -> Plan<'a> {
+fn plan_of<'a, S: AsRef<str>>(config: &Config, active: &'a Active, sets: &[S]) -> Plan<'a> {
     let mut plan = Plan::new();
-    for set in sets.iter().filter_map(|id| config.toolset(id)) {
+    for set in sets.iter().filter_map(|id| config.toolset(id.as_ref())) {
         for name in set.tools() {
             let Some(def) = active.get(name) else {
                 continue;
             };
             let mode = set.mode_of(name);
-            let entry = plan.entry(&*def.name).or_insert((*def, mode));
+            let entry = plan.entry(&*def.name).or_insert((def, mode));
             // The most informative mode wins.
             entry.1 = entry.1.max(mode);
         }
@@ -590,12 +611,7 @@ impl Snapshot {
         if let Some(found) = scoped.views.load().get(&key) {
             return found.clone();
         }
-        let active: HashMap<&str, &Ref<ToolDef>> = scoped
-            .active
-            .iter()
-            .filter_map(|(name, version)| Some((&**name, self.registry.get(name, *version)?)))
-            .collect();
-        let plan = plan_of(config, &active, &sets);
+        let plan = plan_of(config, &self.active, &sets);
         let narrowed = Arc::new(ClientView {
             id: view.id.clone(),
             tenant: view.tenant.clone(),

@@ -263,7 +263,8 @@ fn check_raw(def: &ToolDef, input: &Node, output: Option<&Node>) -> Result<(), R
 /// which catalogs run on a background thread), and kept.
 #[derive(Default)]
 pub struct Registry {
-    tools: BTreeMap<Text, BTreeMap<u32, Arc<Registered>>>,
+    /// A persistent map: [`extended`](Registry::extended) copies nothing.
+    tools: imbl::OrdMap<Text, BTreeMap<u32, Arc<Registered>>>,
     limits: Limits,
 }
 
@@ -285,7 +286,7 @@ impl Registry {
     /// An empty registry with the given limits.
     pub fn with_limits(limits: Limits) -> Registry {
         Registry {
-            tools: BTreeMap::new(),
+            tools: imbl::OrdMap::new(),
             limits,
         }
     }
@@ -472,11 +473,53 @@ impl Registry {
     /// A registry with every tool of this one, sharing their compiled
     /// validators, to which more can be added: what a catalog serves for
     /// one configuration (the registered tools and the configured ones).
+    /// Nothing is copied: the two share their map until either changes,
+    /// and then only the part that changed is copied.
     pub fn extended(&self) -> Registry {
         Registry {
             tools: self.tools.clone(),
             limits: self.limits,
         }
+    }
+
+    /// Removes every version of `name`; how many there were. A catalog
+    /// that rebuilds its registry after a change removes the configured
+    /// tools the change rewrote, then registers them again.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use toolschema_runtime::call::{Context, DynamicFuture, DynamicTool, Produced, Registry};
+    /// use toolschema_runtime::model::{Annotations, Node, Ref, Text, ToolDef};
+    ///
+    /// struct Echo;
+    /// impl DynamicTool for Echo {
+    ///     fn call(&self, arguments: serde_json::Value, _ctx: Context) -> DynamicFuture {
+    ///         Box::pin(async move { Ok(Produced::Structured(arguments)) })
+    ///     }
+    /// }
+    /// let def = |version| Ref::new(ToolDef {
+    ///     name: Text::from("echo".to_owned()),
+    ///     title: None,
+    ///     description: Ref::Static("Echoes its arguments."),
+    ///     version,
+    ///     input: Ref::new(Node::Any),
+    ///     output: None,
+    ///     annotations: Annotations::NONE,
+    ///     icons: Ref::Static(&[]),
+    ///     internal: false,
+    /// });
+    /// let mut registry = Registry::new();
+    /// registry.register_dynamic(def(1), Arc::new(Echo)).unwrap();
+    /// registry.register_dynamic(def(2), Arc::new(Echo)).unwrap();
+    /// let kept = registry.extended();
+    /// assert_eq!(registry.unregister("echo"), 2);
+    /// assert_eq!(registry.versions("echo").count(), 0);
+    /// assert_eq!(registry.unregister("echo"), 0);
+    /// // The registry it was extended from is untouched.
+    /// assert_eq!(kept.versions("echo").collect::<Vec<_>>(), [1, 2]);
+    /// ```
+    pub fn unregister(&mut self, name: &str) -> usize {
+        self.tools.remove(name).map_or(0, |versions| versions.len())
     }
 
     /// Compiles the validators of `name` at `version` now, rather than on

@@ -118,6 +118,9 @@ fn a_replica_handed_the_records_it_loaded_reads_none_again() {
             (0, 2),
             "{health:?}"
         );
+        // Both applied as changes: the toolset checked on its own, the
+        // clients naming it built again.
+        assert_eq!(health.patches, 2, "{health:?}");
         let fresh = store.load(&registry).await.expect("loads");
         let expected = served(&Snapshot::build(
             Arc::new(toolschema_demo::registry()),
