@@ -209,16 +209,24 @@ impl Catalog {
         let catalog = Arc::downgrade(self);
         let changes = self.subscribe();
         std::thread::spawn(move || {
+            // Everything served at first; after each reload, what the
+            // clients whose lists changed are served.
+            let mut changed: Option<ChangeSet> = None;
             loop {
                 let Some(catalog) = catalog.upgrade() else {
                     return;
                 };
-                let prepared = catalog.snapshot().prepare();
+                let snapshot = catalog.snapshot();
+                let prepared = match &changed {
+                    None => snapshot.prepare(),
+                    Some(set) => snapshot.prepare_for(set.clients.iter().map(String::as_str)),
+                };
                 tracing::debug!(prepared, "validators compiled");
-                drop(catalog);
+                drop((snapshot, catalog));
                 // Ends when the catalog, and with it the sender, is dropped.
-                if changes.recv().is_err() {
-                    return;
+                match changes.recv() {
+                    Ok(set) => changed = Some(set),
+                    Err(_) => return,
                 }
             }
         });

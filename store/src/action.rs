@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use toolschema_catalog::{Status, hash_api_key};
 use toolschema_runtime::call::Registry;
 
-use crate::records::{Body, Kind, Records, SETTINGS, Version};
+use crate::records::{Body, Kind, Records, SETTINGS, Scope, Version};
 
 /// A change to the catalog configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -183,6 +183,39 @@ impl Action {
             Action::Replace { .. } => "replace",
             Action::Import { .. } => "import",
         }
+    }
+
+    /// The records this action may write, when it writes only some (not
+    /// a whole replacement or an import): what the admin side copies
+    /// before applying it, compares after, and puts back when it is
+    /// refused.
+    pub(crate) fn scope(&self) -> Option<Scope> {
+        let mut scope = Scope::default();
+        match self {
+            Action::Draft { tool, .. } => {
+                scope.records.push((Kind::GatewayTool, tool.clone()));
+                scope.tools.push(tool.clone());
+            }
+            Action::Propose { tool, .. }
+            | Action::Publish { tool, .. }
+            | Action::Deprecate { tool, .. } => scope.tools.push(tool.clone()),
+            Action::Activate { toolset } | Action::Deactivate { toolset } => {
+                scope.records.push((Kind::Toolset, toolset.clone()));
+            }
+            Action::Assign { client, .. }
+            | Action::Unassign { client, .. }
+            | Action::RotateKey { client } => scope.records.push((Kind::Client, client.clone())),
+            Action::Put { kind, id, .. } => scope.records.push((*kind, id.clone())),
+            Action::Delete { kind, id } => {
+                scope.records.push((*kind, id.clone()));
+                if *kind == Kind::GatewayTool {
+                    scope.tools.push(id.clone());
+                }
+            }
+            Action::Setting { name, .. } => scope.settings.push(name.clone()),
+            Action::Replace { .. } | Action::Import { .. } => return None,
+        }
+        Some(scope)
     }
 
     /// Applies the action to `records`. The result is not checked here:
@@ -551,4 +584,133 @@ fn import(records: &mut Records, new: Records) -> Result<Done, Refused> {
         "catalog".into(),
         format!("imported as drafts: {}", added.join(", ")),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::Action;
+    use crate::changes::Changes;
+    use crate::records::{Body, Kind, Records};
+
+    fn body(value: Value) -> Body {
+        match value {
+            Value::Object(map) => map,
+            _ => unreachable!("an object"),
+        }
+    }
+
+    fn actions() -> Vec<Action> {
+        let definition = body(json!({
+            "description": "Reads an item.", "method": "GET", "path": "/items/{id}",
+            "argument": [{"name": "id", "in": "path", "type": "string", "required": true}],
+        }));
+        vec![
+            Action::Put {
+                kind: Kind::Downstream,
+                id: "api".into(),
+                body: body(json!({"base_url": "https://api.example.com"})),
+            },
+            Action::Draft {
+                tool: "items.get".into(),
+                version: 1,
+                definition: Some(definition.clone()),
+                downstream: Some("api".into()),
+            },
+            Action::Publish {
+                tool: "items.get".into(),
+                version: 1,
+                accept_breaking: false,
+            },
+            Action::Draft {
+                tool: "items.get".into(),
+                version: 2,
+                definition: Some(definition),
+                downstream: None,
+            },
+            Action::Propose {
+                tool: "items.get".into(),
+                version: 2,
+            },
+            Action::Deprecate {
+                tool: "items.get".into(),
+                version: 1,
+            },
+            // A derived tool's first draft records the version served.
+            Action::Draft {
+                tool: "billing.void-invoice".into(),
+                version: 9,
+                definition: None,
+                downstream: None,
+            },
+            Action::Deactivate {
+                toolset: "acme-billing".into(),
+            },
+            Action::Activate {
+                toolset: "acme-billing".into(),
+            },
+            Action::Assign {
+                client: "acme-analyst".into(),
+                toolset: "acme-billing".into(),
+            },
+            Action::Unassign {
+                client: "acme-analyst".into(),
+                toolset: "acme-billing".into(),
+            },
+            Action::RotateKey {
+                client: "globex-support".into(),
+            },
+            Action::Setting {
+                name: "server".into(),
+                body: None,
+            },
+            Action::Delete {
+                kind: Kind::GatewayTool,
+                id: "items.get".into(),
+            },
+            Action::Delete {
+                kind: Kind::Client,
+                id: "acme-analyst".into(),
+            },
+            // Refused: nothing of it may stay.
+            Action::Publish {
+                tool: "no.such-tool".into(),
+                version: 1,
+                accept_breaking: true,
+            },
+            Action::Assign {
+                client: "nobody".into(),
+                toolset: "acme-billing".into(),
+            },
+        ]
+    }
+
+    #[test]
+    fn an_action_writes_only_within_its_scope_and_is_put_back_from_it() {
+        let registry = toolschema_demo::registry();
+        let mut records =
+            Records::from_toml(toolschema_demo::CATALOG_TOML, "catalog.toml", &registry)
+                .expect("the demo");
+        let mut applied = 0;
+        for action in actions() {
+            let scope = action.scope().expect("an action on some records");
+            let whole_before = records.clone();
+            let before = records.part(&scope);
+            let shown = format!("{action:?}");
+            let result = action.apply(&mut records, &registry);
+            let whole = Changes::between(&whole_before, &records);
+            let scoped = Changes::between(&before, &records.part(&scope));
+            assert_eq!(scoped, whole, "{shown}");
+            if result.is_ok() {
+                applied += 1;
+                assert_ne!(whole, Changes::default(), "{shown} wrote something");
+            }
+            // Put back from its scope: the records as they were.
+            let mut back = records.clone();
+            back.restore(&before, &scope);
+            assert_eq!(back, whole_before, "{shown}");
+        }
+        assert_eq!(applied, 15);
+    }
 }

@@ -508,6 +508,52 @@ impl Records {
     }
 }
 
+/// Some of the records: what an action may write.
+#[derive(Debug, Default)]
+pub(crate) struct Scope {
+    /// Records by kind and identifier.
+    pub(crate) records: Vec<(Kind, String)>,
+    /// Tools, each with all its versions.
+    pub(crate) tools: Vec<String>,
+    /// Settings by name.
+    pub(crate) settings: Vec<String>,
+}
+
+impl Records {
+    /// A copy of the records in `scope` (those that exist), and nothing
+    /// else.
+    pub(crate) fn part(&self, scope: &Scope) -> Records {
+        let mut part = Records::default();
+        for name in &scope.settings {
+            if let Some(body) = self.settings.get(name) {
+                part.settings.insert(name.clone(), body.clone());
+            }
+        }
+        for (kind, id) in &scope.records {
+            if let Some(body) = self.get(*kind, id) {
+                part.records
+                    .entry(*kind)
+                    .or_default()
+                    .insert(id.clone(), body.clone());
+            }
+        }
+        for tool in &scope.tools {
+            for (number, version) in self.versions_of(tool) {
+                part.versions
+                    .insert((tool.clone(), number), version.clone());
+            }
+        }
+        part
+    }
+
+    /// Puts the records in `scope` back as `part` has them (removing
+    /// those it lacks).
+    pub(crate) fn restore(&mut self, part: &Records, scope: &Scope) {
+        let now = self.part(scope);
+        Changes::between(&now, part).apply(self);
+    }
+}
+
 /// What a change wrote and removed, as [`Config::after_change`] takes it.
 pub(crate) struct ChangeDocument {
     /// The records written, as a document holding only them.

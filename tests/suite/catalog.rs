@@ -391,6 +391,41 @@ fn preparing_compiles_the_validators_of_what_is_served_and_nothing_else() {
 }
 
 #[test]
+fn preparing_for_some_clients_compiles_what_they_are_served_only() {
+    let catalog = demo();
+    let snapshot = catalog.snapshot();
+    let registry = catalog.registry();
+    let view = snapshot.client("globex-support").expect("a demo client");
+    let theirs: Vec<(String, u32)> = view
+        .tools()
+        .map(|(def, _)| (def.name.to_string(), def.version))
+        .collect();
+    assert!(!theirs.is_empty());
+    assert_eq!(
+        snapshot.prepare_for(["globex-support", "no-such-client"]),
+        theirs.len()
+    );
+    for (name, version) in &theirs {
+        assert!(registry.is_prepared(name, *version), "{name} v{version}");
+    }
+    // Another client's tools are left for their first call.
+    let others: Vec<(String, u32)> = snapshot
+        .clients()
+        .flat_map(|view| {
+            view.tools()
+                .map(|(def, _)| (def.name.to_string(), def.version))
+        })
+        .filter(|tool| !theirs.contains(tool))
+        .collect();
+    assert!(!others.is_empty());
+    assert!(
+        others
+            .iter()
+            .all(|(name, version)| !registry.is_prepared(name, *version))
+    );
+}
+
+#[test]
 fn preparing_in_the_background_follows_reloads() {
     let catalog = Arc::new(demo());
     catalog.prepare_in_background();

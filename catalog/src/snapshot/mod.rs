@@ -708,10 +708,38 @@ impl Snapshot {
     /// the next snapshot compiles only what is new. See
     /// [`Catalog::prepare_in_background`](super::Catalog::prepare_in_background).
     pub fn prepare(&self) -> usize {
+        self.prepare_views(self.clients.values())
+    }
+
+    /// The same for the clients `ids` only, as after a reload that changed
+    /// their lists (the [`ChangeSet`](super::ChangeSet) it tells): what
+    /// the others call was prepared before. Unknown ids are passed over.
+    ///
+    /// ```
+    /// use toolschema_catalog::Catalog;
+    /// use toolschema_runtime::call::Registry;
+    ///
+    /// let catalog = Catalog::open(Registry::new());
+    /// let reloads = catalog.subscribe();
+    /// // After each reload, what the clients it changed are served:
+    /// while let Ok(changed) = reloads.try_recv() {
+    ///     catalog.snapshot().prepare_for(changed.clients.iter().map(String::as_str));
+    /// }
+    /// assert_eq!(catalog.snapshot().prepare_for(["nobody"]), 0);
+    /// ```
+    pub fn prepare_for<'a>(&self, ids: impl IntoIterator<Item = &'a str>) -> usize {
+        self.prepare_views(ids.into_iter().filter_map(|id| self.clients.get(id)))
+    }
+
+    /// Prepares what `views` show, each group of clients' tools once.
+    fn prepare_views<'a>(&self, views: impl Iterator<Item = &'a Arc<ClientView>>) -> usize {
+        let mut groups = std::collections::HashSet::new();
         let mut served = BTreeSet::new();
-        for view in self.clients() {
-            for (def, _) in view.tools() {
-                served.insert((def.name.clone(), def.version));
+        for view in views {
+            if groups.insert(Arc::as_ptr(&view.shared)) {
+                for (def, _) in view.tools() {
+                    served.insert((def.name.clone(), def.version));
+                }
             }
         }
         served

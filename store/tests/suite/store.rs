@@ -589,3 +589,57 @@ fn a_large_change_is_audited_by_record_names() {
         assert_eq!(audit[0].detail["changes"][0]["before"]["tenant"], "acme");
     });
 }
+
+#[test]
+fn an_admin_starts_from_its_last_action_only_while_no_other_wrote_since() {
+    runtime().block_on(async {
+        let url = Postgres::shared().database();
+        let first = demo_store_at(&url).await;
+        // Another admin of the same store: its own kept records.
+        let second = Store::new(&url).expect("url");
+        let registry = toolschema_demo::registry();
+        let set = |toolset: &str, on: bool| match on {
+            true => Action::Activate {
+                toolset: toolset.into(),
+            },
+            false => Action::Deactivate {
+                toolset: toolset.into(),
+            },
+        };
+        let apply = |store: &Store, action: Action| {
+            let (store, registry) = (store.clone(), &registry);
+            async move { store.apply("ops", action, registry).await }
+        };
+        apply(&first, set("globex-support", false)).await.expect("applies");
+        // The second admin switches another toolset off: the first, were it
+        // to start from what it kept, would find it on and switch it off
+        // again.
+        apply(&second, set("acme-reports", false)).await.expect("applies");
+        let again = apply(&first, set("acme-reports", false)).await;
+        assert!(
+            matches!(&again, Err(StoreError::Refused(refused)) if refused.to_string().contains("already inactive")),
+            "{again:?}"
+        );
+        // A refused action leaves the kept records as they were.
+        let refused = apply(
+            &first,
+            Action::Assign {
+                client: "acme-analyst".into(),
+                toolset: "globex-support".into(),
+            },
+        )
+        .await;
+        assert!(matches!(refused, Err(StoreError::Invalid(_))), "{refused:?}");
+        apply(&first, set("globex-support", true)).await.expect("applies");
+        apply(&first, set("acme-billing", false)).await.expect("applies");
+        let loaded = first.load(&registry).await.expect("loads");
+        let active = |id: &str| loaded.config.toolset(id).expect(id).is_active();
+        assert!(active("globex-support"));
+        assert!(!active("acme-reports") && !active("acme-billing"));
+        let analyst = loaded.config.client("acme-analyst").expect("a client");
+        assert!(analyst.toolsets().all(|id| id != "globex-support"));
+        // Every replica's view of it agrees with a whole check of it.
+        let whole = loaded.records.check(&registry).expect("checks");
+        assert_eq!(format!("{:?}", loaded.config), format!("{whole:?}"));
+    });
+}
