@@ -444,7 +444,11 @@ impl Store {
             .await?
             .get(0);
         let tools = registered(registry);
+        // Taken now, whatever its revision: records the action cannot
+        // start from are let go before the commit, not after it.
+        let kept = self.take_kept();
         let Some(scope) = action.scope() else {
+            drop(kept);
             let (_, before) = db::read(&transaction).await?;
             let mut after = before.clone();
             let name = action.name();
@@ -473,7 +477,7 @@ impl Store {
             });
             return Ok(applied);
         };
-        let kept = self.take_kept(revision, &tools);
+        let kept = kept.filter(|kept| kept.revision == revision && kept.registered == tools);
         let (mut records, config) = match kept {
             Some(kept) => (kept.records, kept.config),
             None => (db::read(&transaction).await?.1, None),
@@ -520,16 +524,14 @@ impl Store {
         }
     }
 
-    /// The records kept at `revision` against the same registered tools,
-    /// taken (an action applied meanwhile by a clone of this store finds
-    /// none, and reads them).
-    fn take_kept(&self, revision: i64, registered: &[(String, u32)]) -> Option<Kept> {
+    /// The records kept, taken (an action applied meanwhile by a clone of
+    /// this store finds none, and reads them).
+    fn take_kept(&self) -> Option<Kept> {
         let mut kept = self
             .kept
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         kept.take()
-            .filter(|kept| kept.revision == revision && kept.registered == registered)
     }
 
     /// Keeps `records` unless newer ones are kept.

@@ -20,15 +20,16 @@
 use std::fmt::Write as _;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use toolschema::call::Registry;
+use toolschema::catalog::Catalog;
 use toolschema::serve::Server;
 use toolschema::store::{Action, Loaded, Records, Store};
 use toolschema_bench_http::loopback::{list_request, round_trip};
 use toolschema_bench_http::replicas::{
-    Commits, Replica, all_serving, ms, percentile, propagation, publish_timed, replica,
+    Commits, Replica, all_serving, ms, percentile, propagation, publish_timed, replica_timed,
     resident_mib, switch, tool_propagation, write_tool,
 };
 use toolschema_test_support::postgres::Postgres;
@@ -75,11 +76,12 @@ fn served(store: Store, loaded: Loaded) -> SocketAddr {
 
 /// tools/list round trips to `address` on one connection, each timed,
 /// after 200 to warm up, `count` of them or, with `until`, as many as
-/// happen until it is set; every answer lists `first_tool`.
+/// happen until it is set (counted in `done` meanwhile); every answer
+/// lists `first_tool`.
 fn list_times(
     address: SocketAddr,
     count: usize,
-    until: Option<Arc<AtomicBool>>,
+    until: Option<(Arc<AtomicBool>, Arc<AtomicUsize>)>,
     first_tool: &str,
 ) -> Vec<Duration> {
     let mut stream = TcpStream::connect(address).expect("connects");
@@ -96,12 +98,15 @@ fn list_times(
     }
     let mut times = Vec::with_capacity(count);
     while match &until {
-        Some(stop) => !stop.load(Ordering::Relaxed),
+        Some((stop, _)) => !stop.load(Ordering::Relaxed),
         None => times.len() < count,
     } {
         let start = Instant::now();
         round_trip(&mut stream, request.as_bytes(), &mut buffer);
         times.push(start.elapsed());
+        if let Some((_, done)) = &until {
+            done.store(times.len(), Ordering::Relaxed);
+        }
     }
     times
 }
@@ -111,40 +116,61 @@ fn us(d: Duration) -> String {
     format!("{:.0} µs", d.as_secs_f64() * 1e6)
 }
 
-/// tools/list of a replica served over HTTP, quiet (`requests` of them)
-/// and then while another tenant's toolset is switched off and on
-/// `publishes` times, one publish after the other.
+/// tools/list of a replica served over HTTP, quiet (`requests` of them),
+/// then as many while another tenant's toolset is switched off and on:
+/// one publish after the other, then one every 100 ms (a busy platform's
+/// stream: 864,000 publishes a day), each for as long as the requests
+/// take (and at least `publishes`).
 async fn list_under_churn(store: &Store, registry: &Registry, requests: usize, publishes: usize) {
     let address = served(store.clone(), store.load(registry).await.expect("loads"));
     let quiet =
         tokio::task::spawn_blocking(move || list_times(address, requests, None, "t0.item-0"))
             .await
             .expect("lists");
-    let stop = Arc::new(AtomicBool::new(false));
-    let until = Some(stop.clone());
-    let churn = tokio::task::spawn_blocking(move || list_times(address, 0, until, "t0.item-0"));
-    for published in 0..publishes {
-        store
-            .apply("bench", switch("t1-set", published), registry)
-            .await
-            .expect("applies");
-    }
-    // The last publish's reloads finish before the requests stop.
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    stop.store(true, Ordering::Relaxed);
-    let churn = churn.await.expect("lists");
     let (q50, q99) = (percentile(&quiet, 0.5), percentile(&quiet, 0.99));
-    let (c50, c99) = (percentile(&churn, 0.5), percentile(&churn, 0.99));
     println!(
-        "tools/list of a 100-tool client over HTTP: quiet ({} requests) p50 {}, p99 {}; during {publishes} publishes ({} requests) p50 {}, p99 {} ({:.2}x quiet at p99)",
+        "tools/list of a 100-tool client of a fourth replica over HTTP, quiet ({} requests): p50 {}, p99 {}",
         quiet.len(),
         us(q50),
         us(q99),
-        churn.len(),
-        us(c50),
-        us(c99),
-        c99.as_secs_f64() / q99.as_secs_f64()
     );
+    let mut published = 0;
+    for pace in [None, Some(Duration::from_millis(100))] {
+        let (stop, done) = (
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicUsize::new(0)),
+        );
+        let until = Some((stop.clone(), done.clone()));
+        let churn = tokio::task::spawn_blocking(move || list_times(address, 0, until, "t0.item-0"));
+        let (start, first) = (Instant::now(), published);
+        while published - first < publishes || done.load(Ordering::Relaxed) < requests {
+            let next = Instant::now() + pace.unwrap_or_default();
+            store
+                .apply("bench", switch("t1-set", published), registry)
+                .await
+                .expect("applies");
+            published += 1;
+            tokio::time::sleep_until(next.into()).await;
+        }
+        // The last publish's reloads finish before the requests stop.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        stop.store(true, Ordering::Relaxed);
+        let churn = churn.await.expect("lists");
+        let (c50, c99) = (percentile(&churn, 0.5), percentile(&churn, 0.99));
+        println!(
+            "  during {} publishes {} ({:.1} s, {} requests): p50 {}, p99 {} ({:.2}x quiet at p99)",
+            published - first,
+            match pace {
+                None => "one after the other".to_owned(),
+                Some(pace) => format!("one every {} ms", pace.as_millis()),
+            },
+            start.elapsed().as_secs_f64(),
+            churn.len(),
+            us(c50),
+            us(c99),
+            c99.as_secs_f64() / q99.as_secs_f64()
+        );
+    }
 }
 
 /// `count` publishes of `tools` changes in one transaction (the
@@ -218,7 +244,50 @@ fn generated(tenants: usize, tools: usize, clients: usize) -> String {
     text
 }
 
+/// The environment variable that makes this bench a replica process's
+/// cold load of the store at its URL, and nothing else.
+const COLD_LOAD: &str = "SCALE_COLD_LOAD_URL";
+
+/// A replica's cold load in this (fresh) process: reads every record of
+/// the store at `url`, checks them and builds the catalog, and prints
+/// each step's time and the resident memory.
+fn cold_load(url: &str) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let store = Store::new(url).expect("url");
+        let at_start = resident_mib();
+        let start = Instant::now();
+        let (revision, records) = store.read().await.expect("reads");
+        let (read, with_records) = (start.elapsed(), resident_mib());
+        let config = records.check(&Registry::new()).expect("checks");
+        let (check, with_config) = (start.elapsed() - read, resident_mib());
+        let catalog = Arc::new(Catalog::from_config(Registry::new(), &config));
+        drop(config);
+        let build = start.elapsed() - read - check;
+        let _follower = store.follow_from(catalog.clone(), revision, records);
+        println!(
+            "  a replica process: cold load, check and build {} (read {}, check {}, build {}); resident {:.0} MiB: {:.0} at start, {:.0} the records read, {:.0} their checked configuration, {:.0} the catalog built",
+            ms(start.elapsed()),
+            ms(read),
+            ms(check),
+            ms(build),
+            resident_mib(),
+            at_start,
+            with_records - at_start,
+            with_config - with_records,
+            resident_mib() - with_config,
+        );
+    });
+}
+
 fn main() {
+    if let Ok(url) = std::env::var(COLD_LOAD) {
+        return cold_load(&url);
+    }
     let (tenants, tools, clients) = (
         env("SCALE_TENANTS", 1_000),
         env("SCALE_TOOLS", 100),
@@ -256,14 +325,37 @@ fn main() {
             .await
             .expect("stores");
         println!("  store it (checked, one transaction): {}", ms(start.elapsed()));
+        // The database settled after the bulk write (as a store in use
+        // is), so that its background work does not land in a replica's
+        // cold load.
+        let (db, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+            .await
+            .expect("connects");
+        tokio::spawn(connection);
+        for statement in ["VACUUM ANALYZE", "CHECKPOINT"] {
+            db.batch_execute(statement).await.expect("settles");
+        }
+        // Each replica is a process of its own in a deployment: three cold
+        // loads, each in a fresh process (this bench, run again).
+        for _ in 0..3 {
+            let status = std::process::Command::new(std::env::current_exe().expect("this bench"))
+                .env(COLD_LOAD, &url)
+                .status()
+                .expect("runs");
+            assert!(status.success(), "a cold load");
+        }
         let before = resident_mib();
         let mut replicas = Vec::new();
         for n in 0..3 {
             let start = Instant::now();
-            replicas.push(replica(&store, Registry::new).await);
+            let (replica, [read, check, build]) = replica_timed(&store, Registry::new).await;
+            replicas.push(replica);
             println!(
-                "  replica {n}: cold load, check and build {}; resident {:.0} MiB",
+                "  replica {n}: cold load, check and build {} (read {}, check {}, build {}); resident {:.0} MiB",
                 ms(start.elapsed()),
+                ms(read),
+                ms(check),
+                ms(build),
                 resident_mib()
             );
         }
@@ -311,6 +403,9 @@ fn main() {
             ms(percentile(&times, 1.0))
         );
         println!("  resident after: {:.0} MiB", resident_mib());
+        // A replica is a machine's or a container's: the three above stop
+        // before the fourth's clients are timed.
+        drop(replicas);
         list_under_churn(&store, &registry, env("SCALE_LISTS", 20_000), publishes).await;
     });
 }

@@ -57,8 +57,26 @@ pub struct Replica {
 
 /// A replica of `store`, loaded and following.
 pub async fn replica(store: &Store, registry: impl Fn() -> Registry) -> Replica {
-    let loaded = store.load(&registry()).await.expect("loads");
-    let catalog = Arc::new(Catalog::from_config(registry(), &loaded.config));
+    replica_timed(store, registry).await.0
+}
+
+/// A replica of `store`, loaded and following, and how long its cold
+/// load's steps took: reading every record, checking them, building the
+/// catalog.
+pub async fn replica_timed(
+    store: &Store,
+    registry: impl Fn() -> Registry,
+) -> (Replica, [Duration; 3]) {
+    let start = Instant::now();
+    let (revision, records) = store.read().await.expect("reads");
+    let read = start.elapsed();
+    let start = Instant::now();
+    let config = records.check(&registry()).expect("checks");
+    let check = start.elapsed();
+    let start = Instant::now();
+    let catalog = Arc::new(Catalog::from_config(registry(), &config));
+    let build = start.elapsed();
+    drop(config);
     let changes = catalog.subscribe();
     let (stamp, swaps) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -68,11 +86,12 @@ pub async fn replica(store: &Store, registry: impl Fn() -> Registry) -> Replica 
             }
         }
     });
-    Replica {
-        _follower: store.follow_from(catalog.clone(), loaded.revision, loaded.records),
+    let replica = Replica {
+        _follower: store.follow_from(catalog.clone(), revision, records),
         catalog,
         swaps,
-    }
+    };
+    (replica, [read, check, build])
 }
 
 impl Replica {
