@@ -434,6 +434,7 @@ async fn load(
     // tools checked whole): off the runtime's workers, so that serving
     // goes on.
     let swap = Arc::clone(catalog);
+    let started = std::time::Instant::now();
     let joined = tokio::task::spawn_blocking(move || {
         let (config, patched) = match after {
             Some(after) => after.check(&records, swap.registry()),
@@ -473,6 +474,7 @@ async fn load(
             tracing::info!(
                 revision,
                 changed = changes.clients.len(),
+                took_ms = started.elapsed().as_secs_f64() * 1e3,
                 "catalog store configuration loaded"
             );
             update(health, |h| {

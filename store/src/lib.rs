@@ -85,6 +85,9 @@ pub struct Store {
     /// starts from them when the revision is still the store's, instead of
     /// reading and checking every record again.
     kept: std::sync::Arc<std::sync::Mutex<Option<Kept>>>,
+    /// The connection the last action was applied on, kept open for the
+    /// next.
+    idle: std::sync::Arc<std::sync::Mutex<Option<Client>>>,
 }
 
 /// The records of a revision as the admin side applied them.
@@ -301,6 +304,7 @@ impl Store {
             shown,
             tls,
             kept: std::sync::Arc::default(),
+            idle: std::sync::Arc::default(),
         })
     }
 
@@ -436,7 +440,35 @@ impl Store {
         action: Action,
         registry: &Registry,
     ) -> Result<Applied, StoreError> {
-        let mut client = self.connect().await?;
+        // The connection of the last action, while it is open: a new one
+        // is a new database process each time.
+        let idle = self
+            .idle
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take()
+            .filter(|client| !client.is_closed());
+        let mut client = match idle {
+            Some(client) => client,
+            None => self.connect().await?,
+        };
+        let applied = self.apply_on(&mut client, actor, action, registry).await;
+        if !client.is_closed() {
+            *self
+                .idle
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(client);
+        }
+        applied
+    }
+
+    async fn apply_on(
+        &self,
+        client: &mut Client,
+        actor: &str,
+        action: Action,
+        registry: &Registry,
+    ) -> Result<Applied, StoreError> {
         let transaction = client.transaction().await?;
         // The revision row's lock puts changes one after the other.
         let revision: i64 = transaction

@@ -171,6 +171,16 @@ async fn list_under_churn(store: &Store, registry: &Registry, requests: usize, p
             c99.as_secs_f64() / q99.as_secs_f64()
         );
     }
+    let after =
+        tokio::task::spawn_blocking(move || list_times(address, requests, None, "t0.item-0"))
+            .await
+            .expect("lists");
+    println!(
+        "  quiet again after them ({} requests): p50 {}, p99 {}",
+        after.len(),
+        us(percentile(&after, 0.5)),
+        us(percentile(&after, 0.99)),
+    );
 }
 
 /// `count` publishes of `tools` changes in one transaction (the
@@ -248,6 +258,26 @@ fn generated(tenants: usize, tools: usize, clients: usize) -> String {
 /// cold load of the store at its URL, and nothing else.
 const COLD_LOAD: &str = "SCALE_COLD_LOAD_URL";
 
+/// The CPU time this thread has used, in seconds (Linux).
+fn thread_cpu() -> f64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+    // After the command's closing parenthesis: the state, then utime and
+    // stime as the 12th and 13th fields, in clock ticks (100 a second).
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 /// A replica's cold load in this (fresh) process: reads every record of
 /// the store at `url`, checks them and builds the catalog, and prints
 /// each step's time and the resident memory.
@@ -263,17 +293,20 @@ fn cold_load(url: &str) {
         let start = Instant::now();
         let (revision, records) = store.read().await.expect("reads");
         let (read, with_records) = (start.elapsed(), resident_mib());
+        let cpu = thread_cpu();
         let config = records.check(&Registry::new()).expect("checks");
         let (check, with_config) = (start.elapsed() - read, resident_mib());
+        let check_cpu = thread_cpu() - cpu;
         let catalog = Arc::new(Catalog::from_config(Registry::new(), &config));
         drop(config);
         let build = start.elapsed() - read - check;
         let _follower = store.follow_from(catalog.clone(), revision, records);
         println!(
-            "  a replica process: cold load, check and build {} (read {}, check {}, build {}); resident {:.0} MiB: {:.0} at start, {:.0} the records read, {:.0} their checked configuration, {:.0} the catalog built",
+            "  a replica process: cold load, check and build {} (read {}, check {} of which {:.0} ms on this thread's CPU, build {}); resident {:.0} MiB: {:.0} at start, {:.0} the records read, {:.0} their checked configuration, {:.0} the catalog built",
             ms(start.elapsed()),
             ms(read),
             ms(check),
+            check_cpu * 1e3,
             ms(build),
             resident_mib(),
             at_start,
