@@ -121,15 +121,33 @@ fn us(d: Duration) -> String {
 /// one publish after the other, then one every 100 ms (a busy platform's
 /// stream: 864,000 publishes a day), each for as long as the requests
 /// take (and at least `publishes`).
-async fn list_under_churn(store: &Store, registry: &Registry, requests: usize, publishes: usize) {
-    let address = served(store.clone(), store.load(registry).await.expect("loads"));
+async fn list_under_churn(
+    (url, store): (&str, &Store),
+    registry: &Registry,
+    requests: usize,
+    publishes: usize,
+) {
+    // A replica is a process of its own, as deployed: this bench run again.
+    let mut replica = std::process::Command::new(std::env::current_exe().expect("this bench"))
+        .env(SERVE, url)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(replica.stdout.take().expect("its output")),
+        &mut line,
+    )
+    .expect("its address");
+    let address: SocketAddr = line.trim().parse().expect("an address");
     let quiet =
         tokio::task::spawn_blocking(move || list_times(address, requests, None, "t0.item-0"))
             .await
             .expect("lists");
     let (q50, q99) = (percentile(&quiet, 0.5), percentile(&quiet, 0.99));
     println!(
-        "tools/list of a 100-tool client of a fourth replica over HTTP, quiet ({} requests): p50 {}, p99 {}",
+        "tools/list of a 100-tool client of a replica process over HTTP, quiet ({} requests): p50 {}, p99 {}",
         quiet.len(),
         us(q50),
         us(q99),
@@ -181,6 +199,9 @@ async fn list_under_churn(store: &Store, registry: &Registry, requests: usize, p
         us(percentile(&after, 0.5)),
         us(percentile(&after, 0.99)),
     );
+    // Its input closed, the replica process ends.
+    drop(replica.stdin.take());
+    replica.wait().expect("ends");
 }
 
 /// `count` publishes of `tools` changes in one transaction (the
@@ -278,6 +299,26 @@ fn thread_cpu() -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
+/// The environment variable that makes this bench a replica process
+/// serving the store at its URL over HTTP.
+const SERVE: &str = "SCALE_SERVE_URL";
+
+/// A replica process: loads the store at `url`, serves it over HTTP as
+/// `toolschema serve` does (following it), prints its address, and serves
+/// until its standard input closes.
+fn serve_replica(url: &str) {
+    let store = Store::new(url).expect("url");
+    let loaded = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(store.load(&Registry::new()))
+        .expect("loads");
+    let address = served(store, loaded);
+    println!("{address}");
+    let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut Vec::new());
+}
+
 /// A replica's cold load in this (fresh) process: reads every record of
 /// the store at `url`, checks them and builds the catalog, and prints
 /// each step's time and the resident memory.
@@ -320,6 +361,9 @@ fn cold_load(url: &str) {
 fn main() {
     if let Ok(url) = std::env::var(COLD_LOAD) {
         return cold_load(&url);
+    }
+    if let Ok(url) = std::env::var(SERVE) {
+        return serve_replica(&url);
     }
     let (tenants, tools, clients) = (
         env("SCALE_TENANTS", 1_000),
@@ -439,6 +483,6 @@ fn main() {
         // A replica is a machine's or a container's: the three above stop
         // before the fourth's clients are timed.
         drop(replicas);
-        list_under_churn(&store, &registry, env("SCALE_LISTS", 20_000), publishes).await;
+        list_under_churn((&url, &store), &registry, env("SCALE_LISTS", 20_000), publishes).await;
     });
 }
