@@ -96,7 +96,7 @@ pub fn compare_versions(
         Some(config) => {
             crate::gateway::registry_for(
                 &Arc::new(registry.extended()),
-                config.gateway_tools(),
+                config.gateway_tools().iter(),
                 config.downstreams(),
                 &NoTransport,
                 None,

@@ -9,7 +9,16 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 use toolschema_catalog::Status;
 
-use crate::records::{Body, Kind, Records, SETTINGS, Version};
+use crate::records::{Body, Kind, Records, SETTINGS, Scope, Version};
+
+impl Records {
+    /// Puts the records in `scope` back as `part` has them (removing
+    /// those it lacks).
+    pub(crate) fn restore(&mut self, part: &Records, scope: &Scope) {
+        let now = self.part(scope);
+        Changes::between(&now, part).apply(self);
+    }
+}
 
 /// The records a change wrote (`Some`) or removed (`None`).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -59,6 +68,24 @@ impl Changes {
             }
         }
         changes
+    }
+
+    /// The records `changes` wrote or removed, and the tools whose
+    /// versions they changed.
+    pub(crate) fn scope(changes: &[Changes]) -> Scope {
+        let mut scope = Scope::default();
+        for change in changes {
+            scope.settings.extend(change.settings.keys().cloned());
+            for (kind, of_kind) in &change.records {
+                scope
+                    .records
+                    .extend(of_kind.keys().map(|id| (*kind, id.clone())));
+            }
+            scope
+                .tools
+                .extend(change.versions.keys().map(|(tool, _)| tool.clone()));
+        }
+        scope
     }
 
     /// Writes the changes into `records`.

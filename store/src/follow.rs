@@ -389,7 +389,7 @@ async fn load(
                 }
                 if let Some(previous) = from.config {
                     after = Some(After {
-                        change: from.records.change_document(&changes),
+                        change: from.records.change_document(&Changes::scope(&changes)),
                         tools: match Touched::of(&changes) {
                             Touched::Tools(tools) => Some(tools),
                             Touched::Everything => None,

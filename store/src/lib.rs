@@ -772,7 +772,8 @@ async fn apply_to(
     let after = records.part(scope);
     let written = changes::Changes::between(before, &after);
     let patched = config.and_then(|config| {
-        let change = records.change_document(std::slice::from_ref(&written))?;
+        let change =
+            records.change_document(&changes::Changes::scope(std::slice::from_ref(&written)))?;
         let removed: Vec<(&str, &str)> = change
             .removed
             .iter()

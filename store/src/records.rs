@@ -15,8 +15,6 @@ use serde_json::{Map, Value};
 use toolschema_catalog::{Config, ConfigErrors, Status};
 use toolschema_runtime::call::Registry;
 
-use crate::changes::Changes;
-
 /// The body of a record: its fields other than its identifier, as JSON.
 pub type Body = Map<String, Value>;
 
@@ -370,35 +368,36 @@ impl Records {
         out.push(kind.table(), Value::Object(table), record, tool, numbers);
     }
 
-    /// What `changes` (applied to these records) changed, as
-    /// [`Config::after_change`] takes it: the records written, as a
+    /// What the records in `changed` (written or removed by a change
+    /// applied to these records) are, as [`Config::after_change`] takes
+    /// it: the records written, as a
     /// document holding only them, and the records removed, as (table,
     /// id). A configured tool whose versions changed is written whole, as
     /// is the mapping of a registered tool whose versions changed. `None`
     /// when the changes touched a setting or a downstream (on which
     /// everything's checks depend), or a record written is not one the
     /// configuration can hold (the whole check says why).
-    pub(crate) fn change_document(&self, changes: &[Changes]) -> Option<ChangeDocument> {
+    pub(crate) fn change_document(&self, changed: &Scope) -> Option<ChangeDocument> {
+        if !changed.settings.is_empty()
+            || changed
+                .records
+                .iter()
+                .any(|(kind, _)| *kind == Kind::Downstream)
+        {
+            return None;
+        }
         let mut touched: BTreeMap<Kind, BTreeSet<&str>> = BTreeMap::new();
         let mut mapped: BTreeSet<&str> = BTreeSet::new();
-        for change in changes {
-            if !change.settings.is_empty() || change.records.contains_key(&Kind::Downstream) {
-                return None;
-            }
-            for (kind, of_kind) in &change.records {
-                touched
-                    .entry(*kind)
-                    .or_default()
-                    .extend(of_kind.keys().map(String::as_str));
-            }
-            for (tool, _) in change.versions.keys() {
-                match self.get(Kind::GatewayTool, tool) {
-                    Some(_) => {
-                        touched.entry(Kind::GatewayTool).or_default().insert(tool);
-                    }
-                    None => {
-                        mapped.insert(tool);
-                    }
+        for (kind, id) in &changed.records {
+            touched.entry(*kind).or_default().insert(id);
+        }
+        for tool in &changed.tools {
+            match self.get(Kind::GatewayTool, tool) {
+                Some(_) => {
+                    touched.entry(Kind::GatewayTool).or_default().insert(tool);
+                }
+                None => {
+                    mapped.insert(tool);
                 }
             }
         }
@@ -544,13 +543,6 @@ impl Records {
             }
         }
         part
-    }
-
-    /// Puts the records in `scope` back as `part` has them (removing
-    /// those it lacks).
-    pub(crate) fn restore(&mut self, part: &Records, scope: &Scope) {
-        let now = self.part(scope);
-        Changes::between(&now, part).apply(self);
     }
 }
 

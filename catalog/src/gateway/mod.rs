@@ -607,9 +607,9 @@ impl Transport for NoTransport {
 /// downstreams by id. A version `previous` registered with the very same
 /// descriptor, calling an equal downstream, is shared with it (its work and
 /// compiled validators), as is the downstream.
-pub(crate) fn registry_for<'a>(
+pub(crate) fn registry_for<'a, 't>(
     registry: &Arc<Registry>,
-    tools: &crate::config::ConfiguredTools,
+    tools: impl ExactSizeIterator<Item = &'t Arc<GatewayTool>>,
     downstreams: impl Iterator<Item = &'a Downstream>,
     transport: &dyn Transport,
     previous: Option<(&Registry, &Downstreams)>,
@@ -625,7 +625,7 @@ pub(crate) fn registry_for<'a>(
             (downstream.id().to_owned(), shared)
         })
         .collect();
-    if tools.is_empty() {
+    if tools.len() == 0 {
         return (registry.clone(), downstreams);
     }
     let mut extended = registry.extended();

@@ -133,7 +133,7 @@ impl Snapshot {
             Some(before) => (before.registry.clone(), before.downstreams.clone()),
             None => crate::gateway::registry_for(
                 &base,
-                config.gateway_tools(),
+                config.gateway_tools().iter(),
                 config.downstreams(),
                 transport,
                 previous.map(|before| (&*before.registry, &before.downstreams)),
