@@ -17,7 +17,7 @@ use toolschema_runtime::call::Registry;
 
 use crate::changes::Changes;
 use crate::link::{self, Event};
-use crate::records::{ChangeDocument, Kind, Records};
+use crate::records::{ChangeDocument, Records};
 use crate::{CHANNEL, Store, StoreError, consistent, db, read_with};
 
 /// What a replica knows of its store, for a health endpoint.
@@ -296,30 +296,6 @@ struct Held {
     config: Option<Arc<Config>>,
 }
 
-/// What a catch-up from the change log needs checked again: the
-/// configured tools it wrote or removed, or everything (a downstream or
-/// a setting changed, on which the tools' checks depend).
-enum Touched {
-    Tools(BTreeSet<String>),
-    Everything,
-}
-
-impl Touched {
-    fn of(changes: &[Changes]) -> Touched {
-        let mut tools = BTreeSet::new();
-        for change in changes {
-            if !change.settings.is_empty() || change.records.contains_key(&Kind::Downstream) {
-                return Touched::Everything;
-            }
-            if let Some(written) = change.records.get(&Kind::GatewayTool) {
-                tools.extend(written.keys().cloned());
-            }
-            tools.extend(change.versions.keys().map(|(tool, _)| tool.clone()));
-        }
-        Touched::Tools(tools)
-    }
-}
-
 /// A configuration served, and a change from the records it was checked
 /// from.
 struct After {
@@ -342,14 +318,11 @@ impl After {
         records: &Records,
         registry: &Registry,
     ) -> (Result<Config, crate::Problems>, bool) {
-        if let Some(ChangeDocument { written, removed }) = self.change {
-            let removed: Vec<(&str, &str)> = removed
-                .iter()
-                .map(|(table, id)| (*table, id.as_str()))
-                .collect();
-            if let Some(config) = self.previous.after_change(written, &removed, registry) {
-                return (Ok(config), true);
-            }
+        if let Some(config) = self
+            .change
+            .and_then(|change| change.patch(&self.previous, registry))
+        {
+            return (Ok(config), true);
         }
         let checked = match &self.tools {
             Some(tools) => records.check_after(registry, &self.previous, tools),
@@ -388,12 +361,10 @@ async fn load(
                     change.apply(&mut from.records);
                 }
                 if let Some(previous) = from.config {
+                    let scope = Changes::scope(&changes);
                     after = Some(After {
-                        change: from.records.change_document(&Changes::scope(&changes)),
-                        tools: match Touched::of(&changes) {
-                            Touched::Tools(tools) => Some(tools),
-                            Touched::Everything => None,
-                        },
+                        change: from.records.change_document(&scope),
+                        tools: scope.configured_tools(),
                         previous,
                     });
                 }

@@ -488,15 +488,13 @@ impl Store {
                 .apply(&mut after, registry)
                 .map_err(StoreError::Refused)?;
             let config = after.check(registry).map_err(StoreError::Invalid)?;
+            let written = changes::Changes::between(&before, &after);
             let applied = write(
                 &transaction,
                 revision,
-                actor,
-                name,
-                done,
+                (actor, name, done),
                 None,
-                &before,
-                &after,
+                (&before, &after, &written),
             )
             .await?;
             drop(before);
@@ -772,14 +770,9 @@ async fn apply_to(
     let after = records.part(scope);
     let written = changes::Changes::between(before, &after);
     let patched = config.and_then(|config| {
-        let change =
-            records.change_document(&changes::Changes::scope(std::slice::from_ref(&written)))?;
-        let removed: Vec<(&str, &str)> = change
-            .removed
-            .iter()
-            .map(|(table, id)| (*table, id.as_str()))
-            .collect();
-        config.after_change(change.written, &removed, registry)
+        records
+            .change_document(&changes::Changes::scope(std::slice::from_ref(&written)))?
+            .patch(config, registry)
     });
     let config = match patched {
         Some(config) => config,
@@ -807,41 +800,33 @@ async fn apply_to(
     let applied = write(
         transaction,
         revision,
-        actor,
-        name,
-        done,
+        (actor, name, done),
         compatibility,
-        before,
-        &after,
+        (before, &after, &written),
     )
     .await?;
     Ok((applied, std::sync::Arc::new(config)))
 }
 
-/// Writes what changed from `before` to `after` (the records an action
+/// Writes `written`, what changed from `before` to `after` (the records an action
 /// wrote, or all of them) as revision `revision + 1`: the records, the
 /// change log's entry, the audit's, and the notification.
-#[allow(clippy::too_many_arguments)]
 async fn write(
     transaction: &tokio_postgres::Transaction<'_>,
     revision: i64,
-    actor: &str,
-    name: &str,
-    done: Done,
+    (actor, name, done): (&str, &str, Done),
     compatibility: Option<Compatibility>,
-    before: &Records,
-    after: &Records,
+    (before, after, written): (&Records, &Records, &changes::Changes),
 ) -> Result<Applied, StoreError> {
     if let Some(problem) = records::unstorable(before, after) {
         return Err(StoreError::Invalid(Problems(vec![problem])));
     }
-    let written = changes::Changes::between(before, after);
-    db::write(transaction, &written).await?;
+    db::write(transaction, written).await?;
     let revision = revision + 1;
     transaction
         .execute("UPDATE catalog_revision SET revision = $1", &[&revision])
         .await?;
-    db::log(transaction, revision, &written).await?;
+    db::log(transaction, revision, written).await?;
     let mut detail = json!({
         "summary": done.summary,
         "changes": changes(before, after),

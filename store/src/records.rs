@@ -378,12 +378,7 @@ impl Records {
     /// everything's checks depend), or a record written is not one the
     /// configuration can hold (the whole check says why).
     pub(crate) fn change_document(&self, changed: &Scope) -> Option<ChangeDocument> {
-        if !changed.settings.is_empty()
-            || changed
-                .records
-                .iter()
-                .any(|(kind, _)| *kind == Kind::Downstream)
-        {
+        if changed.touches_everything() {
             return None;
         }
         let mut touched: BTreeMap<Kind, BTreeSet<&str>> = BTreeMap::new();
@@ -518,6 +513,33 @@ pub(crate) struct Scope {
     pub(crate) settings: Vec<String>,
 }
 
+impl Scope {
+    /// Whether these records hold a setting or a downstream, on which
+    /// every configured tool's checks depend.
+    fn touches_everything(&self) -> bool {
+        !self.settings.is_empty()
+            || self
+                .records
+                .iter()
+                .any(|(kind, _)| *kind == Kind::Downstream)
+    }
+
+    /// The configured tools these records are or whose versions they
+    /// are; `None` when they hold a setting or a downstream, on which
+    /// every configured tool's checks depend.
+    pub(crate) fn configured_tools(&self) -> Option<BTreeSet<String>> {
+        if self.touches_everything() {
+            return None;
+        }
+        let records = self
+            .records
+            .iter()
+            .filter(|(kind, _)| *kind == Kind::GatewayTool)
+            .map(|(_, id)| id.clone());
+        Some(records.chain(self.tools.iter().cloned()).collect())
+    }
+}
+
 impl Records {
     /// A copy of the records in `scope` (those that exist), and nothing
     /// else.
@@ -552,6 +574,19 @@ pub(crate) struct ChangeDocument {
     pub(crate) written: Map<String, Value>,
     /// The records removed, as (table, id).
     pub(crate) removed: Vec<(&'static str, String)>,
+}
+
+impl ChangeDocument {
+    /// `config` after this change, patched ([`Config::after_change`]);
+    /// `None` when it does not patch (the whole check then says why).
+    pub(crate) fn patch(self, config: &Config, registry: &Registry) -> Option<Config> {
+        let removed: Vec<(&str, &str)> = self
+            .removed
+            .iter()
+            .map(|(table, id)| (*table, id.as_str()))
+            .collect();
+        config.after_change(self.written, &removed, registry)
+    }
 }
 
 /// The first text in what `after` changes from `before` that PostgreSQL

@@ -69,11 +69,7 @@ fn main() {
         "iss": issuer_url, "aud": RESOURCE, "client_id": "finance-app",
         "scope": "invoices:read", "iat": now, "exp": now + 3600,
     }));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = toolschema_bench_http::runtime(2);
     runtime.block_on(async move {
         let server = Server::new("billing", "1")
             .tool::<GetInvoice>()

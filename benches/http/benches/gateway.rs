@@ -79,11 +79,7 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(20_000);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = toolschema_bench_http::runtime(2);
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await

@@ -64,11 +64,7 @@ where
 {
     let (send, receive) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
+        let runtime = toolschema_bench_http::runtime(1);
         runtime.block_on(serve(send));
     });
     receive.recv().expect("the server starts")

@@ -50,11 +50,7 @@ fn env(name: &str, default: usize) -> usize {
 fn served(store: Store, loaded: Loaded) -> SocketAddr {
     let (send, receive) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
+        let runtime = toolschema_bench_http::runtime(1);
         runtime.block_on(async move {
             let server = Server::new("scale", "1")
                 .registry(Registry::new())
@@ -323,11 +319,7 @@ fn serve_replica(url: &str) {
 /// the store at `url`, checks them and builds the catalog, and prints
 /// each step's time and the resident memory.
 fn cold_load(url: &str) {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = toolschema_bench_http::runtime(2);
     runtime.block_on(async {
         let store = Store::new(url).expect("url");
         let at_start = resident_mib();
@@ -372,11 +364,7 @@ fn main() {
     );
     let publishes = env("SCALE_PUBLISHES", 20);
     let postgres = Postgres::start();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = toolschema_bench_http::runtime(2);
     runtime.block_on(async {
         let url = postgres.database();
         let store = Store::new(&url).expect("url");

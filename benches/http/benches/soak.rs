@@ -154,11 +154,7 @@ fn start_child(binary: &str, pinned: bool) -> Served {
 fn start() -> SocketAddr {
     let (ready, address) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime");
+        let runtime = toolschema_bench_http::runtime(2);
         runtime.block_on(async move {
             let server = Server::new("billing", "1")
                 .registry(toolschema_demo::registry())

@@ -79,11 +79,7 @@ fn main() {
         }
     );
     let postgres = Postgres::start();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = toolschema_bench_http::runtime(2);
     runtime.block_on(async {
         // Propagation on the demo catalog.
         let url = postgres.database();

@@ -111,11 +111,7 @@ fn main() {
     }
     let tracers = tracers.build();
     let meters = meters.build();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = toolschema_bench_http::runtime(2);
     runtime.block_on(async {
         // `TELEMETRY_CONTROL=untraced`: the "traced" server traces nothing
         // either, to show the difference the measurement finds between

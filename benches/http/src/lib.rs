@@ -4,6 +4,17 @@
 #![forbid(unsafe_code)]
 
 pub mod loopback;
+
+/// A multi-threaded tokio runtime of `workers` worker threads, timers and
+/// I/O enabled: what each bench runs on (the machine has two cores).
+pub fn runtime(workers: usize) -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
 pub mod replicas;
 #[cfg(feature = "rmcp")]
 pub mod sdk;
