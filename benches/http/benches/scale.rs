@@ -29,8 +29,8 @@ use toolschema::serve::Server;
 use toolschema::store::{Action, Loaded, Records, Store};
 use toolschema_bench_http::loopback::{list_request, round_trip};
 use toolschema_bench_http::replicas::{
-    Commits, Replica, all_serving, ms, percentile, propagation, publish_timed, replica_timed,
-    resident_mib, switch, tool_propagation, write_tool,
+    Commits, Replica, all_serving, ms, percentile, process_resident_mib, propagation,
+    publish_timed, replica_timed, resident_mib, switch, tool_propagation, write_tool,
 };
 use toolschema_test_support::postgres::Postgres;
 
@@ -137,14 +137,22 @@ async fn list_under_churn(
     )
     .expect("its address");
     let address: SocketAddr = line.trim().parse().expect("an address");
+    // Quiet means the replica idle: its start-up work (its clients' lists
+    // prepared in the background, seconds at this size) done. A request
+    // that finds the CPUs busy is answered sooner than one that must wake
+    // an idle one (below), so timing it during that work flatters quiet.
+    let pid = replica.id();
+    let settling = settled(pid).await;
     let quiet =
         tokio::task::spawn_blocking(move || list_times(address, requests, None, "t0.item-0"))
             .await
             .expect("lists");
     let (q50, q99) = (percentile(&quiet, 0.5), percentile(&quiet, 0.99));
     println!(
-        "tools/list of a 100-tool client of a replica process over HTTP, quiet ({} requests): p50 {}, p99 {}",
+        "tools/list of a 100-tool client of a replica process over HTTP, quiet ({} requests, the replica idle {:.1} s after it started serving, resident {:.0} MiB): p50 {}, p99 {}",
         quiet.len(),
+        settling.as_secs_f64(),
+        process_resident_mib(pid),
         us(q50),
         us(q99),
     );
@@ -185,15 +193,18 @@ async fn list_under_churn(
             c99.as_secs_f64() / q99.as_secs_f64()
         );
     }
+    let settling = settled(pid).await;
     let after =
         tokio::task::spawn_blocking(move || list_times(address, requests, None, "t0.item-0"))
             .await
             .expect("lists");
     println!(
-        "  quiet again after them ({} requests): p50 {}, p99 {}",
+        "  quiet again after them ({} requests, the replica idle {:.1} s after the last): p50 {}, p99 {}; the replica's resident memory: {:.0} MiB",
         after.len(),
+        settling.as_secs_f64(),
         us(percentile(&after, 0.5)),
         us(percentile(&after, 0.99)),
+        process_resident_mib(pid),
     );
     // Its input closed, the replica process ends.
     drop(replica.stdin.take());
@@ -277,7 +288,13 @@ const COLD_LOAD: &str = "SCALE_COLD_LOAD_URL";
 
 /// The CPU time this thread has used, in seconds (Linux).
 fn thread_cpu() -> f64 {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+    cpu_seconds("/proc/thread-self/stat")
+}
+
+/// The CPU time (user and system), in seconds, a `/proc/…/stat` file
+/// states: a thread's or a process's.
+fn cpu_seconds(stat: &str) -> f64 {
+    let stat = std::fs::read_to_string(stat).unwrap_or_default();
     // After the command's closing parenthesis: the state, then utime and
     // stime as the 12th and 13th fields, in clock ticks (100 a second).
     let fields: Vec<&str> = stat
@@ -293,6 +310,23 @@ fn thread_cpu() -> f64 {
             .unwrap_or(0.0)
     };
     (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Waits until the process `pid` has used no CPU for 300 ms (its start-up
+/// work done: after a load, a replica prepares its clients' lists in the
+/// background), at most two minutes: how long that took.
+async fn settled(pid: u32) -> Duration {
+    let (start, stat) = (Instant::now(), format!("/proc/{pid}/stat"));
+    let mut used = cpu_seconds(&stat);
+    while start.elapsed() < Duration::from_secs(120) {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let now = cpu_seconds(&stat);
+        if now == used {
+            break;
+        }
+        used = now;
+    }
+    start.elapsed()
 }
 
 /// The environment variable that makes this bench a replica process

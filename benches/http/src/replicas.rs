@@ -254,7 +254,17 @@ pub async fn tool_propagation(
 
 /// This process's resident memory, in MiB (Linux).
 pub fn resident_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
+    resident_mib_in("/proc/self/status")
+}
+
+/// The resident memory of the process `pid`, in MiB (Linux).
+pub fn process_resident_mib(pid: u32) -> f64 {
+    resident_mib_in(&format!("/proc/{pid}/status"))
+}
+
+/// The resident memory a `/proc/…/status` file states, in MiB.
+fn resident_mib_in(status: &str) -> f64 {
+    std::fs::read_to_string(status)
         .ok()
         .and_then(|status| {
             status

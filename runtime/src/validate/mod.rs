@@ -35,7 +35,13 @@ use violation::{Found, kind_of};
 pub struct InputValidator {
     tool: Text,
     root: NodeRef,
-    validator: Result<jsonschema::Validator, String>,
+    /// Whether the schema compiles (judged when this is built): the plan
+    /// stands in for the validator only where it does.
+    compiles: bool,
+    /// The full path's validator. With a plan, most calls never need it: it
+    /// is compiled on its first use, so that a prepared catalog's tools
+    /// that are never refused do not each hold one.
+    validator: OnceLock<Result<jsonschema::Validator, String>>,
     /// A schema written by hand (the input root is [`Node::Raw`]), parsed
     /// once: it tells which nulls mean "absent".
     raw: Option<Value>,
@@ -183,19 +189,44 @@ pub(crate) fn compile_input(tool: &ToolDef) -> Result<(), String> {
 }
 
 impl InputValidator {
-    /// Compiles the validator of `tool`'s Full input schema.
+    /// Compiles the validator of `tool`'s Full input schema, and its check
+    /// plan. Where the plan judges calls, only the plan is kept: the
+    /// schema's validator is compiled again on the first call the plan
+    /// leaves to it (about 2 KiB less for a small tool, which a catalog of
+    /// 100,000 prepared tools holds 100,000 times).
     pub fn new(tool: &ToolDef, limits: Limits) -> InputValidator {
         let root = &tool.input;
         let schema = render_schema(root, Direction::Input).to_value();
+        let plan = one_pass::Plan::compile(root, &schema);
+        let compiled = compile(&schema);
+        let compiles = compiled.is_ok();
+        let validator = OnceLock::new();
+        if plan.is_none() || !compiles {
+            // Every call takes the full path (or is told the schema does
+            // not compile): the validator is kept.
+            let _ = validator.set(compiled);
+        }
         InputValidator {
             tool: tool.name.clone(),
-            validator: compile(&schema),
+            compiles,
+            validator,
             raw: matches!(**root, Node::Raw(_)).then(|| schema.clone()),
             renames: has_renames(root, Direction::Input),
             limits,
-            plan: one_pass::Plan::compile(root, &schema),
+            plan,
             root: root.clone(),
         }
+    }
+
+    /// The full path's validator, compiled again from the tool's schema on
+    /// its first use when the plan let it go.
+    fn validator(&self) -> &Result<jsonschema::Validator, String> {
+        self.validator.get_or_init(|| {
+            compile(&match &self.raw {
+                Some(schema) => schema.clone(),
+                None => render_schema(&self.root, Direction::Input).to_value(),
+            })
+        })
     }
 
     /// The whole inbound path into `T`: limits, then one checked pass of
@@ -205,7 +236,7 @@ impl InputValidator {
     /// exactly the same arguments and report exactly the same violations.
     pub fn parse<T: serde::de::DeserializeOwned>(&self, text: &str) -> Result<T, ArgumentErrors> {
         self.check_size(text)?;
-        let plan = self.plan.as_ref().filter(|_| self.validator.is_ok());
+        let plan = self.plan.as_ref().filter(|_| self.compiles);
         // What the one pass accepts nests no deeper than its plan; only
         // when that is unbounded, or too deep, are the bytes scanned first.
         let bounded = plan.is_some_and(|plan| plan.bounds_depth(self.limits.max_depth));
@@ -233,7 +264,7 @@ impl InputValidator {
     /// what [`check_value`](Self::check_value) accepts, with the same
     /// violations.
     pub fn read<T: serde::de::DeserializeOwned>(&self, value: Value) -> Result<T, ArgumentErrors> {
-        let plan = self.plan.as_ref().filter(|_| self.validator.is_ok());
+        let plan = self.plan.as_ref().filter(|_| self.compiles);
         if let Some(plan) = plan {
             let bounded = plan.bounds_depth(self.limits.max_depth);
             if !bounded && depth(&value) > self.limits.max_depth {
@@ -378,7 +409,7 @@ impl InputValidator {
                 None => strip_absent_nulls(&self.root, &mut value, Direction::Input),
             }
         }
-        let validator = self.validator.as_ref().map_err(|error| {
+        let validator = self.validator().as_ref().map_err(|error| {
             ArgumentErrors::one(Violation::new(
                 "",
                 Rule::InvalidSchema,
@@ -449,7 +480,6 @@ impl InputValidator {
 pub struct OutputValidator {
     tool: Text,
     root: NodeRef,
-    schema: Value,
     validator: Result<jsonschema::Validator, String>,
     /// The validator of results in the runtime's own tree, compiled on the
     /// first such result.
@@ -474,7 +504,6 @@ impl OutputValidator {
             tool: tool.name.clone(),
             validator: compile(&schema),
             tree: OnceLock::new(),
-            schema,
             renames: has_renames(root, Direction::Output),
             root: root.clone(),
         })
@@ -493,9 +522,12 @@ impl OutputValidator {
                 OutputErrors::from_found(self.tool.clone(), found)
             });
         }
-        let validator = self
-            .tree
-            .get_or_init(|| validator_of(&self.schema).map_err(|error| error.to_string()));
+        // Rendered again rather than held: a prepared catalog holds one
+        // output validator for each of its tools, most never called.
+        let validator = self.tree.get_or_init(|| {
+            let schema = render_schema(&self.root, Direction::Output).to_value();
+            validator_of(&schema).map_err(|error| error.to_string())
+        });
         let mut found = Found::new(Limits::default().max_violations);
         match validator {
             Ok(validator) if validator.is_valid(&document) => {
@@ -548,5 +580,87 @@ impl OutputValidator {
         } else {
             Err(OutputErrors::from_found(self.tool.clone(), found))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{InputValidator, Limits};
+    use crate::model::{
+        Additional, Annotations, Field, Node, ObjectNode, Presence, Ref, StringNode, Text, ToolDef,
+        TypeInfo,
+    };
+
+    /// A tool whose arguments are `{"id": string}`, required.
+    fn tool(input: Node) -> ToolDef {
+        ToolDef {
+            name: Text::from("get".to_owned()),
+            title: None,
+            description: Ref::Static("Gets an item."),
+            version: 1,
+            input: Ref::new(input),
+            output: None,
+            annotations: Annotations::NONE,
+            icons: Ref::Static(&[]),
+            internal: false,
+        }
+    }
+
+    fn object_of_id() -> Node {
+        Node::Object(ObjectNode {
+            info: TypeInfo {
+                name: Text::from("Get".to_owned()),
+                type_name: Text::from("tests::Get".to_owned()),
+                title: None,
+                description: None,
+            },
+            fields: Ref::from(vec![Field {
+                exposed: Ref::Static("id"),
+                source: Ref::Static("id"),
+                schema: Ref::new(Node::String(StringNode::PLAIN)),
+                presence: Presence::Required,
+                ..Field::BLANK
+            }]),
+            additional: Additional::Deny,
+        })
+    }
+
+    #[test]
+    fn a_planned_tool_compiles_the_full_paths_validator_on_its_first_use_only() {
+        let validator = InputValidator::new(&tool(object_of_id()), Limits::default());
+        assert!(validator.plan.is_some() && validator.compiles);
+        assert!(validator.validator.get().is_none(), "not compiled up front");
+        // Calls the plan judges, accepted or refused, leave it uncompiled.
+        let read: serde_json::Value = validator.read(json!({"id": "a"})).expect("valid");
+        assert_eq!(read, json!({"id": "a"}));
+        let refused = validator
+            .read::<serde_json::Value>(json!({"id": 1}))
+            .expect_err("a number");
+        assert!(validator.validator.get().is_none());
+        // The full path compiles it, and says what the plan said.
+        let full = validator
+            .check_value(json!({"id": 1}))
+            .expect_err("a number");
+        assert!(validator.validator.get().is_some_and(Result::is_ok));
+        assert_eq!(full.to_string(), refused.to_string());
+        assert!(full.to_string().contains("id"), "{full}");
+    }
+
+    #[test]
+    fn a_schema_that_does_not_compile_is_told_without_a_plan() {
+        let raw = Node::Raw(Text::from(
+            r#"{"type": "object", "minProperties": "two"}"#.to_owned(),
+        ));
+        let validator = InputValidator::new(&tool(raw), Limits::default());
+        assert!(!validator.compiles);
+        let refused = validator
+            .read::<serde_json::Value>(json!({}))
+            .expect_err("no compiled schema");
+        assert!(
+            refused.to_string().contains("does not compile"),
+            "{refused}"
+        );
     }
 }

@@ -50,7 +50,7 @@ impl Plan {
                 })
                 .collect();
             plan.errors = Some(Errors {
-                schema: schema.clone(),
+                schema: schema.to_string().into(),
                 validators: pointers.iter().map(|_| OnceLock::new()).collect(),
                 pointers,
                 plain,

@@ -30,8 +30,11 @@ pub(crate) struct Plan {
 /// path lists them: where a value breaks its slot, the slot's own schema
 /// (compiled on first use) says how, in `jsonschema`'s words.
 pub(super) struct Errors {
-    /// The Full input schema.
-    schema: Value,
+    /// The Full input schema, as JSON text: read again only when a slot's
+    /// validator is first needed, so that a tool whose calls are never
+    /// refused does not hold the schema as a value (several times the text,
+    /// for every prepared tool of a catalog).
+    schema: Box<str>,
     /// Each slot's schema, as a JSON pointer into `schema`.
     pointers: Vec<Box<str>>,
     validators: Box<[OnceLock<Option<jsonschema::Validator>>]>,
@@ -50,8 +53,8 @@ impl Errors {
         let slot = slot as usize;
         self.validators[slot]
             .get_or_init(|| {
-                let schema = self.schema.pointer(&self.pointers[slot])?;
-                compile(schema)
+                let schema: Value = serde_json::from_str(&self.schema).ok()?;
+                compile(schema.pointer(&self.pointers[slot])?)
             })
             .as_ref()
     }
