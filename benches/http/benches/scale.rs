@@ -6,14 +6,18 @@
 //! memory the replicas add, and the time a publish (one tenant's toolset
 //! switched off or on) takes to reach all three, and the time a new
 //! version of one tool takes (drafted, then published), over
-//! `SCALE_PUBLISHES` publishes each (default 20). Last, a fourth replica is
-//! served over HTTP and the tools/list of a client of 100 tools is timed,
-//! `SCALE_LISTS` requests (default 20,000) quiet, then for as long as
-//! another tenant's toolset is switched off and on `SCALE_PUBLISHES` times.
+//! `SCALE_PUBLISHES` publishes each (default 20). Last, a fourth replica,
+//! a process of its own, is served over HTTP and the tools/list of a
+//! client of 100 tools is timed, `SCALE_LISTS` requests (default 20,000)
+//! quiet (the replica idle), then for as long as another tenant's toolset
+//! is switched off and on (at least `SCALE_PUBLISHES` times), then quiet
+//! again; and the same against a replica that does not follow the store
+//! (what the admin and the database cost on the same cores).
 //!
 //! `cargo bench -p toolschema-bench-http --bench scale`; `SCALE_TENANTS`,
 //! `SCALE_TOOLS` (a tenant) and `SCALE_CLIENTS` (a tenant) change the size,
-//! `--features system-allocator` runs it with the system's allocator.
+//! `--features system-allocator` runs it with the system's allocator,
+//! `SCALE_CHURN_ONLY=1` times tools/list under churn only.
 
 #![allow(missing_docs)]
 
@@ -45,22 +49,26 @@ fn env(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// A replica served over HTTP as `toolschema serve` serves one, following
-/// `store` from `loaded`, on a runtime of its own thread: its address.
-fn served(store: Store, loaded: Loaded) -> SocketAddr {
+/// A replica served over HTTP as `toolschema serve` serves one (a worker
+/// thread a core), following `store` from `loaded` unless `follow` is
+/// false, on a runtime of its own thread: its address.
+fn served(store: Store, loaded: Loaded, follow: bool) -> SocketAddr {
     let (send, receive) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let runtime = toolschema_bench_http::runtime(1);
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        let runtime = toolschema_bench_http::runtime(cores);
         runtime.block_on(async move {
             let server = Server::new("scale", "1")
                 .registry(Registry::new())
                 .catalog_config(loaded.config);
             let http = server.bind_http("127.0.0.1:0").await.expect("binds");
-            let _follower = store.follow_from(
-                http.service().catalog().clone(),
-                loaded.revision,
-                loaded.records,
-            );
+            let _follower = follow.then(|| {
+                store.follow_from(
+                    http.service().catalog().clone(),
+                    loaded.revision,
+                    loaded.records,
+                )
+            });
             send.send(http.local_addr()).expect("send");
             http.run_until(std::future::pending())
                 .await
@@ -117,15 +125,22 @@ fn us(d: Duration) -> String {
 /// one publish after the other, then one every 100 ms (a busy platform's
 /// stream: 864,000 publishes a day), each for as long as the requests
 /// take (and at least `publishes`).
+/// With `follow` false the replica does not follow the store: what the
+/// publishes cost its clients then is the machine's share (the admin and
+/// the database on the same cores), not the replica's.
 async fn list_under_churn(
     (url, store): (&str, &Store),
     registry: &Registry,
-    requests: usize,
-    publishes: usize,
-) {
+    (requests, publishes): (usize, usize),
+    (follow, mut published): (bool, usize),
+) -> usize {
+    if !follow {
+        println!("the same against a replica process that does not follow the store:");
+    }
     // A replica is a process of its own, as deployed: this bench run again.
     let mut replica = std::process::Command::new(std::env::current_exe().expect("this bench"))
         .env(SERVE, url)
+        .env(FOLLOWS, if follow { "1" } else { "0" })
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -156,7 +171,6 @@ async fn list_under_churn(
         us(q50),
         us(q99),
     );
-    let mut published = 0;
     for pace in [None, Some(Duration::from_millis(100))] {
         let (stop, done) = (
             Arc::new(AtomicBool::new(false)),
@@ -209,6 +223,7 @@ async fn list_under_churn(
     // Its input closed, the replica process ends.
     drop(replica.stdin.take());
     replica.wait().expect("ends");
+    published
 }
 
 /// `count` publishes of `tools` changes in one transaction (the
@@ -333,9 +348,12 @@ async fn settled(pid: u32) -> Duration {
 /// serving the store at its URL over HTTP.
 const SERVE: &str = "SCALE_SERVE_URL";
 
+/// With `0`, the replica process does not follow the store.
+const FOLLOWS: &str = "SCALE_SERVE_FOLLOWS";
+
 /// A replica process: loads the store at `url`, serves it over HTTP as
-/// `toolschema serve` does (following it), prints its address, and serves
-/// until its standard input closes.
+/// `toolschema serve` does (following it unless `SCALE_SERVE_FOLLOWS` is
+/// `0`), prints its address, and serves until its standard input closes.
 fn serve_replica(url: &str) {
     let store = Store::new(url).expect("url");
     let loaded = tokio::runtime::Builder::new_current_thread()
@@ -344,7 +362,8 @@ fn serve_replica(url: &str) {
         .expect("runtime")
         .block_on(store.load(&Registry::new()))
         .expect("loads");
-    let address = served(store, loaded);
+    let follow = std::env::var(FOLLOWS).map_or(true, |follows| follows != "0");
+    let address = served(store, loaded, follow);
     println!("{address}");
     let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut Vec::new());
 }
@@ -434,6 +453,8 @@ fn main() {
         for statement in ["VACUUM ANALYZE", "CHECKPOINT"] {
             db.batch_execute(statement).await.expect("settles");
         }
+        // SCALE_CHURN_ONLY: straight to tools/list under churn.
+        if std::env::var_os("SCALE_CHURN_ONLY").is_none() {
         // Each replica is a process of its own in a deployment: three cold
         // loads, each in a fresh process (this bench, run again).
         for _ in 0..3 {
@@ -505,6 +526,9 @@ fn main() {
         // A replica is a machine's or a container's: the three above stop
         // before the fourth's clients are timed.
         drop(replicas);
-        list_under_churn((&url, &store), &registry, env("SCALE_LISTS", 20_000), publishes).await;
+        }
+        let counts = (env("SCALE_LISTS", 20_000), publishes);
+        let published = list_under_churn((&url, &store), &registry, counts, (true, 0)).await;
+        list_under_churn((&url, &store), &registry, counts, (false, published)).await;
     });
 }
