@@ -346,24 +346,9 @@ impl WatchState {
 
 /// The clients whose lists differ between two snapshots.
 fn changes(before: &Snapshot, after: &Snapshot) -> ChangeSet {
-    let mut clients = BTreeSet::new();
-    for view in after.clients() {
-        match before.client(view.id()) {
-            Some(old) if old.id() == view.id() && old.same_list(view) => {}
-            _ => {
-                clients.insert(view.id().to_owned());
-            }
-        }
+    ChangeSet {
+        clients: after.clients_changed_since(before),
     }
-    for view in before.clients() {
-        if after
-            .client(view.id())
-            .is_none_or(|new| new.id() != view.id())
-        {
-            clients.insert(view.id().to_owned());
-        }
-    }
-    ChangeSet { clients }
 }
 
 /// A running file watch; dropping it stops the watch.

@@ -394,6 +394,21 @@ proptest! {
                         &toolschema_catalog::gateway::NoTransport,
                     );
                     prop_assert_eq!(served(&after), served(&rebuilt), "after {:?}", edits);
+                    // The clients whose lists changed, found from the views
+                    // the change replaced, are those comparing every
+                    // client finds.
+                    let mut every = std::collections::BTreeSet::new();
+                    for view in after.clients().chain(snapshot.clients()) {
+                        let differs = match (snapshot.client(view.id()), after.client(view.id())) {
+                            (Some(was), Some(is)) => !was.same_list(is),
+                            (None, None) => false,
+                            _ => true,
+                        };
+                        if differs {
+                            every.insert(view.id().to_owned());
+                        }
+                    }
+                    prop_assert_eq!(after.clients_changed_since(&snapshot), every, "after {:?}", edits);
                     records = next;
                     config = next_config;
                     snapshot = after;

@@ -333,7 +333,14 @@ impl Config {
             touched.clients.insert(client.id.clone());
             next.clients.insert(client.id.clone(), Arc::new(client));
         }
-        if !next.still_holds(&touched, &gone_tenants, &gone_tools) {
+        // The toolsets the change removed or moved to another tenant: only
+        // then (or when a tenant went) may a client it did not write name
+        // what no longer holds.
+        let broken = touched.toolsets.iter().any(|id| {
+            let was = self.toolsets.get(id.as_str()).map(|set| set.tenant());
+            was.is_some() && was != next.toolsets.get(id.as_str()).map(|set| set.tenant())
+        });
+        if !next.still_holds((&touched, broken), &gone_tenants, &gone_tools) {
             return None;
         }
         next.lineage = Lineage {
@@ -346,25 +353,30 @@ impl Config {
     /// Whether the references a change may have broken still hold: every
     /// client naming a toolset the change touched finds it, of its own
     /// tenant; nothing names a tenant or a configured tool it removed; the
-    /// keyless client is still there, and some client is.
+    /// keyless client is still there, and some client is. The clients are
+    /// walked only when a toolset was removed or moved (`broken`) or a
+    /// tenant removed: otherwise those the change wrote were checked
+    /// against the whole configuration, and the others name what they did.
     fn still_holds(
         &self,
-        touched: &Touched,
+        (touched, broken): (&Touched, bool),
         gone_tenants: &BTreeSet<&str>,
         gone_tools: &BTreeSet<&str>,
     ) -> bool {
-        let clients_hold = self.clients.values().all(|client| {
-            !gone_tenants.contains(client.tenant()) && {
-                client
-                    .toolsets()
-                    .filter(|id| touched.toolsets.contains(*id))
-                    .all(|id| {
-                        self.toolsets
-                            .get(id)
-                            .is_some_and(|set| set.tenant() == client.tenant())
-                    })
-            }
-        });
+        let walk = broken || !gone_tenants.is_empty();
+        let clients_hold = !walk
+            || self.clients.values().all(|client| {
+                !gone_tenants.contains(client.tenant()) && {
+                    client
+                        .toolsets()
+                        .filter(|id| touched.toolsets.contains(*id))
+                        .all(|id| {
+                            self.toolsets
+                                .get(id)
+                                .is_some_and(|set| set.tenant() == client.tenant())
+                        })
+                }
+            });
         let toolsets_hold = (gone_tenants.is_empty() && gone_tools.is_empty())
             || self.toolsets.values().all(|set| {
                 !gone_tenants.contains(set.tenant())

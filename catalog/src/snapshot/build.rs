@@ -8,7 +8,7 @@ use arc_swap::ArcSwap;
 
 use super::{
     Active, ClientView, EVERYONE, Group, GroupKey, Keys, Plan, Scoped, Shared, Snapshot,
-    TokenClients, plan_of, render_all, sets_in_force, shared,
+    TokenClients, next_serial, plan_of, render_all, sets_in_force, shared,
 };
 use crate::config::{Client, Config, Touched};
 use crate::gateway::{NoTransport, Transport, register_configured};
@@ -52,6 +52,8 @@ impl Snapshot {
             config: None,
             active: Active::new(),
             groups: imbl::HashMap::new(),
+            serial: next_serial(),
+            patched_from: None,
         }
     }
 
@@ -218,6 +220,8 @@ impl Snapshot {
             config: Some(shared_config.clone()),
             active,
             groups,
+            serial: next_serial(),
+            patched_from: None,
         }
     }
 
@@ -366,14 +370,17 @@ impl Snapshot {
             }
         }
         let mut clients = self.clients.clone();
+        let mut replaced_views = Vec::new();
         for id in &touched.clients {
             if config.client(id).is_none() {
                 clients.remove(id.as_str());
+                replaced_views.push(id.clone());
             }
         }
         for (client, key) in &joined {
             if let Some(group) = groups.get(key) {
                 clients.insert(client.id().to_owned(), view_of(client, &group.shared));
+                replaced_views.push(client.id().to_owned());
             }
         }
         // The clients of a group whose tools changed, that did not move.
@@ -390,6 +397,7 @@ impl Snapshot {
                         shared: shared.clone(),
                     };
                     clients.insert(id.clone(), Arc::new(view));
+                    replaced_views.push(id.clone());
                 }
             }
         }
@@ -412,6 +420,8 @@ impl Snapshot {
             config: Some(shared_config.clone()),
             active,
             groups,
+            serial: next_serial(),
+            patched_from: Some((self.serial, replaced_views)),
         })
     }
 

@@ -302,6 +302,18 @@ pub struct Snapshot {
     /// The groups of clients that see the same list, with how many
     /// clients are in each.
     groups: imbl::HashMap<GroupKey, Group>,
+    /// This snapshot's number, unique in the process.
+    serial: u64,
+    /// When built as a change from another snapshot: that one's number,
+    /// and the clients whose views the change replaced, added or removed
+    /// (every other client's view is the very one it had).
+    patched_from: Option<(u64, Vec<String>)>,
+}
+
+/// A number for the next snapshot built, unique in the process.
+fn next_serial() -> u64 {
+    static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// API key hashes and the client each belongs to.
@@ -751,6 +763,48 @@ impl Snapshot {
     /// Every client view, in no particular order.
     pub fn clients(&self) -> impl Iterator<Item = &Arc<ClientView>> {
         self.clients.values()
+    }
+
+    /// The clients whose tool lists differ from their lists in `before`
+    /// (added, removed, or with different bytes), in byte order. When this
+    /// snapshot was built as a change from `before`
+    /// ([`build_after`](Self::build_after)), only the views that change
+    /// replaced are compared; otherwise every client is.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use toolschema_catalog::Snapshot;
+    /// use toolschema_runtime::call::Registry;
+    ///
+    /// let registry = Arc::new(Registry::new());
+    /// let before = Snapshot::open(registry.clone());
+    /// let after = Snapshot::open(registry);
+    /// // The same (empty) list for everyone.
+    /// assert!(after.clients_changed_since(&before).is_empty());
+    /// ```
+    pub fn clients_changed_since(&self, before: &Snapshot) -> BTreeSet<String> {
+        let differs = |id: &str| match (before.clients.get(id), self.clients.get(id)) {
+            (Some(old), Some(new)) => !old.same_list(new),
+            (None, None) => false,
+            _ => true,
+        };
+        match &self.patched_from {
+            Some((serial, replaced)) if *serial == before.serial => {
+                replaced.iter().filter(|id| differs(id)).cloned().collect()
+            }
+            _ => self
+                .clients
+                .keys()
+                .chain(
+                    before
+                        .clients
+                        .keys()
+                        .filter(|id| !self.clients.contains_key(*id)),
+                )
+                .filter(|id| differs(id))
+                .cloned()
+                .collect(),
+        }
     }
 
     /// The serialized `tools/list` result of a client of `revision`.
