@@ -6,13 +6,15 @@
 //! memory the replicas add, and the time a publish (one tenant's toolset
 //! switched off or on) takes to reach all three, and the time a new
 //! version of one tool takes (drafted, then published), over
-//! `SCALE_PUBLISHES` publishes each (default 20). Last, a fourth replica,
-//! a process of its own, is served over HTTP and the tools/list of a
-//! client of 100 tools is timed, `SCALE_LISTS` requests (default 20,000)
-//! quiet (the replica idle), then for as long as another tenant's toolset
-//! is switched off and on (at least `SCALE_PUBLISHES` times), then quiet
-//! again; and the same against a replica that does not follow the store
-//! (what the admin and the database cost on the same cores).
+//! `SCALE_PUBLISHES` publishes each (default 200), and 100 tools changed in
+//! one transaction, `SCALE_BATCHES` times (default 20: each is a whole
+//! replacement on the admin's side, seconds at this size). Last, a fourth
+//! replica, a process of its own, is served over HTTP and the tools/list
+//! of a client of 100 tools is timed, `SCALE_LISTS` requests (default
+//! 100,000) quiet (the replica idle), then for as long as another tenant's
+//! toolset is switched off and on (at least `SCALE_PUBLISHES` times), then
+//! quiet again; and the same against a replica that does not follow the
+//! store (what the admin and the database cost on the same cores).
 //!
 //! `cargo bench -p toolschema-bench-http --bench scale`; `SCALE_TENANTS`,
 //! `SCALE_TOOLS` (a tenant) and `SCALE_CLIENTS` (a tenant) change the size,
@@ -163,6 +165,7 @@ async fn list_under_churn(
             .await
             .expect("lists");
     let (q50, q99) = (percentile(&quiet, 0.5), percentile(&quiet, 0.99));
+    let mut p99s = Vec::new();
     println!(
         "tools/list of a 100-tool client of a replica process over HTTP, quiet ({} requests, the replica idle {:.1} s after it started serving, resident {:.0} MiB): p50 {}, p99 {}",
         quiet.len(),
@@ -193,6 +196,7 @@ async fn list_under_churn(
         stop.store(true, Ordering::Relaxed);
         let churn = churn.await.expect("lists");
         let (c50, c99) = (percentile(&churn, 0.5), percentile(&churn, 0.99));
+        p99s.push(c99);
         println!(
             "  during {} publishes {} ({:.1} s, {} requests): p50 {}, p99 {} ({:.2}x quiet at p99)",
             published - first,
@@ -208,7 +212,7 @@ async fn list_under_churn(
         );
     }
     let settling = settled(pid).await;
-    let after =
+    let mut after =
         tokio::task::spawn_blocking(move || list_times(address, requests, None, "t0.item-0"))
             .await
             .expect("lists");
@@ -219,6 +223,17 @@ async fn list_under_churn(
         us(percentile(&after, 0.5)),
         us(percentile(&after, 0.99)),
         process_resident_mib(pid),
+    );
+    // Quiet before and after together: an idle replica's p99 moves by a
+    // fifth from one stretch of requests to the next on this machine.
+    after.extend(quiet);
+    let q99 = percentile(&after, 0.99);
+    println!(
+        "  p99 during publishes over quiet, before and after together ({} requests, p99 {}): back to back {:.2}x, one every 100 ms {:.2}x",
+        after.len(),
+        us(q99),
+        p99s[0].as_secs_f64() / q99.as_secs_f64(),
+        p99s[1].as_secs_f64() / q99.as_secs_f64(),
     );
     // Its input closed, the replica process ends.
     drop(replica.stdin.take());
@@ -302,29 +317,35 @@ fn generated(tenants: usize, tools: usize, clients: usize) -> String {
 const COLD_LOAD: &str = "SCALE_COLD_LOAD_URL";
 
 /// The CPU time this thread has used, in seconds (Linux).
-fn thread_cpu() -> f64 {
-    cpu_seconds("/proc/thread-self/stat")
+/// This thread's CPU time in user and system mode, in seconds, and its
+/// minor page faults so far.
+fn thread_usage() -> [f64; 3] {
+    let stat = stat_numbers("/proc/thread-self/stat");
+    [stat[11] / 100.0, stat[12] / 100.0, stat[7]]
 }
 
 /// The CPU time (user and system), in seconds, a `/proc/…/stat` file
 /// states: a thread's or a process's.
 fn cpu_seconds(stat: &str) -> f64 {
+    let stat = stat_numbers(stat);
+    (stat[11] + stat[12]) / 100.0
+}
+
+/// The fields of a `/proc/…/stat` file after the command's closing
+/// parenthesis (the state first, then minor faults as the 8th, utime and
+/// stime as the 12th and 13th, in clock ticks of 100 a second), as numbers
+/// (0 where not one, and for a file that cannot be read).
+fn stat_numbers(stat: &str) -> Vec<f64> {
     let stat = std::fs::read_to_string(stat).unwrap_or_default();
-    // After the command's closing parenthesis: the state, then utime and
-    // stime as the 12th and 13th fields, in clock ticks (100 a second).
-    let fields: Vec<&str> = stat
+    let mut fields: Vec<f64> = stat
         .rsplit(')')
         .next()
         .unwrap_or("")
         .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0.0))
         .collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    (ticks(11) + ticks(12)) / 100.0
+    fields.resize(fields.len().max(13), 0.0);
+    fields
 }
 
 /// Waits until the process `pid` has used no CPU for 300 ms (its start-up
@@ -379,20 +400,23 @@ fn cold_load(url: &str) {
         let start = Instant::now();
         let (revision, records) = store.read().await.expect("reads");
         let (read, with_records) = (start.elapsed(), resident_mib());
-        let cpu = thread_cpu();
+        let before = thread_usage();
         let config = records.check(&Registry::new()).expect("checks");
         let (check, with_config) = (start.elapsed() - read, resident_mib());
-        let check_cpu = thread_cpu() - cpu;
+        let after = thread_usage();
+        let [user, system, faults] = [0, 1, 2].map(|i| after[i] - before[i]);
         let catalog = Arc::new(Catalog::from_config(Registry::new(), &config));
         drop(config);
         let build = start.elapsed() - read - check;
         let _follower = store.follow_from(catalog.clone(), revision, records);
         println!(
-            "  a replica process: cold load, check and build {} (read {}, check {} of which {:.0} ms on this thread's CPU, build {}); resident {:.0} MiB: {:.0} at start, {:.0} the records read, {:.0} their checked configuration, {:.0} the catalog built",
+            "  a replica process: cold load, check and build {} (read {}, check {} of which {:.0} ms user and {:.0} ms system CPU on this thread, {:.0} page faults, build {}); resident {:.0} MiB: {:.0} at start, {:.0} the records read, {:.0} their checked configuration, {:.0} the catalog built",
             ms(start.elapsed()),
             ms(read),
             ms(check),
-            check_cpu * 1e3,
+            user * 1e3,
+            system * 1e3,
+            faults,
             ms(build),
             resident_mib(),
             at_start,
@@ -415,7 +439,7 @@ fn main() {
         env("SCALE_TOOLS", 100),
         env("SCALE_CLIENTS", 10),
     );
-    let publishes = env("SCALE_PUBLISHES", 20);
+    let (publishes, batches) = (env("SCALE_PUBLISHES", 200), env("SCALE_BATCHES", 20));
     let postgres = Postgres::start();
     let runtime = toolschema_bench_http::runtime(2);
     runtime.block_on(async {
@@ -514,9 +538,9 @@ fn main() {
         );
         println!("  resident after: {:.0} MiB", resident_mib());
         let batch = (5.min(tenants - 1), 100.min(tools));
-        let times = batch_propagation(&store, &commits, &replicas, &registry, batch, publishes).await;
+        let times = batch_propagation(&store, &commits, &replicas, &registry, batch, batches).await;
         println!(
-            "{} tools changed in one transaction: {publishes} publishes, commit to all 3 replicas serving: p50 {}, p99 {}, max {}",
+            "{} tools changed in one transaction: {batches} publishes, commit to all 3 replicas serving: p50 {}, p99 {}, max {}",
             batch.1,
             ms(percentile(&times, 0.5)),
             ms(percentile(&times, 0.99)),
@@ -527,7 +551,7 @@ fn main() {
         // before the fourth's clients are timed.
         drop(replicas);
         }
-        let counts = (env("SCALE_LISTS", 20_000), publishes);
+        let counts = (env("SCALE_LISTS", 100_000), publishes);
         let published = list_under_churn((&url, &store), &registry, counts, (true, 0)).await;
         list_under_churn((&url, &store), &registry, counts, (false, published)).await;
     });
