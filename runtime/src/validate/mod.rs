@@ -593,7 +593,7 @@ mod tests {
         TypeInfo,
     };
 
-    /// A tool whose arguments are `{"id": string}`, required.
+    /// A tool whose arguments `input` describes.
     fn tool(input: Node) -> ToolDef {
         ToolDef {
             name: Text::from("get".to_owned()),
@@ -608,6 +608,7 @@ mod tests {
         }
     }
 
+    /// Arguments `{"id": string}`, required, nothing else.
     fn object_of_id() -> Node {
         Node::Object(ObjectNode {
             info: TypeInfo {
