@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 use crate::common;
-use common::{BIN, root, run};
+use common::{BIN, Http, root, run};
 
 mod diff;
 mod http;
@@ -444,4 +444,28 @@ fn the_rest_gateway_example_checks_clean() {
         stdout.contains("2 client applications, 12 gateway tools"),
         "{stdout}"
     );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_binary_serves_without_transparent_huge_pages_unless_told() {
+    // What the kernel says of a serving process: 0 when huge pages are off.
+    let huge_pages = |http: &Http| {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", http.child.id()))
+            .expect("the process's status");
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("THP_enabled:"))
+            .map(|value| value.trim().to_owned())
+            .expect("a kernel that says")
+    };
+    let serve = || {
+        let mut command = Command::new(BIN);
+        command.args(["serve", "--bind", "127.0.0.1:0"]);
+        command
+    };
+    let default = Http::spawn(serve().env_remove("MIMALLOC_ALLOW_THP"));
+    assert_eq!(huge_pages(&default), "0");
+    let allowed = Http::spawn(serve().env("MIMALLOC_ALLOW_THP", "1"));
+    assert_eq!(huge_pages(&allowed), "1");
 }

@@ -42,9 +42,16 @@ impl Http {
     }
 
     pub fn start_with(extra: &[&str]) -> Http {
-        let mut child = Command::new(BIN)
-            .args(["serve", "--bind", "127.0.0.1:0"])
-            .args(extra)
+        Http::spawn(
+            Command::new(BIN)
+                .args(["serve", "--bind", "127.0.0.1:0"])
+                .args(extra),
+        )
+    }
+
+    /// Runs `command` (a `serve` on HTTP) until it says where it serves.
+    pub fn spawn(command: &mut Command) -> Http {
+        let mut child = command
             .current_dir(root())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
