@@ -122,6 +122,17 @@ fn us(d: Duration) -> String {
     format!("{:.0} µs", d.as_secs_f64() * 1e6)
 }
 
+/// `requests` tools/list round trips to the replica process `pid` at
+/// `address`, once it is idle: how long it took to be, and their times.
+async fn quiet_times(pid: u32, address: SocketAddr, requests: usize) -> (Duration, Vec<Duration>) {
+    let settling = settled(pid).await;
+    let times =
+        tokio::task::spawn_blocking(move || list_times(address, requests, None, "t0.item-0"))
+            .await
+            .expect("lists");
+    (settling, times)
+}
+
 /// tools/list of a replica served over HTTP, quiet (`requests` of them),
 /// then as many while another tenant's toolset is switched off and on:
 /// one publish after the other, then one every 100 ms (a busy platform's
@@ -159,11 +170,7 @@ async fn list_under_churn(
     // that finds the CPUs busy is answered sooner than one that must wake
     // an idle one (below), so timing it during that work flatters quiet.
     let pid = replica.id();
-    let settling = settled(pid).await;
-    let quiet =
-        tokio::task::spawn_blocking(move || list_times(address, requests, None, "t0.item-0"))
-            .await
-            .expect("lists");
+    let (settling, quiet) = quiet_times(pid, address, requests).await;
     let (q50, q99) = (percentile(&quiet, 0.5), percentile(&quiet, 0.99));
     let mut p99s = Vec::new();
     println!(
@@ -211,11 +218,7 @@ async fn list_under_churn(
             c99.as_secs_f64() / q99.as_secs_f64()
         );
     }
-    let settling = settled(pid).await;
-    let mut after =
-        tokio::task::spawn_blocking(move || list_times(address, requests, None, "t0.item-0"))
-            .await
-            .expect("lists");
+    let (settling, mut after) = quiet_times(pid, address, requests).await;
     println!(
         "  quiet again after them ({} requests, the replica idle {:.1} s after the last): p50 {}, p99 {}; the replica's resident memory: {:.0} MiB",
         after.len(),

@@ -333,14 +333,7 @@ impl Config {
             touched.clients.insert(client.id.clone());
             next.clients.insert(client.id.clone(), Arc::new(client));
         }
-        // The toolsets the change removed or moved to another tenant: only
-        // then (or when a tenant went) may a client it did not write name
-        // what no longer holds.
-        let broken = touched.toolsets.iter().any(|id| {
-            let was = self.toolsets.get(id.as_str()).map(|set| set.tenant());
-            was.is_some() && was != next.toolsets.get(id.as_str()).map(|set| set.tenant())
-        });
-        if !next.still_holds((&touched, broken), &gone_tenants, &gone_tools) {
+        if !next.still_holds(self, &touched, &gone_tenants, &gone_tools) {
             return None;
         }
         next.lineage = Lineage {
@@ -354,15 +347,21 @@ impl Config {
     /// client naming a toolset the change touched finds it, of its own
     /// tenant; nothing names a tenant or a configured tool it removed; the
     /// keyless client is still there, and some client is. The clients are
-    /// walked only when a toolset was removed or moved (`broken`) or a
-    /// tenant removed: otherwise those the change wrote were checked
-    /// against the whole configuration, and the others name what they did.
+    /// walked only when the change removed a toolset of `previous` or moved
+    /// one to another tenant, or removed a tenant: otherwise those it wrote
+    /// were checked against the whole configuration, and the others name
+    /// what they did.
     fn still_holds(
         &self,
-        (touched, broken): (&Touched, bool),
+        previous: &Config,
+        touched: &Touched,
         gone_tenants: &BTreeSet<&str>,
         gone_tools: &BTreeSet<&str>,
     ) -> bool {
+        let broken = touched.toolsets.iter().any(|id| {
+            let was = previous.toolsets.get(id.as_str()).map(|set| set.tenant());
+            was.is_some() && was != self.toolsets.get(id.as_str()).map(|set| set.tenant())
+        });
         let walk = broken || !gone_tenants.is_empty();
         let clients_hold = !walk
             || self.clients.values().all(|client| {
