@@ -3,7 +3,8 @@
 //! list, against `serde_json::to_string` of the same list and a memcpy of
 //! its bytes; and checking and building gateway tools of 400 and 4,000
 //! arguments (in one tool, and over 10 and 100 tools), to hold the checks
-//! and the build linear in the configuration's size. Ratios are in
+//! and the build linear in the configuration's size; and finding a
+//! request's client by its API key among 100 and 10,000 clients'. Ratios are in
 //! `benches/README.md`.
 
 #![allow(missing_docs, unreachable_pub)]
@@ -13,9 +14,10 @@ use std::sync::Arc;
 use toolschema::project::Revision;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use sha2::{Digest, Sha256};
 use toolschema::Tool;
 use toolschema::call::Registry;
-use toolschema::catalog::{Config, Snapshot};
+use toolschema::catalog::{Config, Snapshot, hash_api_key};
 use toolschema::model::{Ref, Text};
 use toolschema::{ToolDef, tool_json};
 use toolschema_demo::ListInvoices;
@@ -210,5 +212,59 @@ fn gateway_check(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, build, discover, gateway_check);
+/// Finding the client of a request's API key among `n` clients with a
+/// key each, against what it replaced: every configured hash compared in
+/// constant time, one after the other.
+fn key_lookup(c: &mut Criterion) {
+    let mut group = c.benchmark_group("client_by_key");
+    let registry = Arc::new(Registry::new());
+    for n in [100, 10_000] {
+        let mut text = String::from("[[tenant]]\nid = \"acme\"\n");
+        for i in 0..n {
+            text.push_str(&format!(
+                "\n[[client]]\nid = \"app-{i}\"\ntenant = \"acme\"\napi_keys = [\"{}\"]\n",
+                hash_api_key(&format!("key-{i}"))
+            ));
+        }
+        let config = Config::from_toml(&text, "bench.toml", &registry).expect("valid");
+        let snapshot = Snapshot::build(registry.clone(), &config);
+        let key = format!("key-{}", n / 2);
+        let found = snapshot
+            .client_by_key(&key)
+            .map(|view| view.id().to_owned());
+        assert_eq!(found, Some(format!("app-{}", n / 2)));
+        group.bench_with_input(BenchmarkId::new("indexed", n), &n, |b, _| {
+            b.iter(|| black_box(snapshot.client_by_key(black_box(&key)).is_some()))
+        });
+        // The scan: SHA-256 of the key, then every hash compared without
+        // a data-dependent branch, the match selected by mask.
+        let hashes: Vec<([u8; 32], String)> = (0..n)
+            .map(|i| {
+                (
+                    Sha256::digest(format!("key-{i}")).into(),
+                    format!("app-{i}"),
+                )
+            })
+            .collect();
+        group.bench_with_input(BenchmarkId::new("constant_time_scan", n), &n, |b, _| {
+            b.iter(|| {
+                let digest: [u8; 32] = Sha256::digest(black_box(&key).as_bytes()).into();
+                let mut found = usize::MAX;
+                for (i, (hash, _)) in hashes.iter().enumerate() {
+                    let difference = hash
+                        .iter()
+                        .zip(&digest)
+                        .fold(0u8, |acc, (x, y)| acc | (x ^ y));
+                    let mask =
+                        ((u32::from(difference).wrapping_sub(1) >> 31) as usize).wrapping_neg();
+                    found = (i & mask) | (found & !mask);
+                }
+                black_box(hashes.get(found).map(|(_, id)| id.len()))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, build, discover, gateway_check, key_lookup);
 criterion_main!(benches);

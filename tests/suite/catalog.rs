@@ -131,6 +131,84 @@ fn clients_are_found_by_key() {
     assert!(snapshot.client_by_key("").is_none());
 }
 
+/// Two tenants, a client each, the second given `second_key`.
+fn two_clients(second_key: &str) -> Value {
+    json!({
+        "tenant": [{"id": "acme"}, {"id": "globex"}],
+        "client": [
+            {"id": "acme-app", "tenant": "acme", "api_keys": [hash_api_key("acme-key")]},
+            {"id": "globex-app", "tenant": "globex",
+             "api_keys": [hash_api_key(second_key), hash_api_key("globex-key")]},
+        ],
+    })
+}
+
+#[test]
+fn an_api_key_is_one_clients_and_finds_it_among_many() {
+    let document = |value: Value| match value {
+        Value::Object(map) => map,
+        _ => unreachable!("an object"),
+    };
+    // Whom the key opens would depend on the order clients are read in:
+    // refused, at the second holder's key, naming the first.
+    let errors = Config::from_json(document(two_clients("acme-key")), "records", &registry())
+        .expect_err("a key held twice");
+    let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
+    assert_eq!(keys, ["client[1].api_keys[0]"], "{errors}");
+    assert!(
+        errors
+            .to_string()
+            .contains("client `acme-app` holds this key already"),
+        "{errors}"
+    );
+    // The same as a change to a configuration in force: not patched.
+    let config = Config::from_json(document(two_clients("other-key")), "records", &registry())
+        .expect("each its own key");
+    let written = document(json!({"client": [two_clients("acme-key")["client"][1]]}));
+    assert!(config.after_change(written, &[], &registry()).is_none());
+    // Two clients written in one change, with the same key: refused.
+    let both = document(json!({"client": [
+        {"id": "acme-app", "tenant": "acme", "api_keys": [hash_api_key("shared-key")]},
+        {"id": "globex-app", "tenant": "globex", "api_keys": [hash_api_key("shared-key")]},
+    ]}));
+    assert!(config.after_change(both, &[], &registry()).is_none());
+    // A key moved from one client to another in one change is one holder.
+    let moved = document(json!({"client": [
+        {"id": "acme-app", "tenant": "acme", "api_keys": [hash_api_key("new-acme-key")]},
+        two_clients("acme-key")["client"][1],
+    ]}));
+    let after = config
+        .after_change(moved, &[], &registry())
+        .expect("a key handed on");
+    let snapshot = Snapshot::build(Arc::new(registry()), &after);
+    let holder = |key: &str| snapshot.client_by_key(key).map(|view| view.id().to_owned());
+    assert_eq!(holder("acme-key").as_deref(), Some("globex-app"));
+    assert_eq!(holder("new-acme-key").as_deref(), Some("acme-app"));
+    assert_eq!(holder("other-key"), None, "the key the change replaced");
+    // Found among 10,000 clients' keys, each its own client's.
+    let many: Vec<Value> = (0..10_000)
+        .map(|i| {
+            json!({"id": format!("app-{i}"), "tenant": "acme",
+                        "api_keys": [hash_api_key(&format!("key-{i}"))]})
+        })
+        .collect();
+    let config = Config::from_json(
+        document(json!({"tenant": [{"id": "acme"}], "client": many})),
+        "records",
+        &registry(),
+    )
+    .expect("10,000 clients");
+    let snapshot = Snapshot::build(Arc::new(registry()), &config);
+    for i in [0, 4_321, 9_999] {
+        let found = snapshot.client_by_key(&format!("key-{i}"));
+        assert_eq!(
+            found.map(|view| view.id()),
+            Some(format!("app-{i}").as_str())
+        );
+    }
+    assert!(snapshot.client_by_key("key-10000").is_none());
+}
+
 #[test]
 fn an_invisible_tool_is_refused_exactly_as_an_unknown_one() {
     let snapshot = demo().snapshot();

@@ -147,7 +147,9 @@ enum Edit {
         tenant: usize,
         sets: Vec<usize>,
         profile: usize,
-        key: u8,
+        /// Its API key: the `.1`th of those named after client `.0`,
+        /// which another client may hold (the change is refused then).
+        key: (usize, usize),
     },
     Tool {
         id: usize,
@@ -180,7 +182,7 @@ fn edit() -> impl Strategy<Value = Edit> {
             0..3usize,
             proptest::collection::vec(0..6usize, 0..3),
             0..PROFILES.len(),
-            any::<u8>()
+            (0..4usize, 0..2usize)
         )
             .prop_map(|(id, tenant, sets, profile, key)| Edit::Client {
                 id,
@@ -245,7 +247,7 @@ impl Edit {
                     format!("c{id}"),
                     json!({"id": format!("c{id}"), "tenant": TENANTS[*tenant], "toolsets": sets,
                            "profile": PROFILES[*profile],
-                           "api_keys": [hash_api_key(&format!("key-c{id}-{key}"))]}),
+                           "api_keys": [hash_api_key(&format!("key-c{}-{}", key.0, key.1))]}),
                 );
             }
             Edit::Tool { id, statuses } => {
@@ -340,7 +342,11 @@ fn served(snapshot: &Snapshot) -> Vec<String> {
         .collect();
     served.sort();
     for id in 0..7 {
-        for key in [format!("key-c{id}"), format!("key-c{id}-0")] {
+        for key in [
+            format!("key-c{id}"),
+            format!("key-c{id}-0"),
+            format!("key-c{id}-1"),
+        ] {
             if let Some(view) = snapshot.client_by_key(&key) {
                 served.push(format!("{key} -> {}", view.id()));
             }
@@ -445,7 +451,7 @@ fn changes_of_one_record_are_patched_and_a_broken_reference_is_not() {
         tenant: 0,
         sets: vec![0, 1],
         profile: 1,
-        key: 0,
+        key: (2, 0),
     });
     assert_eq!(
         assigned.map(|c| c.client("c2").expect("c2").toolsets().count()),
@@ -481,7 +487,7 @@ fn changes_of_one_record_are_patched_and_a_broken_reference_is_not() {
         tenant: 0,
         sets: vec![2],
         profile: 0,
-        key: 0,
+        key: (2, 0),
     });
     assert!(cross.is_none(), "s2 is globex's");
 }

@@ -37,6 +37,8 @@ pub(super) fn check(
         keyless_client: None,
         tenants: Vec::new(),
         clients: imbl::OrdMap::new(),
+        key_owners: imbl::OrdMap::new(),
+        token_owners: imbl::OrdMap::new(),
         toolsets: imbl::OrdMap::new(),
         mappings: imbl::OrdMap::new(),
         server: None,
@@ -77,8 +79,8 @@ pub(super) fn check(
         }
     }
     for (i, raw_client) in raw.clients.iter().enumerate() {
-        if let Some(client) = check_client(i, raw_client, &names, &config, p) {
-            config.clients.insert(client.id.clone(), Arc::new(client));
+        if let Some(client) = check_client(i, raw_client, &names, &config, &[], p) {
+            config.insert_client(client);
         }
     }
     for (i, mapping) in raw.mappings.iter().enumerate() {
@@ -323,6 +325,7 @@ pub(super) fn check_client(
     raw_client: &RawClient,
     names: &Names<'_>,
     config: &Config,
+    earlier: &[Client],
     p: &mut Problems<'_>,
 ) -> Option<Client> {
     let at = format!("client[{i}]");
@@ -340,7 +343,20 @@ pub(super) fn check_client(
     let mut key_hashes = Vec::new();
     for (j, key) in raw_client.api_keys.iter().enumerate() {
         match parse_hash(key.get_ref()) {
-            Some(hash) => key_hashes.push(hash),
+            // A key is one client's: which client a request is served as
+            // must not depend on the order clients are configured in.
+            Some(hash) => match config.key_owner(&hash).or_else(|| {
+                let mut earlier = earlier.iter();
+                earlier.find(|c| c.key_hashes.contains(&hash)).map(Client::id)
+            }) {
+                Some(other) => p.at(
+                    key.span(),
+                    format!("{at}.api_keys[{j}]"),
+                    format!("client `{other}` holds this key already: a key is one client application's; give each client its own (`toolschema hash-key` prints a new key's hash)"),
+                ),
+                None if key_hashes.contains(&hash) => {}
+                None => key_hashes.push(hash),
+            },
             None => p.at(
                 key.span(),
                 format!("{at}.api_keys[{j}]"),
@@ -411,17 +427,12 @@ fn token_clients(
             p.at(token_client.span(), key, "client ids of access tokens need the `[authorization]` section that issues the tokens; add it, or remove them");
         } else if name.trim().is_empty() {
             p.at(token_client.span(), key, "the client id is blank");
-        } else if let Some(other) = config
-            .clients
-            .values()
-            .find(|c| c.oauth_client_ids.contains(name))
-        {
+        } else if let Some(other) = config.token_owner(name) {
             p.at(
                 token_client.span(),
                 key,
                 format!(
-                    "`{name}` already names client `{}`: a token is one client application's",
-                    other.id
+                    "`{name}` already names client `{other}`: a token is one client application's"
                 ),
             );
         } else if !ids.contains(name) {

@@ -140,6 +140,10 @@ impl Toolset {
 pub struct Config {
     tenants: Vec<String>,
     clients: imbl::OrdMap<String, Arc<Client>>,
+    /// The client holding each API key, by the key's SHA-256 digest.
+    key_owners: imbl::OrdMap<[u8; 32], String>,
+    /// The client each access token's client id names.
+    token_owners: imbl::OrdMap<String, String>,
     toolsets: imbl::OrdMap<String, Arc<Toolset>>,
     mappings: imbl::OrdMap<String, Vec<(u32, Status)>>,
     internal_prefixes: Vec<String>,
@@ -578,6 +582,52 @@ impl Config {
     /// The client application `id`.
     pub fn client(&self, id: &str) -> Option<&Client> {
         self.clients.get(id).map(|client| &**client)
+    }
+
+    /// The id of the client application holding the API key whose SHA-256
+    /// digest is `digest` (each key is one client's).
+    pub(crate) fn key_owner(&self, digest: &[u8; 32]) -> Option<&str> {
+        self.key_owners.get(digest).map(String::as_str)
+    }
+
+    /// The id of the client application an access token's client id names
+    /// (`oauth_client_ids`; each names one client).
+    pub(crate) fn token_owner(&self, token_client: &str) -> Option<&str> {
+        self.token_owners.get(token_client).map(String::as_str)
+    }
+
+    /// Adds a checked client, its keys and token client ids indexed.
+    pub(crate) fn insert_client(&mut self, client: Client) {
+        for digest in &client.key_hashes {
+            self.key_owners.insert(*digest, client.id.clone());
+        }
+        for token_client in &client.oauth_client_ids {
+            self.token_owners
+                .insert(token_client.clone(), client.id.clone());
+        }
+        self.clients.insert(client.id.clone(), Arc::new(client));
+    }
+
+    /// Removes the client `id`, and its keys and token client ids from the
+    /// indexes.
+    pub(crate) fn remove_client(&mut self, id: &str) {
+        let Some(client) = self.clients.remove(id) else {
+            return;
+        };
+        for digest in &client.key_hashes {
+            if self.key_owners.get(digest).is_some_and(|owner| owner == id) {
+                self.key_owners.remove(digest);
+            }
+        }
+        for token_client in &client.oauth_client_ids {
+            if self
+                .token_owners
+                .get(token_client)
+                .is_some_and(|owner| owner == id)
+            {
+                self.token_owners.remove(token_client);
+            }
+        }
     }
 
     /// Toolsets, by id.

@@ -282,11 +282,11 @@ impl Config {
             next.toolsets.remove(set.id.get_ref());
         }
         for id in removed_of("client") {
-            next.clients.remove(id);
+            next.remove_client(id);
             touched.clients.insert(id.to_owned());
         }
         for client in &raw.clients {
-            next.clients.remove(client.id.get_ref());
+            next.remove_client(client.id.get_ref());
         }
         // The records written, checked against the configuration after the
         // change, in the whole check's order: mappings and toolsets, then
@@ -324,14 +324,16 @@ impl Config {
         }
         let mut clients = Vec::new();
         for (i, client) in raw.clients.iter().enumerate() {
-            clients.extend(check_client(i, client, &names, &next, &mut p));
+            if let Some(client) = check_client(i, client, &names, &next, &clients, &mut p) {
+                clients.push(client);
+            }
         }
         if !p.is_empty() {
             return None;
         }
         for client in clients {
             touched.clients.insert(client.id.clone());
-            next.clients.insert(client.id.clone(), Arc::new(client));
+            next.insert_client(client);
         }
         if !next.still_holds(self, &touched, &gone_tenants, &gone_tools) {
             return None;

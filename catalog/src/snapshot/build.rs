@@ -7,8 +7,8 @@ use std::sync::Arc;
 use arc_swap::ArcSwap;
 
 use super::{
-    Active, ClientView, EVERYONE, Group, GroupKey, Keys, Plan, Scoped, Shared, Snapshot,
-    TokenClients, next_serial, plan_of, render_all, sets_in_force, shared,
+    Active, ClientView, EVERYONE, Group, GroupKey, Plan, Scoped, Shared, Snapshot, next_serial,
+    plan_of, render_all, sets_in_force, shared,
 };
 use crate::config::{Client, Config, Touched};
 use crate::gateway::{NoTransport, Transport, register_configured};
@@ -42,11 +42,9 @@ impl Snapshot {
             registry,
             clients: imbl::HashMap::unit(EVERYONE.to_owned(), Arc::new(view)),
             governed: false,
-            keys: Arc::default(),
             keyless: None,
             server: None,
             authorization: None,
-            token_clients: Arc::default(),
             scoped: None,
             downstreams: HashMap::new(),
             config: None,
@@ -198,7 +196,6 @@ impl Snapshot {
         for (client, group) in config.clients().zip(client_group) {
             clients.insert(client.id().to_owned(), view_of(client, &shared[group]));
         }
-        let (keys, token_clients) = credentials(config);
         let scoped = config
             .toolsets()
             .any(|set| !set.scopes().is_empty())
@@ -210,11 +207,9 @@ impl Snapshot {
             registry,
             clients,
             governed: true,
-            keys,
             keyless: config.keyless_client().map(str::to_owned),
             server: config.server().cloned(),
             authorization: config.authorization().cloned(),
-            token_clients,
             scoped,
             downstreams,
             config: Some(shared_config.clone()),
@@ -401,20 +396,14 @@ impl Snapshot {
                 }
             }
         }
-        let (keys, token_clients) = match touched.clients.is_empty() {
-            true => (self.keys.clone(), self.token_clients.clone()),
-            false => credentials(config),
-        };
         Some(Snapshot {
             base: base.clone(),
             registry,
             clients,
             governed: true,
-            keys,
             keyless: config.keyless_client().map(str::to_owned),
             server: config.server().cloned(),
             authorization: None,
-            token_clients,
             scoped: None,
             downstreams: self.downstreams.clone(),
             config: Some(shared_config.clone()),
@@ -520,20 +509,4 @@ fn view_of(client: &Client, shared: &Arc<Shared>) -> Arc<ClientView> {
         profile: client.profile(),
         shared: shared.clone(),
     })
-}
-
-/// Every client's API key hashes, and the client each token client id
-/// names.
-fn credentials(config: &Config) -> (Keys, TokenClients) {
-    let mut keys = Vec::new();
-    let mut token_clients = HashMap::new();
-    for client in config.clients() {
-        for hash in &client.key_hashes {
-            keys.push((*hash, client.id().to_owned()));
-        }
-        for token_client in client.oauth_client_ids() {
-            token_clients.insert(token_client.to_owned(), client.id().to_owned());
-        }
-    }
-    (Arc::new(keys), Arc::new(token_clients))
 }

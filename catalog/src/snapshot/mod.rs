@@ -54,14 +54,6 @@ impl fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
-/// All ones if `a == b`, else zero, without a data-dependent branch.
-fn equal_mask(a: &[u8; 32], b: &[u8; 32]) -> usize {
-    let difference = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
-    // 0 -> 1 -> all ones; anything else -> 0.
-    let is_zero = (u32::from(difference).wrapping_sub(1) >> 31) as usize;
-    is_zero.wrapping_neg()
-}
-
 /// A tool as one client sees it.
 #[derive(Debug, Clone)]
 struct Exposed {
@@ -279,16 +271,12 @@ pub struct Snapshot {
     clients: imbl::HashMap<String, Arc<ClientView>>,
     /// Whether a configuration is in force (else everyone sees everything).
     governed: bool,
-    /// API key hashes and the client each belongs to.
-    keys: Keys,
     /// The client a request without a key is served as, if any.
     keyless: Option<String>,
     /// The `[server]` section, for exports.
     server: Option<ServerInfo>,
-    /// The `[authorization]` section, and the client each token client id
-    /// names.
+    /// The `[authorization]` section.
     authorization: Option<Authorization>,
-    token_clients: TokenClients,
     /// What narrowing views to a token's scopes needs, when toolsets
     /// require scopes.
     scoped: Option<Scoped>,
@@ -315,12 +303,6 @@ fn next_serial() -> u64 {
     static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
-
-/// API key hashes and the client each belongs to.
-type Keys = Arc<Vec<([u8; 32], String)>>;
-
-/// The client each token client id names.
-type TokenClients = Arc<HashMap<String, String>>;
 
 /// The active descriptor of every tool a toolset may name, by name.
 type Active = imbl::OrdMap<Text, Ref<ToolDef>>;
@@ -582,7 +564,8 @@ impl Snapshot {
     /// The view of the client application an access token's client id
     /// names (`oauth_client_ids`), if any.
     pub fn client_by_token(&self, token_client: &str) -> Option<&Arc<ClientView>> {
-        self.clients.get(self.token_clients.get(token_client)?)
+        self.clients
+            .get(self.config.as_ref()?.token_owner(token_client)?)
     }
 
     /// `view` narrowed to what a token holding `scopes` may use: the
@@ -701,16 +684,12 @@ impl Snapshot {
         if !self.governed {
             return self.clients.get(EVERYONE);
         }
-        let digest = key_digest(api_key);
-        // Every configured hash is compared, each in constant time, and the
-        // match is selected without a branch: how long this takes says
-        // nothing about which key, or how much of one, was right.
-        let mut found = usize::MAX;
-        for (i, (hash, _)) in self.keys.iter().enumerate() {
-            let mask = equal_mask(hash, &digest);
-            found = (i & mask) | (found & !mask);
-        }
-        let (_, id) = self.keys.get(found)?;
+        // Looked up by the key's SHA-256 digest. How long that takes may
+        // say something of the digests configured, never of a key: a
+        // caller can compute the digest of any key it tries, and finding
+        // a key from a digest is finding a SHA-256 preimage. A scan of
+        // every hash in constant time cost each request O(keys).
+        let id = self.config.as_ref()?.key_owner(&key_digest(api_key))?;
         self.clients.get(id)
     }
 
@@ -895,21 +874,5 @@ impl Snapshot {
     /// The registry behind the snapshot.
     pub fn registry(&self) -> &Arc<Registry> {
         &self.registry
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::equal_mask;
-
-    #[test]
-    fn masks_are_all_or_nothing() {
-        let a = [7u8; 32];
-        let mut b = a;
-        assert_eq!(equal_mask(&a, &b), usize::MAX);
-        b[31] ^= 1;
-        assert_eq!(equal_mask(&a, &b), 0);
-        b[0] ^= 0xff;
-        assert_eq!(equal_mask(&a, &b), 0);
     }
 }
