@@ -10,11 +10,14 @@
 //! one transaction, `SCALE_BATCHES` times (default 20: each is a whole
 //! replacement on the admin's side, seconds at this size). Last, a fourth
 //! replica, a process of its own, is served over HTTP and the tools/list
-//! of a client of 100 tools is timed, `SCALE_LISTS` requests (default
-//! 100,000) quiet (the replica idle), then for as long as another tenant's
-//! toolset is switched off and on (at least `SCALE_PUBLISHES` times), then
-//! quiet again; and the same against a replica that does not follow the
-//! store (what the admin and the database cost on the same cores).
+//! of a client of 100 tools is timed in `SCALE_ROUNDS` rounds (default 5)
+//! of `SCALE_LISTS` requests (default 40,000) quiet (the replica idle),
+//! then at least as many while another tenant's toolset is switched off
+//! and on every 100 ms (`SCALE_PUBLISHES` times in all), then once with
+//! the publishes back to back; and the same against a replica that does
+//! not follow the store (what the admin and the database cost on the same
+//! cores). Replica processes run without transparent huge pages, as the
+//! binary does, unless `MIMALLOC_ALLOW_THP` is set.
 //!
 //! `cargo bench -p toolschema-bench-http --bench scale`; `SCALE_TENANTS`,
 //! `SCALE_TOOLS` (a tenant) and `SCALE_CLIENTS` (a tenant) change the size,
@@ -30,7 +33,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use toolschema::call::Registry;
-use toolschema::catalog::Catalog;
+use toolschema::catalog::{Catalog, hash_api_key};
 use toolschema::serve::Server;
 use toolschema::store::{Action, Loaded, Records, Store};
 use toolschema_bench_http::loopback::{list_request, round_trip};
@@ -83,21 +86,23 @@ fn served(store: Store, loaded: Loaded, follow: bool) -> SocketAddr {
 /// tools/list round trips to `address` on one connection, each timed,
 /// after 200 to warm up, `count` of them or, with `until`, as many as
 /// happen until it is set (counted in `done` meanwhile); every answer
-/// lists `first_tool`.
+/// lists `t0.item-0`. With `key` false as the keyless client (`t0-c0`),
+/// else with the API key of `t0-c1`.
 fn list_times(
     address: SocketAddr,
     count: usize,
     until: Option<(Arc<AtomicBool>, Arc<AtomicUsize>)>,
-    first_tool: &str,
+    key: bool,
 ) -> Vec<Duration> {
     let mut stream = TcpStream::connect(address).expect("connects");
     stream.set_nodelay(true).expect("nodelay");
-    let request = list_request(None);
+    let request = list_request(key.then(|| api_key(0, 1)).as_deref());
     let mut buffer = Vec::new();
     round_trip(&mut stream, request.as_bytes(), &mut buffer);
     assert!(
-        String::from_utf8_lossy(&buffer).contains(first_tool),
-        "the keyless client's list"
+        String::from_utf8_lossy(&buffer).contains("t0.item-0"),
+        "the client's list: {}",
+        String::from_utf8_lossy(&buffer)
     );
     for _ in 0..200 {
         round_trip(&mut stream, request.as_bytes(), &mut buffer);
@@ -126,32 +131,95 @@ fn us(d: Duration) -> String {
 /// `address`, once it is idle: how long it took to be, and their times.
 async fn quiet_times(pid: u32, address: SocketAddr, requests: usize) -> (Duration, Vec<Duration>) {
     let settling = settled(pid).await;
-    let times =
-        tokio::task::spawn_blocking(move || list_times(address, requests, None, "t0.item-0"))
-            .await
-            .expect("lists");
+    let times = tokio::task::spawn_blocking(move || list_times(address, requests, None, false))
+        .await
+        .expect("lists");
     (settling, times)
 }
 
-/// tools/list of a replica served over HTTP, quiet (`requests` of them),
-/// then as many while another tenant's toolset is switched off and on:
-/// one publish after the other, then one every 100 ms (a busy platform's
-/// stream: 864,000 publishes a day), each for as long as the requests
-/// take (and at least `publishes`).
+/// tools/list of a client with an API key (one of every client's keys)
+/// and of the keyless client, `requests` each in four turns, the replica
+/// process `pid` at `address` idle: what finding the client by its key
+/// costs a request.
+async fn keyed_over_keyless(pid: u32, address: SocketAddr, requests: usize) {
+    let (mut keyed, mut keyless) = (Vec::new(), Vec::new());
+    for _ in 0..4 {
+        settled(pid).await;
+        for (key, times) in [(true, &mut keyed), (false, &mut keyless)] {
+            let count = requests / 4;
+            times.extend(
+                tokio::task::spawn_blocking(move || list_times(address, count, None, key))
+                    .await
+                    .expect("lists"),
+            );
+        }
+    }
+    println!(
+        "  with an API key (found among every client's) over keyless, quiet ({} requests each, in turns): p50 {} over {}, p99 {} over {}",
+        keyed.len(),
+        us(percentile(&keyed, 0.5)),
+        us(percentile(&keyless, 0.5)),
+        us(percentile(&keyed, 0.99)),
+        us(percentile(&keyless, 0.99)),
+    );
+}
+
+/// One stretch of tools/list round trips to `address` while another
+/// tenant's toolset is switched off and on, one publish every `pace` or,
+/// without one, back to back, for at least `requests` requests and
+/// `publishes` publishes (`published` counts them all): the requests'
+/// times, the publishes made and how long it took.
+async fn churn_window(
+    (store, registry): (&Store, &Registry),
+    address: SocketAddr,
+    pace: Option<Duration>,
+    (requests, publishes): (usize, usize),
+    published: &mut usize,
+) -> (Vec<Duration>, usize, Duration) {
+    let (stop, done) = (
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicUsize::new(0)),
+    );
+    let until = Some((stop.clone(), done.clone()));
+    let churn = tokio::task::spawn_blocking(move || list_times(address, 0, until, false));
+    let (start, first) = (Instant::now(), *published);
+    while *published - first < publishes || done.load(Ordering::Relaxed) < requests {
+        let next = Instant::now() + pace.unwrap_or_default();
+        store
+            .apply("bench", switch("t1-set", *published), registry)
+            .await
+            .expect("applies");
+        *published += 1;
+        tokio::time::sleep_until(next.into()).await;
+    }
+    // The last publish's reloads finish before the requests stop.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    stop.store(true, Ordering::Relaxed);
+    let took = start.elapsed();
+    (churn.await.expect("lists"), *published - first, took)
+}
+
+/// tools/list of a replica process served over HTTP, in `rounds` rounds of
+/// `requests` quiet (the replica idle) then at least as many while another
+/// tenant's toolset is switched off and on every 100 ms (a busy platform's
+/// stream: 864,000 publishes a day; `publishes` in all), then once with
+/// the publishes back to back. Quiet and churn alternate so that the
+/// machine's drift (an idle replica's p99 moves by a fifth from one
+/// stretch of requests to the next here) falls on both alike.
 /// With `follow` false the replica does not follow the store: what the
 /// publishes cost its clients then is the machine's share (the admin and
 /// the database on the same cores), not the replica's.
 async fn list_under_churn(
     (url, store): (&str, &Store),
     registry: &Registry,
-    (requests, publishes): (usize, usize),
+    (requests, publishes, rounds): (usize, usize, usize),
     (follow, mut published): (bool, usize),
 ) -> usize {
     if !follow {
         println!("the same against a replica process that does not follow the store:");
     }
     // A replica is a process of its own, as deployed: this bench run again.
-    let mut replica = std::process::Command::new(std::env::current_exe().expect("this bench"))
+    let mut replica = replica_process()
         .env(SERVE, url)
         .env(FOLLOWS, if follow { "1" } else { "0" })
         .stdin(std::process::Stdio::piped())
@@ -165,83 +233,86 @@ async fn list_under_churn(
     )
     .expect("its address");
     let address: SocketAddr = line.trim().parse().expect("an address");
-    // Quiet means the replica idle: its start-up work (its clients' lists
-    // prepared in the background, seconds at this size) done. A request
-    // that finds the CPUs busy is answered sooner than one that must wake
-    // an idle one (below), so timing it during that work flatters quiet.
     let pid = replica.id();
-    let (settling, quiet) = quiet_times(pid, address, requests).await;
-    let (q50, q99) = (percentile(&quiet, 0.5), percentile(&quiet, 0.99));
-    let mut p99s = Vec::new();
     println!(
-        "tools/list of a 100-tool client of a replica process over HTTP, quiet ({} requests, the replica idle {:.1} s after it started serving, resident {:.0} MiB): p50 {}, p99 {}",
-        quiet.len(),
-        settling.as_secs_f64(),
-        process_resident_mib(pid),
-        us(q50),
-        us(q99),
+        "tools/list of a 100-tool client of a replica process over HTTP, {rounds} rounds of {requests} requests quiet then as many (at least) during publishes one every 100 ms:"
     );
-    for pace in [None, Some(Duration::from_millis(100))] {
-        let (stop, done) = (
-            Arc::new(AtomicBool::new(false)),
-            Arc::new(AtomicUsize::new(0)),
+    keyed_over_keyless(pid, address, requests).await;
+    let (mut quiet, mut paced, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    let pace = Some(Duration::from_millis(100));
+    for round in 1..=rounds {
+        // Quiet means the replica idle: its start-up work (its clients'
+        // lists prepared in the background, seconds at this size) or the
+        // last publish's done. A request that finds the CPUs busy is
+        // answered sooner than one that must wake an idle one (below), so
+        // timing it during that work flatters quiet.
+        let (settling, round_quiet) = quiet_times(pid, address, requests).await;
+        let counts = (requests, publishes.div_ceil(rounds));
+        let (round_paced, made, took) =
+            churn_window((store, registry), address, pace, counts, &mut published).await;
+        let (q99, c99) = (
+            percentile(&round_quiet, 0.99),
+            percentile(&round_paced, 0.99),
         );
-        let until = Some((stop.clone(), done.clone()));
-        let churn = tokio::task::spawn_blocking(move || list_times(address, 0, until, "t0.item-0"));
-        let (start, first) = (Instant::now(), published);
-        while published - first < publishes || done.load(Ordering::Relaxed) < requests {
-            let next = Instant::now() + pace.unwrap_or_default();
-            store
-                .apply("bench", switch("t1-set", published), registry)
-                .await
-                .expect("applies");
-            published += 1;
-            tokio::time::sleep_until(next.into()).await;
-        }
-        // The last publish's reloads finish before the requests stop.
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        stop.store(true, Ordering::Relaxed);
-        let churn = churn.await.expect("lists");
-        let (c50, c99) = (percentile(&churn, 0.5), percentile(&churn, 0.99));
-        p99s.push(c99);
+        ratios.push(c99.as_secs_f64() / q99.as_secs_f64());
         println!(
-            "  during {} publishes {} ({:.1} s, {} requests): p50 {}, p99 {} ({:.2}x quiet at p99)",
-            published - first,
-            match pace {
-                None => "one after the other".to_owned(),
-                Some(pace) => format!("one every {} ms", pace.as_millis()),
-            },
-            start.elapsed().as_secs_f64(),
-            churn.len(),
-            us(c50),
+            "  round {round}: quiet (idle {:.1} s after the last work, resident {:.0} MiB) p50 {}, p99 {}; {made} publishes ({:.1} s, {} requests) p50 {}, p99 {}: {:.2}x",
+            settling.as_secs_f64(),
+            process_resident_mib(pid),
+            us(percentile(&round_quiet, 0.5)),
+            us(q99),
+            took.as_secs_f64(),
+            round_paced.len(),
+            us(percentile(&round_paced, 0.5)),
             us(c99),
-            c99.as_secs_f64() / q99.as_secs_f64()
+            ratios[round - 1],
         );
+        quiet.extend(round_quiet);
+        paced.extend(round_paced);
     }
-    let (settling, mut after) = quiet_times(pid, address, requests).await;
+    let counts = (requests, publishes.div_ceil(rounds));
+    let (back_to_back, made, took) =
+        churn_window((store, registry), address, None, counts, &mut published).await;
+    let q99 = percentile(&quiet, 0.99);
+    ratios.sort_by(f64::total_cmp);
     println!(
-        "  quiet again after them ({} requests, the replica idle {:.1} s after the last): p50 {}, p99 {}; the replica's resident memory: {:.0} MiB",
-        after.len(),
-        settling.as_secs_f64(),
-        us(percentile(&after, 0.5)),
-        us(percentile(&after, 0.99)),
-        process_resident_mib(pid),
-    );
-    // Quiet before and after together: an idle replica's p99 moves by a
-    // fifth from one stretch of requests to the next on this machine.
-    after.extend(quiet);
-    let q99 = percentile(&after, 0.99);
-    println!(
-        "  p99 during publishes over quiet, before and after together ({} requests, p99 {}): back to back {:.2}x, one every 100 ms {:.2}x",
-        after.len(),
+        "  all rounds: quiet ({} requests) p50 {}, p99 {}; during publishes ({} requests) p50 {}, p99 {}: {:.2}x quiet at p99 (rounds {:.2}x to {:.2}x, median {:.2}x)",
+        quiet.len(),
+        us(percentile(&quiet, 0.5)),
         us(q99),
-        p99s[0].as_secs_f64() / q99.as_secs_f64(),
-        p99s[1].as_secs_f64() / q99.as_secs_f64(),
+        paced.len(),
+        us(percentile(&paced, 0.5)),
+        us(percentile(&paced, 0.99)),
+        percentile(&paced, 0.99).as_secs_f64() / q99.as_secs_f64(),
+        ratios[0],
+        ratios[ratios.len() - 1],
+        ratios[ratios.len() / 2],
+    );
+    println!(
+        "  {made} publishes back to back ({:.1} s, {} requests): p50 {}, p99 {} ({:.2}x quiet at p99); the replica's resident memory after: {:.0} MiB",
+        took.as_secs_f64(),
+        back_to_back.len(),
+        us(percentile(&back_to_back, 0.5)),
+        us(percentile(&back_to_back, 0.99)),
+        percentile(&back_to_back, 0.99).as_secs_f64() / q99.as_secs_f64(),
+        process_resident_mib(pid),
     );
     // Its input closed, the replica process ends.
     drop(replica.stdin.take());
     replica.wait().expect("ends");
     published
+}
+
+/// This bench run again as a replica process, as the binary runs: without
+/// transparent huge pages (`toolschema serve` turns them off for itself;
+/// here the allocator is told not to ask for them) unless
+/// `MIMALLOC_ALLOW_THP` says otherwise.
+fn replica_process() -> std::process::Command {
+    let mut command = std::process::Command::new(std::env::current_exe().expect("this bench"));
+    if std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
+        command.env("MIMALLOC_ALLOW_THP", "0");
+    }
+    command
 }
 
 /// `count` publishes of `tools` changes in one transaction (the
@@ -297,7 +368,8 @@ fn generated(tenants: usize, tools: usize, clients: usize) -> String {
         for c in 0..clients {
             let _ = write!(
                 text,
-                "\n[[client]]\nid = \"t{t}-c{c}\"\ntenant = \"t{t}\"\ntoolsets = [\"t{t}-set\"]\n"
+                "\n[[client]]\nid = \"t{t}-c{c}\"\ntenant = \"t{t}\"\ntoolsets = [\"t{t}-set\"]\napi_keys = [\"{}\"]\n",
+                hash_api_key(&api_key(t, c))
             );
         }
         for i in 0..tools {
@@ -313,6 +385,11 @@ fn generated(tenants: usize, tools: usize, clients: usize) -> String {
         }
     }
     text
+}
+
+/// The API key of client `c` of tenant `t` (each client has one).
+fn api_key(t: usize, c: usize) -> String {
+    format!("key-of-t{t}-c{c}")
 }
 
 /// The environment variable that makes this bench a replica process's
@@ -485,7 +562,7 @@ fn main() {
         // Each replica is a process of its own in a deployment: three cold
         // loads, each in a fresh process (this bench, run again).
         for _ in 0..3 {
-            let status = std::process::Command::new(std::env::current_exe().expect("this bench"))
+            let status = replica_process()
                 .env(COLD_LOAD, &url)
                 .status()
                 .expect("runs");
@@ -554,7 +631,7 @@ fn main() {
         // before the fourth's clients are timed.
         drop(replicas);
         }
-        let counts = (env("SCALE_LISTS", 100_000), publishes);
+        let counts = (env("SCALE_LISTS", 40_000), publishes, env("SCALE_ROUNDS", 5).max(1));
         let published = list_under_churn((&url, &store), &registry, counts, (true, 0)).await;
         list_under_churn((&url, &store), &registry, counts, (false, published)).await;
     });
