@@ -38,8 +38,8 @@ use toolschema::serve::Server;
 use toolschema::store::{Action, Loaded, Records, Store};
 use toolschema_bench_http::loopback::{list_request, round_trip};
 use toolschema_bench_http::replicas::{
-    Commits, Replica, all_serving, ms, percentile, process_resident_mib, propagation,
-    publish_timed, replica_timed, resident_mib, switch, tool_propagation, write_tool,
+    Commits, Replica, all_serving, ms, peak_resident_mib, percentile, process_resident_mib,
+    propagation, publish_timed, replica_timed, resident_mib, switch, tool_propagation, write_tool,
 };
 use toolschema_test_support::postgres::Postgres;
 
@@ -490,7 +490,7 @@ fn cold_load(url: &str) {
         let build = start.elapsed() - read - check;
         let _follower = store.follow_from(catalog.clone(), revision, records);
         println!(
-            "  a replica process: cold load, check and build {} (read {}, check {} of which {:.0} ms user and {:.0} ms system CPU on this thread, {:.0} page faults, build {}); resident {:.0} MiB: {:.0} at start, {:.0} the records read, {:.0} their checked configuration, {:.0} the catalog built",
+            "  a replica process: cold load, check and build {} (read {}, check {} of which {:.0} ms user and {:.0} ms system CPU on this thread, {:.0} page faults, build {}); resident {:.0} MiB (at most {:.0}): {:.0} at start, {:.0} the records read, {:.0} their checked configuration, {:.0} the catalog built",
             ms(start.elapsed()),
             ms(read),
             ms(check),
@@ -499,6 +499,7 @@ fn cold_load(url: &str) {
             faults,
             ms(build),
             resident_mib(),
+            peak_resident_mib(),
             at_start,
             with_records - at_start,
             with_config - with_records,

@@ -254,22 +254,27 @@ pub async fn tool_propagation(
 
 /// This process's resident memory, in MiB (Linux).
 pub fn resident_mib() -> f64 {
-    resident_mib_in("/proc/self/status")
+    status_mib("/proc/self/status", "VmRSS:")
+}
+
+/// The most resident memory of this process so far, in MiB (Linux).
+pub fn peak_resident_mib() -> f64 {
+    status_mib("/proc/self/status", "VmHWM:")
 }
 
 /// The resident memory of the process `pid`, in MiB (Linux).
 pub fn process_resident_mib(pid: u32) -> f64 {
-    resident_mib_in(&format!("/proc/{pid}/status"))
+    status_mib(&format!("/proc/{pid}/status"), "VmRSS:")
 }
 
-/// The resident memory a `/proc/…/status` file states, in MiB.
-fn resident_mib_in(status: &str) -> f64 {
+/// The memory a `/proc/…/status` file states in its `field`, in MiB.
+fn status_mib(status: &str, field: &str) -> f64 {
     std::fs::read_to_string(status)
         .ok()
         .and_then(|status| {
             status
                 .lines()
-                .find_map(|line| line.strip_prefix("VmRSS:"))
+                .find_map(|line| line.strip_prefix(field))
                 .and_then(|kb| kb.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
         })
         .map_or(0.0, |kb| kb / 1024.0)
