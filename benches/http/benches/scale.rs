@@ -297,6 +297,26 @@ async fn list_under_churn(
         percentile(&back_to_back, 0.99).as_secs_f64() / q99.as_secs_f64(),
         process_resident_mib(pid),
     );
+    // The replica's own CPU per publish: `publishes` with no request
+    // coming, every 50 ms, its threads' time on a CPU before and after.
+    settled(pid).await;
+    let count = publishes;
+    let before = on_cpu_ns(pid);
+    let mut next = Instant::now();
+    for _ in 0..count {
+        next += Duration::from_millis(50);
+        store
+            .apply("bench", switch("t1-set", published), registry)
+            .await
+            .expect("applies");
+        published += 1;
+        tokio::time::sleep_until(next.into()).await;
+    }
+    settled(pid).await;
+    println!(
+        "  the replica process's CPU per publish, {count} publishes with no request coming: {:.2} ms",
+        (on_cpu_ns(pid) - before) as f64 / 1e6 / count as f64
+    );
     // Its input closed, the replica process ends.
     drop(replica.stdin.take());
     replica.wait().expect("ends");
@@ -406,6 +426,17 @@ fn thread_usage() -> [f64; 3] {
 
 /// The CPU time (user and system), in seconds, a `/proc/…/stat` file
 /// states: a thread's or a process's.
+/// How long the threads of process `pid` have run, in nanoseconds (the
+/// first field of each thread's `schedstat`).
+fn on_cpu_ns(pid: u32) -> u64 {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("its threads");
+    tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("schedstat")).ok())
+        .filter_map(|stat| stat.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
 fn cpu_seconds(stat: &str) -> f64 {
     let stat = stat_numbers(stat);
     (stat[11] + stat[12]) / 100.0

@@ -39,6 +39,7 @@ pub(super) fn check(
         clients: imbl::OrdMap::new(),
         key_owners: imbl::OrdMap::new(),
         token_owners: imbl::OrdMap::new(),
+        tenant_clients: imbl::OrdSet::new(),
         toolsets: imbl::OrdMap::new(),
         mappings: imbl::OrdMap::new(),
         server: None,

@@ -144,6 +144,8 @@ pub struct Config {
     key_owners: imbl::OrdMap<[u8; 32], String>,
     /// The client each access token's client id names.
     token_owners: imbl::OrdMap<String, String>,
+    /// Each client, by tenant: (tenant, client id).
+    tenant_clients: imbl::OrdSet<(String, String)>,
     toolsets: imbl::OrdMap<String, Arc<Toolset>>,
     mappings: imbl::OrdMap<String, Vec<(u32, Status)>>,
     internal_prefixes: Vec<String>,
@@ -596,8 +598,21 @@ impl Config {
         self.token_owners.get(token_client).map(String::as_str)
     }
 
+    /// The client applications of `tenant`, by id.
+    pub(crate) fn clients_of<'a>(
+        &'a self,
+        tenant: &'a str,
+    ) -> impl Iterator<Item = &'a Client> + 'a {
+        self.tenant_clients
+            .range((tenant.to_owned(), String::new())..)
+            .take_while(move |(of, _)| of == tenant)
+            .filter_map(|(_, id)| self.client(id))
+    }
+
     /// Adds a checked client, its keys and token client ids indexed.
     pub(crate) fn insert_client(&mut self, client: Client) {
+        self.tenant_clients
+            .insert((client.tenant.clone(), client.id.clone()));
         for digest in &client.key_hashes {
             self.key_owners.insert(*digest, client.id.clone());
         }
@@ -614,6 +629,8 @@ impl Config {
         let Some(client) = self.clients.remove(id) else {
             return;
         };
+        self.tenant_clients
+            .remove(&(client.tenant.clone(), client.id.clone()));
         for digest in &client.key_hashes {
             if self.key_owners.get(digest).is_some_and(|owner| owner == id) {
                 self.key_owners.remove(digest);

@@ -268,10 +268,19 @@ impl Snapshot {
                 }
             }
         }
+        // A client names only toolsets of its own tenant: those of the
+        // tenants of `sets` are looked at, not every client.
         let mut moved: BTreeSet<&str> = touched.clients.iter().map(String::as_str).collect();
-        for client in config.clients() {
-            if client.toolsets().any(|id| sets.contains(id)) {
-                moved.insert(client.id());
+        let tenants: BTreeSet<&str> = sets
+            .iter()
+            .filter_map(|set| config.toolset(set))
+            .map(|set| set.tenant())
+            .collect();
+        for tenant in tenants {
+            for client in config.clients_of(tenant) {
+                if client.toolsets().any(|id| sets.contains(id)) {
+                    moved.insert(client.id());
+                }
             }
         }
         // Each client moved leaves its group and joins its new one.
@@ -341,8 +350,11 @@ impl Snapshot {
             })
             .collect();
         let lists = lists_of(&plans, &earlier);
-        // The lists of groups whose clients stay in them: old for new.
+        // The lists of groups whose clients stay in them: old for new, and
+        // the tenants of those groups (`None`: a group of no toolset, whose
+        // clients could be anyone's).
         let mut replaced: HashMap<*const Shared, Arc<Shared>> = HashMap::new();
+        let mut replaced_tenants: Option<BTreeSet<&str>> = Some(BTreeSet::new());
         for (key, shared) in dirty.iter().zip(lists) {
             match fresh.get(key) {
                 Some(members) => {
@@ -358,6 +370,13 @@ impl Snapshot {
                     if let Some(group) = groups.get_mut(key) {
                         if !Arc::ptr_eq(&group.shared, &shared) {
                             replaced.insert(Arc::as_ptr(&group.shared), shared.clone());
+                            let tenant = key.1.first().and_then(|set| config.toolset(set));
+                            match (tenant, &mut replaced_tenants) {
+                                (Some(set), Some(tenants)) => {
+                                    tenants.insert(set.tenant());
+                                }
+                                _ => replaced_tenants = None,
+                            }
                         }
                         group.shared = shared;
                     }
@@ -378,9 +397,19 @@ impl Snapshot {
                 replaced_views.push(client.id().to_owned());
             }
         }
-        // The clients of a group whose tools changed, that did not move.
+        // The clients of a group whose tools changed, that did not move:
+        // those of the groups' tenants (all of a group's clients name its
+        // toolsets, which are their tenant's).
         if !replaced.is_empty() {
-            for (id, view) in &self.clients {
+            let staying: Vec<(&String, &Arc<ClientView>)> = match &replaced_tenants {
+                Some(tenants) => tenants
+                    .iter()
+                    .flat_map(|tenant| config.clients_of(tenant))
+                    .filter_map(|client| self.clients.get_key_value(client.id()))
+                    .collect(),
+                None => self.clients.iter().collect(),
+            };
+            for (id, view) in staying {
                 if moved.contains(id.as_str()) {
                     continue;
                 }
