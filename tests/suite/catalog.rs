@@ -150,15 +150,22 @@ fn an_api_key_is_one_clients_and_finds_it_among_many() {
         _ => unreachable!("an object"),
     };
     // Whom the key opens would depend on the order clients are read in:
-    // refused, at the second holder's key, naming the first.
+    // refused, at both holders' keys, each naming the other.
     let errors = Config::from_json(document(two_clients("acme-key")), "records", &registry())
         .expect_err("a key held twice");
     let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
-    assert_eq!(keys, ["client[1].api_keys[0]"], "{errors}");
+    assert_eq!(
+        keys,
+        ["client[0].api_keys[0]", "client[1].api_keys[0]"],
+        "{errors}"
+    );
+    let messages: Vec<&str> = errors.iter().map(|e| e.message()).collect();
     assert!(
-        errors
-            .to_string()
-            .contains("client `acme-app` holds this key already"),
+        messages[0].starts_with("client `globex-app` holds this key too"),
+        "{errors}"
+    );
+    assert!(
+        messages[1].starts_with("client `acme-app` holds this key already"),
         "{errors}"
     );
     // The same as a change to a configuration in force: not patched.

@@ -79,7 +79,29 @@ pub(super) fn check(
             config.toolsets.insert(set.id.clone(), Arc::new(set));
         }
     }
+    // A key held by two clients is a problem of both: the second is told
+    // (below, as in a change) and so is the first, so that whichever of
+    // them an operator just wrote is named.
+    let mut first_holders: HashMap<[u8; 32], (String, Range<usize>, &str)> = HashMap::new();
     for (i, raw_client) in raw.clients.iter().enumerate() {
+        let id = raw_client.id.get_ref();
+        for (j, key) in raw_client.api_keys.iter().enumerate() {
+            let Some(hash) = parse_hash(key.get_ref()) else {
+                continue;
+            };
+            match first_holders.get(&hash) {
+                Some((at, span, holder)) if *holder != id.as_str() => p.at(
+                    span.clone(),
+                    at.clone(),
+                    format!("client `{id}` holds this key too: a key is one client application's; give each client its own (`toolschema hash-key` prints a new key's hash)"),
+                ),
+                Some(_) => {}
+                None => {
+                    let at = format!("client[{i}].api_keys[{j}]");
+                    first_holders.insert(hash, (at, key.span(), id));
+                }
+            }
+        }
         if let Some(client) = check_client(i, raw_client, &names, &config, &[], p) {
             config.insert_client(client);
         }

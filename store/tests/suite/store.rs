@@ -386,10 +386,54 @@ fn a_change_that_breaks_a_rule_is_refused_with_every_problem_located_and_nothing
             "{shown}"
         );
 
+        // Another client given acme-finance's key: whom the key opens
+        // would be ambiguous.
+        let mut body = serde_json::Map::new();
+        body.insert("tenant".into(), json!("acme"));
+        let key = toolschema::catalog::hash_api_key("demo-acme-finance-key");
+        body.insert("api_keys".into(), json!([key]));
+        let error = store
+            .apply(
+                "mallory",
+                Action::Put {
+                    kind: Kind::Client,
+                    id: "acme-copy".into(),
+                    body,
+                },
+                &registry,
+            )
+            .await
+            .expect_err("a key held twice");
+        let StoreError::Invalid(problems) = &error else {
+            panic!("{error}");
+        };
+        // Each holder is named at its key, the client written included
+        // (it sorts first here, so the whole check meets it first).
+        let located: Vec<(&str, &str)> = problems
+            .0
+            .iter()
+            .map(|p| (p.record.as_str(), p.field.as_str()))
+            .collect();
+        assert_eq!(
+            located,
+            [
+                ("client \"acme-copy\"", "api_keys[0]"),
+                ("client \"acme-finance\"", "api_keys[0]"),
+            ],
+            "{error}"
+        );
+        assert!(
+            problems.0[0]
+                .message
+                .contains("client `acme-finance` holds this key too"),
+            "{error}"
+        );
+
         // Nothing was written, nothing audited.
         let loaded = store.load(&registry).await.expect("as set up");
         assert_eq!(loaded.revision, 1);
         assert!(loaded.records.get(Kind::Toolset, "acme-new").is_none());
+        assert!(loaded.records.get(Kind::Client, "acme-copy").is_none());
         assert_eq!(store.audit(10).await.expect("as set up").len(), 1);
     });
 }
