@@ -164,6 +164,16 @@ async fn keyed_over_keyless(pid: u32, address: SocketAddr, requests: usize) {
     );
 }
 
+/// Another tenant's toolset (`t1-set`) switched off or on, as the
+/// `published`th publish (counted).
+async fn switch_once((store, registry): (&Store, &Registry), published: &mut usize) {
+    store
+        .apply("bench", switch("t1-set", *published), registry)
+        .await
+        .expect("applies");
+    *published += 1;
+}
+
 /// One stretch of tools/list round trips to `address` while another
 /// tenant's toolset is switched off and on, one publish every `pace` or,
 /// without one, back to back, for at least `requests` requests and
@@ -185,11 +195,7 @@ async fn churn_window(
     let (start, first) = (Instant::now(), *published);
     while *published - first < publishes || done.load(Ordering::Relaxed) < requests {
         let next = Instant::now() + pace.unwrap_or_default();
-        store
-            .apply("bench", switch("t1-set", *published), registry)
-            .await
-            .expect("applies");
-        *published += 1;
+        switch_once((store, registry), published).await;
         tokio::time::sleep_until(next.into()).await;
     }
     // The last publish's reloads finish before the requests stop.
@@ -305,11 +311,7 @@ async fn list_under_churn(
     let mut next = Instant::now();
     for _ in 0..count {
         next += Duration::from_millis(50);
-        store
-            .apply("bench", switch("t1-set", published), registry)
-            .await
-            .expect("applies");
-        published += 1;
+        switch_once((store, registry), &mut published).await;
         tokio::time::sleep_until(next.into()).await;
     }
     settled(pid).await;

@@ -93,7 +93,7 @@ pub(super) fn check(
                 Some((at, span, holder)) if *holder != id.as_str() => p.at(
                     span.clone(),
                     at.clone(),
-                    format!("client `{id}` holds this key too: a key is one client application's; give each client its own (`toolschema hash-key` prints a new key's hash)"),
+                    format!("client `{id}` holds this key too: {ONE_HOLDER}"),
                 ),
                 Some(_) => {}
                 None => {
@@ -343,6 +343,9 @@ pub(super) fn check_toolset(
 }
 
 /// The `i`th client application, checked; `None` when its id is taken.
+/// What to do about an API key two clients hold.
+const ONE_HOLDER: &str = "a key is one client application's; give each client its own (`toolschema hash-key` prints a new key's hash)";
+
 pub(super) fn check_client(
     i: usize,
     raw_client: &RawClient,
@@ -375,7 +378,7 @@ pub(super) fn check_client(
                 Some(other) => p.at(
                     key.span(),
                     format!("{at}.api_keys[{j}]"),
-                    format!("client `{other}` holds this key already: a key is one client application's; give each client its own (`toolschema hash-key` prints a new key's hash)"),
+                    format!("client `{other}` holds this key already: {ONE_HOLDER}"),
                 ),
                 None if key_hashes.contains(&hash) => {}
                 None => key_hashes.push(hash),
