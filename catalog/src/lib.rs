@@ -11,6 +11,8 @@ pub mod cost;
 pub mod export;
 pub mod gateway;
 mod live;
+#[doc(hidden)]
+pub mod parallel;
 mod rules;
 pub mod search;
 mod snapshot;

@@ -12,7 +12,7 @@ use core::fmt;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
-use toolschema_catalog::{Config, ConfigErrors, Status};
+use toolschema_catalog::{Config, ConfigErrors, Status, parallel};
 use toolschema_runtime::call::Registry;
 
 /// The body of a record: its fields other than its identifier, as JSON.
@@ -322,11 +322,24 @@ impl Records {
             }
         }
         for kind in Kind::ALL {
-            for (id, body) in self.of(kind) {
-                if kind == Kind::GatewayTool && only_tools.is_some_and(|only| !only.contains(id)) {
-                    continue;
+            let records: Vec<(&str, &Body)> = self
+                .of(kind)
+                .filter(|(id, _)| {
+                    kind != Kind::GatewayTool || only_tools.is_none_or(|only| only.contains(*id))
+                })
+                .collect();
+            // Copying 100,000 tables is most of a cold load's building of
+            // the document: on every core.
+            let tables = parallel::map(records, |(id, body)| {
+                let mut found = Vec::new();
+                let table = self.record_table(kind, id, body, &mut found);
+                (table, found)
+            });
+            for (table, found) in tables {
+                problems.extend(found);
+                if let Some((table, record, tool, numbers)) = table {
+                    out.push(kind.table(), table, record, tool, numbers);
                 }
-                self.push_record(kind, id, body, &mut out, &mut problems);
             }
         }
         // The other tools' versions are mappings, by tool.
@@ -344,7 +357,7 @@ impl Records {
     }
 
     /// Adds the record `id` of `kind` to `out` as the configuration's
-    /// table: a configured tool with its own versions.
+    /// table.
     fn push_record(
         &self,
         kind: Kind,
@@ -353,10 +366,24 @@ impl Records {
         out: &mut Document,
         problems: &mut Vec<Problem>,
     ) {
+        if let Some((table, record, tool, numbers)) = self.record_table(kind, id, body, problems) {
+            out.push(kind.table(), table, record, tool, numbers);
+        }
+    }
+
+    /// The record `id` of `kind` as the configuration's table (a
+    /// configured tool with its own versions), with how problems name it,
+    /// its tool's name and its version numbers for [`Document::push`];
+    /// `None` when it is not a table (a problem).
+    fn record_table(
+        &self,
+        kind: Kind,
+        id: &str,
+        body: &Body,
+        problems: &mut Vec<Problem>,
+    ) -> Option<(Value, String, Option<String>, Vec<u32>)> {
         let record = format!("{kind} \"{id}\"");
-        let Some(mut table) = table_of(body.clone(), &record, problems) else {
-            return;
-        };
+        let mut table = table_of(body.clone(), &record, problems)?;
         let mut numbers = Vec::new();
         if kind == Kind::GatewayTool {
             let own: Vec<(u32, &Version)> = self.versions_of(id).collect();
@@ -365,7 +392,7 @@ impl Records {
         }
         let tool = (kind == Kind::GatewayTool).then(|| id.to_owned());
         table.insert(kind.id_field().to_owned(), Value::String(id.to_owned()));
-        out.push(kind.table(), Value::Object(table), record, tool, numbers);
+        Some((Value::Object(table), record, tool, numbers))
     }
 
     /// What the records in `changed` (written or removed by a change

@@ -22,7 +22,9 @@
 //! `cargo bench -p toolschema-bench-http --bench scale`; `SCALE_TENANTS`,
 //! `SCALE_TOOLS` (a tenant) and `SCALE_CLIENTS` (a tenant) change the size,
 //! `--features system-allocator` runs it with the system's allocator,
-//! `SCALE_CHURN_ONLY=1` times tools/list under churn only.
+//! `SCALE_CHURN_ONLY=1` times tools/list under churn only,
+//! `SCALE_COLD_ONLY=1` the cold loads only (`SCALE_COLD_LOADS` of them,
+//! default 3).
 
 #![allow(missing_docs)]
 
@@ -594,13 +596,17 @@ fn main() {
         // SCALE_CHURN_ONLY: straight to tools/list under churn.
         if std::env::var_os("SCALE_CHURN_ONLY").is_none() {
         // Each replica is a process of its own in a deployment: three cold
-        // loads, each in a fresh process (this bench, run again).
-        for _ in 0..3 {
+        // loads (SCALE_COLD_LOADS), each in a fresh process (this bench,
+        // run again); SCALE_COLD_ONLY: those and nothing else.
+        for _ in 0..env("SCALE_COLD_LOADS", 3) {
             let status = replica_process()
                 .env(COLD_LOAD, &url)
                 .status()
                 .expect("runs");
             assert!(status.success(), "a cold load");
+        }
+        if std::env::var_os("SCALE_COLD_ONLY").is_some() {
+            return;
         }
         let before = resident_mib();
         let mut replicas = Vec::new();

@@ -164,8 +164,12 @@ pub(super) struct Problems<'a> {
     /// The text problems are located in; none for a JSON document.
     text: Option<&'a str>,
     kept: BinaryHeap<Found>,
-    /// How many problems have been found.
+    /// How many problems have been found (a part's count starts at its
+    /// whole's, `before`).
     found: usize,
+    /// How many problems the whole had found when this part of it began
+    /// ([`Problems::part`]); 0 for a whole.
+    before: usize,
 }
 
 impl<'a> Problems<'a> {
@@ -176,6 +180,7 @@ impl<'a> Problems<'a> {
             text: Some(text),
             kept: BinaryHeap::new(),
             found: 0,
+            before: 0,
         }
     }
 
@@ -187,7 +192,36 @@ impl<'a> Problems<'a> {
             text: None,
             kept: BinaryHeap::new(),
             found: 0,
+            before: 0,
         }
+    }
+
+    /// A part of these problems, to be found on another thread and then
+    /// [absorbed](Problems::absorb) (in the order the parts were taken,
+    /// for the problems' order to be the one a single pass finds).
+    pub(super) fn part(&self) -> Problems<'a> {
+        Problems {
+            file: self.file,
+            text: self.text,
+            kept: BinaryHeap::new(),
+            found: self.found,
+            before: self.found,
+        }
+    }
+
+    /// Adds the problems of `part` (taken with [`Problems::part`]) as if
+    /// found here, after those found so far.
+    pub(super) fn absorb(&mut self, part: Problems<'a>) {
+        // A part keeps its first problems in text order; those it dropped
+        // come after as many of its own, so the whole would drop them too.
+        let base = self.found;
+        for found in part.kept.into_sorted_vec() {
+            self.keep(Found {
+                order: base + found.order - part.before,
+                ..found
+            });
+        }
+        self.found = base + part.found - part.before;
     }
 
     pub(super) fn is_empty(&self) -> bool {
@@ -230,20 +264,26 @@ impl<'a> Problems<'a> {
     ) {
         let order = self.found;
         self.found += 1;
-        if self.kept.len() >= MAX_LISTED_PROBLEMS {
-            match self.kept.peek() {
-                Some(last) if (span.start, order) < last.place() => {
-                    self.kept.pop();
-                }
-                _ => return,
-            }
-        }
-        self.kept.push(Found {
+        self.keep(Found {
             offset: span.start,
             order,
             key: key.into(),
             message: message.into(),
         });
+    }
+
+    /// Keeps `found` if it is among the first [`MAX_LISTED_PROBLEMS`] in
+    /// text order.
+    fn keep(&mut self, found: Found) {
+        if self.kept.len() >= MAX_LISTED_PROBLEMS {
+            match self.kept.peek() {
+                Some(last) if found.place() < last.place() => {
+                    self.kept.pop();
+                }
+                _ => return,
+            }
+        }
+        self.kept.push(found);
     }
 
     /// ` (did you mean `…`?)` with the candidate nearest `name`, if one is
@@ -298,6 +338,56 @@ mod tests {
             line_columns("ab\ncé\nd", &[0, 4, 6, 7, 99]),
             [(1, 1), (2, 2), (2, 3), (3, 1), (3, 2)]
         );
+    }
+
+    #[test]
+    fn parts_absorbed_in_order_list_what_one_pass_finds() {
+        // Problems as (offset, key): at one place (as in a JSON document,
+        // where every offset is 0) the order found decides the listing.
+        let found: Vec<Vec<(usize, String)>> = (0..7)
+            .map(|part| {
+                (0..part * 80)
+                    .map(|i| ((i * 7 + part) % 3 * (part % 2), format!("p{part}.{i}")))
+                    .collect()
+            })
+            .collect();
+        let text = "x".repeat(10);
+        for problems in [
+            Problems::new("f.toml", &text),
+            Problems::without_text("records"),
+        ] {
+            let mut one_pass = problems.part();
+            let mut whole = problems;
+            whole.at(1..1, "first", "found first");
+            one_pass.at(1..1, "first", "found first");
+            let parts: Vec<Problems<'_>> = found
+                .iter()
+                .map(|problems| {
+                    let mut part = whole.part();
+                    for (offset, key) in problems {
+                        part.at(*offset..*offset, key.clone(), "m");
+                    }
+                    part
+                })
+                .collect();
+            for part in parts {
+                whole.absorb(part);
+            }
+            for (offset, key) in found.iter().flatten() {
+                one_pass.at(*offset..*offset, key.clone(), "m");
+            }
+            assert_eq!(whole.len(), one_pass.len());
+            let (whole, one_pass) = (whole.into_errors(), one_pass.into_errors());
+            assert!(whole.omitted() > 0, "more than are listed");
+            assert_eq!(whole.omitted(), one_pass.omitted());
+            let listed = |errors: &ConfigErrors| -> Vec<(usize, usize, String)> {
+                errors
+                    .iter()
+                    .map(|e| (e.line, e.column, e.key.clone()))
+                    .collect()
+            };
+            assert_eq!(listed(&whole), listed(&one_pass));
+        }
     }
 
     #[test]

@@ -62,17 +62,25 @@ pub(super) fn read(document: Map<String, Value>, p: &mut Problems<'_>) -> Option
     (p.len() == before).then_some(raw)
 }
 
-/// Each entry of the list `value`, read on its own.
-fn each<T: DeserializeOwned>(value: Value, key: &str, p: &mut Problems<'_>) -> Vec<T> {
+/// Each entry of the list `value`, read on its own (on every core when
+/// they are many).
+fn each<T: DeserializeOwned + Send>(value: Value, key: &str, p: &mut Problems<'_>) -> Vec<T> {
     let Value::Array(entries) = value else {
         p.at(0..0, key, "must be a list of tables");
         return Vec::new();
     };
-    entries
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, entry)| one(entry, || format!("{key}[{i}]"), p))
-        .collect()
+    let whole: &Problems<'_> = p;
+    let read = crate::parallel::map(entries.into_iter().enumerate().collect(), |(i, entry)| {
+        let mut found = whole.part();
+        let read = one(entry, || format!("{key}[{i}]"), &mut found);
+        (read, found)
+    });
+    let mut out = Vec::with_capacity(read.len());
+    for (entry, found) in read {
+        p.absorb(found);
+        out.extend(entry);
+    }
+    out
 }
 
 /// `value` read as a `T`; a problem at the first field it cannot read.

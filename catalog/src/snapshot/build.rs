@@ -499,13 +499,10 @@ fn lists_of(plans: &[(Profile, Plan<'_>)], before: &[Option<Arc<Shared>>]) -> Ve
         })
         .collect();
     let renders = render_all(&to_render, before);
-    plans
-        .iter()
-        .zip(kept)
-        .map(|((profile, plan), kept)| {
-            kept.unwrap_or_else(|| Arc::new(shared(*profile, plan, &renders)))
-        })
-        .collect()
+    let groups: Vec<_> = plans.iter().zip(kept).collect();
+    crate::parallel::map(groups, |((profile, plan), kept)| {
+        kept.unwrap_or_else(|| Arc::new(shared(*profile, plan, &renders)))
+    })
 }
 
 /// The active descriptor of `name`: its configured active version, or its

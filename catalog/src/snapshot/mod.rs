@@ -2,6 +2,7 @@
 //! serialized once, ready to send.
 
 use core::fmt;
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -395,29 +396,55 @@ type RenderKey<'a> = (&'a str, u32, Mode, Profile);
 /// The tools one group of clients sees, with their modes.
 type Plan<'a> = BTreeMap<&'a str, (&'a Ref<ToolDef>, Mode)>;
 
+/// Every tool of some plans rendered once per mode and profile needed.
+#[derive(Default)]
+struct Renders<'a> {
+    /// Where each rendering is in `renders`.
+    slots: HashMap<RenderKey<'a>, usize>,
+    renders: Vec<PerRevision<Arc<str>>>,
+}
+
+impl Renders<'_> {
+    fn get(&self, key: &RenderKey<'_>) -> Option<&PerRevision<Arc<str>>> {
+        self.renders.get(*self.slots.get(key)?)
+    }
+}
+
 /// Renders every tool of `plans` once per mode and profile needed, plus the
 /// Full descriptor `discover_tool_schema` returns, in each revision (one
-/// `Arc` for the revisions that agree). (Rendering on several threads was
-/// measured slower on two cores: the work is mostly allocation.)
-fn render_all<'a>(
-    plans: &[(Profile, Plan<'a>)],
-    before: &[Option<Arc<Shared>>],
-) -> HashMap<RenderKey<'a>, PerRevision<Arc<str>>> {
-    let mut out = HashMap::new();
+/// `Arc` for the revisions that agree), on every core when they are many;
+/// a rendering a group had `before` is kept.
+fn render_all<'a>(plans: &[(Profile, Plan<'a>)], before: &[Option<Arc<Shared>>]) -> Renders<'a> {
+    let planned = plans.iter().map(|(_, plan)| plan.len()).sum::<usize>();
+    let mut slots = HashMap::with_capacity(planned * 2);
+    let mut kept: Vec<Option<PerRevision<Arc<str>>>> = Vec::with_capacity(planned * 2);
+    let mut wanted: Vec<(usize, RenderKey<'a>, &'a Ref<ToolDef>)> = Vec::new();
     for (i, (profile, plan)) in plans.iter().enumerate() {
         let before = before.get(i).and_then(Option::as_ref);
         for (def, mode) in plan.values() {
             for mode in [*mode, Mode::Full] {
-                out.entry((&*def.name, def.version, mode, *profile))
-                    .or_insert_with(|| {
-                        before
-                            .and_then(|shared| shared.rendered(def, mode))
-                            .unwrap_or_else(|| render(def, mode, *profile))
-                    });
+                let key = (&*def.name, def.version, mode, *profile);
+                if let Entry::Vacant(entry) = slots.entry(key) {
+                    let slot = *entry.insert(kept.len());
+                    let rendering = before.and_then(|shared| shared.rendered(def, mode));
+                    if rendering.is_none() {
+                        wanted.push((slot, key, def));
+                    }
+                    kept.push(rendering);
+                }
             }
         }
     }
-    out
+    let rendered = crate::parallel::map(wanted, |(slot, (_, _, mode, profile), def)| {
+        (slot, render(def, mode, profile))
+    });
+    for (slot, rendering) in rendered {
+        kept[slot] = Some(rendering);
+    }
+    // Each is kept or rendered.
+    let renders: Vec<_> = kept.into_iter().flatten().collect();
+    debug_assert_eq!(renders.len(), slots.len());
+    Renders { slots, renders }
 }
 
 impl Shared {
@@ -462,11 +489,7 @@ fn render(def: &ToolDef, mode: Mode, profile: Profile) -> PerRevision<Arc<str>> 
 }
 
 /// The shared view of one plan.
-fn shared(
-    profile: Profile,
-    plan: &Plan<'_>,
-    renders: &HashMap<RenderKey<'_>, PerRevision<Arc<str>>>,
-) -> Shared {
+fn shared(profile: Profile, plan: &Plan<'_>, renders: &Renders<'_>) -> Shared {
     let rendered = |def: &ToolDef, mode: Mode| -> PerRevision<Arc<str>> {
         match renders.get(&(&*def.name, def.version, mode, profile)) {
             Some(json) => json.clone(),
@@ -611,7 +634,7 @@ impl Snapshot {
             id: view.id.clone(),
             tenant: view.tenant.clone(),
             profile: view.profile,
-            shared: Arc::new(shared(view.profile, &plan, &HashMap::new())),
+            shared: Arc::new(shared(view.profile, &plan, &Renders::default())),
         });
         scoped.views.rcu(|views| {
             let mut views = HashMap::clone(views);

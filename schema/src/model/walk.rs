@@ -182,14 +182,10 @@ pub fn duplicate_property(root: &Node, direction: Direction) -> Option<(&str, &s
             };
             for fields in field_lists(node) {
                 let members = super::members::members(fields, self.direction);
-                // Seen names hashed: an object may have thousands.
-                let mut seen = std::collections::HashSet::with_capacity(members.len());
-                for member in &members {
-                    let exposed: &'a str = &member.field.exposed;
-                    if !seen.insert(exposed) {
-                        self.found = Some((&info.name, exposed));
-                        return ControlFlow::Break(());
-                    }
+                let exposed = members.iter().map(|member| &*member.field.exposed);
+                if let Some(twice) = first_repeated(exposed, members.len()) {
+                    self.found = Some((&info.name, twice));
+                    return ControlFlow::Break(());
                 }
             }
             ControlFlow::Continue(())
@@ -201,6 +197,22 @@ pub fn duplicate_property(root: &Node, direction: Direction) -> Option<(&str, &s
     };
     walk(root, direction, &mut duplicates);
     duplicates.found
+}
+
+/// The first of `len` names that one before it already is: compared
+/// pairwise when they are few (most objects have a handful of members),
+/// hashed when they are many (an object may have thousands).
+fn first_repeated<'a>(names: impl Iterator<Item = &'a str> + Clone, len: usize) -> Option<&'a str> {
+    const FEW: usize = 16;
+    if len <= FEW {
+        return names
+            .clone()
+            .enumerate()
+            .find(|(i, name)| names.clone().take(*i).any(|before| before == *name))
+            .map(|(_, name)| name);
+    }
+    let mut seen = HashSet::with_capacity(len);
+    names.into_iter().find(|name| !seen.insert(*name))
 }
 
 /// Whether a hand-written schema ([`Node::Raw`]) with a `$ref` sits below
@@ -225,4 +237,28 @@ pub fn has_nested_raw(root: &Node, direction: Direction) -> bool {
     let mut nested = Nested { root, found: false };
     walk(root, direction, &mut nested);
     nested.found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_repeated;
+
+    #[test]
+    fn the_first_name_seen_before_is_found_among_few_and_many() {
+        for len in [0, 1, 2, 16, 17, 1_000] {
+            let names: Vec<String> = (0..len).map(|i| format!("n{i}")).collect();
+            let all = || names.iter().map(String::as_str);
+            assert_eq!(first_repeated(all(), len), None, "{len} distinct");
+            if len < 2 {
+                continue;
+            }
+            // `n1` again at the end, and the last name again after it:
+            // `n1` is the first seen twice.
+            let mut repeated = names.clone();
+            repeated.push("n1".to_owned());
+            repeated.push(names[len - 1].clone());
+            let found = first_repeated(repeated.iter().map(String::as_str), len + 2);
+            assert_eq!(found, Some("n1"), "{len} and two repeated");
+        }
+    }
 }

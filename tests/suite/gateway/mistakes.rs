@@ -142,3 +142,78 @@ type = "string"
         "{shown}"
     );
 }
+
+/// A catalog of `count` gateway tools, each a JSON table of the file's
+/// shape; `edit` changes the `i`th.
+fn many_tools(
+    count: usize,
+    edit: impl Fn(usize, &mut serde_json::Value),
+) -> Vec<serde_json::Value> {
+    (0..count)
+        .map(|i| {
+            let mut tool = serde_json::json!({
+                "name": format!("items.get-{i}"), "downstream": "api",
+                "version": [{"version": 1, "status": "published", "description": "Reads an item.",
+                             "method": "GET", "path": "/items"}],
+            });
+            edit(i, &mut tool);
+            tool
+        })
+        .collect()
+}
+
+/// Checks `tools` in a configuration given as a document, as the store's
+/// records are: the keys of its problems, in the order listed.
+fn problem_keys(tools: Vec<serde_json::Value>) -> Vec<String> {
+    let serde_json::Value::Object(document) = serde_json::json!({
+        "tenant": [{"id": "acme"}],
+        "client": [{"id": "app", "tenant": "acme"}],
+        "downstream": [{"id": "api", "base_url": "https://api.example.com"}],
+        "gateway_tool": tools,
+    }) else {
+        unreachable!("an object")
+    };
+    let errors = toolschema::catalog::Config::from_json(document, "records", &Registry::new())
+        .expect_err("mistakes");
+    errors.iter().map(|error| error.key().to_owned()).collect()
+}
+
+#[test]
+fn the_mistakes_of_many_tools_are_listed_in_the_order_of_the_tools() {
+    // Enough tools to be checked on several threads where there are
+    // several cores; every problem of a document is at one place, so the
+    // order they are listed in is the order they are found in.
+    let keys = problem_keys(many_tools(3_000, |i, tool| match i {
+        5 => tool["downstream"] = "apx".into(),
+        1_200 => tool["version"][0]["status"] = "publishd".into(),
+        1_201 => tool["name"] = "items.get-1200".into(),
+        2_100 => {
+            let twice = tool["version"][0].clone();
+            tool["version"].as_array_mut().expect("a list").push(twice);
+        }
+        2_999 => tool["version"] = serde_json::json!([]),
+        _ => {}
+    }));
+    assert_eq!(
+        keys,
+        [
+            "gateway_tool[5].downstream",
+            "gateway_tool[1200].version[0].status",
+            "gateway_tool[1201].name",
+            "gateway_tool[2100].version[1].version",
+            "gateway_tool[2999].version",
+        ]
+    );
+    // A table that cannot be read is a problem of its own, before any
+    // check; each is listed.
+    let keys = problem_keys(many_tools(3_000, |i, tool| {
+        if i % 700 == 3 {
+            tool["version"][0]["pathh"] = "/items".into();
+        }
+    }));
+    let expected: Vec<String> = (0..3_000)
+        .filter(|i| i % 700 == 3)
+        .map(|i| format!("gateway_tool[{i}].version[0].pathh"))
+        .collect();
+    assert_eq!(keys, expected);
+}

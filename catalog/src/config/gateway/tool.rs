@@ -27,7 +27,9 @@ use toolschema_runtime::project::{META_TOOL, SEARCH_TOOL};
 /// Checks the gateway tools; `taken` says whether a name is a registered
 /// tool's. `kept` are tools checked before and kept as they are (a
 /// configuration checked again after a change): the result holds them and
-/// the checked ones, by name.
+/// the checked ones, by name. Each tool's versions are checked on their
+/// own, on every core when the tools are many; the names, which depend on
+/// one another, then in order.
 pub(in crate::config) fn check_gateway_tools(
     raw: Vec<RawGatewayTool>,
     kept: Vec<Arc<GatewayTool>>,
@@ -35,87 +37,131 @@ pub(in crate::config) fn check_gateway_tools(
     taken: &dyn Fn(&str) -> bool,
     p: &mut Problems<'_>,
 ) -> Vec<Arc<GatewayTool>> {
+    let whole: &Problems<'_> = p;
+    // Each raw tool's versions are dropped once checked: an imported
+    // catalog's raw and checked tools are not held whole together.
+    let checked = crate::parallel::map(raw.into_iter().enumerate().collect(), |(i, raw)| {
+        let mut found = whole.part();
+        let protocol = downstreams
+            .get(raw.downstream.get_ref())
+            .map(Downstream::protocol);
+        let versions = check_versions(i, &raw, protocol, &mut found);
+        let versionless = raw.versions.is_empty();
+        (raw.name, raw.downstream, versionless, versions, found)
+    });
     // Names of the tools kept so far: a catalog may hold thousands.
     let kept_names: HashSet<&str> = kept.iter().map(|tool| tool.name.as_str()).collect();
     let mut names: HashSet<String> = HashSet::new();
     let mut out = Vec::new();
-    for (i, raw) in raw.into_iter().enumerate() {
+    for (i, (name, downstream, versionless, versions, found)) in checked.into_iter().enumerate() {
         let at = format!("gateway_tool[{i}]");
-        let name = raw.name.get_ref();
-        let mut usable = true;
-        if !is_tool_name(name) || name == META_TOOL || name == SEARCH_TOOL {
+        let usable = check_head(
+            &at,
+            &name,
+            &downstream,
+            (&names, &kept_names),
+            downstreams,
+            taken,
+            p,
+        );
+        if versionless {
             p.at(
-                raw.name.span(),
-                format!("{at}.name"),
-                format!("`{name}` cannot name a tool: use 1 to 128 letters, digits, `_`, `.` or `-` (and not `{META_TOOL}` or `{SEARCH_TOOL}`)"),
-            );
-            usable = false;
-        } else if taken(name) {
-            p.at(
-                raw.name.span(),
-                format!("{at}.name"),
-                format!("a registered tool is already named `{name}`; give the gateway tool another name"),
-            );
-            usable = false;
-        } else if names.contains(name.as_str()) || kept_names.contains(name.as_str()) {
-            p.at(
-                raw.name.span(),
-                format!("{at}.name"),
-                format!("duplicate gateway tool `{name}`"),
-            );
-            usable = false;
-        }
-        if !downstreams.contains_key(raw.downstream.get_ref()) {
-            p.at(
-                raw.downstream.span(),
-                format!("{at}.downstream"),
-                format!(
-                    "unknown downstream `{}`{}",
-                    raw.downstream.get_ref(),
-                    p.suggestion(
-                        raw.downstream.get_ref(),
-                        downstreams.keys().map(String::as_str)
-                    )
-                ),
-            );
-            usable = false;
-        }
-        if raw.versions.is_empty() {
-            p.at(
-                raw.name.span(),
+                name.span(),
                 format!("{at}.version"),
                 "a gateway tool needs at least one `[[gateway_tool.version]]`",
             );
         }
-        let protocol = downstreams
-            .get(raw.downstream.get_ref())
-            .map(Downstream::protocol);
-        let mut versions: Vec<GatewayVersion> = Vec::new();
-        for (j, version) in raw.versions.iter().enumerate() {
-            let key = format!("{at}.version[{j}]");
-            if let Some(checked) = check_version(name, version, protocol, &key, p) {
-                if versions.iter().any(|v| v.version == checked.version) {
-                    p.at(
-                        version.version.span(),
-                        format!("{key}.version"),
-                        format!("version {} is listed twice", checked.version),
-                    );
-                    continue;
-                }
-                versions.push(checked);
-            }
-        }
+        p.absorb(found);
         if usable {
-            names.insert(name.clone());
+            names.insert(name.get_ref().clone());
             out.push(Arc::new(GatewayTool {
-                name: name.clone(),
-                downstream: raw.downstream.get_ref().clone(),
+                name: name.into_inner(),
+                downstream: downstream.into_inner(),
                 versions,
             }));
         }
     }
     drop(kept_names);
     by_name(kept, out)
+}
+
+/// Checks the name and downstream of the gateway tool `at`, against the
+/// names taken so far (`seen`: checked here, kept from before); whether the
+/// tool can be served.
+fn check_head(
+    at: &str,
+    name: &Spanned<String>,
+    downstream: &Spanned<String>,
+    seen: (&HashSet<String>, &HashSet<&str>),
+    downstreams: &BTreeMap<String, Downstream>,
+    taken: &dyn Fn(&str) -> bool,
+    p: &mut Problems<'_>,
+) -> bool {
+    let (span, name) = (name.span(), name.get_ref());
+    let mut usable = true;
+    if !is_tool_name(name) || name == META_TOOL || name == SEARCH_TOOL {
+        p.at(
+            span,
+            format!("{at}.name"),
+            format!("`{name}` cannot name a tool: use 1 to 128 letters, digits, `_`, `.` or `-` (and not `{META_TOOL}` or `{SEARCH_TOOL}`)"),
+        );
+        usable = false;
+    } else if taken(name) {
+        p.at(
+            span,
+            format!("{at}.name"),
+            format!(
+                "a registered tool is already named `{name}`; give the gateway tool another name"
+            ),
+        );
+        usable = false;
+    } else if seen.0.contains(name.as_str()) || seen.1.contains(name.as_str()) {
+        p.at(
+            span,
+            format!("{at}.name"),
+            format!("duplicate gateway tool `{name}`"),
+        );
+        usable = false;
+    }
+    if !downstreams.contains_key(downstream.get_ref()) {
+        p.at(
+            downstream.span(),
+            format!("{at}.downstream"),
+            format!(
+                "unknown downstream `{}`{}",
+                downstream.get_ref(),
+                p.suggestion(downstream.get_ref(), downstreams.keys().map(String::as_str))
+            ),
+        );
+        usable = false;
+    }
+    usable
+}
+
+/// The versions of the `i`th gateway tool, each checked (one listed twice
+/// is a problem, and left out).
+fn check_versions(
+    i: usize,
+    raw: &RawGatewayTool,
+    protocol: Option<DownstreamProtocol>,
+    p: &mut Problems<'_>,
+) -> Vec<GatewayVersion> {
+    let mut versions: Vec<GatewayVersion> = Vec::new();
+    for (j, version) in raw.versions.iter().enumerate() {
+        let key = format!("gateway_tool[{i}].version[{j}]");
+        if let Some(checked) = check_version(raw.name.get_ref(), version, protocol, &key, p) {
+            if versions.iter().any(|v| v.version == checked.version) {
+                p.at(
+                    version.version.span(),
+                    format!("{key}.version"),
+                    format!("version {} is listed twice", checked.version),
+                );
+                continue;
+            }
+            versions.push(checked);
+        }
+    }
+    versions
 }
 
 /// `kept` and `added` tools in one list by name (`added` alone, in its
