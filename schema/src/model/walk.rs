@@ -39,7 +39,7 @@ pub fn walk<'a>(root: &'a Node, direction: Direction, visit: &mut impl Visit<'a>
     let mut walk = Walk {
         direction,
         on_path: Vec::new(),
-        done: HashSet::new(),
+        done: Entered::default(),
     };
     let _ = walk.enter(root, visit);
 }
@@ -49,7 +49,34 @@ struct Walk<'a> {
     /// The derived types being walked, outermost first.
     on_path: Vec<&'a str>,
     /// The derived types already entered.
-    done: HashSet<&'a str>,
+    done: Entered<'a>,
+}
+
+/// Names of the derived types entered: looked through while they are few
+/// (most tools have a handful of types), hashed once they are many.
+#[derive(Default)]
+struct Entered<'a> {
+    few: Vec<&'a str>,
+    many: HashSet<&'a str>,
+}
+
+impl<'a> Entered<'a> {
+    const FEW: usize = 16;
+
+    /// Adds `name`; whether it was not entered before.
+    fn insert(&mut self, name: &'a str) -> bool {
+        if self.many.is_empty() {
+            if self.few.contains(&name) {
+                return false;
+            }
+            if self.few.len() < Self::FEW {
+                self.few.push(name);
+                return true;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        self.many.insert(name)
+    }
 }
 
 impl<'a> Walk<'a> {
@@ -203,8 +230,7 @@ pub fn duplicate_property(root: &Node, direction: Direction) -> Option<(&str, &s
 /// pairwise when they are few (most objects have a handful of members),
 /// hashed when they are many (an object may have thousands).
 fn first_repeated<'a>(names: impl Iterator<Item = &'a str> + Clone, len: usize) -> Option<&'a str> {
-    const FEW: usize = 16;
-    if len <= FEW {
+    if len <= Entered::FEW {
         return names
             .clone()
             .enumerate()
@@ -241,7 +267,21 @@ pub fn has_nested_raw(root: &Node, direction: Direction) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::first_repeated;
+    use super::{Entered, first_repeated};
+
+    #[test]
+    fn a_type_is_entered_once_among_few_and_many() {
+        let names: Vec<String> = (0..40).map(|i| format!("T{i}")).collect();
+        let mut entered = Entered::default();
+        for (i, name) in names.iter().enumerate() {
+            assert!(entered.insert(name), "{name} first");
+            // Every name so far, whether looked through or hashed.
+            assert!(
+                names[..=i].iter().all(|before| !entered.insert(before)),
+                "after {name}"
+            );
+        }
+    }
 
     #[test]
     fn the_first_name_seen_before_is_found_among_few_and_many() {
