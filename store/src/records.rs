@@ -856,8 +856,10 @@ fn take_list(body: &mut Body, key: &str) -> Vec<Value> {
 /// A record's body as a table of the document; `null`, which the
 /// configuration cannot hold, is a problem of `record`.
 fn table_of(body: Body, record: &str, problems: &mut Vec<Problem>) -> Option<Map<String, Value>> {
+    // Its path is only written out for a null found.
     let null = body
         .iter()
+        .filter(|(_, value)| holds_null(value))
         .find_map(|(key, value)| null_at(value, key.clone()));
     match null {
         None => Some(body),
@@ -871,6 +873,16 @@ fn table_of(body: Body, record: &str, problems: &mut Vec<Problem>) -> Option<Map
             });
             None
         }
+    }
+}
+
+/// Whether `value` is or holds a `null`.
+fn holds_null(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::Array(items) => items.iter().any(holds_null),
+        Value::Object(map) => map.values().any(holds_null),
+        _ => false,
     }
 }
 
@@ -980,6 +992,20 @@ mod tests {
         assert_eq!(
             problems.0[0].message,
             "`profile` is null, which the configuration cannot hold: leave the field out"
+        );
+        // Deep in a list, after fields that hold none.
+        let client = records
+            .get_mut(Kind::Client, "acme-finance")
+            .expect("client");
+        client.remove("profile");
+        client.insert(
+            "toolsets".into(),
+            serde_json::json!(["acme-billing", {"a": [1, null]}]),
+        );
+        let problems = records.check(&registry).expect_err("refused");
+        assert_eq!(
+            problems.0[0].message,
+            "`toolsets[1].a[1]` is null, which the configuration cannot hold: leave the field out"
         );
     }
 

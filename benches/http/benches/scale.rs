@@ -24,7 +24,7 @@
 //! `--features system-allocator` runs it with the system's allocator,
 //! `SCALE_CHURN_ONLY=1` times tools/list under churn only,
 //! `SCALE_COLD_ONLY=1` the cold loads only (`SCALE_COLD_LOADS` of them,
-//! default 3).
+//! default 3, `SCALE_COLD_PAUSE` seconds apart, default 0).
 
 #![allow(missing_docs)]
 
@@ -420,16 +420,13 @@ fn api_key(t: usize, c: usize) -> String {
 /// cold load of the store at its URL, and nothing else.
 const COLD_LOAD: &str = "SCALE_COLD_LOAD_URL";
 
-/// The CPU time this thread has used, in seconds (Linux).
-/// This thread's CPU time in user and system mode, in seconds, and its
-/// minor page faults so far.
-fn thread_usage() -> [f64; 3] {
-    let stat = stat_numbers("/proc/thread-self/stat");
+/// This process's CPU time in user and system mode (all its threads, those
+/// ended too), in seconds, and its minor page faults so far (Linux).
+fn process_usage() -> [f64; 3] {
+    let stat = stat_numbers("/proc/self/stat");
     [stat[11] / 100.0, stat[12] / 100.0, stat[7]]
 }
 
-/// The CPU time (user and system), in seconds, a `/proc/…/stat` file
-/// states: a thread's or a process's.
 /// How long the threads of process `pid` have run, in nanoseconds (the
 /// first field of each thread's `schedstat`).
 fn on_cpu_ns(pid: u32) -> u64 {
@@ -441,6 +438,8 @@ fn on_cpu_ns(pid: u32) -> u64 {
         .sum()
 }
 
+/// The CPU time (user and system), in seconds, a `/proc/…/stat` file
+/// states: a thread's or a process's.
 fn cpu_seconds(stat: &str) -> f64 {
     let stat = stat_numbers(stat);
     (stat[11] + stat[12]) / 100.0
@@ -515,17 +514,17 @@ fn cold_load(url: &str) {
         let start = Instant::now();
         let (revision, records) = store.read().await.expect("reads");
         let (read, with_records) = (start.elapsed(), resident_mib());
-        let before = thread_usage();
+        let before = process_usage();
         let config = records.check(&Registry::new()).expect("checks");
         let (check, with_config) = (start.elapsed() - read, resident_mib());
-        let after = thread_usage();
+        let after = process_usage();
         let [user, system, faults] = [0, 1, 2].map(|i| after[i] - before[i]);
         let catalog = Arc::new(Catalog::from_config(Registry::new(), &config));
         drop(config);
         let build = start.elapsed() - read - check;
         let _follower = store.follow_from(catalog.clone(), revision, records);
         println!(
-            "  a replica process: cold load, check and build {} (read {}, check {} of which {:.0} ms user and {:.0} ms system CPU on this thread, {:.0} page faults, build {}); resident {:.0} MiB (at most {:.0}): {:.0} at start, {:.0} the records read, {:.0} their checked configuration, {:.0} the catalog built",
+            "  a replica process: cold load, check and build {} (read {}, check {}: {:.0} ms user and {:.0} ms system CPU on all threads, {:.0} page faults, build {}); resident {:.0} MiB (at most {:.0}): {:.0} at start, {:.0} the records read, {:.0} their checked configuration, {:.0} the catalog built",
             ms(start.elapsed()),
             ms(read),
             ms(check),
@@ -598,7 +597,14 @@ fn main() {
         // Each replica is a process of its own in a deployment: three cold
         // loads (SCALE_COLD_LOADS), each in a fresh process (this bench,
         // run again); SCALE_COLD_ONLY: those and nothing else.
-        for _ in 0..env("SCALE_COLD_LOADS", 3) {
+        // SCALE_COLD_PAUSE: seconds between them (the memory one process
+        // frees is the next one's at once; a while later, a VM's guest
+        // may have handed it back to the host).
+        let pause = Duration::from_secs(env("SCALE_COLD_PAUSE", 0) as u64);
+        for n in 0..env("SCALE_COLD_LOADS", 3) {
+            if n > 0 {
+                tokio::time::sleep(pause).await;
+            }
             let status = replica_process()
                 .env(COLD_LOAD, &url)
                 .status()
