@@ -217,3 +217,37 @@ fn the_mistakes_of_many_tools_are_listed_in_the_order_of_the_tools() {
         .collect();
     assert_eq!(keys, expected);
 }
+
+#[test]
+fn a_document_s_unreadable_tables_are_listed_in_its_order_and_stop_the_checks() {
+    // Sections are read in the document's order (by name): `downstream`,
+    // then `gateway_tool`, then `toolset`. A tool that cannot be read
+    // stops the checks: the unknown downstream of another tool and the
+    // toolset's unknown tool are not reported.
+    let tools = many_tools(600, |i, tool| match i {
+        7 => tool["downstream"] = "nowhere".into(),
+        550 => tool["version"][0]["verb"] = "GET".into(),
+        _ => {}
+    });
+    let serde_json::Value::Object(document) = serde_json::json!({
+        "tenant": [{"id": "acme"}],
+        "client": [{"id": "app", "tenant": "acme"}],
+        "downstream": [{"id": "api", "base_url": "https://api.example.com", "timeout": 3}],
+        "gateway_tool": tools,
+        "toolset": [{"id": "set", "tenant": "acme", "tools": ["nothing.here"], "moed": "full"}],
+    }) else {
+        unreachable!("an object")
+    };
+    let errors = toolschema::catalog::Config::from_json(document, "records", &Registry::new())
+        .expect_err("unreadable");
+    let keys: Vec<&str> = errors.iter().map(|error| error.key()).collect();
+    assert_eq!(
+        keys,
+        [
+            "downstream[0].timeout",
+            "gateway_tool[550].version[0].verb",
+            "toolset[0].moed"
+        ],
+        "{errors}"
+    );
+}
