@@ -9,9 +9,7 @@ use toml::Spanned;
 
 use super::authorization::{check_authorization, is_scope, scope_problem};
 use super::errors::Problems;
-use super::gateway::{
-    VersionsChecked, check_downstreams, check_gateway_tools, mappings, name_gateway_tools,
-};
+use super::gateway::{check_downstreams, check_gateway_tools, mappings};
 use super::keys::parse_hash;
 use super::raw::{RawClient, RawConfig, RawMapping, RawToolset, RawVersion};
 use super::server::check_server;
@@ -22,15 +20,12 @@ use toolschema_runtime::call::Registry;
 use toolschema_runtime::project::{META_TOOL, Mode, Profile, SEARCH_TOOL};
 
 /// Checks `raw` against `registry`; `kept` are configured tools checked
-/// before and kept as they are (see [`Config::from_json_after`]). The
-/// configured tools are `raw`'s, or, when given, `versions_checked`:
-/// read and their versions checked already, tool by tool.
-pub(super) fn check<'a>(
+/// before and kept as they are (see [`Config::from_json_after`]).
+pub(super) fn check(
     mut raw: RawConfig,
-    versions_checked: Option<Vec<VersionsChecked<'a>>>,
     kept: Vec<Arc<GatewayTool>>,
     registry: &Registry,
-    p: &mut Problems<'a>,
+    p: &mut Problems<'_>,
 ) -> Config {
     let mut config = Config {
         internal_prefixes: raw
@@ -60,16 +55,15 @@ pub(super) fn check<'a>(
     let derived = derived_names(registry);
     config.downstreams = check_downstreams(&raw.downstreams, p);
     let is_derived = |name: &str| derived.binary_search(&name).is_ok();
-    let gateway_tools = match versions_checked {
-        Some(checked) => name_gateway_tools(checked, kept, &config.downstreams, &is_derived, p),
-        None => check_gateway_tools(
-            core::mem::take(&mut raw.gateway_tools),
-            kept,
-            &config.downstreams,
-            &is_derived,
-            p,
-        ),
-    };
+    // Each raw tool is dropped once checked: an imported catalog's raw
+    // and checked tools are not held whole together.
+    let gateway_tools = check_gateway_tools(
+        core::mem::take(&mut raw.gateway_tools),
+        kept,
+        &config.downstreams,
+        &is_derived,
+        p,
+    );
     config.gateway_tools = ConfiguredTools::new(gateway_tools.clone());
     let whole = Whole::of(&derived, &gateway_tools);
     let registered = Sorted(&whole.registered);

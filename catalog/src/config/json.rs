@@ -12,12 +12,8 @@ use serde::de::{DeserializeOwned, Deserializer, IntoDeserializer, Visitor};
 use serde_json::{Map, Value};
 use serde_spanned::de::SpannedDeserializer;
 
-use std::collections::BTreeMap;
-
 use super::errors::Problems;
-use super::gateway::{VersionsChecked, versions_checked};
-use super::raw::{RawConfig, RawGatewayTool};
-use crate::gateway::Downstream;
+use super::raw::RawConfig;
 
 /// The top-level keys a document may hold, as the file's tables.
 const SECTIONS: [&str; 9] = [
@@ -40,99 +36,30 @@ pub(super) fn read(document: Map<String, Value>, p: &mut Problems<'_>) -> Option
     let before = p.len();
     let mut raw = RawConfig::default();
     for (key, value) in document {
-        read_section(&mut raw, key, value, p);
-    }
-    (p.len() == before).then_some(raw)
-}
-
-/// What [`read_but_tools`] read.
-pub(super) struct ReadButTools<'a> {
-    /// The sections but the configured tools.
-    pub(super) raw: RawConfig,
-    /// The configured tools' tables, not read yet.
-    pub(super) tools: Vec<Value>,
-    /// The problems of the sections after the configured tools in the
-    /// document, to follow theirs.
-    pub(super) after_tools: Problems<'a>,
-}
-
-/// The document's sections read as [`read`] reads them, but the configured
-/// tools: those are left as tables, for [`read_tools`] to read each and
-/// check its versions before the next is read, so that 100,000 tools'
-/// typed models are never held at once.
-pub(super) fn read_but_tools<'a>(
-    document: Map<String, Value>,
-    p: &mut Problems<'a>,
-) -> ReadButTools<'a> {
-    let mut raw = RawConfig::default();
-    let mut tools = Vec::new();
-    let mut after_tools: Option<Problems<'a>> = None;
-    for (key, value) in document {
-        let p = match after_tools.as_mut() {
-            Some(after) => after,
-            None => &mut *p,
-        };
-        match (key.as_str(), value) {
-            ("gateway_tool", Value::Array(entries)) => tools = entries,
-            ("gateway_tool", _) => p.at(0..0, key.as_str(), "must be a list of tables"),
-            (_, value) => {
-                read_section(&mut raw, key, value, p);
-                continue;
+        match key.as_str() {
+            "catalog" => raw.catalog = one(value, || key.clone(), p).unwrap_or_default(),
+            "server" => raw.server = one(value, || key.clone(), p),
+            "authorization" => raw.authorization = one(value, || key.clone(), p),
+            "tenant" => raw.tenants = each(value, &key, p),
+            "client" => raw.clients = each(value, &key, p),
+            "toolset" => raw.toolsets = each(value, &key, p),
+            "mapping" => raw.mappings = each(value, &key, p),
+            "downstream" => raw.downstreams = each(value, &key, p),
+            "gateway_tool" => raw.gateway_tools = each(value, &key, p),
+            _ => {
+                let near = p.suggestion(&key, SECTIONS.into_iter());
+                p.at(
+                    0..0,
+                    key.as_str(),
+                    format!(
+                        "is not a section of the configuration{near}; the sections are {}",
+                        SECTIONS.join(", ")
+                    ),
+                );
             }
         }
-        after_tools = Some(p.part());
     }
-    let after_tools = after_tools.unwrap_or_else(|| p.part());
-    ReadButTools {
-        raw,
-        tools,
-        after_tools,
-    }
-}
-
-/// The configured tools' `tables`, each read and its versions checked
-/// ([`versions_checked`]; `downstreams` say their protocols) on its own,
-/// on every core when they are many: for each, its versions checked, or
-/// the problems that kept it from being read. Each table is dropped once
-/// read, and each tool's typed model once checked.
-pub(super) fn read_tools<'a>(
-    tables: Vec<Value>,
-    downstreams: &BTreeMap<String, Downstream>,
-    whole: &Problems<'a>,
-) -> Vec<Result<VersionsChecked<'a>, Problems<'a>>> {
-    crate::parallel::map(tables.into_iter().enumerate().collect(), |(i, table)| {
-        let mut unread = whole.part();
-        match one::<RawGatewayTool>(table, || format!("gateway_tool[{i}]"), &mut unread) {
-            Some(raw) => Ok(versions_checked(i, raw, downstreams, whole)),
-            None => Err(unread),
-        }
-    })
-}
-
-/// Reads the section `key` of a document into `raw`.
-fn read_section(raw: &mut RawConfig, key: String, value: Value, p: &mut Problems<'_>) {
-    match key.as_str() {
-        "catalog" => raw.catalog = one(value, || key.clone(), p).unwrap_or_default(),
-        "server" => raw.server = one(value, || key.clone(), p),
-        "authorization" => raw.authorization = one(value, || key.clone(), p),
-        "tenant" => raw.tenants = each(value, &key, p),
-        "client" => raw.clients = each(value, &key, p),
-        "toolset" => raw.toolsets = each(value, &key, p),
-        "mapping" => raw.mappings = each(value, &key, p),
-        "downstream" => raw.downstreams = each(value, &key, p),
-        "gateway_tool" => raw.gateway_tools = each(value, &key, p),
-        _ => {
-            let near = p.suggestion(&key, SECTIONS.into_iter());
-            p.at(
-                0..0,
-                key.as_str(),
-                format!(
-                    "is not a section of the configuration{near}; the sections are {}",
-                    SECTIONS.join(", ")
-                ),
-            );
-        }
-    }
+    (p.len() == before).then_some(raw)
 }
 
 /// Each entry of the list `value`, read on its own (on every core when

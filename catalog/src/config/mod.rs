@@ -424,7 +424,7 @@ impl Config {
             problems.into_errors()
         })?;
         let mut problems = Problems::new(file, text);
-        let config = check::check(raw, None, Vec::new(), registry, &mut problems);
+        let config = check::check(raw, Vec::new(), registry, &mut problems);
         match problems.is_empty() {
             true => Ok(config),
             false => Err(problems.into_errors()),
@@ -561,31 +561,10 @@ impl Config {
         kept: Vec<Arc<GatewayTool>>,
     ) -> Result<Config, ConfigErrors> {
         let mut problems = Problems::without_text(source);
-        let json::ReadButTools {
-            raw,
-            tools,
-            after_tools,
-        } = json::read_but_tools(document, &mut problems);
-        // The configured tools are read and checked one by one, so that
-        // their tables and typed models are never all held at once. The
-        // downstreams say each one's protocol (their own problems are
-        // reported by the whole check, below).
-        let downstreams = gateway::check_downstreams(&raw.downstreams, &mut problems.part());
-        let mut checked = Vec::with_capacity(tools.len());
-        for tool in json::read_tools(tools, &downstreams, &problems) {
-            match tool {
-                Ok(tool) => checked.push(tool),
-                Err(unread) => problems.absorb(unread),
-            }
-        }
-        problems.absorb(after_tools);
-        // Problems so far are the document's that cannot be read: the
-        // checks name entries by their place in the lists, so they wait.
-        if !problems.is_empty() {
+        let Some(raw) = json::read(document, &mut problems) else {
             return Err(problems.into_errors());
-        }
-        drop(downstreams);
-        let config = check::check(raw, Some(checked), kept, registry, &mut problems);
+        };
+        let config = check::check(raw, kept, registry, &mut problems);
         match problems.is_empty() {
             true => Ok(config),
             false => Err(problems.into_errors()),

@@ -285,7 +285,7 @@ required = true
             Err(error) => return format!("parse error at {:?}: {}", error.span(), error.message()),
         };
         let mut problems = Problems::new("catalog.toml", text);
-        let config = check(raw, None, Vec::new(), &Registry::new(), &mut problems);
+        let config = check(raw, Vec::new(), &Registry::new(), &mut problems);
         match problems.is_empty() {
             true => format!("{config:?}"),
             false => problems.into_errors().to_string(),

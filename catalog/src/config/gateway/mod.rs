@@ -20,7 +20,7 @@ mod field;
 mod placing;
 mod tool;
 
-pub(super) use tool::{VersionsChecked, check_gateway_tools, name_gateway_tools, versions_checked};
+pub(super) use tool::check_gateway_tools;
 
 const DEFAULT_TIMEOUT_MS: i64 = 10_000;
 const DEFAULT_CONNECT_TIMEOUT_MS: i64 = 2_000;

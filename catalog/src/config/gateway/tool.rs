@@ -28,82 +28,32 @@ use toolschema_runtime::project::{META_TOOL, SEARCH_TOOL};
 /// tool's. `kept` are tools checked before and kept as they are (a
 /// configuration checked again after a change): the result holds them and
 /// the checked ones, by name. Each tool's versions are checked on their
-/// own, on every core when the tools are many ([`versions_checked`]); the
-/// names, which depend on one another, then in order
-/// ([`name_gateway_tools`]).
-pub(in crate::config) fn check_gateway_tools<'a>(
+/// own, on every core when the tools are many; the names, which depend on
+/// one another, then in order.
+pub(in crate::config) fn check_gateway_tools(
     raw: Vec<RawGatewayTool>,
     kept: Vec<Arc<GatewayTool>>,
     downstreams: &BTreeMap<String, Downstream>,
     taken: &dyn Fn(&str) -> bool,
-    p: &mut Problems<'a>,
+    p: &mut Problems<'_>,
 ) -> Vec<Arc<GatewayTool>> {
-    let whole: &Problems<'a> = p;
+    let whole: &Problems<'_> = p;
+    // Each raw tool's versions are dropped once checked: an imported
+    // catalog's raw and checked tools are not held whole together.
     let checked = crate::parallel::map(raw.into_iter().enumerate().collect(), |(i, raw)| {
-        versions_checked(i, raw, downstreams, whole)
+        let mut found = whole.part();
+        let protocol = downstreams
+            .get(raw.downstream.get_ref())
+            .map(Downstream::protocol);
+        let versions = check_versions(i, &raw, protocol, &mut found);
+        let versionless = raw.versions.is_empty();
+        (raw.name, raw.downstream, versionless, versions, found)
     });
-    name_gateway_tools(checked, kept, downstreams, taken, p)
-}
-
-/// A gateway tool whose versions are checked, its name and downstream not
-/// yet.
-pub(in crate::config) struct VersionsChecked<'a> {
-    name: Spanned<String>,
-    downstream: Spanned<String>,
-    /// Whether it has no version at all (a problem of the tool's).
-    versionless: bool,
-    versions: Vec<GatewayVersion>,
-    /// The versions' problems, a part of the whole's.
-    found: Problems<'a>,
-}
-
-/// The `i`th gateway tool's versions checked, their problems a part of
-/// `whole` (`downstreams` say the tool's protocol). The raw versions are
-/// dropped once checked: an imported catalog's raw and checked tools are
-/// not held whole together.
-pub(in crate::config) fn versions_checked<'a>(
-    i: usize,
-    raw: RawGatewayTool,
-    downstreams: &BTreeMap<String, Downstream>,
-    whole: &Problems<'a>,
-) -> VersionsChecked<'a> {
-    let mut found = whole.part();
-    let protocol = downstreams
-        .get(raw.downstream.get_ref())
-        .map(Downstream::protocol);
-    let versions = check_versions(i, &raw, protocol, &mut found);
-    VersionsChecked {
-        versionless: raw.versions.is_empty(),
-        name: raw.name,
-        downstream: raw.downstream,
-        versions,
-        found,
-    }
-}
-
-/// The gateway tools whose versions are `checked`, their names and
-/// downstreams checked in order (`taken`, `kept`: as
-/// [`check_gateway_tools`] takes them), each tool's problems reported
-/// where one pass over the tools would.
-pub(in crate::config) fn name_gateway_tools<'a>(
-    checked: Vec<VersionsChecked<'a>>,
-    kept: Vec<Arc<GatewayTool>>,
-    downstreams: &BTreeMap<String, Downstream>,
-    taken: &dyn Fn(&str) -> bool,
-    p: &mut Problems<'a>,
-) -> Vec<Arc<GatewayTool>> {
     // Names of the tools kept so far: a catalog may hold thousands.
     let kept_names: HashSet<&str> = kept.iter().map(|tool| tool.name.as_str()).collect();
     let mut names: HashSet<String> = HashSet::new();
     let mut out = Vec::new();
-    for (i, tool) in checked.into_iter().enumerate() {
-        let VersionsChecked {
-            name,
-            downstream,
-            versionless,
-            versions,
-            found,
-        } = tool;
+    for (i, (name, downstream, versionless, versions, found)) in checked.into_iter().enumerate() {
         let at = format!("gateway_tool[{i}]");
         let usable = check_head(
             &at,
