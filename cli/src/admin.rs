@@ -305,17 +305,17 @@ fn read_definition(path: &Path) -> Result<Body, String> {
     }
 }
 
-/// Follows `store` for the server `http` serves (from the records it was
-/// built from, at their revision), reports it on `/health`, and serves the
-/// admin API on `admin_bind` if given. The returned follower stops
-/// following when dropped.
+/// Follows `store` for the server `http` serves (built from the store's
+/// `revision`), reports it on `/health`, and serves the admin API on
+/// `admin_bind` if given. The returned follower stops following when
+/// dropped.
 pub(crate) async fn follow(
     store: &Store,
     http: &toolschema::serve::HttpServer,
-    (revision, records): (i64, toolschema::store::Records),
+    revision: i64,
     admin_bind: Option<std::net::SocketAddr>,
 ) -> Result<toolschema::store::Follower, String> {
-    let follower = store.follow_from(http.service().catalog().clone(), revision, records);
+    let follower = store.follow(http.service().catalog().clone(), revision);
     let health = follower.health_handle();
     http.service().add_health_check("catalog_store", move || {
         let health = health();

@@ -340,20 +340,21 @@ fn serve_store(
         }
     }
     runtime()?.block_on(async move {
-        let loaded = store
-            .load(&toolschema_demo::registry())
+        // The records are not kept while the catalog is built: the
+        // follower reads them again once serving.
+        let (revision, config) = store
+            .load_config(&toolschema_demo::registry())
             .await
             .map_err(|e| e.to_string())?;
-        tracing::info!(database = %store.database(), revision = loaded.revision, "catalog store loaded");
-        let (revision, records) = (loaded.revision, loaded.records);
-        server = server.catalog_config(loaded.config);
+        tracing::info!(database = %store.database(), revision, "catalog store loaded");
+        server = server.catalog_config(config);
         if stdio {
             let service = std::sync::Arc::new(server.build().map_err(|e| e.to_string())?);
-            let _following = store.follow_from(service.catalog().clone(), revision, records);
+            let _following = store.follow(service.catalog().clone(), revision);
             return service.serve_stdio().await.map_err(|e| e.to_string());
         }
         let http = server.bind_http(bind).await.map_err(|e| e.to_string())?;
-        let _following = admin::follow(&store, &http, (revision, records), admin_bind).await?;
+        let _following = admin::follow(&store, &http, revision, admin_bind).await?;
         announce(&http, "toolschema");
         http.run().await.map_err(|e| e.to_string())
     })

@@ -1,11 +1,12 @@
 //! Reading and writing records in PostgreSQL.
 
 use serde_json::Value;
-use tokio_postgres::GenericClient;
+use tokio_postgres::{GenericClient, Row};
 use toolschema_catalog::{Status, parallel};
 
 use std::collections::BTreeMap;
 
+use crate::StoreError;
 use crate::changes::Changes;
 use crate::records::{Body, Kind, Records, Version};
 
@@ -13,23 +14,54 @@ use crate::records::{Body, Kind, Records, Version};
 pub const CHANNEL: &str = "toolschema_catalog";
 
 /// Every record, and the revision they make.
-pub(crate) async fn read(db: &impl GenericClient) -> Result<(i64, Records), tokio_postgres::Error> {
+pub(crate) async fn read(db: &impl GenericClient) -> Result<(i64, Records), StoreError> {
     let revision: i64 = db
         .query_one("SELECT revision FROM catalog_revision", &[])
         .await?
         .get(0);
-    let mut records = Records::default();
-    for row in db.query("SELECT name, body FROM setting", &[]).await? {
-        let name: String = row.get(0);
-        records.settings.insert(name, object(row.get(1)));
-    }
-    // The rows' JSON is read on every core: a catalog of 100,000 tools is
-    // 200,000 documents.
+    let settings = db.query("SELECT name, body FROM setting", &[]).await?;
+    let mut kinds = Vec::with_capacity(Kind::ALL.len());
     for kind in Kind::ALL {
         let table = kind.table();
         let rows = db
             .query(&format!("SELECT id, body FROM {table}"), &[])
             .await?;
+        kinds.push((kind, rows));
+    }
+    let versions = db
+        .query(
+            "SELECT tool, version, status, definition FROM tool_version",
+            &[],
+        )
+        .await?;
+    // The rows' JSON (200,000 documents at 100,000 tools) is read off the
+    // runtime's workers, so that a replica reading in full while it
+    // serves does not hold requests up, and on every core.
+    let parsed = tokio::task::spawn_blocking(move || parse(settings, kinds, versions)).await;
+    match parsed {
+        Ok(records) => Ok((revision, records?)),
+        Err(join) => match join.try_into_panic() {
+            Ok(panic) => std::panic::resume_unwind(panic),
+            // Cancelled: only as the runtime shuts down.
+            Err(_) => Err(StoreError::Refused(crate::Refused::Conflict(
+                "the records were not read: the server is shutting down".into(),
+            ))),
+        },
+    }
+}
+
+/// The records in the rows read.
+fn parse(
+    settings: Vec<Row>,
+    kinds: Vec<(Kind, Vec<Row>)>,
+    versions: Vec<Row>,
+) -> Result<Records, tokio_postgres::Error> {
+    let mut records = Records::default();
+    for row in settings {
+        let name: String = row.try_get(0)?;
+        records.settings.insert(name, object(row.try_get(1)?));
+    }
+    for (kind, rows) in kinds {
         let read = parallel::map(rows, |row| {
             Ok::<_, tokio_postgres::Error>((row.try_get(0)?, object(row.try_get(1)?)))
         });
@@ -39,13 +71,7 @@ pub(crate) async fn read(db: &impl GenericClient) -> Result<(i64, Records), toki
             of_kind.insert(id, body);
         }
     }
-    let rows = db
-        .query(
-            "SELECT tool, version, status, definition FROM tool_version",
-            &[],
-        )
-        .await?;
-    let read = parallel::map(rows, |row| {
+    let read = parallel::map(versions, |row| {
         let tool: String = row.try_get(0)?;
         let number: i32 = row.try_get(1)?;
         let status: String = row.try_get(2)?;
@@ -61,7 +87,7 @@ pub(crate) async fn read(db: &impl GenericClient) -> Result<(i64, Records), toki
         let (key, version) = version?;
         records.versions.insert(key, version);
     }
-    Ok((revision, records))
+    Ok(records)
 }
 
 /// Writes `changes`: one statement per table for what is upserted and one

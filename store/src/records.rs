@@ -301,6 +301,87 @@ impl Records {
     /// cannot hold (a `null`, a version without its definition) is a
     /// problem here.
     fn document(&self, only_tools: Option<&BTreeSet<String>>) -> Result<Document, Problems> {
+        self.refuse_empty()?;
+        let settings = SETTINGS.map(|name| self.settings.get(name).cloned());
+        let kinds = Kind::ALL.map(|kind| {
+            let records: Vec<(&str, &Body)> = self
+                .of(kind)
+                .filter(|(id, _)| {
+                    kind != Kind::GatewayTool || only_tools.is_none_or(|only| only.contains(*id))
+                })
+                .collect();
+            (kind, records)
+        });
+        // The other tools' versions are mappings, by tool.
+        let mut mapped: BTreeMap<&str, Vec<(u32, &Version)>> = BTreeMap::new();
+        for ((tool, number), version) in &self.versions {
+            if self.get(Kind::GatewayTool, tool).is_none() {
+                mapped.entry(tool).or_default().push((*number, version));
+            }
+        }
+        assemble(settings, kinds, mapped, |kind, (id, body), problems| {
+            let versions = self
+                .versions_of(id)
+                .map(|(number, version)| (number, version.clone()))
+                .collect();
+            record_table(kind, id, body.clone(), versions, problems)
+        })
+    }
+
+    /// The records as [`document`](Self::document) makes them the
+    /// configuration's document (all of them), moved into it rather than
+    /// copied.
+    fn into_document(self) -> Result<Document, Problems> {
+        self.refuse_empty()?;
+        let Records {
+            mut settings,
+            mut records,
+            versions,
+        } = self;
+        let settings = SETTINGS.map(|name| settings.remove(name));
+        let configured = records.get(&Kind::GatewayTool);
+        let mut own: BTreeMap<String, Vec<(u32, Version)>> = BTreeMap::new();
+        let mut mapped: BTreeMap<String, Vec<(u32, Version)>> = BTreeMap::new();
+        for ((tool, number), version) in versions {
+            let of = match configured.is_some_and(|tools| tools.contains_key(&tool)) {
+                true => &mut own,
+                false => &mut mapped,
+            };
+            of.entry(tool).or_default().push((number, version));
+        }
+        let kinds = Kind::ALL.map(|kind| {
+            let of_kind = records.remove(&kind).unwrap_or_default();
+            let records: Vec<OwnedRecord> = of_kind
+                .into_iter()
+                .map(|(id, body)| {
+                    let versions = match kind {
+                        Kind::GatewayTool => own.remove(&id).unwrap_or_default(),
+                        _ => Vec::new(),
+                    };
+                    (id, body, versions)
+                })
+                .collect();
+            (kind, records)
+        });
+        let mapped = mapped
+            .iter()
+            .map(|(tool, versions)| {
+                let versions = versions.iter().map(|(n, v)| (*n, v)).collect();
+                (tool.as_str(), versions)
+            })
+            .collect();
+        assemble(
+            settings,
+            kinds,
+            mapped,
+            |kind, (id, body, versions), problems| {
+                record_table(kind, &id, body, versions, problems)
+            },
+        )
+    }
+
+    /// Refuses records that hold nothing at all: the store is new.
+    fn refuse_empty(&self) -> Result<(), Problems> {
         if *self == Records::default() {
             return Err(Problems(vec![Problem {
                 record: "catalog".into(),
@@ -308,52 +389,7 @@ impl Records {
                 message: "the catalog store holds no configuration yet: load one with `toolschema admin load <file>` (or the admin API's PUT /v1/catalog)".into(),
             }]));
         }
-        let mut out = Document {
-            json: Map::new(),
-            entries: BTreeMap::new(),
-        };
-        let mut problems = Vec::new();
-        for name in SETTINGS {
-            if let Some(body) = self.settings.get(name) {
-                let record = format!("setting \"{name}\"");
-                if let Some(table) = table_of(body.clone(), &record, &mut problems) {
-                    out.json.insert(name.to_owned(), Value::Object(table));
-                }
-            }
-        }
-        for kind in Kind::ALL {
-            let records: Vec<(&str, &Body)> = self
-                .of(kind)
-                .filter(|(id, _)| {
-                    kind != Kind::GatewayTool || only_tools.is_none_or(|only| only.contains(*id))
-                })
-                .collect();
-            // Copying 100,000 tables is most of a cold load's building of
-            // the document: on every core.
-            let tables = parallel::map(records, |(id, body)| {
-                let mut found = Vec::new();
-                let table = self.record_table(kind, id, body, &mut found);
-                (table, found)
-            });
-            for (table, found) in tables {
-                problems.extend(found);
-                if let Some((table, record, tool, numbers)) = table {
-                    out.push(kind.table(), table, record, tool, numbers);
-                }
-            }
-        }
-        // The other tools' versions are mappings, by tool.
-        let mut versions: BTreeMap<&str, Vec<(u32, &Version)>> = BTreeMap::new();
-        for ((tool, number), version) in &self.versions {
-            if self.get(Kind::GatewayTool, tool).is_none() {
-                versions.entry(tool).or_default().push((*number, version));
-            }
-        }
-        mappings(versions, &mut out, &mut problems);
-        match problems.is_empty() {
-            true => Ok(out),
-            false => Err(Problems(problems)),
-        }
+        Ok(())
     }
 
     /// Adds the record `id` of `kind` to `out` as the configuration's
@@ -366,33 +402,15 @@ impl Records {
         out: &mut Document,
         problems: &mut Vec<Problem>,
     ) {
-        if let Some((table, record, tool, numbers)) = self.record_table(kind, id, body, problems) {
+        let versions = self
+            .versions_of(id)
+            .map(|(number, version)| (number, version.clone()))
+            .collect();
+        if let Some((table, record, tool, numbers)) =
+            record_table(kind, id, body.clone(), versions, problems)
+        {
             out.push(kind.table(), table, record, tool, numbers);
         }
-    }
-
-    /// The record `id` of `kind` as the configuration's table (a
-    /// configured tool with its own versions), with how problems name it,
-    /// its tool's name and its version numbers for [`Document::push`];
-    /// `None` when it is not a table (a problem).
-    fn record_table(
-        &self,
-        kind: Kind,
-        id: &str,
-        body: &Body,
-        problems: &mut Vec<Problem>,
-    ) -> Option<(Value, String, Option<String>, Vec<u32>)> {
-        let record = format!("{kind} \"{id}\"");
-        let mut table = table_of(body.clone(), &record, problems)?;
-        let mut numbers = Vec::new();
-        if kind == Kind::GatewayTool {
-            let own: Vec<(u32, &Version)> = self.versions_of(id).collect();
-            let versions = definitions(id, own, &mut numbers, problems);
-            table.insert("version".into(), Value::Array(versions));
-        }
-        let tool = (kind == Kind::GatewayTool).then(|| id.to_owned());
-        table.insert(kind.id_field().to_owned(), Value::String(id.to_owned()));
-        Some((Value::Object(table), record, tool, numbers))
     }
 
     /// What the records in `changed` (written or removed by a change
@@ -507,6 +525,27 @@ impl Records {
     /// tools of `registry`; problems are located at record and field.
     pub fn check(&self, registry: &Registry) -> Result<Config, Problems> {
         let Document { json, entries } = self.document(None)?;
+        Config::from_json(json, SOURCE, registry).map_err(|errors| locate(&entries, &errors))
+    }
+
+    /// Checks the records as [`check`](Self::check) does, consuming them:
+    /// they are moved into the check's document rather than copied, so
+    /// they and their checked configuration are never held together (at
+    /// 100,000 configured tools, the records are 350 MiB). For a replica
+    /// that then reads them again, or does not need them.
+    ///
+    /// ```
+    /// use toolschema_runtime::call::Registry;
+    /// use toolschema_store::Records;
+    ///
+    /// let text = "[[tenant]]\nid = \"acme\"\n\n[[client]]\nid = \"acme-app\"\ntenant = \"acme\"\n";
+    /// let records = Records::from_toml(text, "catalog.toml", &Registry::new()).unwrap();
+    /// let checked = records.check(&Registry::new()).unwrap();
+    /// let consumed = records.into_config(&Registry::new()).unwrap();
+    /// assert_eq!(format!("{consumed:?}"), format!("{checked:?}"));
+    /// ```
+    pub fn into_config(self, registry: &Registry) -> Result<Config, Problems> {
+        let Document { json, entries } = self.into_document()?;
         Config::from_json(json, SOURCE, registry).map_err(|errors| locate(&entries, &errors))
     }
 
@@ -677,16 +716,89 @@ fn holds(body: &Body, test: &impl Fn(&str) -> bool) -> bool {
 
 /// The versions of the configured tool `id`, each its definition with
 /// its number and status; their numbers pushed on `numbers`.
+/// The configuration's document of records: the `settings` (by
+/// [`SETTINGS`]' order), each kind's records in order, made tables by
+/// `table` (on every core: at 100,000 tools this is most of the
+/// document's making), then the `mapped` tools' versions as mappings.
+fn assemble<T: Send>(
+    settings: [Option<Body>; SETTINGS.len()],
+    kinds: [(Kind, Vec<T>); Kind::ALL.len()],
+    mapped: BTreeMap<&str, Vec<(u32, &Version)>>,
+    table: impl Fn(Kind, T, &mut Vec<Problem>) -> Option<RecordTable> + Sync,
+) -> Result<Document, Problems> {
+    let mut out = Document {
+        json: Map::new(),
+        entries: BTreeMap::new(),
+    };
+    let mut problems = Vec::new();
+    for (name, body) in SETTINGS.into_iter().zip(settings) {
+        if let Some(body) = body {
+            let record = format!("setting \"{name}\"");
+            if let Some(table) = table_of(body, &record, &mut problems) {
+                out.json.insert(name.to_owned(), Value::Object(table));
+            }
+        }
+    }
+    for (kind, records) in kinds {
+        let tables = parallel::map(records, |record| {
+            let mut found = Vec::new();
+            let table = table(kind, record, &mut found);
+            (table, found)
+        });
+        for (table, found) in tables {
+            problems.extend(found);
+            if let Some((table, record, tool, numbers)) = table {
+                out.push(kind.table(), table, record, tool, numbers);
+            }
+        }
+    }
+    mappings(mapped, &mut out, &mut problems);
+    match problems.is_empty() {
+        true => Ok(out),
+        false => Err(Problems(problems)),
+    }
+}
+
+/// A record taken out of its records: its id, its body, and a configured
+/// tool's versions.
+type OwnedRecord = (String, Body, Vec<(u32, Version)>);
+
+/// A record as the configuration's table, with how problems name it, its
+/// tool's name and its version numbers, for [`Document::push`].
+type RecordTable = (Value, String, Option<String>, Vec<u32>);
+
+/// The record `id` of `kind` (`body`, and a configured tool's `versions`)
+/// as the configuration's table; `None` when it is not a table (a
+/// problem).
+fn record_table(
+    kind: Kind,
+    id: &str,
+    body: Body,
+    versions: Vec<(u32, Version)>,
+    problems: &mut Vec<Problem>,
+) -> Option<RecordTable> {
+    let record = format!("{kind} \"{id}\"");
+    let mut table = table_of(body, &record, problems)?;
+    let mut numbers = Vec::new();
+    if kind == Kind::GatewayTool {
+        let versions = definitions(id, versions, &mut numbers, problems);
+        table.insert("version".into(), Value::Array(versions));
+    }
+    let tool = (kind == Kind::GatewayTool).then(|| id.to_owned());
+    table.insert(kind.id_field().to_owned(), Value::String(id.to_owned()));
+    Some((Value::Object(table), record, tool, numbers))
+}
+
 fn definitions(
     id: &str,
-    versions: Vec<(u32, &Version)>,
+    versions: Vec<(u32, Version)>,
     numbers: &mut Vec<u32>,
     problems: &mut Vec<Problem>,
 ) -> Vec<Value> {
     let mut out = Vec::new();
     for (number, version) in versions {
         let record = format!("tool_version \"{id}\" {number}");
-        let Some(definition) = version.definition.clone() else {
+        let Some(definition) = version.definition else {
             problems.push(Problem {
                 record,
                 field: String::new(),
@@ -978,6 +1090,84 @@ mod tests {
             problems.0[0].message.contains("unknown mode `ful`"),
             "{problems}"
         );
+    }
+
+    #[test]
+    fn records_moved_into_the_check_check_as_records_copied() {
+        let registry = Registry::new();
+        // Two configured tools, and a client named as one of them.
+        let text = r#"
+[[tenant]]
+id = "acme"
+
+[[client]]
+id = "items.get"
+tenant = "acme"
+
+[[downstream]]
+id = "api"
+base_url = "https://api.example.com"
+
+[[gateway_tool]]
+name = "items.get"
+downstream = "api"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Reads an item."
+method = "GET"
+path = "/items"
+
+[[gateway_tool.version]]
+version = 2
+status = "draft"
+description = "Reads an item, and its owner."
+method = "GET"
+path = "/v2/items"
+
+[[gateway_tool]]
+name = "items.list"
+downstream = "api"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Lists the items."
+method = "GET"
+path = "/items/all"
+"#;
+        let valid = Records::from_toml(text, "catalog.toml", &registry).expect("checks");
+        let mut no_definition = valid.clone();
+        no_definition
+            .versions
+            .get_mut(&("items.get".to_owned(), 2))
+            .expect("a version")
+            .definition = None;
+        let mut mapped_with_definition = valid.clone();
+        let definition = valid.versions[&("items.list".to_owned(), 1)].clone();
+        mapped_with_definition
+            .versions
+            .insert(("orphan".to_owned(), 1), definition);
+        let mut with_null = valid.clone();
+        with_null
+            .get_mut(Kind::GatewayTool, "items.list")
+            .expect("a tool")
+            .insert("downstream".into(), Value::Null);
+        for (name, records) in [
+            ("valid", valid),
+            ("a version without its definition", no_definition),
+            (
+                "a mapping's version with a definition",
+                mapped_with_definition,
+            ),
+            ("a null", with_null),
+            ("nothing", Records::default()),
+        ] {
+            let copied = format!("{:?}", records.check(&registry));
+            let moved = format!("{:?}", records.into_config(&registry));
+            assert_eq!(moved, copied, "{name}");
+        }
     }
 
     #[test]

@@ -35,9 +35,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use toolschema::call::Registry;
-use toolschema::catalog::{Catalog, hash_api_key};
+use toolschema::catalog::{Catalog, Config, hash_api_key};
 use toolschema::serve::Server;
-use toolschema::store::{Action, Loaded, Records, Store};
+use toolschema::store::{Action, Records, Store};
 use toolschema_bench_http::loopback::{list_request, round_trip};
 use toolschema_bench_http::replicas::{
     Commits, Replica, all_serving, ms, peak_resident_mib, percentile, process_resident_mib,
@@ -57,9 +57,10 @@ fn env(name: &str, default: usize) -> usize {
 }
 
 /// A replica served over HTTP as `toolschema serve` serves one (a worker
-/// thread a core), following `store` from `loaded` unless `follow` is
-/// false, on a runtime of its own thread: its address.
-fn served(store: Store, loaded: Loaded, follow: bool) -> SocketAddr {
+/// thread a core), the configuration `config` of the store's `revision`,
+/// following `store` unless `follow` is false, on a runtime of its own
+/// thread: its address.
+fn served(store: Store, (revision, config): (i64, Config), follow: bool) -> SocketAddr {
     let (send, receive) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let cores = std::thread::available_parallelism().map_or(2, usize::from);
@@ -67,15 +68,10 @@ fn served(store: Store, loaded: Loaded, follow: bool) -> SocketAddr {
         runtime.block_on(async move {
             let server = Server::new("scale", "1")
                 .registry(Registry::new())
-                .catalog_config(loaded.config);
+                .catalog_config(config);
             let http = server.bind_http("127.0.0.1:0").await.expect("binds");
-            let _follower = follow.then(|| {
-                store.follow_from(
-                    http.service().catalog().clone(),
-                    loaded.revision,
-                    loaded.records,
-                )
-            });
+            let _follower =
+                follow.then(|| store.follow(http.service().catalog().clone(), revision));
             send.send(http.local_addr()).expect("send");
             http.run_until(std::future::pending())
                 .await
@@ -495,7 +491,7 @@ fn serve_replica(url: &str) {
         .enable_all()
         .build()
         .expect("runtime")
-        .block_on(store.load(&Registry::new()))
+        .block_on(store.load_config(&Registry::new()))
         .expect("loads");
     let follow = std::env::var(FOLLOWS).map_or(true, |follows| follows != "0");
     let address = served(store, loaded, follow);
@@ -503,9 +499,11 @@ fn serve_replica(url: &str) {
     let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut Vec::new());
 }
 
-/// A replica's cold load in this (fresh) process: reads every record of
-/// the store at `url`, checks them and builds the catalog, and prints
-/// each step's time and the resident memory.
+/// A replica's cold load in this (fresh) process, as `toolschema serve`
+/// starts: reads every record of the store at `url`, checks them (moved
+/// into the check, not kept: the follower reads them again once serving)
+/// and builds the catalog, and prints each step's time and the resident
+/// memory.
 fn cold_load(url: &str) {
     let runtime = toolschema_bench_http::runtime(2);
     runtime.block_on(async {
@@ -515,14 +513,14 @@ fn cold_load(url: &str) {
         let (revision, records) = store.read().await.expect("reads");
         let (read, with_records) = (start.elapsed(), resident_mib());
         let before = process_usage();
-        let config = records.check(&Registry::new()).expect("checks");
+        let config = records.into_config(&Registry::new()).expect("checks");
         let (check, with_config) = (start.elapsed() - read, resident_mib());
         let after = process_usage();
         let [user, system, faults] = [0, 1, 2].map(|i| after[i] - before[i]);
         let catalog = Arc::new(Catalog::from_config(Registry::new(), &config));
         drop(config);
         let build = start.elapsed() - read - check;
-        let _follower = store.follow_from(catalog.clone(), revision, records);
+        let _follower = store.follow(catalog.clone(), revision);
         println!(
             "  a replica process: cold load, check and build {} (read {}, check {}: {:.0} ms user and {:.0} ms system CPU on all threads, {:.0} page faults, build {}); resident {:.0} MiB (at most {:.0}): {:.0} at start, {:.0} the records read, {:.0} their checked configuration, {:.0} the catalog built",
             ms(start.elapsed()),
