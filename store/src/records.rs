@@ -320,11 +320,13 @@ impl Records {
             }
         }
         assemble(settings, kinds, mapped, |kind, (id, body), problems| {
-            let versions = self
-                .versions_of(id)
-                .map(|(number, version)| (number, version.clone()))
-                .collect();
-            record_table(kind, id, body.clone(), versions, problems)
+            record_table(
+                kind,
+                id,
+                body.clone(),
+                self.own_versions(kind, id),
+                problems,
+            )
         })
     }
 
@@ -380,6 +382,18 @@ impl Records {
         )
     }
 
+    /// The versions of the record `id` of `kind`, copied: a configured
+    /// tool's own, none for any other record.
+    fn own_versions(&self, kind: Kind, id: &str) -> Vec<(u32, Version)> {
+        match kind {
+            Kind::GatewayTool => self
+                .versions_of(id)
+                .map(|(number, version)| (number, version.clone()))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Refuses records that hold nothing at all: the store is new.
     fn refuse_empty(&self) -> Result<(), Problems> {
         if *self == Records::default() {
@@ -402,10 +416,7 @@ impl Records {
         out: &mut Document,
         problems: &mut Vec<Problem>,
     ) {
-        let versions = self
-            .versions_of(id)
-            .map(|(number, version)| (number, version.clone()))
-            .collect();
+        let versions = self.own_versions(kind, id);
         if let Some((table, record, tool, numbers)) =
             record_table(kind, id, body.clone(), versions, problems)
         {
