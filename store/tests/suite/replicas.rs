@@ -231,6 +231,7 @@ proptest! {
                 replicas.push(replica(&store, n).await);
             }
             let mut keys = vec!["demo-acme-finance-key".to_owned()];
+            let mut cut_last: Vec<i32> = Vec::new();
             for step in steps {
                 match step {
                     Step::Act(action) => {
@@ -247,21 +248,38 @@ proptest! {
                     }
                     Step::Disconnect => {
                         // Each replica connected again first (after a
-                        // restart or the last cut), then all three cut.
+                        // restart or the last cut): three connections,
+                        // none of them one the last cut is still ending
+                        // (a follower's health may not have heard of
+                        // that cut yet). Then all three cut.
                         let start = Instant::now();
-                        while !replicas.iter().all(|r| r.follower.health().connected) {
+                        let pids = loop {
+                            let listed: Vec<i32> = db
+                                .query(
+                                    "SELECT pid FROM pg_stat_activity \
+                                     WHERE datname = current_database() AND application_name LIKE $1 || '%'",
+                                    &[&toolschema_store::REPLICA_NAME],
+                                )
+                                .await
+                                .expect("lists")
+                                .iter()
+                                .map(|row| row.get(0))
+                                .collect();
+                            if listed.len() == 3
+                                && listed.iter().all(|pid| !cut_last.contains(pid))
+                                && replicas.iter().all(|r| r.follower.health().connected)
+                            {
+                                break listed;
+                            }
                             assert!(start.elapsed() < Duration::from_secs(20), "a replica never connected");
                             tokio::time::sleep(Duration::from_millis(10)).await;
-                        }
+                        };
                         let cut = db
-                            .query(
-                                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-                                 WHERE datname = current_database() AND application_name LIKE $1 || '%'",
-                                &[&toolschema_store::REPLICA_NAME],
-                            )
+                            .query("SELECT pg_terminate_backend(pid) FROM unnest($1::int4[]) AS pid", &[&pids])
                             .await
                             .expect("cuts");
                         assert_eq!(cut.len(), 3, "one connection a replica");
+                        cut_last = pids;
                     }
                 }
             }
