@@ -133,10 +133,10 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, String> {
 
 /// The store's configuration of the demo tools, checked as it loads.
 pub(crate) fn config(store: &Store) -> Result<Config, String> {
-    let loaded = runtime()?
-        .block_on(store.load(&toolschema_demo::registry()))
+    let (_, config) = runtime()?
+        .block_on(store.load_config(&toolschema_demo::registry()))
         .map_err(|e| e.to_string())?;
-    Ok(loaded.config)
+    Ok(config)
 }
 
 /// Who the CLI acts as: `--actor`, else `cli:` and the user's name.
