@@ -52,6 +52,7 @@ mod db;
 mod follow;
 mod gate;
 mod link;
+mod operators;
 mod records;
 
 use core::fmt;
