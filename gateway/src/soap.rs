@@ -650,4 +650,57 @@ type = "integer"
             Err("a SOAP fault blaming the request: Unknown SKU".to_owned())
         );
     }
+    #[test]
+    fn an_answers_attributes_read_the_predefined_entities() {
+        let config = toolschema_catalog::Config::from_toml(
+            r#"
+[[tenant]]
+id = "t"
+
+[[client]]
+id = "c"
+tenant = "t"
+
+[[downstream]]
+id = "svc"
+base_url = "https://svc.example/ws"
+protocol = "soap"
+soap_version = "1.2"
+
+[[gateway_tool]]
+name = "svc.price"
+downstream = "svc"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Prices an item."
+operation = "Price"
+
+[[gateway_tool.version.argument]]
+name = "sku"
+source = "sku"
+type = "string"
+
+[[gateway_tool.version.result]]
+name = "note"
+source = "price.@note"
+type = "string"
+"#,
+            "svc.toml",
+            &toolschema_runtime::call::Registry::new(),
+        )
+        .unwrap_or_else(|errors| panic!("{errors}"));
+        let operation = config.gateway_tools()[0].versions()[0].operation();
+        let answer = br#"<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><r><price note="a&quot;b&apos;c&lt;d&gt;e&amp;f&#34;&#x22;">1</price></r></e:Body></e:Envelope>"#;
+        assert_eq!(
+            super::result_from_envelope(operation, answer),
+            Ok(json!({"note": "a\"b'c<d>e&f\"\""}))
+        );
+        let unknown = br#"<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><r><price note="a&nbsp;b">1</price></r></e:Body></e:Envelope>"#;
+        assert!(
+            super::result_from_envelope(operation, unknown)
+                .is_err_and(|error| error.to_string().contains("`&nbsp;`")),
+        );
+    }
 }

@@ -98,16 +98,10 @@ impl fmt::Display for XmlError {
     }
 }
 
-/// The character of a predefined entity.
-fn predefined(name: &str) -> Option<char> {
-    Some(match name {
-        "lt" => '<',
-        "gt" => '>',
-        "amp" => '&',
-        "apos" => '\'',
-        "quot" => '"',
-        _ => return None,
-    })
+/// The text of an entity XML predefines (`lt`, `gt`, `amp`, `apos`,
+/// `quot`), in text and in attribute values alike.
+fn predefined(name: &str) -> Option<&'static str> {
+    quick_xml::escape::resolve_xml_entity(name)
 }
 
 fn malformed(error: impl fmt::Display) -> XmlError {
@@ -134,10 +128,16 @@ fn open<'i>(resolved: ResolveResult<'_>, start: &BytesStart<'_>) -> Result<Eleme
         }
         let key = attribute.key.local_name().as_ref().to_owned();
         let mut unknown = None;
+        // quick-xml expands character references and `&amp;` itself, and
+        // asks for every other entity: the predefined ones are answered,
+        // any other is refused.
         let value = attribute
             .normalized_value_with(XmlVersion::Implicit1_0, 1, |entity| {
-                unknown = Some(entity.to_owned());
-                None
+                let text = predefined(entity);
+                if text.is_none() {
+                    unknown = Some(entity.to_owned());
+                }
+                text
             })
             .map_err(|error| match unknown.take() {
                 Some(entity) => XmlError::Entity(entity),
@@ -215,17 +215,21 @@ pub fn parse(bytes: &[u8]) -> Result<Element<'_>, XmlError> {
                 }
             }
             Event::GeneralRef(reference) => {
-                let character = if reference.is_char_ref() {
-                    reference.resolve_char_ref().map_err(malformed)?
+                let mut character = [0; 4];
+                let text = if reference.is_char_ref() {
+                    reference
+                        .resolve_char_ref()
+                        .map_err(malformed)?
+                        .map(|c| &*c.encode_utf8(&mut character))
                 } else {
                     let name = reference.xml10_content();
                     match predefined(&name) {
-                        Some(c) => Some(c),
+                        Some(text) => Some(text),
                         None => return Err(XmlError::Entity(name.into_owned())),
                     }
                 };
-                if let (Some(element), Some(c)) = (open_elements.last_mut(), character) {
-                    element.text.to_mut().push(c);
+                if let (Some(element), Some(text)) = (open_elements.last_mut(), text) {
+                    element.text.to_mut().push_str(text);
                 }
             }
             Event::Eof => {
@@ -273,12 +277,29 @@ mod tests {
     }
 
     #[test]
+    fn attribute_values_read_the_predefined_entities_and_character_references() {
+        let root = parse(
+            br#"<r a="&quot;x&quot;" b="&apos;&lt;&gt;&amp;" c="&#34;&#x22;&#39;" d="a&amp;lt;b"/>"#,
+        )
+        .expect("XML predefines these");
+        assert_eq!(root.attribute("a"), Some("\"x\""));
+        assert_eq!(root.attribute("b"), Some("'<>&"));
+        assert_eq!(root.attribute("c"), Some("\"\"'"));
+        // Expanded once: `&amp;lt;` is the text `&lt;`.
+        assert_eq!(root.attribute("d"), Some("a&lt;b"));
+    }
+
+    #[test]
     fn entities_document_types_and_deep_nesting_are_refused() {
         let xxe = br#"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>"#;
         assert_eq!(parse(xxe), Err(XmlError::DocumentType));
         assert_eq!(parse(b"<r>&x;</r>"), Err(XmlError::Entity("x".to_owned())));
         assert_eq!(
             parse(br#"<r a="&x;"/>"#),
+            Err(XmlError::Entity("x".to_owned()))
+        );
+        assert_eq!(
+            parse(br#"<r a="&quot;&x;"/>"#),
             Err(XmlError::Entity("x".to_owned()))
         );
         let deep = "<a>".repeat(65) + &"</a>".repeat(65);

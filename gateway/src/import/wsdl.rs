@@ -276,6 +276,25 @@ mod tests {
     }
 
     #[test]
+    fn an_address_with_predefined_entities_and_character_references_is_read() {
+        let wsdl = service(
+            r#"<xs:element name="Order"><xs:complexType><xs:sequence><xs:element name="id" type="xs:string"/></xs:sequence></xs:complexType></xs:element>"#,
+            &[("Order", "document")],
+        )
+        .replace(
+            "https://svc.example/ws",
+            "https://svc.example/ws?a=&quot;x&quot;&amp;b=&apos;&lt;&gt;&#39;&#x22;",
+        );
+        let imported = import_wsdl(wsdl.as_bytes(), &ImportOptions::default())
+            .unwrap_or_else(|error| panic!("{error}"));
+        let written: toml::Table = imported.toml.parse().expect("TOML");
+        assert_eq!(
+            written["downstream"][0]["base_url"].as_str(),
+            Some(r#"https://svc.example/ws?a="x"&b='<>'""#)
+        );
+    }
+
+    #[test]
     fn restrictions_extensions_and_references_become_fields() {
         let schema = r#"
           <xs:complexType name="Base"><xs:sequence><xs:element name="id" type="xs:long"/></xs:sequence></xs:complexType>
