@@ -15,27 +15,30 @@ use super::refusal;
 use crate::service::Service;
 
 /// The host of an authority (`host[:port]`, `[v6]:port`), if it is one: no
-/// user information, a port of digits only from 1 to 65535, a host of the
-/// characters a host may have.
+/// user information, a port (when there is a colon) of one to five digits
+/// from 1 to 65535, a host of the characters a host may have.
 fn host_of(authority: &str) -> Option<&str> {
     let (host, port, v6) = match authority.strip_prefix('[') {
         Some(rest) => {
             let (v6, after) = rest.split_once(']')?;
             let port = match after {
-                "" => "",
-                _ => after.strip_prefix(':')?,
+                "" => None,
+                _ => Some(after.strip_prefix(':')?),
             };
             (v6, port, true)
         }
         None => match authority.rsplit_once(':') {
-            Some((host, port)) => (host, port, false),
-            None => (authority, "", false),
+            Some((host, port)) => (host, Some(port), false),
+            None => (authority, None, false),
         },
     };
-    let port_ok = port.is_empty()
-        || (port.len() <= 5
+    // A colon with no port after it (`127.0.0.1:`) is no authority a
+    // client sends: refused like any other malformed one.
+    let port_ok = port.is_none_or(|port| {
+        (1..=5).contains(&port.len())
             && port.bytes().all(|b| b.is_ascii_digit())
-            && port.parse::<u16>().is_ok_and(|port| port > 0));
+            && port.parse::<u16>().is_ok_and(|port| port > 0)
+    });
     let host_ok = !host.is_empty()
         && host
             .bytes()

@@ -335,6 +335,31 @@ fn a_host_with_a_port_out_of_range_is_refused() {
 }
 
 #[test]
+fn a_host_with_a_colon_and_no_port_is_refused() {
+    let address = start();
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let status = |headers: &[(&str, &str)]| {
+        let mut stream = connect(address);
+        let mut all = vec![("Content-Type", "application/json")];
+        all.extend_from_slice(headers);
+        exchange(&mut stream, "POST", "/mcp", &all, ping.as_bytes()).0
+    };
+    assert_eq!(status(&[("Host", "[::1]")]), 200);
+    for host in ["127.0.0.1:", "localhost:", "[::1]:"] {
+        assert_eq!(status(&[("Host", host)]), 403, "{host}");
+    }
+    let host = format!("127.0.0.1:{}", address.port());
+    assert_eq!(
+        status(&[("Host", &host), ("Origin", "http://localhost")]),
+        200
+    );
+    assert_eq!(
+        status(&[("Host", &host), ("Origin", "http://localhost:")]),
+        403
+    );
+}
+
+#[test]
 fn a_large_request_is_read_off_the_async_workers_and_a_small_one_in_place() {
     let address = start();
     let call = |marker: &str, lines: usize| {
