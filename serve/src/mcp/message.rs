@@ -178,14 +178,26 @@ impl Incoming {
     /// assert!(matches!(Incoming::parse(b"{oops"), Incoming::Malformed(_)));
     /// ```
     pub fn parse(message: &[u8]) -> Incoming {
+        // JSON text is UTF-8 (RFC 8259 §8.1): bytes that are not are no
+        // JSON to read, a parse error wherever they stand (serde skips
+        // what it does not read, unknown members, without checking them).
+        // Checked once here, the text is then read as `str`, unchecked.
+        let Ok(message) = core::str::from_utf8(message) else {
+            return Incoming::Malformed(Reply::from(error(
+                None,
+                code::PARSE_ERROR,
+                "Parse error: the message is not UTF-8 text",
+                None,
+            )));
+        };
         // Only an object is a message: serde would read the envelope from
         // an array too, member by member (`["2.0", 3, "tools/call", {…}]`).
         let object = message
-            .iter()
+            .bytes()
             .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-            == Some(&b'{');
+            == Some(b'{');
         let parsed = match object {
-            true => serde_json::from_slice::<Envelope>(message).map_err(Some),
+            true => serde_json::from_str::<Envelope>(message).map_err(Some),
             false => Err(None),
         };
         let envelope = match parsed {
@@ -193,12 +205,12 @@ impl Incoming {
             Err(first) => {
                 // Only on this path is the text parsed again, to tell JSON
                 // that is not a request from text that is not JSON.
-                return match serde_json::from_slice::<serde::de::IgnoredAny>(message) {
+                return match serde_json::from_str::<serde::de::IgnoredAny>(message) {
                     // JSON, and an object, that the envelope cannot hold: a
                     // number out of range, nesting past the limit, a member
                     // twice. Said so, with the id if it can be read.
                     Ok(_) if object => {
-                        let id = serde_json::from_slice::<IdOnly>(message)
+                        let id = serde_json::from_str::<IdOnly>(message)
                             .ok()
                             .and_then(|only| only.id)
                             .filter(|raw| Id::is_valid(raw))
@@ -389,6 +401,17 @@ mod tests {
             panic!("not JSON");
         };
         assert!(reply.to_string().contains(&code::PARSE_ERROR.to_string()));
+        // Bytes that are not UTF-8 are no JSON, in a member read or not.
+        for text in [
+            &b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"a\":\"\xff\"}}"[..],
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"\xc3\"}",
+        ] {
+            let Incoming::Malformed(reply) = Incoming::parse(text) else {
+                panic!("not UTF-8");
+            };
+            let reply: Value = serde_json::from_str(&reply.to_string()).expect("JSON");
+            assert_eq!(reply["error"]["code"], code::PARSE_ERROR, "{reply}");
+        }
     }
 
     #[test]

@@ -359,6 +359,71 @@ fn a_host_with_a_colon_and_no_port_is_refused() {
     );
 }
 
+/// A `tools/call` of the refund tool whose arguments hold a string with
+/// a byte that is not UTF-8 (`\xff`): not JSON text.
+fn call_with_a_byte_that_is_not_utf8(invoice: &str) -> Vec<u8> {
+    let mut body = format!(
+        r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{"name":"billing.refund","arguments":{{"invoice":"{invoice}"}},"note":"a"#
+    )
+    .into_bytes();
+    body.push(0xff);
+    body.extend_from_slice(br#""}}"#);
+    body
+}
+
+#[test]
+fn a_body_that_is_not_utf8_is_a_parse_error_over_http() {
+    let address = start();
+    for body in [
+        call_with_a_byte_that_is_not_utf8("inv-utf8-http"),
+        // A member the envelope does not read.
+        b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\",\"x\":\"\xff\"}".to_vec(),
+    ] {
+        let mut stream = connect(address);
+        let (status, reply) = exchange(
+            &mut stream,
+            "POST",
+            "/mcp",
+            &[
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json, text/event-stream"),
+                ("MCP-Protocol-Version", "2025-11-25"),
+            ],
+            &body,
+        );
+        let reply: Value = serde_json::from_slice(&reply).expect("a JSON reply");
+        assert_eq!(status, 200, "{reply}");
+        assert_eq!(reply["error"]["code"], -32700, "{reply}");
+        assert!(reply.get("result").is_none(), "{reply}");
+    }
+    assert_eq!(refunds("inv-utf8-http"), 0, "the tool ran");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_a_parse_error_over_stdio() {
+    use tokio::io::AsyncWriteExt;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let common::Pipe {
+            mut lines,
+            writer: mut client_write,
+            serving,
+        } = common::stdio_pipe(Server::new("billing", "1").tool::<Refund>());
+        let mut line = call_with_a_byte_that_is_not_utf8("inv-utf8-stdio");
+        line.push(b'\n');
+        client_write.write_all(&line).await.expect("write");
+        let line = lines.next_line().await.expect("read").expect("a reply");
+        let reply: Value = serde_json::from_str(&line).expect("JSON");
+        assert_eq!(reply["error"]["code"], -32700, "{reply}");
+        assert_eq!(refunds("inv-utf8-stdio"), 0, "the tool ran");
+        client_write.shutdown().await.expect("shut down");
+        serving.await.expect("joins").expect("serves");
+    });
+}
+
 #[test]
 fn a_large_request_is_read_off_the_async_workers_and_a_small_one_in_place() {
     let address = start();
