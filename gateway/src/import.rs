@@ -251,6 +251,60 @@ mod tests {
         assert!(refused.to_string().contains("3.0 and 3.1"), "{refused}");
     }
 
+    #[test]
+    fn header_parameters_a_client_must_not_set_are_left_out_and_said() {
+        let refused = [
+            "TE",
+            "Upgrade",
+            "Expect",
+            "Keep-Alive",
+            "Proxy-Authorization",
+            "Forwarded",
+            "X-Forwarded-Host",
+            "x-forwarded-for",
+        ];
+        let mut parameters: Vec<String> = refused
+            .iter()
+            .chain(&["X-Request-Id", "Cookie"])
+            .map(|name| {
+                format!(r#"{{"name": "{name}", "in": "header", "schema": {{"type": "string"}}}}"#)
+            })
+            .collect();
+        // One of a single required value would be sent with every call:
+        // left out too.
+        parameters.push(
+            r#"{"name": "X-Forwarded-Proto", "in": "header", "required": true, "schema": {"type": "string", "enum": ["https"]}}"#.to_owned(),
+        );
+        let document = parse_document(&format!(
+            r#"{{"openapi": "3.0.3", "paths": {{"/items": {{"get": {{"operationId": "listItems",
+              "parameters": [{}], "responses": {{"200": {{"description": "ok"}}}}}}}}}}}}"#,
+            parameters.join(", ")
+        ))
+        .expect("json");
+        let imported = import_openapi(&document, &options()).expect("imports");
+        assert_eq!(imported.tools, ["list-items"], "{:?}", imported.skipped);
+        let written: toml::Table = imported.toml.parse().expect("TOML");
+        let version = &written["gateway_tool"][0]["version"][0];
+        let sources: Vec<&str> = version["argument"]
+            .as_array()
+            .expect("arguments")
+            .iter()
+            .filter_map(|a| a.get("source").and_then(|s| s.as_str()))
+            .collect();
+        assert_eq!(sources, ["X-Request-Id", "Cookie"], "{}", imported.toml);
+        assert!(version.get("headers").is_none(), "{}", imported.toml);
+        for name in refused.iter().chain(&["X-Forwarded-Proto"]) {
+            assert!(
+                imported.dropped.iter().any(|d| d.operation == "listItems"
+                    && d.reason
+                        .starts_with(&format!("the header parameter `{name}` is left out: it "))),
+                "{name}: {:?}",
+                imported.dropped
+            );
+        }
+        assert_eq!(imported.dropped.len(), refused.len() + 1);
+    }
+
     /// Forty properties, each a schema of forty, four levels down: 2.56
     /// million fields from a few kilobytes.
     fn fan_out_document() -> String {

@@ -562,6 +562,53 @@ pub fn is_managed_header(name: &str) -> bool {
     .any(|managed| name.eq_ignore_ascii_case(managed))
 }
 
+/// Why a client's argument may not be sent as the header `name` (`in =
+/// "header"`), as a clause (`it …`); `None` when it may. Refused beside the headers the gateway writes itself
+/// ([`is_managed_header`]) and the credentials (`Authorization`): the
+/// hop-by-hop headers of RFC 9110 §7.6.1 and RFC 9112 (and the
+/// `Keep-Alive`, `Proxy-Connection` and `Proxy-*` of older proxies), which
+/// govern the connection to the downstream or a proxy on the way rather
+/// than the API's request; `Expect`; and the forwarding headers
+/// (`Forwarded`, `X-Forwarded-*`), through which a client would tell the
+/// downstream it is someone or somewhere else. `Cookie` may be an argument:
+/// an API may take its key as a cookie (OpenAPI's `in: cookie`).
+///
+/// ```
+/// use toolschema_catalog::gateway::header_argument_refusal;
+///
+/// assert!(header_argument_refusal("X-Request-Id").is_none());
+/// assert!(header_argument_refusal("Cookie").is_none());
+/// for refused in ["Content-Length", "te", "Upgrade", "Expect", "Proxy-Authorization", "X-Forwarded-Host"] {
+///     assert!(header_argument_refusal(refused).is_some(), "{refused}");
+/// }
+/// ```
+pub fn header_argument_refusal(name: &str) -> Option<&'static str> {
+    let is = |names: &[&str]| names.iter().any(|n| name.eq_ignore_ascii_case(n));
+    let starts = |prefix: &str| {
+        name.get(..prefix.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(prefix))
+    };
+    if is(&["authorization", "proxy-authorization"]) {
+        Some("it carries credentials, which the gateway sends from the downstream's `auth`")
+    } else if is_managed_header(name) {
+        Some("the gateway sets it itself")
+    } else if is(&[
+        "keep-alive",
+        "te",
+        "trailer",
+        "upgrade",
+        "proxy-authenticate",
+        "proxy-connection",
+        "expect",
+    ]) {
+        Some("it governs the connection to the downstream, not the API's request")
+    } else if is(&["forwarded"]) || starts("x-forwarded-") {
+        Some("it tells the downstream where a request comes from, which a client must not choose")
+    } else {
+        None
+    }
+}
+
 /// Whether `value` may be sent as a header's value (visible ASCII and
 /// tabs).
 pub fn is_header_value(value: &str) -> bool {

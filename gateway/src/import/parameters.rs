@@ -113,9 +113,11 @@ impl Context<'_> {
             .find(|(_, variable)| variable == name)
             .map(|(key, _)| key.as_str());
         let location = location(parameter, name, query_key.is_some())?;
-        if location == "header" && is_set_by_gateway(name) {
+        if location == "header"
+            && let Some(reason) = toolschema_catalog::gateway::header_argument_refusal(name)
+        {
             notes.push(format!(
-                "the header parameter `{name}` is left out: the gateway sets it itself"
+                "the header parameter `{name}` is left out: {reason}"
             ));
             return Ok(Vec::new());
         }
@@ -359,11 +361,4 @@ fn only_value(schema: &Value) -> Option<String> {
         Value::Bool(b) => Some(b.to_string()),
         _ => None,
     }
-}
-
-/// Headers the gateway writes itself (its framing and credentials); a
-/// parameter of the same name is left out.
-fn is_set_by_gateway(name: &str) -> bool {
-    name.eq_ignore_ascii_case("authorization")
-        || toolschema_catalog::gateway::is_managed_header(name)
 }
