@@ -442,6 +442,11 @@ fn write_imported(
     for skipped in &imported.skipped {
         eprintln!("skipped {}: {}", skipped.operation, skipped.reason);
     }
+    // What was left out of the tools written, or is to be read before
+    // publishing (text that imitates prompt markup).
+    for note in &imported.dropped {
+        eprintln!("note {}: {}", note.operation, note.reason);
+    }
     eprintln!(
         "{} tools written as drafts: review them, add them to toolsets, and publish",
         imported.tools.len()

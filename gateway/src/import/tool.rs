@@ -9,6 +9,7 @@ use super::context::Context;
 use super::field::field_section;
 use super::names::{fit, kebab, unique_arguments, unique_results};
 use super::parameters::{Fixed, split_path};
+use super::prompt_markup;
 use super::read::{Read, as_str};
 use super::written;
 use toolschema_catalog::gateway::template_problem;
@@ -59,6 +60,7 @@ impl Context<'_> {
             .iter()
             .map(|field| field_section(field, false, notes))
             .collect();
+        notes.extend(prompt_markup::notes(&version));
         let text = written::Sections {
             gateway_tool: vec![written::ToolSection {
                 name: name.clone(),

@@ -9,7 +9,7 @@ use super::types::{At, Fields, Role, Types};
 use super::{WSDL, XSD, child, children, documentation, local};
 use crate::import::field::field_section;
 use crate::import::names::{kebab, snake};
-use crate::import::{ImportOptions, written};
+use crate::import::{ImportOptions, prompt_markup, written};
 use crate::xml::Element;
 
 /// `GetQuote` → `Get quote.`, for an operation without documentation.
@@ -119,7 +119,8 @@ fn rpc_fields(
     Ok(())
 }
 
-/// One operation's tool, or why it is skipped.
+/// One operation's tool (its name and text, and what an operator should
+/// read in it), or why it is skipped.
 pub(super) fn tool(
     root: &Element<'_>,
     types: &Types<'_>,
@@ -128,7 +129,7 @@ pub(super) fn tool(
     binding_namespace: &str,
     binding_style: &str,
     options: &ImportOptions,
-) -> Result<(String, String), String> {
+) -> Result<(String, String, Vec<String>), String> {
     let name = operation.attribute("name").unwrap_or_default();
     let soap_operation = child(operation, binding_namespace, "operation");
     let style = soap_operation
@@ -232,6 +233,7 @@ pub(super) fn tool(
             .collect(),
         ..written::VersionSection::default()
     };
+    let notes = prompt_markup::notes(&version);
     let text = written::Sections {
         gateway_tool: vec![written::ToolSection {
             name: tool_name.clone(),
@@ -241,7 +243,7 @@ pub(super) fn tool(
         ..written::Sections::default()
     }
     .text()?;
-    Ok((tool_name, text))
+    Ok((tool_name, text, notes))
 }
 
 #[cfg(test)]
