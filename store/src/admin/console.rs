@@ -1376,20 +1376,39 @@ struct AuditFilter {
     after: Option<i64>,
 }
 
-/// Whether `text` is a date as `YYYY-MM-DD`.
+/// Whether `text` is a day of the calendar as `YYYY-MM-DD`, between
+/// 0001-01-01 and 9999-12-31 (leap years counted as the Gregorian
+/// calendar does): a day PostgreSQL takes as a `date`.
+///
+/// ```text
+/// 2024-02-29 yes   2026-02-29 no   2026-02-31 no   0000-01-01 no   2026-13-01 no
+/// ```
 fn is_date(text: &str) -> bool {
     let bytes = text.as_bytes();
-    bytes.len() == 10
+    let shaped = bytes.len() == 10
         && bytes.iter().enumerate().all(|(i, b)| match i {
             4 | 7 => *b == b'-',
             _ => b.is_ascii_digit(),
-        })
-        && text[5..7]
-            .parse::<u8>()
-            .is_ok_and(|m| (1..=12).contains(&m))
-        && text[8..10]
-            .parse::<u8>()
-            .is_ok_and(|d| (1..=31).contains(&d))
+        });
+    if !shaped {
+        return false;
+    }
+    let (Ok(year), Ok(month), Ok(day)) = (
+        text[..4].parse::<u16>(),
+        text[5..7].parse::<u8>(),
+        text[8..10].parse::<u8>(),
+    ) else {
+        return false;
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    year >= 1 && (1..=days).contains(&day)
 }
 
 struct AuditRow {
@@ -1504,4 +1523,39 @@ async fn style() -> Response {
         )
             .into_response(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_day_is_one_the_calendar_has() {
+        for day in [
+            "2026-02-28",
+            "2024-02-29",
+            "2000-02-29",
+            "0001-01-01",
+            "9999-12-31",
+            "2026-04-30",
+        ] {
+            assert!(is_date(day), "{day}");
+        }
+        for not_a_day in [
+            "2026-02-31",
+            "0000-01-01",
+            "2026-02-29",
+            "1900-02-29",
+            "2026-04-31",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-01-00",
+            "2026-1-01",
+            "2026/01/01",
+            "+026-01-01",
+            "",
+        ] {
+            assert!(!is_date(not_a_day), "{not_a_day}");
+        }
+    }
 }

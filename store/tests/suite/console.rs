@@ -862,3 +862,45 @@ fn behind_a_tls_proxy_the_session_cookie_is_secure() {
         plain.cookies()
     );
 }
+
+#[test]
+fn an_audit_filter_of_a_day_the_calendar_lacks_is_not_used() {
+    let (store, key) = demo_store();
+    let (address, _runtime) = serve(store, HttpTimeouts::default());
+    let session = log_in(address, &key);
+    let me = [("Cookie", session.as_str())];
+    for (query, field) in [
+        ("since=2026-02-31", "From"),
+        ("until=2026-02-31", "To"),
+        ("since=0000-01-01", "From"),
+        ("until=0000-01-01", "To"),
+        ("since=2026-02-29", "From"),
+        ("until=2026-13-01", "To"),
+    ] {
+        let answer = http(address, "GET", &format!("/console/audit?{query}"), &me, "");
+        assert_eq!(answer.status, 200, "{query}: {}", answer.body);
+        assert!(
+            answer
+                .body
+                .contains(&format!("`{field}` is a day, as 2026-12-31: not used.")),
+            "{query}: {}",
+            answer.body
+        );
+        assert!(
+            answer.body.contains("<td>setup</td>"),
+            "the filter is not used: {query}: {}",
+            answer.body
+        );
+    }
+    // A leap day is a day.
+    let answer = http(
+        address,
+        "GET",
+        "/console/audit?since=2024-02-29&until=9999-12-31",
+        &me,
+        "",
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert!(!answer.body.contains("not used"), "{}", answer.body);
+    assert!(answer.body.contains("<td>setup</td>"), "{}", answer.body);
+}
