@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::{Serialize, Serializer};
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::compat::{Report, compare_tools};
-use toolschema_runtime::model::Ref;
+use toolschema_runtime::model::{Ref, ToolDef};
 use toolschema_runtime::project::{Mode, Profile};
 
 use crate::gateway::NoTransport;
@@ -113,18 +113,7 @@ pub fn compare_versions(
         })
     };
     let (old, new) = (def(from)?, def(to)?);
-    let (modes, profiles) = seen_as(config, tool);
-    let mut out = Vec::new();
-    for mode in modes {
-        for profile in &profiles {
-            out.push(ModeReport {
-                mode,
-                profile: *profile,
-                report: compare_tools(old, new, mode, *profile),
-            });
-        }
-    }
-    Ok(out)
+    Ok(compare_descriptors(config, tool, old, new))
 }
 
 /// The modes `tool` is shown in (by the toolsets naming it, and Full) and
@@ -184,6 +173,61 @@ pub fn served_version(config: Option<&Config>, registry: &Registry, tool: &str) 
         Some(versions) => active_version(versions),
         None => registry.versions(tool).max(),
     }
+}
+
+/// The version of `tool` that `config` serves ([`served_version`]) and the
+/// descriptor its clients are shown: the configured version's, or the
+/// registered one's. `None` when no version is served, or the one served
+/// is neither configured nor registered.
+///
+/// ```
+/// use toolschema_catalog::versions::served_tool;
+/// use toolschema_runtime::call::Registry;
+///
+/// assert!(served_tool(None, &Registry::new(), "weather.get").is_none());
+/// ```
+pub fn served_tool(
+    config: Option<&Config>,
+    registry: &Registry,
+    tool: &str,
+) -> Option<(u32, Ref<ToolDef>)> {
+    let version = served_version(config, registry, tool)?;
+    let configured = config
+        .and_then(|config| config.gateway_tools().named(tool))
+        .and_then(|configured| {
+            configured
+                .versions()
+                .iter()
+                .find(|v| v.version() == version)
+                .map(|v| v.def().clone())
+        });
+    let def = configured.or_else(|| registry.get(tool, version).cloned())?;
+    Some((version, def))
+}
+
+/// What `new` changes for the clients of `old`, two descriptors of `tool`
+/// (of any two versions, or of one version before and after its
+/// definition changed), in each mode a toolset of `config` shows the tool
+/// (and Full) and each profile its clients read, as
+/// [`compare_versions`] compares two versions.
+pub fn compare_descriptors(
+    config: Option<&Config>,
+    tool: &str,
+    old: &ToolDef,
+    new: &ToolDef,
+) -> Vec<ModeReport> {
+    let (modes, profiles) = seen_as(config, tool);
+    let mut out = Vec::new();
+    for mode in modes {
+        for profile in &profiles {
+            out.push(ModeReport {
+                mode,
+                profile: *profile,
+                report: compare_tools(old, new, mode, *profile),
+            });
+        }
+    }
+    out
 }
 
 /// One change of a tool as some clients of the old catalog see it, in one

@@ -54,10 +54,6 @@ pub(crate) enum Admin {
         tool: String,
         /// The version.
         version: u32,
-        /// Publish even if the change may break clients of the version
-        /// served (the acceptance is audited).
-        #[arg(long)]
-        accept_breaking: bool,
     },
     /// Withdraw a version (as the highest version, it hides the tool).
     Deprecate {
@@ -152,6 +148,7 @@ fn actor(given: Option<String>) -> String {
 pub(crate) fn run(
     url: Option<String>,
     as_actor: Option<String>,
+    accept: Vec<String>,
     command: Admin,
 ) -> Result<(), String> {
     let store = store(url)?;
@@ -230,15 +227,7 @@ pub(crate) fn run(
             downstream,
         },
         Admin::Propose { tool, version } => Action::Propose { tool, version },
-        Admin::Publish {
-            tool,
-            version,
-            accept_breaking,
-        } => Action::Publish {
-            tool,
-            version,
-            accept_breaking,
-        },
+        Admin::Publish { tool, version } => Action::Publish { tool, version },
         Admin::Deprecate { tool, version } => Action::Deprecate { tool, version },
         Admin::Activate { toolset } => Action::Activate { toolset },
         Admin::Deactivate { toolset } => Action::Deactivate { toolset },
@@ -247,13 +236,13 @@ pub(crate) fn run(
         Admin::RotateKey { client } => Action::RotateKey { client },
     };
     let applied = runtime
-        .block_on(store.apply(&actor(as_actor), action, &registry))
+        .block_on(store.apply(&actor(as_actor), action.accepting(accept), &registry))
         .map_err(|e| e.to_string())?;
     let mut line = format!(
         "revision {}: {}: {}",
         applied.revision, applied.done.target, applied.done.summary
     );
-    if let Some(report) = &applied.compatibility {
+    for report in &applied.compatibility {
         line.push_str(&format!("\n{report}"));
     }
     match applied.done.api_key {

@@ -60,6 +60,10 @@ enum Own {
         /// Who acts, as the audit trail shows it (default `cli:$USER`).
         #[arg(long, global = true)]
         actor: Option<String>,
+        /// Make a change that may break a tool's clients, accepting the
+        /// report of that digest (printed when the change was refused); repeat for several.
+        #[arg(long, global = true, value_name = "DIGEST")]
+        accept: Vec<String>,
         #[command(subcommand)]
         command: admin::Admin,
     },
@@ -366,8 +370,9 @@ fn run_own(own: Own) -> Result<(), String> {
         Own::Admin {
             database_url,
             actor,
+            accept,
             command,
-        } => admin::run(database_url, actor, command),
+        } => admin::run(database_url, actor, accept, command),
         Own::Import {
             source:
                 ImportSource::Openapi {

@@ -41,22 +41,22 @@ pub enum Action {
         version: u32,
     },
     /// A draft, proposed or deprecated version served (the highest
-    /// published version is the one served). When the version it serves
-    /// instead of the one served may break their clients (a breaking or
-    /// undecided change, in any mode or profile they are shown it in), the
-    /// publish is refused with the report ([`StoreError::Breaking`](crate::StoreError::Breaking))
-    /// unless `accept_breaking`; an accepted report is kept in the audit
-    /// trail.
+    /// published version is the one served). Like every change, it passes
+    /// the compatibility gate: when what it serves instead of what the
+    /// tool's clients are served (or were last) may break them (a breaking
+    /// or undecided change, in any mode or profile they are shown it in),
+    /// it is refused with the report ([`StoreError::Breaking`](crate::StoreError::Breaking))
+    /// unless the [`Change`](crate::Change) accepts that report; an
+    /// accepted report is kept in the audit trail.
     Publish {
         /// The tool.
         tool: String,
         /// The version.
         version: u32,
-        /// Publish even if the change may break clients of the version
-        /// served.
-        accept_breaking: bool,
     },
-    /// A version withdrawn (as the highest version, it hides the tool).
+    /// A version withdrawn (as the highest version, it hides the tool). A
+    /// version never published cannot be deprecated above the version
+    /// served: that would withdraw the tool from every client.
     Deprecate {
         /// The tool.
         tool: String,
@@ -243,13 +243,16 @@ impl Action {
                 Status::Published,
                 &[Status::Draft, Status::Proposed, Status::Deprecated],
             ),
-            Action::Deprecate { tool, version } => transition(
-                records,
-                &tool,
-                version,
-                Status::Deprecated,
-                &[Status::Draft, Status::Proposed, Status::Published],
-            ),
+            Action::Deprecate { tool, version } => {
+                hides_served(records, registry, &tool, version)?;
+                transition(
+                    records,
+                    &tool,
+                    version,
+                    Status::Deprecated,
+                    &[Status::Draft, Status::Proposed, Status::Published],
+                )
+            }
             Action::Activate { toolset } => switch(records, &toolset, true),
             Action::Deactivate { toolset } => switch(records, &toolset, false),
             Action::Assign { client, toolset } => assign(records, &client, &toolset, true),
@@ -438,6 +441,36 @@ fn transition(
     Ok(done(target, format!("{} -> {}", before.name(), to.name())))
 }
 
+/// Refuses to deprecate `version` of `tool` when it was never published
+/// and is above the version served: as the highest version, deprecated,
+/// it would withdraw the tool from every client without anyone deciding
+/// to (deprecating the version served is how a tool is withdrawn).
+fn hides_served(
+    records: &Records,
+    registry: &Registry,
+    tool: &str,
+    version: u32,
+) -> Result<(), Refused> {
+    let Some(current) = records.versions.get(&(tool.to_owned(), version)) else {
+        return Ok(());
+    };
+    if !matches!(current.status, Status::Draft | Status::Proposed) {
+        return Ok(());
+    }
+    let served = crate::gate::Served::of(records, registry, tool).map(|served| served.version());
+    let highest = records.versions_of(tool).map(|(number, _)| number).max();
+    match served {
+        Some(served) if highest == Some(version) && version > served => {
+            Err(Refused::Conflict(format!(
+                "{}: it is a {} above version {served}, the one served; deprecated, as the highest version, it would withdraw `{tool}` from every client. To withdraw the tool, deprecate version {served}; a draft that is not published never reaches clients, so it can stay",
+                version_target(tool, version),
+                current.status.name(),
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn switch(records: &mut Records, toolset: &str, active: bool) -> Result<Done, Refused> {
     let target = format!("toolset \"{toolset}\"");
     let Some(body) = records.get_mut(Kind::Toolset, toolset) else {
@@ -621,7 +654,6 @@ mod tests {
             Action::Publish {
                 tool: "items.get".into(),
                 version: 1,
-                accept_breaking: false,
             },
             Action::Draft {
                 tool: "items.get".into(),
@@ -677,7 +709,6 @@ mod tests {
             Action::Publish {
                 tool: "no.such-tool".into(),
                 version: 1,
-                accept_breaking: true,
             },
             Action::Assign {
                 client: "nobody".into(),

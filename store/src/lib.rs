@@ -34,7 +34,6 @@
 //!         Action::Publish {
 //!             tool: "billing.refund".into(),
 //!             version: 2,
-//!             accept_breaking: false,
 //!         },
 //!         &registry,
 //!     )
@@ -137,10 +136,11 @@ pub enum StoreError {
     Invalid(Problems),
     /// The action does not fit the current state; nothing was written.
     Refused(Refused),
-    /// A publish would serve a version that may break the clients of the
-    /// one served, and the operator did not accept it: the report.
-    /// Nothing was written.
-    Breaking(Box<Compatibility>),
+    /// The change would serve a tool's clients something that may break
+    /// them (another version, or a version's definition changed), and the
+    /// operator did not accept that report (by its digest): the reports
+    /// refused. Nothing was written.
+    Breaking(Vec<Compatibility>),
 }
 
 impl fmt::Display for StoreError {
@@ -174,10 +174,25 @@ impl fmt::Display for StoreError {
             }
             StoreError::Invalid(problems) => write!(f, "{problems}"),
             StoreError::Refused(refused) => write!(f, "{refused}"),
-            StoreError::Breaking(report) => write!(
-                f,
-                "{report}\nnothing was published: to publish it, accept its breaking changes explicitly (accept_breaking)"
-            ),
+            StoreError::Breaking(reports) => {
+                for report in reports {
+                    writeln!(f, "{report}")?;
+                }
+                let digests: Vec<&str> = reports.iter().map(|r| r.digest.as_str()).collect();
+                write!(
+                    f,
+                    "nothing was changed: to make this change anyway, accept {} by {} digest (accept = {})",
+                    match reports.len() {
+                        1 => "this report",
+                        _ => "these reports",
+                    },
+                    match reports.len() {
+                        1 => "its",
+                        _ => "their",
+                    },
+                    digests.join(", ")
+                )
+            }
         }
     }
 }
@@ -187,6 +202,46 @@ impl std::error::Error for StoreError {}
 impl From<tokio_postgres::Error> for StoreError {
     fn from(error: tokio_postgres::Error) -> StoreError {
         StoreError::Database(error)
+    }
+}
+
+/// An action, and the compatibility reports its operator accepts: a
+/// change that may break a tool's clients is applied only when each such
+/// report's [digest](Compatibility::digest) is named here. An [`Action`]
+/// is a change that accepts none.
+///
+/// ```
+/// use toolschema_store::{Action, Change};
+///
+/// let publish = Action::Publish { tool: "billing.refund".into(), version: 2 };
+/// let change = publish.clone().accepting(["5f0c9a1e2b3d4c6f"]);
+/// assert_eq!(change.accept, ["5f0c9a1e2b3d4c6f"]);
+/// assert_eq!(Change::from(publish).accept, Vec::<String>::new());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    /// What to do.
+    pub action: Action,
+    /// The digests of the reports accepted.
+    pub accept: Vec<String>,
+}
+
+impl From<Action> for Change {
+    fn from(action: Action) -> Change {
+        Change {
+            action,
+            accept: Vec::new(),
+        }
+    }
+}
+
+impl Action {
+    /// This action, accepting the compatibility reports of `digests`.
+    pub fn accepting<S: Into<String>>(self, digests: impl IntoIterator<Item = S>) -> Change {
+        Change {
+            action: self,
+            accept: digests.into_iter().map(Into::into).collect(),
+        }
     }
 }
 
@@ -423,9 +478,23 @@ impl Store {
             )));
         }
         let config = records.check(registry).map_err(StoreError::Invalid)?;
-        Ok(gate::compatibility(
-            tool, version, false, &records, &config, registry,
+        let mut baseline = gate::Served::of(&records, registry, tool);
+        if baseline.is_none() {
+            baseline = self.served_last(tool).await?;
+        }
+        Ok(gate::draft_report(
+            tool, version, baseline, &config, registry,
         ))
+    }
+
+    /// What `tool`'s clients were served last, as the compatibility gate
+    /// keeps it (for a tool nothing is served of now).
+    pub(crate) async fn served_last(&self, tool: &str) -> Result<Option<gate::Served>, StoreError> {
+        let client = self.connect().await?;
+        Ok(gate::kept(&client, &[tool.to_owned()])
+            .await?
+            .pop()
+            .map(|(_, served)| served))
     }
 
     /// The current revision: how many changes the store has seen.
@@ -451,9 +520,10 @@ impl Store {
     pub async fn apply(
         &self,
         actor: &str,
-        action: Action,
+        change: impl Into<Change>,
         registry: &Registry,
     ) -> Result<Applied, StoreError> {
+        let change = change.into();
         // The connection of the last action, while it is open: a new one
         // is a new database process each time.
         let idle = self
@@ -466,7 +536,7 @@ impl Store {
             Some(client) => client,
             None => self.connect().await?,
         };
-        let applied = self.apply_on(&mut client, actor, action, registry).await;
+        let applied = self.apply_on(&mut client, actor, change, registry).await;
         if !client.is_closed() {
             *self
                 .idle
@@ -480,7 +550,7 @@ impl Store {
         &self,
         client: &mut Client,
         actor: &str,
-        action: Action,
+        Change { action, accept }: Change,
         registry: &Registry,
     ) -> Result<Applied, StoreError> {
         let transaction = client.transaction().await?;
@@ -498,16 +568,32 @@ impl Store {
             let (_, before) = db::read(&transaction).await?;
             let mut after = before.clone();
             let name = action.name();
-            let done = action
+            let mut done = action
                 .apply(&mut after, registry)
                 .map_err(StoreError::Refused)?;
             let config = after.check(registry).map_err(StoreError::Invalid)?;
             let written = changes::Changes::between(&before, &after);
+            let baselines = gate::touched(&written, &before, &after)
+                .into_iter()
+                .map(|tool| {
+                    let served = gate::Served::of(&before, registry, &tool);
+                    (tool, served)
+                })
+                .collect();
+            let compatibility = gated(
+                &transaction,
+                baselines,
+                (&after, &config),
+                (&accept, None),
+                &mut done,
+                registry,
+            )
+            .await?;
             let applied = write(
                 &transaction,
                 revision,
                 (actor, name, done),
-                None,
+                compatibility,
                 (&before, &after, &written),
             )
             .await?;
@@ -532,7 +618,7 @@ impl Store {
             &mut records,
             config.as_deref(),
             (&before, &scope),
-            (revision, actor, action),
+            (revision, actor, action, &accept),
             registry,
         )
         .await;
@@ -761,26 +847,29 @@ impl Store {
 /// Applies `action` to `records` (those of the store at `revision`;
 /// `config`, if given, their checked configuration), which `before` holds
 /// the `scope` of as they were, checks the result (as a change of `config` where it
-/// can), gates a publish, and writes it in `transaction`: what was applied,
-/// and the configuration checked.
+/// can), gates it ([`gated`]), and writes it in `transaction`: what was
+/// applied, and the configuration checked.
 async fn apply_to(
     transaction: &tokio_postgres::Transaction<'_>,
     records: &mut Records,
     config: Option<&Config>,
     (before, scope): (&Records, &records::Scope),
-    (revision, actor, action): (i64, &str, Action),
+    (revision, actor, action, accept): (i64, &str, Action, &[String]),
     registry: &Registry,
 ) -> Result<(Applied, std::sync::Arc<Config>), StoreError> {
     let name = action.name();
-    let gated = match &action {
-        Action::Draft { tool, version, .. } => Some((tool.clone(), *version, None)),
-        Action::Publish {
-            tool,
-            version,
-            accept_breaking,
-        } => Some((tool.clone(), *version, Some(*accept_breaking))),
+    let drafted = match &action {
+        Action::Draft { tool, version, .. } => Some((tool.clone(), *version)),
         _ => None,
     };
+    // What each tool the action may touch is served before it.
+    let baselines: Vec<(String, Option<gate::Served>)> = gate::candidates(scope, records)
+        .into_iter()
+        .map(|tool| {
+            let served = gate::Served::of(records, registry, &tool);
+            (tool, served)
+        })
+        .collect();
     let mut done = action
         .apply(records, registry)
         .map_err(StoreError::Refused)?;
@@ -795,25 +884,18 @@ async fn apply_to(
         Some(config) => config,
         None => records.check(registry).map_err(StoreError::Invalid)?,
     };
-    let mut compatibility = match &gated {
-        Some((tool, version, publish)) => {
-            gate::compatibility(tool, *version, publish.is_some(), before, &config, registry)
-        }
-        None => None,
-    };
-    if let (Some(report), Some((_, _, Some(accept)))) = (&mut compatibility, &gated) {
-        // A publish that may break the clients of the version served.
-        if report.breaks && !accept {
-            return Err(StoreError::Breaking(Box::new(report.clone())));
-        }
-        if report.breaks {
-            report.accepted = true;
-            done.summary.push_str(&format!(
-                "; version {} served instead of {}, its breaking changes accepted",
-                report.to, report.from
-            ));
-        }
-    }
+    let drafted = drafted
+        .as_ref()
+        .map(|(tool, version)| (tool.as_str(), *version));
+    let compatibility = gated(
+        transaction,
+        baselines,
+        (records, &config),
+        (accept, drafted),
+        &mut done,
+        registry,
+    )
+    .await?;
     let applied = write(
         transaction,
         revision,
@@ -825,6 +907,57 @@ async fn apply_to(
     Ok((applied, std::sync::Arc::new(config)))
 }
 
+/// The compatibility gate of a change, in its transaction: what each tool
+/// of `baselines` was served before the change (or, when nothing was,
+/// what the store kept as served last) against what the records `after`
+/// (checked as `config`) serve. Refused ([`StoreError::Breaking`]) when a
+/// report may break clients and its digest is not in `accept`; else the
+/// baselines are kept and the reports returned, with the report of a
+/// `drafted` version against what its tool serves.
+async fn gated(
+    transaction: &tokio_postgres::Transaction<'_>,
+    mut baselines: Vec<(String, Option<gate::Served>)>,
+    (after, config): (&Records, &Config),
+    (accept, drafted): (&[String], Option<(&str, u32)>),
+    done: &mut Done,
+    registry: &Registry,
+) -> Result<Vec<Compatibility>, StoreError> {
+    let unserved: Vec<String> = baselines
+        .iter()
+        .filter(|(_, served)| served.is_none())
+        .map(|(tool, _)| tool.clone())
+        .collect();
+    for (tool, served) in gate::kept(transaction, &unserved).await? {
+        if let Some(slot) = baselines.iter_mut().find(|(name, _)| *name == tool) {
+            slot.1 = Some(served);
+        }
+    }
+    let mut verdict = gate::judge(baselines, after, config, registry);
+    let refused = verdict.refused(accept);
+    if !refused.is_empty() {
+        return Err(StoreError::Breaking(refused));
+    }
+    gate::keep(transaction, &verdict.baselines).await?;
+    for report in verdict.reports.iter().filter(|report| report.accepted) {
+        done.summary.push_str(&format!(
+            "; `{}` {} -> {} served, its breaking changes accepted (report {})",
+            report.tool, report.from, report.to, report.digest
+        ));
+    }
+    let mut reports = verdict.reports;
+    if let Some((tool, version)) = drafted {
+        let baseline = verdict
+            .baselines
+            .into_iter()
+            .find(|(name, _)| name == tool)
+            .map(|(_, served)| served);
+        reports.extend(gate::draft_report(
+            tool, version, baseline, config, registry,
+        ));
+    }
+    Ok(reports)
+}
+
 /// Writes `written`, what changed from `before` to `after` (the records an action
 /// wrote, or all of them) as revision `revision + 1`: the records, the
 /// change log's entry, the audit's, and the notification.
@@ -832,7 +965,7 @@ async fn write(
     transaction: &tokio_postgres::Transaction<'_>,
     revision: i64,
     (actor, name, done): (&str, &str, Done),
-    compatibility: Option<Compatibility>,
+    compatibility: Vec<Compatibility>,
     (before, after, written): (&Records, &Records, &changes::Changes),
 ) -> Result<Applied, StoreError> {
     if let Some(problem) = records::unstorable(before, after) {
@@ -848,8 +981,8 @@ async fn write(
         "summary": done.summary,
         "changes": changes(before, after),
     });
-    if let Some(report) = &compatibility {
-        detail["compatibility"] = serde_json::to_value(report).unwrap_or_default();
+    if !compatibility.is_empty() {
+        detail["compatibility"] = serde_json::to_value(&compatibility).unwrap_or_default();
     }
     transaction
         .execute(
@@ -878,11 +1011,11 @@ pub struct Applied {
     /// What the action did.
     #[serde(flatten)]
     pub done: Done,
-    /// For a draft, what publishing it would change for the clients of
-    /// the version served; for a publish that serves another version, what
-    /// it changed (and whether its breaking changes were accepted).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compatibility: Option<Compatibility>,
+    /// What the change serves each tool's clients instead of what they
+    /// were served (and whether its breaking changes were accepted), and
+    /// for a draft, what publishing it would change for them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub compatibility: Vec<Compatibility>,
 }
 
 /// Every record and the revision, in one consistent snapshot.

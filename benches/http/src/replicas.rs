@@ -242,10 +242,11 @@ pub async fn tool_propagation(
         for replica in replicas {
             replica.next_swap();
         }
+        // Each version changes only the description and path: nothing to
+        // accept.
         let publish = Action::Publish {
             tool: tool.to_owned(),
             version,
-            accept_breaking: true,
         };
         times.push(publish_timed(store, commits, replicas, publish, registry).await);
     }

@@ -234,6 +234,14 @@ impl ConfiguredTools {
         self.tools.get(index)
     }
 
+    /// The tool called `name`, if it is one of them.
+    pub fn named(&self, name: &str) -> Option<&Arc<GatewayTool>> {
+        match self.by_name {
+            true => self.find(name).ok().and_then(|at| self.tools.get(at)),
+            false => self.tools.iter().find(|tool| tool.name() == name),
+        }
+    }
+
     /// Where the tool `name` is, or would be, in a list in name order.
     fn find(&self, name: &str) -> Result<usize, usize> {
         self.tools.binary_search_by(|t| t.name().cmp(name))

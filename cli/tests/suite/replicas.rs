@@ -219,14 +219,25 @@ fn replicas_follow_the_store_through_a_publish_a_disconnection_and_an_outage() {
         "POST",
         "/v1/mappings/billing.refund/versions/2/publish",
         &[("Authorization", &bearer)],
-        br#"{"accept_breaking": true}"#,
+        b"",
+    );
+    assert_eq!(status, 409, "{}", String::from_utf8_lossy(&body));
+    let refused: Value = serde_json::from_slice(&body).expect("json");
+    let digest = refused["compatibility"][0]["digest"].as_str().expect("a digest");
+    let mut stream = connect(admin_port);
+    let (status, body) = exchange(
+        &mut stream,
+        "POST",
+        "/v1/mappings/billing.refund/versions/2/publish",
+        &[("Authorization", &bearer)],
+        serde_json::json!({"accept": digest}).to_string().as_bytes(),
     );
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
     let answer: Value = serde_json::from_slice(&body).expect("json");
     assert_eq!(answer["revision"], 2);
     assert_eq!(
         answer["summary"],
-        "draft -> published; version 2 served instead of 1, its breaking changes accepted"
+        format!("draft -> published; `billing.refund` 1 -> 2 served, its breaking changes accepted (report {digest})")
     );
     for stream in &mut streams {
         let events = read_events(stream, 1);

@@ -90,16 +90,26 @@ fn the_publish_workflow_runs_from_the_command_line() {
     let (done, _, err) = admin(&url, &["publish", "billing.refund", "2"]);
     assert!(!done);
     assert!(
-        err.contains("`billing.refund` 1 -> 2: may break its clients\n  breaking required-property-added at /inputSchema/required/reason"),
+        err.contains("`billing.refund` 1 -> 2: may break its clients [report "),
         "{err}"
     );
-    assert!(err.contains("nothing was published"), "{err}");
+    assert!(
+        err.contains("]\n  breaking required-property-added at /inputSchema/required/reason"),
+        "{err}"
+    );
+    assert!(err.contains("nothing was changed"), "{err}");
+    let digest = err
+        .split("(accept = ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .expect("the refusal names the report's digest")
+        .to_owned();
     let published = ok(
         &url,
-        &["publish", "billing.refund", "2", "--accept-breaking"],
+        &["publish", "billing.refund", "2", "--accept", &digest],
     );
     assert!(
-        published.starts_with("revision 4: tool_version \"billing.refund\" 2: proposed -> published; version 2 served instead of 1, its breaking changes accepted\n`billing.refund` 1 -> 2: may break its clients (accepted)"),
+        published.starts_with(&format!("revision 4: tool_version \"billing.refund\" 2: proposed -> published; `billing.refund` 1 -> 2 served, its breaking changes accepted (report {digest})\n`billing.refund` 1 -> 2: may break its clients (accepted) [report {digest}]")),
         "{published}"
     );
 

@@ -874,9 +874,9 @@ struct KeyPage {
 async fn apply_as(
     admin: &Admin,
     actor: &str,
-    action: Action,
+    change: impl Into<crate::Change>,
 ) -> Result<crate::Applied, StoreError> {
-    let applied = admin.store.apply(actor, action, &admin.registry).await?;
+    let applied = admin.store.apply(actor, change, &admin.registry).await?;
     tracing::info!(actor = %actor, target = %applied.done.target, summary = %applied.done.summary, revision = applied.revision, "catalog changed");
     Ok(applied)
 }
@@ -885,18 +885,40 @@ async fn apply_as(
 /// publish says how to accept it.
 fn refusal_text(error: StoreError) -> String {
     match error {
-        StoreError::Breaking(report) => format!(
-            "Not published: version {} may break the clients of version {}. Read what it changes below; to publish it anyway, tick \"I accept the breaking changes\".",
-            report.to, report.from
-        ),
+        StoreError::Breaking(reports) => {
+            let what: Vec<String> = reports
+                .iter()
+                .map(|report| match report.from == report.to {
+                    true => format!("`{}` version {} as changed", report.tool, report.to),
+                    false => format!(
+                        "`{}` version {} instead of version {}",
+                        report.tool, report.to, report.from
+                    ),
+                })
+                .collect();
+            format!(
+                "Nothing changed: serving {} may break their clients. Read what it changes below; to make the change anyway, tick \"I accept the breaking changes\" of that very report (report {}).",
+                what.join(", "),
+                reports
+                    .iter()
+                    .map(|r| r.digest.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
         other => other.to_string(),
     }
 }
 
 /// Applies `action` as the session's operator, then sends the browser to
 /// `back`, told what was done or why not.
-async fn act(admin: &Admin, logged_in: &LoggedIn, action: Action, back: &str) -> Response {
-    let outcome = apply_as(admin, &logged_in.session.operator, action)
+async fn act(
+    admin: &Admin,
+    logged_in: &LoggedIn,
+    change: impl Into<crate::Change>,
+    back: &str,
+) -> Response {
+    let outcome = apply_as(admin, &logged_in.session.operator, change)
         .await
         .map(|applied| applied.done.summary)
         .map_err(refusal_text);
@@ -1192,6 +1214,8 @@ async fn tools(State(admin): State<Admin>, logged_in: LoggedIn) -> Response {
 struct ReportView {
     from: u32,
     breaks: bool,
+    /// What accepting it names.
+    digest: String,
     verdict: String,
     lines: Vec<String>,
 }
@@ -1200,8 +1224,8 @@ struct ReportView {
 struct StepForm {
     name: &'static str,
     label: &'static str,
-    /// Whether it asks for the breaking changes to be accepted.
-    accept: bool,
+    /// The digest of the report whose breaking changes it asks to accept.
+    accept: Option<String>,
 }
 
 struct VersionView {
@@ -1225,11 +1249,11 @@ struct ToolPage {
 }
 
 /// The moves a version of `status` may make, the one served aside.
-fn steps(status: Status, served: bool, breaks: bool) -> Vec<StepForm> {
+fn steps(status: Status, served: bool, breaking: Option<&str>) -> Vec<StepForm> {
     let step = |name, label| StepForm {
         name,
         label,
-        accept: name == "publish" && breaks,
+        accept: breaking.filter(|_| name == "publish").map(str::to_owned),
     };
     match (status, served) {
         (_, true) => vec![step("deprecate", "Deprecate")],
@@ -1265,6 +1289,15 @@ async fn tool(
         );
     }
     let served = toolschema_catalog::active_version(&statuses);
+    // What the tool's clients are served, or were last: what a version
+    // is compared with.
+    let mut baseline = crate::gate::Served::of(&read.records, &admin.registry, &name);
+    if baseline.is_none() {
+        baseline = match admin.store.served_last(&name).await {
+            Ok(served) => served,
+            Err(error) => return secured(failure(error)),
+        };
+    }
     let mut versions = Vec::new();
     for (number, version) in read.records.versions_of(&name) {
         let is_served = served == Some(number);
@@ -1274,14 +1307,7 @@ async fn tool(
         // configuration), not a read and check of the store per version.
         let report = match (is_served, version.status, read.snapshot.config()) {
             (false, Status::Draft | Status::Proposed | Status::Deprecated, Some(config)) => {
-                crate::gate::compatibility(
-                    &name,
-                    number,
-                    false,
-                    &read.records,
-                    config,
-                    &admin.registry,
-                )
+                crate::gate::draft_report(&name, number, baseline.clone(), config, &admin.registry)
             }
             _ => None,
         };
@@ -1292,15 +1318,19 @@ async fn tool(
             ReportView {
                 from: report.from,
                 breaks: report.breaks,
+                digest: report.digest,
                 verdict,
                 lines: lines.map(|line| line.trim().to_owned()).collect(),
             }
         });
-        let breaks = report.as_ref().is_some_and(|report| report.breaks);
+        let breaking = report
+            .as_ref()
+            .filter(|report| report.breaks)
+            .map(|report| report.digest.as_str());
         versions.push(VersionView {
             number,
             status: version.status.name(),
-            steps: steps(version.status, is_served, breaks),
+            steps: steps(version.status, is_served, breaking),
             report,
             definition: version
                 .definition
@@ -1325,8 +1355,9 @@ async fn tool(
 #[derive(Deserialize)]
 struct StepFields {
     csrf: String,
+    /// The digest of the report accepted, when the box is ticked.
     #[serde(default)]
-    accept_breaking: Option<String>,
+    accept: Option<String>,
 }
 
 impl Tokened for StepFields {
@@ -1345,19 +1376,15 @@ async fn step(
         Ok(fields) => fields,
         Err(refused) => return refused,
     };
-    let accept_breaking = fields.accept_breaking.is_some();
+    let accept: Vec<String> = fields.accept.into_iter().collect();
     let back = format!("/console/tools/{}", path_segment(&tool));
     let action = match step.as_str() {
         "propose" => Action::Propose { tool, version },
-        "publish" => Action::Publish {
-            tool,
-            version,
-            accept_breaking,
-        },
+        "publish" => Action::Publish { tool, version },
         "deprecate" => Action::Deprecate { tool, version },
         _ => return secured(StatusCode::NOT_FOUND.into_response()),
     };
-    act(&admin, &logged_in, action, &back).await
+    act(&admin, &logged_in, action.accepting(accept), &back).await
 }
 
 #[derive(Deserialize, Default)]

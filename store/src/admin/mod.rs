@@ -11,7 +11,7 @@
 //! | `PUT /v1/catalog` | replace it with a TOML file (the body) |
 //! | `POST /v1/import` | add the records of a TOML file, every version a draft |
 //! | `POST /v1/mappings/{tool}/versions` | a draft: `{"version": 3}`, a configured tool's `"definition"`, and for a new one its `"downstream"` |
-//! | `POST /v1/mappings/{tool}/versions/{n}/propose` (`publish`, `deprecate`) | move a version; a publish that may break the clients of the version served needs `{"accept_breaking": true}` |
+//! | `POST /v1/mappings/{tool}/versions/{n}/propose` (`publish`, `deprecate`) | move a version (a publish may carry `{"accept": "<digest>"}`) |
 //! | `GET /v1/mappings/{tool}/versions/{n}/compatibility` | what publishing it would change for the clients of the version served |
 //! | `POST /v1/toolsets/{id}/activate` (`deactivate`) | switch a toolset |
 //! | `PUT`, `DELETE /v1/clients/{id}/toolsets/{toolset}` | assign, unassign |
@@ -22,14 +22,23 @@
 //! | `GET /v1/revision` | the current revision |
 //! | `GET /console` and below | the operator console: pages for people, logged in with the same keys (a session cookie, CSRF tokens on every form) |
 //!
+//! Every change passes the compatibility gate: when it would serve a
+//! tool's clients something that may break them (another version, or a
+//! version's definition changed in place), whatever the route, it answers
+//! `409` with `"error": "breaking"` and the `"compatibility"` reports, each
+//! with its `"digest"`; the same change sent again with `?accept=<digest>`
+//! (several: repeated, or separated by commas; a publish may also carry
+//! `{"accept": "<digest>"}`) is applied, and the accepted reports are
+//! audited. An acceptance names one report: a change that differs (another
+//! version, another definition) has another digest and is refused again.
+//!
 //! A change answers `200` with `{"revision", "target", "summary"}` (and
-//! `"api_key"` for a rotation, `"compatibility"` for a draft or a publish
-//! that changes the version served); `422` with every problem at its record
+//! `"api_key"` for a rotation, `"compatibility"`, a list, for a draft or a
+//! change of what a tool serves); `422` with every problem at its record
 //! and field when the result would not pass the checks; `404` or `409` when
-//! the action does not fit (`409` with `"error": "breaking"` and the
-//! `"compatibility"` report for a publish that may break clients and was
-//! not accepted); `401` without a valid operator key; `503` when the
-//! database is unreachable. Nothing is written unless the answer is `200`.
+//! the action does not fit or the gate refuses it; `401` without a valid
+//! operator key; `503` when the database is unreachable. Nothing is written
+//! unless the answer is `200`.
 //!
 //! A request is authenticated from its headers before anything else (see
 //! the `operator` module): its body is not read, nor the store touched,
@@ -198,12 +207,12 @@ fn failure(error: StoreError) -> Response {
         StoreError::Refused(Refused::Conflict(message)) => {
             refusal(StatusCode::CONFLICT, "conflict", &message)
         }
-        StoreError::Breaking(report) => (
+        StoreError::Breaking(reports) => (
             StatusCode::CONFLICT,
             axum::Json(json!({
                 "error": "breaking",
-                "message": StoreError::Breaking(report.clone()).to_string(),
-                "compatibility": report,
+                "message": StoreError::Breaking(reports.clone()).to_string(),
+                "compatibility": reports,
             })),
         )
             .into_response(),
@@ -218,9 +227,64 @@ fn failure(error: StoreError) -> Response {
     }
 }
 
-/// Applies `action` for `operator`.
-async fn apply(admin: &Admin, Operator(actor): Operator, action: Action) -> Response {
-    match admin.store.apply(&actor, action, &admin.registry).await {
+/// The compatibility reports a request accepts: `?accept=<digest>`,
+/// repeated or separated by commas.
+struct Accepting(Vec<String>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Accepting {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Accepting, Response> {
+        let query = parts.uri.query().unwrap_or("");
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).map_err(|error| {
+            refusal(
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                &format!("the query cannot be read: {error}"),
+            )
+        })?;
+        let mut digests = Vec::new();
+        for (name, value) in pairs {
+            match name.as_str() {
+                "accept" => digests.extend(
+                    value
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|digest| !digest.is_empty())
+                        .map(str::to_owned),
+                ),
+                "accept_breaking" => {
+                    return Err(refusal(
+                        StatusCode::BAD_REQUEST,
+                        "bad_request",
+                        ACCEPT_NAMES_A_REPORT,
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(Accepting(digests))
+    }
+}
+
+/// Why `accept_breaking` is no longer taken.
+const ACCEPT_NAMES_A_REPORT: &str = "an acceptance names the report it accepts: send the change without it, read the report of the 409 answer, then send it again with accept=<the report's digest>";
+
+/// Applies `action` for `operator`, accepting the reports `accepting` names.
+async fn apply(
+    admin: &Admin,
+    Operator(actor): Operator,
+    action: Action,
+    Accepting(accept): Accepting,
+) -> Response {
+    match admin
+        .store
+        .apply(&actor, action.accepting(accept), &admin.registry)
+        .await
+    {
         Ok(applied) => {
             tracing::info!(
                 actor = %actor,
@@ -291,7 +355,12 @@ fn records_of(admin: &Admin, text: &str) -> Result<Records, Response> {
     })
 }
 
-async fn replace(State(admin): State<Admin>, operator: Operator, body: RequestBody) -> Response {
+async fn replace(
+    State(admin): State<Admin>,
+    operator: Operator,
+    accepting: Accepting,
+    body: RequestBody,
+) -> Response {
     let bytes = match admin.body(body, FILE_LIMIT).await {
         Ok(bytes) => bytes,
         Err(refused) => return refused,
@@ -303,10 +372,15 @@ async fn replace(State(admin): State<Admin>, operator: Operator, body: RequestBo
     let action = Action::Replace {
         records: Box::new(records),
     };
-    apply(&admin, operator, action).await
+    apply(&admin, operator, action, accepting).await
 }
 
-async fn import(State(admin): State<Admin>, operator: Operator, body: RequestBody) -> Response {
+async fn import(
+    State(admin): State<Admin>,
+    operator: Operator,
+    accepting: Accepting,
+    body: RequestBody,
+) -> Response {
     let bytes = match admin.body(body, FILE_LIMIT).await {
         Ok(bytes) => bytes,
         Err(refused) => return refused,
@@ -322,7 +396,7 @@ async fn import(State(admin): State<Admin>, operator: Operator, body: RequestBod
             let action = Action::Import {
                 records: Box::new(records),
             };
-            apply(&admin, operator, action).await
+            apply(&admin, operator, action, accepting).await
         }
         Err(problems) => failure(StoreError::Invalid(problems)),
     }
@@ -354,6 +428,7 @@ struct Draft {
 async fn draft(
     State(admin): State<Admin>,
     operator: Operator,
+    accepting: Accepting,
     Path(tool): Path<String>,
     body: RequestBody,
 ) -> Response {
@@ -379,20 +454,31 @@ async fn draft(
         definition: draft.definition,
         downstream: draft.downstream,
     };
-    apply(&admin, operator, action).await
+    apply(&admin, operator, action, accepting).await
 }
 
-/// What a publish may carry: `{"accept_breaking": true}`.
+/// What a publish may carry: `{"accept": "<digest>"}` (or a list).
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct Step {
     #[serde(default)]
-    accept_breaking: bool,
+    accept: Option<Digests>,
+    /// No longer taken: an acceptance names its report.
+    #[serde(default)]
+    accept_breaking: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Digests {
+    One(String),
+    Several(Vec<String>),
 }
 
 async fn step(
     State(admin): State<Admin>,
     operator: Operator,
+    accepting: Accepting,
     Path((tool, version, step)): Path<(String, u32, String)>,
     body: RequestBody,
 ) -> Response {
@@ -408,25 +494,28 @@ async fn step(
                 return refusal(
                     StatusCode::BAD_REQUEST,
                     "bad_request",
-                    &format!("the body is empty or {{\"accept_breaking\": true}}: {error}"),
+                    &format!("the body is empty or {{\"accept\": \"<digest>\"}}: {error}"),
                 );
             }
         },
     };
-    if options.accept_breaking && step != "publish" {
+    if options.accept_breaking.is_some() {
         return refusal(
             StatusCode::BAD_REQUEST,
             "bad_request",
-            "only a publish accepts breaking changes",
+            ACCEPT_NAMES_A_REPORT,
         );
     }
+    let Accepting(mut accept) = accepting;
+    match options.accept {
+        Some(Digests::One(digest)) => accept.push(digest),
+        Some(Digests::Several(digests)) => accept.extend(digests),
+        None => {}
+    }
+    let accepting = Accepting(accept);
     let action = match step.as_str() {
         "propose" => Action::Propose { tool, version },
-        "publish" => Action::Publish {
-            tool,
-            version,
-            accept_breaking: options.accept_breaking,
-        },
+        "publish" => Action::Publish { tool, version },
         "deprecate" => Action::Deprecate { tool, version },
         _ => {
             return refusal(
@@ -436,7 +525,7 @@ async fn step(
             );
         }
     };
-    apply(&admin, operator, action).await
+    apply(&admin, operator, action, accepting).await
 }
 
 /// `GET …/versions/{n}/compatibility`: the report of a version against
@@ -469,6 +558,7 @@ async fn compatibility(
 async fn switch(
     State(admin): State<Admin>,
     operator: Operator,
+    accepting: Accepting,
     Path((toolset, switch)): Path<(String, String)>,
 ) -> Response {
     let action = match switch.as_str() {
@@ -482,31 +572,46 @@ async fn switch(
             );
         }
     };
-    apply(&admin, operator, action).await
+    apply(&admin, operator, action, accepting).await
 }
 
 async fn assign(
     State(admin): State<Admin>,
     operator: Operator,
+    accepting: Accepting,
     Path((client, toolset)): Path<(String, String)>,
 ) -> Response {
-    apply(&admin, operator, Action::Assign { client, toolset }).await
+    apply(
+        &admin,
+        operator,
+        Action::Assign { client, toolset },
+        accepting,
+    )
+    .await
 }
 
 async fn unassign(
     State(admin): State<Admin>,
     operator: Operator,
+    accepting: Accepting,
     Path((client, toolset)): Path<(String, String)>,
 ) -> Response {
-    apply(&admin, operator, Action::Unassign { client, toolset }).await
+    apply(
+        &admin,
+        operator,
+        Action::Unassign { client, toolset },
+        accepting,
+    )
+    .await
 }
 
 async fn rotate_key(
     State(admin): State<Admin>,
     operator: Operator,
+    accepting: Accepting,
     Path(client): Path<String>,
 ) -> Response {
-    apply(&admin, operator, Action::RotateKey { client }).await
+    apply(&admin, operator, Action::RotateKey { client }, accepting).await
 }
 
 /// A JSON object body, read within its limit, or the answer saying what is
@@ -536,6 +641,7 @@ fn kind_of(kind: &str) -> Result<Kind, Response> {
 async fn put_record(
     State(admin): State<Admin>,
     operator: Operator,
+    accepting: Accepting,
     Path((kind, id)): Path<(String, String)>,
     body: RequestBody,
 ) -> Response {
@@ -544,7 +650,7 @@ async fn put_record(
         Err(refused) => return refused,
     };
     match object_body(&admin, body).await {
-        Ok(body) => apply(&admin, operator, Action::Put { kind, id, body }).await,
+        Ok(body) => apply(&admin, operator, Action::Put { kind, id, body }, accepting).await,
         Err(refused) => refused,
     }
 }
@@ -552,10 +658,11 @@ async fn put_record(
 async fn delete_record(
     State(admin): State<Admin>,
     operator: Operator,
+    accepting: Accepting,
     Path((kind, id)): Path<(String, String)>,
 ) -> Response {
     match kind_of(&kind) {
-        Ok(kind) => apply(&admin, operator, Action::Delete { kind, id }).await,
+        Ok(kind) => apply(&admin, operator, Action::Delete { kind, id }, accepting).await,
         Err(refused) => refused,
     }
 }
@@ -563,6 +670,7 @@ async fn delete_record(
 async fn put_setting(
     State(admin): State<Admin>,
     operator: Operator,
+    accepting: Accepting,
     Path(name): Path<String>,
     body: RequestBody,
 ) -> Response {
@@ -572,7 +680,7 @@ async fn put_setting(
                 name,
                 body: Some(body),
             };
-            apply(&admin, operator, action).await
+            apply(&admin, operator, action, accepting).await
         }
         Err(refused) => refused,
     }
@@ -581,7 +689,14 @@ async fn put_setting(
 async fn delete_setting(
     State(admin): State<Admin>,
     operator: Operator,
+    accepting: Accepting,
     Path(name): Path<String>,
 ) -> Response {
-    apply(&admin, operator, Action::Setting { name, body: None }).await
+    apply(
+        &admin,
+        operator,
+        Action::Setting { name, body: None },
+        accepting,
+    )
+    .await
 }

@@ -364,13 +364,12 @@ fn a_version_that_breaks_clients_is_published_only_when_accepted() {
         let publish = Action::Publish {
             tool: "weather.current".into(),
             version: 1,
-            accept_breaking: false,
         };
         let applied = store
             .apply("setup", publish, &registry)
             .await
             .expect("published");
-        assert_eq!(applied.compatibility, None);
+        assert_eq!(applied.compatibility, []);
     });
     let versions = "/v1/mappings/weather.current/versions";
 
@@ -380,7 +379,7 @@ fn a_version_that_breaks_clients_is_published_only_when_accepted() {
     let draft = json!({"version": 2, "definition": weather(units)});
     let (status, body) = call(address, key, "POST", versions, &draft.to_string());
     assert_eq!(status, 200, "{body}");
-    let report = &body["compatibility"];
+    let report = &body["compatibility"][0];
     assert_eq!(
         (&report["from"], &report["to"], &report["breaks"]),
         (&json!(1), &json!(2), &json!(true)),
@@ -407,7 +406,7 @@ fn a_version_that_breaks_clients_is_published_only_when_accepted() {
         (409, &json!("breaking")),
         "{body}"
     );
-    assert_eq!(&body["compatibility"], report);
+    assert_eq!(&body["compatibility"][0], report);
     assert!(
         body["message"]
             .as_str()
@@ -424,6 +423,7 @@ fn a_version_that_breaks_clients_is_published_only_when_accepted() {
         let (status, body) = call(address, key, "POST", path, wrong);
         assert_eq!(status, 400, "{path} {wrong}: {body}");
     }
+    // `accept_breaking` accepted whatever came: refused, saying why.
     let (status, body) = call(
         address,
         key,
@@ -431,21 +431,36 @@ fn a_version_that_breaks_clients_is_published_only_when_accepted() {
         &publish,
         r#"{"accept_breaking": true}"#,
     );
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("names the report it accepts")),
+        "{body}"
+    );
+    let digest = report["digest"].as_str().expect("a digest");
+    let (status, body) = call(
+        address,
+        key,
+        "POST",
+        &publish,
+        &json!({"accept": digest}).to_string(),
+    );
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["compatibility"]["accepted"], true, "{body}");
+    assert_eq!(body["compatibility"][0]["accepted"], true, "{body}");
 
     // A version that only adds an optional argument needs no acceptance.
     let optional = json!([{"name": "units", "type": "string", "in": "query", "required": true}, {"name": "lang", "type": "string", "in": "query"}]);
     let draft = json!({"version": 3, "definition": weather(optional)});
     let (status, body) = call(address, key, "POST", versions, &draft.to_string());
     assert_eq!(
-        (status, &body["compatibility"]["breaks"]),
+        (status, &body["compatibility"][0]["breaks"]),
         (200, &json!(false)),
         "{body}"
     );
     let (status, body) = call(address, key, "POST", &format!("{versions}/3/publish"), "");
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["compatibility"]["accepted"], false, "{body}");
+    assert_eq!(body["compatibility"][0]["accepted"], false, "{body}");
 
     let (status, body) = call(address, key, "GET", "/v1/audit?limit=3", "");
     assert_eq!(status, 200);
@@ -453,7 +468,7 @@ fn a_version_that_breaks_clients_is_published_only_when_accepted() {
         .as_array()
         .expect("entries")
         .iter()
-        .map(|e| (&e["action"], &e["detail"]["compatibility"]["accepted"]))
+        .map(|e| (&e["action"], &e["detail"]["compatibility"][0]["accepted"]))
         .collect();
     assert_eq!(
         accepted,

@@ -489,6 +489,15 @@ fn a_version_is_published_from_its_page_after_its_report_and_an_explicit_accepta
     }
     let csrf = page.csrf();
     let publish = "/console/tools/billing.refund/versions/2/publish";
+    // The box names the report it accepts.
+    let digest = page
+        .body
+        .split("name=\"accept\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the acceptance box carries the report's digest")
+        .to_owned();
+    assert_eq!(digest.len(), 16, "{digest}");
 
     // Not accepted: refused, told why, nothing written.
     let refused = http(address, "POST", publish, &me, &format!("csrf={csrf}"));
@@ -499,7 +508,7 @@ fn a_version_is_published_from_its_page_after_its_report_and_an_explicit_accepta
     let told = http(address, "GET", back, &me, "");
     assert!(
         told.body
-            .contains("role=\"alert\">Not published: version 2 may break the clients of version 1"),
+            .contains("role=\"alert\">Nothing changed: serving `billing.refund` version 2 instead of version 1 may break their clients"),
         "{}",
         told.body
     );
@@ -510,7 +519,7 @@ fn a_version_is_published_from_its_page_after_its_report_and_an_explicit_accepta
         "POST",
         publish,
         &me,
-        &format!("csrf={csrf}&accept_breaking=yes"),
+        &format!("csrf={csrf}&accept={digest}"),
     );
     assert_eq!(done.status, 303);
     assert_eq!(
@@ -522,7 +531,7 @@ fn a_version_is_published_from_its_page_after_its_report_and_an_explicit_accepta
     assert!(page.body.contains("Version 2 is served."), "{}", page.body);
     assert!(
         page.body.contains(
-            "role=\"status\">draft -&#62; published; version 2 served instead of 1, its breaking changes accepted"
+            &format!("role=\"status\">draft -&#62; published; `billing.refund` 1 -&#62; 2 served, its breaking changes accepted (report {digest})")
         ),
         "{}",
         page.body
@@ -533,7 +542,7 @@ fn a_version_is_published_from_its_page_after_its_report_and_an_explicit_accepta
         ("alice", "publish")
     );
     assert_eq!(
-        audit[0].detail["compatibility"]["accepted"], true,
+        audit[0].detail["compatibility"][0]["accepted"], true,
         "{}",
         audit[0].detail
     );

@@ -11,6 +11,7 @@ mod admin_hardening;
 mod changes;
 #[cfg(feature = "admin-http")]
 mod console;
+mod gate;
 mod replicas;
 mod store;
 mod tls;

@@ -34,6 +34,9 @@ const CLIENTS: [&str; 4] = [
 #[derive(Debug, Clone)]
 enum Step {
     Act(Action),
+    /// A publish of (tool, version); when refused as breaking and `true`,
+    /// sent again accepting the reports refused.
+    Publish(String, u32, bool),
     /// Replica `n` stops and starts again from a fresh load.
     Restart(usize),
     /// The change log forgets every entry so far: a replica behind reads
@@ -91,7 +94,6 @@ async fn with_ledger(store: &Store, registry: &toolschema::call::Registry) {
         actions.push(Action::Publish {
             tool: (*tool).into(),
             version: 1,
-            accept_breaking: false,
         });
         actions.push(Action::Draft {
             tool: (*tool).into(),
@@ -145,14 +147,10 @@ fn step() -> impl Strategy<Value = Step> {
         }),
         (tool.clone(), version.clone())
             .prop_map(|(tool, version)| Step::Act(Action::Propose { tool, version })),
-        // A publish that may break clients is refused unless accepted.
-        (tool.clone(), version.clone(), any::<bool>()).prop_map(|(tool, version, accept)| {
-            Step::Act(Action::Publish {
-                tool,
-                version,
-                accept_breaking: accept,
-            })
-        }),
+        // A publish that may break clients is refused unless accepted
+        // (then the report refused is accepted).
+        (tool.clone(), version.clone(), any::<bool>())
+            .prop_map(|(tool, version, accept)| { Step::Publish(tool, version, accept) }),
         (tool, version).prop_map(|(tool, version)| Step::Act(Action::Deprecate { tool, version })),
         prop_oneof![
             Just("https://ledger.example.com"),
@@ -234,6 +232,16 @@ proptest! {
             let mut cut_last: Vec<i32> = Vec::new();
             for step in steps {
                 match step {
+                    Step::Publish(tool, version, accept) => {
+                        let publish = || Action::Publish { tool: tool.clone(), version };
+                        if let Err(toolschema_store::StoreError::Breaking(reports)) =
+                            store.apply("test", publish(), &registry).await
+                            && accept
+                        {
+                            let digests = reports.iter().map(|report| report.digest.clone());
+                            let _ = store.apply("test", publish().accepting(digests), &registry).await;
+                        }
+                    }
                     Step::Act(action) => {
                         // Refused actions write nothing; both kinds count.
                         if let Ok(applied) = store.apply("test", action, &registry).await

@@ -74,7 +74,7 @@ fn tool_names(list: &str) -> Vec<String> {
 fn migrations_create_the_schema_once() {
     runtime().block_on(async {
         let store = Store::new(&Postgres::shared().database()).expect("url");
-        assert_eq!(store.migrate().await.expect("migrates"), 2);
+        assert_eq!(store.migrate().await.expect("migrates"), 3);
         assert_eq!(store.migrate().await.expect("up to date"), 0);
         let empty = store
             .load(&toolschema_demo::registry())
@@ -157,36 +157,43 @@ fn the_publish_workflow_moves_a_version_from_draft_to_served() {
         );
 
         // Publishing it is refused with the report, and nothing is written.
-        let publish = |accept_breaking| Action::Publish {
-            tool: "billing.refund".into(),
-            version: 2,
-            accept_breaking,
-        };
-        let refused = store.apply("bob", publish(false), &registry).await.expect_err("it breaks");
-        let StoreError::Breaking(refused_report) = &refused else {
+        let publish = || Action::Publish { tool: "billing.refund".into(), version: 2 };
+        let refused = store.apply("bob", publish(), &registry).await.expect_err("it breaks");
+        let StoreError::Breaking(refused_reports) = &refused else {
             panic!("refused for another reason: {refused}");
         };
-        assert_eq!(**refused_report, report);
+        assert_eq!(refused_reports, &[report.clone()]);
         let message = refused.to_string();
-        assert!(message.starts_with("`billing.refund` 1 -> 2: may break its clients\n  breaking required-property-added at /inputSchema/required/reason"), "{message}");
-        assert!(message.ends_with("accept its breaking changes explicitly (accept_breaking)"), "{message}");
+        let digest = report.digest.clone();
+        assert!(message.starts_with(&format!("`billing.refund` 1 -> 2: may break its clients [report {digest}]\n  breaking required-property-added at /inputSchema/required/reason")), "{message}");
+        assert!(message.ends_with(&format!("accept this report by its digest (accept = {digest})")), "{message}");
         assert_eq!(store.revision().await.expect("reads"), 2);
         assert_eq!(refund(&store.load(&registry).await.expect("as set up")).as_ref(), Some(&before));
 
+        // An acceptance of another report is no acceptance.
+        let other = store
+            .apply("bob", publish().accepting(["0123456789abcdef"]), &registry)
+            .await
+            .expect_err("another report accepted");
+        assert!(matches!(other, StoreError::Breaking(_)), "{other}");
+
         // Accepted, it is published, and the acceptance is audited.
-        let applied = store.apply("bob", publish(true), &registry).await.expect("publishes");
-        let accepted = applied.compatibility.expect("the version served changed");
+        let applied = store.apply("bob", publish().accepting([digest.clone()]), &registry).await.expect("publishes");
+        let [accepted] = &applied.compatibility[..] else {
+            panic!("one report: {:?}", applied.compatibility);
+        };
         assert!(accepted.accepted && accepted.breaks);
-        assert_eq!(breaking(&accepted), breaking(&report));
-        assert!(applied.done.summary.ends_with("version 2 served instead of 1, its breaking changes accepted"), "{}", applied.done.summary);
+        assert_eq!(breaking(accepted), breaking(&report));
+        assert!(applied.done.summary.ends_with(&format!("`billing.refund` 1 -> 2 served, its breaking changes accepted (report {digest})")), "{}", applied.done.summary);
         let after = refund(&store.load(&registry).await.expect("as set up")).expect("v2 served");
         assert_ne!(after, before, "version 2 is served now");
         let audited = &store.audit(1).await.expect("audit")[0];
         assert_eq!((audited.actor.as_str(), audited.action.as_str()), ("bob", "publish"));
-        assert_eq!(audited.detail["compatibility"]["accepted"], true);
-        assert_eq!(audited.detail["compatibility"]["from"], 1);
+        assert_eq!(audited.detail["compatibility"][0]["accepted"], true);
+        assert_eq!(audited.detail["compatibility"][0]["from"], 1);
+        assert_eq!(audited.detail["compatibility"][0]["digest"], digest.as_str());
         assert!(
-            audited.detail["compatibility"]["reports"][0]["changes"]
+            audited.detail["compatibility"][0]["reports"][0]["changes"]
                 .as_array()
                 .is_some_and(|changes| changes.iter().any(|c| c["rule"] == "required-property-added")),
             "{}",
@@ -214,7 +221,7 @@ fn the_publish_workflow_moves_a_version_from_draft_to_served() {
             "tool_version \"billing.refund\" 2 is deprecated; only a version that is draft can become proposed"
         );
         let unknown = store
-            .apply("bob", Action::Publish { tool: "billing.refund".into(), version: 9, accept_breaking: false }, &registry)
+            .apply("bob", Action::Publish { tool: "billing.refund".into(), version: 9 }, &registry)
             .await
             .expect_err("no version 9");
         assert_eq!(
@@ -254,14 +261,18 @@ fn a_draft_of_an_unmapped_tool_keeps_the_served_version_published() {
         records
             .versions
             .retain(|(tool, _), _| tool != "billing.refund");
+        let unmap = Action::Replace {
+            records: Box::new(records),
+        };
+        // Its clients were served version 1: serving 2 instead (a new
+        // required argument) is gated, and accepted by its report.
+        let Err(StoreError::Breaking(reports)) = store.apply("ops", unmap.clone(), &registry).await else {
+            panic!("serving version 2 instead of 1 is gated");
+        };
+        assert_eq!((reports[0].tool.as_str(), reports[0].from, reports[0].to), ("billing.refund", 1, 2));
+        let digests = reports.into_iter().map(|report| report.digest);
         store
-            .apply(
-                "ops",
-                Action::Replace {
-                    records: Box::new(records),
-                },
-                &registry,
-            )
+            .apply("ops", unmap.accepting(digests), &registry)
             .await
             .expect("no mapping");
         let before = lists(&store.load(&registry).await.expect("as set up").config);
