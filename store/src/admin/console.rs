@@ -187,8 +187,18 @@ fn same_token(a: &str, b: &str) -> bool {
 }
 
 /// `text` as one segment of a path: every byte but letters, digits, `-`,
-/// `.`, `_` and `~` percent-encoded.
+/// `.`, `_` and `~` percent-encoded, so that an id holding `/`, `..`, `?`,
+/// `#` or `%` stays one segment, which the route's `Path` decodes back.
+/// Every link and form action of the console that names a record goes
+/// through it (templates as the `segment` filter).
+///
+/// `.` and `..` cannot be one segment (a browser removes them, encoded or
+/// not), so they become an empty segment, which no route takes: such a
+/// record's links and forms lead nowhere rather than to another record's.
 fn path_segment(text: &str) -> String {
+    if text == "." || text == ".." {
+        return String::new();
+    }
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
         match byte {
@@ -199,6 +209,23 @@ fn path_segment(text: &str) -> String {
         }
     }
     out
+}
+
+/// The templates' own filters.
+#[expect(
+    unreachable_pub,
+    reason = "askama's `filter_fn` makes the filter's methods `pub`"
+)]
+mod filters {
+    /// `{{ id|segment }}`: [`path_segment`](super::path_segment), for a
+    /// record's id (or a tool's name, a version) in a link or form action.
+    #[askama::filter_fn]
+    pub(super) fn segment(
+        text: impl core::fmt::Display,
+        _: &dyn askama::Values,
+    ) -> askama::Result<String> {
+        Ok(super::path_segment(&text.to_string()))
+    }
 }
 
 fn new_token() -> String {
@@ -1584,5 +1611,22 @@ mod tests {
         ] {
             assert!(!is_date(not_a_day), "{not_a_day}");
         }
+    }
+
+    #[test]
+    fn a_path_segment_holds_any_id_as_one_segment() {
+        assert_eq!(path_segment("acme-billing"), "acme-billing");
+        assert_eq!(path_segment("billing.refund"), "billing.refund");
+        assert_eq!(
+            path_segment("../toolsets/globex-support"),
+            "..%2Ftoolsets%2Fglobex-support"
+        );
+        assert_eq!(path_segment("a?b#c%d e"), "a%3Fb%23c%25d%20e");
+        assert_eq!(path_segment("é"), "%C3%A9");
+        // No encoding of `.` or `..` is one segment to a browser: none
+        // that a route takes.
+        assert_eq!(path_segment(".."), "");
+        assert_eq!(path_segment("."), "");
+        assert_eq!(path_segment("..."), "...");
     }
 }

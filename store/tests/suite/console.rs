@@ -913,3 +913,173 @@ fn an_audit_filter_of_a_day_the_calendar_lacks_is_not_used() {
     assert!(!answer.body.contains("not used"), "{}", answer.body);
     assert!(answer.body.contains("<td>setup</td>"), "{}", answer.body);
 }
+
+/// `text` as one path segment, every byte but `A-Za-z0-9-._~` encoded:
+/// what the console's links and forms must hold for a record's id.
+fn one_segment(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                char::from(b).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
+/// Every link and form action of a page, as a browser reads them.
+fn targets(body: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for attribute in ["href=\"", "action=\""] {
+        for (at, _) in body.match_indices(attribute) {
+            let rest = &body[at + attribute.len()..];
+            let value = rest.split('"').next().unwrap_or_default();
+            found.push(
+                value
+                    .replace("&#38;", "&")
+                    .replace("&amp;", "&")
+                    .replace("&#37;", "%"),
+            );
+        }
+    }
+    found
+}
+
+/// Whether a browser would take `target` as it is: no fragment, no dot
+/// segment in its path (`.`, `..`, encoded or not), nothing a record's id
+/// could have put there.
+fn kept_as_is(target: &str) -> bool {
+    let path = target.split('?').next().unwrap_or_default();
+    !target.contains('#')
+        && path.split('/').all(|segment| {
+            let segment = segment.to_ascii_lowercase().replace("%2e", ".");
+            segment != "." && segment != ".."
+        })
+}
+
+/// The ids a store older than the id grammar (or someone with the
+/// database) may hold: each must stay one segment.
+const ODD_TOOLSET: &str = "../toolsets/globex-support";
+const ODD_TOOLSET_2: &str = "x?y#z%41..";
+const ODD_CLIENT: &str = "../clients/acme-finance?a#b%2F";
+
+#[test]
+fn ids_with_slashes_dots_and_marks_stay_one_segment_in_links_and_forms() {
+    let url = toolschema_test_support::postgres::Postgres::shared().database();
+    let store = toolschema_store::Store::new(&url).expect("url");
+    let (address, runtime) = serve(store.clone(), HttpTimeouts::default());
+    let registry = toolschema_demo::registry();
+    let records = toolschema_store::Records::from_toml(
+        toolschema_demo::CATALOG_TOML,
+        "catalog.toml",
+        &registry,
+    )
+    .expect("demo");
+    let key = runtime.block_on(async {
+        store.migrate().await.expect("migrates");
+        let replace = Action::Replace {
+            records: Box::new(records),
+        };
+        store
+            .apply("setup", replace, &registry)
+            .await
+            .expect("loads");
+        store.add_operator("alice").await.expect("operator")
+    });
+    // Written straight into the tables, past the store's checks.
+    runtime.block_on(async {
+        let (db, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+            .await
+            .expect("connects");
+        tokio::spawn(connection);
+        let toolset = serde_json::json!({"tenant": "acme", "tools": ["billing.get-invoice"]});
+        for id in [ODD_TOOLSET, ODD_TOOLSET_2] {
+            db.execute(
+                "INSERT INTO toolset (id, body) VALUES ($1, $2)",
+                &[&id, &toolset],
+            )
+            .await
+            .expect("a toolset");
+        }
+        let client = serde_json::json!({
+            "tenant": "acme", "api_keys": [], "toolsets": [ODD_TOOLSET],
+        });
+        db.execute(
+            "INSERT INTO client (id, body) VALUES ($1, $2)",
+            &[&ODD_CLIENT, &client],
+        )
+        .await
+        .expect("a client");
+        db.execute("UPDATE catalog_revision SET revision = revision + 1", &[])
+            .await
+            .expect("a revision");
+    });
+    let session = log_in(address, &key);
+    let me = [FORM, ("Cookie", session.as_str())];
+
+    let overview = http(address, "GET", "/console", &me, "");
+    assert_eq!(overview.status, 200, "{}", overview.body);
+    let csrf = overview.csrf();
+    let client_page = format!("/console/clients/{}", one_segment(ODD_CLIENT));
+    let deactivate = format!("/console/toolsets/{}/deactivate", one_segment(ODD_TOOLSET));
+    let found = targets(&overview.body);
+    for expected in [
+        client_page.clone(),
+        deactivate.clone(),
+        format!(
+            "/console/toolsets/{}/deactivate",
+            one_segment(ODD_TOOLSET_2)
+        ),
+    ] {
+        assert!(found.contains(&expected), "{expected}: {found:?}");
+    }
+    assert!(found.iter().all(|t| kept_as_is(t)), "{found:?}");
+
+    let client = http(address, "GET", &client_page, &me, "");
+    assert_eq!(client.status, 200, "{}", client.body);
+    let found = targets(&client.body);
+    for expected in [
+        format!(
+            "/console/clients/{}/toolsets/{}/unassign",
+            one_segment(ODD_CLIENT),
+            one_segment(ODD_TOOLSET)
+        ),
+        format!("/console/clients/{}/assign", one_segment(ODD_CLIENT)),
+        format!("/console/clients/{}/rotate-key", one_segment(ODD_CLIENT)),
+        format!(
+            "/console/clients/{}/tools/billing.get-invoice",
+            one_segment(ODD_CLIENT)
+        ),
+    ] {
+        assert!(found.contains(&expected), "{expected}: {found:?}");
+    }
+    assert!(found.iter().all(|t| kept_as_is(t)), "{found:?}");
+    let rotated = http(
+        address,
+        "POST",
+        &format!("/console/clients/{}/rotate-key", one_segment(ODD_CLIENT)),
+        &me,
+        &format!("csrf={csrf}"),
+    );
+    assert_eq!(rotated.status, 200, "{}", rotated.body);
+    let found = targets(&rotated.body);
+    assert!(found.contains(&client_page), "{found:?}");
+    assert!(found.iter().all(|t| kept_as_is(t)), "{found:?}");
+
+    // The Deactivate form of the odd toolset switches that toolset, not
+    // the one its id spells a path to.
+    let done = http(address, "POST", &deactivate, &me, &format!("csrf={csrf}"));
+    assert_eq!(done.header("location"), Some("/console"), "{}", done.head);
+    let audit = runtime.block_on(store.audit(1)).expect("audit");
+    assert_eq!(
+        (audit[0].action.as_str(), audit[0].target.as_str()),
+        ("deactivate", format!("toolset \"{ODD_TOOLSET}\"").as_str())
+    );
+    let overview = http(address, "GET", "/console", &me, "");
+    let row = overview
+        .body
+        .split("<tr>")
+        .find(|row| row.contains("<td>globex-support</td>"))
+        .expect("globex-support's row");
+    assert!(row.contains("Deactivate"), "still active: {row}");
+}
