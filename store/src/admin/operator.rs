@@ -4,9 +4,13 @@
 //!
 //! - A key that is not shaped like an operator key (`tso_` and 64 hex
 //!   digits) is refused without a lookup.
-//! - A peer that keeps sending wrong keys is refused (429) before any
-//!   lookup once it has failed [`BURST`] times, and may fail once more every
-//!   [`REFILL`] after.
+//! - A valid key is served whoever else failed from its address: behind a
+//!   TLS-terminating proxy every operator shares one, and a stranger's
+//!   wrong keys must not lock them out. So a key is checked first; a peer
+//!   that has failed [`BURST`] times (then may fail once more every
+//!   [`REFILL`]) is answered 429 instead of 401 for a key that is not
+//!   proven valid (wrong, malformed, or not checked because the store
+//!   failed or was busy), never for a valid one.
 //! - At most [`LOOKUPS`] keys are looked up in the store at once, so a
 //!   flood of well-shaped keys cannot take the database's connections.
 //! - Every refusal of a key says the same thing, whether the key is
@@ -20,7 +24,7 @@ use std::time::{Duration, Instant};
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use tokio::sync::Semaphore;
 
 use super::{Admin, failure, refusal};
@@ -143,48 +147,58 @@ pub(super) fn peer_of(parts: &Parts) -> IpAddr {
         .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip())
 }
 
-/// The operator whose key `key` is, asked by `peer`: refused (401, the
-/// same answer whatever was wrong) for a missing, malformed or unknown
-/// key, 429 once the peer has failed too often, 503 when too many keys
-/// are being looked up or the store is unreachable. The header and the
-/// console's login form are checked alike.
+/// The answer to a key not proven valid from a peer out of tries.
+fn too_many(wait: Duration) -> Response {
+    let mut response = refusal(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_failures",
+        "too many requests with a wrong operator key from this address; wait, then send a valid key",
+    );
+    let seconds = wait.as_secs().max(1).to_string();
+    if let Ok(value) = HeaderValue::from_str(&seconds) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response
+}
+
+/// The operator whose key `key` is, asked by `peer`. A valid key is
+/// admitted whatever the peer's failures. Otherwise: 401 (the same answer
+/// whatever was wrong) for a missing, malformed or unknown key, 503 when
+/// too many keys are being looked up or the store is unreachable; and 429
+/// instead of any of these once the peer has failed too often. The header
+/// and the console's login form are checked alike.
 pub(super) async fn authenticate(
     admin: &Admin,
     peer: IpAddr,
     key: Option<&str>,
 ) -> Result<String, Response> {
-    if let Err(wait) = admin.guard.admit(peer) {
-        let mut response = refusal(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_failures",
-            "too many requests with a wrong operator key from this address; wait, then send a valid key",
-        );
-        let seconds = wait.as_secs().max(1).to_string();
-        if let Ok(value) = HeaderValue::from_str(&seconds) {
-            response.headers_mut().insert(header::RETRY_AFTER, value);
-        }
-        return Err(response);
-    }
-    let Some(key) = key.map(str::trim).filter(|key| shaped_like_a_key(key)) else {
+    // Whether the peer is out of tries, as it came: its failures decide
+    // only how a key that is not proven valid is refused.
+    let out_of_tries = admin.guard.admit(peer).err();
+    let wrong = || {
         admin.guard.failed(peer);
-        return Err(unauthorized());
+        out_of_tries.map_or_else(unauthorized, too_many)
+    };
+    let Some(key) = key.map(str::trim).filter(|key| shaped_like_a_key(key)) else {
+        return Err(wrong());
     };
     let Ok(Ok(_permit)) = tokio::time::timeout(LOOKUP_WAIT, admin.guard.lookups.acquire()).await
     else {
-        return Err(refusal(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "busy",
-            "the admin API is checking too many keys at once; try again shortly",
-        )
-        .into_response());
+        return Err(out_of_tries.map_or_else(
+            || {
+                refusal(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "busy",
+                    "the admin API is checking too many keys at once; try again shortly",
+                )
+            },
+            too_many,
+        ));
     };
     match admin.store.operator(key).await {
         Ok(Some(name)) => Ok(name),
-        Ok(None) => {
-            admin.guard.failed(peer);
-            Err(unauthorized())
-        }
-        Err(error) => Err(failure(error)),
+        Ok(None) => Err(wrong()),
+        Err(error) => Err(out_of_tries.map_or_else(|| failure(error), too_many)),
     }
 }
 

@@ -480,3 +480,42 @@ fn a_version_that_breaks_clients_is_published_only_when_accepted() {
         "{body}"
     );
 }
+
+/// Behind a TLS-terminating proxy every operator comes from one address:
+/// someone else's wrong keys must not get a valid key refused.
+#[test]
+fn a_valid_key_is_served_whatever_wrong_keys_came_from_its_address() {
+    let (_store, address, key, _runtime) = start();
+    let wrong = format!("tso_{}", "0".repeat(64));
+    for attempt in 0..10 {
+        let sent = match attempt % 2 {
+            0 => wrong.as_str(),
+            _ => "not-even-shaped",
+        };
+        let (status, body) = call(address, Some(sent), "GET", "/v1/revision", "");
+        assert_eq!(status, 401, "{body}");
+    }
+    // The address is out of tries: a wrong key is held back, a valid one
+    // is served, one after the other.
+    for _ in 0..3 {
+        let (status, body) = call(address, Some(&key), "GET", "/v1/revision", "");
+        assert_eq!((status, &body["revision"]), (200, &json!(1)), "{body}");
+        let (status, body) = call(address, Some(&wrong), "GET", "/v1/revision", "");
+        assert_eq!(
+            (status, &body["error"]),
+            (429, &json!("too_many_failures")),
+            "{body}"
+        );
+        let (status, _) = call(address, None, "GET", "/v1/revision", "");
+        assert_eq!(status, 429);
+    }
+    // And acts.
+    let (status, body) = call(
+        address,
+        Some(&key),
+        "POST",
+        "/v1/toolsets/globex-support/deactivate",
+        "",
+    );
+    assert_eq!(status, 200, "{body}");
+}

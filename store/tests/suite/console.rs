@@ -873,6 +873,46 @@ fn behind_a_tls_proxy_the_session_cookie_is_secure() {
 }
 
 #[test]
+fn a_valid_key_logs_in_whatever_wrong_keys_came_from_its_address() {
+    let (store, key) = demo_store();
+    let (address, _runtime) = serve(store, HttpTimeouts::default());
+    // Someone else behind the same proxy (one address for all) spends the
+    // address's tries on wrong keys, at the API and at the login form.
+    let wrong = format!("tso_{}", "0".repeat(64));
+    let bearer = format!("Bearer {wrong}");
+    for _ in 0..10 {
+        let answer = http(
+            address,
+            "GET",
+            "/v1/revision",
+            &[("Authorization", &bearer)],
+            "",
+        );
+        assert_eq!(answer.status, 401);
+    }
+    let form = http(address, "GET", "/console/login", &[], "");
+    let token = form.cookie("toolschema_login").expect("a login token");
+    let cookie = format!("toolschema_login={token}");
+    let refused = log_in_with(address, &cookie, &wrong, &token);
+    assert_eq!(refused.status, 429, "{}", refused.body);
+    assert!(
+        refused.body.contains("Too many wrong keys"),
+        "{}",
+        refused.body
+    );
+    assert!(refused.cookie("toolschema_console").is_none());
+    // The operator's valid key logs in all the same.
+    let answer = log_in_with(address, &cookie, &key, &token);
+    assert_eq!(
+        (answer.status, answer.header("location")),
+        (303, Some("/console")),
+        "{}",
+        answer.body
+    );
+    assert!(answer.cookie("toolschema_console").is_some());
+}
+
+#[test]
 fn an_audit_filter_of_a_day_the_calendar_lacks_is_not_used() {
     let (store, key) = demo_store();
     let (address, _runtime) = serve(store, HttpTimeouts::default());
