@@ -9,6 +9,7 @@
 mod limits;
 mod names;
 mod one_pass;
+mod pattern_budget;
 mod tree;
 mod unreadable;
 mod violation;
@@ -98,6 +99,7 @@ pub fn schema_compiles(text: &str, schema: &Value) -> Result<(), String> {
 /// The backtracking steps a pattern may take on one value, for the
 /// patterns only a backtracking engine reads (a backreference, a
 /// lookaround); past them the value is refused as too costly to check.
+/// One call's values share twice as many ([`pattern_budget`]).
 pub(crate) const BACKTRACK_LIMIT: usize = 100_000;
 
 /// The violation of a result that cannot be written as JSON text.
@@ -138,7 +140,9 @@ pub(crate) fn needs_backtracking(pattern: &str) -> bool {
 /// JSON Schema 2020-12 with formats checked, and patterns matched in time
 /// linear in the value by the `regex` crate wherever they are in its
 /// language. A schema with a pattern only a backtracking engine reads gets
-/// one, limited to 100,000 backtracking steps a match.
+/// one, limited to 100,000 backtracking steps a value, and to 200,000 for
+/// all the values of one call's arguments (or one result) together, in
+/// each of the (at most two) passes over them.
 pub fn validator_of<F: jsonschema::json::Json>(
     schema: &Value,
 ) -> Result<jsonschema::Validator<F>, jsonschema::ValidationError<'static>> {
@@ -153,9 +157,7 @@ pub fn validator_of<F: jsonschema::json::Json>(
         .build(schema)
         .or_else(|_| {
             options()
-                .with_pattern_options(
-                    jsonschema::PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT),
-                )
+                .with_keyword("pattern", pattern_budget::pattern::<F>)
                 .build(schema)
         })
 }
@@ -426,13 +428,16 @@ impl InputValidator {
             None => names::whole_numbers(&self.root, &mut value),
         };
         // Valid arguments, the common case, skip building error reports.
-        if !inexact.is_empty() || !validator.is_valid(&value) {
+        // Each pass has the call's budget of pattern steps.
+        if !inexact.is_empty() || !pattern_budget::within_call(|| validator.is_valid(&value)) {
             let mut found = Found::new(self.limits.max_violations);
             let mut broken = Vec::new();
-            for error in validator.iter_errors(&value) {
-                broken.push(error.instance_path().as_str().to_owned());
-                found.add(&error);
-            }
+            pattern_budget::within_call(|| {
+                for error in validator.iter_errors(&value) {
+                    broken.push(error.instance_path().as_str().to_owned());
+                    found.add(&error);
+                }
+            });
             // A number out of its bounds is told so; only one within them
             // is refused for being inexact.
             for path in inexact.into_iter().filter(|path| !broken.contains(path)) {
@@ -529,26 +534,34 @@ impl OutputValidator {
             validator_of(&schema).map_err(|error| error.to_string())
         });
         let mut found = Found::new(Limits::default().max_violations);
-        match validator {
-            Ok(validator) if validator.is_valid(&document) => {
-                let text = document.to_compact_string();
-                drop(document);
-                match RawValue::from_string(text) {
-                    Ok(json) => return Ok(json),
-                    // The tree's own text is JSON; kept for safety.
-                    Err(error) => found.push(unwritable(&error)),
-                }
-            }
+        // Each pass has the result's budget of pattern steps.
+        let valid = match validator {
+            Ok(validator) if pattern_budget::within_call(|| validator.is_valid(&document)) => true,
             Ok(validator) => {
-                for error in validator.iter_errors(&document) {
-                    found.add(&error);
-                }
+                pattern_budget::within_call(|| {
+                    for error in validator.iter_errors(&document) {
+                        found.add(&error);
+                    }
+                });
+                false
             }
-            Err(error) => found.push(Violation::new(
-                "",
-                Rule::InvalidSchema,
-                format!("The output schema does not compile ({error})."),
-            )),
+            Err(error) => {
+                found.push(Violation::new(
+                    "",
+                    Rule::InvalidSchema,
+                    format!("The output schema does not compile ({error})."),
+                ));
+                false
+            }
+        };
+        if valid {
+            let text = document.to_compact_string();
+            drop(document);
+            match RawValue::from_string(text) {
+                Ok(json) => return Ok(json),
+                // The tree's own text is JSON; kept for safety.
+                Err(error) => found.push(unwritable(&error)),
+            }
         }
         Err(OutputErrors::from_found(self.tool.clone(), found))
     }
@@ -561,21 +574,28 @@ impl OutputValidator {
         }
         strip_absent_nulls(&self.root, &mut value, Direction::Output);
         let mut found = Found::new(Limits::default().max_violations);
-        match &self.validator {
+        // Each pass has the result's budget of pattern steps.
+        let valid = match &self.validator {
             // A valid result, the common case, skips building error reports.
-            Ok(validator) if validator.is_valid(&value) => return Ok(value),
+            Ok(validator) if pattern_budget::within_call(|| validator.is_valid(&value)) => true,
             Ok(validator) => {
-                for error in validator.iter_errors(&value) {
-                    found.add(&error);
-                }
+                pattern_budget::within_call(|| {
+                    for error in validator.iter_errors(&value) {
+                        found.add(&error);
+                    }
+                });
+                false
             }
-            Err(error) => found.push(Violation::new(
-                "",
-                Rule::InvalidSchema,
-                format!("The output schema does not compile ({error})."),
-            )),
-        }
-        if found.is_empty() {
+            Err(error) => {
+                found.push(Violation::new(
+                    "",
+                    Rule::InvalidSchema,
+                    format!("The output schema does not compile ({error})."),
+                ));
+                false
+            }
+        };
+        if valid || found.is_empty() {
             Ok(value)
         } else {
             Err(OutputErrors::from_found(self.tool.clone(), found))
@@ -647,6 +667,61 @@ mod tests {
         assert!(validator.validator.get().is_some_and(Result::is_ok));
         assert_eq!(full.to_string(), refused.to_string());
         assert!(full.to_string().contains("id"), "{full}");
+    }
+
+    #[test]
+    fn the_pattern_checks_of_one_call_share_one_budget() {
+        // A backreference: only a backtracking engine reads it.
+        let raw = Node::Raw(Text::from(
+            r#"{"type": "object", "properties": {"values": {"type": "array",
+                "items": {"type": "string", "pattern": "^(a+)+\\1$"}}}}"#
+                .to_owned(),
+        ));
+        let validator = InputValidator::new(&tool(raw), Limits::default());
+        assert!(
+            validator
+                .check_value(json!({"values": ["aa", "aaaa"]}))
+                .is_ok()
+        );
+        // No match, found in more steps than the smaller limits allow
+        // (some 3,300): checked with the value's own limit.
+        let costly = "a".repeat(10_001);
+        let costly_runs = super::pattern_budget::costly_runs;
+        for count in [1, 8, 32] {
+            let before = costly_runs();
+            let refused = validator
+                .check_value(json!({"values": vec![costly.as_str(); count]}))
+                .expect_err("too costly");
+            // Each of the two passes ran one value with its own limit,
+            // however many values the call sent.
+            assert_eq!(costly_runs() - before, 2, "{count} values");
+            // The first value is judged; the others are refused unchecked,
+            // each at its place.
+            let mut paths: Vec<&str> = Vec::new();
+            for violation in refused.iter() {
+                assert_eq!(violation.rule(), super::Rule::Pattern);
+                let said = match violation.path() {
+                    "/values/0" => "must match the pattern",
+                    _ => "was not checked against its pattern",
+                };
+                assert!(violation.message().contains(said), "{refused}");
+                paths.push(violation.path());
+            }
+            paths.sort_by_key(|path| path[8..].parse::<usize>().unwrap_or(usize::MAX));
+            let expected: Vec<String> = (0..count).map(|at| format!("/values/{at}")).collect();
+            assert_eq!(paths, expected, "{refused}");
+        }
+        // A cheap value after the costly one is still judged: the budget
+        // left pays for it.
+        let refused = validator
+            .check_value(json!({"values": [costly, "aa", "b"]}))
+            .expect_err("too costly");
+        let paths: Vec<&str> = refused.iter().map(|v| v.path()).collect();
+        assert_eq!(paths, ["/values/0", "/values/2"], "{refused}");
+        assert!(
+            refused.to_string().contains("must match the pattern"),
+            "{refused}"
+        );
     }
 
     #[test]

@@ -655,6 +655,21 @@ impl Found {
                     "{at} is too costly to check against its pattern; send a shorter or plainer value."
                 )
             }),
+            // The pattern keyword of schemas that need a backtracking
+            // engine (`pattern_budget`): its message says which refusal.
+            Kind::Custom { keyword, message } if keyword == "pattern" => match message.as_str() {
+                super::pattern_budget::TOO_COSTLY => one(Rule::Pattern, &|at| {
+                    format!(
+                        "{at} is too costly to check against its pattern; send a shorter or plainer value."
+                    )
+                }),
+                super::pattern_budget::CALL_SPENT => one(Rule::Pattern, &|at| {
+                    format!(
+                        "{at} was not checked against its pattern: the values before it cost all this call may spend on patterns; send fewer or plainer values."
+                    )
+                }),
+                pattern => self.add_broken(&path, Broken::Pattern(pattern)),
+            },
             _ => {
                 let keyword = error.kind().keyword();
                 one(Rule::Other, &|at| {
