@@ -4,7 +4,7 @@ use serde_json::Value;
 use tokio_postgres::{GenericClient, Row};
 use toolschema_catalog::{Status, parallel};
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::StoreError;
 use crate::changes::Changes;
@@ -13,33 +13,115 @@ use crate::records::{Body, Kind, Records, Version};
 /// The channel replicas listen on; the payload is the new revision.
 pub const CHANNEL: &str = "toolschema_catalog";
 
+/// Where a row is: a setting, a record, a version.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum RowKey {
+    Setting(String),
+    Record(Kind, String),
+    Version(String, u32),
+}
+
+/// The hashes PostgreSQL computed of the rows read (their `row_hash`), and
+/// their XOR: the digest of what a replica serves, compared with the
+/// tables' ([`digest`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RowHashes {
+    rows: HashMap<RowKey, i64>,
+    total: i64,
+}
+
+impl RowHashes {
+    /// The row at `key` now hashes to `hash` (`None`: it is gone).
+    pub(crate) fn set(&mut self, key: RowKey, hash: Option<i64>) {
+        let old = match hash {
+            Some(hash) => {
+                self.total ^= hash;
+                self.rows.insert(key, hash)
+            }
+            None => self.rows.remove(&key),
+        };
+        if let Some(old) = old {
+            self.total ^= old;
+        }
+    }
+
+    /// The XOR of every row's hash.
+    pub(crate) fn total(&self) -> i64 {
+        self.total
+    }
+}
+
+/// The tables' digest: the XOR of every row's hash, with the revision, in
+/// one statement (one snapshot).
+pub(crate) async fn digest(db: &impl GenericClient) -> Result<(i64, i64), tokio_postgres::Error> {
+    let mut xor = String::from("0::bigint");
+    for table in ["setting", "tool_version"]
+        .into_iter()
+        .chain(Kind::ALL.into_iter().map(Kind::table))
+    {
+        xor.push_str(&format!(
+            " # (SELECT coalesce(bit_xor(row_hash), 0) FROM {table})"
+        ));
+    }
+    let row = db
+        .query_one(
+            &format!("SELECT revision, {xor} FROM catalog_revision"),
+            &[],
+        )
+        .await?;
+    Ok((row.try_get(0)?, row.try_get(1)?))
+}
+
 /// Every record, and the revision they make.
 pub(crate) async fn read(db: &impl GenericClient) -> Result<(i64, Records), StoreError> {
+    let (revision, records, _) = read_rows(db, false).await?;
+    Ok((revision, records))
+}
+
+/// Every record, the revision they make, and their rows' hashes.
+pub(crate) async fn read_hashed(
+    db: &impl GenericClient,
+) -> Result<(i64, Records, RowHashes), StoreError> {
+    read_rows(db, true).await
+}
+
+/// Every record and the revision they make, and with `hashed` the rows'
+/// hashes (else none).
+async fn read_rows(
+    db: &impl GenericClient,
+    hashed: bool,
+) -> Result<(i64, Records, RowHashes), StoreError> {
     let revision: i64 = db
         .query_one("SELECT revision FROM catalog_revision", &[])
         .await?
         .get(0);
-    let settings = db.query("SELECT name, body FROM setting", &[]).await?;
+    let settings = db
+        .query("SELECT name, body, row_hash FROM setting", &[])
+        .await?;
     let mut kinds = Vec::with_capacity(Kind::ALL.len());
     for kind in Kind::ALL {
         let table = kind.table();
         let rows = db
-            .query(&format!("SELECT id, body FROM {table}"), &[])
+            .query(&format!("SELECT id, body, row_hash FROM {table}"), &[])
             .await?;
         kinds.push((kind, rows));
     }
     let versions = db
         .query(
-            "SELECT tool, version, status, definition FROM tool_version",
+            "SELECT tool, version, status, definition, row_hash FROM tool_version",
             &[],
         )
         .await?;
     // The rows' JSON (200,000 documents at 100,000 tools) is read off the
     // runtime's workers, so that a replica reading in full while it
     // serves does not hold requests up, and on every core.
-    let parsed = tokio::task::spawn_blocking(move || parse(settings, kinds, versions)).await;
+    let parsed =
+        tokio::task::spawn_blocking(move || parse(settings, kinds, versions, hashed)).await;
     match parsed {
-        Ok(records) => Ok((revision, records?)),
+        Ok(read) => {
+            let (records, hashes) = read?;
+            Ok((revision, records, hashes))
+        }
         Err(join) => match join.try_into_panic() {
             Ok(panic) => std::panic::resume_unwind(panic),
             // Cancelled: only as the runtime shuts down.
@@ -50,44 +132,154 @@ pub(crate) async fn read(db: &impl GenericClient) -> Result<(i64, Records), Stor
     }
 }
 
-/// The records in the rows read.
+/// The records in the rows read, and the rows' hashes (the rows are
+/// `key, body…, row_hash`).
 fn parse(
     settings: Vec<Row>,
     kinds: Vec<(Kind, Vec<Row>)>,
     versions: Vec<Row>,
-) -> Result<Records, tokio_postgres::Error> {
+    hashed: bool,
+) -> Result<(Records, RowHashes), tokio_postgres::Error> {
     let mut records = Records::default();
+    let mut hashes = RowHashes::default();
+    let mut hash = |key: &dyn Fn() -> RowKey, value: i64| {
+        if hashed {
+            hashes.set(key(), Some(value));
+        }
+    };
     for row in settings {
         let name: String = row.try_get(0)?;
+        hash(&|| RowKey::Setting(name.clone()), row.try_get(2)?);
         records.settings.insert(name, object(row.try_get(1)?));
     }
     for (kind, rows) in kinds {
         let read = parallel::map(rows, |row| {
-            Ok::<_, tokio_postgres::Error>((row.try_get(0)?, object(row.try_get(1)?)))
+            Ok::<_, tokio_postgres::Error>((
+                row.try_get(0)?,
+                object(row.try_get(1)?),
+                row.try_get(2)?,
+            ))
         });
         let of_kind = records.records.entry(kind).or_default();
         for record in read {
-            let (id, body): (String, Body) = record?;
+            let (id, body, row_hash): (String, Body, i64) = record?;
+            hash(&|| RowKey::Record(kind, id.clone()), row_hash);
             of_kind.insert(id, body);
         }
     }
-    let read = parallel::map(versions, |row| {
-        let tool: String = row.try_get(0)?;
-        let number: i32 = row.try_get(1)?;
-        let status: String = row.try_get(2)?;
-        let definition: Option<Value> = row.try_get(3)?;
-        let version = Version {
-            // The table's check allows only the four words.
-            status: Status::from_name(&status).unwrap_or(Status::Draft),
-            definition: definition.map(object),
-        };
-        Ok::<_, tokio_postgres::Error>(((tool, u32::try_from(number).unwrap_or(0)), version))
-    });
+    let read = parallel::map(versions, version_row);
     for version in read {
-        let (key, version) = version?;
+        let (key, version, row_hash) = version?;
+        hash(&|| RowKey::Version(key.0.clone(), key.1), row_hash);
         records.versions.insert(key, version);
     }
-    Ok(records)
+    Ok((records, hashes))
+}
+
+/// A row of `tool_version`: `tool, version, status, definition, row_hash`.
+fn version_row(row: Row) -> Result<((String, u32), Version, i64), tokio_postgres::Error> {
+    let tool: String = row.try_get(0)?;
+    let number: i32 = row.try_get(1)?;
+    let status: String = row.try_get(2)?;
+    let definition: Option<Value> = row.try_get(3)?;
+    let version = Version {
+        // The table's check allows only the four words.
+        status: Status::from_name(&status).unwrap_or(Status::Draft),
+        definition: definition.map(object),
+    };
+    Ok((
+        (tool, u32::try_from(number).unwrap_or(0)),
+        version,
+        row.try_get(4)?,
+    ))
+}
+
+/// The rows `changes` wrote or removed, as the tables hold them now: a
+/// change the tables back, whatever the change log's entries said of the
+/// rows, and the rows' hashes (`None`: not in the table).
+pub(crate) async fn rows_of(
+    db: &impl GenericClient,
+    changes: &[Changes],
+) -> Result<(Changes, Vec<(RowKey, Option<i64>)>), tokio_postgres::Error> {
+    let mut settings = BTreeSet::new();
+    let mut records: BTreeMap<Kind, BTreeSet<String>> = BTreeMap::new();
+    let mut versions = BTreeSet::new();
+    for change in changes {
+        settings.extend(change.settings.keys().cloned());
+        for (kind, of_kind) in &change.records {
+            records.entry(*kind).or_default().extend(of_kind.keys().cloned());
+        }
+        versions.extend(change.versions.keys().cloned());
+    }
+    let mut out = Changes::default();
+    let mut hashes = Vec::new();
+    let names: Vec<String> = settings.into_iter().collect();
+    if !names.is_empty() {
+        let rows = db
+            .query(
+                "SELECT name, body, row_hash FROM setting WHERE name = ANY($1::text[])",
+                &[&names],
+            )
+            .await?;
+        for name in names {
+            out.settings.insert(name, None);
+        }
+        for row in rows {
+            let name: String = row.try_get(0)?;
+            hashes.push((RowKey::Setting(name.clone()), Some(row.try_get(2)?)));
+            out.settings.insert(name, Some(object(row.try_get(1)?)));
+        }
+        for name in out.settings.iter().filter(|(_, b)| b.is_none()).map(|(n, _)| n) {
+            hashes.push((RowKey::Setting(name.clone()), None));
+        }
+    }
+    for (kind, ids) in records {
+        let ids: Vec<String> = ids.into_iter().collect();
+        let table = kind.table();
+        let rows = db
+            .query(
+                &format!("SELECT id, body, row_hash FROM {table} WHERE id = ANY($1::text[])"),
+                &[&ids],
+            )
+            .await?;
+        let of_kind = out.records.entry(kind).or_default();
+        for id in ids {
+            of_kind.insert(id, None);
+        }
+        for row in rows {
+            let id: String = row.try_get(0)?;
+            hashes.push((RowKey::Record(kind, id.clone()), Some(row.try_get(2)?)));
+            of_kind.insert(id, Some(object(row.try_get(1)?)));
+        }
+        for id in of_kind.iter().filter(|(_, b)| b.is_none()).map(|(id, _)| id) {
+            hashes.push((RowKey::Record(kind, id.clone()), None));
+        }
+    }
+    if !versions.is_empty() {
+        let (tools, numbers): (Vec<String>, Vec<i32>) = versions
+            .iter()
+            .map(|(tool, number)| (tool.clone(), i32::try_from(*number).unwrap_or(i32::MAX)))
+            .unzip();
+        let rows = db
+            .query(
+                "SELECT tool, version, status, definition, row_hash FROM tool_version \
+                 WHERE (tool, version) IN (SELECT * FROM unnest($1::text[], $2::int[]))",
+                &[&tools, &numbers],
+            )
+            .await?;
+        for key in versions {
+            out.versions.insert(key, None);
+        }
+        for row in rows {
+            let (key, version, hash) = version_row(row)?;
+            hashes.push((RowKey::Version(key.0.clone(), key.1), Some(hash)));
+            out.versions.insert(key, Some(version));
+        }
+        for (tool, number) in out.versions.iter().filter(|(_, v)| v.is_none()).map(|(k, _)| k) {
+            hashes.push((RowKey::Version(tool.clone(), *number), None));
+        }
+    }
+    Ok((out, hashes))
 }
 
 /// Writes `changes`: one statement per table for what is upserted and one
@@ -197,8 +389,12 @@ pub(crate) async fn changes_since(
         .await?;
     let mut out = Vec::with_capacity(rows.len());
     for (expected, row) in (since + 1..).zip(&rows) {
-        let revision: i64 = row.get(0);
-        let value: Value = row.get(1);
+        // A row that cannot be read (nested deeper than the JSON reader
+        // goes, say) is a missing one: the replica reads every record.
+        let (Ok(revision), Ok(value)) = (row.try_get::<_, i64>(0), row.try_get::<_, Value>(1))
+        else {
+            return Ok(None);
+        };
         match Changes::from_json(&value) {
             Some(changes) if revision == expected => out.push(changes),
             _ => return Ok(None),

@@ -18,7 +18,7 @@ use toolschema_runtime::call::Registry;
 use crate::changes::Changes;
 use crate::link::{self, Event};
 use crate::records::{ChangeDocument, Records};
-use crate::{CHANNEL, Store, StoreError, consistent, db, read_with};
+use crate::{CHANNEL, Store, StoreError, consistent, db};
 
 /// What a replica knows of its store, for a health endpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -51,6 +51,15 @@ pub struct FollowerHealth {
     /// touched built again (the others were checked whole: a setting or a
     /// downstream changed, or something was refused).
     pub patches: u64,
+    /// How many times its periodic check found that what it serves is not
+    /// what the store's tables hold (their digests differed), and it read
+    /// every record. Left out while none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub diverged: u64,
+}
+
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 /// The `application_name` of a replica's connection, unless its URL gives
@@ -68,10 +77,13 @@ pub(crate) struct Timing {
     retry_most: Duration,
 }
 
-impl Default for Timing {
-    fn default() -> Timing {
+/// How often a connected replica checks the store unless told otherwise.
+pub(crate) const CHECK_EVERY: Duration = Duration::from_secs(30);
+
+impl Timing {
+    fn checking_every(check_every: Duration) -> Timing {
         Timing {
-            check_every: Duration::from_secs(30),
+            check_every,
             retry_first: Duration::from_millis(100),
             retry_most: Duration::from_secs(5),
         }
@@ -120,21 +132,18 @@ impl Follower {
             full_reads: 0,
             change_reads: 0,
             patches: 0,
+            diverged: 0,
         }));
         // The records the catalog was built from, when given: the first
         // connection catches up from them instead of reading every record.
         let held = records.map(|records| Held {
             revision,
             records,
+            hashes: None,
             config: catalog.snapshot().config().cloned(),
         });
-        let task = tokio::spawn(follow(
-            store,
-            catalog,
-            health.clone(),
-            Timing::default(),
-            held,
-        ));
+        let timing = Timing::checking_every(store.check_every);
+        let task = tokio::spawn(follow(store, catalog, health.clone(), timing, held));
         Follower { health, task }
     }
 
@@ -157,9 +166,41 @@ async fn follow(
     timing: Timing,
     mut held: Option<Held>,
 ) {
+    // Whatever ends this task (a panic included), its health says it no
+    // longer follows.
+    let _stopped = Stopped(health.clone());
     let mut wait = timing.retry_first;
     loop {
-        match session(&store, &catalog, &health, timing, held.take()).await {
+        // Each connection runs as a task of its own: one that panics (a row
+        // it cannot read, a bug) ends that connection, not the following;
+        // the next one reads every record.
+        let mut run = Session(tokio::spawn({
+            let (store, catalog, health, held) =
+                (store.clone(), catalog.clone(), health.clone(), held.take());
+            async move { session(&store, &catalog, &health, timing, held).await }
+        }));
+        let ended = match (&mut run.0).await {
+            Ok(ended) => ended,
+            Err(join) => {
+                let why = match join.try_into_panic() {
+                    Ok(panic) => panic
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                        .unwrap_or_else(|| "a panic".to_owned()),
+                    Err(_) => "cancelled".to_owned(),
+                };
+                tracing::error!(
+                    database = %store.database(),
+                    reason = %why,
+                    "following the catalog store failed; it starts again, reading every record"
+                );
+                Err(StoreError::Refused(crate::Refused::Conflict(format!(
+                    "following stopped on an unexpected failure ({why}); starting again, reading every record"
+                ))))
+            }
+        };
+        match ended {
             // Connected for a while, then lost: retry soon.
             Ok(lost) => {
                 tracing::warn!(
@@ -193,6 +234,32 @@ async fn follow(
 /// (the first connection of a replica that has just loaded them); a
 /// reconnection reads every record, since the notifications sent while it
 /// was away are lost.
+/// A connection's task, ended with the following that runs it (a dropped
+/// follower leaves no connection behind).
+struct Session(JoinHandle<Result<String, StoreError>>);
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Marks the health as not following when the following task ends.
+struct Stopped(Arc<Mutex<FollowerHealth>>);
+
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        update(&self.0, |h| {
+            h.connected = false;
+            if h.disconnected_since.is_none() {
+                h.disconnected_since = Some(now());
+            }
+            h.problem
+                .get_or_insert_with(|| "the replica no longer follows the catalog store".into());
+        });
+    }
+}
+
 async fn session(
     store: &Store,
     catalog: &Arc<Catalog>,
@@ -229,7 +296,7 @@ async fn session(
     // apply to. Listening began before this first read, so nothing
     // committed after it goes unheard.
     let mut held = held;
-    load(&mut client, catalog, health, &mut held, true).await?;
+    load(&mut client, catalog, health, &mut held, Load::Reconnected).await?;
     let mut announced = None;
     if named {
         announce(&client, health, &mut announced).await?;
@@ -250,7 +317,7 @@ async fn session(
                     // Several commits may have been announced: one load
                     // serves them all.
                     while let Ok(Event::Notified) = received.try_recv() {}
-                    load(&mut client, catalog, health, &mut held, false).await?;
+                    load(&mut client, catalog, health, &mut held, Load::Notified).await?;
                     if named {
                         announce(&client, health, &mut announced).await?;
                     }
@@ -259,7 +326,7 @@ async fn session(
                 None => return Ok("the connection's driver ended".into()),
             },
             _ = check.tick() => {
-                load(&mut client, catalog, health, &mut held, false).await?;
+                load(&mut client, catalog, health, &mut held, Load::Check).await?;
                 if named {
                     announce(&client, health, &mut announced).await?;
                 }
@@ -288,12 +355,26 @@ async fn announce(
     Ok(())
 }
 
-/// The records of a revision, and the configuration checked from them
-/// when it passed this replica's checks.
+/// The records of a revision, their rows' hashes (when read with them),
+/// and the configuration checked from them when it passed this replica's
+/// checks.
 struct Held {
     revision: i64,
     records: Records,
+    hashes: Option<db::RowHashes>,
     config: Option<Arc<Config>>,
+}
+
+/// Why a replica loads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Load {
+    /// A new connection: notifications may have been missed.
+    Reconnected,
+    /// A change was announced.
+    Notified,
+    /// The periodic check: the revision, and what is served against the
+    /// store's tables (their digest).
+    Check,
 }
 
 /// A configuration served, and a change from the records it was checked
@@ -334,31 +415,71 @@ impl After {
 
 /// Reads the store's revision and, when it is neither the one served nor
 /// one refused before, loads the configuration and swaps its snapshot in.
-/// The records come from the change log's entries since the `held`
-/// revision when it has them all, else from a full read.
+/// The records come from the tables' rows that the change log's entries
+/// since the `held` revision name when it has them all, else from a full
+/// read. The periodic check also compares the digest of what is served
+/// with the tables', and reads every record when they differ.
 async fn load(
     client: &mut Client,
     catalog: &Arc<Catalog>,
     health: &Arc<Mutex<FollowerHealth>>,
     held: &mut Option<Held>,
-    reconnected: bool,
+    why: Load,
 ) -> Result<(), StoreError> {
-    let revision: i64 = client
-        .query_one("SELECT revision FROM catalog_revision", &[])
-        .await?
-        .get(0);
+    let (revision, digest) = match why {
+        Load::Check => {
+            let (revision, digest) = db::digest(client).await?;
+            (revision, Some(digest))
+        }
+        _ => {
+            let row = client
+                .query_one("SELECT revision FROM catalog_revision", &[])
+                .await?;
+            (row.try_get(0)?, None)
+        }
+    };
     let (serving, refused) = update(health, |h| (h.revision, h.refused_revision));
-    if held.as_ref().is_some_and(|h| h.revision == revision) {
-        return Ok(());
+    // Whether a full read at the revision served must be compared with
+    // what is served (the tables no longer match it, or it is not known
+    // whether they do).
+    let mut verify = false;
+    if let Some(current) = held.as_ref().filter(|h| h.revision == revision) {
+        match (digest, &current.hashes) {
+            (None, _) => return Ok(()),
+            (Some(digest), Some(hashes)) if hashes.total() == digest => return Ok(()),
+            (Some(_), Some(_)) => {
+                tracing::warn!(
+                    revision,
+                    "what this replica serves differs from the catalog store's tables at the same revision; reading every record"
+                );
+                update(health, |h| h.diverged += 1);
+                verify = true;
+            }
+            // Records handed over without their hashes: read once to
+            // know them.
+            (Some(_), None) => verify = true,
+        }
     }
     // The configuration to patch, or check again only where the change
     // touched it.
     let mut after: Option<After> = None;
-    let (revision, records) = match held.take() {
+    let mut previous: Option<Records> = None;
+    let (revision, records, hashes) = match held.take() {
+        Some(from) if verify => {
+            previous = Some(from.records);
+            full_read(client, health).await?
+        }
         Some(mut from) => match changes_with(client, from.revision).await {
-            Ok(Some((revision, changes))) => {
-                for change in &changes {
-                    change.apply(&mut from.records);
+            Ok(Some((revision, changes, (rows, row_hashes)))) => {
+                // The rows the entries name, as the tables hold them: the
+                // change log says which rows changed, the tables what
+                // they hold.
+                rows.apply(&mut from.records);
+                let mut hashes = from.hashes;
+                if let Some(hashes) = &mut hashes {
+                    for (key, hash) in row_hashes {
+                        hashes.set(key, hash);
+                    }
                 }
                 if let Some(previous) = from.config {
                     let scope = Changes::scope(&changes);
@@ -369,7 +490,7 @@ async fn load(
                     });
                 }
                 update(health, |h| h.change_reads += 1);
-                (revision, from.records)
+                (revision, from.records, hashes)
             }
             Ok(None) => full_read(client, health).await?,
             // A store not yet migrated to the change log: read in full.
@@ -382,12 +503,14 @@ async fn load(
         },
         None => full_read(client, health).await?,
     };
-    if revision == serving || Some(revision) == refused {
+    // Read again at the revision served, and the same: nothing to build.
+    let unchanged = previous.as_ref().is_none_or(|previous| *previous == records);
+    if (revision == serving && unchanged) || Some(revision) == refused {
         // Served already, or refused. The configuration served is the
         // catalog's (checked when it was loaded): the next change is
         // checked against it only where it touched it. After a refused one,
         // the next change is checked whole.
-        if reconnected && refused.is_none() {
+        if why == Load::Reconnected && refused.is_none() {
             update(health, |h| h.problem = None);
         }
         let config = match Some(revision) == refused {
@@ -397,6 +520,7 @@ async fn load(
         *held = Some(Held {
             revision,
             records,
+            hashes,
             config,
         });
         return Ok(());
@@ -427,6 +551,7 @@ async fn load(
             *held = Some(Held {
                 revision,
                 records,
+                hashes,
                 config: checked.as_ref().ok().map(|(config, _)| config.clone()),
             });
             checked
@@ -470,30 +595,42 @@ async fn load(
     }
 }
 
-/// Every record, and their revision.
+/// Every record, their revision and their rows' hashes, in one consistent
+/// snapshot.
 async fn full_read(
     client: &mut Client,
     health: &Arc<Mutex<FollowerHealth>>,
-) -> Result<(i64, Records), StoreError> {
-    let read = read_with(client).await?;
+) -> Result<(i64, Records, Option<db::RowHashes>), StoreError> {
+    let transaction = consistent(client).await?;
+    let (revision, records, hashes) = db::read_hashed(&transaction).await?;
+    transaction.commit().await?;
     update(health, |h| h.full_reads += 1);
-    Ok(read)
+    Ok((revision, records, Some(hashes)))
 }
 
-/// The store's revision and the change log's entries after `since` up to
-/// it, read in one consistent snapshot; `None` when the log lacks one.
+/// The rows the change log's entries name, as the tables hold them, and
+/// their hashes.
+type Rows = (Changes, Vec<(db::RowKey, Option<i64>)>);
+
+/// The store's revision, the change log's entries after `since` up to it,
+/// and the rows they name as the tables hold them, read in one consistent
+/// snapshot; `None` when the log lacks an entry.
 async fn changes_with(
     client: &mut Client,
     since: i64,
-) -> Result<Option<(i64, Vec<Changes>)>, StoreError> {
+) -> Result<Option<(i64, Vec<Changes>, Rows)>, StoreError> {
     let transaction = consistent(client).await?;
     let revision: i64 = transaction
         .query_one("SELECT revision FROM catalog_revision", &[])
         .await?
         .get(0);
-    let changes = db::changes_since(&transaction, since, revision).await?;
+    let Some(changes) = db::changes_since(&transaction, since, revision).await? else {
+        transaction.commit().await?;
+        return Ok(None);
+    };
+    let rows = db::rows_of(&transaction, &changes).await?;
     transaction.commit().await?;
-    Ok(changes.map(|changes| (revision, changes)))
+    Ok(Some((revision, changes, rows)))
 }
 
 fn disconnected(health: &Arc<Mutex<FollowerHealth>>, why: String) {

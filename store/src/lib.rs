@@ -66,7 +66,7 @@ pub use action::{Action, Done, Refused};
 pub use db::CHANNEL;
 pub use follow::{Follower, FollowerHealth, REPLICA_NAME};
 pub use gate::Compatibility;
-pub use records::{Body, Kind, Problem, Problems, Records, SETTINGS, Version};
+pub use records::{Body, Kind, Problem, Problems, Records, SETTINGS, Version, is_record_id};
 
 mod embedded {
     refinery::embed_migrations!("migrations");
@@ -88,6 +88,9 @@ pub struct Store {
     /// The connection the last action was applied on, kept open for the
     /// next.
     idle: std::sync::Arc<std::sync::Mutex<Option<Client>>>,
+    /// How often a replica following this store checks it besides its
+    /// notifications ([`with_check_interval`](Self::with_check_interval)).
+    check_every: core::time::Duration,
 }
 
 /// The records of a revision as the admin side applied them.
@@ -361,7 +364,28 @@ impl Store {
             tls,
             kept: std::sync::Arc::default(),
             idle: std::sync::Arc::default(),
+            check_every: follow::CHECK_EVERY,
         })
+    }
+
+    /// This store, whose following replicas check it every `every` besides
+    /// its notifications (30 s unless set): its revision, in case a
+    /// notification was lost, and the digest of its tables against what
+    /// the replica serves, reading every record when they differ (a row
+    /// changed by hand, a change-log entry that does not match the
+    /// tables). The digest is computed by the database over every row.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let store = toolschema_store::Store::new("postgresql://app@localhost/catalog")
+    ///     .unwrap()
+    ///     .with_check_interval(Duration::from_secs(5));
+    /// # drop(store);
+    /// ```
+    pub fn with_check_interval(mut self, every: core::time::Duration) -> Store {
+        self.check_every = every.max(core::time::Duration::from_millis(10));
+        self
     }
 
     /// The database, without its password.
@@ -970,6 +994,10 @@ async fn write(
 ) -> Result<Applied, StoreError> {
     if let Some(problem) = records::unstorable(before, after) {
         return Err(StoreError::Invalid(Problems(vec![problem])));
+    }
+    let misnamed = records::misnamed(before, after);
+    if !misnamed.is_empty() {
+        return Err(StoreError::Invalid(Problems(misnamed)));
     }
     db::write(transaction, written).await?;
     let revision = revision + 1;

@@ -187,3 +187,121 @@ fn a_replica_applies_the_change_log_and_reads_everything_after_a_gap() {
         assert_eq!(served(&catalog.snapshot()), expected);
     });
 }
+
+/// A connection of the test's own to the store's database (as an attacker
+/// with access to it, or an operator's hand edit, would write).
+async fn by_hand(url: &str) -> tokio_postgres::Client {
+    let (db, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .expect("connects");
+    tokio::spawn(connection);
+    db
+}
+
+/// Writes `changes` as the change log's entry of the next revision, moves
+/// the revision and announces it, without touching the tables.
+async fn forge_change(db: &tokio_postgres::Client, changes: &str) -> i64 {
+    let revision: i64 = db
+        .query_one("SELECT revision + 1 FROM catalog_revision", &[])
+        .await
+        .expect("revision")
+        .get(0);
+    db.batch_execute(&format!(
+        "INSERT INTO change (revision, changes) VALUES ({revision}, '{changes}'::jsonb); \
+         UPDATE catalog_revision SET revision = {revision}; \
+         NOTIFY toolschema_catalog, '{revision}';"
+    ))
+    .await
+    .expect("forged");
+    revision
+}
+
+#[test]
+fn a_change_log_row_nested_too_deep_for_the_reader_makes_the_replica_read_every_record() {
+    runtime().block_on(async {
+        let Demo { url, store, registry, loaded, catalog } = demo().await;
+        let follower = store.follow(catalog.clone(), loaded.revision);
+        at(&follower, loaded.revision).await;
+        // 200 levels: deeper than serde_json reads (128); the replica's
+        // follower panicked on it and stopped, still saying `connected`.
+        let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        let db = by_hand(&url).await;
+        let forged = forge_change(&db, &format!(r#"{{"settings": {{}}, "records": {{}}, "versions": [], "deep": {deep}}}"#)).await;
+        let health = at(&follower, forged).await;
+        assert_eq!(health.full_reads, 2, "the row unread, every record read: {health:?}");
+        // It goes on following: the next change comes from the log.
+        let applied = store
+            .apply("ops", Action::Deactivate { toolset: "globex-support".into() }, &registry)
+            .await
+            .expect("applies");
+        let health = at(&follower, applied.revision).await;
+        assert_eq!((health.full_reads, health.change_reads), (2, 1), "{health:?}");
+        let fresh = store.load(&registry).await.expect("loads");
+        let expected = served(&Snapshot::build(Arc::new(toolschema_demo::registry()), &fresh.config));
+        assert_eq!(served(&catalog.snapshot()), expected);
+    });
+}
+
+#[test]
+fn a_change_log_row_the_tables_do_not_hold_is_not_served() {
+    runtime().block_on(async {
+        let Demo { url, store, registry, loaded, catalog } = demo().await;
+        let follower = store.follow(catalog.clone(), loaded.revision);
+        at(&follower, loaded.revision).await;
+        // A well-formed entry naming a client with a known key, which the
+        // tables do not hold.
+        let hash = toolschema::catalog::hash_api_key("forged-key");
+        let db = by_hand(&url).await;
+        let forged = forge_change(
+            &db,
+            &format!(
+                r#"{{"settings": {{}}, "records": {{"client": {{"forged": {{"tenant": "acme", "api_keys": ["{hash}"], "toolsets": ["acme-billing"]}}}}}}, "versions": []}}"#
+            ),
+        )
+        .await;
+        let health = at(&follower, forged).await;
+        assert_eq!(health.change_reads, 1, "{health:?}");
+        let snapshot = catalog.snapshot();
+        assert!(snapshot.clients().all(|view| view.id() != "forged"), "the forged client is served");
+        let fresh = store.load(&registry).await.expect("loads");
+        let expected = served(&Snapshot::build(Arc::new(toolschema_demo::registry()), &fresh.config));
+        assert_eq!(served(&snapshot), expected, "what a fresh replica serves");
+    });
+}
+
+#[test]
+fn a_replica_whose_records_differ_from_the_tables_reads_them_all_at_its_next_check() {
+    runtime().block_on(async {
+        let Demo { url, store, registry, loaded, catalog } = demo().await;
+        let store = store.with_check_interval(Duration::from_millis(100));
+        // Handed its records (without their rows' hashes): its first
+        // check reads them once, finds them the same, builds nothing.
+        let follower = store.follow_from(catalog.clone(), loaded.revision, loaded.records);
+        let start = Instant::now();
+        while follower.health().full_reads < 1 {
+            assert!(start.elapsed() < Duration::from_secs(20), "{:?}", follower.health());
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(follower.health().diverged, 0);
+        let before = served(&catalog.snapshot());
+
+        // A row changed by hand: no change-log entry, no new revision.
+        let db = by_hand(&url).await;
+        db.batch_execute(
+            "UPDATE client SET body = jsonb_set(body, '{toolsets}', '[]') WHERE id = 'acme-analyst'",
+        )
+        .await
+        .expect("edited");
+        let fresh = store.load(&registry).await.expect("loads");
+        let expected = served(&Snapshot::build(Arc::new(toolschema_demo::registry()), &fresh.config));
+        assert_ne!(expected, before, "the edit changes what a fresh replica serves");
+        let start = Instant::now();
+        while served(&catalog.snapshot()) != expected {
+            assert!(start.elapsed() < Duration::from_secs(20), "{:?}", follower.health());
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let health = follower.health();
+        assert_eq!(health.diverged, 1, "{health:?}");
+        assert_eq!(health.revision, loaded.revision);
+    });
+}

@@ -74,7 +74,7 @@ fn tool_names(list: &str) -> Vec<String> {
 fn migrations_create_the_schema_once() {
     runtime().block_on(async {
         let store = Store::new(&Postgres::shared().database()).expect("url");
-        assert_eq!(store.migrate().await.expect("migrates"), 3);
+        assert_eq!(store.migrate().await.expect("migrates"), 4);
         assert_eq!(store.migrate().await.expect("up to date"), 0);
         let empty = store
             .load(&toolschema_demo::registry())
@@ -162,7 +162,7 @@ fn the_publish_workflow_moves_a_version_from_draft_to_served() {
         let StoreError::Breaking(refused_reports) = &refused else {
             panic!("refused for another reason: {refused}");
         };
-        assert_eq!(refused_reports, &[report.clone()]);
+        assert_eq!(refused_reports, std::slice::from_ref(&report));
         let message = refused.to_string();
         let digest = report.digest.clone();
         assert!(message.starts_with(&format!("`billing.refund` 1 -> 2: may break its clients [report {digest}]\n  breaking required-property-added at /inputSchema/required/reason")), "{message}");
@@ -696,5 +696,53 @@ fn an_admin_starts_from_its_last_action_only_while_no_other_wrote_since() {
         // Every replica's view of it agrees with a whole check of it.
         let whole = loaded.records.check(&registry).expect("checks");
         assert_eq!(format!("{:?}", loaded.config), format!("{whole:?}"));
+    });
+}
+
+#[test]
+fn a_record_id_that_would_steer_a_path_is_refused_on_every_route_that_creates_one() {
+    runtime().block_on(async {
+        let store = demo_store().await;
+        let registry = toolschema_demo::registry();
+        let revision = store.revision().await.expect("reads");
+        let toolset = |id: &str| Action::Put {
+            kind: Kind::Toolset,
+            id: id.to_owned(),
+            body: json!({"tenant": "acme", "tools": []}).as_object().cloned().expect("object"),
+        };
+        // A record put (the admin API, the console, the CLI).
+        for id in ["../toolsets/globex-support", "..", "a/b", "a b", "x?y", "%2e%2e"] {
+            let error = store.apply("alice", toolset(id), &registry).await.expect_err(id);
+            let StoreError::Invalid(problems) = &error else {
+                panic!("{id}: refused for another reason: {error}");
+            };
+            assert_eq!(problems.0[0].field, "id", "{id}: {error}");
+            assert!(problems.0[0].message.contains("not starting with `.`"), "{error}");
+        }
+        // A whole catalog loaded, and an import.
+        let (_, mut records) = store.read().await.expect("reads");
+        records
+            .records
+            .entry(Kind::Client)
+            .or_default()
+            .insert("../clients/acme-finance".into(), json!({"tenant": "acme"}).as_object().cloned().expect("object"));
+        let error = store
+            .apply("alice", Action::Replace { records: Box::new(records.clone()) }, &registry)
+            .await
+            .expect_err("a bad id in a file");
+        assert!(error.to_string().contains("client \"../clients/acme-finance\""), "{error}");
+        let mut imported = Records::default();
+        imported.records.entry(Kind::Downstream).or_default().insert(
+            "../downstreams/x".into(),
+            json!({"base_url": "https://api.example.com"}).as_object().cloned().expect("object"),
+        );
+        let error = store
+            .apply("alice", Action::Import { records: Box::new(imported) }, &registry)
+            .await
+            .expect_err("a bad id imported");
+        assert!(error.to_string().contains("downstream \"../downstreams/x\""), "{error}");
+        assert_eq!(store.revision().await.expect("reads"), revision, "nothing written");
+        // Ids of the grammar are taken.
+        store.apply("alice", toolset("acme-extra_1.v2"), &registry).await.expect("a good id");
     });
 }
