@@ -101,6 +101,12 @@ pub(crate) enum Admin {
         /// The operator's name.
         name: String,
     },
+    /// Give an operator of the admin API a new key; prints it once. The old
+    /// key stops working, and the console sessions logged in with it end.
+    RotateOperator {
+        /// The operator's name.
+        name: String,
+    },
     /// Print the newest entries of the audit trail.
     Audit {
         /// How many.
@@ -188,6 +194,15 @@ pub(crate) fn run(
             return say(format_args!(
                 "operator `{name}` removed; its key no longer works"
             ));
+        }
+        Admin::RotateOperator { name } => {
+            let key = runtime
+                .block_on(store.rotate_operator(&name))
+                .map_err(|e| e.to_string())?;
+            eprintln!(
+                "operator `{name}` has a new key (shown once, only its hash is stored); the old one no longer works:"
+            );
+            return say(key);
         }
         Admin::Audit { limit } => {
             let entries = runtime

@@ -11,10 +11,20 @@
 //! | `GET /console/audit?actor=&action=&target=&before=&after=` | the audit trail, filtered and paged on the server |
 //!
 //! Every page works without JavaScript: actions are plain forms. Logging in
-//! sets a session cookie (`HttpOnly`, `SameSite=Strict`, eight hours, and
-//! `Secure` when a TLS-terminating proxy says `X-Forwarded-Proto: https`:
-//! the listener itself speaks plain HTTP, so put the console behind TLS);
-//! every form carries the session's CSRF token, and the login
+//! sets a session cookie (`HttpOnly`, `SameSite=Strict`, and `Secure` when
+//! a TLS-terminating proxy says `X-Forwarded-Proto: https`: the listener
+//! itself speaks plain HTTP, so put the console behind TLS).
+//!
+//! A session ends eight hours after its login ([`SESSION`]), after thirty
+//! minutes without a request ([`IDLE`]), at logout, and as soon as its
+//! operator no longer holds the key it logged in with: every request reads
+//! the operator's key hash from the store (the session keeps the hash of
+//! its key), so `toolschema admin remove-operator` or `rotate-operator`,
+//! run from any process, sends the session to the login page at its next
+//! request, its form unapplied. Sessions are kept in this process's memory:
+//! restarting the listener ends them all.
+//!
+//! Every form carries the session's CSRF token, and the login
 //! form a token of its own, checked against a cookie. Every page is sent
 //! with a Content-Security-Policy that allows only this console's own
 //! stylesheet and forms (no script at all), and output is escaped by the
@@ -43,8 +53,11 @@ use super::{Admin, failure};
 use crate::{Action, AuditQuery, Records, StoreError};
 use toolschema_catalog::Status;
 
-/// How long a session lasts.
+/// How long a session lasts at most.
 const SESSION: Duration = Duration::from_secs(8 * 60 * 60);
+
+/// How long a session lasts without a request.
+const IDLE: Duration = Duration::from_secs(30 * 60);
 
 /// How long a login form may wait to be sent.
 const LOGIN: Duration = Duration::from_secs(10 * 60);
@@ -62,21 +75,33 @@ const SESSION_COOKIE: &str = "toolschema_console";
 const LOGIN_COOKIE: &str = "toolschema_login";
 
 /// What the console keeps: sessions, and the catalog last read.
-#[derive(Default)]
 pub(super) struct Console {
     sessions: Mutex<HashMap<String, Session>>,
+    /// How long a session lasts without a request ([`IDLE`]).
+    idle: Duration,
     /// The catalog at the revision last read: a page reads it again only
     /// when the revision moved.
     catalog: tokio::sync::Mutex<Option<Arc<Read>>>,
     tokenizer: std::sync::OnceLock<Option<Tokenizer>>,
 }
 
+impl Default for Console {
+    fn default() -> Console {
+        Console::with_idle(IDLE)
+    }
+}
+
 /// A logged-in operator.
 #[derive(Clone)]
 struct Session {
     operator: String,
+    /// The hash of the key it logged in with: the session lasts while the
+    /// operator holds that key.
+    key_hash: String,
     csrf: String,
     started: Instant,
+    /// When its last request came.
+    seen: Instant,
     /// What the next page tells: what the last action did, or why not
     /// (kept here, never in a URL another site could write).
     told: Told,
@@ -233,26 +258,49 @@ fn new_token() -> String {
 }
 
 impl Console {
-    fn session(&self, id: &str) -> Option<Session> {
+    /// A console whose sessions end after `idle` without a request.
+    fn with_idle(idle: Duration) -> Console {
+        Console {
+            sessions: Mutex::default(),
+            idle,
+            catalog: tokio::sync::Mutex::default(),
+            tokenizer: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Whether `session` is still live at `now`.
+    fn live(&self, session: &Session, now: Instant) -> bool {
+        now.saturating_duration_since(session.started) <= SESSION
+            && now.saturating_duration_since(session.seen) <= self.idle
+    }
+
+    /// The session `id` if it is live at `now`, which counts as its
+    /// latest request; a session past its time is ended.
+    fn session(&self, id: &str, now: Instant) -> Option<Session> {
         let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
-        let session = sessions.get(id)?.clone();
-        if session.started.elapsed() > SESSION {
+        let session = sessions.get_mut(id)?;
+        if !self.live(session, now) {
             sessions.remove(id);
             return None;
         }
-        Some(session)
+        session.seen = session.seen.max(now);
+        Some(session.clone())
     }
 
-    fn start(&self, operator: String) -> (String, Session) {
+    /// A new session of `operator`, who logged in with the key whose hash
+    /// is `key_hash`, at `now`.
+    fn start(&self, operator: String, key_hash: String, now: Instant) -> (String, Session) {
         let session = Session {
             operator,
+            key_hash,
             csrf: new_token(),
-            started: Instant::now(),
+            started: now,
+            seen: now,
             told: Told::default(),
         };
         let id = new_token();
         let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
-        sessions.retain(|_, s| s.started.elapsed() <= SESSION);
+        sessions.retain(|_, s| self.live(s, now));
         while sessions.len() >= MOST_SESSIONS {
             let oldest = sessions
                 .iter()
@@ -293,24 +341,50 @@ impl Console {
 }
 
 /// The session of a request: its operator and CSRF token. A request
-/// without a live session is sent to the login page.
+/// without a live session is sent to the login page, before its body is
+/// read.
 struct LoggedIn {
     id: String,
     session: Session,
+}
+
+/// The answer to a request whose session is over: to the login page, the
+/// session cookie expired.
+fn logged_out() -> Response {
+    let mut response = see_other("/console/login");
+    let cookie = format!("{SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/console; Max-Age=0");
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+    response
 }
 
 impl FromRequestParts<Admin> for LoggedIn {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, admin: &Admin) -> Result<LoggedIn, Response> {
-        cookie(&parts.headers, SESSION_COOKIE)
-            .and_then(|id| {
-                admin.console.session(id).map(|session| LoggedIn {
-                    id: id.to_owned(),
-                    session,
-                })
-            })
-            .ok_or_else(|| see_other("/console/login"))
+        let Some(id) = cookie(&parts.headers, SESSION_COOKIE) else {
+            return Err(see_other("/console/login"));
+        };
+        let Some(session) = admin.console.session(id, Instant::now()) else {
+            return Err(logged_out());
+        };
+        // The operator may have been removed, or its key rotated, by
+        // another process since: the store says whose key is current.
+        let held = admin
+            .store
+            .operator_key(&session.operator)
+            .await
+            .map_err(|error| secured(failure(error)))?;
+        if !held.is_some_and(|held| same_token(&held, &session.key_hash)) {
+            tracing::info!(actor = %session.operator, "console session ended: the operator's key was removed or rotated");
+            admin.console.end(id);
+            return Err(logged_out());
+        }
+        Ok(LoggedIn {
+            id: id.to_owned(),
+            session,
+        })
     }
 }
 
@@ -496,8 +570,10 @@ async fn login(State(admin): State<Admin>, request: axum::extract::Request) -> R
     }
     match authenticate(&admin, peer_of(&parts), Some(&fields.key)).await {
         Ok(operator) => {
-            tracing::info!(actor = %operator, "console login");
-            let (id, _) = admin.console.start(operator);
+            tracing::info!(actor = %operator.name, "console login");
+            let (id, _) = admin
+                .console
+                .start(operator.name, operator.key_hash, Instant::now());
             let mut response = see_other("/console");
             for cookie in [
                 format!(
@@ -576,12 +652,7 @@ async fn logout(State(admin): State<Admin>, logged_in: LoggedIn, body: RequestBo
         return refused;
     }
     admin.console.end(&logged_in.id);
-    let mut response = see_other("/console/login");
-    let cookie = format!("{SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/console; Max-Age=0");
-    if let Ok(value) = HeaderValue::from_str(&cookie) {
-        response.headers_mut().append(header::SET_COOKIE, value);
-    }
-    response
+    logged_out()
 }
 
 struct TenantRow {
@@ -1582,6 +1653,100 @@ async fn style() -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const MINUTE: Duration = Duration::from_secs(60);
+
+    #[test]
+    fn a_session_ends_after_thirty_minutes_without_a_request() {
+        let console = Console::default();
+        let login = Instant::now();
+        let (id, _) = console.start("bob".to_owned(), "sha256:00".to_owned(), login);
+        assert!(console.session(&id, login + 29 * MINUTE).is_some());
+        assert!(
+            console.session(&id, login + 58 * MINUTE).is_some(),
+            "its last request was 29 minutes before"
+        );
+        assert!(
+            console.session(&id, login + 89 * MINUTE).is_none(),
+            "31 minutes without a request"
+        );
+        assert!(
+            console.session(&id, login + 59 * MINUTE).is_none(),
+            "an ended session stays ended"
+        );
+    }
+
+    #[test]
+    fn a_session_ends_eight_hours_after_its_login_however_busy() {
+        let console = Console::default();
+        let login = Instant::now();
+        let (id, _) = console.start("bob".to_owned(), "sha256:00".to_owned(), login);
+        let mut at = login;
+        while at < login + SESSION {
+            assert!(console.session(&id, at).is_some(), "{:?}", at - login);
+            at += 20 * MINUTE;
+        }
+        assert!(console.session(&id, login + SESSION + MINUTE).is_none());
+    }
+
+    /// A store nobody listens for.
+    fn unreachable_store() -> crate::Store {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .map(|address| address.port())
+            .expect("a free port");
+        crate::Store::new(&format!("postgresql://toolschema@127.0.0.1:{port}/catalog"))
+            .expect("url")
+    }
+
+    #[tokio::test]
+    async fn an_idle_session_is_sent_to_the_login_page() {
+        let idle = Duration::from_millis(200);
+        let admin = Admin {
+            store: unreachable_store(),
+            registry: Arc::new(toolschema_runtime::call::Registry::new()),
+            guard: Arc::default(),
+            timeouts: toolschema_serve::HttpTimeouts::default(),
+            console: Arc::new(Console::with_idle(idle)),
+        };
+        let (id, _) = admin
+            .console
+            .start("bob".to_owned(), "sha256:00".to_owned(), Instant::now());
+        let request = || {
+            axum::http::Request::builder()
+                .uri("/console")
+                .header(header::COOKIE, format!("{SESSION_COOKIE}={id}"))
+                .body(())
+                .expect("a request")
+                .into_parts()
+                .0
+        };
+        // Live: past the session, its operator's key is asked of the store
+        // (unreachable here: 503).
+        let live = LoggedIn::from_request_parts(&mut request(), &admin).await;
+        assert_eq!(
+            live.err().map(|r| r.status()),
+            Some(StatusCode::SERVICE_UNAVAILABLE)
+        );
+        tokio::time::sleep(idle + Duration::from_millis(100)).await;
+        let idle = LoggedIn::from_request_parts(&mut request(), &admin)
+            .await
+            .err()
+            .expect("refused");
+        assert_eq!(idle.status(), StatusCode::SEE_OTHER);
+        assert_eq!(
+            idle.headers()
+                .get(header::LOCATION)
+                .map(HeaderValue::as_bytes),
+            Some(&b"/console/login"[..])
+        );
+        let expired = idle
+            .headers()
+            .get(header::SET_COOKIE)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_default();
+        assert!(expired.contains("Max-Age=0"), "{expired}");
+    }
 
     #[test]
     fn a_day_is_one_the_calendar_has() {

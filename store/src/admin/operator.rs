@@ -26,6 +26,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 use tokio::sync::Semaphore;
+use toolschema_catalog::hash_api_key;
 
 use super::{Admin, failure, refusal};
 
@@ -147,6 +148,13 @@ pub(super) fn peer_of(parts: &Parts) -> IpAddr {
         .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip())
 }
 
+/// An operator proven by its key: its name, and the hash of the key it
+/// sent (a console session keeps it, to notice a removal or a rotation).
+pub(super) struct Authenticated {
+    pub(super) name: String,
+    pub(super) key_hash: String,
+}
+
 /// The answer to a key not proven valid from a peer out of tries.
 fn too_many(wait: Duration) -> Response {
     let mut response = refusal(
@@ -171,7 +179,7 @@ pub(super) async fn authenticate(
     admin: &Admin,
     peer: IpAddr,
     key: Option<&str>,
-) -> Result<String, Response> {
+) -> Result<Authenticated, Response> {
     // Whether the peer is out of tries, as it came: its failures decide
     // only how a key that is not proven valid is refused.
     let out_of_tries = admin.guard.admit(peer).err();
@@ -196,7 +204,10 @@ pub(super) async fn authenticate(
         ));
     };
     match admin.store.operator(key).await {
-        Ok(Some(name)) => Ok(name),
+        Ok(Some(name)) => Ok(Authenticated {
+            name,
+            key_hash: hash_api_key(key),
+        }),
         Ok(None) => Err(wrong()),
         Err(error) => Err(out_of_tries.map_or_else(|| failure(error), too_many)),
     }
@@ -214,7 +225,9 @@ impl FromRequestParts<Admin> for Operator {
                 .and_then(|value| value.strip_prefix("Bearer ")),
             _ => None,
         };
-        authenticate(admin, peer_of(parts), key).await.map(Operator)
+        authenticate(admin, peer_of(parts), key)
+            .await
+            .map(|operator| Operator(operator.name))
     }
 }
 

@@ -519,3 +519,24 @@ fn a_valid_key_is_served_whatever_wrong_keys_came_from_its_address() {
     );
     assert_eq!(status, 200, "{body}");
 }
+
+#[test]
+fn a_rotated_operator_key_replaces_the_old_one_at_once() {
+    let (store, address, key, runtime) = start();
+    let new_key = runtime
+        .block_on(store.rotate_operator("alice"))
+        .expect("rotated");
+    assert_ne!(new_key, key);
+    let (status, _) = call(address, Some(&key), "GET", "/v1/revision", "");
+    assert_eq!(status, 401, "the old key no longer works");
+    let (status, _) = call(
+        address,
+        Some(&new_key),
+        "POST",
+        "/v1/toolsets/globex-support/deactivate",
+        "",
+    );
+    assert_eq!(status, 200);
+    let audit = runtime.block_on(store.audit(1)).expect("audit");
+    assert_eq!(audit[0].actor, "alice", "the same operator");
+}

@@ -872,6 +872,137 @@ fn behind_a_tls_proxy_the_session_cookie_is_secure() {
     );
 }
 
+/// A second operator, `bob`, of `store`: his key.
+fn add_bob(runtime: &tokio::runtime::Runtime, store: &toolschema_store::Store) -> String {
+    runtime
+        .block_on(store.add_operator("bob"))
+        .expect("operator")
+}
+
+/// What bob's session does once his key no longer holds: its form is
+/// refused before it is read (to the login page, nothing applied, nothing
+/// audited as bob), and its pages send him to the login page.
+fn bob_is_logged_out(
+    address: SocketAddr,
+    runtime: &tokio::runtime::Runtime,
+    store: &toolschema_store::Store,
+    session: &str,
+    csrf: &str,
+) {
+    let me = [FORM, ("Cookie", session)];
+    let before = runtime.block_on(store.revision()).expect("revision");
+    let posted = http(
+        address,
+        "POST",
+        "/console/toolsets/globex-support/deactivate",
+        &me,
+        &format!("csrf={csrf}"),
+    );
+    assert_eq!(
+        (posted.status, posted.header("location")),
+        (303, Some("/console/login")),
+        "{}",
+        posted.head
+    );
+    assert_eq!(
+        runtime.block_on(store.revision()).expect("revision"),
+        before,
+        "nothing was applied"
+    );
+    let audit = runtime.block_on(store.audit(100)).expect("audit");
+    assert!(
+        audit.iter().all(|entry| entry.actor != "bob"),
+        "nothing was audited as bob: {audit:?}"
+    );
+    let page = http(address, "GET", "/console", &me, "");
+    assert_eq!(
+        (page.status, page.header("location")),
+        (303, Some("/console/login"))
+    );
+}
+
+#[test]
+fn a_removed_operator_s_session_ends_at_its_next_request() {
+    let (store, alice) = demo_store();
+    let (address, runtime) = serve(store.clone(), HttpTimeouts::default());
+    let bob = add_bob(&runtime, &store);
+    let bobs = log_in(address, &bob);
+    let alices = log_in(address, &alice);
+    let page = http(address, "GET", "/console", &[("Cookie", bobs.as_str())], "");
+    assert_eq!(page.status, 200);
+    let csrf = page.csrf();
+
+    // `toolschema admin remove-operator bob`, as another process would.
+    runtime
+        .block_on(store.remove_operator("bob"))
+        .expect("removed");
+    bob_is_logged_out(address, &runtime, &store, &bobs, &csrf);
+    // Logging in again with the removed key is refused.
+    let form = http(address, "GET", "/console/login", &[], "");
+    let token = form.cookie("toolschema_login").expect("a login token");
+    let again = log_in_with(
+        address,
+        &format!("toolschema_login={token}"),
+        &bob,
+        &form.csrf(),
+    );
+    assert_eq!(again.status, 401);
+    // Alice's session goes on.
+    let hers = http(
+        address,
+        "GET",
+        "/console",
+        &[("Cookie", alices.as_str())],
+        "",
+    );
+    assert_eq!(hers.status, 200);
+}
+
+#[test]
+fn a_rotated_operator_s_session_ends_and_the_new_key_logs_in() {
+    let (store, _) = demo_store();
+    let (address, runtime) = serve(store.clone(), HttpTimeouts::default());
+    let bob = add_bob(&runtime, &store);
+    let bobs = log_in(address, &bob);
+    let page = http(address, "GET", "/console", &[("Cookie", bobs.as_str())], "");
+    assert_eq!(page.status, 200);
+    let csrf = page.csrf();
+
+    let rotated = runtime
+        .block_on(store.rotate_operator("bob"))
+        .expect("rotated");
+    assert!(
+        rotated.starts_with("tso_") && rotated.len() == 68 && rotated != bob,
+        "{rotated}"
+    );
+    bob_is_logged_out(address, &runtime, &store, &bobs, &csrf);
+    // The new key logs in, acts, and is audited as bob.
+    let session = log_in(address, &rotated);
+    let me = [FORM, ("Cookie", session.as_str())];
+    let csrf = http(address, "GET", "/console", &me, "").csrf();
+    let done = http(
+        address,
+        "POST",
+        "/console/toolsets/globex-support/deactivate",
+        &me,
+        &format!("csrf={csrf}"),
+    );
+    assert_eq!(done.header("location"), Some("/console"));
+    let audit = runtime.block_on(store.audit(1)).expect("audit");
+    assert_eq!(
+        (audit[0].actor.as_str(), audit[0].action.as_str()),
+        ("bob", "deactivate")
+    );
+    // Nobody else's key is rotated, and nobody's that does not exist.
+    let missing = runtime.block_on(store.rotate_operator("carol"));
+    assert!(
+        missing
+            .as_ref()
+            .is_err_and(|error| error.to_string().contains("no operator `carol`")),
+        "{missing:?}"
+    );
+}
+
 #[test]
 fn a_valid_key_logs_in_whatever_wrong_keys_came_from_its_address() {
     let (store, key) = demo_store();
