@@ -563,7 +563,7 @@ pub fn is_managed_header(name: &str) -> bool {
 }
 
 /// Why a client's argument may not be sent as the header `name` (`in =
-/// "header"`), as a clause (`it …`); `None` when it may. Refused beside the headers the gateway writes itself
+/// "header"`), as a clause to follow a colon; `None` when it may. Refused beside the headers the gateway writes itself
 /// ([`is_managed_header`]) and the credentials (`Authorization`): the
 /// hop-by-hop headers of RFC 9110 §7.6.1 and RFC 9112 (and the
 /// `Keep-Alive`, `Proxy-Connection` and `Proxy-*` of older proxies), which
