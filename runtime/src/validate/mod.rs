@@ -157,6 +157,11 @@ pub fn validator_of<F: jsonschema::json::Json>(
         .build(schema)
         .or_else(|_| {
             options()
+                // `patternProperties` keeps jsonschema's matching, with the
+                // limit of a value.
+                .with_pattern_options(
+                    jsonschema::PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT),
+                )
                 .with_keyword("pattern", pattern_budget::pattern::<F>)
                 .build(schema)
         })
