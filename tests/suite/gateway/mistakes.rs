@@ -138,9 +138,86 @@ type = "string"
     );
     assert!(shown.contains("`order_id` is declared twice"), "{shown}");
     assert!(
-        shown.contains("the gateway sets `Authorization` itself"),
+        shown.contains(
+            "`token` cannot be sent as the header `Authorization`: it carries credentials"
+        ),
         "{shown}"
     );
+}
+
+#[test]
+fn header_arguments_that_steer_the_connection_or_the_client_s_origin_are_refused_at_their_place() {
+    let refused = [
+        "TE",
+        "Upgrade",
+        "Expect",
+        "Keep-Alive",
+        "Trailer",
+        "Proxy-Connection",
+        "Proxy-Authorization",
+        "Forwarded",
+        "X-Forwarded-Host",
+        "x-forwarded-for",
+        "Content-Length",
+        "Host",
+    ];
+    let mut text = r#"
+[[tenant]]
+id = "acme"
+
+[[client]]
+id = "c"
+tenant = "acme"
+
+[[downstream]]
+id = "store"
+base_url = "https://store.example/v1"
+
+[[gateway_tool]]
+name = "orders.list"
+downstream = "store"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Lists orders."
+method = "GET"
+path = "/orders"
+"#
+    .to_owned();
+    // A cookie may carry an API's key (OpenAPI's `in: cookie`): allowed.
+    for (i, header) in refused
+        .iter()
+        .chain(&["Cookie", "X-Request-Id"])
+        .enumerate()
+    {
+        text.push_str(&format!(
+            "\n[[gateway_tool.version.argument]]\nname = \"h{i}\"\nsource = \"{header}\"\nin = \"header\"\ntype = \"string\"\n"
+        ));
+    }
+    let Err(errors) = Catalog::from_toml(Registry::new(), &text, "headers.toml") else {
+        panic!("the configuration was accepted");
+    };
+    assert_eq!(errors.len(), refused.len(), "{errors}");
+    for (i, header) in refused.iter().enumerate() {
+        let key = format!("gateway_tool[0].version[0].argument[{i}].in");
+        let error = errors
+            .iter()
+            .find(|e| e.key() == key)
+            .unwrap_or_else(|| panic!("no problem at {key} in:\n{errors}"));
+        // Reported at the argument's name, the line before its source.
+        let name_line = text
+            .lines()
+            .position(|line| line == format!("source = \"{header}\""))
+            .expect("the header's line");
+        assert_eq!(error.line(), name_line, "{error}");
+        let shown = error.to_string();
+        assert!(
+            shown.contains(&format!("`h{i}` cannot be sent as the header `{header}`: ")),
+            "{shown}"
+        );
+        assert!(shown.contains("remove the argument"), "{shown}");
+    }
 }
 
 /// A catalog of `count` gateway tools, each a JSON table of the file's

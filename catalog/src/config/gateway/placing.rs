@@ -11,8 +11,8 @@ use super::{arrays, is_header_name};
 use crate::config::errors::Problems;
 use crate::config::raw::{RawField, RawGatewayVersion};
 use crate::gateway::{
-    ArgumentMap, FieldKind, FieldPath, FieldSpec, Location, Method, PathPart, is_header_value,
-    is_managed_header, is_xml_name, parse_template, template_problem,
+    ArgumentMap, FieldKind, FieldPath, FieldSpec, Location, Method, PathPart,
+    header_argument_refusal, is_header_value, is_xml_name, parse_template, template_problem,
 };
 
 /// The method and path of a REST operation; SOAP's keys refused.
@@ -290,12 +290,14 @@ fn check_location(
             if !is_header_name(header) {
                 return refuse(p, format!("`{header}` is not a header name"));
             }
-            // A client's value never replaces the gateway's credentials or
-            // framing.
-            if header.eq_ignore_ascii_case("authorization") || is_managed_header(header) {
+            // A client's value never replaces the gateway's credentials,
+            // framing or connection, nor says where a request comes from.
+            if let Some(reason) = header_argument_refusal(header) {
                 return refuse(
                     p,
-                    format!("the gateway sets `{header}` itself; a client's argument cannot"),
+                    format!(
+                        "`{exposed}` cannot be sent as the header `{header}`: {reason}; remove the argument, or send its value under a header of the API's own"
+                    ),
                 );
             }
             true
