@@ -373,3 +373,41 @@ fn search_mode_is_a_mode_of_the_configuration_and_its_name_is_reserved() {
         "{problems}"
     );
 }
+
+#[test]
+fn a_whole_limit_written_with_a_fraction_is_taken_and_a_fraction_is_refused() {
+    let snapshot = all_searched().snapshot();
+    let view = snapshot.client("acme-finance").expect("client");
+    let call = |limit: Value| {
+        view.call_meta(
+            SEARCH_TOOL,
+            &json!({"query": "invoice", "limit": limit}),
+            Revision::LATEST,
+        )
+        .expect("the list carries search_tools")
+    };
+    // `8.0` is an integer by JSON Schema's rule, as in every other
+    // integer slot.
+    let whole = call(json!(1.0)).expect("1.0 is an integer");
+    assert_eq!(whole.structured["returned"], 1, "{}", whole.structured);
+    assert_eq!(whole, call(json!(1)).expect("1 is an integer"));
+    for (limit, rule) in [
+        (json!(8.5), "type"),
+        (json!("8"), "type"),
+        (json!(0.0), "minimum"),
+        (json!(-1), "minimum"),
+        (json!(33.0), "maximum"),
+        (json!(1e300), "maximum"),
+    ] {
+        match call(limit.clone()) {
+            Err(MetaRefusal::InvalidArguments(violations)) => {
+                let found: Vec<(&str, &str)> = violations
+                    .iter()
+                    .map(|v| (v.path.as_str(), v.rule))
+                    .collect();
+                assert_eq!(found, [("/limit", rule)], "{limit}");
+            }
+            other => panic!("{limit}: {other:?}"),
+        }
+    }
+}

@@ -234,12 +234,19 @@ impl ClientView {
         };
         let limit = match present(arguments, "limit") {
             None => DEFAULT_FOUND,
-            Some(limit) => match limit.as_u64().and_then(|n| usize::try_from(n).ok()) {
-                Some(n) if (1..=MOST_FOUND).contains(&n) => n,
-                _ => {
+            Some(limit) => match whole_number(limit)
+                .and_then(|n| usize::try_from(n).ok())
+                .filter(|n| (1..=MOST_FOUND).contains(n))
+            {
+                Some(n) => n,
+                None => {
                     violations.push(MetaViolation {
                         path: "/limit".into(),
-                        rule: if limit.is_number() { "maximum" } else { "type" },
+                        rule: match whole_number(limit) {
+                            None => "type",
+                            Some(n) if n < 1 => "minimum",
+                            Some(_) => "maximum",
+                        },
                         message: format!(
                             "`/limit` must be a whole number from 1 to {MOST_FOUND} (default {DEFAULT_FOUND}), not {}.",
                             toolschema_text::shorten::shorten(&limit.to_string(), 40)
@@ -312,6 +319,20 @@ fn invalid(path: &str, rule: &'static str, message: String) -> MetaRefusal {
         rule,
         message,
     }])
+}
+
+/// The whole number `value` holds, `8` and `8.0` alike (JSON Schema's
+/// `integer` is any number without a fraction, and every integer slot of a
+/// derived or configured tool takes `8.0`); `None` for `8.5` and for what
+/// is not a number.
+fn whole_number(value: &Value) -> Option<i128> {
+    match (value.as_i64(), value.as_u64(), value.as_f64()) {
+        (Some(n), _, _) => Some(n.into()),
+        (_, Some(n), _) => Some(n.into()),
+        // The cast saturates: `1e300` stays above any limit.
+        (_, _, Some(n)) if n.fract() == 0.0 => Some(n as i128),
+        _ => None,
+    }
 }
 
 /// `arguments` as an object with only `known` properties; a property sent
