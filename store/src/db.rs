@@ -207,7 +207,10 @@ pub(crate) async fn rows_of(
     for change in changes {
         settings.extend(change.settings.keys().cloned());
         for (kind, of_kind) in &change.records {
-            records.entry(*kind).or_default().extend(of_kind.keys().cloned());
+            records
+                .entry(*kind)
+                .or_default()
+                .extend(of_kind.keys().cloned());
         }
         versions.extend(change.versions.keys().cloned());
     }
@@ -229,7 +232,12 @@ pub(crate) async fn rows_of(
             hashes.push((RowKey::Setting(name.clone()), Some(row.try_get(2)?)));
             out.settings.insert(name, Some(object(row.try_get(1)?)));
         }
-        for name in out.settings.iter().filter(|(_, b)| b.is_none()).map(|(n, _)| n) {
+        for name in out
+            .settings
+            .iter()
+            .filter(|(_, b)| b.is_none())
+            .map(|(n, _)| n)
+        {
             hashes.push((RowKey::Setting(name.clone()), None));
         }
     }
@@ -251,7 +259,11 @@ pub(crate) async fn rows_of(
             hashes.push((RowKey::Record(kind, id.clone()), Some(row.try_get(2)?)));
             of_kind.insert(id, Some(object(row.try_get(1)?)));
         }
-        for id in of_kind.iter().filter(|(_, b)| b.is_none()).map(|(id, _)| id) {
+        for id in of_kind
+            .iter()
+            .filter(|(_, b)| b.is_none())
+            .map(|(id, _)| id)
+        {
             hashes.push((RowKey::Record(kind, id.clone()), None));
         }
     }
@@ -275,7 +287,12 @@ pub(crate) async fn rows_of(
             hashes.push((RowKey::Version(key.0.clone(), key.1), Some(hash)));
             out.versions.insert(key, Some(version));
         }
-        for (tool, number) in out.versions.iter().filter(|(_, v)| v.is_none()).map(|(k, _)| k) {
+        for (tool, number) in out
+            .versions
+            .iter()
+            .filter(|(_, v)| v.is_none())
+            .map(|(k, _)| k)
+        {
             hashes.push((RowKey::Version(tool.clone(), *number), None));
         }
     }

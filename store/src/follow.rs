@@ -504,7 +504,9 @@ async fn load(
         None => full_read(client, health).await?,
     };
     // Read again at the revision served, and the same: nothing to build.
-    let unchanged = previous.as_ref().is_none_or(|previous| *previous == records);
+    let unchanged = previous
+        .as_ref()
+        .is_none_or(|previous| *previous == records);
     if (revision == serving && unchanged) || Some(revision) == refused {
         // Served already, or refused. The configuration served is the
         // catalog's (checked when it was loaded): the next change is

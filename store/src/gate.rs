@@ -201,8 +201,16 @@ impl Served {
         let mut alone = Records::default();
         let mut client = Body::new();
         client.insert("tenant".into(), Value::from("gate"));
-        alone.records.entry(Kind::Tenant).or_default().insert("gate".into(), Body::new());
-        alone.records.entry(Kind::Client).or_default().insert("gate".into(), client);
+        alone
+            .records
+            .entry(Kind::Tenant)
+            .or_default()
+            .insert("gate".into(), Body::new());
+        alone
+            .records
+            .entry(Kind::Client)
+            .or_default()
+            .insert("gate".into(), client);
         alone.records.entry(Kind::Downstream).or_default().insert(
             configured.downstream.clone(),
             configured.downstream_record.clone(),

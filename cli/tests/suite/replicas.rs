@@ -223,7 +223,9 @@ fn replicas_follow_the_store_through_a_publish_a_disconnection_and_an_outage() {
     );
     assert_eq!(status, 409, "{}", String::from_utf8_lossy(&body));
     let refused: Value = serde_json::from_slice(&body).expect("json");
-    let digest = refused["compatibility"][0]["digest"].as_str().expect("a digest");
+    let digest = refused["compatibility"][0]["digest"]
+        .as_str()
+        .expect("a digest");
     let mut stream = connect(admin_port);
     let (status, body) = exchange(
         &mut stream,
@@ -237,7 +239,9 @@ fn replicas_follow_the_store_through_a_publish_a_disconnection_and_an_outage() {
     assert_eq!(answer["revision"], 2);
     assert_eq!(
         answer["summary"],
-        format!("draft -> published; `billing.refund` 1 -> 2 served, its breaking changes accepted (report {digest})")
+        format!(
+            "draft -> published; `billing.refund` 1 -> 2 served, its breaking changes accepted (report {digest})"
+        )
     );
     for stream in &mut streams {
         let events = read_events(stream, 1);

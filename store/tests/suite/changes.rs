@@ -219,25 +219,51 @@ async fn forge_change(db: &tokio_postgres::Client, changes: &str) -> i64 {
 #[test]
 fn a_change_log_row_nested_too_deep_for_the_reader_makes_the_replica_read_every_record() {
     runtime().block_on(async {
-        let Demo { url, store, registry, loaded, catalog } = demo().await;
+        let Demo {
+            url,
+            store,
+            registry,
+            loaded,
+            catalog,
+        } = demo().await;
         let follower = store.follow(catalog.clone(), loaded.revision);
         at(&follower, loaded.revision).await;
         // 200 levels: deeper than serde_json reads (128); the replica's
         // follower panicked on it and stopped, still saying `connected`.
         let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
         let db = by_hand(&url).await;
-        let forged = forge_change(&db, &format!(r#"{{"settings": {{}}, "records": {{}}, "versions": [], "deep": {deep}}}"#)).await;
+        let forged = forge_change(
+            &db,
+            &format!(r#"{{"settings": {{}}, "records": {{}}, "versions": [], "deep": {deep}}}"#),
+        )
+        .await;
         let health = at(&follower, forged).await;
-        assert_eq!(health.full_reads, 2, "the row unread, every record read: {health:?}");
+        assert_eq!(
+            health.full_reads, 2,
+            "the row unread, every record read: {health:?}"
+        );
         // It goes on following: the next change comes from the log.
         let applied = store
-            .apply("ops", Action::Deactivate { toolset: "globex-support".into() }, &registry)
+            .apply(
+                "ops",
+                Action::Deactivate {
+                    toolset: "globex-support".into(),
+                },
+                &registry,
+            )
             .await
             .expect("applies");
         let health = at(&follower, applied.revision).await;
-        assert_eq!((health.full_reads, health.change_reads), (2, 1), "{health:?}");
+        assert_eq!(
+            (health.full_reads, health.change_reads),
+            (2, 1),
+            "{health:?}"
+        );
         let fresh = store.load(&registry).await.expect("loads");
-        let expected = served(&Snapshot::build(Arc::new(toolschema_demo::registry()), &fresh.config));
+        let expected = served(&Snapshot::build(
+            Arc::new(toolschema_demo::registry()),
+            &fresh.config,
+        ));
         assert_eq!(served(&catalog.snapshot()), expected);
     });
 }

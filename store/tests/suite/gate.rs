@@ -5,8 +5,8 @@
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use toolschema::catalog::{Config, Status};
 use toolschema::catalog::versions::served_tool;
+use toolschema::catalog::{Config, Status};
 use toolschema::compat::compare_tool_objects;
 use toolschema::project::{Mode, Profile, project_tool_as};
 use toolschema_store::{Action, Body, Change, Kind, Store, StoreError};
@@ -86,7 +86,10 @@ async fn with_gw_a() -> (Store, String) {
         },
     ];
     for action in actions {
-        store.apply("setup", action, &registry).await.expect("sets up");
+        store
+            .apply("setup", action, &registry)
+            .await
+            .expect("sets up");
     }
     (store, url)
 }
@@ -114,7 +117,11 @@ fn refused(error: StoreError) -> Vec<String> {
 
 /// The records with `gw.a`'s version `version` changed by `edit`, as a
 /// whole catalog put back (`PUT /v1/catalog`, `toolschema admin load`).
-async fn replaced(store: &Store, version: u32, edit: impl FnOnce(&mut toolschema_store::Version)) -> Action {
+async fn replaced(
+    store: &Store,
+    version: u32,
+    edit: impl FnOnce(&mut toolschema_store::Version),
+) -> Action {
     let (_, mut records) = store.read().await.expect("reads");
     if let Some(found) = records.versions.get_mut(&(TOOL.to_owned(), version)) {
         edit(found);
@@ -134,11 +141,20 @@ fn a_deprecate_then_a_publish_is_gated_against_the_version_served_last() {
         // (N21 a) A draft above the version served cannot be deprecated: it
         // would withdraw the tool from every client.
         let error = store
-            .apply("alice", Action::Deprecate { tool: TOOL.into(), version: 2 }, &registry)
+            .apply(
+                "alice",
+                Action::Deprecate {
+                    tool: TOOL.into(),
+                    version: 2,
+                },
+                &registry,
+            )
             .await
             .expect_err("would hide version 1");
         assert!(
-            error.to_string().contains("it would withdraw `gw.a` from every client"),
+            error
+                .to_string()
+                .contains("it would withdraw `gw.a` from every client"),
             "{error}"
         );
         assert_eq!(served(&store).await, Some(v1.clone()));
@@ -146,12 +162,27 @@ fn a_deprecate_then_a_publish_is_gated_against_the_version_served_last() {
         // (N21 b) The version served deprecated: nothing is served, and a
         // publish of version 2 is compared with version 1 all the same.
         store
-            .apply("alice", Action::Deprecate { tool: TOOL.into(), version: 1 }, &registry)
+            .apply(
+                "alice",
+                Action::Deprecate {
+                    tool: TOOL.into(),
+                    version: 1,
+                },
+                &registry,
+            )
             .await
             .expect("withdraws the tool");
         assert_eq!(served(&store).await, None);
-        let publish = || Action::Publish { tool: TOOL.into(), version: 2 };
-        let digests = refused(store.apply("bob", publish(), &registry).await.expect_err("1 -> 2 breaks"));
+        let publish = || Action::Publish {
+            tool: TOOL.into(),
+            version: 2,
+        };
+        let digests = refused(
+            store
+                .apply("bob", publish(), &registry)
+                .await
+                .expect_err("1 -> 2 breaks"),
+        );
         assert_eq!(served(&store).await, None, "nothing written");
 
         // Another operator's report is no acceptance of this one: a
@@ -160,13 +191,26 @@ fn a_deprecate_then_a_publish_is_gated_against_the_version_served_last() {
         store
             .apply(
                 "alice",
-                Action::Draft { tool: TOOL.into(), version: 3, definition: Some(definition(1)), downstream: None },
+                Action::Draft {
+                    tool: TOOL.into(),
+                    version: 3,
+                    definition: Some(definition(1)),
+                    downstream: None,
+                },
                 &registry,
             )
             .await
             .expect("drafts");
         let error = store
-            .apply("alice", Action::Publish { tool: TOOL.into(), version: 3 }.accepting(digests.clone()), &registry)
+            .apply(
+                "alice",
+                Action::Publish {
+                    tool: TOOL.into(),
+                    version: 3,
+                }
+                .accepting(digests.clone()),
+                &registry,
+            )
             .await
             .expect_err("1 -> 3 is another report");
         assert_ne!(refused(error), digests);
@@ -178,9 +222,15 @@ fn a_deprecate_then_a_publish_is_gated_against_the_version_served_last() {
             .expect("publishes");
         assert_eq!(applied.compatibility.len(), 1);
         let report = &applied.compatibility[0];
-        assert_eq!((report.from, report.to, report.breaks, report.accepted), (1, 2, true, true));
+        assert_eq!(
+            (report.from, report.to, report.breaks, report.accepted),
+            (1, 2, true, true)
+        );
         let audit = &store.audit(1).await.expect("audit")[0];
-        assert_eq!(audit.detail["compatibility"][0]["digest"], digests[0].as_str());
+        assert_eq!(
+            audit.detail["compatibility"][0]["digest"],
+            digests[0].as_str()
+        );
         assert_eq!(audit.detail["compatibility"][0]["accepted"], true);
     });
 }
@@ -192,14 +242,28 @@ fn a_publish_racing_a_deprecate_is_refused_every_time() {
         // (N21 c) Two operators, two stores (nothing kept in common).
         let other = Store::new(&url).expect("url");
         let registry = toolschema_demo::registry();
-        let publish = Action::Publish { tool: TOOL.into(), version: 2 };
-        let deprecate = Action::Deprecate { tool: TOOL.into(), version: 1 };
+        let publish = Action::Publish {
+            tool: TOOL.into(),
+            version: 2,
+        };
+        let deprecate = Action::Deprecate {
+            tool: TOOL.into(),
+            version: 1,
+        };
         let mut answers = Vec::new();
         for round in 0..6 {
             if round == 3 {
-                other.apply("bob", deprecate.clone(), &registry).await.expect("deprecates");
+                other
+                    .apply("bob", deprecate.clone(), &registry)
+                    .await
+                    .expect("deprecates");
             }
-            answers.push(store.apply("alice", publish.clone(), &registry).await.is_ok());
+            answers.push(
+                store
+                    .apply("alice", publish.clone(), &registry)
+                    .await
+                    .is_ok(),
+            );
         }
         assert_eq!(answers, [false; 6]);
         assert_eq!(served(&store).await, None);
@@ -215,13 +279,23 @@ fn a_whole_catalog_put_back_is_gated_as_a_publish_is() {
 
         // (N22) A draft's status changed to published in the file.
         let publish_2 = replaced(&store, 2, |v| v.status = Status::Published).await;
-        let error = store.apply("alice", publish_2, &registry).await.expect_err("1 -> 2 breaks");
-        assert!(error.to_string().contains("required-property-added at /inputSchema/required/reason"), "{error}");
+        let error = store
+            .apply("alice", publish_2, &registry)
+            .await
+            .expect_err("1 -> 2 breaks");
+        assert!(
+            error
+                .to_string()
+                .contains("required-property-added at /inputSchema/required/reason"),
+            "{error}"
+        );
         assert_eq!(served(&store).await, Some(v1.clone()));
 
         // (N22) A required argument added to the published version in place.
         let in_place = replaced(&store, 1, |v| v.definition = Some(definition(1))).await;
-        let Err(StoreError::Breaking(reports)) = store.apply("alice", in_place.clone(), &registry).await else {
+        let Err(StoreError::Breaking(reports)) =
+            store.apply("alice", in_place.clone(), &registry).await
+        else {
             panic!("an in-place breaking change is gated");
         };
         assert_eq!((reports[0].from, reports[0].to), (1, 1));
@@ -229,32 +303,70 @@ fn a_whole_catalog_put_back_is_gated_as_a_publish_is() {
         // Accepted: applied and audited.
         let digests: Vec<String> = reports.iter().map(|r| r.digest.clone()).collect();
         let applied = store
-            .apply("alice", Change { action: in_place, accept: digests }, &registry)
+            .apply(
+                "alice",
+                Change {
+                    action: in_place,
+                    accept: digests,
+                },
+                &registry,
+            )
             .await
             .expect("accepted");
         assert!(applied.compatibility[0].accepted);
         assert_ne!(served(&store).await, Some(v1));
         let audit = &store.audit(1).await.expect("audit")[0];
-        assert_eq!((audit.action.as_str(), &audit.detail["compatibility"][0]["accepted"]), ("replace", &json!(true)));
+        assert_eq!(
+            (
+                audit.action.as_str(),
+                &audit.detail["compatibility"][0]["accepted"]
+            ),
+            ("replace", &json!(true))
+        );
 
         // A compatible change in place needs no acceptance: `reason` made
         // optional (every value the last one took, it takes).
         let relaxed = replaced(&store, 1, |v| v.definition = Some(definition(4))).await;
-        store.apply("alice", relaxed, &registry).await.expect("compatible");
+        store
+            .apply("alice", relaxed, &registry)
+            .await
+            .expect("compatible");
 
         // A definition changed in place while nothing is served is judged
         // when it is served again: against what was served last.
         store
-            .apply("alice", Action::Deprecate { tool: TOOL.into(), version: 1 }, &registry)
+            .apply(
+                "alice",
+                Action::Deprecate {
+                    tool: TOOL.into(),
+                    version: 1,
+                },
+                &registry,
+            )
             .await
             .expect("withdraws");
         let edited = replaced(&store, 1, |v| v.definition = Some(definition(1))).await;
-        store.apply("alice", edited, &registry).await.expect("not served: nothing to break now");
+        store
+            .apply("alice", edited, &registry)
+            .await
+            .expect("not served: nothing to break now");
         let error = store
-            .apply("alice", Action::Publish { tool: TOOL.into(), version: 1 }, &registry)
+            .apply(
+                "alice",
+                Action::Publish {
+                    tool: TOOL.into(),
+                    version: 1,
+                },
+                &registry,
+            )
             .await
             .expect_err("served again, it would break the clients of what they were served");
-        assert!(error.to_string().contains("`gw.a` 1 (its definition changed)"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("`gw.a` 1 (its definition changed)"),
+            "{error}"
+        );
     });
 }
 
@@ -302,7 +414,11 @@ fn step() -> impl Strategy<Value = Step> {
         Just(Accept::LastRefused),
         Just(Accept::Wrong)
     ];
-    (0usize..2, act, accept).prop_map(|(operator, act, accept)| Step { operator, act, accept })
+    (0usize..2, act, accept).prop_map(|(operator, act, accept)| Step {
+        operator,
+        act,
+        accept,
+    })
 }
 
 proptest! {

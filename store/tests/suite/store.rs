@@ -266,10 +266,14 @@ fn a_draft_of_an_unmapped_tool_keeps_the_served_version_published() {
         };
         // Its clients were served version 1: serving 2 instead (a new
         // required argument) is gated, and accepted by its report.
-        let Err(StoreError::Breaking(reports)) = store.apply("ops", unmap.clone(), &registry).await else {
+        let Err(StoreError::Breaking(reports)) = store.apply("ops", unmap.clone(), &registry).await
+        else {
             panic!("serving version 2 instead of 1 is gated");
         };
-        assert_eq!((reports[0].tool.as_str(), reports[0].from, reports[0].to), ("billing.refund", 1, 2));
+        assert_eq!(
+            (reports[0].tool.as_str(), reports[0].from, reports[0].to),
+            ("billing.refund", 1, 2)
+        );
         let digests = reports.into_iter().map(|report| report.digest);
         store
             .apply("ops", unmap.accepting(digests), &registry)
@@ -708,41 +712,95 @@ fn a_record_id_that_would_steer_a_path_is_refused_on_every_route_that_creates_on
         let toolset = |id: &str| Action::Put {
             kind: Kind::Toolset,
             id: id.to_owned(),
-            body: json!({"tenant": "acme", "tools": []}).as_object().cloned().expect("object"),
+            body: json!({"tenant": "acme", "tools": []})
+                .as_object()
+                .cloned()
+                .expect("object"),
         };
         // A record put (the admin API, the console, the CLI).
-        for id in ["../toolsets/globex-support", "..", "a/b", "a b", "x?y", "%2e%2e"] {
-            let error = store.apply("alice", toolset(id), &registry).await.expect_err(id);
+        for id in [
+            "../toolsets/globex-support",
+            "..",
+            "a/b",
+            "a b",
+            "x?y",
+            "%2e%2e",
+        ] {
+            let error = store
+                .apply("alice", toolset(id), &registry)
+                .await
+                .expect_err(id);
             let StoreError::Invalid(problems) = &error else {
                 panic!("{id}: refused for another reason: {error}");
             };
             assert_eq!(problems.0[0].field, "id", "{id}: {error}");
-            assert!(problems.0[0].message.contains("not starting with `.`"), "{error}");
+            assert!(
+                problems.0[0].message.contains("not starting with `.`"),
+                "{error}"
+            );
         }
         // A whole catalog loaded, and an import.
         let (_, mut records) = store.read().await.expect("reads");
-        records
-            .records
-            .entry(Kind::Client)
-            .or_default()
-            .insert("../clients/acme-finance".into(), json!({"tenant": "acme"}).as_object().cloned().expect("object"));
-        let error = store
-            .apply("alice", Action::Replace { records: Box::new(records.clone()) }, &registry)
-            .await
-            .expect_err("a bad id in a file");
-        assert!(error.to_string().contains("client \"../clients/acme-finance\""), "{error}");
-        let mut imported = Records::default();
-        imported.records.entry(Kind::Downstream).or_default().insert(
-            "../downstreams/x".into(),
-            json!({"base_url": "https://api.example.com"}).as_object().cloned().expect("object"),
+        records.records.entry(Kind::Client).or_default().insert(
+            "../clients/acme-finance".into(),
+            json!({"tenant": "acme"})
+                .as_object()
+                .cloned()
+                .expect("object"),
         );
         let error = store
-            .apply("alice", Action::Import { records: Box::new(imported) }, &registry)
+            .apply(
+                "alice",
+                Action::Replace {
+                    records: Box::new(records.clone()),
+                },
+                &registry,
+            )
+            .await
+            .expect_err("a bad id in a file");
+        assert!(
+            error
+                .to_string()
+                .contains("client \"../clients/acme-finance\""),
+            "{error}"
+        );
+        let mut imported = Records::default();
+        imported
+            .records
+            .entry(Kind::Downstream)
+            .or_default()
+            .insert(
+                "../downstreams/x".into(),
+                json!({"base_url": "https://api.example.com"})
+                    .as_object()
+                    .cloned()
+                    .expect("object"),
+            );
+        let error = store
+            .apply(
+                "alice",
+                Action::Import {
+                    records: Box::new(imported),
+                },
+                &registry,
+            )
             .await
             .expect_err("a bad id imported");
-        assert!(error.to_string().contains("downstream \"../downstreams/x\""), "{error}");
-        assert_eq!(store.revision().await.expect("reads"), revision, "nothing written");
+        assert!(
+            error
+                .to_string()
+                .contains("downstream \"../downstreams/x\""),
+            "{error}"
+        );
+        assert_eq!(
+            store.revision().await.expect("reads"),
+            revision,
+            "nothing written"
+        );
         // Ids of the grammar are taken.
-        store.apply("alice", toolset("acme-extra_1.v2"), &registry).await.expect("a good id");
+        store
+            .apply("alice", toolset("acme-extra_1.v2"), &registry)
+            .await
+            .expect("a good id");
     });
 }
