@@ -43,7 +43,8 @@
 //! A request is authenticated from its headers before anything else (see
 //! the `operator` module): its body is not read, nor the store touched,
 //! for a request without a valid key; a peer that keeps sending wrong keys
-//! gets `429`. Bodies are bounded per route (a configuration file 64 MiB, a
+//! gets `429` for every key not proven valid (a valid key is always
+//! served, whatever others sent from its address). Bodies are bounded per route (a configuration file 64 MiB, a
 //! record 8 MiB) and read within the listener's body timeout; [`serve`]
 //! serves the API with the MCP listener's connection timeouts.
 

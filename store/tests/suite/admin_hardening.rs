@@ -131,7 +131,7 @@ fn a_request_without_a_valid_key_reads_no_body_and_touches_no_database() {
 }
 
 #[test]
-fn a_peer_that_keeps_sending_wrong_keys_is_held_back_without_lookups() {
+fn a_peer_that_keeps_sending_wrong_keys_is_held_back_unless_its_key_proves_valid() {
     let (address, _runtime) = serve(unreachable_store(), HttpTimeouts::default());
     // Ten wrong keys are answered 401, all alike.
     let mut answers = Vec::new();
@@ -153,8 +153,9 @@ fn a_peer_that_keeps_sending_wrong_keys_is_held_back_without_lookups() {
         answers.windows(2).all(|pair| pair[0].1 == pair[1].1),
         "{answers:?}"
     );
-    // Then even a well-shaped key is refused before it is looked up (429,
-    // not the 503 a lookup of this unreachable store gives).
+    // Then a key not proven valid is held back: this well-shaped one is
+    // looked up (a valid key is never refused for the address's failures),
+    // the store cannot say, and the answer is 429, not 503.
     let mut stream = connect(address);
     let (status, _) = exchange(
         &mut stream,
