@@ -279,15 +279,28 @@ pub(crate) fn touched(
     tools
 }
 
+/// What a tool's clients were served before a change: what the records
+/// served, or when nothing was, what the store kept as served last.
+#[derive(Debug)]
+pub(crate) struct Baseline {
+    pub(crate) tool: String,
+    pub(crate) served: Option<Served>,
+    /// Whether `served` is the store's kept row (`served_baseline`).
+    pub(crate) kept: bool,
+}
+
 /// The gate's verdict on a change: the reports of the tools whose served
-/// descriptor it changes, and what each tool's clients are served after
-/// it (or were last), to keep.
+/// descriptor it changes, and the baselines the store keeps or forgets.
 #[derive(Debug, Default)]
 pub(crate) struct Verdict {
     /// A report per tool whose served descriptor changed.
     pub(crate) reports: Vec<Compatibility>,
-    /// The baseline to keep for each tool (`None`: none to keep).
-    pub(crate) baselines: Vec<(String, Served)>,
+    /// The tools the change withdrew (nothing served after it), with what
+    /// their clients were served last: kept until something is served.
+    pub(crate) keep: Vec<(String, Served)>,
+    /// The tools served again whose kept baseline is no longer needed (the
+    /// records say what they serve).
+    pub(crate) forget: Vec<String>,
 }
 
 impl Verdict {
@@ -310,38 +323,43 @@ impl Verdict {
 
 /// Judges a change: for each tool of `baselines` (what its clients were
 /// served before the change, or last), what `after` (the records after
-/// it, checked as `config`) serves instead.
+/// it, checked as `config`) serves instead. A tool never served has
+/// nothing to compare (a first version) and nothing to keep.
 pub(crate) fn judge(
-    baselines: Vec<(String, Option<Served>)>,
+    baselines: Vec<Baseline>,
     after: &Records,
     config: &Config,
     registry: &Registry,
 ) -> Verdict {
     let mut verdict = Verdict::default();
-    for (tool, baseline) in baselines {
-        let now = Served::of(after, registry, &tool);
-        match (&baseline, &now) {
-            (Some(was), Some(is)) if was != is => {
-                let Some((to, new)) = served_tool(Some(config), registry, &tool) else {
-                    continue;
-                };
-                let report = match was.descriptor(&tool, registry) {
-                    Some(old) => {
-                        Compatibility::between(config, &tool, (was.version, &old), (to, &new))
-                    }
-                    // The version served last can no longer be built (a
-                    // derived version no longer registered): undecided, so
-                    // it may break.
-                    None => Compatibility::new(&tool, (was.version, to), true, Vec::new()),
-                };
-                if report.says_something() {
-                    verdict.reports.push(report);
-                }
+    for Baseline { tool, served, kept } in baselines {
+        let Some(was) = served else {
+            continue;
+        };
+        let Some(now) = Served::of(after, registry, &tool) else {
+            // Withdrawn: what its clients were served is kept.
+            if !kept {
+                verdict.keep.push((tool, was));
             }
-            _ => {}
+            continue;
+        };
+        if kept {
+            verdict.forget.push(tool.clone());
         }
-        if let Some(keep) = now.or(baseline) {
-            verdict.baselines.push((tool, keep));
+        if was == now {
+            continue;
+        }
+        let Some((to, new)) = served_tool(Some(config), registry, &tool) else {
+            continue;
+        };
+        let report = match was.descriptor(&tool, registry) {
+            Some(old) => Compatibility::between(config, &tool, (was.version, &old), (to, &new)),
+            // The version served last can no longer be built (a derived
+            // version no longer registered): undecided, so it may break.
+            None => Compatibility::new(&tool, (was.version, to), true, Vec::new()),
+        };
+        if report.says_something() {
+            verdict.reports.push(report);
         }
     }
     verdict
@@ -425,11 +443,19 @@ pub(crate) async fn kept(
     Ok(out)
 }
 
-/// Keeps `baselines`, replacing those kept for their tools.
+/// Keeps the baselines of `verdict`, and forgets those it no longer needs.
 pub(crate) async fn keep(
     db: &impl tokio_postgres::GenericClient,
-    baselines: &[(String, Served)],
+    verdict: &Verdict,
 ) -> Result<(), tokio_postgres::Error> {
+    if !verdict.forget.is_empty() {
+        db.execute(
+            "DELETE FROM served_baseline WHERE tool = ANY($1::text[])",
+            &[&verdict.forget],
+        )
+        .await?;
+    }
+    let baselines = &verdict.keep;
     if baselines.is_empty() {
         return Ok(());
     }

@@ -599,9 +599,10 @@ impl Store {
             let written = changes::Changes::between(&before, &after);
             let baselines = gate::touched(&written, &before, &after)
                 .into_iter()
-                .map(|tool| {
-                    let served = gate::Served::of(&before, registry, &tool);
-                    (tool, served)
+                .map(|tool| gate::Baseline {
+                    served: gate::Served::of(&before, registry, &tool),
+                    tool,
+                    kept: false,
                 })
                 .collect();
             let compatibility = gated(
@@ -887,11 +888,12 @@ async fn apply_to(
         _ => None,
     };
     // What each tool the action may touch is served before it.
-    let baselines: Vec<(String, Option<gate::Served>)> = gate::candidates(scope, records)
+    let baselines: Vec<gate::Baseline> = gate::candidates(scope, records)
         .into_iter()
-        .map(|tool| {
-            let served = gate::Served::of(records, registry, &tool);
-            (tool, served)
+        .map(|tool| gate::Baseline {
+            served: gate::Served::of(records, registry, &tool),
+            tool,
+            kept: false,
         })
         .collect();
     let mut done = action
@@ -940,7 +942,7 @@ async fn apply_to(
 /// `drafted` version against what its tool serves.
 async fn gated(
     transaction: &tokio_postgres::Transaction<'_>,
-    mut baselines: Vec<(String, Option<gate::Served>)>,
+    mut baselines: Vec<gate::Baseline>,
     (after, config): (&Records, &Config),
     (accept, drafted): (&[String], Option<(&str, u32)>),
     done: &mut Done,
@@ -948,20 +950,29 @@ async fn gated(
 ) -> Result<Vec<Compatibility>, StoreError> {
     let unserved: Vec<String> = baselines
         .iter()
-        .filter(|(_, served)| served.is_none())
-        .map(|(tool, _)| tool.clone())
+        .filter(|baseline| baseline.served.is_none())
+        .map(|baseline| baseline.tool.clone())
         .collect();
-    for (tool, served) in gate::kept(transaction, &unserved).await? {
-        if let Some(slot) = baselines.iter_mut().find(|(name, _)| *name == tool) {
-            slot.1 = Some(served);
+    let kept = gate::kept(transaction, &unserved).await?;
+    if !kept.is_empty() {
+        let mut kept: std::collections::HashMap<String, gate::Served> = kept.into_iter().collect();
+        for baseline in &mut baselines {
+            if let Some(served) = kept.remove(&baseline.tool) {
+                baseline.served = Some(served);
+                baseline.kept = true;
+            }
         }
     }
+    let drafted_baseline = drafted.and_then(|(tool, _)| {
+        let baseline = baselines.iter().find(|baseline| baseline.tool == tool)?;
+        baseline.served.clone()
+    });
     let mut verdict = gate::judge(baselines, after, config, registry);
     let refused = verdict.refused(accept);
     if !refused.is_empty() {
         return Err(StoreError::Breaking(refused));
     }
-    gate::keep(transaction, &verdict.baselines).await?;
+    gate::keep(transaction, &verdict).await?;
     for report in verdict.reports.iter().filter(|report| report.accepted) {
         done.summary.push_str(&format!(
             "; `{}` {} -> {} served, its breaking changes accepted (report {})",
@@ -970,11 +981,9 @@ async fn gated(
     }
     let mut reports = verdict.reports;
     if let Some((tool, version)) = drafted {
-        let baseline = verdict
-            .baselines
-            .into_iter()
-            .find(|(name, _)| name == tool)
-            .map(|(_, served)| served);
+        // What the tool serves after the draft (a derived tool's first
+        // draft records its version), or what it served before.
+        let baseline = gate::Served::of(after, registry, tool).or(drafted_baseline);
         reports.extend(gate::draft_report(
             tool, version, baseline, config, registry,
         ));
