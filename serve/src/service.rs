@@ -139,6 +139,21 @@ impl Default for HttpTimeouts {
 }
 
 impl Service {
+    /// The backchannel of a large request whose blocking slot is
+    /// `reserved`: its arguments are read in that slot, off the async
+    /// workers; without one, a request's own.
+    #[cfg(feature = "http")]
+    pub(crate) fn backchannel_reserved(
+        &self,
+        reserved: Option<Arc<crate::offload::Reserved>>,
+    ) -> crate::mcp::Backchannel {
+        let back = crate::mcp::Backchannel::none();
+        match reserved {
+            Some(reserved) => back.with_offload(reserved),
+            None => back,
+        }
+    }
+
     /// The backchannel of a request `size` bytes long: a large one's
     /// arguments are read off the async workers.
     pub(crate) fn backchannel_for(&self, size: usize) -> crate::mcp::Backchannel {

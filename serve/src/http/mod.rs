@@ -359,10 +359,22 @@ async fn mcp(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let request = match incoming_request(&service, caller.view.id(), &headers, &body).await {
-        Ok(request) => request,
-        Err(answered) => return answered,
+    // A large request holds one blocking slot from its parse to the
+    // reading of its arguments.
+    let reserved = match body.len() > crate::offload::LARGE_REQUEST {
+        true => match service.blocking.reserve().await {
+            Some(reserved) => Some(reserved),
+            None => return StatusCode::SERVICE_UNAVAILABLE.into_response(),
+        },
+        false => None,
     };
+    let request =
+        match incoming_request(&service, caller.view.id(), &headers, &body, reserved.as_deref())
+            .await
+        {
+            Ok(request) => request,
+            Err(answered) => return answered,
+        };
     let caller = in_cursor_snapshot(&service, &request, caller);
     let version = Protocol::version_of(
         Some(&request),
@@ -397,7 +409,7 @@ async fn mcp(
         request,
         version,
         method,
-        size: body.len(),
+        reserved,
     };
     call_tool(service, caller, &headers, call).await
 }
@@ -410,20 +422,17 @@ async fn incoming_request(
     client: &str,
     headers: &HeaderMap,
     body: &Bytes,
+    reserved: Option<&crate::offload::Reserved>,
 ) -> Result<Request, Response> {
-    let incoming = match body.len() > crate::offload::LARGE_REQUEST {
-        true => {
+    let incoming = match reserved {
+        Some(reserved) => {
             let text = body.clone();
-            match service
-                .blocking
-                .run_for(move || Incoming::parse(&text))
-                .await
-            {
+            match reserved.run_for(move || Incoming::parse(&text)).await {
                 Some(incoming) => incoming,
                 None => return Err(StatusCode::SERVICE_UNAVAILABLE.into_response()),
             }
         }
-        false => Incoming::parse(body),
+        None => Incoming::parse(body),
     };
     match incoming {
         Incoming::Request(request) => Ok(request),
@@ -482,8 +491,8 @@ struct Call {
     request: Request,
     version: &'static str,
     method: String,
-    /// The request's size, which sets how long its call may block.
-    size: usize,
+    /// A large request's blocking slot, in which its arguments are read.
+    reserved: Option<Arc<crate::offload::Reserved>>,
 }
 
 /// Runs a tool call on its own task, so that notifications it sends can
@@ -499,14 +508,14 @@ async fn call_tool(
         request,
         version,
         method,
-        size,
+        reserved,
     } = call;
     let running = service
         .inflight
         .start(caller.view.id(), request.id().as_json());
     let (outbox, mut inbox) = mpsc::unbounded_channel::<String>();
     let mut back = service
-        .backchannel_for(size)
+        .backchannel_reserved(reserved)
         .with_cancellation(running.cancellation().clone());
     if accepts_events(headers) {
         back = back

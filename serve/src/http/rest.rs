@@ -46,17 +46,30 @@ pub(super) async fn call(
     Path(name): Path<String>,
     body: Bytes,
 ) -> Response {
-    let parsed = match body.len() > crate::offload::LARGE_REQUEST {
-        // A large body is parsed off the async workers.
-        true => {
+    // A large body holds one blocking slot from its parse to the reading
+    // of its arguments, both off the async workers.
+    let reserved = match body.len() > crate::offload::LARGE_REQUEST {
+        true => match service.blocking.reserve().await {
+            Some(reserved) => Some(reserved),
+            None => {
+                return refusal(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "unavailable",
+                    "the server is shutting down",
+                );
+            }
+        },
+        false => None,
+    };
+    let parsed = match &reserved {
+        Some(reserved) => {
             let text = body.clone();
-            service
-                .blocking
+            reserved
                 .run_for(move || serde_json::from_slice::<Value>(&text))
                 .await
         }
-        false if body.is_empty() => Some(Ok(json!({}))),
-        false => Some(serde_json::from_slice(&body)),
+        None if body.is_empty() => Some(Ok(json!({}))),
+        None => Some(serde_json::from_slice(&body)),
     };
     let arguments: Value = {
         let Some(parsed) = parsed else {
@@ -113,9 +126,9 @@ pub(super) async fn call(
         return refused;
     }
     // A large body's arguments are read off the async workers.
-    let context = match body.len() > crate::offload::LARGE_REQUEST {
-        true => Caller::anonymous().with_offload(service.blocking.clone()),
-        false => Caller::anonymous(),
+    let context = match reserved {
+        Some(reserved) => Caller::anonymous().with_offload(reserved),
+        None => Caller::anonymous(),
     };
     match caller
         .snapshot
