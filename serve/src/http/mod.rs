@@ -368,13 +368,18 @@ async fn mcp(
         },
         false => None,
     };
-    let request =
-        match incoming_request(&service, caller.view.id(), &headers, &body, reserved.as_deref())
-            .await
-        {
-            Ok(request) => request,
-            Err(answered) => return answered,
-        };
+    let request = match incoming_request(
+        &service,
+        caller.view.id(),
+        &headers,
+        &body,
+        reserved.as_deref(),
+    )
+    .await
+    {
+        Ok(request) => request,
+        Err(answered) => return answered,
+    };
     let caller = in_cursor_snapshot(&service, &request, caller);
     let version = Protocol::version_of(
         Some(&request),
