@@ -235,9 +235,15 @@ pub fn request(
         }
     }
     request.segments = segments(operation, arguments)?;
-    // A DELETE carries a body only when an argument put something there.
-    let delete_body = operation.method() == Method::Delete && !body.is_null();
-    if operation.method().has_body() || delete_body {
+    // A body is sent when an argument put something there, or, for a
+    // method that carries one, when the operation has body arguments (an
+    // empty object then): an operation without any sends none, and no
+    // `Content-Type` (an API whose POST takes no body refuses `{}`).
+    let declares_body = operation
+        .arguments()
+        .iter()
+        .any(|argument| argument.location == Location::Body);
+    if !body.is_null() || (operation.method().has_body() && declares_body) {
         request.body = Some(match body {
             Value::Null => Value::Object(Map::new()),
             body => body,

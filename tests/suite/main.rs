@@ -18,6 +18,7 @@ mod export;
 mod fast_path;
 mod gateway;
 mod gateway_shapes;
+mod import_contract;
 mod import_shapes;
 mod import_swagger;
 mod import_whole;

@@ -34,7 +34,11 @@ impl Context<'_> {
             ));
         };
         let encoding = form.map(|_| "form");
-        let required = body.get("required").and_then(as_bool).unwrap_or(false);
+        // Absent, `required` is false by the specification, and common; but
+        // a tool sends a body whenever it may, and the API checks what the
+        // body's schema requires: its required properties are required
+        // unless the document says the body may be left out.
+        let required = body.get("required").and_then(as_bool).unwrap_or(true);
         let mut found = self.fields(schema, required, ("body", notes))?;
         if found.is_empty() {
             return Err("the request body has no properties to map".to_owned());

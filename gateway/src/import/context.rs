@@ -4,7 +4,7 @@
 use core::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
-use super::read::{Read, as_str};
+use super::read::{Read, as_array, as_str};
 use toolschema_runtime::render::Json as Value;
 
 /// How many levels of a body or answer are flattened into fields; deeper
@@ -104,6 +104,66 @@ impl<'a> Context<'a> {
 }
 
 impl Context<'_> {
+    /// A schema (its `$ref` followed) with its `allOf` parts merged in:
+    /// its own keywords first, then each part's (followed and merged in
+    /// turn) where it has none of that name, `required` and `properties`
+    /// gathered from every part. AWS's documents wrap nearly every
+    /// property as `allOf: [{$ref}, {description}]`: the property's type,
+    /// bounds, pattern and values are the part's. A schema without
+    /// `allOf` is the one followed; a part that cannot be followed is
+    /// left out.
+    pub(super) fn merged(&self, schema: &Value) -> Value {
+        self.merged_at(schema, 0)
+    }
+
+    fn merged_at(&self, schema: &Value, depth: usize) -> Value {
+        let Ok(resolved) = self.resolve(schema, &mut Vec::new()) else {
+            return schema.clone();
+        };
+        let (Value::Object(own), Some(parts)) =
+            (resolved, resolved.get("allOf").and_then(as_array))
+        else {
+            return resolved.clone();
+        };
+        // Parts inside parts, to a depth no real document needs.
+        if depth >= 8 {
+            return resolved.clone();
+        }
+        let mut out = own.clone();
+        out.remove("allOf");
+        for part in parts {
+            let Value::Object(part) = self.merged_at(part, depth + 1) else {
+                continue;
+            };
+            for (key, value) in part.iter() {
+                match (key, out.get(key)) {
+                    (_, None) => out.insert(key.to_owned(), value.clone()),
+                    ("required", Some(Value::Array(names))) => {
+                        let mut names = names.clone();
+                        for name in as_array(value).into_iter().flatten() {
+                            if !names.contains(name) {
+                                names.push(name.clone());
+                            }
+                        }
+                        out.insert("required", Value::Array(names));
+                    }
+                    ("properties", Some(Value::Object(properties))) => {
+                        let mut properties = properties.clone();
+                        for (name, property) in value.as_object().into_iter().flat_map(|m| m.iter())
+                        {
+                            if properties.get(name).is_none() {
+                                properties.insert(name.to_owned(), property.clone());
+                            }
+                        }
+                        out.insert("properties", Value::Object(properties));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Value::Object(out)
+    }
+
     /// `$ref`s followed (local ones only).
     pub(super) fn resolve<'b>(
         &'b self,

@@ -15,7 +15,12 @@ pub(super) fn base_url(document: &Value, options: &ImportOptions) -> Result<Stri
     match &options.base_url {
         Some(url) => Ok(url.clone()),
         None => {
-            let server = server_url(document);
+            let mut server = server_url(document);
+            // A scheme-relative server (`//api.example.com/v1`) is reached
+            // over HTTPS.
+            if server.starts_with("//") {
+                server.insert_str(0, "https:");
+            }
             let server = server.as_str();
             if !(server.starts_with("http://") || server.starts_with("https://"))
                 || server.contains(['{', '}'])

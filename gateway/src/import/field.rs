@@ -37,8 +37,13 @@ pub(super) fn field_section(
     }
     let schema = &field.schema;
     // A type JSON Schema does not name (`bool`, `null`, `file`) takes any
-    // value.
-    let kind = configured_kind(type_of(schema).unwrap_or("string"));
+    // value, and so does a field of a body or answer that names no type; a
+    // parameter without one is text (its schema says so already).
+    let untyped = match field.location {
+        Some(_) => "string",
+        None => "any",
+    };
+    let kind = configured_kind(type_of(schema).unwrap_or(untyped));
     out.kind = kind;
     out.required = field.required.then_some(true);
     out.description = field.description.clone();

@@ -99,6 +99,16 @@ impl Context<'_> {
             return Ok(());
         }
         let schema = self.resolve(schema, trail)?;
+        // `allOf` parts merged: a property wrapped in them is of their
+        // type, with their bounds.
+        let merged;
+        let schema = match schema.get("allOf") {
+            Some(_) => {
+                merged = self.merged(schema);
+                &merged
+            }
+            None => schema,
+        };
         let alternatives = ["oneOf", "anyOf"]
             .iter()
             .find_map(|key| schema.get(key).and_then(as_array));
@@ -147,7 +157,18 @@ impl Context<'_> {
             .get("description")
             .and_then(as_str)
             .map(str::to_owned);
-        let kind = type_of(schema).or_else(|| schema.get("properties").map(|_| "object"));
+        // Without a type, what its keywords are of: a map (`additionalProperties`
+        // alone) is an object, `items` an array.
+        let kind = type_of(schema).or_else(|| {
+            if ["properties", "additionalProperties", "patternProperties"]
+                .iter()
+                .any(|key| schema.get(key).is_some())
+            {
+                Some("object")
+            } else {
+                schema.get("items").map(|_| "array")
+            }
+        });
         let properties = merged_properties(self, schema)?;
         let flat = at.depth < self.whole_at.get();
         match kind {
@@ -170,6 +191,12 @@ impl Context<'_> {
                 out.push(self.whole(schema, at.exposed, at.source, at.required));
             }
             Some("object") => {
+                out.push(self.whole(schema, at.exposed, at.source, at.required));
+            }
+            // A value that may be `null` (OpenAPI 3.0's `nullable`, 3.1's
+            // type list) keeps its schema whole, `null` allowed: a required
+            // answer field of `null` is a normal answer.
+            _ if nullable(schema) => {
                 out.push(self.whole(schema, at.exposed, at.source, at.required));
             }
             _ => out.push(Found {
@@ -276,6 +303,14 @@ impl Context<'_> {
         };
         self.flatten(&items, place, trail, out)
     }
+}
+
+/// Whether a schema allows `null`: OpenAPI 3.0's `nullable: true`, or
+/// `null` among 3.1's types.
+fn nullable(schema: &Value) -> bool {
+    schema.get("nullable") == Some(&Value::Bool(true))
+        || as_array(schema.get("type").unwrap_or(&Value::Null))
+            .is_some_and(|kinds| kinds.iter().any(|k| as_str(k) == Some("null")))
 }
 
 /// An object's properties, in order, and the names it requires.

@@ -36,12 +36,38 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
     let paths = document
         .get("paths")
         .and_then(Value::as_object)
-        .ok_or_else(|| ImportError("the document has no `paths`".to_owned()))?;
+        .ok_or_else(|| {
+            ImportError(match document.get("webhooks") {
+                Some(_) => "the document has no `paths`, only `webhooks`: requests the API sends, which are no tools to call; import a document that describes the API's own operations".to_owned(),
+                None => "the document has no `paths`: it describes no operation to call".to_owned(),
+            })
+        })?;
     for (path, item) in paths.iter() {
-        for method in ["get", "put", "post", "delete", "patch"] {
+        for method in [
+            "get", "put", "post", "delete", "patch", "head", "options", "trace",
+        ] {
             let Some(operation) = item.get(method) else {
                 continue;
             };
+            if matches!(method, "head" | "options" | "trace") {
+                // Said, not written: what they answer is headers alone (or
+                // the request echoed), nothing a tool returns.
+                walk.skipped.push(crate::import::Skipped {
+                    operation: operation.get("operationId").and_then(as_str).map_or_else(
+                        || format!("{} {path}", method.to_uppercase()),
+                        str::to_owned,
+                    ),
+                    reason: format!(
+                        "{} request answers with headers only, which a tool's result cannot carry",
+                        match method {
+                            "options" => "an OPTIONS",
+                            "head" => "a HEAD",
+                            _ => "a TRACE",
+                        }
+                    ),
+                });
+                continue;
+            }
             let id = operation
                 .get("operationId")
                 .and_then(as_str)

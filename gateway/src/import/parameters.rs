@@ -113,6 +113,12 @@ impl Context<'_> {
             .find(|(_, variable)| variable == name)
             .map(|(key, _)| key.as_str());
         let location = location(parameter, name, query_key.is_some())?;
+        if location == "header" && is_signing_header(name) {
+            notes.push(format!(
+                "the header parameter `{name}` is left out: it belongs to AWS Signature Version 4, the downstream's authentication, not an argument for the client to fill"
+            ));
+            return Ok(Vec::new());
+        }
         if location == "header"
             && let Some(reason) = toolschema_catalog::gateway::header_argument_refusal(name)
         {
@@ -122,7 +128,7 @@ impl Context<'_> {
             return Ok(Vec::new());
         }
         let schema = parameter.get("schema").cloned().unwrap_or(Value::Null);
-        let schema = self.resolve(&schema, &mut Vec::new())?.clone();
+        let schema = self.merged(self.resolve(&schema, &mut Vec::new())?);
         let source = query_key.unwrap_or(name);
         // A required header or query parameter of one possible value
         // (`X-Amz-Target`, `Action`) is sent with every call, not asked
@@ -345,6 +351,22 @@ pub(super) fn split_path(key: &str) -> Result<SplitPath<'_>, String> {
         }
     }
     Ok((path, fixed, templated))
+}
+
+/// Whether `name` is a header of AWS Signature Version 4 (the directory's
+/// AWS documents list them as every operation's parameters).
+fn is_signing_header(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    matches!(
+        name.as_str(),
+        "x-amz-date"
+            | "x-amz-security-token"
+            | "x-amz-content-sha256"
+            | "x-amz-algorithm"
+            | "x-amz-credential"
+            | "x-amz-signature"
+            | "x-amz-signedheaders"
+    )
 }
 
 /// The one value a parameter's schema allows (`enum` of one string, or

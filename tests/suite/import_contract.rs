@@ -1,0 +1,201 @@
+//! Shapes of real API descriptions whose imported tools sent requests the
+//! API's own contract refuses, or refused the API's normal answers (issue
+//! on gateway calls judged by the API's contract): each document here has
+//! the shape, and the test holds the tool to what the document says.
+
+use super::imported::{config, import, request, version};
+use serde_json::{Value, json};
+use toolschema::project::{Mode, Profile, project_tool_as};
+
+const DOCUMENT: &str = r##"{
+  "openapi": "3.0.3",
+  "servers": [{"url": "//api.example.com/v1"}],
+  "paths": {
+    "/widgets": {
+      "post": {
+        "operationId": "createWidget",
+        "parameters": [
+          {"name": "X-Amz-Date", "in": "header", "schema": {"type": "string"}},
+          {"name": "X-Amz-Security-Token", "in": "header", "schema": {"type": "string"}}
+        ],
+        "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/NewWidget"}}}},
+        "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Widget"}}}}}
+      },
+      "head": {"operationId": "countWidgets", "responses": {"200": {"description": "ok"}}}
+    },
+    "/widgets/{id}/refresh": {
+      "post": {
+        "operationId": "refreshWidget",
+        "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"allOf": [{"$ref": "#/components/schemas/Id"}]}}],
+        "responses": {"204": {"description": "done"}}
+      }
+    }
+  },
+  "components": {"schemas": {
+    "Id": {"type": "integer", "minimum": 1},
+    "Num": {"type": "integer", "minimum": 3, "maximum": 9},
+    "TextList": {"type": "array", "items": {"type": "string", "maxLength": 8}},
+    "Color": {"type": "string", "enum": ["red", "blue"]},
+    "NewWidget": {"type": "object", "required": ["name", "count"], "properties": {
+      "name": {"allOf": [{"$ref": "#/components/schemas/Color"}, {"description": "The widget's color."}]},
+      "count": {"allOf": [{"$ref": "#/components/schemas/Num"}]},
+      "tags": {"allOf": [{"$ref": "#/components/schemas/TextList"}], "description": "Labels."},
+      "labels": {"additionalProperties": {"type": "string"}},
+      "note": {"type": "string"}
+    }},
+    "Widget": {"type": "object", "required": ["id", "closed_at"], "properties": {
+      "id": {"type": "integer"},
+      "closed_at": {"type": "string", "format": "date-time", "nullable": true},
+      "parts": {"allOf": [{"$ref": "#/components/schemas/TextList"}]}
+    }}
+  }}
+}"##;
+
+/// The tool's input and output schemas as a client in Full mode sees them.
+fn shown(config: &toolschema::catalog::Config, name: &str) -> Value {
+    let version = version(config, name);
+    project_tool_as(version.def(), Mode::Full, Profile::Default)
+        .to_value()
+        .into()
+}
+
+#[test]
+fn a_property_wrapped_in_all_of_keeps_its_type_and_constraints() {
+    let imported = import(DOCUMENT, "widgets");
+    let config = config(&imported);
+    let tool = shown(&config, "create-widget");
+    let properties = &tool["inputSchema"]["properties"];
+    // P1: `allOf: [{$ref}]` is the referenced schema's type, with its
+    // bounds, values and items, not a string.
+    assert_eq!(properties["count"]["type"], "integer", "{tool}");
+    assert_eq!(
+        (
+            &properties["count"]["minimum"],
+            &properties["count"]["maximum"]
+        ),
+        (&json!(3), &json!(9))
+    );
+    assert_eq!(properties["name"]["enum"], json!(["red", "blue"]), "{tool}");
+    assert_eq!(properties["tags"]["type"], "array", "{tool}");
+    // A bare map (`additionalProperties` alone) is an object.
+    assert_eq!(properties["labels"]["type"], "object", "{tool}");
+    // A path parameter wrapped the same way.
+    let refresh = shown(&config, "refresh-widget");
+    assert_eq!(
+        refresh["inputSchema"]["properties"]["id"]["type"], "integer",
+        "{refresh}"
+    );
+    assert_eq!(
+        refresh["inputSchema"]["properties"]["id"]["minimum"], 1,
+        "{refresh}"
+    );
+    // The request sends the array and the object as such.
+    let sent = request(
+        &config,
+        "create-widget",
+        json!({"name": "red", "count": 4, "tags": ["a", "b"], "labels": {"k": "v"}}),
+    );
+    let body = sent.body.expect("a body");
+    assert_eq!(body["tags"], json!(["a", "b"]), "{body}");
+    assert_eq!(body["labels"], json!({"k": "v"}), "{body}");
+    // An answer whose array is wrapped in `allOf` reads back.
+    assert_eq!(
+        tool["outputSchema"]["properties"]["parts"]["type"], "array",
+        "{tool}"
+    );
+}
+
+#[test]
+fn a_body_s_required_properties_are_required_when_the_document_does_not_say() {
+    let config = config(&import(DOCUMENT, "widgets"));
+    let tool = shown(&config, "create-widget");
+    // P4: `requestBody.required` absent.
+    let mut required: Vec<&str> = tool["inputSchema"]["required"]
+        .as_array()
+        .expect("required arguments")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    required.sort_unstable();
+    assert_eq!(required, ["count", "name"], "{tool}");
+}
+
+#[test]
+fn a_post_without_a_request_body_sends_none() {
+    let config = config(&import(DOCUMENT, "widgets"));
+    // P3: no `{}`, and so no Content-Type.
+    let sent = request(&config, "refresh-widget", json!({"id": 7}));
+    assert_eq!(sent.body, None);
+    assert_eq!(sent.segments, ["widgets", "7", "refresh"]);
+    // An operation with body arguments still sends a body.
+    let sent = request(&config, "create-widget", json!({"name": "red", "count": 3}));
+    assert_eq!(sent.body, Some(json!({"name": "red", "count": 3})));
+}
+
+#[test]
+fn a_required_answer_field_the_document_marks_nullable_takes_null() {
+    let config = config(&import(DOCUMENT, "widgets"));
+    let tool = shown(&config, "create-widget");
+    // P6: GitHub's `closed_at: null` is a normal answer.
+    let output = jsonschema::validator_for(&tool["outputSchema"]).expect("compiles");
+    let answer = json!({"id": 1, "closed_at": null});
+    assert!(output.is_valid(&answer), "{tool}");
+    assert!(output.is_valid(&json!({"id": 1, "closed_at": "2026-12-05T08:00:00Z"})));
+    assert!(
+        !output.is_valid(&json!({"id": 1, "closed_at": 5})),
+        "{tool}"
+    );
+}
+
+#[test]
+fn what_a_document_says_beside_its_operations_is_read_as_the_api_means_it() {
+    let imported = import(DOCUMENT, "widgets");
+    // A scheme-relative server is reached over HTTPS.
+    assert!(
+        imported
+            .toml
+            .contains("base_url = \"https://api.example.com/v1\""),
+        "{}",
+        imported.toml
+    );
+    // AWS's signing headers are the downstream's, not arguments.
+    let tool = shown(&config(&imported), "create-widget");
+    let names: Vec<&String> = tool["inputSchema"]["properties"]
+        .as_object()
+        .expect("properties")
+        .keys()
+        .collect();
+    assert!(
+        names
+            .iter()
+            .all(|name| !name.to_ascii_lowercase().contains("amz")),
+        "{names:?}"
+    );
+    assert!(
+        imported.dropped.iter().any(|d| d
+            .reason
+            .contains("`X-Amz-Date` is left out: it belongs to AWS Signature Version 4")),
+        "{:?}",
+        imported.dropped
+    );
+    // HEAD is said, not silently dropped.
+    assert!(
+        imported
+            .skipped
+            .iter()
+            .any(|s| s.operation == "countWidgets" && s.reason.contains("headers only")),
+        "{:?}",
+        imported.skipped
+    );
+}
+
+#[test]
+fn a_document_of_webhooks_only_says_what_to_import_instead() {
+    let document = toolschema_gateway::import::parse_document(
+        r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "servers": [{"url": "https://x.example"}], "webhooks": {"ping": {"post": {"responses": {"200": {"description": "ok"}}}}}}"#,
+    )
+    .expect("JSON");
+    let error = toolschema_gateway::import::import_openapi(&document, &Default::default())
+        .expect_err("no operations");
+    assert!(error.to_string().contains("only `webhooks`"), "{error}");
+}
