@@ -213,11 +213,11 @@ mod tests {
             toml.contains("name = \"items[].name\"\nsource = \"[].name\""),
             "{toml}"
         );
-        // `["string", "null"]` is a string; `allOf` parts merged; `int32`
-        // becomes bounds, and `uuid` stays a format.
+        // `["string", "null"]` keeps its schema, `null` allowed; `allOf`
+        // parts merged; `int32` becomes bounds, and `uuid` stays a format.
         assert!(
             toml.contains(
-                "name = \"items[].note\"\nsource = \"[].note\"\nin = \"body\"\ntype = \"string\""
+                "name = \"items[].note\"\nsource = \"[].note\"\nin = \"body\"\ntype = \"any\"\nschema = '{\"type\":[\"string\",\"null\"],\"maxLength\":80}'"
             ),
             "{toml}"
         );

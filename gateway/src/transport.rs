@@ -214,6 +214,7 @@ impl Call {
             .downstream
             .headers()
             .iter()
+            .chain(&request.headers)
             .any(|(name, _)| name.eq_ignore_ascii_case("accept"))
         {
             let accept = match soap.map(|soap| soap.version()) {

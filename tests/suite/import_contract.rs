@@ -14,6 +14,7 @@ const DOCUMENT: &str = r##"{
     "/widgets": {
       "post": {
         "operationId": "createWidget",
+        "security": [{"apiKey": [], "clientId": []}],
         "parameters": [
           {"name": "X-Amz-Date", "in": "header", "schema": {"type": "string"}},
           {"name": "X-Amz-Security-Token", "in": "header", "schema": {"type": "string"}}
@@ -23,6 +24,13 @@ const DOCUMENT: &str = r##"{
       },
       "head": {"operationId": "countWidgets", "responses": {"200": {"description": "ok"}}}
     },
+    "/widgets/{id}/report": {
+      "get": {
+        "operationId": "widgetReport",
+        "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+        "responses": {"200": {"description": "ok", "content": {"application/xml": {"schema": {"type": "string"}}, "text/xml": {"schema": {"type": "string"}}}}}
+      }
+    },
     "/widgets/{id}/refresh": {
       "post": {
         "operationId": "refreshWidget",
@@ -31,7 +39,10 @@ const DOCUMENT: &str = r##"{
       }
     }
   },
-  "components": {"schemas": {
+  "components": {"securitySchemes": {
+    "apiKey": {"type": "apiKey", "in": "header", "name": "X-Api-Key"},
+    "clientId": {"type": "apiKey", "in": "header", "name": "X-Client-Id"}
+  }, "schemas": {
     "Id": {"type": "integer", "minimum": 1},
     "Num": {"type": "integer", "minimum": 3, "maximum": 9},
     "TextList": {"type": "array", "items": {"type": "string", "maxLength": 8}},
@@ -178,6 +189,16 @@ fn what_a_document_says_beside_its_operations_is_read_as_the_api_means_it() {
         "{:?}",
         imported.dropped
     );
+    // Two schemes required together: the first written, the other said.
+    assert!(
+        imported
+            .dropped
+            .iter()
+            .any(|d| d.operation == "createWidget"
+                && d.reason.contains("needs `apiKey` and `clientId` together")),
+        "{:?}",
+        imported.dropped
+    );
     // HEAD is said, not silently dropped.
     assert!(
         imported
@@ -198,4 +219,28 @@ fn a_document_of_webhooks_only_says_what_to_import_instead() {
     let error = toolschema_gateway::import::import_openapi(&document, &Default::default())
         .expect_err("no operations");
     assert!(error.to_string().contains("only `webhooks`"), "{error}");
+}
+
+#[test]
+fn an_operation_that_answers_in_xml_only_asks_for_xml() {
+    let config = config(&import(DOCUMENT, "widgets"));
+    // An XML-only operation refuses the gateway's default JSON `Accept`
+    // (406): it is asked for what it answers in.
+    let sent = request(&config, "widget-report", json!({"id": 2}));
+    assert!(
+        sent.headers
+            .iter()
+            .any(|(name, value)| name == "Accept" && value == "application/xml, text/xml"),
+        "{:?}",
+        sent.headers
+    );
+    // A JSON operation keeps the gateway's default.
+    let sent = request(&config, "create-widget", json!({"name": "red", "count": 3}));
+    assert!(
+        sent.headers
+            .iter()
+            .all(|(name, _)| !name.eq_ignore_ascii_case("accept")),
+        "{:?}",
+        sent.headers
+    );
 }

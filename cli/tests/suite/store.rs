@@ -30,7 +30,7 @@ fn the_publish_workflow_runs_from_the_command_line() {
     // The store is named as the URL gives it (a password would be left out).
     assert_eq!(
         ok(&url, &["migrate"]).trim_end(),
-        format!("{url}: 2 migrations applied")
+        format!("{url}: 4 migrations applied")
     );
     let (done, _, err) = run(&["serve", "--database-url", &url, "--bind", "127.0.0.1:0"]);
     assert!(!done);

@@ -57,6 +57,38 @@ impl Context<'_> {
         Ok(encoding)
     }
 
+    /// The media types the successful answers come in, when none of them
+    /// is JSON (`application/xml, text/xml`): what to ask for instead of
+    /// JSON. `None` when an answer is JSON or says no media type.
+    pub(super) fn accepted(&self, operation: &Value) -> Option<String> {
+        let responses = operation.get("responses")?.as_object()?;
+        let mut kinds: Vec<&str> = Vec::new();
+        for (code, response) in responses.iter() {
+            if !code.starts_with('2') {
+                continue;
+            }
+            let Ok(response) = self.resolve(response, &mut Vec::new()) else {
+                continue;
+            };
+            let Some(content) = response.get("content").and_then(Value::as_object) else {
+                continue;
+            };
+            if json_schema(content).is_some() || content.iter().any(|(kind, _)| is_json(kind)) {
+                return None;
+            }
+            for (kind, _) in content.iter() {
+                if !kinds.contains(&kind) {
+                    kinds.push(kind);
+                }
+            }
+        }
+        let kinds: Vec<&str> = kinds
+            .into_iter()
+            .filter(|kind| toolschema_catalog::gateway::is_header_value(kind))
+            .collect();
+        (!kinds.is_empty()).then(|| kinds.join(", "))
+    }
+
     /// The JSON schema of the first successful answer, if it has one.
     pub(super) fn answer<'b>(&'b self, operation: &'b Value) -> Option<&'b Value> {
         let responses = operation.get("responses")?.as_object()?;
@@ -129,17 +161,6 @@ fn rename_clashes(found: &mut [Found], arguments: &[Found]) {
 /// or a `+json` type, with any parameters (`; charset=utf-8`), else a
 /// wildcard (`*/*`, `application/*`) with a schema.
 fn json_schema(content: &Map) -> Option<&Value> {
-    let essence = |kind: &str| {
-        kind.split(';')
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_ascii_lowercase()
-    };
-    let is_json = |kind: &str| {
-        let kind = essence(kind);
-        kind == "application/json" || kind.ends_with("+json")
-    };
     content
         .iter()
         .find(|(kind, _)| is_json(kind))
@@ -149,6 +170,21 @@ fn json_schema(content: &Map) -> Option<&Value> {
                 .find(|(kind, _)| matches!(essence(kind).as_str(), "*/*" | "application/*"))
         })
         .and_then(|(_, media)| media.get("schema"))
+}
+
+/// A media type without its parameters, in lower case.
+fn essence(kind: &str) -> String {
+    kind.split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// Whether a media type is JSON (`application/json`, a `+json` type).
+fn is_json(kind: &str) -> bool {
+    let kind = essence(kind);
+    kind == "application/json" || kind.ends_with("+json")
 }
 
 /// The schema of a form (`application/x-www-form-urlencoded`) among

@@ -80,6 +80,20 @@ pub(super) fn security(
     let Some((scheme_name, _)) = first.iter().next() else {
         return Ok((options.downstream.clone(), None));
     };
+    // Schemes required together: a downstream authenticates one way, so
+    // the others are said (their credential can go in the downstream's
+    // `headers`, from the secret source, by hand).
+    if first.len() > 1 {
+        let others: Vec<String> = first
+            .iter()
+            .skip(1)
+            .map(|(name, _)| format!("`{name}`"))
+            .collect();
+        notes.push(format!(
+            "its security requirement needs `{scheme_name}` and {} together; the downstream is written with `{scheme_name}` only: add the other credentials to it by hand",
+            others.join(" and ")
+        ));
+    }
     // A scheme the document names and never defines says nothing of how
     // to authenticate: the call is written without credentials, and said.
     let Some(scheme) = document.pointer(&format!("/components/securitySchemes/{scheme_name}"))

@@ -40,6 +40,17 @@ impl Context<'_> {
             query: fixed_query,
         };
         let mut arguments = self.parameter_arguments(operation, &templated, &mut fixed, notes)?;
+        // An operation that answers in other media types than JSON is asked
+        // for them: the gateway's default `Accept: application/json` gets
+        // 406 from an XML-only operation.
+        if let Some(accept) = self.accepted(operation)
+            && !fixed
+                .headers
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case("accept"))
+        {
+            fixed.headers.push(("Accept".to_owned(), accept));
+        }
         let encoding = match operation.get("requestBody") {
             Some(body) => self.request_body(body, &mut arguments, notes)?,
             None => None,
