@@ -439,12 +439,29 @@ fn a_version_that_breaks_clients_is_published_only_when_accepted() {
         "{body}"
     );
     let digest = report["digest"].as_str().expect("a digest");
+    // Another report's digest, in the body or the query, is no acceptance.
+    for (path, body) in [
+        (
+            publish.clone(),
+            json!({"accept": "0000000000000000"}).to_string(),
+        ),
+        (format!("{publish}?accept=0000000000000000"), String::new()),
+    ] {
+        let (status, answer) = call(address, key, "POST", &path, &body);
+        assert_eq!(
+            (status, &answer["error"]),
+            (409, &json!("breaking")),
+            "{path}: {answer}"
+        );
+    }
+    // This report's digest, in the query (any route takes it there; a
+    // publish also in its body).
     let (status, body) = call(
         address,
         key,
         "POST",
-        &publish,
-        &json!({"accept": digest}).to_string(),
+        &format!("{publish}?accept={digest}"),
+        "",
     );
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["compatibility"][0]["accepted"], true, "{body}");
