@@ -52,6 +52,7 @@ const DOCUMENT: &str = r##"{
       "count": {"allOf": [{"$ref": "#/components/schemas/Num"}]},
       "tags": {"allOf": [{"$ref": "#/components/schemas/TextList"}], "description": "Labels."},
       "labels": {"additionalProperties": {"type": "string"}},
+      "sku": {"type": "object", "properties": {"code": {"type": "string"}, "lot": {"type": "integer"}}},
       "note": {"type": "string"}
     }},
     "Widget": {"type": "object", "required": ["id", "closed_at"], "properties": {
@@ -243,4 +244,32 @@ fn an_operation_that_answers_in_xml_only_asks_for_xml() {
         "{:?}",
         sent.headers
     );
+}
+
+#[test]
+fn an_object_given_empty_is_sent_as_an_empty_object() {
+    let config = config(&import(DOCUMENT, "widgets"));
+    // P5: `"sku": {}` (its fields all optional) is an object of the body,
+    // not dropped.
+    let sent = request(
+        &config,
+        "create-widget",
+        json!({"name": "red", "count": 3, "sku": {}}),
+    );
+    assert_eq!(
+        sent.body,
+        Some(json!({"name": "red", "count": 3, "sku": {}}))
+    );
+    let sent = request(
+        &config,
+        "create-widget",
+        json!({"name": "red", "count": 3, "sku": {"lot": 2}}),
+    );
+    assert_eq!(
+        sent.body,
+        Some(json!({"name": "red", "count": 3, "sku": {"lot": 2}}))
+    );
+    // Not given, not sent.
+    let sent = request(&config, "create-widget", json!({"name": "red", "count": 3}));
+    assert_eq!(sent.body, Some(json!({"name": "red", "count": 3})));
 }

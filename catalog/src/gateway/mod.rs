@@ -25,7 +25,7 @@ use std::time::Duration;
 
 pub use describe::FieldKind;
 pub use path::{Document, FieldPath, Step, WHOLE};
-pub use plan::{container_pairs, template_problem};
+pub use plan::{body_container_pairs, container_pairs, template_problem};
 
 pub(crate) use describe::{FieldSpec, describe};
 pub use path::PathError;

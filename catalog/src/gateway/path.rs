@@ -316,6 +316,11 @@ impl FieldPath {
         FieldPath::from_steps(steps)
     }
 
+    /// The path's first `len` steps.
+    pub fn prefix(&self, len: usize) -> FieldPath {
+        FieldPath::from_steps(self.steps.iter().take(len).cloned().collect())
+    }
+
     fn from_steps(steps: Vec<Step>) -> FieldPath {
         let text = steps
             .iter()

@@ -23,6 +23,36 @@ pub fn container_pairs<'a>(
     out
 }
 
+/// [`container_pairs`], and the objects two paths of as many steps go
+/// through together (`sku` of `sku.id` and `SKU` of `SKU.Id`): a body's
+/// containers, so that an object given, even empty (`"sku": {}`, all of
+/// whose fields are optional), is sent as an object rather than dropped.
+pub fn body_container_pairs<'a>(
+    pairs: impl Iterator<Item = (&'a FieldPath, &'a FieldPath)> + Clone,
+) -> Vec<(FieldPath, FieldPath)> {
+    let mut out = container_pairs(pairs.clone());
+    for (from, to) in pairs {
+        let (outer, inner) = (from.steps(), to.steps());
+        if outer.len() != inner.len() {
+            continue;
+        }
+        for len in 1..outer.len() {
+            let aligned = outer[..len]
+                .iter()
+                .zip(&inner[..len])
+                .all(|(a, b)| a.each == b.each && !a.name.is_empty() && !b.name.is_empty());
+            if !aligned || outer[len - 1].each {
+                continue;
+            }
+            let pair = (from.prefix(len), to.prefix(len));
+            if !out.contains(&pair) {
+                out.push(pair);
+            }
+        }
+    }
+    out
+}
+
 /// What in a path template's text would not reach the downstream as
 /// written: a query or fragment, a backslash (a separator to some
 /// servers), a control character, or a `.`/`..` segment (resolved away by

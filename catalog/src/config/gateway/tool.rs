@@ -18,7 +18,7 @@ use crate::config::raw::{RawField, RawGatewayTool, RawGatewayVersion};
 use crate::gateway::{
     ArgumentMap, Downstream, DownstreamProtocol, FieldKind, FieldPath, FieldSpec, GatewayTool,
     GatewayVersion, Location, Method, Operation, PathPart, ResultMap, SoapOperation, SoapVersion,
-    XmlNode, container_pairs, describe,
+    XmlNode, body_container_pairs, container_pairs, describe,
 };
 use crate::rules::Status;
 use toolschema_runtime::model::{Annotations, Node, Ref, Text, ToolDef};
@@ -258,7 +258,7 @@ fn check_version(
             tool: tool.to_owned(),
             method,
             path,
-            body_containers: container_pairs(
+            body_containers: body_container_pairs(
                 maps.iter()
                     .filter(|m| m.location == Location::Body)
                     .map(|m| (&m.exposed, &m.source)),
