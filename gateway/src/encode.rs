@@ -245,11 +245,30 @@ pub fn request(
         .any(|argument| argument.location == Location::Body);
     if !body.is_null() || (operation.method().has_body() && declares_body) {
         request.body = Some(match body {
+            // Nothing given: an empty list for a body that is a list
+            // (its arguments' sources start at `[]`), else an empty object.
+            Value::Null if body_is_list(operation) => Value::Array(Vec::new()),
             Value::Null => Value::Object(Map::new()),
             body => body,
         });
     }
     Ok(request)
+}
+
+/// Whether the operation's body is a list: its body arguments' sources
+/// start with `[]`.
+fn body_is_list(operation: &Operation) -> bool {
+    operation
+        .arguments()
+        .iter()
+        .filter(|argument| argument.location == Location::Body)
+        .any(|argument| {
+            argument
+                .source
+                .steps()
+                .first()
+                .is_some_and(|step| step.each && step.name.is_empty())
+        })
 }
 
 /// The request path's segments for checked `arguments`, each encoded:

@@ -24,6 +24,13 @@ const DOCUMENT: &str = r##"{
       },
       "head": {"operationId": "countWidgets", "responses": {"200": {"description": "ok"}}}
     },
+    "/batches": {
+      "post": {
+        "operationId": "createBatch",
+        "requestBody": {"content": {"application/json": {"schema": {"type": "array", "items": {"type": "object", "properties": {"etag": {"type": "string", "format": "byte"}, "link": {"type": "string", "format": "url"}}}}}}},
+        "responses": {"204": {"description": "done"}}
+      }
+    },
     "/widgets/{id}/report": {
       "get": {
         "operationId": "widgetReport",
@@ -272,4 +279,19 @@ fn an_object_given_empty_is_sent_as_an_empty_object() {
     // Not given, not sent.
     let sent = request(&config, "create-widget", json!({"name": "red", "count": 3}));
     assert_eq!(sent.body, Some(json!({"name": "red", "count": 3})));
+}
+
+#[test]
+fn a_list_body_given_nothing_is_an_empty_list_and_its_formats_are_kept() {
+    let config = config(&import(DOCUMENT, "widgets"));
+    // A body that is a list, no item given: `[]`, not `{}`.
+    let sent = request(&config, "create-batch", json!({}));
+    assert_eq!(sent.body, Some(json!([])));
+    // OpenAPI's `byte` is base64 text, its `url` JSON Schema's `uri`.
+    let tool = shown(&config, "create-batch");
+    let item = &tool["inputSchema"]["properties"]["items"]["items"]["properties"];
+    let etag = jsonschema::validator_for(&item["etag"]).expect("compiles");
+    assert!(etag.is_valid(&json!("aGVsbG8=")), "{tool}");
+    assert!(!etag.is_valid(&json!("not base64!")), "{tool}");
+    assert_eq!(item["link"]["format"], "uri", "{tool}");
 }

@@ -8,6 +8,9 @@ use super::written;
 use toolschema_runtime::render::Json as Value;
 use toolschema_text::formats::FORMATS;
 
+/// Base64 text (RFC 4648, padded), for OpenAPI's `format: byte`.
+const BASE64: &str = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
+
 /// Marks the item schema of a query list written as one comma-joined
 /// parameter (the importer's own key, never written out as a keyword).
 pub(super) const JOINED: &str = "x-toolschema-joined";
@@ -50,12 +53,23 @@ pub(super) fn field_section(
     // What is written is also the schema its example is held to.
     let mut written = serde_json::Map::new();
     written.insert("type".to_owned(), kind.into());
-    let format = schema.get("format").and_then(as_str);
+    // OpenAPI's own names of standard formats (`url`) read as JSON
+    // Schema's.
+    let format = schema.get("format").and_then(as_str).map(|f| match f {
+        "url" => "uri",
+        other => other,
+    });
     if kind == "string"
         && let Some(format) = format.filter(|f| FORMATS.contains(f))
     {
         out.format = Some(format.to_owned());
         written.insert("format".to_owned(), format.into());
+    }
+    // OpenAPI's `byte` is base64 text: said by a pattern (JSON Schema
+    // names no such format), unless the schema has a pattern of its own.
+    if kind == "string" && format == Some("byte") && schema.get("pattern").is_none() {
+        out.pattern = Some(BASE64.to_owned());
+        written.insert("pattern".to_owned(), BASE64.into());
     }
     if kind == "string" {
         let length = |key: &str| schema.get(key).and_then(as_i64).filter(|n| *n >= 0);
