@@ -295,3 +295,39 @@ fn a_list_body_given_nothing_is_an_empty_list_and_its_formats_are_kept() {
     assert!(!etag.is_valid(&json!("not base64!")), "{tool}");
     assert_eq!(item["link"]["format"], "uri", "{tool}");
 }
+
+#[test]
+fn a_credential_header_the_document_requires_without_a_security_requirement_is_sent() {
+    // brandlovers.com: a scheme defined, never named in `security`, and its
+    // header a required parameter of every operation.
+    let document = r##"{
+      "openapi": "3.0.0",
+      "servers": [{"url": "https://api.example.com"}],
+      "paths": {"/orders/{id}": {"get": {
+        "operationId": "getOrder",
+        "parameters": [
+          {"name": "authorization", "in": "header", "required": true, "schema": {"type": "string"}},
+          {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}
+        ],
+        "responses": {"200": {"description": "ok"}}
+      }}},
+      "components": {"securitySchemes": {"authorization": {"type": "apiKey", "in": "header", "name": "authorization"}}}
+    }"##;
+    let imported = import(document, "orders");
+    assert!(
+        imported
+            .toml
+            .contains("[downstream.auth]\nkind = \"header\"\nheader = \"authorization\""),
+        "{}",
+        imported.toml
+    );
+    assert!(
+        imported.dropped.iter().any(|d| d
+            .reason
+            .contains("needs the header its security scheme `authorization` sends")),
+        "{:?}",
+        imported.dropped
+    );
+    // And the configuration checks.
+    config(&imported);
+}

@@ -56,6 +56,41 @@ fn server_url(document: &Value) -> String {
     url
 }
 
+/// The security scheme of `document` that sends a header `operation`
+/// requires as a parameter, when that header is a credential (one a client
+/// may not set, such as `Authorization`).
+fn credential_header_scheme<'d>(document: &'d Value, operation: &Value) -> Option<&'d str> {
+    let schemes = document
+        .pointer("/components/securitySchemes")
+        .and_then(Value::as_object)?;
+    let required_headers: Vec<&str> = operation
+        .get("parameters")
+        .and_then(as_array)
+        .into_iter()
+        .flatten()
+        .filter(|p| {
+            p.get("in").and_then(as_str) == Some("header")
+                && p.get("required") == Some(&Value::Bool(true))
+        })
+        .filter_map(|p| p.get("name").and_then(as_str))
+        .filter(|name| name.eq_ignore_ascii_case("authorization"))
+        .collect();
+    schemes.iter().find_map(|(name, scheme)| {
+        let sends = match (
+            scheme.get("type").and_then(as_str),
+            scheme.get("in").and_then(as_str),
+        ) {
+            (Some("apiKey"), Some("header")) => scheme.get("name").and_then(as_str),
+            (Some("http" | "oauth2" | "openIdConnect"), _) => Some("authorization"),
+            _ => None,
+        }?;
+        required_headers
+            .iter()
+            .any(|header| header.eq_ignore_ascii_case(sends))
+            .then_some(name)
+    })
+}
+
 /// The downstream an operation calls, by the security scheme it needs
 /// (its own `security`, else the document's): `options.downstream` without
 /// one, `<downstream>-<scheme>` with one, its secret named by an
@@ -71,19 +106,31 @@ pub(super) fn security(
         .or_else(|| document.get("security"))
         .and_then(as_array);
     // The first requirement is the one used; `{}` (none) is allowed.
-    let Some(first) = requirements
+    let first = requirements
         .and_then(|r| r.first())
-        .and_then(Value::as_object)
-    else {
-        return Ok((options.downstream.clone(), None));
-    };
-    let Some((scheme_name, _)) = first.iter().next() else {
-        return Ok((options.downstream.clone(), None));
+        .and_then(Value::as_object);
+    let named = first.and_then(|first| first.iter().next().map(|(name, _)| name));
+    // Without a requirement, a required header parameter that is a
+    // credential (`authorization`) is the scheme of the document that
+    // sends that header: documents that define a scheme and never name it
+    // in `security` still need it sent.
+    let scheme_name = match (requirements.is_some(), named) {
+        (_, Some(name)) => name,
+        (false, None) => match credential_header_scheme(document, operation) {
+            Some(name) => {
+                notes.push(format!(
+                    "it names no security requirement, but needs the header its security scheme `{name}` sends: the downstream sends it"
+                ));
+                name
+            }
+            None => return Ok((options.downstream.clone(), None)),
+        },
+        (true, None) => return Ok((options.downstream.clone(), None)),
     };
     // Schemes required together: a downstream authenticates one way, so
     // the others are said (their credential can go in the downstream's
     // `headers`, from the secret source, by hand).
-    if first.len() > 1 {
+    if let Some(first) = first.filter(|first| first.len() > 1) {
         let others: Vec<String> = first
             .iter()
             .skip(1)
