@@ -73,9 +73,7 @@ const DOCUMENT: &str = r##"{
 /// The tool's input and output schemas as a client in Full mode sees them.
 fn shown(config: &toolschema::catalog::Config, name: &str) -> Value {
     let version = version(config, name);
-    project_tool_as(version.def(), Mode::Full, Profile::Default)
-        .to_value()
-        .into()
+    project_tool_as(version.def(), Mode::Full, Profile::Default).to_value()
 }
 
 #[test]
