@@ -8,7 +8,7 @@ use core::future::Future;
 use core::pin::Pin;
 use std::sync::Arc;
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::Semaphore;
 use toolschema_runtime::call::Offload;
 
 /// A request of more bytes than this is read off the async workers.
@@ -35,10 +35,11 @@ impl Default for Blocking {
 /// tree (a tree held between the two while others parse is what made many
 /// large requests at once cost many trees of memory). The slot is let go
 /// once the arguments are read, or when the request is answered.
+#[cfg(feature = "http")]
 #[derive(Debug)]
 pub(crate) struct Reserved {
     slots: Arc<Semaphore>,
-    held: std::sync::Mutex<Option<OwnedSemaphorePermit>>,
+    held: std::sync::Mutex<Option<tokio::sync::OwnedSemaphorePermit>>,
 }
 
 impl Blocking {
@@ -54,6 +55,7 @@ impl Blocking {
     }
 }
 
+#[cfg(feature = "http")]
 impl Reserved {
     /// Runs `work` on a blocking thread in the slot held (which stays
     /// held), and gives back what it made (`None`: the runtime is shutting
@@ -67,6 +69,7 @@ impl Reserved {
     }
 }
 
+#[cfg(feature = "http")]
 impl Offload for Reserved {
     /// Runs `work` in the slot held, then lets it go (a second run takes a
     /// slot as [`Blocking`] does).
