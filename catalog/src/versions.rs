@@ -192,6 +192,24 @@ pub fn served_tool(
     tool: &str,
 ) -> Option<(u32, Ref<ToolDef>)> {
     let version = served_version(config, registry, tool)?;
+    Some((version, descriptor_of(config, registry, tool, version)?))
+}
+
+/// The descriptor of version `version` of `tool`: the configured
+/// version's (drafts included), else the registered one's.
+///
+/// ```
+/// use toolschema_catalog::versions::descriptor_of;
+/// use toolschema_runtime::call::Registry;
+///
+/// assert!(descriptor_of(None, &Registry::new(), "weather.get", 1).is_none());
+/// ```
+pub fn descriptor_of(
+    config: Option<&Config>,
+    registry: &Registry,
+    tool: &str,
+    version: u32,
+) -> Option<Ref<ToolDef>> {
     let configured = config
         .and_then(|config| config.gateway_tools().named(tool))
         .and_then(|configured| {
@@ -201,8 +219,7 @@ pub fn served_tool(
                 .find(|v| v.version() == version)
                 .map(|v| v.def().clone())
         });
-    let def = configured.or_else(|| registry.get(tool, version).cloned())?;
-    Some((version, def))
+    configured.or_else(|| registry.get(tool, version).cloned())
 }
 
 /// What `new` changes for the clients of `old`, two descriptors of `tool`

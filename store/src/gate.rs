@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest as _, Sha256};
-use toolschema_catalog::versions::{ModeReport, compare_descriptors, served_tool};
+use toolschema_catalog::versions::{ModeReport, compare_descriptors, descriptor_of, served_tool};
 use toolschema_catalog::{Config, Status, active_version};
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::compat::Level;
@@ -376,17 +376,7 @@ pub(crate) fn draft_report(
     registry: &Registry,
 ) -> Option<Compatibility> {
     let baseline = baseline?;
-    let new = config
-        .gateway_tools()
-        .named(tool)
-        .and_then(|configured| {
-            configured
-                .versions()
-                .iter()
-                .find(|v| v.version() == version)
-                .map(|v| v.def().clone())
-        })
-        .or_else(|| registry.get(tool, version).cloned())?;
+    let new = descriptor_of(Some(config), registry, tool, version)?;
     let old = baseline.descriptor(tool, registry)?;
     let report = Compatibility::between(config, tool, (baseline.version, &old), (version, &new));
     report.says_something().then_some(report)
