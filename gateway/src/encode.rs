@@ -222,6 +222,8 @@ pub fn request(
                         .push((argument.source.steps()[0].name.to_string(), text));
                 }
             }
+            // Written into the envelope's `Header` (`soap::envelope`).
+            Location::SoapHeader => {}
             Location::Body => {
                 if argument.exposed.ends_in_array() && argument.source.ends_in_array() {
                     argument.exposed.for_each_array(arguments, |indices, _| {

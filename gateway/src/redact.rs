@@ -186,6 +186,24 @@ impl Secrets {
     }
 }
 
+impl Secrets {
+    /// These secrets and `values` too (a SOAP operation's credential
+    /// header blocks, sent besides the downstream's `auth`): each hidden
+    /// as it is, as the others are.
+    pub(crate) fn hiding(mut self, values: &[String]) -> Secrets {
+        self.forms.extend(
+            values
+                .iter()
+                .filter(|value| value.chars().count() >= 4)
+                .cloned(),
+        );
+        self.forms
+            .sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        self.forms.dedup();
+        self
+    }
+}
+
 /// Marks in `hidden` every run of `text` of [`PARTIAL`] or more
 /// characters that also stands in `secret` (the longest common substrings
 /// ending at each place, by one row of dynamic programming).

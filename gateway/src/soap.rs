@@ -10,12 +10,16 @@ use serde_json::{Map, Value};
 
 use crate::encode::{self, MappingError};
 use crate::xml::{self, Element, XmlError};
-use toolschema_catalog::gateway::{FieldKind, Operation, SoapOperation, SoapVersion, XmlNode};
+use toolschema_catalog::gateway::{
+    FieldKind, Location, Operation, SoapOperation, SoapVersion, XmlNode,
+};
 
 /// The prefix of the envelope's elements.
 const ENVELOPE: &str = "soap";
 /// The prefix of the request element's namespace.
 const OPERATION: &str = "m";
+/// The prefix of a header block's namespace (declared on each block).
+const HEADER: &str = "h";
 
 /// Why a SOAP answer gives no result: a fault, an answer that is not the
 /// envelope expected, or one the mapping cannot read.
@@ -32,7 +36,9 @@ impl std::error::Error for EnvelopeError {}
 
 /// For a SOAP operation, the envelope a call with these checked
 /// `arguments` (exposed names) posts: what the gateway sends, to
-/// inspect or test a mapping without a downstream.
+/// inspect or test a mapping without a downstream. A header block whose
+/// value is a credential (`secret`) is written empty here: the transport
+/// reads its secret at each call ([`envelope`]).
 ///
 /// ```
 /// use toolschema_runtime::call::Registry;
@@ -83,6 +89,7 @@ pub fn request_envelope(operation: &Operation, arguments: &Value) -> Result<Vec<
         soap,
         arguments,
         request.body.as_ref().unwrap_or(&Value::Null),
+        &[],
     )
 }
 
@@ -114,15 +121,20 @@ pub fn result_from_envelope(operation: &Operation, answer: &[u8]) -> Result<Valu
 }
 
 /// The envelope of a call: `body` is the request's source document (the
-/// arguments moved to their source paths).
+/// arguments moved to their source paths), and `secrets` the values of the
+/// header blocks that hold credentials, in the order of the operation's
+/// [`headers`](SoapOperation::headers) that have a `secret` (a block
+/// without its value is written empty).
 pub fn envelope(
     operation: &Operation,
     soap: &SoapOperation,
     arguments: &Value,
     body: &Value,
+    secrets: &[String],
 ) -> Result<Vec<u8>, MappingError> {
     let mut out = Vec::with_capacity(512);
-    match write_envelope(&mut out, soap, body) {
+    let header = header_document(operation, arguments);
+    match write_envelope(&mut out, soap, body, &header, secrets) {
         Ok(()) => Ok(out),
         // Named by the argument that holds it, looked for only now.
         Err(Unwritable) => Err(MappingError::Unwritable {
@@ -149,9 +161,36 @@ pub fn envelope(
 /// A value XML 1.0 cannot carry (a control character), escaped or not.
 struct Unwritable;
 
+/// The arguments placed in header blocks (`in = "soap_header"`), moved
+/// to their source paths: an object by block element, `null` when the
+/// call gives none.
+fn header_document(operation: &Operation, arguments: &Value) -> Value {
+    let mut document = Value::Null;
+    for argument in operation.arguments() {
+        if argument.location != Location::SoapHeader {
+            continue;
+        }
+        if argument.exposed.ends_in_array() && argument.source.ends_in_array() {
+            argument.exposed.for_each_array(arguments, |indices, _| {
+                argument.source.ensure_array(&mut document, indices);
+            });
+        }
+        for (indices, value) in argument.exposed.get_all(arguments) {
+            argument.source.set(&mut document, &indices, value.clone());
+        }
+    }
+    document
+}
+
 /// Writes the envelope: tags and names from the configuration, every value
 /// escaped by quick-xml.
-fn write_envelope(out: &mut Vec<u8>, soap: &SoapOperation, body: &Value) -> Result<(), Unwritable> {
+fn write_envelope(
+    out: &mut Vec<u8>,
+    soap: &SoapOperation,
+    body: &Value,
+    header: &Value,
+    secrets: &[String],
+) -> Result<(), Unwritable> {
     out.extend_from_slice(br#"<?xml version="1.0" encoding="utf-8"?>"#);
     for piece in [
         "<",
@@ -160,10 +199,12 @@ fn write_envelope(out: &mut Vec<u8>, soap: &SoapOperation, body: &Value) -> Resu
         ENVELOPE,
         "=\"",
         soap.version().envelope_namespace(),
-        "\"><",
-        ENVELOPE,
-        ":Body>",
+        "\">",
     ] {
+        out.extend_from_slice(piece.as_bytes());
+    }
+    write_header(out, soap, header, secrets)?;
+    for piece in ["<", ENVELOPE, ":Body>"] {
         out.extend_from_slice(piece.as_bytes());
     }
     let prefix = if soap.namespace().is_some() {
@@ -188,6 +229,74 @@ fn write_envelope(out: &mut Vec<u8>, soap: &SoapOperation, body: &Value) -> Resu
     close_tag(out, prefix, soap.element());
     for piece in ["</", ENVELOPE, ":Body></", ENVELOPE, ":Envelope>"] {
         out.extend_from_slice(piece.as_bytes());
+    }
+    Ok(())
+}
+
+/// The envelope's `Header`, if any block has a value: each credential
+/// block with its secret's value, each other block with what the
+/// arguments put in it (left out when they put nothing).
+fn write_header(
+    out: &mut Vec<u8>,
+    soap: &SoapOperation,
+    header: &Value,
+    secrets: &[String],
+) -> Result<(), Unwritable> {
+    let mut secrets = secrets.iter();
+    let mut opened = false;
+    for block in soap.headers() {
+        let node = block.element();
+        let secret;
+        let value = match block.secret() {
+            Some(_) => {
+                secret = Value::String(secrets.next().cloned().unwrap_or_default());
+                &secret
+            }
+            None => match header.get(&node.name) {
+                Some(value) if !value.is_null() => value,
+                _ => continue,
+            },
+        };
+        if !opened {
+            for piece in ["<", ENVELOPE, ":Header>"] {
+                out.extend_from_slice(piece.as_bytes());
+            }
+            opened = true;
+        }
+        let prefix = if block.namespace().is_some() {
+            HEADER
+        } else {
+            ""
+        };
+        let items = match value {
+            Value::Array(items) if node.repeated => items.as_slice(),
+            value => core::slice::from_ref(value),
+        };
+        for item in items.iter().filter(|item| !item.is_null()) {
+            open_tag(out, prefix, &node.name);
+            if let Some(namespace) = block.namespace() {
+                for piece in [" xmlns:", HEADER, "=\""] {
+                    out.extend_from_slice(piece.as_bytes());
+                }
+                out.extend_from_slice(escape(namespace).as_bytes());
+                out.push(b'"');
+            }
+            write_attributes(out, &node.children, item)?;
+            out.push(b'>');
+            match item {
+                Value::Object(fields) => {
+                    let child_prefix = if soap.qualified() { prefix } else { "" };
+                    write_children(out, &node.children, fields, child_prefix)?;
+                }
+                item => write_text(out, item)?,
+            }
+            close_tag(out, prefix, &node.name);
+        }
+    }
+    if opened {
+        for piece in ["</", ENVELOPE, ":Header>"] {
+            out.extend_from_slice(piece.as_bytes());
+        }
     }
     Ok(())
 }

@@ -193,6 +193,7 @@ impl Call {
                 )));
             }
         };
+        let (secrets, header_secrets) = self.header_secrets(secrets)?;
         let mut url = encode::endpoint(&self.downstream, &request);
         if let (Some(Auth::Query { param, .. }), [key]) =
             (&self.downstream.auth(), secrets.values())
@@ -247,7 +248,8 @@ impl Call {
         }
         if let Some(operation) = soap {
             let body = request.body.as_ref().unwrap_or(&Value::Null);
-            let envelope = soap::envelope(&self.operation, operation, &arguments, body)
+            let envelope =
+                soap::envelope(&self.operation, operation, &arguments, body, &header_secrets)
                 .map_err(|error| tool_error(capitalized(&error.to_string())))?;
             let action = operation.action();
             builder = match operation.version() {
@@ -295,6 +297,32 @@ impl Call {
             return self.answer(bytes, &secrets);
         }
         Err(self.refusal(status, &bytes, &secrets))
+    }
+
+    /// The values of a SOAP operation's credential header blocks, read
+    /// from the secret source at each call as `auth`'s are, and `secrets`
+    /// hiding them too.
+    fn header_secrets(&self, secrets: Secrets) -> Result<(Secrets, Vec<String>), CallError> {
+        let Some(soap) = self.operation.soap() else {
+            return Ok((secrets, Vec::new()));
+        };
+        let mut values = Vec::new();
+        for name in soap.headers().iter().filter_map(|block| block.secret()) {
+            match self.secrets.secret(name) {
+                Some(value) if value.chars().all(crate::xml::is_xml_char) => values.push(value),
+                Some(_) => {
+                    return Err(self.defect(format!(
+                        "the secret `{name}` of a SOAP header block holds characters XML cannot carry (control characters)"
+                    )));
+                }
+                None => {
+                    return Err(self.defect(format!(
+                        "the secret `{name}` that holds a SOAP header block's credential is not set (the server's secret source has none of that name; by default an environment variable)"
+                    )));
+                }
+            }
+        }
+        Ok((secrets.hiding(&values), values))
     }
 
     /// The error for an answer that is not a success.

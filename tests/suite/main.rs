@@ -37,5 +37,6 @@ mod roundtrip;
 mod search;
 mod snapshots;
 mod soap;
+mod soap_headers;
 mod support;
 mod validity;

@@ -148,10 +148,27 @@ pub(super) struct RawGatewayVersion {
     /// (`Action = "DescribeInstances"`).
     #[serde(default)]
     pub(super) query: BTreeMap<Spanned<String>, Spanned<String>>,
+    /// The blocks of a SOAP request's `Header` that are declared: a
+    /// namespace of their own, or a credential read from a secret.
+    #[serde(default, rename = "soap_header")]
+    pub(super) soap_headers: Vec<RawSoapHeader>,
     #[serde(default, rename = "argument")]
     pub(super) arguments: Vec<RawField>,
     #[serde(default, rename = "result")]
     pub(super) results: Vec<RawField>,
+}
+
+/// `[[gateway_tool.version.soap_header]]`: a block of a SOAP request's
+/// `Header`, its element's local name and namespace, and, for a
+/// credential, the secret holding its text.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawSoapHeader {
+    pub(super) element: Spanned<String>,
+    #[serde(default)]
+    pub(super) namespace: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) secret: Option<Spanned<String>>,
 }
 
 /// One argument or result field: its exposed path, its source path, and

@@ -238,6 +238,9 @@ pub enum Location {
     Header,
     /// A place in the JSON body, or in the SOAP request element.
     Body,
+    /// A block of a SOAP envelope's `Header` (`in = "soap_header"`): the
+    /// source path's first step is the block's element.
+    SoapHeader,
 }
 
 impl Location {
@@ -248,6 +251,7 @@ impl Location {
             "query" => Location::Query,
             "header" => Location::Header,
             "body" => Location::Body,
+            "soap_header" => Location::SoapHeader,
             _ => return None,
         })
     }
@@ -391,6 +395,8 @@ pub struct SoapOperation {
     pub(crate) request: Vec<XmlNode>,
     /// What is read from the answer's element.
     pub(crate) response: Vec<XmlNode>,
+    /// The blocks of the envelope's `Header`, in the order written.
+    pub(crate) headers: Vec<SoapHeader>,
 }
 
 impl SoapOperation {
@@ -428,6 +434,45 @@ impl SoapOperation {
     /// (`elementFormDefault="qualified"`).
     pub fn qualified(&self) -> bool {
         self.qualified
+    }
+
+    /// The blocks of the envelope's `Header`, in the order written.
+    pub fn headers(&self) -> &[SoapHeader] {
+        &self.headers
+    }
+}
+
+/// A block of a SOAP request's `Header`: an element in its namespace,
+/// whose value is either the arguments placed in it (`in =
+/// "soap_header"`, never a credential) or, for a credential, a secret read
+/// at each call (`[[gateway_tool.version.soap_header]]` with `secret`),
+/// which no client sees or sends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SoapHeader {
+    /// The element, and what the arguments put inside it (a leaf's type
+    /// when it holds a value itself).
+    pub(crate) element: XmlNode,
+    pub(crate) namespace: Option<String>,
+    pub(crate) secret: Option<String>,
+}
+
+impl SoapHeader {
+    /// The block's element: its local name, and the elements and
+    /// attributes the arguments write inside it.
+    pub fn element(&self) -> &XmlNode {
+        &self.element
+    }
+
+    /// The element's namespace (the block's `namespace`, else the
+    /// operation's).
+    pub fn namespace(&self) -> Option<&str> {
+        self.namespace.as_deref()
+    }
+
+    /// The secret (by default an environment variable) whose value is the
+    /// element's text, for a credential; `None` when arguments fill it.
+    pub fn secret(&self) -> Option<&str> {
+        self.secret.as_deref()
     }
 }
 

@@ -108,7 +108,10 @@ namespace = ""
             "gateway_tool[0].version[0].argument[2].type",
             "declare the fields inside it",
         ),
-        ("gateway_tool[0].version[0].argument[3].in", "remove `in`"),
+        (
+            "gateway_tool[0].version[0].argument[3].in",
+            "(`soap_header`), not `query`",
+        ),
         (
             "gateway_tool[0].version[0].result[0].source",
             "never an array",

@@ -18,6 +18,7 @@ use toolschema_runtime::model::Number;
 
 mod field;
 mod placing;
+mod soap_header;
 mod tool;
 
 pub(super) use tool::check_gateway_tools;

@@ -230,18 +230,17 @@ pub(super) fn check_soap_field(
 
 /// Where an argument goes must suit it: one value for a path variable or
 /// a header, values or a list of them for a query parameter, anything in a
-/// body (of a method that has one).
-#[allow(clippy::too_many_arguments)]
+/// body (of a method that has one) or a SOAP header block.
 fn check_location(
     spec: &FieldSpec,
     source: &FieldPath,
     location: Location,
-    method_has_body: bool,
-    variables: &[&str],
+    placing: &Placing<'_>,
     field: &RawField,
     key: &str,
     p: &mut Problems<'_>,
 ) -> bool {
+    let (method_has_body, variables) = (placing.method_allows_body, placing.variables);
     let span = field.name.span();
     let refuse = |p: &mut Problems<'_>, message: String| {
         p.at(span.clone(), format!("{key}.in"), message);
@@ -317,6 +316,25 @@ fn check_location(
             }
             true
         }
+        Location::SoapHeader => {
+            if !placing.soap {
+                return refuse(
+                    p,
+                    format!(
+                        "`{exposed}` goes in a SOAP envelope's `Header` (`soap_header`), and this tool's downstream is REST; use `in = \"header\"` for an HTTP header"
+                    ),
+                );
+            }
+            if source.steps()[0].name.starts_with('@') {
+                return refuse(
+                    p,
+                    format!(
+                        "`{exposed}` goes in a SOAP header block: its source starts with the block's element (`RequestContext.@id`), not an attribute"
+                    ),
+                );
+            }
+            same_arrays(spec, source, field, key, p)
+        }
         Location::Body => {
             if !method_has_body {
                 return refuse(
@@ -326,17 +344,30 @@ fn check_location(
                     ),
                 );
             }
-            if source.arrays() != exposed.arrays() {
-                p.at(
-                    field.source.as_ref().map_or(span.clone(), Spanned::span),
-                    format!("{key}.source"),
-                    format!("`{exposed}` goes through {} and its source `{source}` through {}: the paths cannot be matched item to item", arrays(exposed.arrays()), arrays(source.arrays())),
-                );
-                return false;
-            }
-            true
+            same_arrays(spec, source, field, key, p)
         }
     }
+}
+
+/// Whether an argument's exposed and source paths go through as many
+/// arrays (each item then goes to one item).
+fn same_arrays(
+    spec: &FieldSpec,
+    source: &FieldPath,
+    field: &RawField,
+    key: &str,
+    p: &mut Problems<'_>,
+) -> bool {
+    let exposed = &spec.exposed;
+    if source.arrays() != exposed.arrays() {
+        p.at(
+            field.source.as_ref().map_or(field.name.span(), Spanned::span),
+            format!("{key}.source"),
+            format!("`{exposed}` goes through {} and its source `{source}` through {}: the paths cannot be matched item to item", arrays(exposed.arrays()), arrays(source.arrays())),
+        );
+        return false;
+    }
+    true
 }
 
 /// Two arguments that write to the same place, or one inside another's
@@ -487,11 +518,16 @@ pub(super) fn place_argument(
     p: &mut Problems<'_>,
 ) -> (Option<ArgumentMap>, bool) {
     let location = match &field.location {
-        Some(word) if placing.soap && word.get_ref() != "body" => {
+        Some(word)
+            if placing.soap && !matches!(word.get_ref().as_str(), "body" | "soap_header") =>
+        {
             p.at(
                 word.span(),
                 format!("{key}.in"),
-                "a SOAP operation's arguments go in its request element; remove `in`",
+                format!(
+                    "a SOAP operation's arguments go in its request element (`body`, the default) or in a block of the envelope's `Header` (`soap_header`), not `{}`",
+                    word.get_ref()
+                ),
             );
             None
         }
@@ -502,7 +538,7 @@ pub(super) fn place_argument(
                     word.span(),
                     format!("{key}.in"),
                     format!(
-                        "unknown location `{}`; use path, query, header or body",
+                        "unknown location `{}`; use path, query, header or body (soap_header for a SOAP tool)",
                         word.get_ref()
                     ),
                 );
@@ -517,18 +553,8 @@ pub(super) fn place_argument(
         None if placing.method_has_body => Some(Location::Body),
         None => Some(Location::Query),
     };
-    let placed = location.filter(|location| {
-        check_location(
-            spec,
-            &source,
-            *location,
-            placing.method_allows_body,
-            placing.variables,
-            field,
-            key,
-            p,
-        )
-    });
+    let placed = location
+        .filter(|location| check_location(spec, &source, *location, placing, field, key, p));
     let mut clean = placed.is_some();
     let is_query_list = placed == Some(Location::Query) && spec.exposed.ends_in_array();
     if let Some(word) = &field.explode

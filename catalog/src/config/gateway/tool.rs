@@ -12,6 +12,7 @@ use super::placing::{
     Placing, check_collisions, check_rest_keys, check_soap_field, check_soap_keys, containers,
     declares_only, place_argument, sent_twice,
 };
+use super::soap_header::{check_soap_headers, soap_headers};
 use super::{arrays, check_encoding, fixed_headers, fixed_query, is_tool_name};
 use crate::config::errors::Problems;
 use crate::config::raw::{RawField, RawGatewayTool, RawGatewayVersion};
@@ -229,6 +230,7 @@ fn check_version(
         &fixed_query,
         p,
     );
+    let headers = check_soap_headers(raw, soap, &arguments.maps, &arguments.spans, at, p);
     let input = described(&identity, &arguments.specs, &arguments.spans, true, p);
     let results = check_results(raw, soap, at, p);
     let output = match results.specs.is_empty() {
@@ -242,7 +244,7 @@ fn check_version(
         )
         .map(Some),
     };
-    if !arguments.clean || !results.clean || encoding.is_none() || twice {
+    if !arguments.clean || !results.clean || encoding.is_none() || twice || !headers {
         return None;
     }
     let (number, status, method, path, input, output) =
@@ -568,7 +570,9 @@ fn soap_operation(
                 .maps
                 .iter()
                 .zip(&arguments.specs)
-                .filter_map(|(map, spec)| map.as_ref().map(|map| (&map.source, Some(spec.kind)))),
+                .filter_map(|(map, spec)| map.as_ref().map(|map| (map, spec)))
+                .filter(|(map, _)| map.location == Location::Body)
+                .map(|(map, spec)| (&map.source, Some(spec.kind))),
         ),
         response: XmlNode::tree(
             results
@@ -576,6 +580,15 @@ fn soap_operation(
                 .iter()
                 .zip(&results.kinds)
                 .map(|(result, kind)| (&result.source, Some(*kind))),
+        ),
+        headers: soap_headers(
+            raw,
+            raw.namespace.as_ref().map(|n| n.get_ref().as_str()),
+            arguments
+                .maps
+                .iter()
+                .zip(&arguments.specs)
+                .filter_map(|(map, spec)| map.as_ref().map(|map| (map, spec.kind))),
         ),
     }
 }
