@@ -112,6 +112,13 @@ enum ImportSource {
         /// first SOAP 1.1 port).
         #[arg(long)]
         soap_version: Option<String>,
+        /// A SOAP header part that is a credential, and the secret (an
+        /// environment variable) it is sent from: `PART=VARIABLE`; repeat
+        /// for several. Parts named like a token, password, secret, key or
+        /// user name are credentials anyway (their secret named after the
+        /// downstream and the part); other header parts are arguments.
+        #[arg(long, value_name = "PART=VARIABLE", value_parser = part_and_secret)]
+        soap_header_secret: Vec<(String, String)>,
         /// Add the tools to this configuration, which is written back only
         /// if the result passes `check` (else printed to standard output).
         #[arg(long)]
@@ -394,6 +401,7 @@ fn run_own(own: Own) -> Result<(), String> {
                 base_url,
                 prefix,
                 soap_version: None,
+                soap_header_secrets: Vec::new(),
             };
             let imported = import_openapi(&document, &options)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
@@ -411,6 +419,7 @@ fn run_own(own: Own) -> Result<(), String> {
                     base_url,
                     prefix,
                     soap_version,
+                    soap_header_secret,
                     into,
                 },
             database_url,
@@ -428,12 +437,25 @@ fn run_own(own: Own) -> Result<(), String> {
                 base_url,
                 prefix,
                 soap_version,
+                soap_header_secrets: soap_header_secret,
             };
             // The schema files it imports are read from beside it.
             let imported = import_wsdl_file(&file, &options)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
             write_imported(&imported, into.as_ref(), database_url)
         }
+    }
+}
+
+/// `PART=VARIABLE` of `--soap-header-secret`.
+fn part_and_secret(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((part, variable)) if !part.is_empty() && !variable.is_empty() => {
+            Ok((part.to_owned(), variable.to_owned()))
+        }
+        _ => Err(format!(
+            "`{text}` is not PART=VARIABLE (the header part, then the environment variable holding its value)"
+        )),
     }
 }
 

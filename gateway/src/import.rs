@@ -57,6 +57,14 @@ pub struct ImportOptions {
     /// For a WSDL document: the SOAP version of the port to import (else
     /// its first SOAP 1.1 port, or its first SOAP port).
     pub soap_version: Option<SoapVersion>,
+    /// For a WSDL document: SOAP header parts that are credentials, each
+    /// (the part's or its element's name, the secret holding its value),
+    /// sent from the secret source and never asked of a client. A part
+    /// named like a credential (a token, password, secret, key or user
+    /// name) is one even when not listed, its secret named after the
+    /// downstream and the part (`ADS_DEVELOPER_TOKEN`); any other header
+    /// part is an argument.
+    pub soap_header_secrets: Vec<(String, String)>,
 }
 
 /// An operation left out, and why.

@@ -92,9 +92,22 @@ pub(super) struct VersionSection {
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub(super) query: BTreeMap<String, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(super) soap_header: Vec<SoapHeaderSection>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(super) argument: Vec<FieldSection>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(super) result: Vec<FieldSection>,
+}
+
+/// `[[gateway_tool.version.soap_header]]`: a header block in a namespace
+/// other than the operation's, or a credential from a secret.
+#[derive(Serialize, Default)]
+pub(super) struct SoapHeaderSection {
+    pub(super) element: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) namespace: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) secret: Option<String>,
 }
 
 /// `[[gateway_tool.version.argument]]` or `…result]]`.

@@ -21,6 +21,7 @@
 
 mod element;
 mod files;
+mod header;
 mod operation;
 mod ports;
 mod simple;
@@ -193,6 +194,7 @@ fn import_wsdl_with(
     let mut tools = Vec::new();
     let mut skipped = Vec::new();
     let mut seen = BTreeSet::new();
+    let mut credentials = BTreeSet::new();
     let mut text = String::new();
     for operation in children(port.binding, WSDL, "operation") {
         let Some(name) = operation.attribute("name") else {
@@ -213,20 +215,30 @@ fn import_wsdl_with(
             binding_style,
             options,
         )
-        .and_then(|(tool_name, tool_text, notes)| {
+        .and_then(|written| {
             // Held to the checks an operator's file is.
-            checked_alone(&downstream, &tool_text)?;
-            Ok((tool_name, tool_text, notes))
+            checked_alone(&downstream, &written.text)?;
+            Ok(written)
         });
         match result {
-            Ok((tool_name, tool_text, notes)) => {
+            Ok(written) => {
                 text.push('\n');
-                text.push_str(&tool_text);
-                tools.push(tool_name);
-                dropped.extend(notes.into_iter().map(|reason| Skipped {
+                text.push_str(&written.text);
+                tools.push(written.name);
+                dropped.extend(written.notes.into_iter().map(|reason| Skipped {
                     operation: name.to_owned(),
                     reason,
                 }));
+                // Each credential said once, with the first operation
+                // that sends it.
+                for (element, secret, named) in written.credentials {
+                    if credentials.insert((element.clone(), secret.clone())) {
+                        dropped.push(Skipped {
+                            operation: name.to_owned(),
+                            reason: credential_note(&element, &secret, named),
+                        });
+                    }
+                }
             }
             Err(reason) => skipped.push(Skipped {
                 operation: name.to_owned(),
@@ -243,6 +255,20 @@ fn import_wsdl_with(
         skipped,
         dropped,
     })
+}
+
+/// What an operator is told of a SOAP header part taken for a
+/// credential.
+fn credential_note(element: &str, secret: &str, named: bool) -> String {
+    if named {
+        format!(
+            "the SOAP header `{element}` is a credential (`--soap-header-secret`): every call sends it from the secret `{secret}`, and no client sees it"
+        )
+    } else {
+        format!(
+            "the SOAP header `{element}` is taken for a credential (its name says a token, password, secret, key or user name): every call sends it from the secret `{secret}`, and no client sees it; name another variable with `--soap-header-secret {element}=VARIABLE`, or remove the block if the service does not need it"
+        )
+    }
 }
 
 #[cfg(test)]

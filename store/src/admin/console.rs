@@ -1173,6 +1173,7 @@ async fn imported(admin: &Admin, actor: &str, fields: &ImportFields) -> Result<I
         base_url: Some(fields.base_url.trim().to_owned()).filter(|url| !url.is_empty()),
         prefix: fields.prefix.trim().to_owned(),
         soap_version: None,
+        soap_header_secrets: Vec::new(),
     };
     if options.downstream.is_empty() {
         return Err("Name the downstream the tools call (its id).".to_owned());

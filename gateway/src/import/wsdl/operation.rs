@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
+use super::header::headers;
 use super::types::{At, Fields, Role, Types};
 use super::{WSDL, XSD, child, children, documentation, local};
 use crate::import::field::field_section;
@@ -23,7 +24,10 @@ fn sentence(name: &str) -> String {
 }
 
 /// A message's parts.
-fn message_parts<'a>(root: &'a Element<'a>, message: &str) -> Result<Vec<&'a Element<'a>>, String> {
+pub(super) fn message_parts<'a>(
+    root: &'a Element<'a>,
+    message: &str,
+) -> Result<Vec<&'a Element<'a>>, String> {
     let message = local(message);
     let definition = children(root, WSDL, "message")
         .find(|m| m.attribute("name") == Some(message))
@@ -119,8 +123,20 @@ fn rpc_fields(
     Ok(())
 }
 
-/// One operation's tool (its name and text, and what an operator should
-/// read in it), or why it is skipped.
+/// One operation's tool as written.
+pub(super) struct Written {
+    /// The tool's name.
+    pub(super) name: String,
+    /// Its `[[gateway_tool]]`.
+    pub(super) text: String,
+    /// What an operator should read in it.
+    pub(super) notes: Vec<String>,
+    /// Its credential header blocks: each element, its secret, and whether
+    /// the operator named it.
+    pub(super) credentials: Vec<(String, String, bool)>,
+}
+
+/// One operation's tool, or why it is skipped.
 pub(super) fn tool(
     root: &Element<'_>,
     types: &Types<'_>,
@@ -129,7 +145,7 @@ pub(super) fn tool(
     binding_namespace: &str,
     binding_style: &str,
     options: &ImportOptions,
-) -> Result<(String, String, Vec<String>), String> {
+) -> Result<Written, String> {
     let name = operation.attribute("name").unwrap_or_default();
     let soap_operation = child(operation, binding_namespace, "operation");
     let style = soap_operation
@@ -149,15 +165,6 @@ pub(super) fn tool(
         if body.and_then(|b| b.attribute("use")) == Some("encoded") {
             return Err("its messages are SOAP-encoded; only literal ones are imported".to_owned());
         }
-    }
-    if child(operation, WSDL, "input")
-        .and_then(|i| child(i, binding_namespace, "header"))
-        .is_some()
-    {
-        return Err(
-            "its request carries parts in SOAP headers (`soap:header`), which the gateway does not send"
-                .to_owned(),
-        );
     }
     let body_namespace = input_body.and_then(|b| b.attribute("namespace"));
     let Some(abstract_operation) = abstract_operation else {
@@ -206,6 +213,15 @@ pub(super) fn tool(
         }
         (request, namespace, qualified)
     };
+    let headers = headers(
+        root,
+        types,
+        child(operation, WSDL, "input"),
+        binding_namespace,
+        (namespace, qualified),
+        &arguments.taken,
+        options,
+    )?;
     let tool_name = format!("{}{}", options.prefix, kebab(name));
     let description = documentation(abstract_operation)
         .or_else(|| documentation(operation))
@@ -221,9 +237,11 @@ pub(super) fn tool(
             .filter(|a| !a.is_empty())
             .map(str::to_owned),
         qualified: Some(qualified),
+        soap_header: headers.sections,
         argument: arguments
             .found
             .iter()
+            .chain(&headers.fields)
             .map(|field| field_section(field, true, &mut Vec::new()))
             .collect(),
         result: results
@@ -243,7 +261,12 @@ pub(super) fn tool(
         ..written::Sections::default()
     }
     .text()?;
-    Ok((tool_name, text, notes))
+    Ok(Written {
+        name: tool_name,
+        text,
+        notes,
+        credentials: headers.credentials,
+    })
 }
 
 #[cfg(test)]
@@ -424,7 +447,9 @@ mod tests {
         let imported = import(&header);
         assert_eq!(imported.tools, ["ping"]);
         assert!(
-            imported.skipped[0].reason.contains("SOAP headers"),
+            imported.skipped[0]
+                .reason
+                .contains("header part `window` is of a type rather than an element"),
             "{:?}",
             imported.skipped
         );
@@ -440,5 +465,112 @@ mod tests {
             imported.skipped
         );
         assert!(imported.toml.contains("name = \"symbol\"") && !imported.toml.contains("window"));
+    }
+
+    /// A document/literal service whose request carries header parts: a
+    /// customer id (an argument), a developer token (a credential by its
+    /// name), a session (a credential the operator names) and a tracking
+    /// block of another namespace (an argument, with its fields).
+    const HEADERS: &str = r#"<?xml version="1.0"?>
+<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:ads" xmlns:k="urn:ads:tracking" targetNamespace="urn:ads">
+  <types>
+    <xs:schema targetNamespace="urn:ads" elementFormDefault="qualified">
+      <xs:element name="CustomerId" nillable="true" type="xs:long"/>
+      <xs:element name="DeveloperToken" type="xs:string"/>
+      <xs:element name="Session" type="xs:string"/>
+      <xs:element name="GetThings"><xs:complexType><xs:sequence>
+        <xs:element name="CustomerId" type="xs:long"/><xs:element name="Query" type="xs:string"/>
+      </xs:sequence></xs:complexType></xs:element>
+    </xs:schema>
+    <xs:schema targetNamespace="urn:ads:tracking" elementFormDefault="qualified">
+      <xs:element name="Tracking"><xs:complexType><xs:sequence>
+        <xs:element name="Label" type="xs:string"/>
+      </xs:sequence></xs:complexType></xs:element>
+    </xs:schema>
+  </types>
+  <message name="In"><part name="parameters" element="t:GetThings"/></message>
+  <message name="InHeaders">
+    <part name="CustomerId" element="t:CustomerId"/><part name="DeveloperToken" element="t:DeveloperToken"/>
+    <part name="Session" element="t:Session"/><part name="Tracking" element="k:Tracking"/>
+  </message>
+  <portType name="Ads"><operation name="GetThings"><input message="t:In"/></operation></portType>
+  <binding name="AdsSoap" type="t:Ads">
+    <soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <operation name="GetThings"><soap:operation soapAction="GetThings"/>
+      <input>
+        <soap:header message="t:InHeaders" part="CustomerId" use="literal"/>
+        <soap:header message="t:InHeaders" part="DeveloperToken" use="literal"/>
+        <soap:header message="t:InHeaders" part="Session" use="literal"/>
+        <soap:header message="t:InHeaders" part="Tracking" use="literal"/>
+        <soap:body use="literal"/>
+      </input></operation>
+  </binding>
+  <service name="AdsService"><port name="P" binding="t:AdsSoap">
+    <soap:address location="https://ads.example/soap"/></port></service>
+</definitions>"#;
+
+    #[test]
+    fn header_parts_become_arguments_and_credentials_come_from_secrets() {
+        let options = ImportOptions {
+            downstream: "ads".into(),
+            soap_header_secrets: vec![("Session".into(), "ADS_SESSION".into())],
+            ..ImportOptions::default()
+        };
+        let imported = import_wsdl(HEADERS.as_bytes(), &options).expect("imports");
+        assert_eq!(imported.tools, ["get-things"], "{:?}", imported.skipped);
+        let notes: Vec<&str> = imported.dropped.iter().map(|d| d.reason.as_str()).collect();
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(
+            notes[0].contains("`DeveloperToken` is taken for a credential")
+                && notes[0].contains("`ADS_DEVELOPER_TOKEN`"),
+            "{notes:?}"
+        );
+        assert!(
+            notes[1].contains("`Session` is a credential (`--soap-header-secret`)")
+                && notes[1].contains("`ADS_SESSION`"),
+            "{notes:?}"
+        );
+        let text = format!(
+            "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n\n{}",
+            imported
+                .toml
+                .replace("status = \"draft\"", "status = \"published\"")
+        );
+        let config = Config::from_toml(&text, "ads.toml", &Registry::new())
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let version = &config.gateway_tools()[0].versions()[0];
+        // The body's `CustomerId` keeps its name; the header's reads alike
+        // and takes `_header`. No credential is an argument.
+        let arguments: Vec<(&str, &str)> = version
+            .operation()
+            .arguments()
+            .iter()
+            .map(|a| (a.exposed.as_str(), a.source.as_str()))
+            .collect();
+        assert_eq!(
+            arguments,
+            [
+                ("customer_id", "CustomerId"),
+                ("query", "Query"),
+                ("customer_id_header", "CustomerId"),
+                ("tracking.label", "Tracking.Label"),
+            ]
+        );
+        let envelope = soap::request_envelope(
+            version.operation(),
+            &json!({"customer_id": 1, "query": "q", "customer_id_header": 7, "tracking": {"label": "x"}}),
+        )
+        .expect("an envelope");
+        let envelope = String::from_utf8(envelope).expect("UTF-8");
+        assert!(
+            envelope.contains(concat!(
+                r#"<soap:Header><h:DeveloperToken xmlns:h="urn:ads"></h:DeveloperToken><h:Session xmlns:h="urn:ads"></h:Session>"#,
+                r#"<h:Tracking xmlns:h="urn:ads:tracking"><h:Label>x</h:Label></h:Tracking>"#,
+                r#"<h:CustomerId xmlns:h="urn:ads">7</h:CustomerId></soap:Header>"#,
+                r#"<soap:Body><m:GetThings xmlns:m="urn:ads"><m:CustomerId>1</m:CustomerId><m:Query>q</m:Query></m:GetThings></soap:Body>"#
+            )),
+            "{envelope}"
+        );
     }
 }
