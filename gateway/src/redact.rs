@@ -29,45 +29,93 @@ pub(crate) struct Secrets {
     /// The values sent, then the forms derived from them; none shorter
     /// than four characters (hiding `a` everywhere would hide nothing).
     forms: Vec<String>,
-    /// The values themselves, in the order `auth` names them.
-    values: Vec<String>,
+    /// Each credential with its secrets read, in the order `auth` names
+    /// them.
+    sent: Vec<Sent>,
+}
+
+/// One credential of a call, its secrets read: what the request carries.
+#[derive(Debug, Clone)]
+pub(crate) enum Sent {
+    /// `Authorization: Bearer <token>`.
+    Bearer(String),
+    /// `<name>: <value>`.
+    Header {
+        /// The header's name.
+        name: String,
+        /// The key.
+        value: String,
+    },
+    /// `?<param>=<value>`.
+    Query {
+        /// The parameter's name.
+        param: String,
+        /// The key.
+        value: String,
+    },
+    /// `Authorization: Basic` of `<user>:<password>`.
+    Basic {
+        /// The user name.
+        user: String,
+        /// The password.
+        password: String,
+    },
 }
 
 impl Secrets {
-    /// The secrets of `auth`, read by `read` (a variable's name to its
-    /// value), or the name of the variable that is missing.
+    /// The secrets of `auth` (every credential of the downstream), read by
+    /// `read` (a variable's name to its value), or the name of the first
+    /// variable that is missing.
     pub(crate) fn of(
-        auth: Option<&Auth>,
+        auth: &[Auth],
         read: impl Fn(&str) -> Option<String>,
     ) -> Result<Secrets, String> {
         let get = |name: &str| read(name).ok_or_else(|| name.to_owned());
-        let values = match auth {
-            None => Vec::new(),
-            Some(Auth::Bearer { env } | Auth::Header { env, .. } | Auth::Query { env, .. }) => {
-                vec![get(env)?]
+        let mut forms = Vec::new();
+        let mut sent = Vec::with_capacity(auth.len());
+        for auth in auth {
+            let credential = match auth {
+                Auth::Bearer { env } => Sent::Bearer(get(env)?),
+                Auth::Header { header, env } => Sent::Header {
+                    name: header.clone(),
+                    value: get(env)?,
+                },
+                Auth::Query { param, env } => Sent::Query {
+                    param: param.clone(),
+                    value: get(env)?,
+                },
+                Auth::Basic {
+                    user_env,
+                    password_env,
+                } => Sent::Basic {
+                    user: get(user_env)?,
+                    password: get(password_env)?,
+                },
+            };
+            match &credential {
+                Sent::Bearer(value) | Sent::Header { value, .. } | Sent::Query { value, .. } => {
+                    forms.push(value.clone())
+                }
+                Sent::Basic { user, password } => {
+                    let pair = format!("{user}:{password}");
+                    let standard = base64::engine::general_purpose::STANDARD.encode(&pair);
+                    let unpadded = standard.trim_end_matches('=').to_owned();
+                    forms.extend([user.clone(), password.clone(), pair, standard, unpadded]);
+                }
             }
-            Some(Auth::Basic {
-                user_env,
-                password_env,
-            }) => vec![get(user_env)?, get(password_env)?],
-        };
-        let mut forms = values.clone();
-        if let (Some(Auth::Basic { .. }), [user, password]) = (auth, values.as_slice()) {
-            let pair = format!("{user}:{password}");
-            let standard = base64::engine::general_purpose::STANDARD.encode(&pair);
-            let unpadded = standard.trim_end_matches('=').to_owned();
-            forms.extend([pair, standard, unpadded]);
+            sent.push(credential);
         }
         forms.retain(|form| form.chars().count() >= 4);
-        // Longest first: a form inside another is hidden with it.
-        forms.sort_by_key(|form| core::cmp::Reverse(form.len()));
+        // Longest first: a form inside another is hidden with it (and equal
+        // forms side by side, for `dedup`).
+        forms.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         forms.dedup();
-        Ok(Secrets { forms, values })
+        Ok(Secrets { forms, sent })
     }
 
-    /// The values, in the order the downstream's `auth` names them.
-    pub(crate) fn values(&self) -> &[String] {
-        &self.values
+    /// The credentials, in the order the downstream's `auth` names them.
+    pub(crate) fn sent(&self) -> &[Sent] {
+        &self.sent
     }
 
     /// Whether there is nothing to hide.
@@ -238,7 +286,7 @@ mod tests {
             user_env: "USER".to_owned(),
             password_env: "PASSWORD".to_owned(),
         };
-        Secrets::of(Some(&auth), |name| {
+        Secrets::of(core::slice::from_ref(&auth), |name| {
             Some(match name {
                 "USER" => "gateway".to_owned(),
                 _ => "hunter2-long-password".to_owned(),
@@ -300,7 +348,7 @@ mod tests {
             env: "TOKEN".to_owned(),
         };
         assert_eq!(
-            Secrets::of(Some(&auth), |_| None).expect_err("missing"),
+            Secrets::of(core::slice::from_ref(&auth), |_| None).expect_err("missing"),
             "TOKEN"
         );
     }

@@ -9,14 +9,13 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::SecretSource;
-use super::redact::Secrets;
+use super::redact::{Secrets, Sent};
 use crate::answer::Reader;
 use crate::encode::{self, MappingError, form_body};
 use crate::soap::{self, Answer, NotSoap, Party};
 use crate::xml::XmlError;
 use toolschema_catalog::gateway::{
-    Auth, Downstream, Encoding, GatewayVersion, Method, Operation, SoapOperation, SoapVersion,
-    Transport,
+    Downstream, Encoding, GatewayVersion, Method, Operation, SoapOperation, SoapVersion, Transport,
 };
 use toolschema_runtime::call::{
     CallError, Context, DynamicFuture, DynamicTool, Produced, ToolError, ToolResult,
@@ -195,10 +194,10 @@ impl Call {
         };
         let (secrets, header_secrets) = self.header_secrets(secrets)?;
         let mut url = encode::endpoint(&self.downstream, &request);
-        if let (Some(Auth::Query { param, .. }), [key]) =
-            (&self.downstream.auth(), secrets.values())
-        {
-            url.query_pairs_mut().append_pair(param, key);
+        for credential in secrets.sent() {
+            if let Sent::Query { param, value } = credential {
+                url.query_pairs_mut().append_pair(param, value);
+            }
         }
         let method = match request.method {
             Method::Get => reqwest::Method::GET,
@@ -228,16 +227,14 @@ impl Call {
         for (name, value) in self.downstream.headers() {
             builder = builder.header(name.as_str(), value.as_str());
         }
-        builder = match (self.downstream.auth(), secrets.values()) {
-            (Some(Auth::Bearer { .. }), [token]) => builder.bearer_auth(token),
-            (Some(Auth::Header { header, .. }), [key]) => {
-                builder.header(header.as_str(), key.as_str())
-            }
-            (Some(Auth::Basic { .. }), [user, password]) => {
-                builder.basic_auth(user, Some(password))
-            }
-            _ => builder,
-        };
+        for credential in secrets.sent() {
+            builder = match credential {
+                Sent::Bearer(token) => builder.bearer_auth(token),
+                Sent::Header { name, value } => builder.header(name.as_str(), value.as_str()),
+                Sent::Basic { user, password } => builder.basic_auth(user, Some(password)),
+                Sent::Query { .. } => builder,
+            };
+        }
         for (name, value) in &request.headers {
             if reqwest::header::HeaderValue::from_str(value).is_err() {
                 return Err(tool_error(format!(
@@ -248,9 +245,14 @@ impl Call {
         }
         if let Some(operation) = soap {
             let body = request.body.as_ref().unwrap_or(&Value::Null);
-            let envelope =
-                soap::envelope(&self.operation, operation, &arguments, body, &header_secrets)
-                .map_err(|error| tool_error(capitalized(&error.to_string())))?;
+            let envelope = soap::envelope(
+                &self.operation,
+                operation,
+                &arguments,
+                body,
+                &header_secrets,
+            )
+            .map_err(|error| tool_error(capitalized(&error.to_string())))?;
             let action = operation.action();
             builder = match operation.version() {
                 SoapVersion::V1_1 => builder
@@ -567,10 +569,13 @@ mod tests {
 
     #[test]
     fn excerpts_are_short_and_never_hold_a_credential() {
-        let auth = super::Auth::Bearer {
+        let auth = toolschema_catalog::gateway::Auth::Bearer {
             env: "TOKEN".to_owned(),
         };
-        let secrets = Secrets::of(Some(&auth), |_| Some("s3cr3t-token".to_owned())).expect("set");
+        let secrets = Secrets::of(core::slice::from_ref(&auth), |_| {
+            Some("s3cr3t-token".to_owned())
+        })
+        .expect("set");
         let json = br#"{"message": "token s3cr3t-token is not valid for pet 7"}"#;
         assert_eq!(
             excerpt(json, &secrets),

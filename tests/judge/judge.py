@@ -141,9 +141,11 @@ def configuration(imported):
     names = [tool["name"] for tool in parsed.get("gateway_tool", [])]
     env = {}
     for downstream in parsed.get("downstream", []):
-        for key, value in (downstream.get("auth") or {}).items():
-            if key.endswith("env"):
-                env[value] = {"user_env": "judge-user", "password_env": "judge-password"}.get(key, "judge-secret-8f3a")
+        auth = downstream.get("auth") or []
+        for credential in auth if isinstance(auth, list) else [auth]:
+            for key, value in credential.items():
+                if key.endswith("env"):
+                    env[value] = {"user_env": "judge-user", "password_env": "judge-password"}.get(key, "judge-secret-8f3a")
     digest = hashlib.sha256(KEY.encode()).hexdigest()
     head = (
         '[[tenant]]\nid = "judge"\n\n'

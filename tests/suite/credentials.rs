@@ -345,3 +345,151 @@ async fn a_missing_secret_of_the_services_own_source_is_named() {
         ["TOOLSCHEMA_TEST_ECHO_USER", "TOOLSCHEMA_TEST_ECHO_PASSWORD"]
     );
 }
+
+/// Answers only a call that carries the key header and the client id in the
+/// query together, and echoes both.
+fn both_required() -> Router {
+    Router::new().route(
+        "/both",
+        get(|request: Request| async move {
+            let key = request
+                .headers()
+                .get("x-api-key")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            let client = request.uri().query().and_then(|query| {
+                url::form_urlencoded::parse(query.as_bytes())
+                    .find(|(name, _)| name == "client_id")
+                    .map(|(_, value)| value.into_owned())
+            });
+            match (key, client) {
+                (Some(key), Some(client)) => respond(
+                    StatusCode::OK,
+                    "application/json",
+                    json!({"seen": format!("{key} for {client}")}).to_string(),
+                ),
+                (key, client) => respond(
+                    StatusCode::UNAUTHORIZED,
+                    "application/json",
+                    json!({"message": format!("both needed; key {key:?}, client {client:?}")})
+                        .to_string(),
+                ),
+            }
+        }),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_required_together_are_each_sent_and_each_hidden() {
+    let port = super::support::serve_on_loopback(both_required()).await;
+    let vault = std::sync::Arc::new(Vault {
+        known: vec![
+            ("BOTH_KEY", "key-0123456789abcdef"),
+            ("BOTH_CLIENT", "client-fedcba9876543210"),
+        ],
+        asked: std::sync::Mutex::new(Vec::new()),
+    });
+    let text = format!(
+        r#"
+[[tenant]]
+id = "acme"
+
+[[client]]
+id = "assistant"
+tenant = "acme"
+toolsets = ["both"]
+
+[[toolset]]
+id = "both"
+tenant = "acme"
+tools = ["both"]
+
+[[downstream]]
+id = "both"
+base_url = "http://127.0.0.1:{port}"
+
+[[downstream.auth]]
+kind = "header"
+header = "X-Api-Key"
+env = "BOTH_KEY"
+
+[[downstream.auth]]
+kind = "query"
+param = "client_id"
+env = "BOTH_CLIENT"
+
+[[gateway_tool]]
+name = "both"
+downstream = "both"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Needs a key and a client id."
+method = "GET"
+path = "/both"
+"#
+    );
+    let transport = toolschema_gateway::HttpTransport::new(vault.clone());
+    let catalog = Catalog::from_toml_with(
+        Registry::new(),
+        &text,
+        "both.toml",
+        std::sync::Arc::new(transport),
+    )
+    .unwrap_or_else(|errors| panic!("{errors}"));
+    let result = catalog
+        .snapshot()
+        .call("assistant", "both", json!({}))
+        .await
+        .unwrap_or_else(|error| panic!("both credentials sent: {error}"));
+    // Both were sent (the downstream answered), and neither is shown.
+    assert_eq!(
+        result.content_json().to_string(),
+        json!([{"type": "text", "text": "{\"seen\":\"[redacted] for [redacted]\"}"}]).to_string()
+    );
+}
+
+#[test]
+fn two_credentials_of_a_downstream_never_go_to_one_place() {
+    let text = r#"
+[[downstream]]
+id = "both"
+base_url = "https://api.example.com"
+
+[[downstream.auth]]
+kind = "bearer"
+env = "TOKEN"
+
+[[downstream.auth]]
+kind = "header"
+header = "authorization"
+env = "OTHER"
+
+[[downstream.auth]]
+kind = "query"
+param = "key"
+env = "not a name"
+"#;
+    let errors = toolschema::catalog::Config::from_toml(text, "both.toml", &Registry::new())
+        .err()
+        .expect("refused");
+    let message = errors.to_string();
+    for (place, says) in [
+        (
+            "downstream[0].auth[1]",
+            "the `authorization` header is already sent by `downstream[0].auth[0]`",
+        ),
+        (
+            "downstream[0].auth[2].env",
+            "`not a name` is not an environment variable name",
+        ),
+    ] {
+        assert!(
+            message
+                .lines()
+                .any(|line| line.contains(place) && line.contains(says)),
+            "{place}: {says}\n{message}"
+        );
+    }
+}

@@ -195,16 +195,6 @@ fn what_a_document_says_beside_its_operations_is_read_as_the_api_means_it() {
         "{:?}",
         imported.dropped
     );
-    // Two schemes required together: the first written, the other said.
-    assert!(
-        imported
-            .dropped
-            .iter()
-            .any(|d| d.operation == "createWidget"
-                && d.reason.contains("needs `apiKey` and `clientId` together")),
-        "{:?}",
-        imported.dropped
-    );
     // HEAD is said, not silently dropped.
     assert!(
         imported
@@ -213,6 +203,75 @@ fn what_a_document_says_beside_its_operations_is_read_as_the_api_means_it() {
             .any(|s| s.operation == "countWidgets" && s.reason.contains("headers only")),
         "{:?}",
         imported.skipped
+    );
+}
+
+#[test]
+fn schemes_required_together_are_all_sent() {
+    // P2: `security: [{apiKey: [], clientId: []}]` needs both credentials
+    // on every call; a downstream with one of them is refused (401).
+    let imported = import(DOCUMENT, "widgets");
+    assert!(
+        imported.toml.contains(
+            "[[downstream.auth]]\nkind = \"header\"\nheader = \"X-Api-Key\"\nenv = \"WIDGETS_API_KEY\"\n\n[[downstream.auth]]\nkind = \"header\"\nheader = \"X-Client-Id\"\nenv = \"WIDGETS_CLIENT_ID\""
+        ),
+        "{}",
+        imported.toml
+    );
+    assert!(
+        !imported
+            .dropped
+            .iter()
+            .any(|d| d.operation == "createWidget" && d.reason.contains("together")),
+        "{:?}",
+        imported.dropped
+    );
+    let config = config(&imported);
+    let tool = config
+        .gateway_tools()
+        .iter()
+        .find(|t| t.name() == "create-widget")
+        .expect("imported");
+    let downstream = config
+        .downstream(tool.downstream())
+        .expect("the tool's downstream");
+    assert_eq!(downstream.id(), "widgets-api-key-client-id");
+    let headers: Vec<&str> = downstream
+        .auth()
+        .iter()
+        .map(|auth| match auth {
+            toolschema_catalog::gateway::Auth::Header { header, .. } => header.as_str(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(headers, ["X-Api-Key", "X-Client-Id"]);
+    // Two flows of one token (Google's `Oauth2` and `Oauth2c`) send one
+    // `Authorization` header, not two.
+    let google = import(
+        r#"{"openapi": "3.0.0", "servers": [{"url": "https://g.example"}],
+          "security": [{"Oauth2": ["read"], "Oauth2c": ["read"]}],
+          "paths": {"/v1/items": {"get": {"operationId": "list", "responses": {"200": {"description": "ok"}}}}},
+          "components": {"securitySchemes": {
+            "Oauth2": {"type": "oauth2", "flows": {"implicit": {"authorizationUrl": "https://g.example/a", "scopes": {"read": "r"}}}},
+            "Oauth2c": {"type": "oauth2", "flows": {"authorizationCode": {"authorizationUrl": "https://g.example/a", "tokenUrl": "https://g.example/t", "scopes": {"read": "r"}}}}
+          }}}"#,
+        "g",
+    );
+    let config = super::imported::config(&google);
+    let downstream = config.downstream("g-oauth2").expect("written");
+    assert_eq!(
+        downstream.auth(),
+        [toolschema_catalog::gateway::Auth::Bearer {
+            env: "G_OAUTH2".to_owned()
+        }]
+    );
+    assert!(
+        google
+            .dropped
+            .iter()
+            .any(|d| d.reason.contains("`Oauth2` and `Oauth2c` both send")),
+        "{:?}",
+        google.dropped
     );
 }
 

@@ -70,12 +70,48 @@ pub(super) struct RawDownstream {
     pub(super) max_response_bytes: Option<Spanned<i64>>,
     #[serde(default)]
     pub(super) headers: BTreeMap<Spanned<String>, Spanned<String>>,
+    /// One credential, or a list of credentials sent together.
     #[serde(default)]
-    pub(super) auth: Option<Spanned<RawAuth>>,
+    pub(super) auth: Option<Spanned<RawAuths>>,
     #[serde(default)]
     pub(super) protocol: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) soap_version: Option<Spanned<String>>,
+}
+
+/// A downstream's `auth`: one table (`auth = { kind = … }`), or a list of
+/// them sent together (`[[downstream.auth]]`, for an API that wants an API
+/// key and a client id at once). Read by hand rather than as an untagged
+/// enum, whose buffering loses the places of the values inside.
+pub(super) enum RawAuths {
+    /// `auth = { … }`: placed where the table is.
+    One(Box<RawAuth>),
+    /// `auth = [{ … }, { … }]`: each placed where it is.
+    Many(Vec<Spanned<RawAuth>>),
+}
+
+impl<'de> Deserialize<'de> for RawAuths {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = RawAuths;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a table (`{ kind = \"bearer\", env = \"…\" }`) or a list of tables")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<RawAuths, A::Error> {
+                RawAuth::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(|auth| RawAuths::One(Box::new(auth)))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<RawAuths, A::Error> {
+                Vec::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
+                    .map(RawAuths::Many)
+            }
+        }
+        deserializer.deserialize_any(Visit)
+    }
 }
 
 /// How a downstream authenticates the gateway: secrets by the name of the

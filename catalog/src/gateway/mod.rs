@@ -48,7 +48,7 @@ pub struct Downstream {
     pub(crate) connect_timeout: Duration,
     pub(crate) max_response_bytes: usize,
     pub(crate) headers: Vec<(String, String)>,
-    pub(crate) auth: Option<Auth>,
+    pub(crate) auth: Vec<Auth>,
     pub(crate) protocol: DownstreamProtocol,
 }
 
@@ -131,9 +131,11 @@ impl Downstream {
         &self.headers
     }
 
-    /// How the gateway authenticates to it, if it does.
-    pub fn auth(&self) -> Option<&Auth> {
-        self.auth.as_ref()
+    /// How the gateway authenticates to it: every credential here is sent
+    /// with each call, together (an API may want a key and a client id at
+    /// once); none when it sends none.
+    pub fn auth(&self) -> &[Auth] {
+        &self.auth
     }
 }
 
@@ -169,6 +171,25 @@ pub enum Auth {
         /// The variable holding the password.
         password_env: String,
     },
+}
+
+impl Auth {
+    /// Where the credential goes, in words (`the \`Authorization\` header`):
+    /// two credentials of one downstream never go to the same place.
+    ///
+    /// ```
+    /// use toolschema_catalog::gateway::Auth;
+    ///
+    /// let key = Auth::Query { param: "api_key".into(), env: "SHOP_KEY".into() };
+    /// assert_eq!(key.place(), "the query parameter `api_key`");
+    /// ```
+    pub fn place(&self) -> String {
+        match self {
+            Auth::Bearer { .. } | Auth::Basic { .. } => "the `Authorization` header".to_owned(),
+            Auth::Header { header, .. } => format!("the `{header}` header"),
+            Auth::Query { param, .. } => format!("the query parameter `{param}`"),
+        }
+    }
 }
 
 /// The HTTP method of an operation.

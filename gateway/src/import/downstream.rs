@@ -91,16 +91,18 @@ fn credential_header_scheme<'d>(document: &'d Value, operation: &Value) -> Optio
     })
 }
 
-/// The downstream an operation calls, by the security scheme it needs
-/// (its own `security`, else the document's): `options.downstream` without
-/// one, `<downstream>-<scheme>` with one, its secret named by an
-/// environment variable.
+/// The downstream an operation calls, by the security requirement it
+/// needs (its own `security`, else the document's; the first of its
+/// alternatives): `options.downstream` without one,
+/// `<downstream>-<scheme>[-<scheme>…]` with one, every scheme the
+/// requirement names sent together, each secret named by an environment
+/// variable.
 pub(super) fn security(
     document: &Value,
     operation: &Value,
     options: &ImportOptions,
     notes: &mut Vec<String>,
-) -> Result<(String, Option<Auth>), String> {
+) -> Result<(String, Vec<Auth>), String> {
     let requirements = operation
         .get("security")
         .or_else(|| document.get("security"))
@@ -109,94 +111,91 @@ pub(super) fn security(
     let first = requirements
         .and_then(|r| r.first())
         .and_then(Value::as_object);
-    let named = first.and_then(|first| first.iter().next().map(|(name, _)| name));
+    let mut names: Vec<&str> = first
+        .map(|first| first.iter().map(|(name, _)| name.as_ref()).collect())
+        .unwrap_or_default();
     // Without a requirement, a required header parameter that is a
     // credential (`authorization`) is the scheme of the document that
     // sends that header: documents that define a scheme and never name it
     // in `security` still need it sent.
-    let scheme_name = match (requirements.is_some(), named) {
-        (_, Some(name)) => name,
-        (false, None) => match credential_header_scheme(document, operation) {
-            Some(name) => {
-                notes.push(format!(
-                    "it names no security requirement, but needs the header its security scheme `{name}` sends: the downstream sends it"
-                ));
-                name
-            }
-            None => return Ok((options.downstream.clone(), None)),
-        },
-        (true, None) => return Ok((options.downstream.clone(), None)),
-    };
-    // Schemes required together: a downstream authenticates one way, so
-    // the others are said (their credential can go in the downstream's
-    // `headers`, from the secret source, by hand).
-    if let Some(first) = first.filter(|first| first.len() > 1) {
-        let others: Vec<String> = first
-            .iter()
-            .skip(1)
-            .map(|(name, _)| format!("`{name}`"))
-            .collect();
-        notes.push(format!(
-            "its security requirement needs `{scheme_name}` and {} together; the downstream is written with `{scheme_name}` only: add the other credentials to it by hand",
-            others.join(" and ")
-        ));
+    if requirements.is_none() {
+        if let Some(name) = credential_header_scheme(document, operation) {
+            notes.push(format!(
+                "it names no security requirement, but needs the header its security scheme `{name}` sends: the downstream sends it"
+            ));
+            names.push(name);
+        }
     }
-    // A scheme the document names and never defines says nothing of how
-    // to authenticate: the call is written without credentials, and said.
-    let Some(scheme) = document.pointer(&format!("/components/securitySchemes/{scheme_name}"))
-    else {
-        notes.push(format!(
-            "its security scheme `{scheme_name}` is not defined in the document: the downstream is written without credentials (add `auth` to it if the API needs them)"
-        ));
-        return Ok((options.downstream.clone(), None));
-    };
-    let id = format!("{}-{}", options.downstream, kebab(scheme_name));
+    let mut id = options.downstream.clone();
+    let mut auths = Vec::with_capacity(names.len());
+    for scheme_name in names {
+        // A scheme the document names and never defines says nothing of
+        // how to authenticate: the call is written without it, and said.
+        let Some(scheme) = document.pointer(&format!("/components/securitySchemes/{scheme_name}"))
+        else {
+            notes.push(format!(
+                "its security scheme `{scheme_name}` is not defined in the document: the downstream is written without it (add it to the downstream's `auth` if the API needs it)"
+            ));
+            continue;
+        };
+        let auth = scheme_auth(scheme_name, scheme, options)?;
+        // Two schemes that send one header (Google's `Oauth2` and
+        // `Oauth2c`, two flows of one token) are one credential.
+        if let Some((first, _)) = auths
+            .iter()
+            .find(|(_, a): &&(&str, Auth)| a.place() == auth.place())
+        {
+            notes.push(format!(
+                "its security schemes `{first}` and `{scheme_name}` both send {}: one credential is sent, `{first}`'s",
+                auth.place(),
+            ));
+            continue;
+        }
+        auths.push((scheme_name, auth));
+        id.push('-');
+        id.push_str(&kebab(scheme_name));
+    }
+    Ok((id, auths.into_iter().map(|(_, auth)| auth).collect()))
+}
+
+/// The credential a security scheme sends, its secret named after the
+/// downstream and the scheme.
+fn scheme_auth(scheme_name: &str, scheme: &Value, options: &ImportOptions) -> Result<Auth, String> {
     let env = format!("{}_{}", snake(&options.downstream), snake(scheme_name)).to_uppercase();
     let kind = scheme.get("type").and_then(as_str).unwrap_or_default();
-    let auth = match (
+    let name = || {
+        scheme
+            .get("name")
+            .and_then(as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    match (
         kind,
         scheme.get("in").and_then(as_str),
         scheme.get("scheme").and_then(as_str),
     ) {
-        ("apiKey", Some("query"), _) => Auth::Query {
-            param: scheme
-                .get("name")
-                .and_then(as_str)
-                .unwrap_or_default()
-                .to_owned(),
+        ("apiKey", Some("query"), _) => Ok(Auth::Query { param: name(), env }),
+        ("apiKey", Some("header"), _) => Ok(Auth::Header {
+            header: name(),
             env,
-        },
-        ("apiKey", Some("header"), _) => Auth::Header {
-            header: scheme
-                .get("name")
-                .and_then(as_str)
-                .unwrap_or_default()
-                .to_owned(),
-            env,
-        },
-        ("http", _, Some(s)) if s.eq_ignore_ascii_case("basic") => Auth::Basic {
+        }),
+        ("http", _, Some(s)) if s.eq_ignore_ascii_case("basic") => Ok(Auth::Basic {
             user_env: format!("{env}_USER"),
             password_env: format!("{env}_PASSWORD"),
-        },
-        ("http", _, Some(s)) if s.eq_ignore_ascii_case("bearer") => Auth::Bearer { env },
-        ("oauth2" | "openIdConnect", _, _) => Auth::Bearer { env },
-        _ => {
-            return Err(format!(
-                "its security scheme `{scheme_name}` ({kind}) cannot be configured: the gateway sends a bearer token, an API key in a header or the query, or basic credentials"
-            ));
-        }
-    };
-    Ok((id, Some(auth)))
+        }),
+        ("http", _, Some(s)) if s.eq_ignore_ascii_case("bearer") => Ok(Auth::Bearer { env }),
+        ("oauth2" | "openIdConnect", _, _) => Ok(Auth::Bearer { env }),
+        _ => Err(format!(
+            "its security scheme `{scheme_name}` ({kind}) cannot be configured: the gateway sends a bearer token, an API key in a header or the query, or basic credentials"
+        )),
+    }
 }
 
 /// A `[[downstream]]` section.
-pub(super) fn downstream_text(
-    id: &str,
-    base_url: &str,
-    auth: Option<&Auth>,
-) -> Result<String, String> {
+pub(super) fn downstream_text(id: &str, base_url: &str, auth: &[Auth]) -> Result<String, String> {
     let owned = |s: &String| Some(s.clone());
-    let auth = auth.map(|auth| match auth {
+    let mut sections = auth.iter().map(|auth| match auth {
         Auth::Header { header, env } => written::AuthSection {
             kind: "header",
             header: owned(header),
@@ -224,6 +223,13 @@ pub(super) fn downstream_text(
             ..written::AuthSection::default()
         },
     });
+    let auth = match (sections.next(), auth.len()) {
+        (None, _) => None,
+        (Some(one), 1) => Some(written::Auths::One(one)),
+        (Some(first), _) => Some(written::Auths::Many(
+            core::iter::once(first).chain(sections).collect(),
+        )),
+    };
     downstream_section(written::DownstreamSection {
         id: id.to_owned(),
         base_url: base_url.to_owned(),

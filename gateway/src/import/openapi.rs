@@ -96,7 +96,7 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
 /// left out.
 #[derive(Default)]
 struct Walk {
-    downstreams: Vec<(String, Option<Auth>)>,
+    downstreams: Vec<(String, Vec<Auth>)>,
     tools_text: String,
     tools: Vec<String>,
     taken_names: BTreeSet<String>,
@@ -129,10 +129,7 @@ impl Walk {
                 // What the importer wrote is held to the checks an operator's
                 // file is: a tool they refuse is skipped with their reason,
                 // never written.
-                checked_alone(
-                    &downstream_text(&downstream, base_url, auth.as_ref())?,
-                    &text,
-                )?;
+                checked_alone(&downstream_text(&downstream, base_url, &auth)?, &text)?;
                 if !self.downstreams.iter().any(|(id, _)| *id == downstream) {
                     self.downstreams.push((downstream, auth));
                 }
@@ -163,7 +160,7 @@ impl Walk {
             if !text.is_empty() {
                 text.push('\n');
             }
-            text.push_str(&downstream_text(id, base_url, auth.as_ref()).map_err(ImportError)?);
+            text.push_str(&downstream_text(id, base_url, auth).map_err(ImportError)?);
         }
         text.push_str(&self.tools_text);
         Ok(Imported {

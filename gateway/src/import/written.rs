@@ -32,7 +32,18 @@ pub(super) struct DownstreamSection {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) soap_version: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) auth: Option<AuthSection>,
+    pub(super) auth: Option<Auths>,
+}
+
+/// A downstream's `auth`: one table, or the list of credentials sent
+/// together.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(super) enum Auths {
+    /// `[downstream.auth]`.
+    One(AuthSection),
+    /// `[[downstream.auth]]`, one after another.
+    Many(Vec<AuthSection>),
 }
 
 /// A downstream's `auth`: secrets by the name of their variable.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use toml::Spanned;
 
 use super::errors::Problems;
-use super::raw::{RawAuth, RawDownstream, RawGatewayVersion};
+use super::raw::{RawAuth, RawAuths, RawDownstream, RawGatewayVersion};
 use crate::gateway::{
     ArgumentMap, Auth, Downstream, DownstreamProtocol, Encoding, FieldSpec, GatewayTool, Location,
     SoapVersion, is_header_value, is_managed_header,
@@ -132,7 +132,7 @@ pub(super) fn check_downstreams(
         let auth = raw
             .auth
             .as_ref()
-            .and_then(|auth| check_auth(auth, &format!("{at}.auth"), p));
+            .map_or_else(Vec::new, |auth| check_auths(auth, &format!("{at}.auth"), p));
         let protocol = check_protocol(raw, &at, p);
         if let (Some(base_url), Some(protocol)) = (base_url, protocol) {
             out.insert(
@@ -204,9 +204,51 @@ fn check_protocol(
     }
 }
 
-fn check_auth(raw: &Spanned<RawAuth>, at: &str, p: &mut Problems<'_>) -> Option<Auth> {
-    let span = raw.span();
-    let raw = raw.get_ref();
+/// A downstream's credentials, all sent with each call: none of them may
+/// write where another writes (one `Authorization`, one header or query
+/// parameter of each name).
+fn check_auths(raw: &Spanned<RawAuths>, at: &str, p: &mut Problems<'_>) -> Vec<Auth> {
+    let checked: Vec<(core::ops::Range<usize>, String, Option<Auth>)> = match raw.get_ref() {
+        RawAuths::One(auth) => vec![(
+            raw.span(),
+            at.to_owned(),
+            check_auth(auth, raw.span(), at, p),
+        )],
+        RawAuths::Many(list) => list
+            .iter()
+            .enumerate()
+            .map(|(i, auth)| {
+                let at = format!("{at}[{i}]");
+                let checked = check_auth(auth.get_ref(), auth.span(), &at, p);
+                (auth.span(), at, checked)
+            })
+            .collect(),
+    };
+    let mut auths = Vec::new();
+    let mut written: Vec<(String, String)> = Vec::new();
+    for (span, at, auth) in checked {
+        let Some(auth) = auth else { continue };
+        let place = auth.place();
+        if let Some((_, first)) = written.iter().find(|(w, _)| w.eq_ignore_ascii_case(&place)) {
+            p.at(
+                span,
+                at,
+                format!("{place} is already sent by `{first}`; each credential of a downstream goes in a place of its own"),
+            );
+            continue;
+        }
+        written.push((place, at));
+        auths.push(auth);
+    }
+    auths
+}
+
+fn check_auth(
+    raw: &RawAuth,
+    span: core::ops::Range<usize>,
+    at: &str,
+    p: &mut Problems<'_>,
+) -> Option<Auth> {
     let mut env = |value: &Option<Spanned<String>>, key: &str| -> Option<String> {
         match value {
             Some(name) if is_env_name(name.get_ref()) => Some(name.get_ref().clone()),
