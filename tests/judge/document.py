@@ -15,6 +15,8 @@ import jsonschema
 import referencing
 import referencing.jsonschema
 
+from aws import SigV4, Selectors, region_and_service, sigv4_scheme, split_key
+
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 
 
@@ -23,11 +25,17 @@ class Document:
         with open(path, encoding="utf-8") as file:
             self.value = json.load(file)
         self.paths = self.value.get("paths") or {}
+        # AWS's keys with a selector (`/#X-Amz-Target=…`, `/{Bucket}#uploads`):
+        # routed by the recorder, which says which key a request is (aws.py).
+        self.selectors = Selectors(self.value)
+        # AWS's Signature Version 4, checked on every request when the
+        # document's security scheme is AWS's.
+        self.sigv4 = SigV4(*region_and_service(self.value)) if sigv4_scheme(self.value) else None
         self.templates = []
         for key in self.paths:
-            # A fragment is never sent, a query in the key is sent as query
-            # parameters: the request's path is what comes before both.
-            bare = re.split(r"[#?]", key, maxsplit=1)[0] or "/"
+            if split_key(key)[1] is not None:
+                continue
+            bare = key
             pattern = "".join(
                 "[^/]+" if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]*\})", bare)
             )
@@ -36,10 +44,13 @@ class Document:
     def operations(self):
         return sum(1 for item in self.paths.values() if isinstance(item, dict) for method in item if method in METHODS)
 
-    def route(self, method, target):
-        """(method, path key) of the operation a request belongs to, or None."""
-        path = urllib.parse.unquote(urllib.parse.urlsplit(target).path)
+    def route(self, method, target, key=None):
+        """(method, path key) of the operation a request belongs to, or None;
+        `key`: the selector key the recorder found the request to be."""
         method = method.lower()
+        if key is not None:
+            return (method, key) if isinstance(self.paths.get(key), dict) and method in self.paths[key] else None
+        path = urllib.parse.unquote(urllib.parse.urlsplit(target).path)
         for pattern, key in self.templates:
             if pattern.match(path) and isinstance(self.paths[key], dict) and method in self.paths[key]:
                 return method, key
@@ -79,12 +90,41 @@ class Document:
             out.append(" + ".join(parts) or "none")
         return out
 
-    def answer_breaks(self, method, target, status, headers, body):
+    def for_prism(self):
+        """The document as Prism is to read it: selector keys rewritten as
+        plain paths (aws.py), or None when it has none."""
+        return self.selectors.rewritten() if self.selectors else None
+
+    def forward(self, method, target, headers):
+        """The recorder's question: (selector key, target for Prism) of a
+        request, or None (sent as it came)."""
+        return self.selectors.forward(method, target, headers) if self.selectors else None
+
+    def verify(self, method, target, headers, body, key=None):
+        """The check of a request's SigV4 signature (aws.SigV4.check), or
+        None when the document is not signed so (or the operation asks for
+        no credentials and none was sent)."""
+        if self.sigv4 is None:
+            return None
+        route = self.route(method, target, key)
+        if route is not None and not self.signed(route) and not any(k.lower() == "authorization" for k, _ in headers):
+            return None
+        return self.sigv4.check(method, target, headers, body)
+
+    def signed(self, route):
+        """Whether the operation's security requirements all include AWS's SigV4 scheme."""
+        operation = self.paths[route[1]].get(route[0]) or {}
+        required = operation.get("security", self.value.get("security")) or []
+        schemes = (self.value.get("components") or {}).get("securitySchemes") or self.value.get("securityDefinitions") or {}
+        aws = {n for n, s in schemes.items() if isinstance(s, dict) and s.get("x-amazon-apigateway-authtype") == "awsSigv4"}
+        return bool(required) and all(set(r) & aws for r in required)
+
+    def answer_breaks(self, method, target, status, headers, body, key=None):
         """Whether a 2xx JSON answer to a request breaks the document's
         schema for it (the recorder's question)."""
         if not 200 <= status < 300 or not any(k.lower() == "content-type" and "json" in v for k, v in headers):
             return False
-        route = self.route(method, target)
+        route = self.route(method, target, key)
         return bool(route and self.body_violations(route, "response", status, body.decode("utf-8", "replace")))
 
     def body_violations(self, route, direction, status=None, body=""):

@@ -14,6 +14,14 @@ schema by `jsonschema`: a set that fails is the generator's failure,
 counted apart and not sent). Each call gets a verdict from what was sent,
 what Prism answered and what the client got (tests/judge/verdict.py).
 
+AWS's documents are judged too (tests/judge/aws.py): Prism reads a copy
+whose `#`/`?` path keys (`/#X-Amz-Target=…`, `/{Bucket}#uploads`) are
+plain paths, and the recorder sends each request to the one whose selector
+it satisfies (the import reads the original document); and every request
+to a document signed by AWS's Signature Version 4 has its signature checked
+by botocore, for the dummy credentials the judge gives and the region and
+service the document says.
+
 Prints a Markdown table (per document, totals, failure reasons with counts
 and an example) and writes the whole record as JSON (`--json`). Fails
 (exit 1) when the share of judged requests Prism found valid is under
@@ -22,6 +30,7 @@ percentages, leaving out calls whose failure is shown to be the mock's).
 
     python tests/judge/judge.py --corpus DIR/package/api --json judge.json \
         [--every 56] [--max-bytes 1000000] [--jobs 3] [--min-valid P] [--min-answered P]
+        [--only DOCUMENT | --only PREFIX]   # e.g. --only amazonaws.com/ (of the sample)
 
 TOOLSCHEMA_BIN names the binary (target/debug/toolschema by default);
 TOOLSCHEMA_GATEWAY_NODE the folder whose node_modules hold Prism
@@ -58,10 +67,6 @@ NODE = pathlib.Path(os.environ.get("TOOLSCHEMA_GATEWAY_NODE", str(ROOT / "tests"
 KEY = "judge-client-key"
 MODES = ("required", "all")
 CALL_TIMEOUT = 30
-# Documents Prism cannot route, for now: AWS's path keys carry the operation
-# in a `#` fragment or a `?` query (`/#X-Amz-Target=…`, `/?Action=…`), which
-# Prism does not match; they need a document rewritten for the judge.
-AWS = "amazonaws.com/"
 
 
 def sample(corpus, every, max_bytes):
@@ -75,8 +80,6 @@ def sample(corpus, every, max_bytes):
         size = (corpus / name).stat().st_size
         if size > max_bytes:
             chosen.append((name, f"over {max_bytes:,} bytes ({size:,}): Prism and the debug build take too long"))
-        elif name.startswith(AWS):
-            chosen.append((name, "AWS: Prism cannot route `#`/`?` path keys (a rewritten document is to come)"))
         else:
             chosen.append((name, None))
     return chosen
@@ -164,7 +167,7 @@ def judge_document(corpus, name):
     record["operations"] = document.operations()
     work = pathlib.Path(tempfile.mkdtemp(prefix="judge-"))
     prism_port = free_port()
-    recorder = Recorder(prism_port, document.answer_breaks)
+    recorder = Recorder(prism_port, document.answer_breaks, route=document.forward, verify=document.verify)
     prism = server = None
     try:
         imported = subprocess.run(
@@ -176,12 +179,19 @@ def judge_document(corpus, name):
             record["error"] = "import failed: " + imported.stderr.strip()[-600:]
             return record
         config, names, env = configuration(imported.stdout)
+        record["auth"] = sorted({a.get("kind", "?") for d in tomllib.loads(imported.stdout).get("downstream", [])
+                                 for a in (d.get("auth") if isinstance(d.get("auth"), list) else [d.get("auth") or {}]) if a})
         record["tools"] = len(names)
         if not names:
             return record
         (work / "catalog.toml").write_text(config)
+        mocked = path
+        rewritten = document.for_prism()
+        if rewritten is not None:  # AWS's selector keys as plain paths, for Prism only
+            mocked = work / "prism.json"
+            mocked.write_text(json.dumps(rewritten))
         try:
-            prism = Prism(path, prism_port, work / "prism.log")
+            prism = Prism(mocked, prism_port, work / "prism.log")
         except RuntimeError as error:
             record["error"] = f"mock: {error}"
             record["mock_failed_to_start"] = True
@@ -258,6 +268,7 @@ def totals(records):
     judged = [c for c in calls if c["judged"] is not None]
     valid = sum(1 for c in judged if c["judged"])
     mock = count[MOCK]
+    checked = [e["signature"] for c in calls for e in c["exchanges"] if e.get("signature")]
     return {
         "documents": len(records),
         "tools": sum(r.get("tools", 0) for r in records),
@@ -269,6 +280,10 @@ def totals(records):
         # answers Prism had to be asked for again, its first one breaking the document
         "regenerated": sum(1 for c in calls if any(e.get("first_answer") for e in c["exchanges"])),
         "mock": mock,
+        # requests whose SigV4 signature was checked (AWS's documents), and verified
+        "signatures_checked": sum(1 for x in checked if x.get("verified") is not None),
+        "signatures_verified": sum(1 for x in checked if x.get("verified")),
+        "signatures_not_checkable": sum(1 for x in checked if x.get("verified") is None),
         "outcomes": dict(count),
         "valid_percent": percent(valid, len(judged)),
         "answered_percent": percent(count[ANSWERED], len(calls) - mock),
@@ -319,6 +334,8 @@ def markdown(records, skipped, summary, ours, mock, generator):
         f"| requests Prism judged valid | {s['judged_valid']}/{s['judged']} ({s['valid_percent']}%) of those Prism could judge; {s['judged_valid']}/{s['calls']} of all calls |",
         f"| calls that returned the API's answer | {s['answered']}/{s['calls'] - s['mock']} ({s['answered_percent']}%) leaving out the mock's failures; {s['answered']}/{s['calls']} of all calls |",
         f"| answers Prism gave again, generated from the schema, its first breaking the document | {s['regenerated']} |",
+        f"| AWS Signature Version 4 verified by botocore | {s['signatures_verified']}/{s['signatures_checked']} requests to documents signed so"
+        + (f" ({s['signatures_not_checkable']} the judge could not check)" if s["signatures_not_checkable"] else "") + " |",
         "| outcomes | " + ", ".join(f"{k}: {v}" for k, v in sorted(s["outcomes"].items(), key=lambda kv: -kv[1])) + " |",
         "",
     ]
@@ -346,13 +363,17 @@ def main():
     parser.add_argument("--every", type=int, default=56)
     parser.add_argument("--max-bytes", type=int, default=1_000_000)
     parser.add_argument("--jobs", type=int, default=3)
-    parser.add_argument("--only", help="judge this one document (a path under --corpus), skipping nothing")
+    parser.add_argument("--only", help="judge this one document (a path under --corpus), skipping nothing; "
+                        "or, when no such file, the documents of the sample whose path starts so (e.g. amazonaws.com/)")
     parser.add_argument("--json", type=pathlib.Path)
     parser.add_argument("--min-valid", type=float, default=0.0)
     parser.add_argument("--min-answered", type=float, default=0.0)
     options = parser.parse_args()
     corpus = options.corpus.resolve()
-    chosen = [(options.only, None)] if options.only else sample(corpus, options.every, options.max_bytes)
+    chosen = sample(corpus, options.every, options.max_bytes)
+    if options.only:
+        only = options.only
+        chosen = [(only, None)] if (corpus / only).is_file() else [(n, why) for n, why in chosen if n.startswith(only)]
     skipped = [(name, why) for name, why in chosen if why]
     names = [name for name, why in chosen if not why]
     started = time.monotonic()

@@ -12,6 +12,15 @@ When Prism's answer breaks the document (its own 500 VIOLATIONS under
 proxy asks Prism once more with `Prefer: dynamic=true, seed=judge`, for an
 answer generated from the schema, and passes that one on; the first answer
 is kept as evidence.
+
+For AWS's documents (tests/judge/aws.py), Prism reads a copy whose path
+keys with a selector (`/#X-Amz-Target=…`, `/{Bucket}#uploads`) are plain
+paths of their own: `route` tells, for each request, which key it is and
+the path Prism has for it, and the request goes there with its query,
+headers and body as they came (the record keeps the target received, the
+key and the target forwarded). `verify` checks each request's Signature
+Version 4 from exactly what was received (method, target, the headers as
+sent, the body's bytes), and the record keeps its finding.
 """
 
 import http.client
@@ -57,7 +66,10 @@ class Exchange:
 
     def __init__(self, method, target, headers, body):
         self.method = method
-        self.target = target
+        self.target = target  # as received
+        self.route = None  # the selector key it is (AWS's), or None
+        self.forwarded = None  # the target Prism was asked under, when not `target`
+        self.signature = None  # the SigV4 check's finding (aws.SigV4.check), or None
         self.headers = headers
         self.body = body
         self.status = None
@@ -72,6 +84,9 @@ class Exchange:
         return {
             "method": self.method,
             "target": self.target,
+            "route": self.route,
+            "forwarded": self.forwarded,
+            "signature": self.signature,
             "headers": self.headers,
             "body": self.body[:KEEP],
             "status": self.status,
@@ -86,11 +101,16 @@ class Recorder:
     """Listens on a free loopback port and forwards to Prism on
     `upstream_port`; `exchanges` grows by one for each request."""
 
-    def __init__(self, upstream_port, breaks=lambda method, target, status, headers, body: False):
+    def __init__(self, upstream_port, breaks=lambda method, target, status, headers, body, key=None: False,
+                 route=lambda method, target, headers: None, verify=lambda method, target, headers, body, key=None: None):
         self.upstream_port = upstream_port
         # Whether an answer Prism gave breaks the document by the judge's
         # own check (Prism does not check schemas it cannot compile).
         self.breaks = breaks
+        # (selector key, target for Prism) of a request, or None.
+        self.route = route
+        # The check of a request's signature, or None.
+        self.verify = verify
         self.exchanges = []
         recorder = self
 
@@ -108,20 +128,31 @@ class Recorder:
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP}
                 exchange = Exchange(self.command, self.path, headers, body.decode("utf-8", "replace"))
                 recorder.exchanges.append(exchange)
+                target = self.path
+                try:
+                    pairs = list(self.headers.items())
+                    routed = recorder.route(self.command, self.path, pairs)
+                    if routed is not None:
+                        exchange.route, target = routed
+                        exchange.forwarded = target
+                    exchange.signature = recorder.verify(self.command, self.path, pairs, body, exchange.route)
+                except Exception as error:  # the judge's own failure: kept, the request still forwarded
+                    exchange.signature = {"verified": None, "reason": "the judge could not check the signature",
+                                          "detail": f"{type(error).__name__}: {error}"}
                 try:
                     sent = {k: v for k, v in headers.items() if k.lower() != "content-length"}
                     if body or self.command in ("POST", "PUT", "PATCH"):
                         sent["Content-Length"] = str(len(body))
-                    status, answer_headers, payload = recorder.ask(self.command, self.path, body, sent)
+                    status, answer_headers, payload = recorder.ask(self.command, target, body, sent)
                     if example_broke_document(status, answer_headers, payload) or recorder.breaks(
-                        self.command, self.path, status, answer_headers, payload
+                        self.command, self.path, status, answer_headers, payload, key=exchange.route
                     ):
                         # Prism's own answer breaks the document: ask once
                         # more for one generated from the schema, seeded.
                         exchange.first_answer = {"status": status, "body": payload.decode("utf-8", "replace")[:KEEP]}
                         sent = {k: v for k, v in sent.items() if k.lower() != "prefer"}
                         sent["Prefer"] = f"dynamic=true, seed={SEED}"
-                        status, answer_headers, payload = recorder.ask(self.command, self.path, body, sent)
+                        status, answer_headers, payload = recorder.ask(self.command, target, body, sent)
                     exchange.status = status
                     exchange.response_headers = {k.lower(): v for k, v in answer_headers}
                     exchange.response_body = payload.decode("utf-8", "replace")

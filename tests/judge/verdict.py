@@ -10,6 +10,13 @@ Outcomes, each with its owner:
   401 for credentials the security requirements want, 415 for a content
   type, 406 for an `Accept` the operation cannot answer, or no route for a
   request whose path or method is in no operation of the document.
+- `refused by the signature check` (ours) — the document's security
+  scheme is AWS's Signature Version 4 and the request is unsigned (no
+  `Authorization`, or one that is not `AWS4-HMAC-SHA256 …`) or its
+  signature is wrong: botocore, given exactly what was received, computes
+  another (the expected and received signatures and the canonical request
+  are the evidence), or its scope, date or signed headers are not what
+  they must be (tests/judge/aws.py). Judged before Prism's answer.
 - `refused by the gateway` (ours) — nothing was sent: the gateway refused
   its own request (arguments valid by the schema it advertises).
 - `answer refused` (ours) — Prism judged the request valid and answered
@@ -43,11 +50,12 @@ from recorder import violations
 
 ANSWERED = "answered"
 REFUSED = "refused by the contract"
+UNSIGNED = "refused by the signature check"
 GATEWAY = "refused by the gateway"
 ANSWER = "answer refused"
 MOCK = "mock"
 UNEXPLAINED = "unexplained"
-OWNERS = {ANSWERED: "", REFUSED: "ours", GATEWAY: "ours", ANSWER: "ours", UNEXPLAINED: "ours", MOCK: "mock"}
+OWNERS = {ANSWERED: "", REFUSED: "ours", UNSIGNED: "ours", GATEWAY: "ours", ANSWER: "ours", UNEXPLAINED: "ours", MOCK: "mock"}
 
 ROUTING = ("NO_PATH_MATCHED_ERROR", "NO_METHOD_MATCHED_ERROR", "NO_SERVER_MATCHED_ERROR", "NO_RESOURCE_PROVIDED_ERROR")
 # Prism's failures after it found the request valid.
@@ -66,6 +74,10 @@ def verdict(exchanges, result, error, document):
             return done(UNEXPLAINED, None, "answered without a request", said)
         return done(GATEWAY, False, "gateway: " + normalize(said), said)
     exchange = exchanges[-1]
+    signature = exchange.signature or {}
+    if signature.get("verified") is False:
+        prism = f"; Prism answered {exchange.status}" if exchange.status is not None else ""
+        return done(UNSIGNED, False, "signature: " + signature["reason"], signature["detail"] + prism)
     if exchange.error is not None:
         return done(MOCK, None, "mock: Prism could not be reached or broke the connection", exchange.error)
     problem = problem_of(exchange)
@@ -84,7 +96,7 @@ def verdict(exchanges, result, error, document):
         return done(REFUSED, False, "contract: " + violation_key(errors[0]), text)
     listed = "; ".join(violation_text(v) for v in errors)
     if kind == "UNAUTHORIZED" or "401" in codes:
-        route = document.route(exchange.method, exchange.target)
+        route = document.route(exchange.method, exchange.target, exchange.route)
         wanted = document.security(route) if route else []
         together = any(" + " in requirement for requirement in wanted)
         reason = "a requirement of several schemes together" if together else "credentials missing or malformed"
@@ -99,13 +111,14 @@ def verdict(exchanges, result, error, document):
         return done(REFUSED, False, "contract: 406 the operation cannot answer the Accept sent",
                     f"Accept: {header(exchange, 'accept')}; {problem.get('detail', '')}")
     if kind in ROUTING:
-        route = document.route(exchange.method, exchange.target)
+        route = document.route(exchange.method, exchange.target, exchange.route)
         if route is None:
             return done(REFUSED, False, f"contract: {kind} (the request's path or method is in no operation)",
                         f"{exchange.method} {exchange.target}: {problem.get('title')}")
         why = document.unroutable(route)
+        forwarded = f" (forwarded as {exchange.forwarded})" if exchange.forwarded else ""
         return done(MOCK, None, f"mock: Prism cannot route {why}",
-                    f"{exchange.method} {exchange.target} is the document's `{route[1]}`; Prism: {problem.get('title')}")
+                    f"{exchange.method} {exchange.target}{forwarded} is the document's `{route[1]}`; Prism: {problem.get('title')}")
     if kind in MOCK_AFTER_VALIDATION:
         detail = problem.get("detail", "")
         listed = problem.get("validation") or []
@@ -116,12 +129,12 @@ def verdict(exchanges, result, error, document):
     if status is not None and status >= 500:
         return done(MOCK, None, f"mock: Prism answered {status}", exchange.response_body[:300])
     if status is not None and not 200 <= status < 300:
-        route = document.route(exchange.method, exchange.target)
+        route = document.route(exchange.method, exchange.target, exchange.route)
         if route is not None and not document.has_success(route):
             return done(MOCK, True, f"mock: the document gives the operation no 2xx answer (Prism answered {status})",
                         f"{exchange.method} {route[1]} responses: {', '.join(document.responses(route))}")
         return done(UNEXPLAINED, True, f"unexplained: Prism answered {status} without a violation", exchange.response_body[:300])
-    route = document.route(exchange.method, exchange.target)
+    route = document.route(exchange.method, exchange.target, exchange.route)
     if route is not None and "json" in header(exchange, "content-type"):
         second = document.body_violations(route, "request", body=exchange.body)
         if second:
