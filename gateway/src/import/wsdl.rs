@@ -536,6 +536,54 @@ mod tests {
     }
 
     #[test]
+    fn lists_fixed_values_and_binary_data_are_said_where_they_are_sent() {
+        let schema = r#"
+          <xs:simpleType name="Kinds"><xs:list><xs:simpleType><xs:restriction base="xs:string">
+            <xs:enumeration value="FirstPage"/><xs:enumeration value="Main.Line"/>
+          </xs:restriction></xs:simpleType></xs:list></xs:simpleType>
+          <xs:element name="Order"><xs:complexType><xs:sequence>
+            <xs:element name="kinds" type="t:Kinds"/>
+            <xs:element name="service" type="xs:string" fixed="ship"/>
+            <xs:element name="major" type="xs:int" fixed="23"/>
+            <xs:element name="stamp" type="xs:base64Binary"/>
+          </xs:sequence></xs:complexType></xs:element>"#;
+        let wsdl = service(schema, &[("Order", "document")]);
+        let imported = import_wsdl(wsdl.as_bytes(), &ImportOptions::default()).expect("imports");
+        let written: toml::Table = imported.toml.parse().expect("TOML");
+        let arguments = written["gateway_tool"][0]["version"][0]["argument"]
+            .as_array()
+            .expect("arguments");
+        let kinds = arguments[0]["pattern"].as_str().expect("a pattern");
+        assert_eq!(
+            kinds,
+            r"^(?:FirstPage|Main\.Line)(?: (?:FirstPage|Main\.Line))*$"
+        );
+        // As JSON Schema reads it.
+        let matches = |pattern: &str, text: &str| {
+            jsonschema::validator_for(&serde_json::json!({"type": "string", "pattern": pattern}))
+                .expect("a pattern JSON Schema reads")
+                .is_valid(&serde_json::json!(text))
+        };
+        assert!(matches(kinds, "Main.Line FirstPage") && !matches(kinds, "MainXLine"));
+        assert_eq!(
+            arguments[1]["enum"].as_array().map(Vec::len),
+            Some(1),
+            "{}",
+            imported.toml
+        );
+        assert_eq!(arguments[1]["enum"][0].as_str(), Some("ship"));
+        assert_eq!(
+            (
+                arguments[2]["minimum"].as_integer(),
+                arguments[2]["maximum"].as_integer()
+            ),
+            (Some(23), Some(23))
+        );
+        let stamp = arguments[3]["pattern"].as_str().expect("a pattern");
+        assert!(matches(stamp, "anVkZ2U=") && !matches(stamp, "judge"));
+    }
+
+    #[test]
     fn xsd_patterns_are_anchored_and_foreign_escapes_left_out() {
         assert_eq!(pattern("PI-[0-9]{6}").as_deref(), Some("^(?:PI-[0-9]{6})$"));
         assert_eq!(pattern("\\i\\c*"), None);

@@ -223,6 +223,13 @@ impl Types<'_> {
             (None, None, None) => Err("takes any content (no type)".to_owned()),
         }
         .map_err(|problem| format!("`{}` {problem}", element.exposed))?;
+        // A fixed value is the only one a request may send.
+        let mut schema = schema;
+        if role == Role::Argument
+            && let Some(fixed) = declared.attribute("fixed")
+        {
+            fix(&mut schema, fixed);
+        }
         if element.repeated() {
             let bounded = element.min > 0 || element.max.is_some();
             if bounded {
@@ -257,6 +264,24 @@ impl Types<'_> {
             });
         }
         Ok(())
+    }
+}
+
+/// The schema of a value declared `fixed`: that one value (a string's
+/// one `enum` value, an integer's equal bounds); other types keep their
+/// schema.
+fn fix(schema: &mut Map, fixed: &str) {
+    match schema.get("type") {
+        Some(Value::String(kind)) if **kind == *"string" => {
+            schema.insert("enum", Value::Array(vec![Value::from(fixed.to_owned())]));
+        }
+        Some(Value::String(kind)) if **kind == *"integer" => {
+            if let Ok(n) = fixed.trim().parse::<i64>() {
+                schema.insert("minimum", super::simple::int(n));
+                schema.insert("maximum", super::simple::int(n));
+            }
+        }
+        _ => {}
     }
 }
 

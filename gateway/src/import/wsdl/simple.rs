@@ -21,12 +21,15 @@ fn bounded(kind: &'static str, minimum: Option<i64>, maximum: Option<i64>) -> Ma
 }
 
 /// A whole number as JSON holds it.
-fn int(n: i64) -> Number {
+pub(super) fn int(n: i64) -> Number {
     match u64::try_from(n) {
         Ok(n) => Number::UInt(n),
         Err(_) => Number::Int(n),
     }
 }
+
+/// Base64 text (XSD's `base64Binary` without its optional spaces).
+const BASE64: &str = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
 
 /// An XSD built-in simple type, as JSON Schema says it.
 fn builtin(name: &str, role: Role) -> Option<Map> {
@@ -39,8 +42,23 @@ fn builtin(name: &str, role: Role) -> Option<Map> {
     };
     Some(match name {
         "string" | "normalizedString" | "token" | "Name" | "NCName" | "QName" | "NMTOKEN"
-        | "ID" | "IDREF" | "language" | "base64Binary" | "hexBinary" | "gYear" | "gYearMonth"
-        | "gMonth" | "gMonthDay" | "gDay" | "anySimpleType" => typed("string"),
+        | "ID" | "IDREF" | "language" | "gYear" | "gYearMonth" | "gMonth" | "gMonthDay"
+        | "gDay" | "anySimpleType" => typed("string"),
+        // Binary data as text: said by a pattern where it is sent.
+        "base64Binary" | "hexBinary" => {
+            let mut map = typed("string");
+            if role == Role::Argument {
+                map.insert(
+                    "pattern",
+                    if name == "base64Binary" {
+                        BASE64
+                    } else {
+                        "^(?:[0-9A-Fa-f]{2})*$"
+                    },
+                );
+            }
+            map
+        }
         "anyURI" => with_format("uri"),
         "date" => with_format("date"),
         "dateTime" => with_format("date-time"),
@@ -91,7 +109,48 @@ fn subtracts(xsd: &str) -> bool {
     false
 }
 
+/// `text` with the characters a regular expression reads as syntax
+/// escaped.
+fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\^$.|?*+()[]{}".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 impl Types<'_> {
+    /// An `xsd:list`: its items, separated by spaces, as text. A list of
+    /// enumerated items that is sent says them by a pattern (`A B`); any
+    /// other list is plain text.
+    fn list(&self, list: &Element<'_>, role: Role, depth: usize) -> Result<Map, String> {
+        let item = match (list.attribute("itemType"), child(list, XSD, "simpleType")) {
+            (Some(kind), _) => self.simple_named(local(kind), role, depth)?,
+            (None, Some(inner)) => self.simple_type(inner, role, depth + 1)?,
+            (None, None) => typed("string"),
+        };
+        let mut map = typed("string");
+        if role == Role::Argument
+            && let Some(Value::Array(values)) = item.get("enum")
+        {
+            let words: Vec<String> = values
+                .iter()
+                .filter_map(|value| match value {
+                    Value::String(word) => Some(escaped(word)),
+                    _ => None,
+                })
+                .collect();
+            if !words.is_empty() {
+                let one = words.join("|");
+                map.insert("pattern", format!("^(?:{one})(?: (?:{one}))*$"));
+            }
+        }
+        Ok(map)
+    }
+
     /// A named simple type (the schema's own, else a built-in one).
     pub(super) fn simple_named(&self, name: &str, role: Role, depth: usize) -> Result<Map, String> {
         if let Some(simple) = self.simple.get(name) {
@@ -113,8 +172,11 @@ impl Types<'_> {
         if depth > MAX_DEPTH {
             return Err("has simple types nested too deep".to_owned());
         }
+        if let Some(list) = child(simple, XSD, "list") {
+            return self.list(list, role, depth);
+        }
         let Some(restriction) = child(simple, XSD, "restriction") else {
-            // A list or a union is written as text.
+            // A union is written as text.
             return Ok(typed("string"));
         };
         let mut map = match (
