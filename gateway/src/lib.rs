@@ -28,6 +28,8 @@ pub mod encode;
 pub mod import;
 #[cfg(feature = "transport")]
 mod redact;
+#[cfg(feature = "transport")]
+mod sigv4;
 pub mod soap;
 #[cfg(feature = "transport")]
 mod transport;

@@ -60,6 +60,19 @@ pub(crate) enum Sent {
         /// The password.
         password: String,
     },
+    /// AWS Signature Version 4, signed when the request is whole.
+    AwsSigV4 {
+        /// The access key id.
+        access_key: String,
+        /// The secret access key.
+        secret_key: String,
+        /// A temporary credential's session token, when its variable is set.
+        session_token: Option<String>,
+        /// The region signed for.
+        region: String,
+        /// The service's signing name.
+        service: String,
+    },
 }
 
 impl Secrets {
@@ -91,10 +104,33 @@ impl Secrets {
                     user: get(user_env)?,
                     password: get(password_env)?,
                 },
+                Auth::AwsSigV4 {
+                    access_key_env,
+                    secret_key_env,
+                    session_token_env,
+                    region,
+                    service,
+                } => Sent::AwsSigV4 {
+                    access_key: get(access_key_env)?,
+                    secret_key: get(secret_key_env)?,
+                    // Optional: long-lived keys have none.
+                    session_token: session_token_env.as_deref().and_then(&read),
+                    region: region.clone(),
+                    service: service.clone(),
+                },
             };
             match &credential {
                 Sent::Bearer(value) | Sent::Header { value, .. } | Sent::Query { value, .. } => {
                     forms.push(value.clone())
+                }
+                Sent::AwsSigV4 {
+                    access_key,
+                    secret_key,
+                    session_token,
+                    ..
+                } => {
+                    forms.extend([access_key.clone(), secret_key.clone()]);
+                    forms.extend(session_token.clone());
                 }
                 Sent::Basic { user, password } => {
                     let pair = format!("{user}:{password}");

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::SecretSource;
 use super::redact::{Secrets, Sent};
+use super::sigv4;
 use crate::answer::Reader;
 use crate::encode::{self, MappingError, form_body};
 use crate::soap::{self, Answer, NotSoap, Party};
@@ -167,6 +168,46 @@ fn capitalized(message: &str) -> String {
     }
 }
 
+/// `request` signed with AWS Signature Version 4: its path and query
+/// rewritten in the signature's encoding, the signature's headers added.
+fn signed(
+    request: &mut reqwest::Request,
+    credentials: &sigv4::Credentials<'_>,
+) -> Result<(), CallError> {
+    let headers: Vec<(String, String)> = request
+        .headers()
+        .iter()
+        .filter_map(|(name, value)| {
+            Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
+        })
+        .collect();
+    let mut url = request.url().clone();
+    let body = request
+        .body()
+        .and_then(reqwest::Body::as_bytes)
+        .unwrap_or_default();
+    let signature = sigv4::sign(
+        sigv4::Unsigned {
+            method: request.method().as_str(),
+            url: &mut url,
+            headers: &headers,
+            body,
+        },
+        credentials,
+        &sigv4::Stamp::of(std::time::SystemTime::now()),
+    );
+    *request.url_mut() = url;
+    for (name, value) in signature.headers {
+        let value = reqwest::header::HeaderValue::from_str(&value).map_err(|_| {
+            tool_error(
+                "The AWS credentials hold characters a header cannot carry; the operator's secrets must be plain text.".to_owned(),
+            )
+        })?;
+        request.headers_mut().insert(name, value);
+    }
+    Ok(())
+}
+
 /// A tool error the model can act on.
 fn tool_error(message: String) -> CallError {
     CallError::Tool(ToolError::new(message))
@@ -232,7 +273,8 @@ impl Call {
                 Sent::Bearer(token) => builder.bearer_auth(token),
                 Sent::Header { name, value } => builder.header(name.as_str(), value.as_str()),
                 Sent::Basic { user, password } => builder.basic_auth(user, Some(password)),
-                Sent::Query { .. } => builder,
+                // Signed when the request is whole, below.
+                Sent::Query { .. } | Sent::AwsSigV4 { .. } => builder,
             };
         }
         for (name, value) in &request.headers {
@@ -286,8 +328,31 @@ impl Call {
                 .header(reqwest::header::CONTENT_TYPE, kind)
                 .body(bytes);
         }
-        let response = builder
-            .send()
+        let mut request = builder
+            .build()
+            .map_err(|error| self.unreachable(&error, &secrets))?;
+        for credential in secrets.sent() {
+            if let Sent::AwsSigV4 {
+                access_key,
+                secret_key,
+                session_token,
+                region,
+                service,
+            } = credential
+            {
+                let credentials = sigv4::Credentials {
+                    access_key,
+                    secret_key,
+                    session_token: session_token.as_deref(),
+                    region,
+                    service,
+                };
+                signed(&mut request, &credentials)?;
+            }
+        }
+        let response = self
+            .client
+            .execute(request)
             .await
             .map_err(|error| self.unreachable(&error, &secrets))?;
         let status = response.status();

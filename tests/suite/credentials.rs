@@ -470,10 +470,14 @@ env = "OTHER"
 kind = "query"
 param = "key"
 env = "not a name"
+
+[[downstream]]
+id = "aws"
+base_url = "https://pricing.us-east-1.amazonaws.com"
+auth = { kind = "aws_sigv4", access_key_env = "AWS_ACCESS_KEY_ID", secret_key_env = "AWS_SECRET_ACCESS_KEY", service = "pricing service" }
 "#;
     let errors = toolschema::catalog::Config::from_toml(text, "both.toml", &Registry::new())
-        .err()
-        .expect("refused");
+        .expect_err("refused");
     let message = errors.to_string();
     for (place, says) in [
         (
@@ -484,6 +488,14 @@ env = "not a name"
             "downstream[0].auth[2].env",
             "`not a name` is not an environment variable name",
         ),
+        (
+            "downstream[1].auth",
+            "`kind = \"aws_sigv4\"` needs `region`",
+        ),
+        (
+            "downstream[1].auth.service",
+            "`pricing service` is not an AWS service name",
+        ),
     ] {
         assert!(
             message
@@ -492,4 +504,137 @@ env = "not a name"
             "{place}: {says}\n{message}"
         );
     }
+}
+
+/// What a downstream received: each request's target and headers.
+type Received = std::sync::Arc<std::sync::Mutex<Vec<(String, Vec<(String, String)>)>>>;
+
+/// Records what arrives, and answers `{}`.
+fn recording(seen: Received) -> Router {
+    Router::new().fallback(move |request: Request| {
+        let seen = seen.clone();
+        async move {
+            let headers = request
+                .headers()
+                .iter()
+                .map(|(name, value)| {
+                    (
+                        name.as_str().to_owned(),
+                        value.to_str().unwrap_or_default().to_owned(),
+                    )
+                })
+                .collect();
+            seen.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push((request.uri().to_string(), headers));
+            respond(StatusCode::OK, "application/json", "{}".to_owned())
+        }
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_aws_downstream_gets_each_request_signed_and_never_the_secret_key() {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let port = super::support::serve_on_loopback(recording(seen.clone())).await;
+    let vault = std::sync::Arc::new(Vault {
+        known: vec![
+            ("AWS_KEY", "AKIDTOOLSCHEMATEST"),
+            ("AWS_SECRET", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYTESTKEY"),
+            ("AWS_TOKEN", "session-token-0123456789"),
+        ],
+        asked: std::sync::Mutex::new(Vec::new()),
+    });
+    let text = format!(
+        r#"
+[[tenant]]
+id = "acme"
+
+[[client]]
+id = "assistant"
+tenant = "acme"
+toolsets = ["aws"]
+
+[[toolset]]
+id = "aws"
+tenant = "acme"
+tools = ["prices"]
+
+[[downstream]]
+id = "pricing"
+base_url = "http://127.0.0.1:{port}"
+auth = {{ kind = "aws_sigv4", access_key_env = "AWS_KEY", secret_key_env = "AWS_SECRET", session_token_env = "AWS_TOKEN", region = "eu-west-3", service = "pricing" }}
+
+[[gateway_tool]]
+name = "prices"
+downstream = "pricing"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Lists prices."
+method = "POST"
+path = "/"
+headers = {{ "X-Amz-Target" = "AWSPriceListService.GetProducts" }}
+query = {{ "b" = "two words", "a" = "1" }}
+
+[[gateway_tool.version.argument]]
+name = "service_code"
+source = "ServiceCode"
+type = "string"
+required = true
+"#
+    );
+    let transport = toolschema_gateway::HttpTransport::new(vault.clone());
+    let catalog = Catalog::from_toml_with(
+        Registry::new(),
+        &text,
+        "aws.toml",
+        std::sync::Arc::new(transport),
+    )
+    .unwrap_or_else(|errors| panic!("{errors}"));
+    catalog
+        .snapshot()
+        .call("assistant", "prices", json!({"service_code": "AmazonEC2"}))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let seen = seen
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    let [(target, headers)] = seen.as_slice() else {
+        panic!("one request: {seen:?}");
+    };
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_else(|| panic!("no {name}: {headers:?}"))
+    };
+    // The query is sent as it was signed: sorted, spaces as %20.
+    assert_eq!(target, "/?a=1&b=two%20words");
+    let date = header("x-amz-date");
+    assert_eq!(date.len(), 16, "{date}");
+    assert_eq!(header("x-amz-security-token"), "session-token-0123456789");
+    let authorization = header("authorization");
+    let expected = format!(
+        "AWS4-HMAC-SHA256 Credential=AKIDTOOLSCHEMATEST/{}/eu-west-3/pricing/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token;x-amz-target, Signature=",
+        &date[..8]
+    );
+    assert!(
+        authorization.starts_with(&expected),
+        "{authorization}\n{expected}"
+    );
+    let signature = &authorization[expected.len()..];
+    assert!(
+        signature.len() == 64 && signature.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{signature}"
+    );
+    // The secret access key is never sent.
+    assert!(
+        headers
+            .iter()
+            .all(|(_, value)| !value.contains("CYTESTKEY")),
+        "{headers:?}"
+    );
 }

@@ -191,7 +191,7 @@ fn what_a_document_says_beside_its_operations_is_read_as_the_api_means_it() {
     assert!(
         imported.dropped.iter().any(|d| d
             .reason
-            .contains("`X-Amz-Date` is left out: it belongs to AWS Signature Version 4")),
+            .contains("Signature Version 4 header parameters (`X-Amz-Date`, `X-Amz-Signature`, …) are left out")),
         "{:?}",
         imported.dropped
     );
@@ -387,4 +387,73 @@ fn a_credential_header_the_document_requires_without_a_security_requirement_is_s
     );
     // And the configuration checks.
     config(&imported);
+}
+
+#[test]
+fn a_content_type_the_document_requires_is_sent_without_a_body_too() {
+    // VTEX's APIs require `Content-Type` on every operation, GETs too:
+    // without a body the gateway sends none unless the version says it.
+    let imported = import(
+        r#"{"openapi": "3.0.0", "servers": [{"url": "https://v.example"}],
+          "paths": {"/reports/{id}": {
+            "get": {"operationId": "report",
+              "parameters": [
+                {"name": "Content-Type", "in": "header", "required": true, "schema": {"type": "string", "default": "application/json"}},
+                {"name": "Accept", "in": "header", "required": true, "schema": {"type": "string", "default": "application/json"}},
+                {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+              "responses": {"200": {"description": "ok"}}},
+            "put": {"operationId": "replace",
+              "parameters": [
+                {"name": "Content-Type", "in": "header", "required": true, "schema": {"type": "string", "default": "application/json"}},
+                {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+              "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"n": {"type": "integer"}}}}}},
+              "responses": {"204": {"description": "done"}}}}}}"#,
+        "v",
+    );
+    let config = config(&imported);
+    let sent = request(&config, "report", json!({"id": "r1"}));
+    for header in ["Content-Type", "Accept"] {
+        assert!(
+            sent.headers
+                .iter()
+                .any(|(name, value)| name == header && value == "application/json"),
+            "{header}: {:?}\n{}",
+            sent.headers,
+            imported.toml
+        );
+    }
+    // `Accept` is the gateway's to send, not a value for the model to
+    // invent (Prism crashed on `Accept: judge`).
+    let input = shown(&config, "report");
+    assert_eq!(input["inputSchema"]["required"], json!(["id"]), "{input}");
+    // With a body, the body's type is sent, once.
+    let sent = request(&config, "replace", json!({"id": "r1", "n": 2}));
+    assert!(
+        !sent
+            .headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("content-type")),
+        "{:?}",
+        sent.headers
+    );
+    // And a version with a body may not name its own.
+    let at = imported.toml.find("name = \"replace\"").expect("written");
+    let text = format!(
+        "{}{}",
+        &imported.toml[..at],
+        imported.toml[at..].replacen(
+            "[[gateway_tool.version.argument]]\nname = \"id\"",
+            "[gateway_tool.version.headers]\nContent-Type = \"text/plain\"\n\n[[gateway_tool.version.argument]]\nname = \"id\"",
+            1,
+        )
+    );
+    let errors =
+        toolschema::catalog::Config::from_toml(&text, "v.toml", &toolschema::call::Registry::new())
+            .expect_err("refused");
+    assert!(
+        errors
+            .to_string()
+            .contains("the gateway sets `Content-Type` itself with the body"),
+        "{errors}\n{text}"
+    );
 }

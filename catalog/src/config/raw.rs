@@ -131,6 +131,19 @@ pub(super) struct RawAuth {
     pub(super) user_env: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) password_env: Option<Spanned<String>>,
+    /// For `kind = "aws_sigv4"`: the variables of the access key id, the
+    /// secret access key and (optional) the session token, the region and
+    /// the service's signing name.
+    #[serde(default)]
+    pub(super) access_key_env: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) secret_key_env: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) session_token_env: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) region: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) service: Option<Spanned<String>>,
 }
 
 /// `[[gateway_tool]]`: a tool whose work is a downstream call.

@@ -171,6 +171,21 @@ pub enum Auth {
         /// The variable holding the password.
         password_env: String,
     },
+    /// AWS Signature Version 4 (`kind = "aws_sigv4"`): each request signed
+    /// with the secret access key for the region and the service.
+    AwsSigV4 {
+        /// The variable holding the access key id.
+        access_key_env: String,
+        /// The variable holding the secret access key.
+        secret_key_env: String,
+        /// The variable holding a temporary credential's session token,
+        /// sent when it is set.
+        session_token_env: Option<String>,
+        /// The region the requests are signed for (`us-east-1`).
+        region: String,
+        /// The service's signing name (`pricing`, `s3`).
+        service: String,
+    },
 }
 
 impl Auth {
@@ -185,7 +200,9 @@ impl Auth {
     /// ```
     pub fn place(&self) -> String {
         match self {
-            Auth::Bearer { .. } | Auth::Basic { .. } => "the `Authorization` header".to_owned(),
+            Auth::Bearer { .. } | Auth::Basic { .. } | Auth::AwsSigV4 { .. } => {
+                "the `Authorization` header".to_owned()
+            }
             Auth::Header { header, .. } => format!("the `{header}` header"),
             Auth::Query { param, .. } => format!("the query parameter `{param}`"),
         }

@@ -112,19 +112,19 @@ pub(super) fn security(
         .and_then(|r| r.first())
         .and_then(Value::as_object);
     let mut names: Vec<&str> = first
-        .map(|first| first.iter().map(|(name, _)| name.as_ref()).collect())
+        .map(|first| first.iter().map(|(name, _)| name).collect())
         .unwrap_or_default();
     // Without a requirement, a required header parameter that is a
     // credential (`authorization`) is the scheme of the document that
     // sends that header: documents that define a scheme and never name it
     // in `security` still need it sent.
-    if requirements.is_none() {
-        if let Some(name) = credential_header_scheme(document, operation) {
-            notes.push(format!(
-                "it names no security requirement, but needs the header its security scheme `{name}` sends: the downstream sends it"
-            ));
-            names.push(name);
-        }
+    if requirements.is_none()
+        && let Some(name) = credential_header_scheme(document, operation)
+    {
+        notes.push(format!(
+            "it names no security requirement, but needs the header its security scheme `{name}` sends: the downstream sends it"
+        ));
+        names.push(name);
     }
     let mut id = options.downstream.clone();
     let mut auths = Vec::with_capacity(names.len());
@@ -138,7 +138,7 @@ pub(super) fn security(
             ));
             continue;
         };
-        let auth = scheme_auth(scheme_name, scheme, options)?;
+        let auth = scheme_auth(document, scheme_name, scheme, options)?;
         // Two schemes that send one header (Google's `Oauth2` and
         // `Oauth2c`, two flows of one token) are one credential.
         if let Some((first, _)) = auths
@@ -159,8 +159,17 @@ pub(super) fn security(
 }
 
 /// The credential a security scheme sends, its secret named after the
-/// downstream and the scheme.
-fn scheme_auth(scheme_name: &str, scheme: &Value, options: &ImportOptions) -> Result<Auth, String> {
+/// downstream and the scheme (AWS's keys by the names AWS's own tools
+/// read).
+fn scheme_auth(
+    document: &Value,
+    scheme_name: &str,
+    scheme: &Value,
+    options: &ImportOptions,
+) -> Result<Auth, String> {
+    if scheme.get("x-amazon-apigateway-authtype").and_then(as_str) == Some("awsSigv4") {
+        return Ok(aws_sigv4(document));
+    }
     let env = format!("{}_{}", snake(&options.downstream), snake(scheme_name)).to_uppercase();
     let kind = scheme.get("type").and_then(as_str).unwrap_or_default();
     let name = || {
@@ -189,6 +198,28 @@ fn scheme_auth(scheme_name: &str, scheme: &Value, options: &ImportOptions) -> Re
         _ => Err(format!(
             "its security scheme `{scheme_name}` ({kind}) cannot be configured: the gateway sends a bearer token, an API key in a header or the query, or basic credentials"
         )),
+    }
+}
+
+/// AWS Signature Version 4 for an AWS API's document: the region its
+/// server names by default (else `us-east-1`, where AWS's global services
+/// sign), the service's signing name (else its name), the keys from the
+/// variables AWS's own tools read.
+fn aws_sigv4(document: &Value) -> Auth {
+    let info = |key: &str| document.pointer(&format!("/info/{key}")).and_then(as_str);
+    let region = document
+        .pointer("/servers/0/variables/region/default")
+        .and_then(as_str)
+        .unwrap_or("us-east-1");
+    Auth::AwsSigV4 {
+        access_key_env: "AWS_ACCESS_KEY_ID".to_owned(),
+        secret_key_env: "AWS_SECRET_ACCESS_KEY".to_owned(),
+        session_token_env: Some("AWS_SESSION_TOKEN".to_owned()),
+        region: region.to_owned(),
+        service: info("x-aws-signingName")
+            .or_else(|| info("x-serviceName"))
+            .unwrap_or_default()
+            .to_owned(),
     }
 }
 
@@ -222,10 +253,25 @@ pub(super) fn downstream_text(id: &str, base_url: &str, auth: &[Auth]) -> Result
             password_env: owned(password_env),
             ..written::AuthSection::default()
         },
+        Auth::AwsSigV4 {
+            access_key_env,
+            secret_key_env,
+            session_token_env,
+            region,
+            service,
+        } => written::AuthSection {
+            kind: "aws_sigv4",
+            access_key_env: owned(access_key_env),
+            secret_key_env: owned(secret_key_env),
+            session_token_env: session_token_env.clone(),
+            region: owned(region),
+            service: owned(service),
+            ..written::AuthSection::default()
+        },
     });
     let auth = match (sections.next(), auth.len()) {
         (None, _) => None,
-        (Some(one), 1) => Some(written::Auths::One(one)),
+        (Some(one), 1) => Some(written::Auths::One(Box::new(one))),
         (Some(first), _) => Some(written::Auths::Many(
             core::iter::once(first).chain(sections).collect(),
         )),

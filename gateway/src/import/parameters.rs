@@ -14,6 +14,10 @@ use toolschema_runtime::render::Json as Value;
 pub(super) struct Fixed {
     pub(super) headers: Vec<(String, String)>,
     pub(super) query: Vec<(String, String)>,
+    /// The `Content-Type` a required header parameter asks for: sent
+    /// with every call of an operation without a body (an API may want
+    /// one on a GET), left to the gateway's body otherwise.
+    pub(super) content_type: Option<String>,
 }
 
 /// One parameter as read: its name in the document, where it is sent and
@@ -114,9 +118,42 @@ impl Context<'_> {
             .map(|(key, _)| key.as_str());
         let location = location(parameter, name, query_key.is_some())?;
         if location == "header" && is_signing_header(name) {
-            notes.push(format!(
-                "the header parameter `{name}` is left out: it belongs to AWS Signature Version 4, the downstream's authentication, not an argument for the client to fill"
-            ));
+            // Said once per operation: AWS documents list seven of them.
+            let said = "its AWS Signature Version 4 header parameters (`X-Amz-Date`, `X-Amz-Signature`, …) are left out: the downstream signs each request (`kind = \"aws_sigv4\"`)";
+            if !notes.iter().any(|note| note == said) {
+                notes.push(said.to_owned());
+            }
+            return Ok(Vec::new());
+        }
+        // `Content-Type` and `Accept` are the gateway's to negotiate, never
+        // a value for the model to invent (`Accept: judge`): the one the
+        // document names (its only value, else its default) is sent.
+        if location == "header"
+            && (name.eq_ignore_ascii_case("content-type") || name.eq_ignore_ascii_case("accept"))
+        {
+            let schema = parameter.get("schema").cloned().unwrap_or(Value::Null);
+            let schema = self.merged(self.resolve(&schema, &mut Vec::new())?);
+            let named = only_value(&schema)
+                .or_else(|| schema.get("default").and_then(as_str).map(str::to_owned))
+                .filter(|value| toolschema_catalog::gateway::is_header_value(value));
+            let required = parameter.get("required").and_then(as_bool) == Some(true);
+            if name.eq_ignore_ascii_case("accept") {
+                match named {
+                    Some(value) => {
+                        fixed.headers.retain(|(n, _)| !n.eq_ignore_ascii_case("accept"));
+                        fixed.headers.push(("Accept".to_owned(), value));
+                    }
+                    None => notes.push(
+                        "the header parameter `Accept` is left out: the gateway asks for what the operation answers in".to_owned(),
+                    ),
+                }
+            } else if required {
+                fixed.content_type = Some(named.unwrap_or_else(|| "application/json".to_owned()));
+            } else {
+                notes.push(
+                    "the header parameter `Content-Type` is left out: the gateway sets it with the body".to_owned(),
+                );
+            }
             return Ok(Vec::new());
         }
         if location == "header"

@@ -38,6 +38,7 @@ impl Context<'_> {
         let mut fixed = Fixed {
             headers: Vec::new(),
             query: fixed_query,
+            content_type: None,
         };
         let mut arguments = self.parameter_arguments(operation, &templated, &mut fixed, notes)?;
         // An operation that answers in other media types than JSON is asked
@@ -55,6 +56,20 @@ impl Context<'_> {
             Some(body) => self.request_body(body, &mut arguments, notes)?,
             None => None,
         };
+        // A `Content-Type` the document requires: the body's, else sent
+        // with every call.
+        if let Some(content_type) = fixed.content_type.take() {
+            if operation.get("requestBody").is_none() {
+                fixed
+                    .headers
+                    .push(("Content-Type".to_owned(), content_type));
+            } else {
+                notes.push(
+                    "the header parameter `Content-Type` is left out: the gateway sends the body's"
+                        .to_owned(),
+                );
+            }
+        }
         let mut results = match self.answer(operation) {
             Some(schema) => self.fields(schema, true, ("result", notes))?,
             None => Vec::new(),

@@ -41,7 +41,7 @@ pub(super) struct DownstreamSection {
 #[serde(untagged)]
 pub(super) enum Auths {
     /// `[downstream.auth]`.
-    One(AuthSection),
+    One(Box<AuthSection>),
     /// `[[downstream.auth]]`, one after another.
     Many(Vec<AuthSection>),
 }
@@ -60,6 +60,16 @@ pub(super) struct AuthSection {
     pub(super) user_env: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) password_env: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) access_key_env: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) secret_key_env: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) session_token_env: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) region: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) service: Option<String>,
 }
 
 /// `[[gateway_tool]]` with its one draft version.
@@ -102,6 +112,8 @@ pub(super) struct VersionSection {
     pub(super) headers: BTreeMap<String, String>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub(super) query: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) prefixes: BTreeMap<String, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(super) soap_header: Vec<SoapHeaderSection>,
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -128,7 +128,7 @@ pub(super) fn check_downstreams(
                 n.clamp(1, MAX_RESPONSE_BYTES)
             }
         };
-        let headers = fixed_headers(&raw.headers, &at, p);
+        let headers = fixed_headers(&raw.headers, &at, false, p);
         let auth = raw
             .auth
             .as_ref()
@@ -319,10 +319,56 @@ fn check_auth(
             })
         }
         other => {
+        "aws_sigv4" => {
+            let access_key_env = env(&raw.access_key_env, "access_key_env");
+            let secret_key_env = env(&raw.secret_key_env, "secret_key_env");
+            let session_token_env = match &raw.session_token_env {
+                None => Some(None),
+                some => env(some, "session_token_env").map(Some),
+            };
+            let mut word = |value: &Option<Spanned<String>>, key: &str, example: &str| match value {
+                Some(word)
+                    if !word.get_ref().is_empty()
+                        && word
+                            .get_ref()
+                            .bytes()
+                            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') =>
+                {
+                    Some(word.get_ref().clone())
+                }
+                Some(word) => {
+                    p.at(
+                            word.span(),
+                            format!("{at}.{key}"),
+                            format!("`{}` is not an AWS {key} name (letters, digits and `-`, such as `{example}`)", word.get_ref()),
+                        );
+                    None
+                }
+                None => {
+                    p.at(
+                            span.clone(),
+                            at.to_owned(),
+                            format!("`kind = \"aws_sigv4\"` needs `{key}`, the {key} the requests are signed for (such as `{example}`)"),
+                        );
+                    None
+                }
+            };
+            let region = word(&raw.region, "region", "us-east-1");
+            let service = word(&raw.service, "service", "s3");
+            Some(Auth::AwsSigV4 {
+                access_key_env: access_key_env?,
+                secret_key_env: secret_key_env?,
+                session_token_env: session_token_env?,
+                region: region?,
+                service: service?,
+            })
+        }
             p.at(
                 raw.kind.span(),
                 format!("{at}.kind"),
-                format!("unknown auth kind `{other}`; use bearer, header, query or basic"),
+                format!(
+                    "unknown auth kind `{other}`; use bearer, header, query, basic or aws_sigv4"
+                ),
             );
             None
         }
@@ -331,11 +377,13 @@ fn check_auth(
 
 /// Headers written in the configuration (a downstream's, a version's):
 /// names and values a header can carry, never credentials or the headers
-/// the gateway sets itself.
+/// the gateway sets itself — but for `Content-Type` where `content_type`
+/// allows it (a version that sends no body).
 fn fixed_headers(
     raw: &BTreeMap<Spanned<String>, Spanned<String>>,
     at: &str,
     p: &mut Problems<'_>,
+    content_type: bool,
 ) -> Vec<(String, String)> {
     let mut headers = Vec::new();
     for (name, value) in raw {
@@ -358,10 +406,20 @@ fn fixed_headers(
                 "credentials are never written in the configuration; use `auth` with an environment variable",
             );
         } else if is_managed_header(name.get_ref()) {
+        } else if content_type && name.get_ref().eq_ignore_ascii_case("content-type") {
+            headers.push((name.get_ref().clone(), value.get_ref().clone()));
             p.at(
+            let with_body = if name.get_ref().eq_ignore_ascii_case("content-type") {
+                " with the body (only a version that sends none may name one)"
+            } else {
+                ""
+            };
                 name.span(),
                 format!("{at}.headers"),
-                format!("the gateway sets `{}` itself; remove it", name.get_ref()),
+                format!(
+                    "the gateway sets `{}` itself{with_body}; remove it",
+                    name.get_ref()
+                ),
             );
         } else {
             headers.push((name.get_ref().clone(), value.get_ref().clone()));

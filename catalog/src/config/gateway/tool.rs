@@ -221,7 +221,15 @@ fn check_version(
         at,
         p,
     );
-    let fixed_headers = fixed_headers(&raw.headers, at, p);
+    // A version that sends no body may say its `Content-Type` (an API
+    // that wants one on a GET); with a body, the gateway writes it.
+    let bodiless = !soap
+        && !arguments
+            .maps
+            .iter()
+            .flatten()
+            .any(|map| map.location == Location::Body);
+    let fixed_headers = fixed_headers(&raw.headers, at, bodiless, p);
     let fixed_query = fixed_query(&raw.query, at, p);
     let twice = sent_twice(
         &arguments.maps,
