@@ -199,10 +199,20 @@ fn write_envelope(
         ENVELOPE,
         "=\"",
         soap.version().envelope_namespace(),
-        "\">",
+        "\"",
     ] {
         out.extend_from_slice(piece.as_bytes());
     }
+    // The prefixes of source paths (`n1:long`), for the body and the
+    // header alike.
+    for (prefix, namespace) in soap.prefixes() {
+        out.extend_from_slice(b" xmlns:");
+        out.extend_from_slice(prefix.as_bytes());
+        out.extend_from_slice(b"=\"");
+        out.extend_from_slice(escape(namespace.as_str()).as_bytes());
+        out.push(b'"');
+    }
+    out.push(b'>');
     write_header(out, soap, header, secrets)?;
     for piece in ["<", ENVELOPE, ":Body>"] {
         out.extend_from_slice(piece.as_bytes());
@@ -388,14 +398,16 @@ fn write_element(
     if value.is_null() {
         return Ok(());
     }
-    open_tag(out, prefix, &node.name);
+    // A name with its own prefix (`n1:long`) is written as it is.
+    let own = if node.name.contains(':') { "" } else { prefix };
+    open_tag(out, own, &node.name);
     write_attributes(out, &node.children, value)?;
     out.push(b'>');
     match value {
         Value::Object(fields) => write_children(out, &node.children, fields, prefix)?,
         value => write_text(out, value)?,
     }
-    close_tag(out, prefix, &node.name);
+    close_tag(out, own, &node.name);
     Ok(())
 }
 

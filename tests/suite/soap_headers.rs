@@ -1,7 +1,8 @@
-//! SOAP header blocks (DESIGN §9, issue 47): arguments placed in the
-//! envelope's `Header` (`in = "soap_header"`), and credentials written
-//! there from the secret source (`[[gateway_tool.version.soap_header]]`
-//! with `secret`), which no client sees, sends or gets back. The
+//! SOAP header blocks and namespaces (DESIGN §9, issue 47): arguments
+//! placed in the envelope's `Header` (`in = "soap_header"`), credentials
+//! written there from the secret source (`[[gateway_tool.version.soap_header]]`
+//! with `secret`), which no client sees, sends or gets back, and elements
+//! of other namespaces named by the version's `prefixes`. The
 //! downstream is an in-process server that records the envelopes it
 //! receives and echoes the credential in its fault and answer.
 
@@ -399,6 +400,116 @@ type = "string"
             .unwrap_or_else(|| panic!("no problem at {key} in:\n{shown}"));
         assert!(error.to_string().contains(says), "{key}: {error}");
         assert!(error.line() > 1, "{error}");
+    }
+    assert_eq!(errors.len(), expect.len(), "{shown}");
+}
+
+#[test]
+fn every_unsound_namespace_prefix_is_refused_with_its_place_and_remedy() {
+    let text = r#"
+[[tenant]]
+id = "t"
+
+[[client]]
+id = "c"
+tenant = "t"
+
+[[downstream]]
+id = "ads"
+base_url = "https://ads.example/api"
+protocol = "soap"
+
+[[downstream]]
+id = "rest"
+base_url = "https://rest.example"
+
+[[gateway_tool]]
+name = "ads.get"
+downstream = "ads"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Gets."
+operation = "Get"
+namespace = "urn:ads"
+
+[gateway_tool.version.prefixes]
+n1 = "urn:arrays"
+m = "urn:mine"
+n2 = " "
+
+[[gateway_tool.version.argument]]
+name = "ids[]"
+source = "Ids.n1:long[]"
+type = "integer"
+
+[[gateway_tool.version.argument]]
+name = "tags[]"
+source = "Tags.x:string[]"
+type = "string"
+
+[[gateway_tool.version.argument]]
+name = "tracking"
+source = "n1:Tracking"
+in = "soap_header"
+type = "string"
+
+[[gateway_tool.version.result]]
+name = "count"
+source = "n1:Count"
+type = "integer"
+
+[[gateway_tool]]
+name = "rest.get"
+downstream = "rest"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Gets."
+method = "GET"
+path = "/things"
+
+[gateway_tool.version.prefixes]
+n1 = "urn:arrays"
+"#;
+    let Err(errors) = Catalog::from_toml(Registry::new(), text, "bad.toml") else {
+        panic!("the configuration was accepted");
+    };
+    let shown = errors.to_string();
+    let expect = [
+        (
+            "gateway_tool[0].version[0].prefixes.m",
+            "the gateway writes the prefix `m` itself",
+        ),
+        (
+            "gateway_tool[0].version[0].prefixes.n2",
+            "`n2` is bound to an empty namespace",
+        ),
+        (
+            "gateway_tool[0].version[0].argument[1].source",
+            "the prefix `x` of `x:string` is not declared; add it to the version's `prefixes`",
+        ),
+        (
+            "gateway_tool[0].version[0].argument[2].in",
+            "its source starts with the block's local name",
+        ),
+        (
+            "gateway_tool[0].version[0].result[0].source",
+            "an answer's elements are read by their local names; write `Count`",
+        ),
+        (
+            "gateway_tool[1].version[0].prefixes.n1",
+            "this tool's downstream is REST",
+        ),
+    ];
+    for (key, says) in expect {
+        let error = errors
+            .iter()
+            .find(|e| e.key() == key)
+            .unwrap_or_else(|| panic!("no problem at {key} in:\n{shown}"));
+        assert!(error.to_string().contains(says), "{key}: {error}");
     }
     assert_eq!(errors.len(), expect.len(), "{shown}");
 }

@@ -197,6 +197,11 @@ pub(super) struct RawGatewayVersion {
     /// (`Action = "DescribeInstances"`).
     #[serde(default)]
     pub(super) query: BTreeMap<Spanned<String>, Spanned<String>>,
+    /// For a SOAP operation: namespace prefixes its source paths may use
+    /// (`n1 = "http://…/Arrays"`, then `Ids.n1:long[]`), for elements in
+    /// another namespace than the request element's.
+    #[serde(default)]
+    pub(super) prefixes: BTreeMap<Spanned<String>, Spanned<String>>,
     /// The blocks of a SOAP request's `Header` that are declared: a
     /// namespace of their own, or a credential read from a secret.
     #[serde(default, rename = "soap_header")]

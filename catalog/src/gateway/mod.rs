@@ -435,6 +435,9 @@ pub struct SoapOperation {
     pub(crate) response: Vec<XmlNode>,
     /// The blocks of the envelope's `Header`, in the order written.
     pub(crate) headers: Vec<SoapHeader>,
+    /// The namespace prefixes source paths use (`prefix:name` steps), each
+    /// with its namespace: declared on the envelope.
+    pub(crate) prefixes: Vec<(String, String)>,
 }
 
 impl SoapOperation {
@@ -477,6 +480,12 @@ impl SoapOperation {
     /// The blocks of the envelope's `Header`, in the order written.
     pub fn headers(&self) -> &[SoapHeader] {
         &self.headers
+    }
+
+    /// The namespace prefixes the request's source paths use
+    /// (`Ids.n1:long[]`), each with its namespace, in order by prefix.
+    pub fn prefixes(&self) -> &[(String, String)] {
+        &self.prefixes
     }
 }
 

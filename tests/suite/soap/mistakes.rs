@@ -98,7 +98,7 @@ namespace = ""
         ("gateway_tool[0].version[0].soap_action", "without `\"`"),
         (
             "gateway_tool[0].version[0].argument[0].source",
-            "`ns:Symbol` is not an element name",
+            "the prefix `ns` of `ns:Symbol` is not declared",
         ),
         (
             "gateway_tool[0].version[0].argument[1].source",

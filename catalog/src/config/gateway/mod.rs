@@ -18,6 +18,7 @@ use toolschema_runtime::model::Number;
 
 mod field;
 mod placing;
+mod prefixes;
 mod soap_header;
 mod tool;
 

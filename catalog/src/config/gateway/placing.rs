@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use toml::Spanned;
 
 use super::field::Span;
+use super::prefixes::step_problem;
 use super::{arrays, is_header_name};
 use crate::config::errors::Problems;
 use crate::config::raw::{RawField, RawGatewayVersion};
@@ -170,7 +171,7 @@ pub(super) fn check_soap_field(
     field: &RawField,
     spec: &FieldSpec,
     source: &FieldPath,
-    argument: bool,
+    (argument, prefixes): (bool, &[(String, String)]),
     key: &str,
     p: &mut Problems<'_>,
 ) -> bool {
@@ -197,10 +198,15 @@ pub(super) fn check_soap_field(
                 "a SOAP answer is an element, never an array: start the path with an element name"
                     .to_owned(),
             )
-        } else if !is_xml_name(name) {
+        } else if attribute && !is_xml_name(name) {
             Some(format!(
-                "`{name}` is not an element name; write local names (the namespace is the operation's), `@name` for an attribute"
+                "`{name}` is not an attribute name; write its local name after `@`"
             ))
+        } else if let Some(problem) = (!attribute)
+            .then(|| step_problem(name, prefixes, argument))
+            .flatten()
+        {
+            Some(problem)
         } else if attribute && (i + 1 != steps.len() || step.each) {
             Some(format!(
                 "`@{name}` is an attribute, which holds one value: it stands last, without `[]`"
@@ -330,6 +336,14 @@ fn check_location(
                     p,
                     format!(
                         "`{exposed}` goes in a SOAP header block: its source starts with the block's element (`RequestContext.@id`), not an attribute"
+                    ),
+                );
+            }
+            if source.steps()[0].name.contains(':') {
+                return refuse(
+                    p,
+                    format!(
+                        "`{exposed}` goes in a SOAP header block: its source starts with the block's local name, and the block's namespace goes in its `[[…soap_header]]`"
                     ),
                 );
             }

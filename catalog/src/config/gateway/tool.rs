@@ -12,6 +12,7 @@ use super::placing::{
     Placing, check_collisions, check_rest_keys, check_soap_field, check_soap_keys, containers,
     declares_only, place_argument, sent_twice,
 };
+use super::prefixes::check_prefixes;
 use super::soap_header::{check_soap_headers, soap_headers};
 use super::{arrays, check_encoding, fixed_headers, fixed_query, is_tool_name};
 use crate::config::errors::Problems;
@@ -211,7 +212,8 @@ fn check_version(
         check_rest_keys(raw, at, p)
     };
     let identity = format!("{tool}@{}", number.unwrap_or(0));
-    let arguments = check_arguments(raw, soap, method, path.as_deref(), at, p);
+    let (prefixes, prefixes_sound) = check_prefixes(raw, soap, at, p);
+    let arguments = check_arguments(raw, (soap, &prefixes), method, path.as_deref(), at, p);
     let encoding = check_encoding(
         raw,
         soap,
@@ -252,12 +254,18 @@ fn check_version(
         )
         .map(Some),
     };
-    if !arguments.clean || !results.clean || encoding.is_none() || twice || !headers {
+    if !arguments.clean
+        || !results.clean
+        || encoding.is_none()
+        || twice
+        || !headers
+        || !prefixes_sound
+    {
         return None;
     }
     let (number, status, method, path, input, output) =
         (number?, status?, method?, path?, input?, output?);
-    let soap = soap.then(|| soap_operation(raw, protocol, &arguments, &results));
+    let soap = soap.then(|| soap_operation(raw, protocol, &arguments, &results, prefixes));
     let maps: Vec<ArgumentMap> = arguments.maps.into_iter().flatten().collect();
     let results = results.maps;
     Some(GatewayVersion {
@@ -337,7 +345,7 @@ struct Arguments {
 /// every path variable claimed by one.
 fn check_arguments(
     raw: &RawGatewayVersion,
-    soap: bool,
+    (soap, prefixes): (bool, &[(String, String)]),
     method: Option<Method>,
     path: Option<&[PathPart]>,
     at: &str,
@@ -369,9 +377,13 @@ fn check_arguments(
     };
     for (k, field) in raw.arguments.iter().enumerate() {
         let key = format!("{at}.argument[{k}]");
-        let Some((spec, source)) =
-            field_checked(field, soap && !containers[k], true, &key, p, &mut out.clean)
-        else {
+        let Some((spec, source)) = field_checked(
+            field,
+            (soap && !containers[k]).then_some((true, prefixes)),
+            &key,
+            p,
+            &mut out.clean,
+        ) else {
             continue;
         };
         let map = if containers[k] {
@@ -441,8 +453,7 @@ fn check_results(raw: &RawGatewayVersion, soap: bool, at: &str, p: &mut Problems
         let key = format!("{at}.result[{k}]");
         let Some((spec, source)) = field_checked(
             field,
-            soap && !containers[k],
-            false,
+            (soap && !containers[k]).then_some((false, &[][..])),
             &key,
             p,
             &mut out.clean,
@@ -466,13 +477,13 @@ fn check_results(raw: &RawGatewayVersion, soap: bool, at: &str, p: &mut Problems
     out
 }
 
-/// A field checked (and, for a SOAP element, `soap`, as an XML element of
-/// the request when `input`, else of the answer): its spec and source path
-/// unless they do not read; `clean` cleared on any problem.
+/// A field checked (and, for a SOAP element, `soap`: whether it is an XML
+/// element of the request, else of the answer, and the prefixes its steps
+/// may use): its spec and source path unless they do not read; `clean`
+/// cleared on any problem.
 fn field_checked(
     field: &RawField,
-    soap: bool,
-    input: bool,
+    soap: Option<(bool, &[(String, String)])>,
     key: &str,
     p: &mut Problems<'_>,
     clean: &mut bool,
@@ -482,7 +493,9 @@ fn field_checked(
         return None;
     };
     *clean &= ok;
-    if soap && !check_soap_field(field, &spec, &source, input, key, p) {
+    if let Some(soap) = soap
+        && !check_soap_field(field, &spec, &source, soap, key, p)
+    {
         *clean = false;
         return None;
     }
@@ -559,6 +572,7 @@ fn soap_operation(
     protocol: Option<DownstreamProtocol>,
     arguments: &Arguments,
     results: &Results,
+    prefixes: Vec<(String, String)>,
 ) -> SoapOperation {
     SoapOperation {
         version: match protocol {
@@ -598,6 +612,7 @@ fn soap_operation(
                 .zip(&arguments.specs)
                 .filter_map(|(map, spec)| map.as_ref().map(|map| (map, spec.kind))),
         ),
+        prefixes,
     }
 }
 

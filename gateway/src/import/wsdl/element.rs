@@ -57,8 +57,11 @@ impl Types<'_> {
         if max == Some(0) {
             return Ok(());
         }
+        // An element that must occur is sent, nillable or not (the gateway
+        // writes no `xsi:nil`); one read back may come nil, so it is
+        // required only if it may not.
         let nillable = matches!(declared.attribute("nillable"), Some("true" | "1"));
-        let required = at.required && min >= 1 && !nillable;
+        let required = at.required && min >= 1 && (at.role == Role::Argument || !nillable);
         // A name with a dot (`TLS1.2`) cannot be a step of a source path:
         // left out, unless a request must carry it.
         if name.contains('.') {
@@ -69,9 +72,32 @@ impl Types<'_> {
             }
             return Ok(());
         }
+        // The element's step: its local name, prefixed when it is in
+        // another namespace than unprefixed steps are (in a request). An
+        // optional one the gateway cannot name is left out.
+        let step = match out.naming.as_mut() {
+            Some(naming) => {
+                match naming.step(name, self.namespace_of(declaration, reference, at)) {
+                    Ok(step) => step,
+                    Err(_) if !required => return Ok(()),
+                    Err(problem) => return Err(problem),
+                }
+            }
+            None => name.to_owned(),
+        };
+        // Its content is its declaration's schema's: a referred element's
+        // is the schema that declares it.
+        let inside = At {
+            schema: match declaration.attribute("ref") {
+                Some(reference) => self.elements.get(local(reference)).map(|(_, i)| *i),
+                None => at.schema,
+            },
+            ..at.clone()
+        };
+        let at = &inside;
         let element = Declared {
             exposed: join(&at.exposed, &snake(name)),
-            source: join(&at.source, name),
+            source: join(&at.source, &step),
             required,
             description: documentation(declaration)
                 .or_else(|| reference.then(|| documentation(declared)).flatten()),
@@ -116,6 +142,22 @@ impl Types<'_> {
             Some(complex) => self.complex_element(complex, element, at, trail, out),
             None => self.simple_element(declared, content_schema, element, at.role, out),
         }
+    }
+
+    /// The namespace of a declaration's element: a referred (top-level)
+    /// element's schema's; a local one's schema's if it qualifies it (its
+    /// `form`, else the schema's `elementFormDefault`), else none.
+    fn namespace_of(&self, declaration: &Element<'_>, reference: bool, at: &At) -> Option<&str> {
+        if reference {
+            let (_, schema) = self.elements.get(local(declaration.attribute("ref")?))?;
+            return self.schemas[*schema].0;
+        }
+        let schema = at.schema?;
+        let qualified = match declaration.attribute("form") {
+            Some(form) => form == "qualified",
+            None => self.schemas[schema].1,
+        };
+        qualified.then_some(self.schemas[schema].0).flatten()
     }
 
     /// The element a declaration declares: itself, or the top-level one
@@ -165,6 +207,7 @@ impl Types<'_> {
                 required: true,
                 depth: at.depth + 1,
                 role: at.role,
+                schema: at.schema,
             }
         } else {
             out.push(Found {
@@ -182,6 +225,7 @@ impl Types<'_> {
                 required,
                 depth: at.depth + 1,
                 role: at.role,
+                schema: at.schema,
             }
         };
         // The declaration just pushed.

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use super::local;
 use super::operation::message_parts;
-use super::types::{At, Fields, Role, Types};
+use super::types::{At, Fields, Naming, Role, Types};
 use crate::import::context::Found;
 use crate::import::names::{self, numbered, snake};
 use crate::import::{ImportOptions, written};
@@ -72,7 +72,7 @@ pub(super) fn headers(
     input: Option<&Element<'_>>,
     binding_namespace: &str,
     (namespace, qualified): (Option<&str>, bool),
-    taken: &BTreeSet<String>,
+    (taken, mut naming): (&BTreeSet<String>, Option<&mut Naming>),
     options: &ImportOptions,
 ) -> Result<Headers, String> {
     let mut out = Headers::default();
@@ -108,7 +108,7 @@ pub(super) fn headers(
         let (declaration, schema) = types.elements.get(element).ok_or_else(|| {
             format!("the header element `{element}` is not defined in the document's types")
         })?;
-        let (own_namespace, own_qualified) = types.schemas[*schema];
+        let (own_namespace, _) = types.schemas[*schema];
         if own_namespace.is_none() && namespace.is_some() {
             return Err(format!(
                 "the header element `{element}` is in no namespace, and the operation's element is in one; the gateway writes a block in its own or the operation's namespace"
@@ -135,25 +135,36 @@ pub(super) fn headers(
                 .push((element.to_owned(), secret, by_operator));
             continue;
         }
-        let mut fields = Fields {
-            found: Vec::new(),
-            taken: BTreeSet::new(),
-        };
+        // Inside the block, unprefixed steps are in its namespace when the
+        // request's are qualified (as the gateway writes them), and the
+        // request's prefixes name the others.
+        let mut fields = Fields::new(Some(Naming {
+            unprefixed: own_namespace.filter(|_| qualified).map(str::to_owned),
+            prefixes: naming
+                .as_mut()
+                .map(|naming| core::mem::take(&mut naming.prefixes))
+                .unwrap_or_default(),
+        }));
         let at = At {
             exposed: String::new(),
             source: String::new(),
             required: true,
             depth: 0,
             role: Role::Argument,
+            schema: Some(*schema),
         };
-        types.element(declaration, &at, &mut Vec::new(), &mut fields)?;
-        if fields.found.iter().any(|field| field.source.contains('.')) && own_qualified != qualified
-        {
-            return Err(format!(
-                "the elements inside the header block `{element}` are {} and the request element's are {}; the gateway writes both alike",
-                qualification(own_qualified),
-                qualification(qualified)
-            ));
+        let read = types.element(declaration, &at, &mut Vec::new(), &mut fields);
+        if let (Some(naming), Some(inside)) = (naming.as_mut(), fields.naming.take()) {
+            naming.prefixes = inside.prefixes;
+        }
+        read?;
+        // The block's element is named by its local name: its namespace
+        // is the block's.
+        for field in &mut fields.found {
+            let first = field.source.find(['.', '[']).unwrap_or(field.source.len());
+            if let Some(colon) = field.source[..first].find(':') {
+                field.source.replace_range(..=colon, "");
+            }
         }
         if fields.found.is_empty() {
             continue;
@@ -169,14 +180,6 @@ pub(super) fn headers(
         out.fields.extend(fields.found);
     }
     Ok(out)
-}
-
-fn qualification(qualified: bool) -> &'static str {
-    if qualified {
-        "qualified"
-    } else {
-        "unqualified"
-    }
 }
 
 /// One header part's fields placed in its block (`in = "soap_header"`,

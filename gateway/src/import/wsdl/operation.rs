@@ -3,10 +3,9 @@
 //! `[[gateway_tool]]` with one draft version.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 
 use super::header::headers;
-use super::types::{At, Fields, Role, Types};
+use super::types::{At, Fields, Naming, Role, Types};
 use super::{WSDL, XSD, child, children, documentation, local};
 use crate::import::field::field_section;
 use crate::import::names::{kebab, snake};
@@ -107,6 +106,7 @@ fn rpc_fields(
         required: true,
         depth: 0,
         role,
+        schema: None,
     };
     if role == Role::Result
         && let [only] = &declarations[..]
@@ -174,14 +174,10 @@ pub(super) fn tool(
         .and_then(|i| i.attribute("message"))
         .ok_or("it has no input message")?;
     let output = child(abstract_operation, WSDL, "output").and_then(|o| o.attribute("message"));
-    let mut arguments = Fields {
-        found: Vec::new(),
-        taken: BTreeSet::new(),
-    };
-    let mut results = Fields {
-        found: Vec::new(),
-        taken: BTreeSet::new(),
-    };
+    // A request's elements of other namespaces are named with prefixes;
+    // rpc parts are unqualified, as the types inside them must be.
+    let mut arguments = Fields::new(Some(Naming::default()));
+    let mut results = Fields::new(None);
     // The element the request's body holds, its namespace, and whether the
     // elements inside it are qualified.
     let (request, namespace, qualified) = if rpc {
@@ -207,6 +203,10 @@ pub(super) fn tool(
             format!("the element `{request}` is not defined in the document's types")
         })?;
         let (namespace, qualified) = types.schemas[*schema];
+        arguments.naming = Some(Naming {
+            unprefixed: namespace.filter(|_| qualified).map(str::to_owned),
+            prefixes: Vec::new(),
+        });
         types.fields(request, Role::Argument, &mut arguments)?;
         if let Some(response) = response {
             types.fields(response, Role::Result, &mut results)?;
@@ -219,9 +219,14 @@ pub(super) fn tool(
         child(operation, WSDL, "input"),
         binding_namespace,
         (namespace, qualified),
-        &arguments.taken,
+        (&arguments.taken, arguments.naming.as_mut()),
         options,
     )?;
+    let prefixes = arguments
+        .naming
+        .take()
+        .map(|naming| naming.prefixes.into_iter().collect())
+        .unwrap_or_default();
     let tool_name = format!("{}{}", options.prefix, kebab(name));
     let description = documentation(abstract_operation)
         .or_else(|| documentation(operation))
@@ -237,6 +242,7 @@ pub(super) fn tool(
             .filter(|a| !a.is_empty())
             .map(str::to_owned),
         qualified: Some(qualified),
+        prefixes,
         soap_header: headers.sections,
         argument: arguments
             .found
@@ -473,7 +479,7 @@ mod tests {
     /// block of another namespace (an argument, with its fields).
     const HEADERS: &str = r#"<?xml version="1.0"?>
 <definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
-    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:ads" xmlns:k="urn:ads:tracking" targetNamespace="urn:ads">
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:ads" xmlns:k="urn:ads:tracking" xmlns:a="urn:arrays" targetNamespace="urn:ads">
   <types>
     <xs:schema targetNamespace="urn:ads" elementFormDefault="qualified">
       <xs:element name="CustomerId" nillable="true" type="xs:long"/>
@@ -481,7 +487,13 @@ mod tests {
       <xs:element name="Session" type="xs:string"/>
       <xs:element name="GetThings"><xs:complexType><xs:sequence>
         <xs:element name="CustomerId" type="xs:long"/><xs:element name="Query" type="xs:string"/>
+        <xs:element name="Ids" type="a:ArrayOflong" minOccurs="0"/>
       </xs:sequence></xs:complexType></xs:element>
+    </xs:schema>
+    <xs:schema targetNamespace="urn:arrays" elementFormDefault="qualified">
+      <xs:complexType name="ArrayOflong"><xs:sequence>
+        <xs:element name="long" type="xs:long" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence></xs:complexType>
     </xs:schema>
     <xs:schema targetNamespace="urn:ads:tracking" elementFormDefault="qualified">
       <xs:element name="Tracking"><xs:complexType><xs:sequence>
@@ -553,22 +565,29 @@ mod tests {
             [
                 ("customer_id", "CustomerId"),
                 ("query", "Query"),
+                // An element of another namespace is named with a prefix.
+                ("ids.long[]", "Ids.n1:long[]"),
                 ("customer_id_header", "CustomerId"),
                 ("tracking.label", "Tracking.Label"),
             ]
         );
         let envelope = soap::request_envelope(
             version.operation(),
-            &json!({"customer_id": 1, "query": "q", "customer_id_header": 7, "tracking": {"label": "x"}}),
+            &json!({"customer_id": 1, "query": "q", "ids": {"long": [4, 5]}, "customer_id_header": 7, "tracking": {"label": "x"}}),
         )
         .expect("an envelope");
         let envelope = String::from_utf8(envelope).expect("UTF-8");
+        assert!(
+            envelope.contains(r#"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:n1="urn:arrays">"#),
+            "{envelope}"
+        );
         assert!(
             envelope.contains(concat!(
                 r#"<soap:Header><h:DeveloperToken xmlns:h="urn:ads"></h:DeveloperToken><h:Session xmlns:h="urn:ads"></h:Session>"#,
                 r#"<h:Tracking xmlns:h="urn:ads:tracking"><h:Label>x</h:Label></h:Tracking>"#,
                 r#"<h:CustomerId xmlns:h="urn:ads">7</h:CustomerId></soap:Header>"#,
-                r#"<soap:Body><m:GetThings xmlns:m="urn:ads"><m:CustomerId>1</m:CustomerId><m:Query>q</m:Query></m:GetThings></soap:Body>"#
+                r#"<soap:Body><m:GetThings xmlns:m="urn:ads"><m:CustomerId>1</m:CustomerId><m:Query>q</m:Query>"#,
+                r#"<m:Ids><n1:long>4</n1:long><n1:long>5</n1:long></m:Ids></m:GetThings></soap:Body>"#
             )),
             "{envelope}"
         );

@@ -27,6 +27,8 @@ pub(super) struct Types<'a> {
     pub(super) elements: HashMap<&'a str, (&'a Element<'a>, usize)>,
     /// The named complex types.
     pub(super) complex: HashMap<&'a str, &'a Element<'a>>,
+    /// The schema of each named complex type (its index in `schemas`).
+    pub(super) complex_schema: HashMap<&'a str, usize>,
     /// The named simple types.
     pub(super) simple: HashMap<&'a str, &'a Element<'a>>,
     /// The named complex types of schemas whose local elements are
@@ -43,6 +45,56 @@ pub(super) struct Fields {
     pub(super) found: Vec<Found>,
     /// The exposed names the fields take.
     pub(super) taken: BTreeSet<String>,
+    /// For a request: how its elements' names are written in source paths
+    /// (an answer is read by local names).
+    pub(super) naming: Option<Naming>,
+}
+
+impl Fields {
+    /// No fields yet, named by `naming`.
+    pub(super) fn new(naming: Option<Naming>) -> Fields {
+        Fields {
+            found: Vec::new(),
+            taken: BTreeSet::new(),
+            naming,
+        }
+    }
+}
+
+/// How a request's elements are named in source paths: an element in the
+/// namespace the gateway writes unprefixed steps in (the request
+/// element's when its schema qualifies its elements, else none) by its
+/// local name, any other as `prefix:name`, each namespace given a prefix
+/// (`n1`, `n2`, …) the version declares.
+#[derive(Default)]
+pub(super) struct Naming {
+    /// The namespace of unprefixed steps.
+    pub(super) unprefixed: Option<String>,
+    /// The prefixes given so far, each with its namespace.
+    pub(super) prefixes: Vec<(String, String)>,
+}
+
+impl Naming {
+    /// The step that names the element `name` of `namespace`.
+    pub(super) fn step(&mut self, name: &str, namespace: Option<&str>) -> Result<String, String> {
+        if namespace == self.unprefixed.as_deref() {
+            return Ok(name.to_owned());
+        }
+        let Some(namespace) = namespace else {
+            return Err(format!(
+                "the element `{name}` is in no namespace, inside elements in one (its schema leaves its local elements unqualified); the gateway cannot write it"
+            ));
+        };
+        let prefix = match self.prefixes.iter().find(|(_, ns)| ns == namespace) {
+            Some((prefix, _)) => prefix.clone(),
+            None => {
+                let prefix = format!("n{}", self.prefixes.len() + 1);
+                self.prefixes.push((prefix.clone(), namespace.to_owned()));
+                prefix
+            }
+        };
+        Ok(format!("{prefix}:{name}"))
+    }
 }
 
 impl Fields {
@@ -66,6 +118,10 @@ pub(super) struct At {
     pub(super) depth: usize,
     /// Whether its fields are sent or read back.
     pub(super) role: Role,
+    /// The schema (its index in `schemas`) whose local declarations are
+    /// read: their namespace is its target namespace if it qualifies
+    /// them; none for the parts of an rpc message.
+    pub(super) schema: Option<usize>,
 }
 
 impl<'a> Types<'a> {
@@ -76,6 +132,7 @@ impl<'a> Types<'a> {
         let mut types = Types {
             elements: HashMap::new(),
             complex: HashMap::new(),
+            complex_schema: HashMap::new(),
             simple: HashMap::new(),
             qualified_types: HashSet::new(),
             schemas: Vec::new(),
@@ -106,6 +163,7 @@ impl<'a> Types<'a> {
                         }
                         "complexType" => {
                             types.complex.insert(name, component);
+                            types.complex_schema.insert(name, index);
                             if qualified {
                                 types.qualified_types.insert(name);
                             }
@@ -134,6 +192,15 @@ impl<'a> Types<'a> {
         } else {
             format!("`{}`", at.exposed.trim_end_matches("[]"))
         };
+        // A named type's local elements are its own schema's.
+        let named = At {
+            schema: complex
+                .attribute("name")
+                .and_then(|name| self.complex_schema.get(name).copied())
+                .or(at.schema),
+            ..at.clone()
+        };
+        let at = &named;
         let mark = trail.len();
         if let Some(name) = complex.attribute("name") {
             if trail.iter().any(|t| t == name) {
@@ -365,11 +432,12 @@ impl<'a> Types<'a> {
     /// `<GetQuoteResponse>`) is read through it, so that clients see its
     /// fields at the top.
     pub(super) fn fields(&self, name: &str, role: Role, out: &mut Fields) -> Result<(), String> {
-        let Some((element, _)) = self.elements.get(name) else {
+        let Some((element, schema)) = self.elements.get(name) else {
             return Err(format!(
                 "the element `{name}` is not defined in the document's types"
             ));
         };
+        let mut schema = Some(*schema);
         let Some(mut complex) = (match element.attribute("type") {
             Some(kind) => self.complex.get(local(kind)).copied(),
             None => child(element, XSD, "complexType"),
@@ -393,6 +461,10 @@ impl<'a> Types<'a> {
         {
             source = name.to_owned();
             complex = inner;
+            schema = only
+                .attribute("type")
+                .and_then(|kind| self.complex_schema.get(local(kind)).copied())
+                .or(schema);
         }
         let at = At {
             exposed: String::new(),
@@ -400,6 +472,7 @@ impl<'a> Types<'a> {
             required: true,
             depth: 0,
             role,
+            schema,
         };
         self.content(complex, &at, &mut Vec::new(), out)
     }
