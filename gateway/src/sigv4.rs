@@ -349,6 +349,103 @@ mod tests {
         );
     }
 
+    /// Requests signed by botocore (AWS's Python SDK) at a fixed time: the
+    /// same canonical request and signature here.
+    #[test]
+    fn requests_are_signed_as_botocore_signs_them() {
+        let judge = |service: &'static str, session_token: Option<&'static str>| Credentials {
+            access_key: "judge-secret-8f3a",
+            secret_key: "judge-secret-8f3a",
+            session_token,
+            region: "us-east-1",
+            service,
+        };
+        let stamp = Stamp {
+            time: "20240506T070809Z".to_owned(),
+            date: "20240506".to_owned(),
+        };
+        let cases: [(
+            &str,
+            &str,
+            &[(&str, &str)],
+            &[u8],
+            Credentials<'static>,
+            &str,
+            &str,
+        ); 3] = [
+            (
+                "POST",
+                "http://127.0.0.1:8080/",
+                &[
+                    ("Content-Type", "application/json"),
+                    ("X-Amz-Target", "AWSPriceListService.DescribeServices"),
+                    (
+                        "X-Amz-Content-SHA256",
+                        "490c1ce9ad07bd0c7c8995ae12efa2ad66448706b91461094638ba93e0202ac2",
+                    ),
+                ],
+                br#"{"ServiceCode":"AmazonEC2","FormatVersion":"aws_v1"}"#,
+                judge("pricing", None),
+                "",
+                "657ab35ab2a8fca087aa31002e36d58c41b03fe7dcce529d4be61f809206339a",
+            ),
+            (
+                "GET",
+                "http://127.0.0.1:8080/?Version=2016-11-15&Action=DescribeRegions&Filter.1.Value.1=eu%20west%2A&Filter.1.Name=region-name",
+                &[(
+                    "X-Amz-Content-SHA256",
+                    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                )],
+                b"",
+                judge("ec2", None),
+                "/?Action=DescribeRegions&Filter.1.Name=region-name&Filter.1.Value.1=eu%20west%2A&Version=2016-11-15",
+                "691742816963beb2fa2c750bb0f7a6c5b6095a785a1124b2fbeb3b8bb9984571",
+            ),
+            (
+                "PUT",
+                "http://127.0.0.1:8080/backup-jobs/job%201/object/%C3%A9t%C3%A9?checksum=abc%2Fdef&checksum-algorithm=SHA256",
+                &[
+                    ("Content-Type", "application/octet-stream"),
+                    (
+                        "X-Amz-Content-SHA256",
+                        "6c87f68371b28954707ebb92afee7ccffb74c6f71ec8fea8a98cf6104289585b",
+                    ),
+                ],
+                b"chunk",
+                judge("backup-storage", Some("judge-secret-8f3a")),
+                "/backup-jobs/job%201/object/%C3%A9t%C3%A9?checksum=abc%2Fdef&checksum-algorithm=SHA256",
+                "cf4a8fd8c0a56270b600f14046441a963fe860f3659a756ae1a2715309e5aeba",
+            ),
+        ];
+        for (method, address, headers, body, credentials, sent, signature) in cases {
+            let mut url = url::Url::parse(address).expect("URL");
+            let headers: Vec<(String, String)> = headers
+                .iter()
+                .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+                .collect();
+            let signed = sign(
+                Unsigned {
+                    method,
+                    url: &mut url,
+                    headers: &headers,
+                    body,
+                },
+                &credentials,
+                &stamp,
+            );
+            assert!(
+                authorization(&signed).ends_with(&format!("Signature={signature}")),
+                "{address}\n{}\n{}",
+                authorization(&signed),
+                signed.canonical
+            );
+            // What is sent is what was signed.
+            if !sent.is_empty() {
+                assert_eq!(&url[url::Position::BeforePath..], sent);
+            }
+        }
+    }
+
     #[test]
     fn days_are_dated_by_the_gregorian_calendar() {
         assert_eq!(civil(0), (1970, 1, 1));
