@@ -584,6 +584,46 @@ mod tests {
     }
 
     #[test]
+    fn a_referred_attribute_is_named_in_its_own_namespace() {
+        let schema = r#"
+          <xs:attribute name="lang" type="xs:string"/>
+          <xs:element name="Order"><xs:complexType><xs:sequence>
+            <xs:element name="id" type="xs:string"/>
+          </xs:sequence><xs:attribute ref="t:lang"/></xs:complexType></xs:element>"#;
+        let wsdl = service(schema, &[("Order", "document")]);
+        let options = ImportOptions {
+            downstream: "svc".into(),
+            ..ImportOptions::default()
+        };
+        let imported = import_wsdl(wsdl.as_bytes(), &options).expect("imports");
+        let written: toml::Table = imported.toml.parse().expect("TOML");
+        let version = &written["gateway_tool"][0]["version"][0];
+        // Unqualified local elements; the top-level attribute is the
+        // schema's, so qualified, with a prefix.
+        assert_eq!(version["prefixes"]["n1"].as_str(), Some("urn:t"));
+        assert_eq!(version["argument"][1]["source"].as_str(), Some("@n1:lang"));
+        let text = format!(
+            "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n\n{}",
+            imported.toml
+        );
+        let config = toolschema_catalog::Config::from_toml(
+            &text,
+            "svc.toml",
+            &toolschema_runtime::call::Registry::new(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let operation = config.gateway_tools()[0].versions()[0].operation();
+        let envelope =
+            crate::soap::request_envelope(operation, &serde_json::json!({"id": "7", "lang": "en"}))
+                .expect("an envelope");
+        let envelope = String::from_utf8(envelope).expect("UTF-8");
+        assert!(
+            envelope.contains(r#"xmlns:n1="urn:t"><soap:Body><m:Order xmlns:m="urn:t" n1:lang="en"><id>7</id></m:Order>"#),
+            "{envelope}"
+        );
+    }
+
+    #[test]
     fn xsd_patterns_are_anchored_and_foreign_escapes_left_out() {
         assert_eq!(pattern("PI-[0-9]{6}").as_deref(), Some("^(?:PI-[0-9]{6})$"));
         assert_eq!(pattern("\\i\\c*"), None);

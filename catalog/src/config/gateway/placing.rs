@@ -198,14 +198,7 @@ pub(super) fn check_soap_field(
                 "a SOAP answer is an element, never an array: start the path with an element name"
                     .to_owned(),
             )
-        } else if attribute && !is_xml_name(name) {
-            Some(format!(
-                "`{name}` is not an attribute name; write its local name after `@`"
-            ))
-        } else if let Some(problem) = (!attribute)
-            .then(|| step_problem(name, prefixes, argument))
-            .flatten()
-        {
+        } else if let Some(problem) = step_problem(name, prefixes, argument) {
             Some(problem)
         } else if attribute && (i + 1 != steps.len() || step.each) {
             Some(format!(

@@ -31,6 +31,8 @@ pub(super) struct Types<'a> {
     pub(super) complex_schema: HashMap<&'a str, usize>,
     /// The named simple types.
     pub(super) simple: HashMap<&'a str, &'a Element<'a>>,
+    /// The schema of each top-level attribute (its index in `schemas`).
+    pub(super) attributes: HashMap<&'a str, usize>,
     /// The named complex types of schemas whose local elements are
     /// qualified.
     pub(super) qualified_types: HashSet<&'a str>,
@@ -75,6 +77,20 @@ pub(super) struct Naming {
 }
 
 impl Naming {
+    /// `prefix:name` for the attribute (or element) `name` of
+    /// `namespace`, the namespace given a prefix if it has none yet.
+    pub(super) fn prefixed(&mut self, name: &str, namespace: &str) -> String {
+        let prefix = match self.prefixes.iter().find(|(_, ns)| ns == namespace) {
+            Some((prefix, _)) => prefix.clone(),
+            None => {
+                let prefix = format!("n{}", self.prefixes.len() + 1);
+                self.prefixes.push((prefix.clone(), namespace.to_owned()));
+                prefix
+            }
+        };
+        format!("{prefix}:{name}")
+    }
+
     /// The step that names the element `name` of `namespace`.
     pub(super) fn step(&mut self, name: &str, namespace: Option<&str>) -> Result<String, String> {
         if namespace == self.unprefixed.as_deref() {
@@ -85,15 +101,7 @@ impl Naming {
                 "the element `{name}` is in no namespace, inside elements in one (its schema leaves its local elements unqualified); the gateway cannot write it"
             ));
         };
-        let prefix = match self.prefixes.iter().find(|(_, ns)| ns == namespace) {
-            Some((prefix, _)) => prefix.clone(),
-            None => {
-                let prefix = format!("n{}", self.prefixes.len() + 1);
-                self.prefixes.push((prefix.clone(), namespace.to_owned()));
-                prefix
-            }
-        };
-        Ok(format!("{prefix}:{name}"))
+        Ok(self.prefixed(name, namespace))
     }
 }
 
@@ -134,6 +142,7 @@ impl<'a> Types<'a> {
             complex: HashMap::new(),
             complex_schema: HashMap::new(),
             simple: HashMap::new(),
+            attributes: HashMap::new(),
             qualified_types: HashSet::new(),
             schemas: Vec::new(),
         };
@@ -170,6 +179,9 @@ impl<'a> Types<'a> {
                         }
                         "simpleType" => {
                             types.simple.insert(name, component);
+                        }
+                        "attribute" => {
+                            types.attributes.insert(name, index);
                         }
                         _ => {}
                     }
@@ -266,13 +278,23 @@ impl<'a> Types<'a> {
                 (None, None) => Ok(typed("string")),
             }
             .map_err(|problem| format!("the attribute `{name}` of {here} {problem}"))?;
+            // A referred (top-level) attribute is in its schema's
+            // namespace: named with a prefix in a request.
+            let namespace = attribute
+                .attribute("ref")
+                .and_then(|_| self.attributes.get(name))
+                .and_then(|schema| self.schemas[*schema].0);
+            let step = match (out.naming.as_mut(), namespace) {
+                (Some(naming), Some(namespace)) => naming.prefixed(name, namespace),
+                _ => name.to_owned(),
+            };
             let mut exposed = join(&at.exposed, &snake(name));
             if out.taken.contains(&exposed) {
                 exposed = format!("{exposed}_attribute");
             }
             out.push(Found {
                 exposed,
-                source: join(&at.source, &format!("@{name}")),
+                source: join(&at.source, &format!("@{step}")),
                 location: None,
                 schema: Value::Object(schema),
                 required: at.required && attribute.attribute("use") == Some("required"),
