@@ -349,6 +349,18 @@ mod tests {
         );
     }
 
+    /// A request, its credentials, the address it is sent to (empty: as
+    /// given) and its signature.
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static [(&'static str, &'static str)],
+        &'static [u8],
+        Credentials<'static>,
+        &'static str,
+        &'static str,
+    );
+
     /// Requests signed by botocore (AWS's Python SDK) at a fixed time: the
     /// same canonical request and signature here.
     #[test]
@@ -364,15 +376,7 @@ mod tests {
             time: "20240506T070809Z".to_owned(),
             date: "20240506".to_owned(),
         };
-        let cases: [(
-            &str,
-            &str,
-            &[(&str, &str)],
-            &[u8],
-            Credentials<'static>,
-            &str,
-            &str,
-        ); 3] = [
+        let cases: [Case; 3] = [
             (
                 "POST",
                 "http://127.0.0.1:8080/",

@@ -561,6 +561,13 @@ impl Call {
             };
             return Ok(Produced::Content(ToolResult::text(text)));
         }
+        // No content (a 204, or an empty 200) is an answer without fields:
+        // the output schema then says whether the tool promised any.
+        let bytes = if bytes.iter().all(u8::is_ascii_whitespace) {
+            b"{}".to_vec()
+        } else {
+            bytes
+        };
         let read = self.reader.map(&bytes).map_err(|unplaced| {
             unplaced.map(|field| MappingError::Unmappable {
                 exposed: self.operation.results()[field].exposed.to_string(),

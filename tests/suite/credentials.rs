@@ -638,3 +638,57 @@ required = true
         "{headers:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_without_content_is_a_result_without_fields() {
+    // AWS Detective's TagResource answers 204 with no body; its result
+    // (an object of no required field) is then empty, not a failure.
+    let router = Router::new().route(
+        "/tags",
+        post(|| async { respond(StatusCode::NO_CONTENT, "application/json", String::new()) }),
+    );
+    let port = super::support::serve_on_loopback(router).await;
+    let text = format!(
+        r#"
+[[tenant]]
+id = "acme"
+
+[[client]]
+id = "assistant"
+tenant = "acme"
+toolsets = ["tags"]
+
+[[toolset]]
+id = "tags"
+tenant = "acme"
+tools = ["tag"]
+
+[[downstream]]
+id = "tags"
+base_url = "http://127.0.0.1:{port}"
+
+[[gateway_tool]]
+name = "tag"
+downstream = "tags"
+
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Tags."
+method = "POST"
+path = "/tags"
+
+[[gateway_tool.version.result]]
+name = "tagged"
+type = "integer"
+"#
+    );
+    let catalog = Catalog::from_toml_with(Registry::new(), &text, "tags.toml", http())
+        .unwrap_or_else(|errors| panic!("{errors}"));
+    let result = catalog
+        .snapshot()
+        .call("assistant", "tag", json!({}))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(result.structured(), Some(&json!({})));
+}

@@ -457,3 +457,38 @@ fn a_content_type_the_document_requires_is_sent_without_a_body_too() {
         "{errors}\n{text}"
     );
 }
+
+#[test]
+fn a_result_pattern_the_python_sdk_cannot_compile_is_left_out() {
+    // AWS tags: `^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$`. The Python SDK checks an
+    // output schema's patterns with Python's `re`, which has no `\p{…}`,
+    // and refuses every call of the tool; an argument keeps its pattern.
+    let imported = import(
+        r#"{"openapi": "3.0.0", "servers": [{"url": "https://a.example"}],
+          "paths": {"/tags": {"post": {"operationId": "tag",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "properties": {
+              "key": {"type": "string", "pattern": "^([\\p{L}\\p{N}_.:/=+\\-@]*)$"}}}}}},
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {
+              "key": {"type": "string", "pattern": "^([\\p{L}\\p{N}_.:/=+\\-@]*)$"},
+              "tags": {"type": "object", "additionalProperties": {"type": "string", "pattern": "^\\p{L}+$"}}}}}}}}}}}}"#,
+        "a",
+    );
+    let tool = shown(&config(&imported), "tag");
+    let text = tool["outputSchema"].to_string();
+    assert!(!text.contains("\\\\p{"), "{text}");
+    assert_eq!(
+        tool["inputSchema"]["properties"]["key"]["pattern"],
+        json!("^([\\p{L}\\p{N}_.:/=+\\-@]*)$"),
+        "{tool}"
+    );
+    assert!(
+        imported
+            .dropped
+            .iter()
+            .filter(|d| d.reason.contains("the Python SDK refuses an output schema"))
+            .count()
+            >= 2,
+        "{:?}",
+        imported.dropped
+    );
+}

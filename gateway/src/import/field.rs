@@ -18,6 +18,38 @@ pub(super) const JOINED: &str = "x-toolschema-joined";
 /// One argument or result as written: what `field` says, in the
 /// configuration's keys, each keyword kept only where the checks take it
 /// (and the example only where its own field's schema accepts it).
+/// Whether a pattern uses Unicode property escapes (`\p{L}`, `\P{N}`):
+/// JSON Schema reads them, Python's `re` (and so the Python SDK's check of
+/// an output schema) does not.
+fn has_property_escape(pattern: &str) -> bool {
+    pattern.contains("\\p{") || pattern.contains("\\P{")
+}
+
+/// `schema` without the patterns that use Unicode property escapes, at
+/// any depth; whether any was removed.
+fn without_property_escapes(schema: &mut Value) -> bool {
+    let mut removed = false;
+    let mut stack = vec![schema];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(object) => {
+                if object
+                    .get("pattern")
+                    .and_then(as_str)
+                    .is_some_and(has_property_escape)
+                {
+                    object.remove("pattern");
+                    removed = true;
+                }
+                stack.extend(object.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+    removed
+}
+
 pub(super) fn field_section(
     field: &Found,
     argument: bool,
@@ -35,6 +67,13 @@ pub(super) fn field_section(
     if let Some(schema) = &field.whole {
         out.kind = configured_kind(type_of(&field.schema).unwrap_or("any"));
         out.required = field.required.then_some(true);
+        let mut schema = schema.clone();
+        if !argument && without_property_escapes(&mut schema) {
+            notes.push(format!(
+                "patterns with Unicode property escapes (`\\p{{L}}`) in the result `{}` are left out: the Python SDK refuses an output schema whose patterns Python cannot compile",
+                field.exposed
+            ));
+        }
         out.schema = Some(schema.to_compact_string());
         return out;
     }
@@ -81,7 +120,12 @@ pub(super) fn field_section(
             }
         }
         if let Some(pattern) = schema.get("pattern").and_then(as_str) {
-            if reads_pattern(pattern) {
+            if !argument && has_property_escape(pattern) {
+                notes.push(format!(
+                    "the pattern of the result `{}` is left out: it has Unicode property escapes (`\\p{{L}}`), and the Python SDK refuses an output schema whose patterns Python cannot compile",
+                    field.exposed
+                ));
+            } else if reads_pattern(pattern) {
                 out.pattern = Some(pattern.to_owned());
                 written.insert("pattern".to_owned(), pattern.into());
             } else {

@@ -319,7 +319,6 @@ fn check_auth(
                 password_env: password_env?,
             })
         }
-        other => {
         "aws_sigv4" => {
             let access_key_env = env(&raw.access_key_env, "access_key_env");
             let secret_key_env = env(&raw.secret_key_env, "secret_key_env");
@@ -364,6 +363,7 @@ fn check_auth(
                 service: service?,
             })
         }
+        other => {
             p.at(
                 raw.kind.span(),
                 format!("{at}.kind"),
@@ -383,8 +383,8 @@ fn check_auth(
 fn fixed_headers(
     raw: &BTreeMap<Spanned<String>, Spanned<String>>,
     at: &str,
-    p: &mut Problems<'_>,
     content_type: bool,
+    p: &mut Problems<'_>,
 ) -> Vec<(String, String)> {
     let mut headers = Vec::new();
     for (name, value) in raw {
@@ -406,15 +406,15 @@ fn fixed_headers(
                 format!("{at}.headers"),
                 "credentials are never written in the configuration; use `auth` with an environment variable",
             );
-        } else if is_managed_header(name.get_ref()) {
         } else if content_type && name.get_ref().eq_ignore_ascii_case("content-type") {
             headers.push((name.get_ref().clone(), value.get_ref().clone()));
-            p.at(
+        } else if is_managed_header(name.get_ref()) {
             let with_body = if name.get_ref().eq_ignore_ascii_case("content-type") {
                 " with the body (only a version that sends none may name one)"
             } else {
                 ""
             };
+            p.at(
                 name.span(),
                 format!("{at}.headers"),
                 format!(
