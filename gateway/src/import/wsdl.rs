@@ -584,6 +584,46 @@ mod tests {
     }
 
     #[test]
+    fn an_optional_element_too_deep_is_left_out_and_said_a_required_one_skips() {
+        // `Deep`: ten levels of `a`, each optional or not.
+        let nested = |min: &str| {
+            let mut inner = format!(
+                r#"<xs:element name="leaf" type="xs:string" minOccurs="{min}"/><xs:element name="kept" type="xs:string"/>"#
+            );
+            for _ in 0..10 {
+                inner = format!(
+                    r#"<xs:element name="a" minOccurs="{min}"><xs:complexType><xs:sequence>{inner}</xs:sequence></xs:complexType></xs:element>"#
+                );
+            }
+            format!(
+                r#"<xs:element name="Deep"><xs:complexType><xs:sequence>{inner}</xs:sequence></xs:complexType></xs:element>"#
+            )
+        };
+        let optional = service(&nested("0"), &[("Deep", "document")]);
+        let imported =
+            import_wsdl(optional.as_bytes(), &ImportOptions::default()).expect("imports");
+        assert_eq!(imported.tools, ["deep"], "{:?}", imported.skipped);
+        let notes: Vec<&str> = imported.dropped.iter().map(|d| d.reason.as_str()).collect();
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("nests deeper than 8 levels: left out (it is optional)")),
+            "{notes:?}"
+        );
+        let required = service(&nested("1"), &[("Deep", "document")]);
+        let imported =
+            import_wsdl(required.as_bytes(), &ImportOptions::default()).expect("imports");
+        assert!(imported.tools.is_empty());
+        assert!(
+            imported.skipped[0]
+                .reason
+                .contains("nests deeper than 8 levels, and must be sent"),
+            "{:?}",
+            imported.skipped
+        );
+    }
+
+    #[test]
     fn a_referred_attribute_is_named_in_its_own_namespace() {
         let schema = r#"
           <xs:attribute name="lang" type="xs:string"/>

@@ -124,9 +124,18 @@ impl Types<'_> {
             });
             complex = None;
         }
+        // Past the depth, an optional element is left out (and said); a
+        // required one cannot be.
         if at.depth >= MAX_DEPTH {
+            if !required {
+                out.notes.push(format!(
+                    "`{}` nests deeper than {MAX_DEPTH} levels: left out (it is optional)",
+                    element.exposed
+                ));
+                return Ok(());
+            }
             return Err(format!(
-                "`{}` nests deeper than {MAX_DEPTH} levels",
+                "`{}` nests deeper than {MAX_DEPTH} levels, and must be sent",
                 element.exposed
             ));
         }

@@ -26,6 +26,8 @@ pub(super) struct Headers {
     /// The credentials: each block's element, its secret, and whether the
     /// operator named it (else its name says it is one).
     pub(super) credentials: Vec<(String, String, bool)>,
+    /// What was left out of the blocks, for the import's notes.
+    pub(super) notes: Vec<String>,
 }
 
 /// Whether a header element's name says it holds a credential: among its
@@ -158,6 +160,7 @@ pub(super) fn headers(
             naming.prefixes = inside.prefixes;
         }
         read?;
+        out.notes.append(&mut fields.notes);
         // The block's element is named by its local name: its namespace
         // is the block's.
         for field in &mut fields.found {

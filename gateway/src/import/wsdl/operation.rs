@@ -257,7 +257,10 @@ pub(super) fn tool(
             .collect(),
         ..written::VersionSection::default()
     };
-    let notes = prompt_markup::notes(&version);
+    let mut notes = prompt_markup::notes(&version);
+    notes.extend(arguments.notes);
+    notes.extend(results.notes);
+    notes.extend(headers.notes);
     let text = written::Sections {
         gateway_tool: vec![written::ToolSection {
             name: tool_name.clone(),

@@ -50,6 +50,8 @@ pub(super) struct Fields {
     /// For a request: how its elements' names are written in source paths
     /// (an answer is read by local names).
     pub(super) naming: Option<Naming>,
+    /// What was left out, for the import's notes.
+    pub(super) notes: Vec<String>,
 }
 
 impl Fields {
@@ -59,6 +61,7 @@ impl Fields {
             found: Vec::new(),
             taken: BTreeSet::new(),
             naming,
+            notes: Vec::new(),
         }
     }
 }
