@@ -271,6 +271,15 @@ fn credential_note(element: &str, secret: &str, named: bool) -> String {
     }
 }
 
+/// A message's parts (`wsdl:message`), by the message's qualified name.
+fn message_parts<'a>(root: &'a Element<'a>, message: &str) -> Result<Vec<&'a Element<'a>>, String> {
+    let message = local(message);
+    let definition = children(root, WSDL, "message")
+        .find(|m| m.attribute("name") == Some(message))
+        .ok_or_else(|| format!("the message `{message}` is not defined"))?;
+    Ok(children(definition, WSDL, "part").collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::simple::pattern;

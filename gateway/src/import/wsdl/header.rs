@@ -7,9 +7,8 @@
 
 use std::collections::BTreeSet;
 
-use super::local;
-use super::operation::message_parts;
 use super::types::{At, Fields, Naming, Role, Types};
+use super::{local, message_parts};
 use crate::import::context::Found;
 use crate::import::names::{self, numbered, snake};
 use crate::import::{ImportOptions, written};

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use super::header::headers;
 use super::types::{At, Fields, Naming, Role, Types};
-use super::{WSDL, XSD, child, children, documentation, local};
+use super::{WSDL, XSD, child, documentation, local, message_parts};
 use crate::import::field::field_section;
 use crate::import::names::{kebab, snake};
 use crate::import::{ImportOptions, prompt_markup, written};
@@ -20,18 +20,6 @@ fn sentence(name: &str) -> String {
         Some(first) => format!("{}{}.", first.to_ascii_uppercase(), chars.as_str()),
         None => "Calls the operation.".to_owned(),
     }
-}
-
-/// A message's parts.
-pub(super) fn message_parts<'a>(
-    root: &'a Element<'a>,
-    message: &str,
-) -> Result<Vec<&'a Element<'a>>, String> {
-    let message = local(message);
-    let definition = children(root, WSDL, "message")
-        .find(|m| m.attribute("name") == Some(message))
-        .ok_or_else(|| format!("the message `{message}` is not defined"))?;
-    Ok(children(definition, WSDL, "part").collect())
 }
 
 /// The element a message's one part names (document/literal).
