@@ -29,7 +29,7 @@ and an example) and writes the whole record as JSON (`--json`). Fails
 percentages, leaving out calls whose failure is shown to be the mock's).
 
     python tests/judge/judge.py --corpus DIR/package/api --json judge.json \
-        [--every 56] [--max-bytes 1000000] [--jobs 3] [--min-valid P] [--min-answered P]
+        [--every 56] [--offset 0] [--max-bytes 1000000] [--jobs 3] [--min-valid P] [--min-answered P]
         [--only DOCUMENT | --only PREFIX]   # e.g. --only amazonaws.com/ (of the sample)
 
 TOOLSCHEMA_BIN names the binary (target/debug/toolschema by default);
@@ -69,13 +69,14 @@ MODES = ("required", "all")
 CALL_TIMEOUT = 30
 
 
-def sample(corpus, every, max_bytes):
-    """Every `every`-th JSON document of the directory (sorted by path), each
-    with the reason it is skipped, or None."""
+def sample(corpus, every, max_bytes, offset=0):
+    """Every `every`-th JSON document of the directory (sorted by path; the
+    first `offset` places later, for another sample chosen the same way),
+    each with the reason it is skipped, or None."""
     files = sorted(p.relative_to(corpus).as_posix() for p in corpus.rglob("*.json"))
     chosen = []
     for index, name in enumerate(files, start=1):
-        if index % every:
+        if (index - offset) % every:
             continue
         size = (corpus / name).stat().st_size
         if size > max_bytes:
@@ -361,6 +362,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", required=True, type=pathlib.Path, help="the directory's package/api folder")
     parser.add_argument("--every", type=int, default=56)
+    parser.add_argument("--offset", type=int, default=0, help="shift the sample by this many documents (another sample chosen the same way)")
     parser.add_argument("--max-bytes", type=int, default=1_000_000)
     parser.add_argument("--jobs", type=int, default=3)
     parser.add_argument("--only", help="judge this one document (a path under --corpus), skipping nothing; "
@@ -370,7 +372,7 @@ def main():
     parser.add_argument("--min-answered", type=float, default=0.0)
     options = parser.parse_args()
     corpus = options.corpus.resolve()
-    chosen = sample(corpus, options.every, options.max_bytes)
+    chosen = sample(corpus, options.every, options.max_bytes, options.offset)
     if options.only:
         only = options.only
         chosen = [(only, None)] if (corpus / only).is_file() else [(n, why) for n, why in chosen if n.startswith(only)]
