@@ -492,3 +492,30 @@ fn a_result_pattern_the_python_sdk_cannot_compile_is_left_out() {
         imported.dropped
     );
 }
+
+#[test]
+fn an_answer_of_any_type_is_asked_for_as_json_then_anything() {
+    // Salesloft (converted from Swagger without `produces`) declares its
+    // answers `*/*`: `Accept: application/json` alone got 406 from a
+    // server that negotiates strictly.
+    let imported = import(
+        r#"{"openapi": "3.0.0", "servers": [{"url": "https://s.example"}],
+          "paths": {"/stages/{id}.json": {"get": {"operationId": "stage",
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+            "responses": {"200": {"description": "ok", "content": {"*/*": {"schema": {"type": "object", "properties": {"id": {"type": "integer"}}}}}}}}}}}"#,
+        "s",
+    );
+    let config = config(&imported);
+    let sent = request(&config, "stage", json!({"id": 3}));
+    assert_eq!(
+        sent.headers,
+        [("Accept".to_owned(), "application/json, */*".to_owned())]
+    );
+    // Its answer is still read as JSON, field by field.
+    let tool = shown(&config, "stage");
+    assert_eq!(
+        tool["outputSchema"]["properties"]["id"]["type"],
+        json!("integer"),
+        "{tool}"
+    );
+}

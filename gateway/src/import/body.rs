@@ -73,7 +73,16 @@ impl Context<'_> {
             let Some(content) = response.get("content").and_then(Value::as_object) else {
                 continue;
             };
-            if json_schema(content).is_some() || content.iter().any(|(kind, _)| is_json(kind)) {
+            if content.iter().any(|(kind, _)| is_json(kind)) {
+                return None;
+            }
+            // An answer of any type (`*/*`, as converted Swagger documents
+            // without `produces` say) is asked for as JSON first, then as
+            // anything: a server that negotiates strictly (Prism) answers
+            // 406 to JSON alone.
+            if content.iter().any(|(kind, _)| kind == "*/*") {
+                kinds.insert(0, "application/json");
+            } else if json_schema(content).is_some() {
                 return None;
             }
             for (kind, _) in content.iter() {
@@ -82,6 +91,9 @@ impl Context<'_> {
                 }
             }
         }
+        // `*/*` last: the types named come first.
+        kinds.sort_by_key(|kind| *kind == "*/*");
+        kinds.dedup();
         let kinds: Vec<&str> = kinds
             .into_iter()
             .filter(|kind| toolschema_catalog::gateway::is_header_value(kind))
