@@ -692,3 +692,29 @@ type = "integer"
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(result.structured(), Some(&json!({})));
 }
+
+#[test]
+fn an_aws_signing_name_may_have_capitals() {
+    // AWS Migration Hub signs as `AWSMigrationHub`, IoT Secure Tunneling
+    // as `IoTSecuredTunneling`: every operation of those documents was
+    // skipped while the check wanted lowercase.
+    let text = r#"
+[[tenant]]
+id = "t"
+
+[[client]]
+id = "c"
+tenant = "t"
+
+[[downstream]]
+id = "aws"
+base_url = "https://mgh.us-west-2.amazonaws.com"
+auth = { kind = "aws_sigv4", access_key_env = "AWS_ACCESS_KEY_ID", secret_key_env = "AWS_SECRET_ACCESS_KEY", region = "us-west-2", service = "AWSMigrationHub" }
+"#;
+    let config = toolschema::catalog::Config::from_toml(text, "aws.toml", &Registry::new())
+        .unwrap_or_else(|errors| panic!("{errors}"));
+    assert!(matches!(
+        config.downstream("aws").expect("checked").auth(),
+        [toolschema_catalog::gateway::Auth::AwsSigV4 { service, .. }] if service == "AWSMigrationHub"
+    ));
+}

@@ -332,7 +332,7 @@ fn check_auth(
                         && word
                             .get_ref()
                             .bytes()
-                            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') =>
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'-') =>
                 {
                     Some(word.get_ref().clone())
                 }
