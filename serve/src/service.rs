@@ -156,6 +156,7 @@ impl Service {
 
     /// The backchannel of a request `size` bytes long: a large one's
     /// arguments are read off the async workers.
+    #[cfg(feature = "stdio")]
     pub(crate) fn backchannel_for(&self, size: usize) -> crate::mcp::Backchannel {
         let back = crate::mcp::Backchannel::none();
         match size > crate::offload::LARGE_REQUEST {
