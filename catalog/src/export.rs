@@ -407,12 +407,13 @@ pub fn diff(before: &str, after: &str) -> String {
             ops.push((' ', i + 1, a[i]));
             i += 1;
             j += 1;
-        } else if j < b.len() && (i == a.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            ops.push(('+', j + 1, b[j]));
-            j += 1;
-        } else {
+        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            // A line replaced reads as diff(1) writes it: the old line first.
             ops.push(('-', i + 1, a[i]));
             i += 1;
+        } else {
+            ops.push(('+', j + 1, b[j]));
+            j += 1;
         }
     }
     let near_change = |k: usize| {
@@ -448,6 +449,8 @@ mod tests {
         assert!(shown.contains("-     4 | d"), "{shown}");
         assert!(shown.contains("+     4 | D"), "{shown}");
         assert!(shown.contains("+     8 | h"), "{shown}");
+        let (removed, added) = (shown.find("-     4 | d"), shown.find("+     4 | D"));
+        assert!(removed < added, "the old line comes first: {shown}");
         assert!(!shown.contains("| a"), "{shown}");
         assert_eq!(diff("x\n", "x\n"), "");
     }

@@ -31,7 +31,7 @@ fn main() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let admin = |args: &[&str]| {
         let out = Command::new(&bin)
-            .args(["admin", "--database-url", &url])
+            .args(["admin", "--demo", "--database-url", &url])
             .args(args)
             .current_dir(root)
             .output()
@@ -48,7 +48,7 @@ fn main() {
     let key = admin(&["add-operator", "alice"]);
     let (mcp, console) = (free_port(), free_port());
     let mut server = Command::new(&bin)
-        .args(["serve", "--database-url", &url])
+        .args(["serve", "--demo", "--database-url", &url])
         .args(["--bind", &format!("127.0.0.1:{mcp}")])
         .args(["--admin-bind", &format!("127.0.0.1:{console}")])
         .current_dir(root)

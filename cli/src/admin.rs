@@ -133,12 +133,26 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))
 }
 
-/// The store's configuration of the demo tools, checked as it loads.
-pub(crate) fn config(store: &Store) -> Result<Config, String> {
-    let (_, config) = runtime()?
-        .block_on(store.load_config(&toolschema_demo::registry()))
-        .map_err(|e| e.to_string())?;
+/// The store's configuration, checked as it loads (against the demo's
+/// tools with `--demo`).
+pub(crate) fn config(store: &Store, demo: bool) -> Result<Config, String> {
+    let (_, config) = runtime()?.block_on(load_config(store, demo))?;
     Ok(config)
+}
+
+/// The store's revision and configuration, checked against the tools the
+/// binary serves. A configuration refused only for naming the demo's tools
+/// says so: its operator may have meant `--demo`.
+pub(crate) async fn load_config(store: &Store, demo: bool) -> Result<(i64, Config), String> {
+    match store.load_config(&crate::registry(demo)).await {
+        Ok(loaded) => Ok(loaded),
+        Err(error) if !demo && store.load_config(&crate::registry(true)).await.is_ok() => {
+            Err(format!(
+                "{error}\nthe store's configuration names the demo's tools, which this binary serves only with --demo"
+            ))
+        }
+        Err(error) => Err(error.to_string()),
+    }
 }
 
 /// Who the CLI acts as: `--actor`, else `cli:` and the user's name.
@@ -156,9 +170,10 @@ pub(crate) fn run(
     as_actor: Option<String>,
     accept: Vec<String>,
     command: Admin,
+    demo: bool,
 ) -> Result<(), String> {
     let store = store(url)?;
-    let registry = toolschema_demo::registry();
+    let registry = crate::registry(demo);
     let runtime = runtime()?;
     let action = match command {
         Admin::Migrate => {
@@ -270,9 +285,9 @@ pub(crate) fn run(
 }
 
 /// Adds imported records to the store, every version a draft.
-pub(crate) fn import(url: Option<String>, toml: &str) -> Result<(), String> {
+pub(crate) fn import(url: Option<String>, toml: &str, demo: bool) -> Result<(), String> {
     let store = store(url)?;
-    let registry = toolschema_demo::registry();
+    let registry = crate::registry(demo);
     let records = Records::read_toml(toml, "(imported)").map_err(|e| e.to_string())?;
     let applied = runtime()?
         .block_on(store.apply(

@@ -2,26 +2,30 @@
 //! stdio) and REST, list what a client sees, check a configuration, export
 //! `server.json`.
 //!
-//! The binary serves the demo tools (`examples/demo`) through the serving
-//! library (`toolschema::serve`), as any service would serve its own: its
-//! `serve`, `list`, `check` and `export` are the library's command line
-//! (`Server::run_command`), with a catalog store's options added.
-//! Without `--config` it uses the embedded demo configuration
-//! (`examples/catalog.toml`: two tenants, three clients, all three
-//! discovery modes).
+//! The binary is the serving library's command line (`serve`, `list`,
+//! `check`, `export`, `diff`: `Server::run_command`) with a catalog store's
+//! options added. An operator's configuration (`--config FILE` or a
+//! catalog store) brings its own tools: configured tools calling REST and
+//! SOAP APIs. The demo's Rust tools (`examples/demo`) are served only when
+//! asked for: with no configuration given (then with the embedded demo
+//! configuration, `examples/catalog.toml`: two tenants, three clients,
+//! every discovery mode), in open mode, or with `--demo`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, ArgMatches, FromArgMatches, Subcommand, value_parser};
+use toolschema::Registry;
 use toolschema::catalog::{Config, hash_api_key};
 use toolschema::serve::Server;
 use toolschema_catalog::gateway::SoapVersion;
 use toolschema_gateway::import::{
     ImportOptions, Imported, import_openapi, import_wsdl_file, parse_document,
 };
-use toolschema_serve::cli::{Commands, announce, exit, log_to_stderr, runtime, say};
+use toolschema_serve::cli::{
+    Commands, announce, command_line_error, exit, log_to_stderr, runtime, say, summary,
+};
 
 mod admin;
 mod telemetry;
@@ -33,6 +37,16 @@ mod telemetry;
 /// library chooses its own.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The Rust tools the binary serves: the demo's when asked for, else none
+/// (an operator's configuration brings configured tools).
+fn registry(demo: bool) -> Registry {
+    if demo {
+        toolschema_demo::registry()
+    } else {
+        Registry::new()
+    }
+}
 
 /// The binary's own commands, beside the service's (`serve`, `list`,
 /// `check`, `export`, which every service built on the library has).
@@ -140,12 +154,19 @@ fn database_url() -> Arg {
         .conflicts_with("config")
 }
 
-/// The command line: the service's commands over the demo tools, with a
-/// catalog store's options added, and the binary's own commands.
+/// The command line: the service's commands, with a catalog store's
+/// options and `--demo` added, and the binary's own commands.
 fn command() -> clap::Command {
     let command = Commands::augment_subcommands(clap::Command::new("toolschema"));
     Own::augment_subcommands(command)
         .version(env!("CARGO_PKG_VERSION"))
+        .arg(
+            Arg::new("demo")
+                .long("demo")
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("Serve (or check against) the demo's Rust tools beside the configuration's; they are served anyway when no configuration is given"),
+        )
         .about("Serve, check and export governed MCP tool catalogs")
         .subcommand_required(true)
         .arg_required_else_help(true)
@@ -186,11 +207,30 @@ fn command() -> clap::Command {
         })
 }
 
-/// The service the binary is: the demo tools, described for `serverInfo`.
-fn demo() -> Server {
-    Server::new("toolschema", env!("CARGO_PKG_VERSION"))
-        .title("toolschema demo catalog")
-        .registry(toolschema_demo::registry())
+/// The service the binary is, described for `serverInfo`: with the demo's
+/// tools, or with none of its own.
+fn service(demo: bool) -> Server {
+    let server = Server::new("toolschema", env!("CARGO_PKG_VERSION"));
+    if demo {
+        server
+            .title("toolschema demo catalog")
+            .registry(registry(true))
+    } else {
+        server
+    }
+}
+
+/// The configuration file a service command reads, if any; else it reads
+/// the embedded demo configuration, or a catalog store's.
+fn configuration_file(command: &Commands) -> Option<&PathBuf> {
+    match command {
+        Commands::Serve { config, .. }
+        | Commands::List { config, .. }
+        | Commands::Check { config }
+        | Commands::Export { config, .. } => config.as_ref(),
+        Commands::Diff { config, old, .. } => config.as_ref().or(old.as_ref()),
+        _ => None,
+    }
 }
 
 fn main() -> ExitCode {
@@ -220,8 +260,12 @@ fn run(matches: &ArgMatches) -> Result<(), String> {
     let Some((name, options)) = matches.subcommand() else {
         return Err("name a command (see --help)".to_owned());
     };
+    let asked = options.get_flag("demo");
     if Own::has_subcommand(name) {
-        return run_own(Own::from_arg_matches(matches).map_err(|e| e.to_string())?);
+        return run_own(
+            Own::from_arg_matches(matches).map_err(|e| e.to_string())?,
+            asked,
+        );
     }
     let command = Commands::from_arg_matches(matches).map_err(|e| e.to_string())?;
     let given_url = options
@@ -230,7 +274,10 @@ fn run(matches: &ArgMatches) -> Result<(), String> {
         .flatten()
         .cloned();
     let open = options.try_get_one::<bool>("open").ok().flatten() == Some(&true);
-    match &command {
+    // A file or a store is the operator's configuration; the demo's tools
+    // come with it only when asked for.
+    let own = configuration_file(&command).is_some();
+    let result = match &command {
         Commands::Serve {
             config,
             bind,
@@ -246,8 +293,9 @@ fn run(matches: &ArgMatches) -> Result<(), String> {
                     .flatten()
                     .filter(|url| !url.trim().is_empty())
             });
+            let demo = asked || open || (!own && database_url.is_none());
             let admin_bind = options.get_one::<SocketAddr>("admin_bind").copied();
-            let mut server = demo();
+            let mut server = service(demo);
             if let Some(trace) = std::env::var_os("TOOLSCHEMA_TRACE") {
                 server = server.trace_file(trace);
             }
@@ -264,7 +312,14 @@ fn run(matches: &ArgMatches) -> Result<(), String> {
                     let client = client
                         .clone()
                         .or_else(|| std::env::var("TOOLSCHEMA_CLIENT").ok());
-                    serve_store(server, url, *bind, *stdio, client, admin_bind, &command)
+                    let store = Serving {
+                        bind: *bind,
+                        stdio: *stdio,
+                        client,
+                        admin_bind,
+                        demo,
+                    };
+                    serve_store(server, url, store, &command)
                 }
                 None if admin_bind.is_some() => Err(
                     "--admin-bind serves a catalog store's admin API: give --database-url too"
@@ -294,39 +349,74 @@ fn run(matches: &ArgMatches) -> Result<(), String> {
                     .filter(|url| !url.trim().is_empty())
             });
             match database_url {
-                Some(url) => check_store(url),
-                None => with_demo_config(demo()).run_command(command.clone()),
+                Some(url) => check_store(url, asked),
+                None => with_demo_config(asked || !own).run_command(command.clone()),
             }
         }
         Commands::Export { .. } | Commands::Diff { .. } => match given_url {
             Some(url) => {
-                let config = admin::config(&admin::store(Some(url))?)?;
-                demo().catalog_config(config).run_command(command.clone())
+                let config = admin::config(&admin::store(Some(url))?, asked)?;
+                service(asked)
+                    .catalog_config(config)
+                    .run_command(command.clone())
             }
-            None => with_demo_config(demo()).run_command(command.clone()),
+            None => with_demo_config(asked || !own).run_command(command.clone()),
         },
-        _ => with_demo_config(demo()).run_command(command.clone()),
+        _ => with_demo_config(asked || !own).run_command(command.clone()),
+    };
+    result.map_err(|error| names_the_demo(error, asked, &command))
+}
+
+/// The service over the demo's tools with the embedded demo configuration
+/// (a `--config` given to the command replaces it), or with neither.
+fn with_demo_config(demo: bool) -> Server {
+    if demo {
+        service(true).catalog_toml(toolschema_demo::CATALOG_TOML, EMBEDDED)
+    } else {
+        service(false)
     }
 }
 
-/// The server with the embedded demo configuration (a `--config` given to
-/// the command replaces it).
-fn with_demo_config(server: Server) -> Server {
-    server.catalog_toml(toolschema_demo::CATALOG_TOML, EMBEDDED)
+/// A refused configuration file that the demo's tools would make whole
+/// says so: its author may have meant `--demo`.
+fn names_the_demo(error: String, asked: bool, command: &Commands) -> String {
+    let file = configuration_file(command).or(match command {
+        Commands::Diff { new, .. } => new.as_ref(),
+        _ => None,
+    });
+    let passes_with_demo = |path: &PathBuf| {
+        std::fs::read_to_string(path).is_ok_and(|text| {
+            Config::from_toml(&text, &path.display().to_string(), &registry(true)).is_ok()
+        })
+    };
+    match file {
+        Some(path) if !asked && passes_with_demo(path) => format!(
+            "{error}\n{} names the demo's tools, which this binary serves only with --demo",
+            path.display()
+        ),
+        _ => error,
+    }
 }
 
 /// `check --database-url`: the store's configuration, checked as it loads.
-fn check_store(url: String) -> Result<(), String> {
+fn check_store(url: String, demo: bool) -> Result<(), String> {
     let store = admin::store(Some(url))?;
-    let checked = admin::config(&store)?;
-    say(format_args!(
-        "{}: ok ({} tenants, {} toolsets, {} client applications, {} gateway tools)",
-        store.database(),
-        checked.tenants().count(),
-        checked.toolsets().count(),
-        checked.clients().count(),
-        checked.gateway_tools().len()
-    ))
+    let checked = admin::config(&store, demo)?;
+    say(summary(store.database(), &checked))
+}
+
+/// How `serve --database-url` serves the store's configuration.
+struct Serving {
+    /// The HTTP address (unless over stdio).
+    bind: SocketAddr,
+    /// MCP over stdin and stdout instead of HTTP.
+    stdio: bool,
+    /// The client application served over stdio.
+    client: Option<String>,
+    /// Where the store's admin API listens, if it is served.
+    admin_bind: Option<SocketAddr>,
+    /// The demo's tools are served (the store's configuration names them).
+    demo: bool,
 }
 
 /// `serve --database-url`: the store's configuration, followed live, with
@@ -334,12 +424,16 @@ fn check_store(url: String) -> Result<(), String> {
 fn serve_store(
     mut server: Server,
     url: String,
-    bind: SocketAddr,
-    stdio: bool,
-    client: Option<String>,
-    admin_bind: Option<SocketAddr>,
+    serving: Serving,
     command: &Commands,
 ) -> Result<(), String> {
+    let Serving {
+        bind,
+        stdio,
+        client,
+        admin_bind,
+        demo,
+    } = serving;
     log_to_stderr();
     let store = admin::store(Some(url))?;
     if let Some(client) = client {
@@ -353,16 +447,13 @@ fn serve_store(
     runtime()?.block_on(async move {
         // The records are not kept while the catalog is built: the
         // follower reads them again once serving.
-        let (revision, config) = store
-            .load_config(&toolschema_demo::registry())
-            .await
-            .map_err(|e| e.to_string())?;
+        let (revision, config) = admin::load_config(&store, demo).await?;
         tracing::info!(database = %store.database(), revision, "catalog store loaded");
         server = server.catalog_config(config);
         if stdio {
-            let service = std::sync::Arc::new(server.build().map_err(|e| e.to_string())?);
+            let service = server.build().map_err(|e| e.to_string())?;
             let _following = store.follow(service.catalog().clone(), revision);
-            return service.serve_stdio().await.map_err(|e| e.to_string());
+            return service.serve_stdio().await.map_err(command_line_error);
         }
         let http = server.bind_http(bind).await.map_err(|e| e.to_string())?;
         let _following = admin::follow(&store, &http, revision, admin_bind).await?;
@@ -371,7 +462,7 @@ fn serve_store(
     })
 }
 
-fn run_own(own: Own) -> Result<(), String> {
+fn run_own(own: Own, demo: bool) -> Result<(), String> {
     match own {
         Own::HashKey { key } => say(hash_api_key(&key)),
         Own::Admin {
@@ -379,7 +470,7 @@ fn run_own(own: Own) -> Result<(), String> {
             actor,
             accept,
             command,
-        } => admin::run(database_url, actor, accept, command),
+        } => admin::run(database_url, actor, accept, command, demo),
         Own::Import {
             source:
                 ImportSource::Openapi {
@@ -408,7 +499,7 @@ fn run_own(own: Own) -> Result<(), String> {
             // Not held while the result is checked (Graph beta's parsed
             // document is 288 MiB).
             drop((text, document));
-            write_imported(&imported, into.as_ref(), database_url)
+            write_imported(&imported, into.as_ref(), database_url, demo)
         }
         Own::Import {
             source:
@@ -442,7 +533,7 @@ fn run_own(own: Own) -> Result<(), String> {
             // The schema files it imports are read from beside it.
             let imported = import_wsdl_file(&file, &options)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
-            write_imported(&imported, into.as_ref(), database_url)
+            write_imported(&imported, into.as_ref(), database_url, demo)
         }
     }
 }
@@ -465,6 +556,7 @@ fn write_imported(
     imported: &Imported,
     into: Option<&PathBuf>,
     database_url: Option<String>,
+    demo: bool,
 ) -> Result<(), String> {
     for skipped in &imported.skipped {
         eprintln!("skipped {}: {}", skipped.operation, skipped.reason);
@@ -485,7 +577,7 @@ fn write_imported(
                     .to_owned(),
             );
         }
-        return admin::import(database_url, &imported.toml);
+        return admin::import(database_url, &imported.toml, demo);
     }
     let Some(into) = into else {
         return say(imported.toml.trim_end());
@@ -493,8 +585,7 @@ fn write_imported(
     let current = std::fs::read_to_string(into)
         .map_err(|e| format!("cannot read {}: {e}", into.display()))?;
     let combined = format!("{}\n\n{}", current.trim_end(), imported.toml);
-    let registry = toolschema_demo::registry();
-    Config::from_toml(&combined, &into.display().to_string(), &registry)
+    Config::from_toml(&combined, &into.display().to_string(), &registry(demo))
         .map_err(|e| format!("the configuration with the imported tools does not pass its checks, so {} is unchanged:\n{e}", into.display()))?;
     // Written whole, then renamed: a reader never sees half a file.
     let partial = into.with_extension("toml.partial");

@@ -337,9 +337,11 @@ impl<S: Send + Sync + 'static> Server<S> {
     }
 
     /// Checks the tools and the configuration and builds the service the
-    /// transports share. Validators are compiled on a background thread
-    /// (after this and after each reload), so that calls find them ready.
-    pub fn build(self) -> Result<Service, ServeError> {
+    /// transports share, shared already: its router, its stdio loop, a
+    /// catalog store's follower and a [`TestClient`](crate::TestClient)
+    /// each hold it. Validators are compiled on a background thread (after
+    /// this and after each reload), so that calls find them ready.
+    pub fn build(self) -> Result<Arc<Service>, ServeError> {
         if !self.refused.is_empty() {
             return Err(ServeError::Tools(self.refused));
         }
@@ -364,7 +366,7 @@ impl<S: Send + Sync + 'static> Server<S> {
         if let Some(telemetry) = self.telemetry {
             protocol = protocol.with_telemetry(telemetry);
         }
-        Ok(Service {
+        Ok(Arc::new(Service {
             notices: Notices::new(&catalog),
             catalog,
             protocol,
@@ -379,7 +381,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             #[cfg(feature = "oauth")]
             tokens: crate::oauth::Verifier::default(),
             health: crate::service::HealthChecks::default(),
-        })
+        }))
     }
 
     /// Serves MCP (Streamable HTTP, at `/mcp`) and REST (at `/v1/tools`) on
@@ -402,15 +404,17 @@ impl<S: Send + Sync + 'static> Server<S> {
         self,
         address: impl tokio::net::ToSocketAddrs,
     ) -> Result<crate::http::HttpServer, ServeError> {
-        crate::http::HttpServer::bind(Arc::new(self.build()?), address).await
+        crate::http::HttpServer::bind(self.build()?, address).await
     }
 
     /// The axum router (MCP at `/mcp`, REST under `/v1/tools`), to merge
     /// into an application that listens itself. The application decides
-    /// where it listens: in open mode, keep it on loopback.
+    /// where it listens: in open mode, keep it on loopback. `GET /health`
+    /// is not in it (the application has its own); to serve the service's,
+    /// build it and answer with [`Service::health`].
     #[cfg(feature = "http")]
     pub fn router(self) -> Result<axum::Router, ServeError> {
-        Ok(Arc::new(self.build()?).router())
+        Ok(self.build()?.router())
     }
 
     /// Serves MCP over stdin and stdout until stdin closes (see
@@ -429,7 +433,7 @@ impl<S: Send + Sync + 'static> Server<S> {
         input: impl tokio::io::AsyncRead + Unpin,
         output: impl tokio::io::AsyncWrite + Unpin + Send + 'static,
     ) -> Result<(), ServeError> {
-        crate::stdio::serve(Arc::new(self.build()?), input, output).await
+        crate::stdio::serve(self.build()?, input, output).await
     }
 }
 

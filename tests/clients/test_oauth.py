@@ -106,7 +106,7 @@ class Served:
         config = self.dir / "catalog.toml"
         config.write_text(CATALOG.format(issuer=self.provider.issuer, resource=self.url))
         self.server = subprocess.Popen(
-            [BIN, "serve", "--bind", f"127.0.0.1:{port}", "--config", str(config)],
+            [BIN, "serve", "--bind", f"127.0.0.1:{port}", "--demo", "--config", str(config)],
             cwd=ROOT,
             stderr=subprocess.PIPE,
             text=True,

@@ -197,7 +197,7 @@ def test_list_changed_after_the_configuration_changes():
             changed.set()
 
     async def main():
-        params = stdio("globex-support", "--config", str(config))
+        params = stdio("globex-support", "--demo", "--config", str(config))
         async with Client(params, mode="legacy", message_handler=on_message) as client:
             before = await client.list_tools()
             assert [t.name for t in before.tools] == GLOBEX_TOOLS
@@ -233,14 +233,14 @@ def test_listen_streams_list_changes_over_http_and_stdio():
     async def main(url):
         async with Client(http(url, "demo-globex-support-key"), mode="2026-07-28") as client:
             assert await follow(client, full) == GLOBEX_TOOLS[1:]
-        params = stdio("globex-support", "--config", str(config))
+        params = stdio("globex-support", "--demo", "--config", str(config))
         async with Client(params, mode="2026-07-28") as client:
             assert await follow(client, text) == GLOBEX_TOOLS
 
     config.write_text(text)
     try:
         process = subprocess.Popen(
-            [BIN, "serve", "--bind", "127.0.0.1:0", "--config", str(config)], cwd=ROOT, stderr=subprocess.PIPE, text=True
+            [BIN, "serve", "--bind", "127.0.0.1:0", "--demo", "--config", str(config)], cwd=ROOT, stderr=subprocess.PIPE, text=True
         )
         try:
             for line in process.stderr:
@@ -268,7 +268,7 @@ def test_search_mode_finds_describes_and_calls():
 
     async def main():
         for mode in MODES:
-            async with Client(stdio("globex-support", "--config", str(config)), mode=mode) as client:
+            async with Client(stdio("globex-support", "--demo", "--config", str(config)), mode=mode) as client:
                 listed = await client.list_tools()
                 assert [t.name for t in listed.tools] == ["discover_tool_schema", "search_tools"], listed
                 found = await client.call_tool("search_tools", {"query": "open a new support ticket", "limit": 2})

@@ -726,3 +726,44 @@ fn a_dynamic_tool_gets_source_names() {
         "{arguments}"
     );
 }
+
+/// A tuple of nothing.
+#[derive(Schema, Deserialize, Debug)]
+pub struct Empty();
+
+/// Takes an empty tuple struct.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "shop.nothing")]
+pub struct TakesNothing {
+    pub nothing: Empty,
+}
+
+impl Handler for TakesNothing {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::text(format!("{:?}", self.nothing)))
+    }
+}
+
+/// An empty tuple struct is the empty array: advertised without an empty
+/// `prefixItems` (which JSON Schema forbids, and which no validator
+/// compiles), read as serde reads it.
+#[test]
+fn an_empty_tuple_struct_is_the_empty_array() {
+    let mut registry = Registry::new();
+    registry.register::<TakesNothing>().expect("registers");
+    let schema = toolschema::tool_json::<TakesNothing>();
+    let nothing = &schema["inputSchema"]["properties"]["nothing"];
+    assert_eq!(nothing["type"], "array", "{nothing}");
+    assert_eq!(
+        (&nothing["minItems"], &nothing["maxItems"]),
+        (&json!(0), &json!(0))
+    );
+    assert!(nothing.get("prefixItems").is_none(), "{nothing}");
+    let called = block_on(registry.call("shop.nothing", json!({"nothing": []}))).expect("runs");
+    assert_eq!(called.content(), [Content::text("Empty")]);
+    let refused = block_on(registry.call("shop.nothing", json!({"nothing": [1]})));
+    assert!(
+        matches!(refused, Err(CallError::InvalidArguments(_))),
+        "{refused:?}"
+    );
+}

@@ -132,17 +132,26 @@ fn a_reader_that_stops_early_is_no_error() {
 
 #[test]
 fn check_reports_every_problem() {
-    let (ok, out, _) = run(&["check", "examples/catalog.toml"]);
+    let (ok, out, _) = run(&["check", "--demo", "examples/catalog.toml"]);
     assert!(ok, "{out}");
     assert!(
         out.contains("ok (2 tenants, 5 toolsets, 4 client applications, 0 gateway tools)"),
         "{out}"
     );
+    // A file is checked against the tools it defines: the demo's are not
+    // the binary's own, and a file naming them is told where they are.
+    let (ok, _, err) = run(&["check", "examples/catalog.toml"]);
+    assert!(!ok);
+    assert!(
+        err.contains("unknown tool `billing.get-invoice`")
+            && err.contains("examples/catalog.toml names the demo's tools, which this binary serves only with --demo"),
+        "{err}"
+    );
     let dir = std::env::temp_dir().join(format!("toolschema-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, "[[tenant]]\nid = \"a\"\n[[toolset]]\nid = \"s\"\ntenant = \"b\"\nmode = \"eager\"\ntools = [\"billing.get-invoce\"]\n").expect("write");
-    let (ok, _, err) = run(&["check", bad.to_str().expect("utf-8")]);
+    let (ok, _, err) = run(&["check", "--demo", bad.to_str().expect("utf-8")]);
     assert!(!ok);
     assert!(err.contains("4 problems"), "{err}");
     assert!(err.contains("names no client application"), "{err}");

@@ -21,7 +21,7 @@ const ACME: (&str, &str) = ("Authorization", "Bearer demo-acme-finance-key");
 
 /// Runs `toolschema admin … ` on `url`; its standard output.
 fn admin(url: &str, args: &[&str]) -> String {
-    let mut all = vec!["admin", "--database-url", url, "--actor", "test"];
+    let mut all = vec!["admin", "--demo", "--database-url", url, "--actor", "test"];
     all.extend_from_slice(args);
     let (ok, out, err) = run(&all);
     assert!(ok, "admin {args:?}: {err}");
@@ -184,9 +184,15 @@ fn replicas_follow_the_store_through_a_publish_a_disconnection_and_an_outage() {
     );
 
     let replicas = [
-        Http::start_with(&["--database-url", &url, "--admin-bind", "127.0.0.1:0"]),
-        Http::start_with(&["--database-url", &url]),
-        Http::start_with(&["--database-url", &proxied]),
+        Http::start_with(&[
+            "--demo",
+            "--database-url",
+            &url,
+            "--admin-bind",
+            "127.0.0.1:0",
+        ]),
+        Http::start_with(&["--demo", "--database-url", &url]),
+        Http::start_with(&["--demo", "--database-url", &proxied]),
     ];
     let ports: Vec<u16> = replicas.iter().map(|r| r.port).collect();
     let before = tools(ports[0]);

@@ -9,7 +9,7 @@ use crate::common;
 use common::run;
 
 fn admin(url: &str, args: &[&str]) -> (bool, String, String) {
-    let mut all = vec!["admin", "--database-url", url, "--actor", "ops"];
+    let mut all = vec!["admin", "--demo", "--database-url", url, "--actor", "ops"];
     all.extend_from_slice(args);
     run(&all)
 }
@@ -40,16 +40,31 @@ fn the_publish_workflow_runs_from_the_command_line() {
         ok(&url, &["load", "examples/catalog.toml"]).trim_end(),
         "revision 1: catalog: the whole configuration replaced"
     );
-    let (done, out, _) = run(&["check", "--database-url", &url]);
+    // The demo configuration names the demo's tools, which the binary
+    // serves and checks against only when asked for: the operator is told.
+    let (done, _, err) = run(&["check", "--database-url", &url]);
+    assert!(!done);
+    assert!(
+        err.contains("unknown tool `billing.get-invoice`")
+            && err.contains("names the demo's tools, which this binary serves only with --demo"),
+        "{err}"
+    );
+    let (done, out, _) = run(&["check", "--demo", "--database-url", &url]);
     assert!(done);
     assert!(
         out.ends_with(": ok (2 tenants, 5 toolsets, 4 client applications, 0 gateway tools)\n"),
         "{out}"
     );
     // The store serves what the file does.
-    let (_, from_store, _) = run(&["export", "--database-url", &url]);
-    let (_, from_file, _) = run(&["export", "--config", "examples/catalog.toml"]);
+    let (_, from_store, _) = run(&["export", "--demo", "--database-url", &url]);
+    let (_, from_file, _) = run(&["export", "--demo", "--config", "examples/catalog.toml"]);
     assert_eq!(from_store, from_file);
+    let (done, _, err) = run(&["export", "--config", "examples/catalog.toml"]);
+    assert!(!done);
+    assert!(
+        err.contains("examples/catalog.toml names the demo's tools, which this binary serves only with --demo"),
+        "{err}"
+    );
 
     assert_eq!(
         ok(&url, &["propose", "billing.refund", "2"]).trim_end(),
@@ -75,6 +90,7 @@ fn the_publish_workflow_runs_from_the_command_line() {
     // its report unless accepted.
     let (done, out, err) = run(&[
         "diff",
+        "--demo",
         "--database-url",
         &url,
         "--tool",
@@ -140,7 +156,7 @@ fn the_publish_workflow_runs_from_the_command_line() {
     assert!(shown.starts_with("# postgresql://"), "{shown}");
     let file = std::env::temp_dir().join(format!("toolschema-shown-{}.toml", std::process::id()));
     std::fs::write(&file, &shown).expect("write");
-    let (done, out, err) = run(&["check", file.to_str().expect("utf-8")]);
+    let (done, out, err) = run(&["check", "--demo", file.to_str().expect("utf-8")]);
     assert!(done, "{err}");
     assert!(out.contains(": ok (2 tenants"), "{out}");
     let _ = std::fs::remove_file(&file);
@@ -163,6 +179,7 @@ fn import_writes_drafts_to_the_store() {
         "petstore.",
         "--operations",
         "getPetById,findPetsByStatus",
+        "--demo",
         "--database-url",
         &url,
     ]);
@@ -185,6 +202,7 @@ fn import_writes_drafts_to_the_store() {
         "petstore",
         "--operations",
         "getPetById",
+        "--demo",
         "--database-url",
         &url,
     ]);

@@ -134,14 +134,19 @@ const NUMBER: &Node = &Node::Number(NumberNode {
     maximum: None,
 });
 
-/// Bounded by the largest finite `f32`: serde would read a number past it
-/// as infinity, which JSON cannot carry back.
+/// Bounded by the largest finite `f32` as serde writes it (`3.4028235e38`,
+/// a little above `f32::MAX` itself, and read back as it): serde would read
+/// a number much past it as infinity, which JSON cannot carry back.
 impl Schema for f32 {
     const SCHEMA: &'static Node = &Node::Number(NumberNode {
-        minimum: Some(Number::Float(-(f32::MAX as f64))),
-        maximum: Some(Number::Float(f32::MAX as f64)),
+        minimum: Some(Number::Float(-F32_MAX_WRITTEN)),
+        maximum: Some(Number::Float(F32_MAX_WRITTEN)),
     });
 }
+
+/// `f32::MAX` as serde writes it: the shortest decimal that reads back as
+/// it. Every number up to it is read as a finite `f32`.
+const F32_MAX_WRITTEN: f64 = 3.4028235e38;
 
 impl Schema for f64 {
     const SCHEMA: &'static Node = NUMBER;

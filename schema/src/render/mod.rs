@@ -248,8 +248,12 @@ impl<'a> Renderer<'a> {
         let mut out = Object::new();
         let len = items.len() as u64;
         out.insert("type", "array");
-        let items = items.iter().map(|item| self.node(item)).collect();
-        out.insert("prefixItems", Json::Array(items));
+        // `prefixItems` may not be empty (JSON Schema 2020-12): a tuple of
+        // nothing (`struct Z();`, `()` in a tuple) is the empty array alone.
+        if !items.is_empty() {
+            let items = items.iter().map(|item| self.node(item)).collect();
+            out.insert("prefixItems", Json::Array(items));
+        }
         out.insert("minItems", len);
         out.insert("maxItems", len);
         Json::Object(out)

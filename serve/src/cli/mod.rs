@@ -390,12 +390,21 @@ impl<S: Send + Sync + 'static> Server<S> {
         let name = self.identity.name().to_owned();
         runtime()?.block_on(async move {
             if stdio {
-                return self.serve_stdio().await.map_err(|e| e.to_string());
+                return self.serve_stdio().await.map_err(command_line_error);
             }
             let http = self.bind_http(bind).await.map_err(|e| e.to_string())?;
             announce(&http, &name);
             http.run().await.map_err(|e| e.to_string())
         })
+    }
+}
+
+/// What a serving error means on the command line: the flags to give, where
+/// the library's message names the builder's methods.
+pub fn command_line_error(error: crate::ServeError) -> String {
+    match error {
+        crate::ServeError::NoStdioClient => "serving over stdio with a catalog configuration needs the client application to serve: name it with --client ID (or TOOLSCHEMA_CLIENT), or configure a `keyless_client`".to_owned(),
+        error => error.to_string(),
     }
 }
 
@@ -435,14 +444,25 @@ pub fn announce(http: &crate::HttpServer, name: &str) {
     let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), banner.as_bytes());
 }
 
-/// What `check` says of a configuration that passes.
-fn summary(name: &str, checked: &Config) -> String {
+/// What `check` says of a configuration that passes: `NAME: ok (2
+/// tenants, 1 toolset, 3 client applications, 0 gateway tools)`.
+pub fn summary(name: &str, checked: &Config) -> String {
+    let count =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     format!(
-        "{name}: ok ({} tenants, {} toolsets, {} client applications, {} gateway tools)",
-        checked.tenants().count(),
-        checked.toolsets().count(),
-        checked.clients().count(),
-        checked.gateway_tools().len()
+        "{name}: ok ({}, {}, {}, {})",
+        count(checked.tenants().count(), "tenant", "tenants"),
+        count(checked.toolsets().count(), "toolset", "toolsets"),
+        count(
+            checked.clients().count(),
+            "client application",
+            "client applications"
+        ),
+        count(
+            checked.gateway_tools().len(),
+            "gateway tool",
+            "gateway tools"
+        ),
     )
 }
 

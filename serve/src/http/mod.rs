@@ -54,6 +54,8 @@ const BODY_LIMIT: usize = (1 << 20) + (64 << 10);
 impl Service {
     /// The axum router of this service (MCP at `/mcp`, REST under
     /// `/v1/tools`), to merge into an application that listens itself.
+    /// `GET /health` is not in it: the application has its own, and can
+    /// answer with [`Service::health`] there.
     pub fn router(self: &Arc<Self>) -> Router {
         router(self.clone())
     }

@@ -136,7 +136,7 @@ impl Protocol {
         }
         match outcome {
             Ok(result) => {
-                let (content, structured) = result.into_json();
+                let (mut content, structured) = result.into_json();
                 let structured = match structured {
                     // Kept as its text (a large mapped answer): an object,
                     // which every revision takes as it is.
@@ -144,7 +144,11 @@ impl Protocol {
                         return self.tool_result_text(id, era, content, &json);
                     }
                     Some(StructuredJson::Value(value)) => Some(match client.def_of(name) {
-                        Some(def) => revision.fit_result(def, value),
+                        Some(def) => {
+                            let fitted = revision.fit_result(def, value);
+                            same_json_as_text(&mut content, &fitted);
+                            fitted
+                        }
                         None => value,
                     }),
                     _ => None,
@@ -395,4 +399,23 @@ fn check_param_headers(
 /// A `content` array of one text block.
 fn text(text: &str) -> Value {
     json!([{"type": "text", "text": text}])
+}
+
+/// A result wrapped for an older revision (`{"result": [...]}`) keeps its
+/// text block the same JSON as its `structuredContent`: the one text block
+/// that held the value as it was now holds the wrapper.
+fn same_json_as_text(content: &mut Value, structured: &Value) {
+    let Some(inner) = structured
+        .as_object()
+        .filter(|wrapper| wrapper.len() == 1)
+        .and_then(|wrapper| wrapper.get(toolschema_runtime::project::RESULT_PROPERTY))
+    else {
+        return;
+    };
+    if let Some([block]) = content.as_array_mut().map(Vec::as_mut_slice)
+        && block["type"] == "text"
+        && block["text"].as_str() == Some(inner.to_string().as_str())
+    {
+        block["text"] = Value::String(structured.to_string());
+    }
 }

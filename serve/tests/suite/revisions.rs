@@ -1,6 +1,7 @@
 //! Each MCP revision served gets the tools and the results its own schema
 //! describes, over HTTP and stdio: icons from 2025-11-25, a list result as
-//! it is in 2026-07-28 and as `{"result": [...]}` for older clients.
+//! it is in 2026-07-28 and as `{"result": [...]}` for older clients, its
+//! text block the same JSON.
 
 use std::net::SocketAddr;
 
@@ -65,17 +66,20 @@ fn every_revision_is_answered_in_its_own_shape() {
             validator.is_valid(structured),
             "{version}: {structured} against {output}"
         );
-        // The model reads the same value as text, unwrapped.
+        // The text block is the same JSON as `structuredContent` (what the
+        // specification asks of a client that reads only content), wrapped
+        // where the structured result is.
         let text: Value =
             serde_json::from_str(call["content"][0]["text"].as_str().expect("text")).expect("JSON");
-        if version == "2026-07-28" {
+        assert_eq!(structured, &text, "{version}");
+        let value = if version == "2026-07-28" {
             assert_eq!(output["type"], "array");
-            assert_eq!(structured, &text);
+            structured
         } else {
             assert_eq!(output["type"], "object");
-            assert_eq!(structured["result"], text);
-        }
-        assert_eq!(text[0]["customer"], "cust-42");
+            &structured["result"]
+        };
+        assert_eq!(value[0]["customer"], "cust-42");
         let icons = balances.get("icons");
         assert_eq!(
             icons.is_some(),

@@ -211,12 +211,10 @@ id = "basic"
 tenant = "acme"
 tools = ["who", "count.up"]
 "#;
-    let service = Arc::new(
-        server()
-            .catalog_toml(catalog, "catalog.toml")
-            .build()
-            .expect("builds"),
-    );
+    let service = server()
+        .catalog_toml(catalog, "catalog.toml")
+        .build()
+        .expect("builds");
     let clerk = TestClient::as_client(service.clone(), "clerk")
         .await
         .expect("a client");

@@ -87,7 +87,7 @@ tools = ["billing.get-invoice"]
 scopes = ["invoices:read"]
 `,
   );
-  server = spawn(BIN, ["serve", "--bind", `127.0.0.1:${port}`, "--config", join(dir, "catalog.toml")], {
+  server = spawn(BIN, ["serve", "--bind", `127.0.0.1:${port}`, "--demo", "--config", join(dir, "catalog.toml")], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "pipe"],
   });

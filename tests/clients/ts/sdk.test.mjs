@@ -283,7 +283,7 @@ describe("stdio", () => {
     const config = join(directory, "catalog.toml");
     writeFileSync(config, SEARCH_CONFIG);
     try {
-      await withClient(stdio("globex-support", "--config", config), exerciseSearch);
+      await withClient(stdio("globex-support", "--demo", "--config", config), exerciseSearch);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
@@ -294,7 +294,7 @@ describe("stdio", () => {
     const config = join(directory, "catalog.toml");
     writeFileSync(config, DEMO_CONFIG);
     try {
-      await withClient(stdio("globex-support", "--config", config), async (client) => {
+      await withClient(stdio("globex-support", "--demo", "--config", config), async (client) => {
         const before = await client.listTools();
         assert.deepEqual(
           before.tools.map((tool) => tool.name),
@@ -321,7 +321,7 @@ describe("Streamable HTTP", () => {
 
   before(async () => {
     writeFileSync(config, DEMO_CONFIG);
-    server = await serveHttp("--config", config);
+    server = await serveHttp("--demo", "--config", config);
   });
 
   after(() => {

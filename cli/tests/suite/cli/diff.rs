@@ -183,7 +183,14 @@ fn a_new_configuration_is_compared_client_by_client() {
 
     // The way back: the assistant gets its tools again (nothing breaks
     // there), and refund loses the `reason` its clients now send.
-    let (ok, out, err) = run(&["diff", "--old", next, "--new", "examples/catalog.toml"]);
+    let (ok, out, err) = run(&[
+        "diff",
+        "--demo",
+        "--old",
+        next,
+        "--new",
+        "examples/catalog.toml",
+    ]);
     assert!(ok, "{err}");
     assert!(out.contains("billing.get-invoice (none) -> 1"), "{out}");
     assert!(out.contains("info tool-added"), "{out}");

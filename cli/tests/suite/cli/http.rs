@@ -228,7 +228,7 @@ fn http_streams_change_notices_in_both_eras() {
     let config = dir.join("catalog.toml");
     let text = std::fs::read_to_string(root().join("examples/catalog.toml")).expect("read");
     std::fs::write(&config, &text).expect("write");
-    let server = Http::start_with(&["--config", config.to_str().expect("utf-8")]);
+    let server = Http::start_with(&["--demo", "--config", config.to_str().expect("utf-8")]);
 
     let (mut modern, ack, mut legacy) = open_streams(server.port, "listen-1");
     assert!(

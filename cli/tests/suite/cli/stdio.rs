@@ -112,6 +112,7 @@ fn demo_config_copy(name: &str) -> (PathBuf, PathBuf, String) {
 fn a_stdio_client_hears_that_its_list_changed() {
     let (dir, config, text) = demo_config_copy("watch");
     let mut server = StdioServer::start(&[
+        "--demo",
         "--client",
         "globex-support",
         "--config",
@@ -135,6 +136,7 @@ fn a_stdio_client_hears_that_its_list_changed() {
 fn stdio_survives_bad_bytes_and_answers_every_request_with_its_id() {
     let (dir, config, text) = demo_config_copy("stdio");
     let mut server = StdioServer::start(&[
+        "--demo",
         "--client",
         "acme-finance",
         "--config",
