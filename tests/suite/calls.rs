@@ -404,8 +404,9 @@ fn attribute_cases() -> Vec<Case> {
         field_attributes(json!({"email": "at-example.com"}), &[("/email", Format)]),
         Case {
             tool: |text| parse_args::<Evaluate>(text).map(drop),
+            // An unknown tag: the tags there are, at the tag.
             payload: json!({"expression": {"op": "pow"}}).to_string(),
-            expected: &[("/expression", Alternatives)],
+            expected: &[("/expression/op", Enum)],
         },
         Case {
             tool: |text| parse_args::<Evaluate>(text).map(drop),
@@ -766,4 +767,179 @@ fn an_empty_tuple_struct_is_the_empty_array() {
         matches!(refused, Err(CallError::InvalidArguments(_))),
         "{refused:?}"
     );
+}
+
+/// Takes single-precision numbers.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "lab.measure")]
+pub struct Measure {
+    #[tool(minimum = -1.0)]
+    pub y: f32,
+    pub big: f32,
+}
+
+impl Handler for Measure {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::text(format!("{} {}", self.y, self.big)))
+    }
+}
+
+/// The text path (`call_str`, `parse_args`) and the parsed-value path
+/// (`call`) judge an `f32` alike, by the number sent, as the advertised
+/// schema does; and serde's own output of `f32::MAX` passes both.
+#[test]
+fn both_reads_of_an_f32_agree_with_the_schema() {
+    let mut registry = Registry::new();
+    registry.register::<Measure>().expect("registers");
+    let schema = toolschema::tool_json::<Measure>();
+    let validator =
+        jsonschema::draft202012::new(&schema["inputSchema"]).expect("the advertised schema");
+    let written = serde_json::to_string(&f32::MAX).expect("serde writes it");
+    for (text, valid) in [
+        (format!(r#"{{"y": 0, "big": {written}}}"#), true),
+        (format!(r#"{{"y": 0, "big": -{written}}}"#), true),
+        (r#"{"y": -1, "big": 0}"#.to_owned(), true),
+        (r#"{"y": -1.00000001, "big": 0}"#.to_owned(), false),
+        (r#"{"y": 0, "big": 3.41e38}"#.to_owned(), false),
+    ] {
+        let value: Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(validator.is_valid(&value), valid, "the schema on {text}");
+        let as_text = block_on(registry.call_str("lab.measure", &text));
+        let as_value = block_on(registry.call("lab.measure", value));
+        assert_eq!(as_text.is_ok(), valid, "call_str on {text}: {as_text:?}");
+        assert_eq!(as_value.is_ok(), valid, "call on {text}: {as_value:?}");
+        assert_eq!(
+            parse_args::<Measure>(&text).is_ok(),
+            valid,
+            "parse_args on {text}"
+        );
+    }
+}
+
+/// A whole number, or a fraction.
+#[derive(Schema, Deserialize, Debug, PartialEq)]
+#[serde(untagged)]
+pub enum IntOrFloat {
+    /// Whole.
+    I(u8),
+    /// Any.
+    F(f64),
+}
+
+fn some_five() -> Option<u8> {
+    Some(5)
+}
+
+/// Reads a number two ways and a field with a default of its own.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "lab.read")]
+pub struct ReadAsSerde {
+    pub n: IntOrFloat,
+    #[serde(default = "some_five")]
+    pub c: Option<u8>,
+    pub count: u8,
+}
+
+impl Handler for ReadAsSerde {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::text(format!(
+            "{:?} {:?} {}",
+            self.n, self.c, self.count
+        )))
+    }
+}
+
+/// Every route reads a value as one: an untagged variant as serde chooses
+/// it (`1.0` is the float's), a `null` for a field with a default of its
+/// own as absent (its default), whatever an unrelated field holds (`2.0`
+/// sends the call down the full path, `2` does not).
+#[test]
+fn every_route_reads_a_value_alike() {
+    let mut registry = Registry::new();
+    registry.register::<ReadAsSerde>().expect("registers");
+    for count in ["2", "2.0"] {
+        for (arguments, read) in [
+            (r#""n": 1.0"#, "F(1.0) Some(5) 2"),
+            (r#""n": 1"#, "I(1) Some(5) 2"),
+            (r#""n": 1.5, "c": null"#, "F(1.5) Some(5) 2"),
+            (r#""n": 300, "c": 7"#, "F(300.0) Some(7) 2"),
+        ] {
+            let text = format!(r#"{{{arguments}, "count": {count}}}"#);
+            let value: Value = serde_json::from_str(&text).expect("JSON");
+            let as_text = block_on(registry.call_str("lab.read", &text)).expect("reads");
+            let as_value = block_on(registry.call("lab.read", value)).expect("reads");
+            assert_eq!(
+                as_text.content(),
+                [Content::text(read)],
+                "call_str on {text}"
+            );
+            assert_eq!(as_value.content(), [Content::text(read)], "call on {text}");
+        }
+    }
+    // serde alone reads the untagged number so too.
+    let n: IntOrFloat = serde_json::from_str("1.0").expect("reads");
+    assert_eq!(n, IntOrFloat::F(1.0));
+}
+
+/// Why one is away.
+#[derive(Schema, Deserialize, Debug)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Reason {
+    /// Resting.
+    Tired,
+    /// Anything else, said.
+    Other { note: String },
+}
+
+/// Where one goes, adjacently tagged.
+#[derive(Schema, Deserialize, Debug)]
+#[serde(tag = "t", content = "c", rename_all = "lowercase")]
+pub enum Trip {
+    /// Home.
+    Home,
+    /// Elsewhere, and how many days.
+    Away { days: u8 },
+}
+
+/// Asks for leave.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "hr.leave")]
+pub struct Leave {
+    pub reason: Reason,
+    pub trip: Trip,
+}
+
+impl Handler for Leave {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::text(format!(
+            "{:?} {:?}",
+            self.reason, self.trip
+        )))
+    }
+}
+
+/// A tagged enum's refusal says what to send: the variant the tag names is
+/// judged (its missing field named), and a tag no variant has is told
+/// with the tags there are.
+#[test]
+fn a_tagged_enum_is_judged_by_the_variant_its_tag_names() {
+    let mut registry = Registry::new();
+    registry.register::<Leave>().expect("registers");
+    let refusal = |arguments: Value| match block_on(registry.call("hr.leave", arguments)) {
+        Err(CallError::InvalidArguments(errors)) => errors.to_string(),
+        other => panic!("refused, not {other:?}"),
+    };
+    let home = json!({"t": "home"});
+    let said = refusal(json!({"reason": {"kind": "other"}, "trip": home}));
+    assert!(said.contains("`/reason/note` is required"), "{said}");
+    let said = refusal(json!({"reason": {"kind": "bored"}, "trip": home}));
+    assert!(
+        said.contains(r#"`/reason/kind` must be one of: "tired", "other"."#),
+        "{said}"
+    );
+    let said = refusal(json!({"reason": {"kind": "tired"}, "trip": {"t": "away", "c": {}}}));
+    assert!(said.contains("`/trip/c/days` is required"), "{said}");
+    let said = refusal(json!({"reason": {"kind": "tired"}, "trip": {"t": "abroad"}}));
+    assert!(said.contains("`/trip/t` must be one of"), "{said}");
+    assert!(!said.contains("allowed forms"), "{said}");
 }

@@ -147,6 +147,16 @@ fn walk_enum(
     }
 }
 
+/// Whether serde reads a float as `node` (`f32`, `f64`, or an `Option`
+/// of one).
+fn takes_float(node: &Node) -> bool {
+    match node {
+        Node::Number(_) => true,
+        Node::Optional(inner) => takes_float(inner),
+        _ => false,
+    }
+}
+
 /// Removes `null` given for a field that may be absent: at call time `null`
 /// for an optional field means "absent". `value` uses exposed names.
 ///
@@ -469,6 +479,19 @@ impl WholeNumbers {
                 }
             }
             (Tagging::Untagged, value) => {
+                // serde tries the variants in order, and a whole float
+                // (`1.0`) is a float to it: made an integer for one variant,
+                // it would be read as that variant rather than the one that
+                // takes a float.
+                let whole_float = value.as_number().is_some_and(serde_json::Number::is_f64);
+                if whole_float
+                    && enumeration
+                        .variants
+                        .iter()
+                        .any(|v| matches!(&v.shape, Shape::Newtype(node) if takes_float(node)))
+                {
+                    return;
+                }
                 for variant in enumeration.variants.iter() {
                     self.shape(&variant.shape, value);
                 }

@@ -632,9 +632,24 @@ impl Found {
             Kind::Constant { expected_value } => {
                 one(Rule::Const, &|at| format!("{at} must be {expected_value}."))
             }
-            Kind::OneOfNotValid { .. } | Kind::AnyOf { .. } => one(Rule::Alternatives, &|at| {
-                format!("{at} matches none of the allowed forms; check the schema of this value.")
-            }),
+            Kind::OneOfNotValid { context } | Kind::AnyOf { context } => {
+                match choose(error.instance(), instance.as_str(), context) {
+                    Choice::Form(errors) => {
+                        for error in errors {
+                            self.add_at(prefix, error);
+                        }
+                    }
+                    Choice::UnknownTag { key, options } => {
+                        let at = child(&path, &key);
+                        self.add_broken(&at, Broken::Enum(&options_text(&options)));
+                    }
+                    Choice::None => one(Rule::Alternatives, &|at| {
+                        format!(
+                            "{at} matches none of the allowed forms; check the schema of this value."
+                        )
+                    }),
+                }
+            }
             Kind::OneOfMultipleValid { .. } => one(Rule::Alternatives, &|at| {
                 format!("{at} matches more than one allowed form; make it match exactly one.")
             }),
@@ -735,6 +750,78 @@ impl Broken<'_> {
 }
 
 /// The values of an `enum`, as its violation lists them.
+/// Which of the allowed forms (`anyOf`, `oneOf`) a value that matches none
+/// of them meant, so that its own violations are told.
+enum Choice<'e> {
+    /// The form the value's tag names (a tagged enum's variant), else the
+    /// one it comes closest to (the fewest violations): its violations.
+    Form(&'e [jsonschema::ValidationError<'static>]),
+    /// Every form wants another value of the property `key` (the tag): the
+    /// values it may have.
+    UnknownTag { key: String, options: Vec<Value> },
+    /// Nothing to choose from.
+    None,
+}
+
+/// The form a value at `at` (a JSON pointer) meant, from each form's
+/// violations (`context`): a form whose only complaint about a property
+/// the value has is not its constant (a tag) is one the value did not
+/// choose.
+fn choose<'e>(
+    instance: &Value,
+    at: &str,
+    context: &'e [Vec<jsonschema::ValidationError<'static>>],
+) -> Choice<'e> {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    // The tag a form wants that the value does not give: the property and
+    // the value the form wants.
+    let wanted_tag = |errors: &[jsonschema::ValidationError<'static>]| {
+        let object = instance.as_object()?;
+        errors.iter().find_map(|error| {
+            let key = error
+                .instance_path()
+                .as_str()
+                .strip_prefix(at)?
+                .strip_prefix('/')?;
+            let key = key.replace("~1", "/").replace("~0", "~");
+            if !object.contains_key(&key) {
+                return None;
+            }
+            match error.kind() {
+                Kind::Constant { expected_value } => {
+                    Some((key, vec![Value::clone(expected_value)]))
+                }
+                Kind::Enum { options } => Some((key, options.as_array()?.clone())),
+                _ => None,
+            }
+        })
+    };
+    let tags: Vec<Option<(String, Vec<Value>)>> =
+        context.iter().map(|errors| wanted_tag(errors)).collect();
+    if let Some(Some((key, _))) = tags.first()
+        && tags.len() > 1
+        && tags
+            .iter()
+            .all(|tag| tag.as_ref().is_some_and(|(k, _)| k == key))
+    {
+        let key = key.clone();
+        let options = tags
+            .into_iter()
+            .flatten()
+            .flat_map(|(_, values)| values)
+            .collect();
+        return Choice::UnknownTag { key, options };
+    }
+    context
+        .iter()
+        .zip(&tags)
+        .filter(|(_, tag)| tag.is_none())
+        .map(|(errors, _)| errors)
+        .min_by_key(|errors| errors.len())
+        .filter(|errors| !errors.is_empty())
+        .map_or(Choice::None, |errors| Choice::Form(errors))
+}
+
 pub(crate) fn options_text(values: &[Value]) -> String {
     values
         .iter()

@@ -117,10 +117,19 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, D> {
     forward! {
         deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
         deserialize_i64 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string
+        deserialize_f64 deserialize_char deserialize_str deserialize_string
         deserialize_bytes deserialize_byte_buf deserialize_option deserialize_unit
         deserialize_seq deserialize_map deserialize_identifier deserialize_ignored_any
         deserialize_i128 deserialize_u128
+    }
+
+    /// An `f32` is checked as the number sent, then rounded, as the
+    /// parsed-value path reads it: asked for an `f32`, a JSON reader may
+    /// round first (serde_json does with `float_roundtrip`), and a number
+    /// just past a bound would be judged by the bound it rounds to.
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        let place = self.place;
+        self.de.deserialize_f64(Check { visitor, place })
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(

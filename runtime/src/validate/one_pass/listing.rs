@@ -355,6 +355,15 @@ impl<'de> Visitor<'de> for At<'_> {
         if self.survey.plan.slots[self.slot as usize].float(v) {
             return Ok(());
         }
+        // A whole number of 2^53 or more written as a float, where an
+        // integer stands, is refused by the full path for being inexact,
+        // a rule the plan does not judge: the full path lists.
+        if matches!(self.kind(), Kind::Integer { .. })
+            && v.fract() == 0.0
+            && v.abs() >= 9_007_199_254_740_992.0
+        {
+            return Err(give_up());
+        }
         self.breaks(Value::from(v))
     }
 

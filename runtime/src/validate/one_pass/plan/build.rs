@@ -11,7 +11,7 @@ use super::{
     Errors, Kind, MAX_MEMBERS, Member, Name, Object, Plain, Plan, Slot, StringCheck, compile,
     says_only,
 };
-use crate::model::{Additional, Direction, Field, Node, Number, Refine, members};
+use crate::model::{Additional, Direction, Field, Node, Number, Presence, Refine, members};
 
 impl Plan {
     /// Builds the plan of `root`, the input node of a tool, whose Full
@@ -180,8 +180,15 @@ impl Builder {
     fn slot(&mut self, node: &Node, field: Option<&Field>, pointer: String) -> Option<u32> {
         let index = self.plan.slots.len() as u32;
         self.pointers.push(pointer.as_str().into());
-        let null =
-            field.is_some_and(|f| !f.is_required()) || matches!(node, Node::Any | Node::Null);
+        // A `null` for a field that may be absent means "absent": the full
+        // path removes it and serde gives the field its default. Handed to
+        // serde, a `null` reads as `None`, which is that default only for an
+        // `Option` without a default of its own (`#[serde(default = …)]`
+        // may say `Some(5)`): such a field's `null` goes to the full path.
+        let defaulted_option =
+            |f: &Field| f.presence == Presence::Optional && matches!(node, Node::Optional(_));
+        let null = field.is_some_and(|f| !(f.is_required() || defaulted_option(f)))
+            || matches!(node, Node::Any | Node::Null);
         self.plan.slots.push(Slot {
             kind: Kind::Refuse,
             null,
