@@ -943,3 +943,41 @@ fn a_tagged_enum_is_judged_by_the_variant_its_tag_names() {
     assert!(said.contains("`/trip/t` must be one of"), "{said}");
     assert!(!said.contains("allowed forms"), "{said}");
 }
+
+/// A number beyond a 64-bit float and a lone surrogate escape are JSON no
+/// value can be read from: refused at their field, saying what to send.
+#[test]
+fn unreadable_json_is_refused_at_its_field() {
+    let mut registry = Registry::new();
+    registry.register::<Leave>().expect("registers");
+    for (text, path, said) in [
+        (
+            r#"{"reason": {"kind": "other", "note": "x"}, "trip": {"t": "away", "c": {"days": 1e400}}}"#,
+            "/trip/c/days",
+            "`/trip/c/days` holds a number too large to read",
+        ),
+        (
+            r#"{"reason": {"kind": "other", "note": "\ud800"}, "trip": {"t": "home"}}"#,
+            "/reason/note",
+            "`/reason/note` holds an escape that is no character",
+        ),
+        (r#"[1e400]"#, "/0", "`/0` holds a number too large to read"),
+    ] {
+        let Err(CallError::InvalidArguments(errors)) =
+            block_on(registry.call_str("hr.leave", text))
+        else {
+            panic!("{text} is refused");
+        };
+        let violation = errors.iter().next().expect("one");
+        assert_eq!(
+            (violation.path(), violation.rule()),
+            (path, Rule::InvalidJson),
+            "{text}: {violation}"
+        );
+        assert!(
+            violation.message().starts_with(said),
+            "{}",
+            violation.message()
+        );
+    }
+}

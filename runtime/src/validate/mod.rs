@@ -357,20 +357,7 @@ impl InputValidator {
     }
 
     fn parse_then_check(&self, text: &str, may_hold_nulls: bool) -> Result<Value, ArgumentErrors> {
-        let value: Value = serde_json::from_str(text).map_err(|error| {
-            let message = if error.to_string().starts_with("number out of range") {
-                // Valid JSON, but no value of any schema here can be read
-                // from it.
-                format!(
-                    "The arguments hold a number too large to read (line {}, column {}); numbers must fit in a 64-bit float or integer.",
-                    error.line(),
-                    error.column()
-                )
-            } else {
-                format!("The arguments are not valid JSON ({error}); send a JSON object.")
-            };
-            ArgumentErrors::one(Violation::new("", Rule::InvalidJson, message))
-        })?;
+        let value: Value = serde_json::from_str(text).map_err(|error| unparsable(text, &error))?;
         self.check_parsed(value, may_hold_nulls)
     }
 
@@ -606,6 +593,47 @@ impl OutputValidator {
             Err(OutputErrors::from_found(self.tool.clone(), found))
         }
     }
+}
+
+/// Arguments serde_json cannot read. A number beyond a 64-bit float
+/// (`1e400`) or a lone surrogate escape (`"\ud800"`) is JSON no value can
+/// be read from: told at its field, found by reading again with the keys
+/// and indexes on the way kept. Any other fault is the text's as a whole.
+fn unparsable(text: &str, error: &serde_json::Error) -> ArgumentErrors {
+    let reason = error.to_string();
+    let number = reason.starts_with("number out of range");
+    // serde_json says "lone leading surrogate" or "unexpected end of hex
+    // escape" (a leading surrogate with no trailing one after it).
+    let surrogate = reason.contains("surrogate") || reason.contains("hex escape");
+    if !number && !surrogate {
+        let message = format!("The arguments are not valid JSON ({error}); send a JSON object.");
+        return ArgumentErrors::one(Violation::new("", Rule::InvalidJson, message));
+    }
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let path = match serde_path_to_error::deserialize::<_, Value>(&mut reader) {
+        Err(error) => error
+            .path()
+            .iter()
+            .fold(String::new(), |path, segment| match segment {
+                serde_path_to_error::Segment::Seq { index } => {
+                    violation::child(&path, &index.to_string())
+                }
+                serde_path_to_error::Segment::Map { key } => violation::child(&path, key),
+                _ => path,
+            }),
+        Ok(_) => String::new(),
+    };
+    let at = violation::Place(&path);
+    let message = if number {
+        format!(
+            "{at} holds a number too large to read; numbers must fit in a 64-bit float or integer."
+        )
+    } else {
+        format!(
+            "{at} holds an escape that is no character (a lone surrogate such as \\ud800, or a cut-off \\u escape); send the text as UTF-8, or a character beyond the first plane as its pair of escapes."
+        )
+    };
+    ArgumentErrors::one(Violation::new(path, Rule::InvalidJson, message))
 }
 
 #[cfg(test)]
