@@ -16,6 +16,7 @@ pub(crate) const HINT_FIELD: &str = "_schema_discovery";
 
 pub(crate) fn check(cx: &Ctxt, item: &Container<'_>, derive: Derive) {
     check_kind(cx, item, derive);
+    check_transparent(cx, item);
     check_container(cx, item, derive);
     if let Some(path) = item.attrs.input_schema.get() {
         check_input_schema(cx, item, derive, path);
@@ -124,6 +125,25 @@ fn check_kind(cx: &Ctxt, item: &Container<'_>, derive: Derive) {
             span,
             "a tool's input must be a JSON object; `#[serde(transparent)]` makes it its one field's value",
         );
+    }
+}
+
+/// A transparent struct is its field's type alone, as serde reads it and
+/// as it is advertised: a refinement of the field would not be advertised.
+fn check_transparent(cx: &Ctxt, item: &Container<'_>) {
+    if item.attrs.serde.transparent.is_none() {
+        return;
+    }
+    let Data::Struct(_, fields) = &item.data else {
+        return;
+    };
+    for field in fields {
+        if let Some(span) = field.attrs.refinement_spans().next() {
+            cx.error_span(
+                span,
+                "with `#[serde(transparent)]` this struct is its field's type alone, so a refinement of the field would not be advertised; put it on the fields that hold this struct, or remove `transparent`",
+            );
+        }
     }
 }
 

@@ -117,6 +117,45 @@ pub const fn check_refine(node: &Node, refine: &Refine) -> Option<Problem> {
             "` or change the field's type",
         ]);
     }
+    // A refinement narrows what the type reads; one that widens it would
+    // tell the model of values serde refuses.
+    if let Node::String(string) = node {
+        if refine.format.is_some() && string.format.is_some() {
+            return found(&[
+                "this field's type has a format of its own, which `format` would replace with one its values need not follow; remove `format`",
+            ]);
+        }
+        if let (Some(asked), Some(least)) = (refine.min_length, string.min_length)
+            && asked < least
+        {
+            return found(&[
+                "`min_length` is below the fewest characters this field's type reads, so it would advertise values serde refuses; raise it or remove it",
+            ]);
+        }
+        if let (Some(asked), Some(most)) = (refine.max_length, string.max_length)
+            && asked > most
+        {
+            return found(&[
+                "`max_length` is above the most characters this field's type reads, so it would advertise values serde refuses; lower it or remove it",
+            ]);
+        }
+    }
+    if let Node::Array(array) = node {
+        if let (Some(asked), Some(least)) = (refine.min_items, array.min_items)
+            && asked < least
+        {
+            return found(&[
+                "`min_items` is below the fewest items this field's type reads (a fixed-size array), so it would advertise values serde refuses; raise it or remove it",
+            ]);
+        }
+        if let (Some(asked), Some(most)) = (refine.max_items, array.max_items)
+            && asked > most
+        {
+            return found(&[
+                "`max_items` is above the most items this field's type reads (a fixed-size array), so it would advertise values serde refuses; lower it or remove it",
+            ]);
+        }
+    }
     if refine.has_array_keywords() && !matches!(node, Node::Array(_)) {
         let key = if refine.min_items.is_some() {
             "min_items"
