@@ -384,13 +384,17 @@ fn names_the_demo(error: String, asked: bool, command: &Commands) -> String {
         Commands::Diff { new, .. } => new.as_ref(),
         _ => None,
     });
-    let passes_with_demo = |path: &PathBuf| {
+    // Refused without the demo's tools and whole with them (an error of
+    // another kind, say a port in use, gets no hint).
+    let wants_demo = |path: &PathBuf| {
         std::fs::read_to_string(path).is_ok_and(|text| {
-            Config::from_toml(&text, &path.display().to_string(), &registry(true)).is_ok()
+            let name = path.display().to_string();
+            Config::from_toml(&text, &name, &registry(false)).is_err()
+                && Config::from_toml(&text, &name, &registry(true)).is_ok()
         })
     };
     match file {
-        Some(path) if !asked && passes_with_demo(path) => format!(
+        Some(path) if !asked && wants_demo(path) => format!(
             "{error}\n{} names the demo's tools, which this binary serves only with --demo",
             path.display()
         ),

@@ -151,6 +151,9 @@ fn check_reports_every_problem() {
     std::fs::create_dir_all(&dir).expect("dir");
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, "[[tenant]]\nid = \"a\"\n[[toolset]]\nid = \"s\"\ntenant = \"b\"\nmode = \"eager\"\ntools = [\"billing.get-invoce\"]\n").expect("write");
+    // Refused with the demo's tools too: no hint of them.
+    let (ok, _, err) = run(&["check", bad.to_str().expect("utf-8")]);
+    assert!(!ok && !err.contains("--demo"), "{err}");
     let (ok, _, err) = run(&["check", "--demo", bad.to_str().expect("utf-8")]);
     assert!(!ok);
     assert!(err.contains("4 problems"), "{err}");
