@@ -304,7 +304,7 @@ fn accepts_null(root: &Value, schema: &Value) -> bool {
 /// A whole number written as a float is read exactly only below this
 /// magnitude: past it the float may be a rounding of the number written
 /// (`-9223372036854775809` is read as the float −2^63).
-const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+pub(crate) const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
 
 /// Writes each whole number given as a float (`1.0`, `1e2`) where the model
 /// has an integer as that integer: JSON Schema counts it as one, so the

@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use toolschema_catalog::{ClientView, MetaRefusal};
 use toolschema_runtime::call::{CallError, Caller, LogLevel, StructuredJson};
-use toolschema_runtime::project::{Mode, Profile};
+use toolschema_runtime::project::{Mode, Profile, RESULT_PROPERTY};
 use toolschema_text::shorten::shorten;
 
 use super::asking::{Round, input_requests};
@@ -402,19 +402,19 @@ fn text(text: &str) -> Value {
 }
 
 /// A result wrapped for an older revision (`{"result": [...]}`) keeps its
-/// text block the same JSON as its `structuredContent`: the one text block
-/// that held the value as it was now holds the wrapper.
+/// text block the same JSON as its `structuredContent`. A structured
+/// result's content is the one text block written from its value
+/// (`ToolResult` gives a handler no other way to make one), so that block
+/// is written again from the wrapper: one serialization, only when wrapped.
 fn same_json_as_text(content: &mut Value, structured: &Value) {
-    let Some(inner) = structured
+    let wrapper = structured
         .as_object()
-        .filter(|wrapper| wrapper.len() == 1)
-        .and_then(|wrapper| wrapper.get(toolschema_runtime::project::RESULT_PROPERTY))
-    else {
+        .is_some_and(|object| object.len() == 1 && object.contains_key(RESULT_PROPERTY));
+    if !wrapper {
         return;
-    };
+    }
     if let Some([block]) = content.as_array_mut().map(Vec::as_mut_slice)
         && block["type"] == "text"
-        && block["text"].as_str() == Some(inner.to_string().as_str())
     {
         block["text"] = Value::String(structured.to_string());
     }

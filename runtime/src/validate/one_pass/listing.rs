@@ -360,7 +360,7 @@ impl<'de> Visitor<'de> for At<'_> {
         // a rule the plan does not judge: the full path lists.
         if matches!(self.kind(), Kind::Integer { .. })
             && v.fract() == 0.0
-            && v.abs() >= 9_007_199_254_740_992.0
+            && v.abs() >= crate::validate::names::EXACT
         {
             return Err(give_up());
         }
