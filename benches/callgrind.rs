@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
 use toolschema::validate::{InputValidator, Limits, OutputValidator};
-use toolschema_catalog::gateway::GatewayVersion;
+use toolschema_config::configured::GatewayVersion;
 
 #[path = "fixtures/invoice.rs"]
 mod invoice;

@@ -136,9 +136,9 @@ pub use toolschema_catalog::export;
 
 /// The governed catalog: a configuration of tenants, clients, toolsets and
 /// versions, checked against the registered tools, and the snapshots of
-/// what each client sees. The rest of it (configured tools as checked,
-/// token cost, the configuration's parts) is in the `toolschema-catalog`
-/// crate.
+/// what each client sees. The rest of it (token cost, search) is in the
+/// `toolschema-catalog` crate, the configuration's parts and configured
+/// tools as checked in `toolschema-config`.
 #[cfg(feature = "catalog")]
 pub mod catalog {
     pub use toolschema_catalog::{
@@ -149,8 +149,9 @@ pub mod catalog {
 }
 
 /// Tools from configuration: the HTTP transport that calls their
-/// downstream APIs, and where it reads their credentials. Encoding,
-/// SOAP and import are in the `toolschema-gateway` crate.
+/// downstream APIs, and where it reads their credentials. Encoding and
+/// SOAP are in the `toolschema-gateway` crate, the importers in
+/// `toolschema-import`.
 #[cfg(feature = "gateway")]
 pub mod gateway {
     pub use toolschema_gateway::{Environment, HttpTransport, SecretSource};

@@ -19,32 +19,20 @@ type ModulePath = Vec<String>;
 /// (comments and `#[cfg(test)]` tails removed).
 fn modules(src: &Path) -> BTreeMap<ModulePath, String> {
     let mut out = BTreeMap::new();
-    let mut stack = vec![src.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("source directory") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let relative = path.strip_prefix(src).expect("inside src");
-            let mut parts: ModulePath = relative
-                .with_extension("")
-                .iter()
-                .map(|p| p.to_string_lossy().into_owned())
-                .collect();
-            if matches!(
-                parts.last().map(String::as_str),
-                Some("mod" | "lib" | "main")
-            ) {
-                parts.pop();
-            }
-            let text = std::fs::read_to_string(&path).expect("source");
-            out.insert(parts, code_of(&text));
+    for (path, text) in sources(src) {
+        let relative = path.strip_prefix(src).expect("inside src");
+        let mut parts: ModulePath = relative
+            .with_extension("")
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        if matches!(
+            parts.last().map(String::as_str),
+            Some("mod" | "lib" | "main")
+        ) {
+            parts.pop();
         }
+        out.insert(parts, code_of(&text));
     }
     out
 }
@@ -354,9 +342,7 @@ fn show(path: &[ModulePath]) -> String {
 
 #[test]
 fn no_two_sibling_modules_use_each_other() {
-    for name in [
-        "text", "macros", "schema", "runtime", "catalog", "gateway", "serve", "store", "cli",
-    ] {
+    for name in CRATES {
         let all = modules(&crate_src(name));
         assert!(!all.is_empty(), "{name}: no modules read");
         if let Some(found) = cycle(&sibling_edges(&all)) {
@@ -466,8 +452,9 @@ fn the_scanner_sees_through_re_exports() {
 }
 
 /// The workspace's crates, lowest layer first (DESIGN §2).
-const CRATES: [&str; 9] = [
-    "text", "macros", "schema", "runtime", "catalog", "gateway", "serve", "store", "cli",
+const CRATES: [&str; 11] = [
+    "text", "macros", "schema", "runtime", "config", "catalog", "gateway", "import", "serve",
+    "store", "cli",
 ];
 
 /// Each crate depends only on crates of lower layers (its `[dependencies]`,
@@ -500,4 +487,137 @@ fn crates_point_one_way() {
             }
         }
     }
+}
+
+/// The most lines a library crate's sources hold, their test modules left
+/// out.
+const MOST_CRATE_LINES: usize = 8_000;
+
+/// The most lines a library source file holds, its test module left out.
+const MOST_FILE_LINES: usize = 800;
+
+/// The most lines a function spans, counted on its code (a comment's line
+/// stays a line; a string's contents are left out).
+const MOST_FUNCTION_LINES: usize = 150;
+
+/// Every `.rs` file under `src`, with its text.
+fn sources(src: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![src.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("source directory") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("source");
+                out.push((path, text));
+            }
+        }
+    }
+    out
+}
+
+/// Each function of `code` (as [`code_of`] leaves it) that spans more than
+/// `most` lines: its name and its lines.
+fn long_functions(code: &str, most: usize) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut out = Vec::new();
+    for (at, line) in lines.iter().enumerate() {
+        let Some(name) = function_name(line) else {
+            continue;
+        };
+        let mut depth = 0i64;
+        let mut opened = false;
+        for (end, line) in lines.iter().enumerate().skip(at) {
+            // A declaration without a body (a trait's) ends at its `;`.
+            if !opened && line.trim_end().ends_with(';') {
+                break;
+            }
+            for c in line.chars() {
+                match c {
+                    '{' => {
+                        depth += 1;
+                        opened = true;
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if opened && depth <= 0 {
+                if end - at + 1 > most {
+                    out.push((name.to_owned(), end - at + 1));
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The name of the function a line declares, if it does.
+fn function_name(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace().peekable();
+    while let Some(word) = words.next() {
+        match word {
+            "fn" => {
+                let name = words.next()?;
+                let end = name.find(|c: char| !is_ident(c)).unwrap_or(name.len());
+                return Some(&name[..end]);
+            }
+            "pub" | "async" | "const" | "unsafe" | "extern" | "\"C\"" | "default" => {}
+            w if w.starts_with("pub(") => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
+#[test]
+fn library_files_and_functions_stay_readable() {
+    let mut problems = Vec::new();
+    for name in CRATES {
+        let mut crate_lines = 0;
+        for (path, text) in sources(&crate_src(name)) {
+            let shown = path
+                .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            let kept = match text.find("#[cfg(test)]\nmod tests") {
+                Some(at) => &text[..at],
+                None => &text,
+            };
+            let lines = kept.lines().count();
+            crate_lines += lines;
+            if lines > MOST_FILE_LINES {
+                problems.push(format!(
+                    "{shown}: {lines} lines besides its tests (at most {MOST_FILE_LINES}): split it by what its parts do"
+                ));
+            }
+            for (function, lines) in long_functions(&code_of(&text), MOST_FUNCTION_LINES) {
+                problems.push(format!(
+                    "{shown}: fn {function} spans {lines} lines (at most {MOST_FUNCTION_LINES}): give its steps functions of their own"
+                ));
+            }
+        }
+        if crate_lines > MOST_CRATE_LINES {
+            problems.push(format!(
+                "toolschema-{name}: {crate_lines} lines besides its tests (at most {MOST_CRATE_LINES}): a part of it is a crate of its own"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_long_function_is_found_and_a_declaration_is_not() {
+    let body = "    let x = 1;\n".repeat(5);
+    let code = format!(
+        "trait T {{\n    fn declared(&self);\n}}\npub(crate) async fn long() {{\n{body}}}\nfn short() {{}}\n"
+    );
+    assert_eq!(long_functions(&code, 6), vec![("long".to_owned(), 7)]);
+    assert!(long_functions(&code, 7).is_empty());
+    assert_eq!(function_name("    pub(super) fn push("), Some("push"));
+    assert_eq!(function_name("    let f = fn_pointer;"), None);
 }

@@ -13,9 +13,9 @@ use std::time::Instant;
 
 use arc_swap::ArcSwap;
 
-use super::config::{Config, ConfigErrors};
-use super::gateway::{NoTransport, Transport};
 use super::snapshot::Snapshot;
+use toolschema_config::configured::{NoTransport, Transport};
+use toolschema_config::{Config, ConfigErrors};
 use toolschema_runtime::call::Registry;
 
 /// The clients whose tool lists a reload changed (added, removed, or with

@@ -14,8 +14,8 @@ use toolschema_runtime::compat::{Report, compare_tools};
 use toolschema_runtime::model::{Ref, ToolDef};
 use toolschema_runtime::project::{Mode, Profile};
 
-use crate::gateway::NoTransport;
 use crate::{Config, Snapshot, active_version};
+use toolschema_config::configured::NoTransport;
 
 /// What one version changes for the clients of a mode and profile. As
 /// JSON: `{"mode", "profile", "breaks", "changes"}`.
@@ -94,7 +94,7 @@ pub fn compare_versions(
     // is needed.
     let registry = match config {
         Some(config) => {
-            crate::gateway::registry_for(
+            crate::registered::registry_for(
                 &Arc::new(registry.extended()),
                 config.gateway_tools().iter(),
                 config.downstreams(),

@@ -59,7 +59,7 @@ use toolschema::catalog::Config;
 use toolschema::compat::{Direction, Level, Report, compare, compare_tool_objects};
 use toolschema::project::{Mode, project_tool};
 use toolschema::validate::validator_of;
-use toolschema_gateway::import::{ImportOptions, import_openapi, parse_document};
+use toolschema_import::{ImportOptions, import_openapi, parse_document};
 
 /// Where a relative document is served from when it says nowhere.
 const PLACEHOLDER_BASE: &str = "https://api.example.invalid";

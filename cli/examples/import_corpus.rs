@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
 use toolschema::project::{Mode, project_tool};
-use toolschema_gateway::import::{
+use toolschema_import::{
     ImportOptions, Imported, import_openapi, import_wsdl_file, parse_document,
 };
 

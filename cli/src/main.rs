@@ -19,8 +19,8 @@ use clap::{Arg, ArgAction, ArgMatches, FromArgMatches, Subcommand, value_parser}
 use toolschema::Registry;
 use toolschema::catalog::{Config, hash_api_key};
 use toolschema::serve::Server;
-use toolschema_catalog::gateway::SoapVersion;
-use toolschema_gateway::import::{
+use toolschema_config::configured::SoapVersion;
+use toolschema_import::{
     ImportOptions, Imported, import_openapi, import_wsdl_file, parse_document,
 };
 use toolschema_serve::cli::{

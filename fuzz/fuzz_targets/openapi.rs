@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolschema_gateway::import::{ImportOptions, import_openapi, parse_document};
+use toolschema_import::{ImportOptions, import_openapi, parse_document};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
-use toolschema_gateway::import::{ImportOptions, import_wsdl};
+use toolschema_import::{ImportOptions, import_wsdl};
 
 const CONFIG: &str = include_str!("../../benches/fixtures/soap.toml");
 

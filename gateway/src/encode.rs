@@ -7,7 +7,7 @@ use core::fmt;
 
 use serde_json::{Map, Value};
 
-use toolschema_catalog::gateway::{
+use toolschema_config::configured::{
     Document, Downstream, FieldPath, Location, Method, Operation, PathPart,
 };
 
@@ -395,7 +395,7 @@ pub(crate) fn result_of<D: Document>(
 /// scheme, host, port and the base path are the configuration's.
 ///
 /// ```
-/// # use toolschema_catalog::Config;
+/// # use toolschema_config::Config;
 /// # use toolschema_runtime::call::Registry;
 /// use toolschema_gateway::encode;
 /// let config = Config::from_toml(r#"
@@ -462,7 +462,7 @@ pub fn endpoint(downstream: &Downstream, request: &DownstreamRequest) -> url::Ur
 mod tests {
     use serde_json::json;
 
-    use toolschema_catalog::gateway::{FieldPath, container_pairs};
+    use toolschema_config::configured::{FieldPath, container_pairs};
 
     #[test]
     fn items_keep_their_places_and_values_stay_values() {

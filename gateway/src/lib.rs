@@ -24,8 +24,6 @@
 #[cfg(feature = "transport")]
 mod answer;
 pub mod encode;
-#[cfg(feature = "import")]
-pub mod import;
 #[cfg(feature = "transport")]
 mod redact;
 #[cfg(feature = "transport")]

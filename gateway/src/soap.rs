@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::encode::{self, MappingError};
 use crate::xml::{self, Element, XmlError};
-use toolschema_catalog::gateway::{
+use toolschema_config::configured::{
     FieldKind, Location, Operation, SoapOperation, SoapVersion, XmlNode,
 };
 
@@ -42,7 +42,7 @@ impl std::error::Error for EnvelopeError {}
 ///
 /// ```
 /// use toolschema_runtime::call::Registry;
-/// use toolschema_catalog::Config;
+/// use toolschema_config::Config;
 /// use serde_json::json;
 /// use toolschema_gateway::soap;
 ///
@@ -630,7 +630,7 @@ mod tests {
 
     use super::{Answer, NotSoap, Party, read, source_document};
     use crate::xml::{XmlError, parse};
-    use toolschema_catalog::gateway::{FieldKind, FieldPath, SoapVersion, XmlNode};
+    use toolschema_config::configured::{FieldKind, FieldPath, SoapVersion, XmlNode};
 
     fn tree(paths: &[(&str, Option<FieldKind>)]) -> Vec<XmlNode> {
         let paths: Vec<(FieldPath, Option<FieldKind>)> = paths
@@ -701,7 +701,7 @@ mod tests {
 
     #[test]
     fn an_operation_says_what_it_sends_and_what_it_reads() {
-        let config = toolschema_catalog::Config::from_toml(
+        let config = toolschema_config::Config::from_toml(
             r#"
 [[tenant]]
 id = "t"
@@ -773,7 +773,7 @@ type = "integer"
     }
     #[test]
     fn an_answers_attributes_read_the_predefined_entities() {
-        let config = toolschema_catalog::Config::from_toml(
+        let config = toolschema_config::Config::from_toml(
             r#"
 [[tenant]]
 id = "t"

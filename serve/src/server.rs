@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use toolschema_catalog::gateway::Transport;
 use toolschema_catalog::{Catalog, Config};
+use toolschema_config::configured::Transport;
 use toolschema_runtime::call::{Handler, Registry, RegistryError, RunsWith, ToolOutput};
 
 use crate::error::ServeError;
@@ -476,5 +476,5 @@ fn default_transport() -> Arc<dyn Transport> {
     #[cfg(feature = "gateway")]
     return Arc::new(toolschema_gateway::HttpTransport::from_environment());
     #[cfg(not(feature = "gateway"))]
-    Arc::new(toolschema_catalog::gateway::NoTransport)
+    Arc::new(toolschema_config::configured::NoTransport)
 }

@@ -2,7 +2,8 @@
 
 use serde_json::Value;
 use tokio_postgres::{GenericClient, Row};
-use toolschema_catalog::{Status, parallel};
+use toolschema_catalog::Status;
+use toolschema_config::parallel;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

@@ -12,7 +12,7 @@ use serde::Serialize;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_postgres::Client;
-use toolschema_catalog::{Catalog, Config};
+use toolschema_catalog::{Catalog, ChangeSet, Config};
 use toolschema_runtime::call::Registry;
 
 use crate::changes::Changes;
@@ -426,83 +426,17 @@ async fn load(
     held: &mut Option<Held>,
     why: Load,
 ) -> Result<(), StoreError> {
-    let (revision, digest) = match why {
-        Load::Check => {
-            let (revision, digest) = db::digest(client).await?;
-            (revision, Some(digest))
-        }
-        _ => {
-            let row = client
-                .query_one("SELECT revision FROM catalog_revision", &[])
-                .await?;
-            (row.try_get(0)?, None)
-        }
-    };
     let (serving, refused) = update(health, |h| (h.revision, h.refused_revision));
-    // Whether a full read at the revision served must be compared with
-    // what is served (the tables no longer match it, or it is not known
-    // whether they do).
-    let mut verify = false;
-    if let Some(current) = held.as_ref().filter(|h| h.revision == revision) {
-        match (digest, &current.hashes) {
-            (None, _) => return Ok(()),
-            (Some(digest), Some(hashes)) if hashes.total() == digest => return Ok(()),
-            (Some(_), Some(_)) => {
-                tracing::warn!(
-                    revision,
-                    "what this replica serves differs from the catalog store's tables at the same revision; reading every record"
-                );
-                update(health, |h| h.diverged += 1);
-                verify = true;
-            }
-            // Records handed over without their hashes: read once to
-            // know them.
-            (Some(_), None) => verify = true,
-        }
-    }
-    // The configuration to patch, or check again only where the change
-    // touched it.
-    let mut after: Option<After> = None;
-    let mut previous: Option<Records> = None;
-    let (revision, records, hashes) = match held.take() {
-        Some(from) if verify => {
-            previous = Some(from.records);
-            full_read(client, health).await?
-        }
-        Some(mut from) => match changes_with(client, from.revision).await {
-            Ok(Some((revision, changes, (rows, row_hashes)))) => {
-                // The rows the entries name, as the tables hold them: the
-                // change log says which rows changed, the tables what
-                // they hold.
-                rows.apply(&mut from.records);
-                let mut hashes = from.hashes;
-                if let Some(hashes) = &mut hashes {
-                    for (key, hash) in row_hashes {
-                        hashes.set(key, hash);
-                    }
-                }
-                if let Some(previous) = from.config {
-                    let scope = Changes::scope(&changes);
-                    after = Some(After {
-                        change: from.records.change_document(&scope),
-                        tools: scope.configured_tools(),
-                        previous,
-                    });
-                }
-                update(health, |h| h.change_reads += 1);
-                (revision, from.records, hashes)
-            }
-            Ok(None) => full_read(client, health).await?,
-            // A store not yet migrated to the change log: read in full.
-            Err(StoreError::Database(error))
-                if error.code() == Some(&tokio_postgres::error::SqlState::UNDEFINED_TABLE) =>
-            {
-                full_read(client, health).await?
-            }
-            Err(error) => return Err(error),
-        },
-        None => full_read(client, health).await?,
+    let Some(read) = read_since(client, health, held, why).await? else {
+        return Ok(());
     };
+    let Read {
+        revision,
+        records,
+        hashes,
+        previous,
+        after,
+    } = read;
     // Read again at the revision served, and the same: nothing to build.
     let unchanged = previous
         .as_ref()
@@ -527,11 +461,132 @@ async fn load(
         });
         return Ok(());
     }
-    // Checking and building are CPU work (most of a second at 10,000
-    // tools checked whole): off the runtime's workers, so that serving
-    // goes on.
-    let swap = Arc::clone(catalog);
     let started = std::time::Instant::now();
+    let checked = check_and_swap(catalog, health, held, (revision, records, hashes), after).await;
+    settle(health, revision, started, checked)
+}
+
+/// What a load read: the records at `revision`, with their rows' hashes;
+/// the records held before, when they were read again to compare them; and
+/// the change from the configuration served, when it can be checked as one.
+struct Read {
+    revision: i64,
+    records: Records,
+    hashes: Option<db::RowHashes>,
+    previous: Option<Records>,
+    after: Option<After>,
+}
+
+/// The records since the `held` revision, from the change log when it
+/// names every change since, else in full; `None` when the revision held
+/// is the store's and (for the periodic check) what is held matches the
+/// tables' digest.
+async fn read_since(
+    client: &mut Client,
+    health: &Arc<Mutex<FollowerHealth>>,
+    held: &mut Option<Held>,
+    why: Load,
+) -> Result<Option<Read>, StoreError> {
+    let (revision, digest) = match why {
+        Load::Check => {
+            let (revision, digest) = db::digest(client).await?;
+            (revision, Some(digest))
+        }
+        _ => {
+            let row = client
+                .query_one("SELECT revision FROM catalog_revision", &[])
+                .await?;
+            (row.try_get(0)?, None)
+        }
+    };
+    // Whether a full read at the revision served must be compared with
+    // what is served (the tables no longer match it, or it is not known
+    // whether they do).
+    let mut verify = false;
+    if let Some(current) = held.as_ref().filter(|h| h.revision == revision) {
+        match (digest, &current.hashes) {
+            (None, _) => return Ok(None),
+            (Some(digest), Some(hashes)) if hashes.total() == digest => return Ok(None),
+            (Some(_), Some(_)) => {
+                tracing::warn!(
+                    revision,
+                    "what this replica serves differs from the catalog store's tables at the same revision; reading every record"
+                );
+                update(health, |h| h.diverged += 1);
+                verify = true;
+            }
+            // Records handed over without their hashes: read once to
+            // know them.
+            (Some(_), None) => verify = true,
+        }
+    }
+    let full = |(revision, records, hashes)| Read {
+        revision,
+        records,
+        hashes,
+        previous: None,
+        after: None,
+    };
+    let read = match held.take() {
+        Some(from) if verify => Read {
+            previous: Some(from.records),
+            ..full(full_read(client, health).await?)
+        },
+        Some(mut from) => match changes_with(client, from.revision).await {
+            Ok(Some((revision, changes, (rows, row_hashes)))) => {
+                // The rows the entries name, as the tables hold them: the
+                // change log says which rows changed, the tables what
+                // they hold.
+                rows.apply(&mut from.records);
+                let mut hashes = from.hashes;
+                if let Some(hashes) = &mut hashes {
+                    for (key, hash) in row_hashes {
+                        hashes.set(key, hash);
+                    }
+                }
+                // The configuration to patch, or check again only where
+                // the change touched it.
+                let after = from.config.map(|previous| {
+                    let scope = Changes::scope(&changes);
+                    After {
+                        change: from.records.change_document(&scope),
+                        tools: scope.configured_tools(),
+                        previous,
+                    }
+                });
+                update(health, |h| h.change_reads += 1);
+                Read {
+                    after,
+                    ..full((revision, from.records, hashes))
+                }
+            }
+            Ok(None) => full(full_read(client, health).await?),
+            // A store not yet migrated to the change log: read in full.
+            Err(StoreError::Database(error))
+                if error.code() == Some(&tokio_postgres::error::SqlState::UNDEFINED_TABLE) =>
+            {
+                full(full_read(client, health).await?)
+            }
+            Err(error) => return Err(error),
+        },
+        None => full(full_read(client, health).await?),
+    };
+    Ok(Some(read))
+}
+
+/// Checks the records read (as the change `after` where there is one) and
+/// swaps their snapshot in, off the runtime's workers: checking and
+/// building are CPU work (most of a second at 10,000 tools checked whole),
+/// and serving goes on meanwhile. What was checked is `held` for the next
+/// change; the clients whose lists changed, or the problems.
+async fn check_and_swap(
+    catalog: &Arc<Catalog>,
+    health: &Arc<Mutex<FollowerHealth>>,
+    held: &mut Option<Held>,
+    (revision, records, hashes): (i64, Records, Option<db::RowHashes>),
+    after: Option<After>,
+) -> Result<ChangeSet, StoreError> {
+    let swap = Arc::clone(catalog);
     let joined = tokio::task::spawn_blocking(move || {
         let (config, patched) = match after {
             Some(after) => after.check(&records, swap.registry()),
@@ -545,7 +600,7 @@ async fn load(
         (records, checked, patched)
     })
     .await;
-    let checked = match joined {
+    match joined {
         Ok((records, checked, patched)) => {
             if patched {
                 update(health, |h| h.patches += 1);
@@ -566,7 +621,18 @@ async fn load(
             field: String::new(),
             message: format!("checking the stored configuration failed: {error}"),
         }]))),
-    };
+    }
+}
+
+/// Logs a load's outcome and keeps it in the replica's health: the revision
+/// served, or the one refused and why (the last good configuration keeps
+/// serving).
+fn settle(
+    health: &Arc<Mutex<FollowerHealth>>,
+    revision: i64,
+    started: std::time::Instant,
+    checked: Result<ChangeSet, StoreError>,
+) -> Result<(), StoreError> {
     match checked {
         Ok(changes) => {
             tracing::info!(

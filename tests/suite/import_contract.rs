@@ -240,7 +240,7 @@ fn schemes_required_together_are_all_sent() {
         .auth()
         .iter()
         .map(|auth| match auth {
-            toolschema_catalog::gateway::Auth::Header { header, .. } => header.as_str(),
+            toolschema_config::configured::Auth::Header { header, .. } => header.as_str(),
             other => panic!("{other:?}"),
         })
         .collect();
@@ -261,7 +261,7 @@ fn schemes_required_together_are_all_sent() {
     let downstream = config.downstream("g-oauth2").expect("written");
     assert_eq!(
         downstream.auth(),
-        [toolschema_catalog::gateway::Auth::Bearer {
+        [toolschema_config::configured::Auth::Bearer {
             env: "G_OAUTH2".to_owned()
         }]
     );
@@ -277,11 +277,11 @@ fn schemes_required_together_are_all_sent() {
 
 #[test]
 fn a_document_of_webhooks_only_says_what_to_import_instead() {
-    let document = toolschema_gateway::import::parse_document(
+    let document = toolschema_import::parse_document(
         r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "servers": [{"url": "https://x.example"}], "webhooks": {"ping": {"post": {"responses": {"200": {"description": "ok"}}}}}}"#,
     )
     .expect("JSON");
-    let error = toolschema_gateway::import::import_openapi(&document, &Default::default())
+    let error = toolschema_import::import_openapi(&document, &Default::default())
         .expect_err("no operations");
     assert!(error.to_string().contains("only `webhooks`"), "{error}");
 }

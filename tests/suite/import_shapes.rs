@@ -7,7 +7,7 @@ use super::imported::{config, import, request};
 use serde_json::json;
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
-use toolschema_gateway::import::{ImportOptions, Imported, import_openapi, parse_document};
+use toolschema_import::{ImportOptions, Imported, import_openapi, parse_document};
 
 const DOCUMENT: &str = r##"{
   "openapi": "3.0.3",

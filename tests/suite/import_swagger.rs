@@ -5,7 +5,7 @@
 
 use super::imported::{config, import, request};
 use serde_json::json;
-use toolschema_gateway::import::{ImportOptions, Imported, import_openapi, parse_document};
+use toolschema_import::{ImportOptions, Imported, import_openapi, parse_document};
 
 const DOCUMENT: &str = r##"
 swagger: "2.0"

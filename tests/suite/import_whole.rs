@@ -11,7 +11,7 @@ use toolschema::call::Registry;
 use toolschema::catalog::Config;
 use toolschema::project::{Mode, project_tool};
 use toolschema::validate::{InputValidator, Limits};
-use toolschema_gateway::import::Imported;
+use toolschema_import::Imported;
 
 /// Sixty-five properties, past what the importer lists field by field.
 fn wide_properties() -> Value {

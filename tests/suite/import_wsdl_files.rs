@@ -2,7 +2,7 @@
 //! bindings and no service (ONVIF's shape): the files are read, a URL is
 //! never fetched, and the address comes from the operator.
 
-use toolschema_gateway::import::{ImportOptions, import_wsdl_file};
+use toolschema_import::{ImportOptions, import_wsdl_file};
 
 const WSDL: &str = r###"<?xml version="1.0"?>
 <definitions xmlns="http://schemas.xmlsoap.org/wsdl/"

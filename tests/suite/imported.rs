@@ -4,9 +4,9 @@
 use serde_json::Value;
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
-use toolschema_catalog::gateway::GatewayVersion;
+use toolschema_config::configured::GatewayVersion;
 use toolschema_gateway::encode::{self, DownstreamRequest};
-use toolschema_gateway::import::{ImportOptions, Imported, import_openapi, parse_document};
+use toolschema_import::{ImportOptions, Imported, import_openapi, parse_document};
 
 /// `text` (OpenAPI or Swagger, JSON or YAML) imported with `downstream`
 /// as the downstream's id.

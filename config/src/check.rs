@@ -1,0 +1,640 @@
+//! The checks of a configuration against the registered tools: every
+//! reference resolved, every problem recorded.
+
+use core::ops::Range;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+use toml::Spanned;
+
+use super::authorization::{check_authorization, is_scope, scope_problem};
+use super::errors::Problems;
+use super::keys::parse_hash;
+use super::raw::{RawClient, RawConfig, RawMapping, RawToolset, RawVersion};
+use super::server::check_server;
+use super::tool_checks::{check_downstreams, check_gateway_tools, mappings};
+use super::{Client, Config, ConfiguredTools, Lineage, Toolset};
+use crate::configured::GatewayTool;
+use crate::rules::Status;
+use toolschema_runtime::call::Registry;
+use toolschema_runtime::project::{META_TOOL, Mode, Profile, SEARCH_TOOL};
+
+/// Checks `raw` against `registry`; `kept` are configured tools checked
+/// before and kept as they are (see [`Config::from_json_after`]).
+pub(super) fn check(
+    mut raw: RawConfig,
+    kept: Vec<Arc<GatewayTool>>,
+    registry: &Registry,
+    p: &mut Problems<'_>,
+) -> Config {
+    let mut config = Config {
+        internal_prefixes: raw
+            .catalog
+            .internal_prefixes
+            .iter()
+            .map(|s| s.get_ref().clone())
+            .collect(),
+        keyless_client: None,
+        tenants: Vec::new(),
+        clients: imbl::OrdMap::new(),
+        key_owners: imbl::OrdMap::new(),
+        token_owners: imbl::OrdMap::new(),
+        tenant_clients: imbl::OrdSet::new(),
+        toolsets: imbl::OrdMap::new(),
+        mappings: imbl::OrdMap::new(),
+        server: None,
+        downstreams: BTreeMap::new(),
+        gateway_tools: ConfiguredTools::default(),
+        lineage: Lineage::new(),
+        authorization: raw
+            .authorization
+            .as_ref()
+            .map(|raw| check_authorization(raw, p)),
+    };
+    let tenants = check_tenants(&raw, &mut config, p);
+    let derived = derived_names(registry);
+    config.downstreams = check_downstreams(&raw.downstreams, p);
+    let is_derived = |name: &str| derived.binary_search(&name).is_ok();
+    // Each raw tool is dropped once checked: an imported catalog's raw
+    // and checked tools are not held whole together.
+    let gateway_tools = check_gateway_tools(
+        core::mem::take(&mut raw.gateway_tools),
+        kept,
+        &config.downstreams,
+        &is_derived,
+        p,
+    );
+    config.gateway_tools = ConfiguredTools::new(gateway_tools.clone());
+    let whole = Whole::of(&derived, &gateway_tools);
+    let registered = Sorted(&whole.registered);
+    let names = Names {
+        tenants: &tenants,
+        derived: &whole.derived,
+        registered: &registered,
+        gateway: &whole.gateway,
+        authorized: raw.authorization.is_some(),
+    };
+    for (i, raw_set) in raw.toolsets.iter().enumerate() {
+        if let Some(set) = check_toolset(i, raw_set, &names, &config, registry, p) {
+            config.toolsets.insert(set.id.clone(), Arc::new(set));
+        }
+    }
+    // A key held by two clients is a problem of both: the second is told
+    // (below, as in a change) and so is the first, so that whichever of
+    // them an operator just wrote is named.
+    let mut first_holders: HashMap<[u8; 32], (String, Range<usize>, &str)> = HashMap::new();
+    for (i, raw_client) in raw.clients.iter().enumerate() {
+        let id = raw_client.id.get_ref();
+        for (j, key) in raw_client.api_keys.iter().enumerate() {
+            let Some(hash) = parse_hash(key.get_ref()) else {
+                continue;
+            };
+            match first_holders.get(&hash) {
+                Some((at, span, holder)) if *holder != id.as_str() => p.at(
+                    span.clone(),
+                    at.clone(),
+                    format!("client `{id}` holds this key too: {ONE_HOLDER}"),
+                ),
+                Some(_) => {}
+                None => {
+                    let at = format!("client[{i}].api_keys[{j}]");
+                    first_holders.insert(hash, (at, key.span(), id));
+                }
+            }
+        }
+        if let Some(client) = check_client(i, raw_client, &names, &config, &[], p) {
+            config.insert_client(client);
+        }
+    }
+    for (i, mapping) in raw.mappings.iter().enumerate() {
+        if let Some(versions) = check_mapping(i, mapping, &names, &config, registry, p) {
+            config
+                .mappings
+                .insert(mapping.tool.get_ref().clone(), versions);
+        }
+    }
+    config.keyless_client = check_keyless(&raw, &config, p);
+    if raw.clients.is_empty() {
+        p.at(
+            0..0,
+            "client",
+            "the configuration names no client application (`[[client]]`), so every request would be refused; add one, or serve without a configuration (open mode)",
+        );
+    }
+    for (name, versions) in mappings(&gateway_tools) {
+        config.mappings.insert(name, versions);
+    }
+    config.server = raw.server.map(|server| check_server(server, p));
+    let scopes: Vec<String> = config
+        .toolsets
+        .values()
+        .flat_map(|set| set.scopes.iter().cloned())
+        .collect();
+    config.authorization = config
+        .authorization
+        .take()
+        .map(|authorization| authorization.with_scopes(scopes.into_iter()));
+    config
+}
+
+/// The tenants, each once (a duplicate is a problem); returns where each
+/// id was first declared.
+fn check_tenants(
+    raw: &RawConfig,
+    config: &mut Config,
+    p: &mut Problems<'_>,
+) -> HashMap<String, usize> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (i, tenant) in raw.tenants.iter().enumerate() {
+        let id = tenant.id.get_ref();
+        if let Some(first) = seen.insert(id.clone(), i) {
+            p.at(
+                tenant.id.span(),
+                format!("tenant[{i}].id"),
+                format!("duplicate tenant id `{id}` (also tenant[{first}])"),
+            );
+        } else {
+            config.tenants.push(id.clone());
+        }
+    }
+    seen
+}
+
+/// The names of the registered (derived) tools, sorted, each once.
+fn derived_names(registry: &Registry) -> Vec<&str> {
+    let mut names: Vec<&str> = registry.tools().map(|t| &*t.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// A set of names the sections may refer to.
+pub(super) trait Known {
+    /// Whether `name` is in it.
+    fn has(&self, name: &str) -> bool;
+    /// Every name in it, for a suggestion.
+    fn all(&self) -> Vec<&str>;
+}
+
+impl Known for HashMap<String, usize> {
+    fn has(&self, name: &str) -> bool {
+        self.contains_key(name)
+    }
+    fn all(&self) -> Vec<&str> {
+        self.keys().map(String::as_str).collect()
+    }
+}
+
+/// Names sorted in byte order, each once.
+pub(super) struct Sorted<'a>(pub(super) &'a [&'a str]);
+
+impl Known for Sorted<'_> {
+    fn has(&self, name: &str) -> bool {
+        self.0.binary_search(&name).is_ok()
+    }
+    fn all(&self) -> Vec<&str> {
+        self.0.to_vec()
+    }
+}
+
+impl Known for HashSet<&str> {
+    fn has(&self, name: &str) -> bool {
+        self.contains(name)
+    }
+    fn all(&self) -> Vec<&str> {
+        self.iter().copied().collect()
+    }
+}
+
+/// What the sections may refer to.
+pub(super) struct Names<'a> {
+    pub(super) tenants: &'a dyn Known,
+    /// The registered (derived) tools.
+    pub(super) derived: &'a dyn Known,
+    /// What a toolset may name: registered tools and gateway tools.
+    pub(super) registered: &'a dyn Known,
+    pub(super) gateway: &'a dyn Known,
+    /// Whether an `[authorization]` section issues access tokens.
+    pub(super) authorized: bool,
+}
+
+/// The sets [`Names`] refers to in a whole check.
+struct Whole<'a> {
+    derived: Sorted<'a>,
+    registered: Vec<&'a str>,
+    gateway: HashSet<&'a str>,
+}
+
+impl<'a> Whole<'a> {
+    fn of(derived: &'a [&'a str], gateway_tools: &'a [Arc<GatewayTool>]) -> Whole<'a> {
+        let gateway: HashSet<&str> = gateway_tools.iter().map(|t| t.name()).collect();
+        let mut registered: Vec<&str> = derived.to_vec();
+        registered.extend(gateway_tools.iter().map(|t| t.name()));
+        registered.sort_unstable();
+        registered.dedup();
+        Whole {
+            derived: Sorted(derived),
+            registered,
+            gateway,
+        }
+    }
+}
+
+impl Names<'_> {
+    /// Records a problem if `tenant` (at `key`) is not declared.
+    fn tenant(&self, tenant: &Spanned<String>, key: String, p: &mut Problems<'_>) {
+        let id = tenant.get_ref();
+        if !self.tenants.has(id) {
+            p.at(
+                tenant.span(),
+                key,
+                format!(
+                    "unknown tenant `{id}`{}; declare it with [[tenant]]",
+                    p.suggestion(id, self.tenants.all().into_iter())
+                ),
+            );
+        }
+    }
+}
+
+/// The `i`th toolset, checked; `None` when its id is taken.
+pub(super) fn check_toolset(
+    i: usize,
+    raw_set: &RawToolset,
+    names: &Names<'_>,
+    config: &Config,
+    registry: &Registry,
+    p: &mut Problems<'_>,
+) -> Option<Toolset> {
+    let at = format!("toolset[{i}]");
+    let id = raw_set.id.get_ref().clone();
+    if config.toolsets.contains_key(&id) {
+        p.at(
+            raw_set.id.span(),
+            format!("{at}.id"),
+            format!("duplicate toolset id `{id}`"),
+        );
+        return None;
+    }
+    names.tenant(&raw_set.tenant, format!("{at}.tenant"), p);
+    let mode = match &raw_set.mode {
+        None => Mode::Full,
+        Some(word) => mode_or_problem(word, &format!("{at}.mode"), p),
+    };
+    let mut tools = Vec::new();
+    // Names listed so far: a toolset may list thousands.
+    let mut listed: HashSet<&str> = HashSet::new();
+    for (j, tool) in raw_set.tools.iter().enumerate() {
+        let name = tool.get_ref();
+        // Formatted only for a problem: a toolset may list thousands.
+        let key = || format!("{at}.tools[{j}]");
+        if tool_problem(
+            name,
+            tool.span(),
+            &key,
+            config,
+            registry,
+            names.registered,
+            p,
+        ) {
+            continue;
+        }
+        if !listed.insert(name) {
+            p.at(
+                tool.span(),
+                key(),
+                format!("`{name}` is listed twice in this toolset"),
+            );
+            continue;
+        }
+        tools.push(name.clone());
+    }
+    let mut scopes = Vec::new();
+    for (j, scope) in raw_set.scopes.iter().enumerate() {
+        let key = format!("{at}.scopes[{j}]");
+        let word = scope.get_ref();
+        if !names.authorized {
+            p.at(scope.span(), key, "scopes are those of access tokens: configure the `[authorization]` section that issues them, or remove the scopes");
+        } else if !is_scope(word) {
+            p.at(scope.span(), key, scope_problem(word));
+        } else if !scopes.contains(word) {
+            scopes.push(word.clone());
+        }
+    }
+    let mut overrides = BTreeMap::new();
+    for (tool, word) in &raw_set.modes {
+        let name = tool.get_ref();
+        let key = format!("{at}.modes.{name}");
+        if !raw_set.tools.iter().any(|t| t.get_ref() == name) {
+            p.at(tool.span(), &key, format!("`{name}` is not a tool of this toolset; add it to `tools` or remove the override"));
+            continue;
+        }
+        overrides.insert(name.clone(), mode_or_problem(word, &key, p));
+    }
+    Some(Toolset {
+        id,
+        tenant: raw_set.tenant.get_ref().clone(),
+        active: raw_set.active,
+        mode,
+        tools,
+        overrides,
+        scopes,
+    })
+}
+
+/// The `i`th client application, checked; `None` when its id is taken.
+/// What to do about an API key two clients hold.
+const ONE_HOLDER: &str = "a key is one client application's; give each client its own (`toolschema hash-key` prints a new key's hash)";
+
+pub(super) fn check_client(
+    i: usize,
+    raw_client: &RawClient,
+    names: &Names<'_>,
+    config: &Config,
+    earlier: &[Client],
+    p: &mut Problems<'_>,
+) -> Option<Client> {
+    let at = format!("client[{i}]");
+    let id = raw_client.id.get_ref().clone();
+    if config.clients.contains_key(&id) {
+        p.at(
+            raw_client.id.span(),
+            format!("{at}.id"),
+            format!("duplicate client id `{id}`"),
+        );
+        return None;
+    }
+    names.tenant(&raw_client.tenant, format!("{at}.tenant"), p);
+    let tenant = raw_client.tenant.get_ref();
+    let mut key_hashes = Vec::new();
+    for (j, key) in raw_client.api_keys.iter().enumerate() {
+        match parse_hash(key.get_ref()) {
+            // A key is one client's: which client a request is served as
+            // must not depend on the order clients are configured in.
+            Some(hash) => match config.key_owner(&hash).or_else(|| {
+                let mut earlier = earlier.iter();
+                earlier.find(|c| c.key_hashes.contains(&hash)).map(Client::id)
+            }) {
+                Some(other) => p.at(
+                    key.span(),
+                    format!("{at}.api_keys[{j}]"),
+                    format!("client `{other}` holds this key already: {ONE_HOLDER}"),
+                ),
+                None if key_hashes.contains(&hash) => {}
+                None => key_hashes.push(hash),
+            },
+            None => p.at(
+                key.span(),
+                format!("{at}.api_keys[{j}]"),
+                "API keys are stored as hashes: write `sha256:` and 64 hex digits (`toolschema hash-key` prints one); never the key itself",
+            ),
+        }
+    }
+    let oauth_client_ids = token_clients(&at, raw_client, names, config, p);
+    let mut toolsets = Vec::new();
+    for (j, set) in raw_client.toolsets.iter().enumerate() {
+        let name = set.get_ref();
+        let key = format!("{at}.toolsets[{j}]");
+        match config.toolsets.get(name) {
+            None => p.at(
+                set.span(),
+                key,
+                format!("unknown toolset `{name}`{}", p.suggestion(name, config.toolsets.keys().map(String::as_str))),
+            ),
+            Some(found) if found.tenant != *tenant => p.at(
+                set.span(),
+                key,
+                format!(
+                    "toolset `{name}` belongs to tenant `{}`, and this client to tenant `{tenant}`; a client may only use its own tenant's toolsets",
+                    found.tenant
+                ),
+            ),
+            Some(_) => toolsets.push(name.clone()),
+        }
+    }
+    let profile = match &raw_client.profile {
+        None => Profile::Default,
+        Some(word) => Profile::from_name(word.get_ref()).unwrap_or_else(|| {
+            p.at(
+                word.span(),
+                format!("{at}.profile"),
+                format!(
+                    "unknown profile `{}`; use `default`, `openai-strict` or `gemini`",
+                    word.get_ref()
+                ),
+            );
+            Profile::Default
+        }),
+    };
+    Some(Client {
+        id,
+        tenant: tenant.clone(),
+        key_hashes,
+        oauth_client_ids,
+        toolsets,
+        profile,
+    })
+}
+
+/// The client ids of access tokens that name the client at `at`: each
+/// names one client application only.
+fn token_clients(
+    at: &str,
+    raw_client: &RawClient,
+    names: &Names<'_>,
+    config: &Config,
+    p: &mut Problems<'_>,
+) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for (j, token_client) in raw_client.oauth_client_ids.iter().enumerate() {
+        let key = format!("{at}.oauth_client_ids[{j}]");
+        let name = token_client.get_ref();
+        if !names.authorized {
+            p.at(token_client.span(), key, "client ids of access tokens need the `[authorization]` section that issues the tokens; add it, or remove them");
+        } else if name.trim().is_empty() {
+            p.at(token_client.span(), key, "the client id is blank");
+        } else if let Some(other) = config.token_owner(name) {
+            p.at(
+                token_client.span(),
+                key,
+                format!(
+                    "`{name}` already names client `{other}`: a token is one client application's"
+                ),
+            );
+        } else if !ids.contains(name) {
+            ids.push(name.clone());
+        }
+    }
+    ids
+}
+
+/// The `i`th mapping's versions, checked; `None` when the mapping is
+/// refused as a whole.
+pub(super) fn check_mapping(
+    i: usize,
+    mapping: &RawMapping,
+    names: &Names<'_>,
+    config: &Config,
+    registry: &Registry,
+    p: &mut Problems<'_>,
+) -> Option<Vec<(u32, Status)>> {
+    let at = format!("mapping[{i}]");
+    let name = mapping.tool.get_ref();
+    let refusal = if config.mappings.contains_key(name) {
+        Some(format!("duplicate mapping for `{name}`"))
+    } else if names.gateway.has(name) {
+        Some(format!(
+            "`{name}` is a gateway tool: its versions and statuses are its `[[gateway_tool.version]]` sections; remove this mapping"
+        ))
+    } else if !names.derived.has(name) {
+        Some(format!(
+            "unknown tool `{name}`{}",
+            p.suggestion(name, names.registered.all().into_iter())
+        ))
+    } else {
+        None
+    };
+    if let Some(refusal) = refusal {
+        p.at(mapping.tool.span(), format!("{at}.tool"), refusal);
+        return None;
+    }
+    let mut versions: Vec<(u32, Status)> = Vec::new();
+    for (j, version) in mapping.versions.iter().enumerate() {
+        let key = format!("{at}.versions[{j}]");
+        if let Some(checked) = check_mapped_version(&key, name, version, &versions, registry, p) {
+            versions.push(checked);
+        }
+    }
+    Some(versions)
+}
+
+/// One version of a mapping: a registered version of the tool, listed
+/// once, with a known status.
+fn check_mapped_version(
+    key: &str,
+    name: &str,
+    version: &RawVersion,
+    earlier: &[(u32, Status)],
+    registry: &Registry,
+    p: &mut Problems<'_>,
+) -> Option<(u32, Status)> {
+    let status = Status::from_name(version.status.get_ref());
+    if status.is_none() {
+        p.at(
+            version.status.span(),
+            format!("{key}.status"),
+            format!(
+                "unknown status `{}`; use draft, proposed, published or deprecated",
+                version.status.get_ref()
+            ),
+        );
+    }
+    let at = format!("{key}.version");
+    let Some(number) = u32::try_from(*version.version.get_ref())
+        .ok()
+        .filter(|n| *n >= 1)
+    else {
+        p.at(
+            version.version.span(),
+            at,
+            "versions are whole numbers from 1 up",
+        );
+        return None;
+    };
+    if registry.get(name, number).is_none() {
+        let have: Vec<String> = registry.versions(name).map(|v| v.to_string()).collect();
+        p.at(
+            version.version.span(),
+            at,
+            format!(
+                "no registered type provides `{name}` version {number} (registered: {}); add `#[tool(version = {number})]` to a type or fix the number",
+                have.join(", ")
+            ),
+        );
+        return None;
+    }
+    if earlier.iter().any(|(n, _)| *n == number) {
+        p.at(
+            version.version.span(),
+            at,
+            format!("version {number} is listed twice"),
+        );
+        return None;
+    }
+    Some((number, status?))
+}
+
+/// `catalog.keyless_client`, if it names a client application.
+fn check_keyless(raw: &RawConfig, config: &Config, p: &mut Problems<'_>) -> Option<String> {
+    let keyless = raw.catalog.keyless_client.as_ref()?;
+    let id = keyless.get_ref();
+    if config.clients.contains_key(id) {
+        return Some(id.clone());
+    }
+    p.at(
+        keyless.span(),
+        "catalog.keyless_client",
+        format!(
+            "unknown client `{id}`{}; name a [[client]] whose tools anyone may call without a key",
+            p.suggestion(id, config.clients.keys().map(String::as_str))
+        ),
+    );
+    None
+}
+
+/// Records what is wrong with naming `name` in a toolset; true if anything.
+fn tool_problem(
+    name: &str,
+    span: Range<usize>,
+    key: &dyn Fn() -> String,
+    config: &Config,
+    registry: &Registry,
+    registered: &dyn Known,
+    p: &mut Problems<'_>,
+) -> bool {
+    if name == META_TOOL || name == SEARCH_TOOL {
+        p.at(
+            span,
+            key(),
+            format!("`{name}` is reserved: the catalog adds it where it is needed"),
+        );
+        return true;
+    }
+    if !registered.has(name) {
+        p.at(
+            span,
+            key(),
+            format!(
+                "unknown tool `{name}`{}",
+                p.suggestion(name, registered.all().into_iter())
+            ),
+        );
+        return true;
+    }
+    let marked = registry
+        .versions(name)
+        .any(|v| registry.get(name, v).is_some_and(|d| d.internal));
+    if marked || config.is_internal_name(name) {
+        p.at(
+            span,
+            key(),
+            format!("`{name}` is internal and is never exposed; remove it from the toolset"),
+        );
+        return true;
+    }
+    false
+}
+
+fn mode_or_problem(word: &Spanned<String>, key: &str, p: &mut Problems<'_>) -> Mode {
+    Mode::from_name(word.get_ref()).unwrap_or_else(|| {
+        p.at(
+            word.span(),
+            key,
+            format!(
+                "unknown mode `{}`; use full, data-structure-only, lazy or search",
+                word.get_ref()
+            ),
+        );
+        Mode::Full
+    })
+}

@@ -1,0 +1,431 @@
+//! A configuration patched after a change: the records a change wrote are
+//! checked, and the references the change may have broken, instead of the
+//! whole configuration. What the change left alone is shared with the
+//! configuration it was patched from.
+
+use std::collections::{BTreeSet, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::{Map, Value};
+use toolschema_runtime::call::Registry;
+
+use super::check::{Known, Names, check_client, check_mapping, check_toolset};
+use super::errors::Problems;
+use super::raw::RawGatewayTool;
+use super::tool_checks::check_gateway_tools;
+use super::{Config, ConfiguredTools, json};
+use crate::configured::GatewayTool;
+
+/// Which configuration this is, and what changed since the one it was
+/// patched from, if it was. (Not part of what a configuration says: its
+/// `Debug` shows nothing of it, so that equal configurations print alike.)
+#[derive(Clone)]
+pub(super) struct Lineage {
+    id: u64,
+    after: Option<(u64, Arc<Touched>)>,
+}
+
+impl core::fmt::Debug for Lineage {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("..")
+    }
+}
+
+/// Each configuration checked or patched in this process has its own id.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Lineage {
+    pub(super) fn new() -> Lineage {
+        Lineage {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            after: None,
+        }
+    }
+}
+
+/// What a change touched, by name: a snapshot built after it rebuilds what
+/// shows these.
+#[derive(Debug, Default)]
+pub struct Touched {
+    /// Tools whose versions changed: configured tools written or removed,
+    /// mappings written or removed.
+    pub tools: BTreeSet<String>,
+    /// Toolsets written or removed.
+    pub toolsets: BTreeSet<String>,
+    /// Client applications written or removed.
+    pub clients: BTreeSet<String>,
+}
+
+/// The tables a change may write or remove and still be patched.
+const PATCHED: [&str; 5] = ["tenant", "client", "toolset", "gateway_tool", "mapping"];
+
+/// Tenant ids, sorted.
+struct Tenants<'a>(&'a [String]);
+
+impl Known for Tenants<'_> {
+    fn has(&self, name: &str) -> bool {
+        self.0.binary_search_by(|t| t.as_str().cmp(name)).is_ok()
+    }
+    fn all(&self) -> Vec<&str> {
+        self.0.iter().map(String::as_str).collect()
+    }
+}
+
+/// The registered (derived) tools.
+struct Derived<'a>(&'a Registry);
+
+impl Known for Derived<'_> {
+    fn has(&self, name: &str) -> bool {
+        self.0.versions(name).next().is_some()
+    }
+    fn all(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.0.tools().map(|t| &*t.name).collect();
+        names.dedup();
+        names
+    }
+}
+
+/// The configured tools, in name order.
+struct Configured<'a>(&'a ConfiguredTools);
+
+impl Known for Configured<'_> {
+    fn has(&self, name: &str) -> bool {
+        self.0.find(name).is_ok()
+    }
+    fn all(&self) -> Vec<&str> {
+        self.0.iter().map(|t| t.name()).collect()
+    }
+}
+
+/// What a toolset may name: registered and configured tools.
+struct Either<'a>(Derived<'a>, Configured<'a>);
+
+impl Known for Either<'_> {
+    fn has(&self, name: &str) -> bool {
+        self.0.has(name) || self.1.has(name)
+    }
+    fn all(&self) -> Vec<&str> {
+        let mut names = self.0.all();
+        names.extend(self.1.all());
+        names
+    }
+}
+
+/// Whether no id comes twice.
+fn unique<'a>(mut ids: impl Iterator<Item = &'a String>) -> bool {
+    let mut seen = HashSet::new();
+    ids.all(|id| seen.insert(id))
+}
+
+impl Config {
+    /// This configuration after a change, checked where the change touched
+    /// it: `written` is a document of the file's shape (as
+    /// [`Config::from_json`] reads) holding only the records the change
+    /// wrote, whole, and `removed` names the records it removed, as
+    /// (table, id). The tables are `tenant`, `client`, `toolset`,
+    /// `gateway_tool` (a configured tool with all its versions) and
+    /// `mapping` (a registered tool's versions, by tool). The records
+    /// written are checked as the whole check checks them, and every
+    /// reference the change may have broken is looked up (a client naming
+    /// a toolset removed, or of another tenant now; a toolset naming a
+    /// configured tool removed; a tenant removed that something names).
+    /// Everything else is shared with this configuration, not checked
+    /// again and not copied.
+    ///
+    /// `None` when the change cannot be applied this way: it writes
+    /// another table (settings, downstreams), the configuration issues
+    /// access tokens (`[authorization]`, whose scopes and token clients
+    /// span every record), this configuration was not read in the store's
+    /// order (by id), or anything in it is a problem. Check the whole
+    /// configuration then ([`Config::from_json`]): it says where the
+    /// problems are. `registry` must be the one this configuration was
+    /// checked against.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolschema_config::Config;
+    /// use toolschema_runtime::call::Registry;
+    ///
+    /// let registry = Registry::new();
+    /// let document = |value: serde_json::Value| match value {
+    ///     serde_json::Value::Object(map) => map,
+    ///     _ => unreachable!(),
+    /// };
+    /// let before = Config::from_json(
+    ///     document(json!({
+    ///         "tenant": [{"id": "acme"}],
+    ///         "client": [{"id": "app", "tenant": "acme", "toolsets": ["items"]}],
+    ///         "toolset": [{"id": "items", "tenant": "acme", "tools": ["items.get"]}],
+    ///         "downstream": [{"id": "api", "base_url": "https://api.example.com"}],
+    ///         "gateway_tool": [{"name": "items.get", "downstream": "api", "version": [
+    ///             {"version": 1, "status": "published", "description": "Reads an item.",
+    ///              "method": "GET", "path": "/items"}]}],
+    ///     })),
+    ///     "records",
+    ///     &registry,
+    /// )
+    /// .unwrap();
+    /// // The toolset switched off: checked on its own.
+    /// let off = document(json!({
+    ///     "toolset": [{"id": "items", "tenant": "acme", "tools": ["items.get"], "active": false}],
+    /// }));
+    /// let after = before.after_change(off, &[], &registry).expect("a change it patches");
+    /// assert!(!after.toolset("items").unwrap().is_active());
+    /// assert!(before.toolset("items").unwrap().is_active());
+    ///
+    /// // The toolset removed while the client still names it: not patched;
+    /// // the whole check says why.
+    /// assert!(before.after_change(Default::default(), &[("toolset", "items")], &registry).is_none());
+    /// ```
+    pub fn after_change(
+        &self,
+        written: Map<String, Value>,
+        removed: &[(&str, &str)],
+        registry: &Registry,
+    ) -> Option<Config> {
+        if self.authorization.is_some()
+            || written
+                .keys()
+                .any(|table| !PATCHED.contains(&table.as_str()))
+            || removed.iter().any(|(table, _)| !PATCHED.contains(table))
+            || !self.tenants.is_sorted()
+            || !self.gateway_tools.by_name
+        {
+            return None;
+        }
+        let mut p = Problems::without_text("change");
+        let raw = json::read(written, &mut p)?;
+        if !unique(raw.tenants.iter().map(|t| t.id.get_ref()))
+            || !unique(raw.clients.iter().map(|c| c.id.get_ref()))
+            || !unique(raw.toolsets.iter().map(|s| s.id.get_ref()))
+            || !unique(raw.gateway_tools.iter().map(|t| t.name.get_ref()))
+            || !unique(raw.mappings.iter().map(|m| m.tool.get_ref()))
+        {
+            return None;
+        }
+        let mut next = self.clone();
+        let mut touched = Touched::default();
+        let removed_of = |wanted: &str| -> BTreeSet<&str> {
+            removed
+                .iter()
+                .filter(|(table, _)| *table == wanted)
+                .map(|(_, id)| *id)
+                .collect()
+        };
+        let (gone_tenants, gone_tools) = (removed_of("tenant"), removed_of("gateway_tool"));
+        next.tenants.retain(|t| !gone_tenants.contains(t.as_str()));
+        for tenant in &raw.tenants {
+            let id = tenant.id.get_ref();
+            if let Err(at) = next.tenants.binary_search(id) {
+                next.tenants.insert(at, id.clone());
+            }
+        }
+        // Configured tools: the list rebuilt only when one was written or
+        // removed, in name order.
+        if (!gone_tools.is_empty() || !raw.gateway_tools.is_empty())
+            && !next.patch_configured(
+                self,
+                raw.gateway_tools,
+                &gone_tools,
+                registry,
+                &mut touched,
+                &mut p,
+            )
+        {
+            return None;
+        }
+        for name in removed_of("mapping") {
+            next.mappings.remove(name);
+            touched.tools.insert(name.to_owned());
+        }
+        for mapping in &raw.mappings {
+            next.mappings.remove(mapping.tool.get_ref());
+        }
+        for id in removed_of("toolset") {
+            next.toolsets.remove(id);
+            touched.toolsets.insert(id.to_owned());
+        }
+        for set in &raw.toolsets {
+            next.toolsets.remove(set.id.get_ref());
+        }
+        for id in removed_of("client") {
+            next.remove_client(id);
+            touched.clients.insert(id.to_owned());
+        }
+        for client in &raw.clients {
+            next.remove_client(client.id.get_ref());
+        }
+        // The records written, checked against the configuration after the
+        // change, in the whole check's order: mappings and toolsets, then
+        // clients (which name toolsets).
+        let tenants = Tenants(&next.tenants);
+        let configured = Configured(&next.gateway_tools);
+        let registered = Either(Derived(registry), Configured(&next.gateway_tools));
+        let names = Names {
+            tenants: &tenants,
+            derived: &Derived(registry),
+            registered: &registered,
+            gateway: &configured,
+            authorized: false,
+        };
+        let mut mappings = Vec::new();
+        for (i, mapping) in raw.mappings.iter().enumerate() {
+            if let Some(versions) = check_mapping(i, mapping, &names, &next, registry, &mut p) {
+                mappings.push((mapping.tool.get_ref().clone(), versions));
+            }
+        }
+        let mut toolsets = Vec::new();
+        for (i, set) in raw.toolsets.iter().enumerate() {
+            toolsets.extend(check_toolset(i, set, &names, &next, registry, &mut p));
+        }
+        if !p.is_empty() {
+            return None;
+        }
+        for (tool, versions) in mappings {
+            touched.tools.insert(tool.clone());
+            next.mappings.insert(tool, versions);
+        }
+        for set in toolsets {
+            touched.toolsets.insert(set.id.clone());
+            next.toolsets.insert(set.id.clone(), Arc::new(set));
+        }
+        let mut clients = Vec::new();
+        for (i, client) in raw.clients.iter().enumerate() {
+            if let Some(client) = check_client(i, client, &names, &next, &clients, &mut p) {
+                clients.push(client);
+            }
+        }
+        if !p.is_empty() {
+            return None;
+        }
+        for client in clients {
+            touched.clients.insert(client.id.clone());
+            next.insert_client(client);
+        }
+        if !next.still_holds(self, &touched, &gone_tenants, &gone_tools) {
+            return None;
+        }
+        next.lineage = Lineage {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            after: Some((self.lineage.id, Arc::new(touched))),
+        };
+        Some(next)
+    }
+
+    /// The configured tools `written` (each with all its versions) and
+    /// those `gone`, patched into this configuration (a copy of
+    /// `previous`), with their mappings; the tools they touched added to
+    /// `touched`. `false` when a configured tool written is a registered
+    /// tool's mapping.
+    fn patch_configured(
+        &mut self,
+        previous: &Config,
+        written: Vec<RawGatewayTool>,
+        gone_tools: &BTreeSet<&str>,
+        registry: &Registry,
+        touched: &mut Touched,
+        p: &mut Problems<'_>,
+    ) -> bool {
+        let derived = Derived(registry);
+        let taken = |name: &str| derived.has(name);
+        let mut written = check_gateway_tools(written, Vec::new(), &self.downstreams, &taken, p);
+        written.sort_by(|a, b| a.name().cmp(b.name()));
+        let before = Configured(&previous.gateway_tools);
+        let rewritten: BTreeSet<&str> = written.iter().map(|t| t.name()).collect();
+        // A registered tool's mapping is not a configured tool's.
+        if rewritten
+            .iter()
+            .any(|name| previous.mappings.contains_key(*name) && !before.has(name))
+        {
+            return false;
+        }
+        let tools = &mut self.gateway_tools;
+        for name in gone_tools {
+            if let Ok(at) = tools.find(name) {
+                tools.tools.remove(at);
+            }
+        }
+        for tool in &written {
+            match tools.find(tool.name()) {
+                Ok(at) => {
+                    tools.tools.set(at, tool.clone());
+                }
+                Err(at) => tools.tools.insert(at, tool.clone()),
+            }
+        }
+        for name in gone_tools {
+            self.mappings.remove(*name);
+            touched.tools.insert((*name).to_owned());
+        }
+        for tool in &written {
+            let versions = tool.versions.iter().map(|v| (v.version, v.status));
+            self.mappings
+                .insert(tool.name().to_owned(), versions.collect());
+            touched.tools.insert(tool.name().to_owned());
+        }
+        true
+    }
+
+    /// Whether the references a change may have broken still hold: every
+    /// client naming a toolset the change touched finds it, of its own
+    /// tenant; nothing names a tenant or a configured tool it removed; the
+    /// keyless client is still there, and some client is. The clients are
+    /// walked only when the change removed a toolset of `previous` or moved
+    /// one to another tenant, or removed a tenant: otherwise those it wrote
+    /// were checked against the whole configuration, and the others name
+    /// what they did.
+    fn still_holds(
+        &self,
+        previous: &Config,
+        touched: &Touched,
+        gone_tenants: &BTreeSet<&str>,
+        gone_tools: &BTreeSet<&str>,
+    ) -> bool {
+        let broken = touched.toolsets.iter().any(|id| {
+            let was = previous.toolsets.get(id.as_str()).map(|set| set.tenant());
+            was.is_some() && was != self.toolsets.get(id.as_str()).map(|set| set.tenant())
+        });
+        let walk = broken || !gone_tenants.is_empty();
+        let clients_hold = !walk
+            || self.clients.values().all(|client| {
+                !gone_tenants.contains(client.tenant()) && {
+                    client
+                        .toolsets()
+                        .filter(|id| touched.toolsets.contains(*id))
+                        .all(|id| {
+                            self.toolsets
+                                .get(id)
+                                .is_some_and(|set| set.tenant() == client.tenant())
+                        })
+                }
+            });
+        let toolsets_hold = (gone_tenants.is_empty() && gone_tools.is_empty())
+            || self.toolsets.values().all(|set| {
+                !gone_tenants.contains(set.tenant())
+                    && set.tools().all(|tool| !gone_tools.contains(tool))
+            });
+        let keyless_holds = self
+            .keyless_client
+            .as_ref()
+            .is_none_or(|id| self.clients.contains_key(id));
+        clients_hold && toolsets_hold && keyless_holds && !self.clients.is_empty()
+    }
+
+    /// The configured tool `name`, in a configuration whose configured
+    /// tools are in name order (as [`Config::after_change`] makes and
+    /// takes them).
+    pub fn gateway_tool(&self, name: &str) -> Option<&Arc<GatewayTool>> {
+        let at = self.gateway_tools.find(name).ok()?;
+        self.gateway_tools.get(at)
+    }
+
+    /// What changed since `previous`, when this configuration was patched
+    /// from it ([`Config::after_change`]).
+    pub fn touched_since(&self, previous: &Config) -> Option<&Touched> {
+        match &self.lineage.after {
+            Some((from, touched)) if *from == previous.lineage.id => Some(touched),
+            _ => None,
+        }
+    }
+}

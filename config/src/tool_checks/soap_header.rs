@@ -1,0 +1,175 @@
+//! The blocks of a SOAP request's `Header`: those a version declares
+//! (`[[gateway_tool.version.soap_header]]`, for a namespace of their own or
+//! a credential read from a secret), and those its arguments write (`in =
+//! "soap_header"`), checked together and built into the operation.
+
+use std::collections::HashMap;
+
+use toml::Spanned;
+
+use super::field::Span;
+use super::is_env_name;
+use crate::configured::{
+    ArgumentMap, FieldKind, FieldPath, Location, SoapHeader, XmlNode, is_xml_name,
+};
+use crate::errors::Problems;
+use crate::raw::RawGatewayVersion;
+
+/// Whether the version's declared header blocks are sound, and the
+/// arguments written into them: each block an element name, declared
+/// once, filled by a secret or by arguments (never both); and only a SOAP
+/// version has any.
+pub(super) fn check_soap_headers(
+    raw: &RawGatewayVersion,
+    soap: bool,
+    maps: &[Option<ArgumentMap>],
+    spans: &[(Span, String)],
+    at: &str,
+    p: &mut Problems<'_>,
+) -> bool {
+    let mut ok = true;
+    // The first step of each argument written into a header block.
+    let filled: Vec<(&ArgumentMap, &(Span, String))> = maps
+        .iter()
+        .zip(spans)
+        .filter_map(|(map, span)| map.as_ref().map(|map| (map, span)))
+        .filter(|(map, _)| map.location == Location::SoapHeader)
+        .collect();
+    let mut declared: HashMap<&str, usize> = HashMap::new();
+    for (k, block) in raw.soap_headers.iter().enumerate() {
+        let key = format!("{at}.soap_header[{k}]");
+        let element = block.element.get_ref().as_str();
+        if !soap {
+            p.at(
+                block.element.span(),
+                key,
+                "`soap_header` is for a SOAP downstream, and this tool's downstream is REST; send fixed HTTP headers with `headers`, credentials with the downstream's `auth`",
+            );
+            ok = false;
+            continue;
+        }
+        if !is_xml_name(element) {
+            p.at(
+                block.element.span(),
+                format!("{key}.element"),
+                format!(
+                    "`{element}` is not an element name; write the local name, without a prefix (its namespace goes in `namespace`)"
+                ),
+            );
+            ok = false;
+        }
+        if let Some(&first) = declared.get(element) {
+            p.at(
+                block.element.span(),
+                format!("{key}.element"),
+                format!(
+                    "the header block `{element}` is declared twice (here and in `soap_header[{first}]`); keep one"
+                ),
+            );
+            ok = false;
+            continue;
+        }
+        declared.insert(element, k);
+        if let Some(namespace) = &block.namespace
+            && namespace.get_ref().trim().is_empty()
+        {
+            p.at(
+                namespace.span(),
+                format!("{key}.namespace"),
+                "an empty namespace; remove `namespace` for the operation's",
+            );
+            ok = false;
+        }
+        let inside = filled
+            .iter()
+            .filter(|(map, _)| *map.source.steps()[0].name == *element);
+        match &block.secret {
+            Some(secret) if !is_env_name(secret.get_ref()) => {
+                p.at(
+                    secret.span(),
+                    format!("{key}.secret"),
+                    format!(
+                        "`{}` is not a secret's name; name the variable that holds the credential (`ADS_DEVELOPER_TOKEN`), never the credential",
+                        secret.get_ref()
+                    ),
+                );
+                ok = false;
+            }
+            Some(secret) => {
+                for (map, (span, argument)) in inside {
+                    p.at(
+                        span.clone(),
+                        format!("{argument}.source"),
+                        format!(
+                            "`{}` writes in the header block `{element}`, whose value is the secret `{}`: a credential is never a client's to send; remove the argument, or the block's `secret`",
+                            map.exposed,
+                            secret.get_ref()
+                        ),
+                    );
+                    ok = false;
+                }
+            }
+            None if inside.count() == 0 => {
+                p.at(
+                    block.element.span(),
+                    key,
+                    format!(
+                        "the header block `{element}` has no `secret`, and no argument writes in it (`in = \"soap_header\"`, `source = \"{element}…\"`); add `secret` for a credential, or remove the block"
+                    ),
+                );
+                ok = false;
+            }
+            None => {}
+        }
+    }
+    ok
+}
+
+/// The header blocks of a checked SOAP version: those declared, in order,
+/// then those only arguments write, in the order of their arguments; each
+/// with what its arguments write inside it, and its namespace (the
+/// block's, else the operation's `namespace`).
+pub(super) fn soap_headers<'a>(
+    raw: &RawGatewayVersion,
+    namespace: Option<&str>,
+    arguments: impl Iterator<Item = (&'a ArgumentMap, FieldKind)>,
+) -> Vec<SoapHeader> {
+    let sources: Vec<(&FieldPath, Option<FieldKind>)> = arguments
+        .filter(|(map, _)| map.location == Location::SoapHeader)
+        .map(|(map, kind)| (&map.source, Some(kind)))
+        .collect();
+    let mut written = XmlNode::tree(sources.into_iter());
+    let mut out: Vec<SoapHeader> = raw
+        .soap_headers
+        .iter()
+        .map(|block| {
+            let name = block.element.get_ref();
+            let element = match written.iter().position(|node| node.name == *name) {
+                Some(at) => written.remove(at),
+                // A credential is text.
+                None => XmlNode {
+                    name: name.clone(),
+                    repeated: false,
+                    kind: Some(FieldKind::String),
+                    children: Vec::new(),
+                },
+            };
+            SoapHeader {
+                element,
+                namespace: block
+                    .namespace
+                    .as_ref()
+                    .map(|n| n.get_ref().as_str())
+                    .or(namespace)
+                    .map(str::to_owned),
+                secret: block.secret.as_ref().map(|s| Spanned::get_ref(s).clone()),
+            }
+        })
+        .collect();
+    out.extend(written.into_iter().map(|element| SoapHeader {
+        element,
+        namespace: namespace.map(str::to_owned),
+        secret: None,
+    }));
+    out
+}
