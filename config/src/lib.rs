@@ -584,6 +584,52 @@ impl Config {
         }
     }
 
+    /// Checks a document of `downstream` and `gateway_tool` sections (the
+    /// file's shape, as [`Config::from_json`] reads it) as a whole
+    /// configuration's checks check them: each downstream, and each
+    /// configured tool against the downstream it calls and the other
+    /// tools' names. No tenant or client is needed; the configured tools'
+    /// names are not held against registered tools. For a program that
+    /// writes configured tools (the importers): every problem, named by
+    /// its key, before any text is written.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolschema_config::Config;
+    ///
+    /// let document = |value: serde_json::Value| value.as_object().cloned().unwrap();
+    /// let sections = document(json!({
+    ///     "downstream": [{"id": "pets", "base_url": "https://pets.example.com"}],
+    ///     "gateway_tool": [{"name": "pets.list", "downstream": "cats", "version": [
+    ///         {"version": 1, "status": "draft", "description": "Lists the pets.",
+    ///          "method": "GET", "path": "/pets"}]}],
+    /// }));
+    /// let errors = Config::check_tool_sections(sections, "written").unwrap_err();
+    /// let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
+    /// assert_eq!(keys, ["gateway_tool[0].downstream"]);
+    /// ```
+    pub fn check_tool_sections(
+        document: serde_json::Map<String, serde_json::Value>,
+        source: &str,
+    ) -> Result<(), ConfigErrors> {
+        let mut problems = Problems::without_text(source);
+        if let Some(raw) = json::read(document, &mut problems) {
+            let downstreams = tool_checks::check_downstreams(&raw.downstreams, &mut problems);
+            let taken = |_: &str| false;
+            tool_checks::check_gateway_tools(
+                raw.gateway_tools,
+                Vec::new(),
+                &downstreams,
+                &taken,
+                &mut problems,
+            );
+        }
+        match problems.is_empty() {
+            true => Ok(()),
+            false => Err(problems.into_errors()),
+        }
+    }
+
     /// Tenant ids, in the order configured.
     pub fn tenants(&self) -> impl Iterator<Item = &str> {
         self.tenants.iter().map(String::as_str)

@@ -5,7 +5,8 @@
 
 use super::names::{kebab, snake};
 use super::read::{Read, as_array, as_str};
-use super::{ImportError, ImportOptions, written};
+use super::{ImportError, ImportOptions};
+use crate::written;
 use toolschema_config::configured::Auth;
 use toolschema_runtime::render::Json as Value;
 
@@ -224,7 +225,11 @@ fn aws_sigv4(document: &Value) -> Auth {
 }
 
 /// A `[[downstream]]` section.
-pub(super) fn downstream_text(id: &str, base_url: &str, auth: &[Auth]) -> Result<String, String> {
+pub(super) fn downstream_section(
+    id: &str,
+    base_url: &str,
+    auth: &[Auth],
+) -> written::DownstreamSection {
     let owned = |s: &String| Some(s.clone());
     let mut sections = auth.iter().map(|auth| match auth {
         Auth::Header { header, env } => written::AuthSection {
@@ -276,52 +281,57 @@ pub(super) fn downstream_text(id: &str, base_url: &str, auth: &[Auth]) -> Result
             core::iter::once(first).chain(sections).collect(),
         )),
     };
-    downstream_section(written::DownstreamSection {
+    written::DownstreamSection {
         id: id.to_owned(),
         base_url: base_url.to_owned(),
         protocol: None,
         soap_version: None,
         auth,
-    })
+    }
 }
 
-/// A `[[downstream]]` section's text.
-pub(super) fn downstream_section(section: written::DownstreamSection) -> Result<String, String> {
+/// Sections as the text of a configuration file.
+pub(super) fn text_of(
+    downstream: Vec<written::DownstreamSection>,
+    gateway_tool: Vec<written::ToolSection>,
+) -> Result<String, String> {
     written::Sections {
-        downstream: vec![section],
-        ..written::Sections::default()
+        downstream,
+        gateway_tool,
     }
     .text()
 }
 
-/// Checks one written tool with its downstream, as a configuration of its
-/// own; the checks' first problem if they refuse it.
-pub(super) fn checked_alone(downstream: &str, tool: &str) -> Result<(), String> {
-    let text = format!(
-        "[[tenant]]\nid = \"import\"\n\n[[client]]\nid = \"import\"\ntenant = \"import\"\n\n{downstream}\n{tool}"
-    );
-    match toolschema_config::Config::from_toml(
-        &text,
-        "import",
-        &toolschema_runtime::call::Registry::new(),
-    ) {
-        Ok(_) => Ok(()),
-        Err(errors) => {
-            let first = errors.iter().next();
-            Err(first.map_or_else(
-                || "the configuration checks refuse it".to_owned(),
-                |error| {
-                    // The key without the tool's place in the file.
-                    let key = error
-                        .key()
-                        .split_once("].")
-                        .map_or(error.key(), |(_, key)| key);
-                    format!(
-                        "the checks refuse what it would write ({key}: {})",
-                        error.message()
-                    )
-                },
-            ))
-        }
+/// Checks one written tool with its downstream as the configuration's
+/// checks check a file's sections; the tool back, or the checks' first
+/// problem if they refuse it.
+pub(super) fn checked_alone(
+    downstream: &written::DownstreamSection,
+    tool: written::ToolSection,
+) -> Result<written::ToolSection, String> {
+    let mut sections = written::Sections {
+        downstream: vec![downstream.clone()],
+        gateway_tool: vec![tool],
+    };
+    if let Err(errors) = sections.check() {
+        let first = errors.iter().next();
+        return Err(first.map_or_else(
+            || "the configuration checks refuse it".to_owned(),
+            |error| {
+                // The key without the tool's place in the sections.
+                let key = error
+                    .key()
+                    .split_once("].")
+                    .map_or(error.key(), |(_, key)| key);
+                format!(
+                    "the checks refuse what it would write ({key}: {})",
+                    error.message()
+                )
+            },
+        ));
     }
+    sections
+        .gateway_tool
+        .pop()
+        .ok_or_else(|| "the configuration checks lost the tool".to_owned())
 }

@@ -4,7 +4,7 @@
 
 use super::context::Found;
 use super::read::{Read, as_array, as_i64, as_str, integer, type_of};
-use super::written;
+use crate::written;
 use toolschema_runtime::render::Json as Value;
 use toolschema_text::formats::FORMATS;
 

@@ -30,7 +30,7 @@ mod prompt_markup;
 mod read;
 mod swagger;
 mod tool;
-mod written;
+pub mod written;
 mod wsdl;
 mod yaml;
 

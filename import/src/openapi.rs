@@ -6,7 +6,7 @@ use core::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
 use super::context::Context;
-use super::downstream::{base_url, checked_alone, downstream_text, security};
+use super::downstream::{base_url, checked_alone, downstream_section, security, text_of};
 use super::read::{Read, as_str};
 use super::{ImportError, ImportOptions, Imported, Skipped, every_one_found, swagger};
 use toolschema_config::configured::Auth;
@@ -118,7 +118,7 @@ impl Walk {
         let mut notes = Vec::new();
         let result = security(context.document, operation, options, &mut notes).and_then(
             |(downstream, auth)| {
-                let (name, text) = context.tool(
+                let (name, section) = context.tool(
                     operation,
                     &label,
                     options,
@@ -128,8 +128,10 @@ impl Walk {
                 )?;
                 // What the importer wrote is held to the checks an operator's
                 // file is: a tool they refuse is skipped with their reason,
-                // never written.
-                checked_alone(&downstream_text(&downstream, base_url, &auth)?, &text)?;
+                // never written. Written as text once checked.
+                let section =
+                    checked_alone(&downstream_section(&downstream, base_url, &auth), section)?;
+                let text = text_of(Vec::new(), vec![section])?;
                 if !self.downstreams.iter().any(|(id, _)| *id == downstream) {
                     self.downstreams.push((downstream, auth));
                 }
@@ -160,7 +162,8 @@ impl Walk {
             if !text.is_empty() {
                 text.push('\n');
             }
-            text.push_str(&downstream_text(id, base_url, auth).map_err(ImportError)?);
+            let section = downstream_section(id, base_url, auth);
+            text.push_str(&text_of(vec![section], Vec::new()).map_err(ImportError)?);
         }
         text.push_str(&self.tools_text);
         Ok(Imported {

@@ -11,7 +11,7 @@ use super::names::{fit, kebab, unique_arguments, unique_results};
 use super::parameters::{Fixed, split_path};
 use super::prompt_markup;
 use super::read::{Read, as_str};
-use super::written;
+use crate::written;
 use toolschema_config::configured::template_problem;
 use toolschema_runtime::render::Json as Value;
 
@@ -28,7 +28,7 @@ impl Context<'_> {
         downstream: &str,
         taken_names: &mut BTreeSet<String>,
         notes: &mut Vec<String>,
-    ) -> Result<(String, String), String> {
+    ) -> Result<(String, written::ToolSection), String> {
         let (path, fixed_query, templated) = split_path(self.path)?;
         if let Some(problem) = template_problem(path) {
             return Err(problem);
@@ -87,17 +87,13 @@ impl Context<'_> {
             .map(|field| field_section(field, false, notes))
             .collect();
         notes.extend(prompt_markup::notes(&version));
-        let text = written::Sections {
-            gateway_tool: vec![written::ToolSection {
-                name: name.clone(),
-                downstream: downstream.to_owned(),
-                version: vec![version],
-            }],
-            ..written::Sections::default()
-        }
-        .text()?;
+        let section = written::ToolSection {
+            name: name.clone(),
+            downstream: downstream.to_owned(),
+            version: vec![version],
+        };
         taken_names.insert(name.clone());
-        Ok((name, text))
+        Ok((name, section))
     }
 
     /// The tool's name: the operation's (else its method and path) in

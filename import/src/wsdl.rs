@@ -31,8 +31,9 @@ use std::collections::BTreeSet;
 
 pub use files::import_wsdl_file;
 
-use super::downstream::{checked_alone, downstream_section};
-use super::{ImportError, ImportOptions, Imported, Skipped, every_one_found, written};
+use super::downstream::{checked_alone, text_of};
+use super::{ImportError, ImportOptions, Imported, Skipped, every_one_found};
+use crate::written;
 use operation::tool;
 use ports::{base_url, chosen, ports};
 use toolschema_config::configured::SoapVersion;
@@ -183,14 +184,13 @@ fn import_wsdl_with(
             ))
         })?;
 
-    let downstream = downstream_section(written::DownstreamSection {
+    let downstream = written::DownstreamSection {
         id: options.downstream.clone(),
         base_url,
         protocol: Some("soap"),
         soap_version: (port.version == SoapVersion::V1_2).then_some("1.2"),
         auth: None,
-    })
-    .map_err(ImportError)?;
+    };
     let mut tools = Vec::new();
     let mut skipped = Vec::new();
     let mut seen = BTreeSet::new();
@@ -216,22 +216,24 @@ fn import_wsdl_with(
             options,
         )
         .and_then(|written| {
-            // Held to the checks an operator's file is.
-            checked_alone(&downstream, &written.text)?;
-            Ok(written)
+            // Held to the checks an operator's file is, then written as
+            // text.
+            let section = checked_alone(&downstream, written.section)?;
+            let tool_text = text_of(Vec::new(), vec![section])?;
+            Ok((written.name, written.notes, written.credentials, tool_text))
         });
         match result {
-            Ok(written) => {
+            Ok((tool, notes, credentials_sent, tool_text)) => {
                 text.push('\n');
-                text.push_str(&written.text);
-                tools.push(written.name);
-                dropped.extend(written.notes.into_iter().map(|reason| Skipped {
+                text.push_str(&tool_text);
+                tools.push(tool);
+                dropped.extend(notes.into_iter().map(|reason| Skipped {
                     operation: name.to_owned(),
                     reason,
                 }));
                 // Each credential said once, with the first operation
                 // that sends it.
-                for (element, secret, named) in written.credentials {
+                for (element, secret, named) in credentials_sent {
                     if credentials.insert((element.clone(), secret.clone())) {
                         dropped.push(Skipped {
                             operation: name.to_owned(),
@@ -247,7 +249,7 @@ fn import_wsdl_with(
         }
     }
     every_one_found(&options.operations, &seen, "the port's binding")?;
-    let mut out = downstream;
+    let mut out = text_of(vec![downstream], Vec::new()).map_err(ImportError)?;
     out.push_str(&text);
     Ok(Imported {
         toml: out,

@@ -9,9 +9,10 @@ use std::collections::BTreeSet;
 
 use super::types::{At, Fields, Naming, Role, Types};
 use super::{local, message_parts};
+use crate::ImportOptions;
 use crate::context::Found;
 use crate::names::{self, numbered, snake};
-use crate::{ImportOptions, written};
+use crate::written;
 use toolschema_gateway::xml::Element;
 
 /// What an operation's header parts become.

@@ -9,7 +9,8 @@ use super::types::{At, Fields, Naming, Role, Types};
 use super::{WSDL, XSD, child, documentation, local, message_parts};
 use crate::field::field_section;
 use crate::names::{kebab, snake};
-use crate::{ImportOptions, prompt_markup, written};
+use crate::written;
+use crate::{ImportOptions, prompt_markup};
 use toolschema_gateway::xml::Element;
 
 /// `GetQuote` → `Get quote.`, for an operation without documentation.
@@ -116,7 +117,7 @@ pub(super) struct Written {
     /// The tool's name.
     pub(super) name: String,
     /// Its `[[gateway_tool]]`.
-    pub(super) text: String,
+    pub(super) section: written::ToolSection,
     /// What an operator should read in it.
     pub(super) notes: Vec<String>,
     /// Its credential header blocks: each element, its secret, and whether
@@ -249,18 +250,14 @@ pub(super) fn tool(
     notes.extend(arguments.notes);
     notes.extend(results.notes);
     notes.extend(headers.notes);
-    let text = written::Sections {
-        gateway_tool: vec![written::ToolSection {
-            name: tool_name.clone(),
-            downstream: options.downstream.clone(),
-            version: vec![version],
-        }],
-        ..written::Sections::default()
-    }
-    .text()?;
+    let section = written::ToolSection {
+        name: tool_name.clone(),
+        downstream: options.downstream.clone(),
+        version: vec![version],
+    };
     Ok(Written {
         name: tool_name,
-        text,
+        section,
         notes,
         credentials: headers.credentials,
     })
