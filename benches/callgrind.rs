@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
 use toolschema::validate::{InputValidator, Limits, OutputValidator};
-use toolschema_config::configured::GatewayVersion;
+use toolschema_config::configured::ConfiguredVersion;
 
 #[path = "fixtures/invoice.rs"]
 mod invoice;
@@ -206,7 +206,7 @@ library_benchmark_group!(
 /// A configuration's first gateway tool, its validators, the arguments of
 /// a call and the downstream's answer.
 struct Gateway {
-    version: GatewayVersion,
+    version: ConfiguredVersion,
     input: InputValidator,
     output: OutputValidator,
     arguments: Value,
@@ -216,7 +216,7 @@ struct Gateway {
 fn gateway(config: &str, arguments: Value, answer: &'static [u8]) -> Gateway {
     let config = Config::from_toml(config, "fixture.toml", &Registry::new())
         .unwrap_or_else(|errors| panic!("{errors}"));
-    let version = config.gateway_tools()[0].versions()[0].clone();
+    let version = config.configured_tools()[0].versions()[0].clone();
     let input = InputValidator::new(version.def(), Limits::default());
     let output = OutputValidator::new(version.def()).expect("an output schema");
     Gateway {

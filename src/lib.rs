@@ -170,7 +170,9 @@ pub mod serve {
     pub use toolschema_serve::cli::Commands;
     #[cfg(feature = "stdio")]
     pub use toolschema_serve::{Called, TestClient, TestError};
-    pub use toolschema_serve::{Health, HealthCheck, HttpTimeouts, ServeError, Server, Service};
+    pub use toolschema_serve::{
+        Environment, Health, HealthCheck, HttpTimeouts, SecretSource, ServeError, Server, Service,
+    };
 }
 
 /// The catalog in PostgreSQL: the store, its records and actions,

@@ -5,18 +5,18 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use toolschema_config::configured::{Downstream, GatewayTool, Transport};
+use toolschema_config::configured::{ConfiguredTool, Downstream, Transport};
 use toolschema_runtime::call::Registry;
 
 /// The registry a snapshot serves: the registered tools and every version
-/// of every gateway tool (drafts too; the selection rule decides which one
+/// of every configured tool (drafts too; the selection rule decides which one
 /// clients see), calling `downstreams` through `transport`, and the
 /// downstreams by id. A version `previous` registered with the very same
 /// descriptor, calling an equal downstream, is shared with it (its work and
 /// compiled validators), as is the downstream.
 pub(crate) fn registry_for<'a, 't>(
     registry: &Arc<Registry>,
-    tools: impl ExactSizeIterator<Item = &'t Arc<GatewayTool>>,
+    tools: impl ExactSizeIterator<Item = &'t Arc<ConfiguredTool>>,
     downstreams: impl Iterator<Item = &'a Downstream>,
     transport: &dyn Transport,
     previous: Option<(&Registry, &Downstreams)>,
@@ -48,7 +48,7 @@ pub(crate) fn registry_for<'a, 't>(
 /// keeps its entry there (its work and compiled validators).
 pub(crate) fn register_configured(
     extended: &mut Registry,
-    tool: &GatewayTool,
+    tool: &ConfiguredTool,
     downstreams: &Downstreams,
     transport: &dyn Transport,
     previous: Option<(&Registry, &Downstreams)>,

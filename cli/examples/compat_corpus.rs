@@ -330,7 +330,7 @@ fn import_tools(path: &Path) -> Import {
             .map_or_else(String::new, |e| format!("check: {}", e.message()))
     })?;
     let mut tools = Tools::new();
-    for tool in config.gateway_tools() {
+    for tool in config.configured_tools() {
         let Some(version) = tool.versions().last() else {
             continue;
         };

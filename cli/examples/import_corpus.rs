@@ -134,7 +134,7 @@ fn check(tally: &mut Tally, imported: Imported, name: &str) {
         Ok(config) => {
             tally.checks += usize::from(tally.has_operations);
             tally.usable += tools;
-            for tool in config.gateway_tools() {
+            for tool in config.configured_tools() {
                 for version in tool.versions() {
                     let bytes = project_tool(version.def(), Mode::Full)
                         .to_compact_string()

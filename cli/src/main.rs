@@ -57,7 +57,7 @@ enum Own {
         /// The key.
         key: String,
     },
-    /// Write gateway tools (draft versions) from an API description.
+    /// Write configured tools (draft versions) from an API description.
     Import {
         #[command(subcommand)]
         source: ImportSource,

@@ -12,9 +12,9 @@ use super::errors::Problems;
 use super::keys::parse_hash;
 use super::raw::{RawClient, RawConfig, RawMapping, RawToolset, RawVersion};
 use super::server::check_server;
-use super::tool_checks::{check_downstreams, check_gateway_tools, mappings};
+use super::tool_checks::{check_configured_tools, check_downstreams, mappings};
 use super::{Client, Config, ConfiguredTools, Lineage, Toolset};
-use crate::configured::GatewayTool;
+use crate::configured::ConfiguredTool;
 use crate::rules::Status;
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::project::{META_TOOL, Mode, Profile, SEARCH_TOOL};
@@ -23,7 +23,7 @@ use toolschema_runtime::project::{META_TOOL, Mode, Profile, SEARCH_TOOL};
 /// before and kept as they are (see [`Config::from_json_after`]).
 pub(super) fn check(
     mut raw: RawConfig,
-    kept: Vec<Arc<GatewayTool>>,
+    kept: Vec<Arc<ConfiguredTool>>,
     registry: &Registry,
     p: &mut Problems<'_>,
 ) -> Config {
@@ -57,7 +57,7 @@ pub(super) fn check(
     let is_derived = |name: &str| derived.binary_search(&name).is_ok();
     // Each raw tool is dropped once checked: an imported catalog's raw
     // and checked tools are not held whole together.
-    let gateway_tools = check_gateway_tools(
+    let gateway_tools = check_configured_tools(
         core::mem::take(&mut raw.gateway_tools),
         kept,
         &config.downstreams,
@@ -211,7 +211,7 @@ pub(super) struct Names<'a> {
     pub(super) tenants: &'a dyn Known,
     /// The registered (derived) tools.
     pub(super) derived: &'a dyn Known,
-    /// What a toolset may name: registered tools and gateway tools.
+    /// What a toolset may name: registered tools and configured tools.
     pub(super) registered: &'a dyn Known,
     pub(super) gateway: &'a dyn Known,
     /// Whether an `[authorization]` section issues access tokens.
@@ -226,7 +226,7 @@ struct Whole<'a> {
 }
 
 impl<'a> Whole<'a> {
-    fn of(derived: &'a [&'a str], gateway_tools: &'a [Arc<GatewayTool>]) -> Whole<'a> {
+    fn of(derived: &'a [&'a str], gateway_tools: &'a [Arc<ConfiguredTool>]) -> Whole<'a> {
         let gateway: HashSet<&str> = gateway_tools.iter().map(|t| t.name()).collect();
         let mut registered: Vec<&str> = derived.to_vec();
         registered.extend(gateway_tools.iter().map(|t| t.name()));

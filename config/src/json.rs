@@ -70,11 +70,14 @@ fn each<T: DeserializeOwned + Send>(value: Value, key: &str, p: &mut Problems<'_
         return Vec::new();
     };
     let whole: &Problems<'_> = p;
-    let read = crate::parallel::map(entries.into_iter().enumerate().collect(), |(i, entry)| {
-        let mut found = whole.part();
-        let read = one(entry, || format!("{key}[{i}]"), &mut found);
-        (read, found)
-    });
+    let read = toolschema_runtime::parallel::map(
+        entries.into_iter().enumerate().collect(),
+        |(i, entry)| {
+            let mut found = whole.part();
+            let read = one(entry, || format!("{key}[{i}]"), &mut found);
+            (read, found)
+        },
+    );
     let mut out = Vec::with_capacity(read.len());
     for (entry, found) in read {
         p.absorb(found);

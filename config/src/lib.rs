@@ -19,11 +19,10 @@ pub mod configured;
 mod errors;
 mod json;
 mod keys;
-#[doc(hidden)]
-pub mod parallel;
 mod patch;
 mod raw;
 mod rules;
+mod secrets;
 mod sections;
 mod server;
 mod tool_checks;
@@ -36,8 +35,9 @@ pub use keys::key_digest;
 use patch::Lineage;
 pub use patch::Touched;
 pub use rules::{Status, active_version};
+pub use secrets::{Environment, SecretSource};
 
-use crate::configured::{Downstream, GatewayTool};
+use crate::configured::{ConfiguredTool, Downstream};
 use errors::Problems;
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::project::{Mode, Profile};
@@ -198,20 +198,20 @@ pub struct Config {
 ///     &Registry::new(),
 /// )
 /// .unwrap();
-/// let tools = config.gateway_tools();
+/// let tools = config.configured_tools();
 /// assert_eq!(tools.len(), 1);
 /// assert_eq!(tools[0].name(), "items.get");
 /// assert_eq!(tools.iter().map(|t| t.name()).collect::<Vec<_>>(), ["items.get"]);
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ConfiguredTools {
-    tools: imbl::Vector<Arc<GatewayTool>>,
+    tools: imbl::Vector<Arc<ConfiguredTool>>,
     /// Whether they are in name order (a catalog store's always are).
     by_name: bool,
 }
 
 impl ConfiguredTools {
-    fn new(tools: Vec<Arc<GatewayTool>>) -> ConfiguredTools {
+    fn new(tools: Vec<Arc<ConfiguredTool>>) -> ConfiguredTools {
         let by_name = tools.is_sorted_by(|a, b| a.name() < b.name());
         ConfiguredTools {
             tools: tools.into_iter().collect(),
@@ -230,17 +230,17 @@ impl ConfiguredTools {
     }
 
     /// Each, in the order configured.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Arc<GatewayTool>> + '_ {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Arc<ConfiguredTool>> + '_ {
         self.tools.iter()
     }
 
     /// The `index`th, if there are as many.
-    pub fn get(&self, index: usize) -> Option<&Arc<GatewayTool>> {
+    pub fn get(&self, index: usize) -> Option<&Arc<ConfiguredTool>> {
         self.tools.get(index)
     }
 
     /// The tool called `name`, if it is one of them.
-    pub fn named(&self, name: &str) -> Option<&Arc<GatewayTool>> {
+    pub fn named(&self, name: &str) -> Option<&Arc<ConfiguredTool>> {
         match self.by_name {
             true => self.find(name).ok().and_then(|at| self.tools.get(at)),
             false => self.tools.iter().find(|tool| tool.name() == name),
@@ -254,16 +254,16 @@ impl ConfiguredTools {
 }
 
 impl core::ops::Index<usize> for ConfiguredTools {
-    type Output = Arc<GatewayTool>;
+    type Output = Arc<ConfiguredTool>;
 
-    fn index(&self, index: usize) -> &Arc<GatewayTool> {
+    fn index(&self, index: usize) -> &Arc<ConfiguredTool> {
         &self.tools[index]
     }
 }
 
 impl<'a> IntoIterator for &'a ConfiguredTools {
-    type Item = &'a Arc<GatewayTool>;
-    type IntoIter = imbl::vector::Iter<'a, Arc<GatewayTool>, imbl::shared_ptr::DefaultSharedPtr>;
+    type Item = &'a Arc<ConfiguredTool>;
+    type IntoIter = imbl::vector::Iter<'a, Arc<ConfiguredTool>, imbl::shared_ptr::DefaultSharedPtr>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.tools.iter()
@@ -526,9 +526,9 @@ impl Config {
     ///     |name| name == "items.get",
     /// )
     /// .unwrap();
-    /// let tools = after.gateway_tools();
+    /// let tools = after.configured_tools();
     /// assert_eq!(tools.len(), 2);
-    /// assert!(std::sync::Arc::ptr_eq(&tools[0], &before.gateway_tools()[0]), "kept, not checked again");
+    /// assert!(std::sync::Arc::ptr_eq(&tools[0], &before.configured_tools()[0]), "kept, not checked again");
     /// assert_eq!(tools[1].name(), "items.list");
     /// ```
     pub fn from_json_after(
@@ -571,7 +571,7 @@ impl Config {
         document: serde_json::Map<String, serde_json::Value>,
         source: &str,
         registry: &Registry,
-        kept: Vec<Arc<GatewayTool>>,
+        kept: Vec<Arc<ConfiguredTool>>,
     ) -> Result<Config, ConfigErrors> {
         let mut problems = Problems::without_text(source);
         let Some(raw) = json::read(document, &mut problems) else {
@@ -616,7 +616,7 @@ impl Config {
         if let Some(raw) = json::read(document, &mut problems) {
             let downstreams = tool_checks::check_downstreams(&raw.downstreams, &mut problems);
             let taken = |_: &str| false;
-            tool_checks::check_gateway_tools(
+            tool_checks::check_configured_tools(
                 raw.gateway_tools,
                 Vec::new(),
                 &downstreams,
@@ -738,7 +738,7 @@ impl Config {
         self.server.as_ref()
     }
 
-    /// The downstream APIs gateway tools call (`[[downstream]]`), by id.
+    /// The downstream APIs configured tools call (`[[downstream]]`), by id.
     pub fn downstreams(&self) -> impl Iterator<Item = &Downstream> {
         self.downstreams.values()
     }
@@ -750,7 +750,7 @@ impl Config {
 
     /// The tools from configuration (`[[gateway_tool]]`), in the order
     /// configured.
-    pub fn gateway_tools(&self) -> &ConfiguredTools {
+    pub fn configured_tools(&self) -> &ConfiguredTools {
         &self.gateway_tools
     }
 

@@ -13,9 +13,9 @@ use toolschema_runtime::call::Registry;
 use super::check::{Known, Names, check_client, check_mapping, check_toolset};
 use super::errors::Problems;
 use super::raw::RawGatewayTool;
-use super::tool_checks::check_gateway_tools;
+use super::tool_checks::check_configured_tools;
 use super::{Config, ConfiguredTools, json};
-use crate::configured::GatewayTool;
+use crate::configured::ConfiguredTool;
 
 /// Which configuration this is, and what changed since the one it was
 /// patched from, if it was. (Not part of what a configuration says: its
@@ -329,7 +329,7 @@ impl Config {
     ) -> bool {
         let derived = Derived(registry);
         let taken = |name: &str| derived.has(name);
-        let mut written = check_gateway_tools(written, Vec::new(), &self.downstreams, &taken, p);
+        let mut written = check_configured_tools(written, Vec::new(), &self.downstreams, &taken, p);
         written.sort_by(|a, b| a.name().cmp(b.name()));
         let before = Configured(&previous.gateway_tools);
         let rewritten: BTreeSet<&str> = written.iter().map(|t| t.name()).collect();
@@ -415,7 +415,7 @@ impl Config {
     /// The configured tool `name`, in a configuration whose configured
     /// tools are in name order (as [`Config::after_change`] makes and
     /// takes them).
-    pub fn gateway_tool(&self, name: &str) -> Option<&Arc<GatewayTool>> {
+    pub fn configured_tool(&self, name: &str) -> Option<&Arc<ConfiguredTool>> {
         let at = self.gateway_tools.find(name).ok()?;
         self.gateway_tools.get(at)
     }

@@ -156,7 +156,7 @@ pub(super) struct RawGatewayTool {
     pub(super) versions: Vec<RawGatewayVersion>,
 }
 
-/// One version of a gateway tool's mapping.
+/// One version of a configured tool's mapping.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawGatewayVersion {

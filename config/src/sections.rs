@@ -2,14 +2,14 @@
 //! builds a tree of the whole document, every value with its place, before
 //! anything is read from it: for an imported catalog of 125 MiB (Microsoft
 //! Graph's 22,000 operations) that tree alone took about 900 MB. A file of
-//! at least [`WHOLE_BELOW`] bytes is read instead as its gateway tools'
+//! at least [`WHOLE_BELOW`] bytes is read instead as its configured tools'
 //! sections, in batches of about [`BATCH`] bytes, and the rest of the file
 //! on its own, so that only one batch's tree is alive at a time.
 //!
 //! Places stay those of the whole file: each part is parsed at its own
 //! offset (what comes before it written as spaces), so every span, and every
 //! problem's line and column, is the one a whole read gives. A file whose
-//! gateway tools are also written another way (a `gateway_tool` key outside
+//! configured tools are also written another way (a `gateway_tool` key outside
 //! the `[[gateway_tool]]` sections, a `[[gateway_tool.version]]` away from
 //! its tool) is read whole, as TOML defines it.
 
@@ -24,7 +24,7 @@ use super::raw::{RawConfig, RawGatewayTool};
 /// Files smaller than this are parsed whole.
 const WHOLE_BELOW: usize = 8 << 20;
 
-/// About how much of the file's gateway tools one parse reads.
+/// About how much of the file's configured tools one parse reads.
 const BATCH: usize = 8 << 20;
 
 /// The configuration file's raw form, read whole or in parts.
@@ -56,7 +56,7 @@ fn in_parts(text: &str, batch: usize) -> Option<RawConfig> {
     if sections.is_empty() {
         return None;
     }
-    // The rest of the file, the gateway tools' sections blanked.
+    // The rest of the file, the configured tools' sections blanked.
     let mut rest = String::with_capacity(text.len());
     let mut at = 0;
     for section in &sections {
@@ -86,7 +86,7 @@ fn in_parts(text: &str, batch: usize) -> Option<RawConfig> {
     Some(raw)
 }
 
-/// One part of the file: gateway tools only.
+/// One part of the file: configured tools only.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GatewayTools {
@@ -95,7 +95,7 @@ struct GatewayTools {
 
 /// The sections in batches of about `size` bytes of the file each (from a
 /// batch's first section to its last, what lies between included): a
-/// file whose gateway tools alternate with other sections (each tenant's
+/// file whose configured tools alternate with other sections (each tenant's
 /// tools after its clients) is still read in a few parts, each padded once.
 fn batches(sections: &[Range<usize>], size: usize) -> Vec<Vec<Range<usize>>> {
     let mut out: Vec<Vec<Range<usize>>> = Vec::new();
@@ -119,7 +119,7 @@ struct Header {
 
 /// The byte ranges of the file's `[[gateway_tool]]` sections, each from
 /// its header to the next header that is not one of its own subtables;
-/// `None` when a gateway tool's subtable stands away from its tool, or the
+/// `None` when a configured tool's subtable stands away from its tool, or the
 /// file is one [`headers`] leaves whole.
 fn gateway_tool_sections(text: &str) -> Option<Vec<Range<usize>>> {
     let headers = headers(text)?;
@@ -229,7 +229,7 @@ mod tests {
     use super::super::errors::Problems;
     use super::read_in_parts;
 
-    /// A catalog of `tools` gateway tools, a toolset between them, the
+    /// A catalog of `tools` configured tools, a toolset between them, the
     /// rest of the file before and after; `mistake` puts a wrong value in
     /// that tool.
     fn catalog(tools: usize, mistake: Option<usize>) -> String {
@@ -387,7 +387,7 @@ required = true
         let whole = read(&text, usize::MAX, 0);
         assert!(whole.contains("version: 2"), "{whole}");
         assert_eq!(read(&text, 0, 100), whole);
-        // A gateway tool written as a dotted key of the rest.
+        // A configured tool written as a dotted key of the rest.
         let dotted = format!(
             "gateway_tool = [{{ name = \"early\", downstream = \"api\" }}]\n{}",
             catalog(4, None)

@@ -82,7 +82,7 @@ fuzz_target!(|data: &[u8]| {
     let order = parts.next().unwrap_or_default().to_owned();
     let line = parts.next().unwrap_or("1").to_owned();
     let reason = parts.next().unwrap_or_default().to_owned();
-    let tool = &config.gateway_tools()[0];
+    let tool = &config.configured_tools()[0];
     let operation = tool.versions()[0].operation();
     let downstream = config.downstream(tool.downstream()).expect("downstream");
     let arguments = json!({"order_id": order, "line": line, "reason": reason});

@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if mode % 2 == 0 {
-        let operation = config.gateway_tools()[0].versions()[0].operation();
+        let operation = config.configured_tools()[0].versions()[0].operation();
         if let Ok(result) = toolschema_gateway::soap::result_from_envelope(operation, bytes) {
             assert!(result.is_object(), "{result}");
         }

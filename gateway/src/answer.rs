@@ -451,7 +451,7 @@ type = "string"
         )
         .unwrap_or_else(|errors| panic!("{errors}"));
         config
-            .gateway_tools()
+            .configured_tools()
             .iter()
             .map(|tool| tool.versions()[0].operation().clone())
             .collect()

@@ -423,7 +423,7 @@ pub(crate) fn result_of<D: Document>(
 /// type = "string"
 /// required = true
 /// "#, "catalog.toml", &Registry::new()).unwrap();
-/// let tool = &config.gateway_tools()[0];
+/// let tool = &config.configured_tools()[0];
 /// let operation = tool.versions()[0].operation();
 /// let downstream = config.downstream(tool.downstream()).unwrap();
 ///

@@ -35,22 +35,6 @@ pub mod xml;
 
 #[cfg(feature = "transport")]
 pub use transport::HttpTransport;
-
-/// Where the transport reads a downstream's credentials: each is named in
-/// the configuration (`auth = { kind = "bearer", env = "PETS_TOKEN" }`) and
-/// never held there. The application provides the source; [`Environment`]
-/// reads process environment variables.
-pub trait SecretSource: Send + Sync {
-    /// The value of the secret `name`, if there is one.
-    fn secret(&self, name: &str) -> Option<String>;
-}
-
-/// Secrets from the process's environment variables.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Environment;
-
-impl SecretSource for Environment {
-    fn secret(&self, name: &str) -> Option<String> {
-        std::env::var(name).ok()
-    }
-}
+// Where secrets are read is the configuration's business (the serving
+// library reads the introspection client's from the same source).
+pub use toolschema_config::{Environment, SecretSource};

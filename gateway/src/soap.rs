@@ -75,7 +75,7 @@ impl std::error::Error for EnvelopeError {}
 /// source = "Zone.@id"
 /// type = "string"
 /// "#, "clock.toml", &Registry::new()).unwrap();
-/// let operation = config.gateway_tools()[0].versions()[0].operation();
+/// let operation = config.configured_tools()[0].versions()[0].operation();
 /// let envelope = soap::request_envelope(operation, &json!({"zone": "UTC"})).unwrap();
 /// assert!(String::from_utf8(envelope).unwrap().contains(
 ///     r#"<m:Now xmlns:m="urn:clock"><m:Zone id="UTC"></m:Zone></m:Now>"#
@@ -746,7 +746,7 @@ type = "integer"
             &toolschema_runtime::call::Registry::new(),
         )
         .unwrap_or_else(|errors| panic!("{errors}"));
-        let operation = config.gateway_tools()[0].versions()[0].operation();
+        let operation = config.configured_tools()[0].versions()[0].operation();
         let envelope =
             super::request_envelope(operation, &json!({"sku": "A&B", "tags": ["x", "y"]}))
                 .expect("writable");
@@ -812,7 +812,7 @@ type = "string"
             &toolschema_runtime::call::Registry::new(),
         )
         .unwrap_or_else(|errors| panic!("{errors}"));
-        let operation = config.gateway_tools()[0].versions()[0].operation();
+        let operation = config.configured_tools()[0].versions()[0].operation();
         let answer = br#"<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><r><price note="a&quot;b&apos;c&lt;d&gt;e&amp;f&#34;&#x22;">1</price></r></e:Body></e:Envelope>"#;
         assert_eq!(
             super::result_from_envelope(operation, answer),

@@ -16,7 +16,8 @@ use crate::encode::{self, MappingError, form_body};
 use crate::soap::{self, Answer, NotSoap, Party};
 use crate::xml::XmlError;
 use toolschema_config::configured::{
-    Downstream, Encoding, GatewayVersion, Method, Operation, SoapOperation, SoapVersion, Transport,
+    ConfiguredVersion, Downstream, Encoding, Method, Operation, SoapOperation, SoapVersion,
+    Transport,
 };
 use toolschema_runtime::call::{
     CallError, Context, DynamicFuture, DynamicTool, Produced, ToolError, ToolResult,
@@ -94,7 +95,11 @@ impl HttpTransport {
 }
 
 impl Transport for HttpTransport {
-    fn tool(&self, version: &GatewayVersion, downstream: &Arc<Downstream>) -> Arc<dyn DynamicTool> {
+    fn tool(
+        &self,
+        version: &ConfiguredVersion,
+        downstream: &Arc<Downstream>,
+    ) -> Arc<dyn DynamicTool> {
         match self.client(downstream.timeout(), downstream.connect_timeout()) {
             Ok(client) => Arc::new(GatewayCall {
                 tool: version.def().name.clone(),
@@ -125,7 +130,7 @@ impl DynamicTool for Unavailable {
     }
 }
 
-/// One version of a gateway tool, ready to call its downstream.
+/// One version of a configured tool, ready to call its downstream.
 struct GatewayCall {
     tool: Text,
     operation: Arc<Operation>,

@@ -1,4 +1,4 @@
-//! `toolschema import openapi`: gateway tools written from an OpenAPI
+//! `toolschema import openapi`: configured tools written from an OpenAPI
 //! 3.0 or 3.1 document, or a Swagger 2.0 one (JSON or YAML), as draft
 //! versions for an operator to review and publish (the facade's feature
 //! `import`);

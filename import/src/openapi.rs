@@ -1,5 +1,5 @@
 //! The document walk of `import openapi`: each chosen operation of each
-//! path read into a gateway tool, and the downstreams the tools call
+//! path read into a configured tool, and the downstreams the tools call
 //! written before them.
 
 use core::cell::RefCell;
@@ -12,7 +12,7 @@ use super::{ImportError, ImportOptions, Imported, Skipped, every_one_found, swag
 use toolschema_config::configured::Auth;
 use toolschema_runtime::render::Json as Value;
 
-/// Writes gateway tools for the operations of `document` (OpenAPI 3.0,
+/// Writes configured tools for the operations of `document` (OpenAPI 3.0,
 /// 3.1 or Swagger 2.0).
 pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Imported, ImportError> {
     // A Swagger 2.0 document is read as the OpenAPI 3.0 one it describes.

@@ -1,4 +1,4 @@
-//! One operation's gateway tool: its name and description, its arguments
+//! One operation's configured tool: its name and description, its arguments
 //! (the parameters, then the request body) and results (the answer), and
 //! the `[[gateway_tool]]` with one draft version that says them.
 
@@ -16,7 +16,7 @@ use toolschema_config::configured::template_problem;
 use toolschema_runtime::render::Json as Value;
 
 impl Context<'_> {
-    /// The gateway tool of one operation (`label` names it in the
+    /// The configured tool of one operation (`label` names it in the
     /// document): its name, unique among `taken_names` (which then holds
     /// it), and its `[[gateway_tool]]` text calling `downstream`, or why
     /// it cannot be written. What its fields leave out is said in `notes`.

@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use toolschema_config::{Config, ConfigErrors};
 
-/// Sections of a configuration file: downstreams, then gateway tools.
+/// Sections of a configuration file: downstreams, then configured tools.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct Sections {
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -383,7 +383,7 @@ mod tests {
             format!("[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n\n{text}");
         let config = Config::from_toml(&file, "written.toml", &Registry::new())
             .unwrap_or_else(|errors| panic!("{errors}\n{text}"));
-        assert_eq!(config.gateway_tools().len(), 2);
+        assert_eq!(config.configured_tools().len(), 2);
         assert_eq!(config.downstreams().count(), 2);
     }
 

@@ -1,4 +1,4 @@
-//! `toolschema import wsdl`: gateway tools written from a WSDL 1.1
+//! `toolschema import wsdl`: configured tools written from a WSDL 1.1
 //! document and its XSD types, as draft versions to review and publish.
 //!
 //! One SOAP port is read (the first SOAP 1.1 one, or the version asked
@@ -135,7 +135,7 @@ pub fn import_wsdl(document: &[u8], options: &ImportOptions) -> Result<Imported,
     import_wsdl_with(document, &[], Vec::new(), options)
 }
 
-/// Writes a downstream and a draft gateway tool for each chosen
+/// Writes a downstream and a draft configured tool for each chosen
 /// operation of one of the document's SOAP ports, its types read with
 /// those of `schema_files`; `dropped` says what was left out before.
 fn import_wsdl_with(
@@ -663,7 +663,7 @@ mod tests {
             &toolschema_runtime::call::Registry::new(),
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        let operation = config.gateway_tools()[0].versions()[0].operation();
+        let operation = config.configured_tools()[0].versions()[0].operation();
         let envelope = toolschema_gateway::soap::request_envelope(
             operation,
             &serde_json::json!({"id": "7", "lang": "en"}),

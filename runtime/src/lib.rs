@@ -19,6 +19,10 @@ pub mod validate;
 
 #[doc(hidden)]
 pub mod __private;
+// Work spread over the machine's cores, for the crates above (the
+// configuration's checks, snapshots, the store's records).
+#[doc(hidden)]
+pub mod parallel;
 
 pub use toolschema_schema::{
     Annotations, MapKey, Schema, Tool, ToolDef, compat, formats, model, project, render,

@@ -57,3 +57,15 @@ pub use server::Server;
 pub use service::{Health, HealthCheck, HttpTimeouts, Service};
 #[cfg(feature = "stdio")]
 pub use test_client::{Called, TestClient, TestError};
+/// Where the secrets a configuration names are read ([`Server::secrets`]).
+pub use toolschema_config::{Environment, SecretSource};
+
+/// The application's source of the secrets the configuration names (its
+/// values are never shown, not even by `Debug`).
+pub(crate) struct Secrets(pub(crate) std::sync::Arc<dyn toolschema_config::SecretSource>);
+
+impl core::fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Secrets")
+    }
+}

@@ -29,6 +29,7 @@ use std::str::FromStr;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
+use crate::Secrets;
 use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value, json};
@@ -140,10 +141,13 @@ pub(crate) struct Verifier {
     introspection_back_off: BackOff,
     remembered: Mutex<Remembered>,
     introspecting: tokio::sync::Semaphore,
+    /// Where the introspection client's secret is read.
+    secrets: Secrets,
 }
 
-impl Default for Verifier {
-    fn default() -> Verifier {
+impl Verifier {
+    /// A verifier reading the introspection client's secret from `secrets`.
+    pub(crate) fn new(secrets: Secrets) -> Verifier {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(5))
             .connect_timeout(Duration::from_secs(3))
@@ -160,6 +164,7 @@ impl Default for Verifier {
             introspection_back_off: BackOff::default(),
             remembered: Mutex::new(Remembered::default()),
             introspecting: tokio::sync::Semaphore::new(INTROSPECTIONS_AT_ONCE),
+            secrets,
         }
     }
 }
@@ -415,7 +420,7 @@ impl Verifier {
         if self.introspection_back_off.waiting() {
             return Err(unavailable());
         }
-        let Ok(secret) = std::env::var(introspection.secret_env()) else {
+        let Some(secret) = self.secrets.0.secret(introspection.secret_env()) else {
             tracing::error!(
                 variable = introspection.secret_env(),
                 "the introspection secret is not set"

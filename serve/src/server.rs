@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use toolschema_catalog::{Catalog, Config};
 use toolschema_config::configured::Transport;
+use toolschema_config::{Environment, SecretSource};
 use toolschema_runtime::call::{Handler, Registry, RegistryError, RunsWith, ToolOutput};
 
+use crate::Secrets;
 use crate::error::ServeError;
 use crate::mcp::{Identity, Protocol, StateKey, Trace};
 use crate::notices::Notices;
@@ -65,6 +67,8 @@ pub struct Server<S = ()> {
     trace: Option<PathBuf>,
     options: Options,
     pub(crate) transport: Option<Arc<dyn Transport>>,
+    /// Where the secrets the configuration names are read.
+    secrets: Secrets,
     #[cfg(feature = "otel")]
     telemetry: Option<crate::Telemetry>,
 }
@@ -100,6 +104,7 @@ impl Server {
             trace: None,
             options: Options::default(),
             transport: None,
+            secrets: Secrets(Arc::new(Environment)),
             #[cfg(feature = "otel")]
             telemetry: None,
         }
@@ -164,6 +169,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             trace: self.trace,
             options: self.options,
             transport: self.transport,
+            secrets: self.secrets,
             #[cfg(feature = "otel")]
             telemetry: self.telemetry,
         }
@@ -264,6 +270,40 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// variables; without that feature, none (their calls say so).
     pub fn transport(mut self, transport: Arc<dyn Transport>) -> Server<S> {
         self.transport = Some(transport);
+        self
+    }
+
+    /// Reads the secrets the configuration names from `secrets` instead of
+    /// environment variables: the introspection client's
+    /// (`[authorization]`'s `introspection_secret_env`, feature `oauth`)
+    /// and, through the default transport (feature `gateway`), the
+    /// downstreams' credentials. A transport given with
+    /// [`transport`](Self::transport) reads its own.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use toolschema_config::SecretSource;
+    /// use toolschema_serve::Server;
+    ///
+    /// struct Vault;
+    ///
+    /// impl SecretSource for Vault {
+    ///     fn secret(&self, name: &str) -> Option<String> {
+    ///         (name == "SHOP_TOKEN").then(|| "token-from-the-vault".to_owned())
+    ///     }
+    /// }
+    ///
+    /// let server = Server::new("shop", "1").secrets(Arc::new(Vault));
+    /// # drop(server);
+    /// ```
+    pub fn secrets(mut self, secrets: Arc<dyn SecretSource>) -> Server<S> {
+        #[cfg(feature = "gateway")]
+        if self.transport.is_none() {
+            self.transport = Some(Arc::new(toolschema_gateway::HttpTransport::new(
+                secrets.clone(),
+            )));
+        }
+        self.secrets = Secrets(secrets);
         self
     }
 
@@ -379,7 +419,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             blocking: Arc::default(),
             _watch: watch,
             #[cfg(feature = "oauth")]
-            tokens: crate::oauth::Verifier::default(),
+            tokens: crate::oauth::Verifier::new(self.secrets),
             health: crate::service::HealthChecks::default(),
         }))
     }

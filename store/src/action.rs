@@ -193,7 +193,7 @@ impl Action {
         let mut scope = Scope::default();
         match self {
             Action::Draft { tool, .. } => {
-                scope.records.push((Kind::GatewayTool, tool.clone()));
+                scope.records.push((Kind::ConfiguredTool, tool.clone()));
                 scope.tools.push(tool.clone());
             }
             Action::Propose { tool, .. }
@@ -208,7 +208,7 @@ impl Action {
             Action::Put { kind, id, .. } => scope.records.push((*kind, id.clone())),
             Action::Delete { kind, id } => {
                 scope.records.push((*kind, id.clone()));
-                if *kind == Kind::GatewayTool {
+                if *kind == Kind::ConfiguredTool {
                     scope.tools.push(id.clone());
                 }
             }
@@ -268,7 +268,7 @@ impl Action {
                 if removed.is_none() {
                     return Err(Refused::NotFound(format!("there is no {target}")));
                 }
-                if kind == Kind::GatewayTool {
+                if kind == Kind::ConfiguredTool {
                     records.versions.retain(|(tool, _), _| *tool != id);
                 }
                 Ok(done(target, "removed"))
@@ -335,7 +335,7 @@ fn draft(
             existing.status.name()
         )));
     }
-    let configured = records.get(Kind::GatewayTool, &tool).is_some();
+    let configured = records.get(Kind::ConfiguredTool, &tool).is_some();
     let mut summary = "added as a draft".to_owned();
     match (configured, &definition) {
         (true, None) => {
@@ -388,13 +388,13 @@ fn draft(
 /// Makes `tool` a tool from configuration calling `downstream`, unless it
 /// is one already (with that downstream).
 fn configure(records: &mut Records, tool: &str, downstream: String) -> Result<(), Refused> {
-    match records.get(Kind::GatewayTool, tool) {
+    match records.get(Kind::ConfiguredTool, tool) {
         None => {
             let mut body = Body::new();
             body.insert("downstream".into(), Value::String(downstream));
             records
                 .records
-                .entry(Kind::GatewayTool)
+                .entry(Kind::ConfiguredTool)
                 .or_default()
                 .insert(tool.to_owned(), body);
             Ok(())
@@ -568,7 +568,7 @@ fn put(records: &mut Records, kind: Kind, id: String, body: Body) -> Result<Done
     }
     for reserved in ["id", "name", "version"] {
         let is_key = match kind {
-            Kind::GatewayTool => reserved != "id",
+            Kind::ConfiguredTool => reserved != "id",
             _ => reserved == "id",
         };
         if is_key && body.contains_key(reserved) {
@@ -698,7 +698,7 @@ mod tests {
                 body: None,
             },
             Action::Delete {
-                kind: Kind::GatewayTool,
+                kind: Kind::ConfiguredTool,
                 id: "items.get".into(),
             },
             Action::Delete {

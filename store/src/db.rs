@@ -3,7 +3,7 @@
 use serde_json::Value;
 use tokio_postgres::{GenericClient, Row};
 use toolschema_catalog::Status;
-use toolschema_config::parallel;
+use toolschema_runtime::parallel;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

@@ -217,7 +217,7 @@ impl Served {
         );
         alone
             .records
-            .entry(Kind::GatewayTool)
+            .entry(Kind::ConfiguredTool)
             .or_default()
             .insert(tool.to_owned(), configured.tool.clone());
         alone.versions.insert(
@@ -240,7 +240,7 @@ fn configured(records: &Records, tool: &str, version: u32) -> Option<Configured>
         .get(&(tool.to_owned(), version))?
         .definition
         .clone()?;
-    let record = records.get(Kind::GatewayTool, tool)?;
+    let record = records.get(Kind::ConfiguredTool, tool)?;
     let downstream = record.get("downstream").and_then(Value::as_str)?;
     Some(Configured {
         definition,
@@ -263,12 +263,12 @@ pub(crate) fn touched(
         .keys()
         .map(|(tool, _)| tool.clone())
         .collect();
-    if let Some(of_kind) = written.records.get(&Kind::GatewayTool) {
+    if let Some(of_kind) = written.records.get(&Kind::ConfiguredTool) {
         tools.extend(of_kind.keys().cloned());
     }
     if let Some(downstreams) = written.records.get(&Kind::Downstream) {
         for records in [before, after] {
-            for (tool, body) in records.of(Kind::GatewayTool) {
+            for (tool, body) in records.of(Kind::ConfiguredTool) {
                 let calls = body.get("downstream").and_then(Value::as_str);
                 if calls.is_some_and(|id| downstreams.contains_key(id)) {
                     tools.insert(tool.to_owned());
@@ -389,11 +389,11 @@ pub(crate) fn candidates(scope: &crate::records::Scope, records: &Records) -> BT
     let mut tools: BTreeSet<String> = scope.tools.iter().cloned().collect();
     for (kind, id) in &scope.records {
         match kind {
-            Kind::GatewayTool => {
+            Kind::ConfiguredTool => {
                 tools.insert(id.clone());
             }
             Kind::Downstream => {
-                for (tool, body) in records.of(Kind::GatewayTool) {
+                for (tool, body) in records.of(Kind::ConfiguredTool) {
                     if body.get("downstream").and_then(Value::as_str) == Some(id) {
                         tools.insert(tool.to_owned());
                     }

@@ -96,7 +96,7 @@ fn offline() -> &'static Config {
 /// The URL tool number `tool` sends `arguments` to, or why it refuses.
 fn url_for(tool: usize, arguments: &Value) -> Result<url::Url, String> {
     let config = offline();
-    let tool = &config.gateway_tools()[tool];
+    let tool = &config.configured_tools()[tool];
     let operation = tool.versions()[0].operation();
     let downstream = config.downstream(tool.downstream()).expect("downstream");
     let request = encode::request(operation, arguments).map_err(|e| e.to_string())?;

@@ -228,7 +228,7 @@ fn schemes_required_together_are_all_sent() {
     );
     let config = config(&imported);
     let tool = config
-        .gateway_tools()
+        .configured_tools()
         .iter()
         .find(|t| t.name() == "create-widget")
         .expect("imported");

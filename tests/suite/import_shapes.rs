@@ -115,7 +115,7 @@ fn every_operation_imports_into_a_configuration_that_checks() {
         imported.skipped
     );
     assert_eq!(imported.skipped[0].operation, "ping");
-    assert_eq!(config.gateway_tools().len(), 4);
+    assert_eq!(config.configured_tools().len(), 4);
     // What was left out of written tools is said.
     let dropped: Vec<&str> = imported.dropped.iter().map(|d| d.reason.as_str()).collect();
     assert!(

@@ -115,7 +115,7 @@ fn a_swagger_document_imports_as_the_openapi_one_it_describes() {
         "{}",
         imported.toml
     );
-    assert_eq!(config.gateway_tools().len(), 4);
+    assert_eq!(config.configured_tools().len(), 4);
 }
 
 #[test]

@@ -137,7 +137,7 @@ fn every_operation_imports_and_checks() {
         "{:?}",
         imported.skipped
     );
-    assert_eq!(config.gateway_tools().len(), 10, "{}", imported.toml);
+    assert_eq!(config.configured_tools().len(), 10, "{}", imported.toml);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use serde_json::Value;
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
-use toolschema_config::configured::GatewayVersion;
+use toolschema_config::configured::ConfiguredVersion;
 use toolschema_gateway::encode::{self, DownstreamRequest};
 use toolschema_import::{ImportOptions, Imported, import_openapi, parse_document};
 
@@ -31,9 +31,9 @@ pub(crate) fn config(imported: &Imported) -> Config {
 }
 
 /// The first version of the tool `name`.
-pub(crate) fn version(config: &Config, name: &str) -> GatewayVersion {
+pub(crate) fn version(config: &Config, name: &str) -> ConfiguredVersion {
     config
-        .gateway_tools()
+        .configured_tools()
         .iter()
         .find(|t| t.name() == name)
         .unwrap_or_else(|| panic!("no tool {name}"))

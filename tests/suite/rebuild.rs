@@ -109,14 +109,14 @@ fn a_change_to_one_tool_checks_and_renders_that_tool_alone() {
         "https://api.example.com",
     ));
     assert_eq!(
-        format!("{:?}", after.gateway_tools()),
-        format!("{:?}", whole.gateway_tools()),
+        format!("{:?}", after.configured_tools()),
+        format!("{:?}", whole.configured_tools()),
         "the same tools as a whole check, in the same order"
     );
     for name in ["items.get", "orders.get"] {
         let kept = |config: &Config| {
             config
-                .gateway_tools()
+                .configured_tools()
                 .iter()
                 .find(|t| t.name() == name)
                 .cloned()
@@ -222,7 +222,7 @@ fn kept_and_added_tools_are_listed_by_name() {
     let registry = Registry::new();
     let names = |config: &Config| -> Vec<String> {
         config
-            .gateway_tools()
+            .configured_tools()
             .iter()
             .map(|t| t.name().to_owned())
             .collect()

@@ -62,7 +62,7 @@ pub(super) fn render_all<'a>(
         }
     }
     let rendered =
-        toolschema_config::parallel::map(wanted, |(slot, (_, _, mode, profile), def)| {
+        toolschema_runtime::parallel::map(wanted, |(slot, (_, _, mode, profile), def)| {
             (slot, render(def, mode, profile))
         });
     for (slot, rendering) in rendered {

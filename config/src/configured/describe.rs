@@ -1,4 +1,4 @@
-//! A gateway tool's arguments and result described in the schema model:
+//! A configured tool's arguments and result described in the schema model:
 //! the exposed paths of its fields become nested objects and arrays, built
 //! at run time with shared parts ([`Ref::Shared`](toolschema_runtime::model::Ref)).
 

@@ -326,7 +326,7 @@ pub struct ResultMap {
     pub source: FieldPath,
 }
 
-/// What calling one version of a gateway tool does: the part of the
+/// What calling one version of a configured tool does: the part of the
 /// mapping that stays behind the descriptor.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Operation {
@@ -414,16 +414,16 @@ impl Operation {
     }
 }
 
-/// One version of a gateway tool: its descriptor and its operation.
+/// One version of a configured tool: its descriptor and its operation.
 #[derive(Debug, Clone)]
-pub struct GatewayVersion {
+pub struct ConfiguredVersion {
     pub(crate) version: u32,
     pub(crate) status: Status,
     pub(crate) def: Ref<ToolDef>,
     pub(crate) operation: Arc<Operation>,
 }
 
-impl GatewayVersion {
+impl ConfiguredVersion {
     /// The version number.
     pub fn version(&self) -> u32 {
         self.version
@@ -452,13 +452,13 @@ impl GatewayVersion {
 
 /// A tool from configuration (`[[gateway_tool]]`), with its versions.
 #[derive(Debug, Clone)]
-pub struct GatewayTool {
+pub struct ConfiguredTool {
     pub(crate) name: String,
     pub(crate) downstream: String,
-    pub(crate) versions: Vec<GatewayVersion>,
+    pub(crate) versions: Vec<ConfiguredVersion>,
 }
 
-impl GatewayTool {
+impl ConfiguredTool {
     /// The tool's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -470,7 +470,7 @@ impl GatewayTool {
     }
 
     /// Its versions, in the order configured.
-    pub fn versions(&self) -> &[GatewayVersion] {
+    pub fn versions(&self) -> &[ConfiguredVersion] {
         &self.versions
     }
 }
@@ -562,7 +562,11 @@ pub(crate) fn is_xml_name(name: &str) -> bool {
 /// HTTP transport is the one a server uses.
 pub trait Transport: Send + Sync + std::fmt::Debug {
     /// The work of `version` of a configured tool: calling `downstream`.
-    fn tool(&self, version: &GatewayVersion, downstream: &Arc<Downstream>) -> Arc<dyn DynamicTool>;
+    fn tool(
+        &self,
+        version: &ConfiguredVersion,
+        downstream: &Arc<Downstream>,
+    ) -> Arc<dyn DynamicTool>;
 }
 
 /// No transport: configured tools are listed, checked and exported, and a
@@ -571,12 +575,12 @@ pub trait Transport: Send + Sync + std::fmt::Debug {
 pub struct NoTransport;
 
 impl Transport for NoTransport {
-    fn tool(&self, _: &GatewayVersion, _: &Arc<Downstream>) -> Arc<dyn DynamicTool> {
+    fn tool(&self, _: &ConfiguredVersion, _: &Arc<Downstream>) -> Arc<dyn DynamicTool> {
         Arc::new(NoClient)
     }
 }
 
-/// The work of a gateway tool in a server without transport.
+/// The work of a configured tool in a server without transport.
 struct NoClient;
 
 impl DynamicTool for NoClient {

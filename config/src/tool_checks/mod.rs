@@ -10,8 +10,8 @@ use toml::Spanned;
 use super::errors::Problems;
 use super::raw::{RawAuth, RawAuths, RawDownstream, RawGatewayVersion};
 use crate::configured::{
-    ArgumentMap, Auth, Downstream, DownstreamProtocol, Encoding, FieldSpec, GatewayTool, Location,
-    SoapVersion, is_header_value, is_managed_header,
+    ArgumentMap, Auth, ConfiguredTool, Downstream, DownstreamProtocol, Encoding, FieldSpec,
+    Location, SoapVersion, is_header_value, is_managed_header,
 };
 use crate::rules::Status;
 use toolschema_runtime::model::Number;
@@ -22,7 +22,7 @@ mod prefixes;
 mod soap_header;
 mod tool;
 
-pub(super) use tool::check_gateway_tools;
+pub(super) use tool::check_configured_tools;
 
 const DEFAULT_TIMEOUT_MS: i64 = 10_000;
 const DEFAULT_CONNECT_TIMEOUT_MS: i64 = 2_000;
@@ -536,9 +536,9 @@ fn number(n: i64) -> Number {
     }
 }
 
-/// The versions of each gateway tool, as the selection rule reads them.
+/// The versions of each configured tool, as the selection rule reads them.
 pub(super) fn mappings(
-    tools: &[std::sync::Arc<GatewayTool>],
+    tools: &[std::sync::Arc<ConfiguredTool>],
 ) -> HashMap<String, Vec<(u32, Status)>> {
     tools
         .iter()

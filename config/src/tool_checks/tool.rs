@@ -16,9 +16,9 @@ use super::prefixes::check_prefixes;
 use super::soap_header::{check_soap_headers, soap_headers};
 use super::{arrays, check_encoding, fixed_headers, fixed_query, is_tool_name};
 use crate::configured::{
-    ArgumentMap, Downstream, DownstreamProtocol, FieldKind, FieldPath, FieldSpec, GatewayTool,
-    GatewayVersion, Location, Method, Operation, PathPart, ResultMap, SoapOperation, SoapVersion,
-    XmlNode, body_container_pairs, container_pairs, describe,
+    ArgumentMap, ConfiguredTool, ConfiguredVersion, Downstream, DownstreamProtocol, FieldKind,
+    FieldPath, FieldSpec, Location, Method, Operation, PathPart, ResultMap, SoapOperation,
+    SoapVersion, XmlNode, body_container_pairs, container_pairs, describe,
 };
 use crate::errors::Problems;
 use crate::raw::{RawField, RawGatewayTool, RawGatewayVersion};
@@ -26,31 +26,32 @@ use crate::rules::Status;
 use toolschema_runtime::model::{Annotations, Node, Ref, Text, ToolDef};
 use toolschema_runtime::project::{META_TOOL, SEARCH_TOOL};
 
-/// Checks the gateway tools; `taken` says whether a name is a registered
+/// Checks the configured tools; `taken` says whether a name is a registered
 /// tool's. `kept` are tools checked before and kept as they are (a
 /// configuration checked again after a change): the result holds them and
 /// the checked ones, by name. Each tool's versions are checked on their
 /// own, on every core when the tools are many; the names, which depend on
 /// one another, then in order.
-pub(crate) fn check_gateway_tools(
+pub(crate) fn check_configured_tools(
     raw: Vec<RawGatewayTool>,
-    kept: Vec<Arc<GatewayTool>>,
+    kept: Vec<Arc<ConfiguredTool>>,
     downstreams: &BTreeMap<String, Downstream>,
     taken: &dyn Fn(&str) -> bool,
     p: &mut Problems<'_>,
-) -> Vec<Arc<GatewayTool>> {
+) -> Vec<Arc<ConfiguredTool>> {
     let whole: &Problems<'_> = p;
     // Each raw tool's versions are dropped once checked: an imported
     // catalog's raw and checked tools are not held whole together.
-    let checked = crate::parallel::map(raw.into_iter().enumerate().collect(), |(i, raw)| {
-        let mut found = whole.part();
-        let protocol = downstreams
-            .get(raw.downstream.get_ref())
-            .map(Downstream::protocol);
-        let versions = check_versions(i, &raw, protocol, &mut found);
-        let versionless = raw.versions.is_empty();
-        (raw.name, raw.downstream, versionless, versions, found)
-    });
+    let checked =
+        toolschema_runtime::parallel::map(raw.into_iter().enumerate().collect(), |(i, raw)| {
+            let mut found = whole.part();
+            let protocol = downstreams
+                .get(raw.downstream.get_ref())
+                .map(Downstream::protocol);
+            let versions = check_versions(i, &raw, protocol, &mut found);
+            let versionless = raw.versions.is_empty();
+            (raw.name, raw.downstream, versionless, versions, found)
+        });
     // Names of the tools kept so far: a catalog may hold thousands.
     let kept_names: HashSet<&str> = kept.iter().map(|tool| tool.name.as_str()).collect();
     let mut names: HashSet<String> = HashSet::new();
@@ -76,7 +77,7 @@ pub(crate) fn check_gateway_tools(
         p.absorb(found);
         if usable {
             names.insert(name.get_ref().clone());
-            out.push(Arc::new(GatewayTool {
+            out.push(Arc::new(ConfiguredTool {
                 name: name.into_inner(),
                 downstream: downstream.into_inner(),
                 versions,
@@ -87,7 +88,7 @@ pub(crate) fn check_gateway_tools(
     by_name(kept, out)
 }
 
-/// Checks the name and downstream of the gateway tool `at`, against the
+/// Checks the name and downstream of the configured tool `at`, against the
 /// names taken so far (`seen`: checked here, kept from before); whether the
 /// tool can be served.
 fn check_head(
@@ -140,15 +141,15 @@ fn check_head(
     usable
 }
 
-/// The versions of the `i`th gateway tool, each checked (one listed twice
+/// The versions of the `i`th configured tool, each checked (one listed twice
 /// is a problem, and left out).
 fn check_versions(
     i: usize,
     raw: &RawGatewayTool,
     protocol: Option<DownstreamProtocol>,
     p: &mut Problems<'_>,
-) -> Vec<GatewayVersion> {
-    let mut versions: Vec<GatewayVersion> = Vec::new();
+) -> Vec<ConfiguredVersion> {
+    let mut versions: Vec<ConfiguredVersion> = Vec::new();
     for (j, version) in raw.versions.iter().enumerate() {
         let key = format!("gateway_tool[{i}].version[{j}]");
         if let Some(checked) = check_version(raw.name.get_ref(), version, protocol, &key, p) {
@@ -169,7 +170,10 @@ fn check_versions(
 /// `kept` and `added` tools in one list by name (`added` alone, in its
 /// order, when nothing is kept). Kept tools in order by name (as a
 /// configuration read from the store lists them) are merged in one pass.
-fn by_name(kept: Vec<Arc<GatewayTool>>, mut added: Vec<Arc<GatewayTool>>) -> Vec<Arc<GatewayTool>> {
+fn by_name(
+    kept: Vec<Arc<ConfiguredTool>>,
+    mut added: Vec<Arc<ConfiguredTool>>,
+) -> Vec<Arc<ConfiguredTool>> {
     if kept.is_empty() {
         return added;
     }
@@ -198,7 +202,7 @@ fn check_version(
     protocol: Option<DownstreamProtocol>,
     at: &str,
     p: &mut Problems<'_>,
-) -> Option<GatewayVersion> {
+) -> Option<ConfiguredVersion> {
     // An unknown downstream (already reported) is taken for what the keys
     // say, so that the rest is checked too.
     let soap = match protocol {
@@ -268,7 +272,7 @@ fn check_version(
     let soap = soap.then(|| soap_operation(raw, protocol, &arguments, &results, prefixes));
     let maps: Vec<ArgumentMap> = arguments.maps.into_iter().flatten().collect();
     let results = results.maps;
-    Some(GatewayVersion {
+    Some(ConfiguredVersion {
         version: number,
         status,
         def: Ref::new(tool_def(tool, raw, number, input, output)),

@@ -1,4 +1,4 @@
-//! One operation of a WSDL binding as a gateway tool: its request and
+//! One operation of a WSDL binding as a configured tool: its request and
 //! response elements' fields as arguments and results, written as a
 //! `[[gateway_tool]]` with one draft version.
 
@@ -333,7 +333,7 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let versions = |name: &str| {
             config
-                .gateway_tools()
+                .configured_tools()
                 .iter()
                 .find(|tool| tool.name() == name)
                 .map(|tool| tool.versions()[0].operation())
@@ -539,7 +539,7 @@ mod tests {
         );
         let config = Config::from_toml(&text, "ads.toml", &Registry::new())
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let version = &config.gateway_tools()[0].versions()[0];
+        let version = &config.configured_tools()[0].versions()[0];
         // The body's `CustomerId` keeps its name; the header's reads alike
         // and takes `_header`. No credential is an argument.
         let arguments: Vec<(&str, &str)> = version

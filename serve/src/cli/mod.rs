@@ -41,7 +41,6 @@ use toolschema_catalog::Snapshot;
 use crate::server::{Server, Source, load_catalog};
 use crate::service::export_catalog;
 
-mod diff;
 mod stats;
 
 /// The service's commands.
@@ -316,7 +315,7 @@ impl<S: Send + Sync + 'static> Server<S> {
                     "tool": tool, "from": from, "to": to, "breaks": breaks, "reports": reports,
                 });
                 (
-                    diff::versions_text(&tool, from, to, &reports),
+                    toolschema_catalog::versions::versions_text(&tool, from, to, &reports),
                     breaks,
                     value,
                 )
@@ -342,7 +341,8 @@ impl<S: Send + Sync + 'static> Server<S> {
                     load_catalog(registry, source, transport).map_err(|e| e.to_string())?;
                 let report = versions::compare_catalogs(&before, &after.snapshot());
                 let value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
-                let text = diff::catalogs_text(&old_name, &new_name, &report);
+                let text =
+                    toolschema_catalog::versions::catalogs_text(&old_name, &new_name, &report);
                 (text, report.breaks(), value)
             }
             _ => {
@@ -445,7 +445,7 @@ pub fn announce(http: &crate::HttpServer, name: &str) {
 }
 
 /// What `check` says of a configuration that passes: `NAME: ok (2
-/// tenants, 1 toolset, 3 client applications, 0 gateway tools)`.
+/// tenants, 1 toolset, 3 client applications, 0 configured tools)`.
 pub fn summary(name: &str, checked: &Config) -> String {
     let count =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
@@ -459,7 +459,7 @@ pub fn summary(name: &str, checked: &Config) -> String {
             "client applications"
         ),
         count(
-            checked.gateway_tools().len(),
+            checked.configured_tools().len(),
             "gateway tool",
             "gateway tools"
         ),

@@ -74,12 +74,22 @@ struct Fixture {
 }
 
 fn fixture() -> Fixture {
+    fixture_with(|server| server, "CARGO_PKG_NAME")
+}
+
+/// The fixture's server changed by `change`, its introspection secret read
+/// from `secret_env`.
+fn fixture_with(change: impl FnOnce(Server) -> Server, secret_env: &str) -> Fixture {
     let key = SigningKey::generate("key-1");
     let (issuer, issuer_url) = Issuer::start(&[&key]);
-    let server = Server::new("billing", "1")
+    let catalog = catalog(&issuer_url).replace(
+        r#"introspection_secret_env = "CARGO_PKG_NAME""#,
+        &format!(r#"introspection_secret_env = "{secret_env}""#),
+    );
+    let server = change(Server::new("billing", "1"))
         .tool::<GetInvoice>()
         .tool::<ListInvoices>()
-        .catalog_toml(catalog(&issuer_url), "catalog.toml");
+        .catalog_toml(catalog, "catalog.toml");
     let (address, stop) = common::spawn(server);
     std::mem::forget(stop);
     Fixture {
@@ -683,4 +693,55 @@ path = "/echo"
         "{authorizations:?}"
     );
     drop(stop);
+}
+
+/// A secret source of the application's own: a vault holding what no
+/// environment variable does.
+struct Vault;
+
+/// The variable the vault answers for, set nowhere.
+const VAULT_ONLY: &str = "TOOLSCHEMA_TEST_VAULT_ONLY_INTROSPECTION_SECRET";
+
+impl toolschema_config::SecretSource for Vault {
+    fn secret(&self, name: &str) -> Option<String> {
+        // What the test issuer takes as the introspector's password.
+        (name == VAULT_ONLY).then(|| env!("CARGO_PKG_NAME").to_owned())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_introspection_secret_is_read_from_the_applications_secret_source() {
+    assert!(
+        std::env::var(VAULT_ONLY).is_err(),
+        "{VAULT_ONLY} must not be set"
+    );
+    let claims = |f: &Fixture| {
+        json!({"iss": f.issuer_url, "aud": RESOURCE, "client_id": "finance-app",
+               "tenant": "acme", "exp": now() + 300})
+    };
+    let with_vault = fixture_with(|server| server.secrets(Arc::new(Vault)), VAULT_ONLY);
+    with_vault
+        .issuer
+        .issue_opaque("opaque-vault", claims(&with_vault));
+    assert_eq!(
+        with_vault.list("opaque-vault").await,
+        ["billing.list-invoices"]
+    );
+    assert_eq!(with_vault.issuer.introspections(), 1);
+
+    // Without the vault, the same name is read from the environment, which
+    // does not hold it: the token cannot be checked, and the issuer is not
+    // asked without credentials.
+    let without = fixture_with(|server| server, VAULT_ONLY);
+    without
+        .issuer
+        .issue_opaque("opaque-vault", claims(&without));
+    let (status, challenge, _) = without
+        .post(
+            Some("Bearer opaque-vault"),
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        )
+        .await;
+    assert_ne!(status, 200, "{challenge}");
+    assert_eq!(without.issuer.introspections(), 0);
 }

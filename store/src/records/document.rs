@@ -5,7 +5,7 @@ use super::{Body, Kind, Problem, Problems, SETTINGS, Version};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use toolschema_catalog::ConfigErrors;
-use toolschema_config::parallel;
+use toolschema_runtime::parallel;
 
 /// The configuration's name in messages about the stored records.
 pub(super) const SOURCE: &str = "(catalog store)";
@@ -94,11 +94,11 @@ pub(super) fn record_table(
     let record = format!("{kind} \"{id}\"");
     let mut table = table_of(body, &record, problems)?;
     let mut numbers = Vec::new();
-    if kind == Kind::GatewayTool {
+    if kind == Kind::ConfiguredTool {
         let versions = definitions(id, versions, &mut numbers, problems);
         table.insert("version".into(), Value::Array(versions));
     }
-    let tool = (kind == Kind::GatewayTool).then(|| id.to_owned());
+    let tool = (kind == Kind::ConfiguredTool).then(|| id.to_owned());
     table.insert(kind.id_field().to_owned(), Value::String(id.to_owned()));
     Some((Value::Object(table), record, tool, numbers))
 }

@@ -38,7 +38,7 @@ pub enum Kind {
     Downstream,
     /// `[[gateway_tool]]`: a tool from configuration, without its versions
     /// (those are [`Version`]s with a definition).
-    GatewayTool,
+    ConfiguredTool,
 }
 
 impl Kind {
@@ -48,7 +48,7 @@ impl Kind {
         Kind::Toolset,
         Kind::Client,
         Kind::Downstream,
-        Kind::GatewayTool,
+        Kind::ConfiguredTool,
     ];
 
     /// The table, and the configuration file's array of tables.
@@ -58,14 +58,14 @@ impl Kind {
             Kind::Client => "client",
             Kind::Toolset => "toolset",
             Kind::Downstream => "downstream",
-            Kind::GatewayTool => "gateway_tool",
+            Kind::ConfiguredTool => "gateway_tool",
         }
     }
 
     /// The field that holds a record's identifier in the configuration file.
     fn id_field(self) -> &'static str {
         match self {
-            Kind::GatewayTool => "name",
+            Kind::ConfiguredTool => "name",
             _ => "id",
         }
     }
@@ -221,7 +221,7 @@ impl Records {
             for table in tables {
                 let mut body = json_table(table);
                 let id = take_text(&mut body, kind.id_field());
-                if kind == Kind::GatewayTool {
+                if kind == Kind::ConfiguredTool {
                     for version in take_list(&mut body, "version") {
                         let mut fields = as_body(version);
                         records.insert_version(&id, &mut fields, true);
@@ -290,7 +290,7 @@ impl Records {
             let records: Vec<(&str, &Body)> = self
                 .of(kind)
                 .filter(|(id, _)| {
-                    kind != Kind::GatewayTool || only_tools.is_none_or(|only| only.contains(*id))
+                    kind != Kind::ConfiguredTool || only_tools.is_none_or(|only| only.contains(*id))
                 })
                 .collect();
             (kind, records)
@@ -298,7 +298,7 @@ impl Records {
         // The other tools' versions are mappings, by tool.
         let mut mapped: BTreeMap<&str, Vec<(u32, &Version)>> = BTreeMap::new();
         for ((tool, number), version) in &self.versions {
-            if self.get(Kind::GatewayTool, tool).is_none() {
+            if self.get(Kind::ConfiguredTool, tool).is_none() {
                 mapped.entry(tool).or_default().push((*number, version));
             }
         }
@@ -324,7 +324,7 @@ impl Records {
             versions,
         } = self;
         let settings = SETTINGS.map(|name| settings.remove(name));
-        let configured = records.get(&Kind::GatewayTool);
+        let configured = records.get(&Kind::ConfiguredTool);
         let mut own: BTreeMap<String, Vec<(u32, Version)>> = BTreeMap::new();
         let mut mapped: BTreeMap<String, Vec<(u32, Version)>> = BTreeMap::new();
         for ((tool, number), version) in versions {
@@ -340,7 +340,7 @@ impl Records {
                 .into_iter()
                 .map(|(id, body)| {
                     let versions = match kind {
-                        Kind::GatewayTool => own.remove(&id).unwrap_or_default(),
+                        Kind::ConfiguredTool => own.remove(&id).unwrap_or_default(),
                         _ => Vec::new(),
                     };
                     (id, body, versions)
@@ -369,7 +369,7 @@ impl Records {
     /// tool's own, none for any other record.
     fn own_versions(&self, kind: Kind, id: &str) -> Vec<(u32, Version)> {
         match kind {
-            Kind::GatewayTool => self
+            Kind::ConfiguredTool => self
                 .versions_of(id)
                 .map(|(number, version)| (number, version.clone()))
                 .collect(),
@@ -426,9 +426,12 @@ impl Records {
             touched.entry(*kind).or_default().insert(id);
         }
         for tool in &changed.tools {
-            match self.get(Kind::GatewayTool, tool) {
+            match self.get(Kind::ConfiguredTool, tool) {
                 Some(_) => {
-                    touched.entry(Kind::GatewayTool).or_default().insert(tool);
+                    touched
+                        .entry(Kind::ConfiguredTool)
+                        .or_default()
+                        .insert(tool);
                 }
                 None => {
                     mapped.insert(tool);
@@ -437,9 +440,9 @@ impl Records {
         }
         // A configured tool removed whose versions are left is a mapping
         // with definitions: a problem the whole check locates.
-        if touched.get(&Kind::GatewayTool).is_some_and(|tools| {
+        if touched.get(&Kind::ConfiguredTool).is_some_and(|tools| {
             tools.iter().any(|tool| {
-                self.get(Kind::GatewayTool, tool).is_none()
+                self.get(Kind::ConfiguredTool, tool).is_none()
                     && self.versions_of(tool).next().is_some()
             })
         }) {
@@ -594,7 +597,7 @@ impl Scope {
         let records = self
             .records
             .iter()
-            .filter(|(kind, _)| *kind == Kind::GatewayTool)
+            .filter(|(kind, _)| *kind == Kind::ConfiguredTool)
             .map(|(_, id)| id.clone());
         Some(records.chain(self.tools.iter().cloned()).collect())
     }
@@ -888,7 +891,7 @@ path = "/items/all"
             .insert(("orphan".to_owned(), 1), definition);
         let mut with_null = valid.clone();
         with_null
-            .get_mut(Kind::GatewayTool, "items.list")
+            .get_mut(Kind::ConfiguredTool, "items.list")
             .expect("a tool")
             .insert("downstream".into(), Value::Null);
         for (name, records) in [

@@ -104,7 +104,7 @@ impl Snapshot {
         let Some(before) = &self.config else {
             return false;
         };
-        let (was, is) = (before.gateway_tools(), config.gateway_tools());
+        let (was, is) = (before.configured_tools(), config.configured_tools());
         Arc::ptr_eq(&self.base, base)
             && was.len() == is.len()
             && was.iter().zip(is).all(|(a, b)| Arc::ptr_eq(a, b))
@@ -136,7 +136,7 @@ impl Snapshot {
             Some(before) => (before.registry.clone(), before.downstreams.clone()),
             None => crate::registered::registry_for(
                 &base,
-                config.gateway_tools().iter(),
+                config.configured_tools().iter(),
                 config.downstreams(),
                 transport,
                 previous.map(|before| (&*before.registry, &before.downstreams)),
@@ -242,7 +242,7 @@ fn lists_of(plans: &[(Profile, Plan<'_>)], before: &[Option<Arc<Shared>>]) -> Ve
         .collect();
     let renders = render_all(&to_render, before);
     let groups: Vec<_> = plans.iter().zip(kept).collect();
-    toolschema_config::parallel::map(groups, |((profile, plan), kept)| {
+    toolschema_runtime::parallel::map(groups, |((profile, plan), kept)| {
         kept.unwrap_or_else(|| Arc::new(shared(*profile, plan, &renders)))
     })
 }

@@ -322,7 +322,7 @@ impl Snapshot {
             touched
                 .tools
                 .iter()
-                .filter_map(|name| config.gateway_tool(name))
+                .filter_map(|name| config.configured_tool(name))
                 .cloned()
                 .collect::<Vec<_>>()
         };

@@ -17,6 +17,9 @@ use toolschema_runtime::project::{Mode, Profile};
 use crate::{Config, Snapshot, active_version};
 use toolschema_config::configured::NoTransport;
 
+mod text;
+pub use text::{catalogs_text, versions_text};
+
 /// What one version changes for the clients of a mode and profile. As
 /// JSON: `{"mode", "profile", "breaks", "changes"}`.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,7 +99,7 @@ pub fn compare_versions(
         Some(config) => {
             crate::registered::registry_for(
                 &Arc::new(registry.extended()),
-                config.gateway_tools().iter(),
+                config.configured_tools().iter(),
                 config.downstreams(),
                 &NoTransport,
                 None,
@@ -211,7 +214,7 @@ pub fn descriptor_of(
     version: u32,
 ) -> Option<Ref<ToolDef>> {
     let configured = config
-        .and_then(|config| config.gateway_tools().named(tool))
+        .and_then(|config| config.configured_tools().named(tool))
         .and_then(|configured| {
             configured
                 .versions()

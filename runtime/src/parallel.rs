@@ -1,7 +1,7 @@
 //! Work spread over the machine's cores. A replica's cold load checks and
 //! renders every configured tool, each on its own: 100,000 of them are
-//! seconds on one core. (For toolschema's own crates: the store builds
-//! its records' document this way.)
+//! seconds on one core. (For toolschema's own crates: the configuration's
+//! checks, the snapshot build and the store's records use it.)
 
 use core::num::NonZeroUsize;
 use std::sync::OnceLock;

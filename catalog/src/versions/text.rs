@@ -1,9 +1,9 @@
-//! `diff`: what a change does to the clients of the catalog in force, as
-//! text for a person or JSON for a program.
+//! The reports as text for a person (`toolschema diff`; the reports
+//! themselves serialize as JSON for a program).
 
 use core::fmt::Write as _;
 
-use toolschema_catalog::versions::{CatalogReport, ModeReport};
+use super::{CatalogReport, ModeReport};
 use toolschema_runtime::compat::Report;
 
 /// The lines of a report's changes, indented.
@@ -13,9 +13,9 @@ fn changes(out: &mut String, report: &Report) {
     }
 }
 
-/// What `diff --tool` prints: the changes from version `from` to `to`,
+/// What `toolschema diff --tool` prints: the changes from version `from` to `to`,
 /// once for each set of modes and profiles that sees the same ones.
-pub(super) fn versions_text(tool: &str, from: u32, to: u32, reports: &[ModeReport]) -> String {
+pub fn versions_text(tool: &str, from: u32, to: u32, reports: &[ModeReport]) -> String {
     let mut out = String::new();
     // Modes and profiles that see the same changes are told together.
     let mut groups: Vec<(&Report, Vec<String>)> = Vec::new();
@@ -51,8 +51,8 @@ pub(super) fn versions_text(tool: &str, from: u32, to: u32, reports: &[ModeRepor
 /// At most this many clients are named for a change (then a count).
 const NAMED_CLIENTS: usize = 5;
 
-/// What `diff --new` prints: each change with the clients that see it.
-pub(super) fn catalogs_text(old: &str, new: &str, report: &CatalogReport) -> String {
+/// What `toolschema diff --new` prints: each change with the clients that see it.
+pub fn catalogs_text(old: &str, new: &str, report: &CatalogReport) -> String {
     let mut out = String::new();
     for seen in &report.changes {
         let version = |v: Option<u32>| v.map_or_else(|| "(none)".to_owned(), |v| v.to_string());
