@@ -77,6 +77,7 @@ tools!(
     UntaggedOverlap,
     Nested,
     ScalarEdges,
+    LastEdges,
 );
 
 fuzz_target!(|data: &[u8]| {

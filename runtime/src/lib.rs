@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 pub mod call;
+mod checks;
 pub mod validate;
 
 #[doc(hidden)]

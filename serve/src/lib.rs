@@ -62,7 +62,13 @@ pub use toolschema_config::{Environment, SecretSource};
 
 /// The application's source of the secrets the configuration names (its
 /// values are never shown, not even by `Debug`).
-pub(crate) struct Secrets(pub(crate) std::sync::Arc<dyn toolschema_config::SecretSource>);
+pub(crate) struct Secrets(
+    #[cfg_attr(
+        not(feature = "oauth"),
+        expect(dead_code, reason = "read by OAuth introspection only")
+    )]
+    pub(crate) std::sync::Arc<dyn toolschema_config::SecretSource>,
+);
 
 impl core::fmt::Debug for Secrets {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

@@ -981,3 +981,79 @@ fn unreadable_json_is_refused_at_its_field() {
         );
     }
 }
+
+/// A refinement on a field whose type is a type parameter: the derive cannot
+/// see the type, so registration checks it once the parameter is known.
+#[derive(Schema, Deserialize, Debug)]
+pub struct Gen<T> {
+    /// At most 300.
+    #[tool(maximum = 300)]
+    pub t: T,
+}
+
+/// Counts that fit in a byte.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "gen.byte")]
+pub struct GenByte {
+    /// The count.
+    pub g: Gen<u8>,
+}
+
+/// Counts that fit in two bytes.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "gen.short")]
+pub struct GenShort {
+    /// The count.
+    pub g: Vec<Gen<u16>>,
+}
+
+/// Text, where `maximum` means nothing.
+#[derive(Tool, Deserialize, Debug)]
+#[tool(name = "gen.text")]
+pub struct GenText {
+    /// The text.
+    pub g: Option<Gen<String>>,
+}
+
+impl Handler for GenByte {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::text("ok"))
+    }
+}
+impl Handler for GenShort {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::text("ok"))
+    }
+}
+impl Handler for GenText {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::text("ok"))
+    }
+}
+
+#[test]
+fn a_refinement_on_a_type_parameter_is_checked_once_the_parameter_is_known() {
+    let mut registry = Registry::new();
+    let refused = registry
+        .register::<GenByte>()
+        .map(|_| ())
+        .expect_err("maximum 300 on a u8 widens what it reads");
+    let RegistryError::InvalidSchema { name, problem } = &refused else {
+        panic!("{refused}");
+    };
+    assert_eq!(&**name, "gen.byte");
+    assert!(problem.starts_with("`Gen.t`: "), "{problem}");
+    assert!(problem.contains("maximum"), "{problem}");
+    let refused = registry
+        .register::<GenText>()
+        .map(|_| ())
+        .expect_err("maximum on a string");
+    assert!(refused.to_string().contains("`Gen.t`"), "{refused}");
+    assert!(refused.to_string().contains("numbers"), "{refused}");
+    // The same attribute on a type that reads up to 65,535 narrows it.
+    registry
+        .register::<GenShort>()
+        .expect("maximum 300 on a u16");
+    let names: Vec<&str> = registry.tools().map(|t| &*t.name).collect();
+    assert_eq!(names, ["gen.short"]);
+}

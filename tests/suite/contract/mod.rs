@@ -239,6 +239,7 @@ fn run_all(seed: u64, tally: &mut Tally, breaches: &mut Vec<Breach>) {
     run.tool_written::<UntaggedOverlap>(seed);
     run.tool_written::<Nested>(seed);
     run.tool_written::<ScalarEdges>(seed);
+    run.tool_written::<LastEdges>(seed);
 }
 
 fn report(tally: &Tally, breaches: &[Breach]) -> String {

@@ -503,3 +503,67 @@ pub struct ScalarEdges {
     pub nonzero: std::num::NonZero<u64>,
     pub letter: char,
 }
+
+/// The edges the last round found where two reads of one value disagreed:
+/// an f32 bound near its rounding, an untagged choice between an integer
+/// and a float, an `Option` with a default of its own beside other fields,
+/// an empty tuple struct, and tagged enums whose variants carry fields.
+#[derive(Tool, Serialize, Deserialize, Debug)]
+#[tool(name = "contract.last-edges")]
+pub struct LastEdges {
+    #[tool(minimum = -1.0)]
+    pub y: f32,
+    pub widest: f32,
+    pub int_or_float: IntOrFloat,
+    pub numbers: Vec<IntOrFloat>,
+    #[serde(default = "some_five")]
+    pub c: Option<u8>,
+    pub unrelated: Option<String>,
+    pub empty: Empty,
+    pub reason: Reason,
+    pub adjacent: Why,
+    pub external: Because,
+}
+
+/// What serde reads: the integer variant for a whole number, the float
+/// for the rest.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(untagged)]
+pub enum IntOrFloat {
+    I(u8),
+    F(f64),
+}
+
+/// `c`'s own default.
+#[allow(clippy::unnecessary_wraps)]
+fn some_five() -> Option<u8> {
+    Some(5)
+}
+
+/// A tuple struct of nothing.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+pub struct Empty();
+
+/// Internally tagged, a variant with a required field.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Reason {
+    Bored,
+    Other { note: String },
+}
+
+/// Adjacently tagged, the same.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
+pub enum Why {
+    Bored,
+    Other { note: String, count: u8 },
+}
+
+/// Externally tagged, the same.
+#[derive(Schema, Serialize, Deserialize, Debug)]
+#[serde(rename_all = "snake_case")]
+pub enum Because {
+    Bored,
+    Other { note: String },
+}

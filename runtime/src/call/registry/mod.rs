@@ -13,10 +13,12 @@ use super::{
     CallError, Caller, Context, Handler, Offload, Produced, RunsWith, ToolError, ToolOutput,
     ToolResult,
 };
-use crate::model::walk::{duplicate_property, has_nested_raw};
-use crate::model::{Direction, Node, Ref, SerdeDefault, Text, ToolDef};
-use crate::render::Json;
+use crate::model::walk::duplicate_property;
+use crate::model::{Direction, Ref, Text, ToolDef};
+
+mod admit;
 use crate::validate::{ArgumentErrors, InputValidator, Limits, OutputValidator};
+use admit::{check_raw, derived};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
@@ -236,28 +238,6 @@ impl fmt::Display for RegistryError {
 
 impl std::error::Error for RegistryError {}
 
-/// A hand-written input schema stands at the input root and compiles.
-fn check_raw(def: &ToolDef, input: &Node, output: Option<&Node>) -> Result<(), RegistryError> {
-    let invalid = |problem: String| RegistryError::InvalidSchema {
-        name: def.name.clone(),
-        problem,
-    };
-    let nested = has_nested_raw(input, Direction::Input)
-        || output.is_some_and(|root| {
-            matches!(root, Node::Raw(_)) || has_nested_raw(root, Direction::Output)
-        });
-    if nested {
-        return Err(invalid(
-            "a type with `#[tool(input_schema)]` is used inside another schema, where its `$ref`s would not resolve; use it only as a tool's arguments".to_owned(),
-        ));
-    }
-    if let Node::Raw(_) = input {
-        crate::validate::compile_input(def)
-            .map_err(|error| invalid(format!("its input schema does not compile: {error}")))?;
-    }
-    Ok(())
-}
-
 /// Tools by name and version. Each tool version's validators are compiled
 /// once, on its first call or ahead of it ([`prepare`](Registry::prepare),
 /// which catalogs run on a background thread), and kept.
@@ -321,7 +301,7 @@ impl Registry {
     where
         T::Output: ToolOutput,
     {
-        disagreeing_default(T::TOOL, &T::TOOL.input, T::SERDE_DEFAULTS, "", 0)?;
+        derived(T::TOOL, T::SERDE_DEFAULTS)?;
         self.insert(T::TOOL.into(), typed::<T>(T::state_from(state)))
     }
 
@@ -710,89 +690,4 @@ async fn start_elsewhere(
                 .to_owned(),
         })
     })
-}
-
-/// How deep registration follows nested types' defaults (a type may
-/// contain itself).
-const DEFAULTS_DEPTH: usize = 16;
-
-/// The first field under `node` (at `path`) whose advertised default is
-/// not serde's, among `defaults`.
-fn disagreeing_default(
-    def: &ToolDef,
-    node: &Node,
-    defaults: &[SerdeDefault],
-    path: &str,
-    depth: usize,
-) -> Result<(), RegistryError> {
-    if defaults.is_empty() || depth > DEFAULTS_DEPTH {
-        return Ok(());
-    }
-    let mut fields = Vec::new();
-    object_fields(node, &mut fields);
-    let find = |exposed: &str| fields.iter().find(|field| *field.exposed == *exposed);
-    for default in defaults {
-        match *default {
-            SerdeDefault::Field { exposed, value } => {
-                let (Some(field), Some(serde)) = (find(exposed), value()) else {
-                    continue;
-                };
-                let Some(advertised) = &field.default else {
-                    continue;
-                };
-                let advertised = Json::from(advertised).to_value();
-                if !same_json(&advertised, &serde) {
-                    return Err(RegistryError::DefaultDisagrees {
-                        name: def.name.clone(),
-                        field: format!("{path}/{exposed}"),
-                        advertised: advertised.to_string(),
-                        serde: serde.to_string(),
-                    });
-                }
-            }
-            SerdeDefault::Within { exposed, defaults } => {
-                if let Some(field) = find(exposed) {
-                    let path = format!("{path}/{exposed}");
-                    disagreeing_default(def, &field.schema, defaults(), &path, depth + 1)?;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The members of the object `node` is (through options and flattened
-/// fields).
-fn object_fields<'n>(node: &'n Node, out: &mut Vec<&'n crate::model::Field>) {
-    match node {
-        Node::Optional(inner) => object_fields(inner, out),
-        Node::Object(object) => {
-            for field in object.fields.iter() {
-                match field.flatten {
-                    true => object_fields(&field.schema, out),
-                    false => out.push(field),
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-/// JSON equality with numbers compared by value (`20` and `20.0` agree).
-fn same_json(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
-            (Some(x), Some(y)) => x == y,
-            _ => x.as_f64() == y.as_f64(),
-        },
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
-        }
-        _ => a == b,
-    }
 }
