@@ -64,8 +64,11 @@ pub use toolschema_config::{Environment, SecretSource};
 /// values are never shown, not even by `Debug`).
 pub(crate) struct Secrets(
     #[cfg_attr(
-        not(feature = "oauth"),
-        expect(dead_code, reason = "read by OAuth introspection only")
+        not(any(feature = "oauth", feature = "gateway")),
+        expect(
+            dead_code,
+            reason = "read by OAuth introspection and the default transport only"
+        )
     )]
     pub(crate) std::sync::Arc<dyn toolschema_config::SecretSource>,
 );

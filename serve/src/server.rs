@@ -297,14 +297,17 @@ impl<S: Send + Sync + 'static> Server<S> {
     /// # drop(server);
     /// ```
     pub fn secrets(mut self, secrets: Arc<dyn SecretSource>) -> Server<S> {
-        #[cfg(feature = "gateway")]
-        if self.transport.is_none() {
-            self.transport = Some(Arc::new(toolschema_gateway::HttpTransport::new(
-                secrets.clone(),
-            )));
-        }
         self.secrets = Secrets(secrets);
         self
+    }
+
+    /// The transport configured tools call through: the application's, else
+    /// the default over the server's secrets.
+    pub(crate) fn transport_in_force(&self) -> Arc<dyn Transport> {
+        match &self.transport {
+            Some(transport) => transport.clone(),
+            None => default_transport(&self.secrets),
+        }
     }
 
     /// How often the configuration file is checked for changes (default
@@ -385,7 +388,8 @@ impl<S: Send + Sync + 'static> Server<S> {
         if !self.refused.is_empty() {
             return Err(ServeError::Tools(self.refused));
         }
-        let (catalog, watched) = load_catalog(self.registry, self.catalog, self.transport)?;
+        let transport = self.transport_in_force();
+        let (catalog, watched) = load_catalog(self.registry, self.catalog, transport)?;
         let trace = match self.trace {
             Some(path) => {
                 Trace::to_file(&path).map_err(|error| ServeError::Trace { path, error })?
@@ -482,9 +486,8 @@ impl<S: Send + Sync + 'static> Server<S> {
 pub(crate) fn load_catalog(
     registry: Registry,
     source: Source,
-    transport: Option<Arc<dyn Transport>>,
+    transport: Arc<dyn Transport>,
 ) -> Result<(Catalog, Option<PathBuf>), ServeError> {
-    let transport = transport.unwrap_or_else(default_transport);
     let checked = |registry: Registry, text: &str, name: &str| {
         let config = Config::from_toml(text, name, &registry).map_err(ServeError::Config)?;
         Ok::<_, ServeError>(Catalog::from_config_with(
@@ -512,9 +515,12 @@ pub(crate) fn load_catalog(
 }
 
 /// The transport of configured tools when the application names none.
-fn default_transport() -> Arc<dyn Transport> {
+fn default_transport(secrets: &Secrets) -> Arc<dyn Transport> {
     #[cfg(feature = "gateway")]
-    return Arc::new(toolschema_gateway::HttpTransport::from_environment());
+    return Arc::new(toolschema_gateway::HttpTransport::new(secrets.0.clone()));
     #[cfg(not(feature = "gateway"))]
-    Arc::new(toolschema_config::configured::NoTransport)
+    {
+        let _ = secrets;
+        Arc::new(toolschema_config::configured::NoTransport)
+    }
 }

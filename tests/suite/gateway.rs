@@ -742,3 +742,40 @@ async fn reloading_frees_the_descriptors_of_the_configuration_it_replaces() {
         "the first configuration's descriptor is still alive"
     );
 }
+
+/// A secret source of the application's own, answering for the shop's
+/// token with a value of its own.
+#[cfg(feature = "gateway")]
+struct Vault(&'static str);
+
+#[cfg(feature = "gateway")]
+impl toolschema::serve::SecretSource for Vault {
+    fn secret(&self, name: &str) -> Option<String> {
+        (name == "TOOLSCHEMA_TEST_SHOP_TOKEN").then(|| self.0.to_owned())
+    }
+}
+
+#[cfg(feature = "gateway")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_secret_source_gives_the_default_transport_its_credentials() {
+    let log = Log::default();
+    let port = super::support::serve_on_loopback(downstream(log.clone())).await;
+    // The last source named is the one in force, for every reader.
+    let service = toolschema::serve::Server::new("shop", "1")
+        .secrets(Arc::new(Vault("first-vault-token")))
+        .secrets(Arc::new(Vault("vault-token")))
+        .catalog_toml(config(port, closed_port(), "published"), "gateway.toml")
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let client = toolschema::serve::TestClient::as_client(service, "assistant")
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let called = client
+        .call("orders.get", json!({"order_id": 7}))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(!called.is_error(), "{}", called.text());
+    let seen = log.lock().expect("log");
+    let authorization = seen.last().and_then(|s| s.authorization.clone());
+    assert_eq!(authorization.as_deref(), Some("Bearer vault-token"));
+}

@@ -323,7 +323,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             (_, _, Some(new_path)) => {
                 let text = std::fs::read_to_string(&new_path)
                     .map_err(|e| format!("cannot read {}: {e}", new_path.display()))?;
-                let (registry, transport) = (self.registry.extended(), self.transport.clone());
+                let (registry, transport) = (self.registry.extended(), self.transport_in_force());
                 let old_name = match (&old, &self.catalog) {
                     (Some(path), _) => path.display().to_string(),
                     (None, Source::File(path)) => path.display().to_string(),
@@ -379,8 +379,9 @@ impl<S: Send + Sync + 'static> Server<S> {
         if !self.refused.is_empty() {
             return Err(crate::ServeError::Tools(self.refused).to_string());
         }
+        let transport = self.transport_in_force();
         let (catalog, _) =
-            load_catalog(self.registry, self.catalog, self.transport).map_err(|e| e.to_string())?;
+            load_catalog(self.registry, self.catalog, transport).map_err(|e| e.to_string())?;
         Ok(catalog.snapshot())
     }
 
