@@ -142,9 +142,9 @@ pub use toolschema_catalog::export;
 #[cfg(feature = "catalog")]
 pub mod catalog {
     pub use toolschema_catalog::{
-        Catalog, ChangeSet, ClientView, Config, ConfigError, ConfigErrors, MetaAnswer, MetaRefusal,
-        MetaViolation, Refusal, ServerInfo, Snapshot, Status, Watch, hash_api_key, search,
-        versions,
+        Catalog, ChangeSet, ClientView, Config, ConfigError, ConfigErrors, ConfigLocation,
+        MetaAnswer, MetaRefusal, MetaViolation, ProblemKind, Refusal, Section, ServerInfo,
+        Snapshot, Status, Watch, hash_api_key, search, versions,
     };
 }
 

@@ -19,6 +19,7 @@ pub use live::{Catalog, ChangeSet, Watch};
 // crate), named here too: every snapshot and catalog takes one.
 pub use snapshot::{ClientView, MetaAnswer, MetaRefusal, MetaViolation, Refusal, Snapshot};
 pub use toolschema_config::{
-    ALGORITHMS, Authorization, Client, Config, ConfigError, ConfigErrors, ConfiguredTools,
-    Introspection, MAX_LISTED_PROBLEMS, ServerInfo, Status, Toolset, active_version, hash_api_key,
+    ALGORITHMS, Authorization, Client, Config, ConfigError, ConfigErrors, ConfigLocation,
+    ConfiguredTools, Introspection, MAX_LISTED_PROBLEMS, ProblemKind, Section, ServerInfo, Status,
+    Toolset, active_version, hash_api_key,
 };

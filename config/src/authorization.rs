@@ -3,6 +3,7 @@
 //! server (the MCP authorization specification), and the scope words
 //! toolsets require.
 
+use crate::location::{ConfigLocation, Section};
 use std::time::Duration;
 
 use super::errors::Problems;
@@ -162,7 +163,7 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
         if !is_server_url(url) {
             p.at(
                 value.span(),
-                format!("authorization.{key}"),
+                ConfigLocation::section_whole(Section::Authorization).field_of(key),
                 format!("`{url}` is not a URL a resource server can rely on: write an absolute `https://` URL without a fragment (`http://` only on localhost, for development)"),
             );
         }
@@ -188,7 +189,9 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
         };
         p.at(
             word.span(),
-            format!("authorization.algorithms[{i}]"),
+            ConfigLocation::section_whole(Section::Authorization)
+                .field_of("algorithms")
+                .item(i),
             format!(
                 "`{name}` is refused: {why}; use a public-key algorithm such as RS256 or ES256"
             ),
@@ -202,7 +205,7 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
         if name.trim().is_empty() {
             p.at(
                 value.span(),
-                format!("authorization.{key}"),
+                ConfigLocation::section_whole(Section::Authorization).field_of(key),
                 "the claim name is blank; name the token claim that holds the value",
             );
         }
@@ -223,7 +226,8 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
             _ => {
                 p.at(
                     seconds.span(),
-                    "authorization.leeway_seconds",
+                    ConfigLocation::section_whole(Section::Authorization)
+                        .field_of("leeway_seconds"),
                     format!("the leeway must be 0 to {} seconds", MAX_LEEWAY.as_secs()),
                 );
                 Duration::from_secs(60)
@@ -237,7 +241,9 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
         } else {
             p.at(
                 scope.span(),
-                format!("authorization.scopes_supported[{i}]"),
+                ConfigLocation::section_whole(Section::Authorization)
+                    .field_of("scopes_supported")
+                    .item(i),
                 scope_problem(scope.get_ref()),
             );
         }
@@ -247,7 +253,7 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
             if let Some(endpoint) = &raw.introspection_endpoint {
                 p.at(
                     endpoint.span(),
-                    "authorization.introspection_endpoint",
+                    ConfigLocation::section_whole(Section::Authorization).field_of("introspection_endpoint"),
                     "introspection needs this server's client credentials: set `introspection_client_id` and `introspection_secret_env`",
                 );
             }
@@ -261,14 +267,15 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
             if !name_ok {
                 p.at(
                     secret_env.span(),
-                    "authorization.introspection_secret_env",
+                    ConfigLocation::section_whole(Section::Authorization).field_of("introspection_secret_env"),
                     format!("`{env}` is not an environment variable name: name the variable that holds the secret (letters, digits, `_`), never the secret itself"),
                 );
             }
             if client_id.get_ref().trim().is_empty() {
                 p.at(
                     client_id.span(),
-                    "authorization.introspection_client_id",
+                    ConfigLocation::section_whole(Section::Authorization)
+                        .field_of("introspection_client_id"),
                     "the client id is blank",
                 );
             }
@@ -285,9 +292,11 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
             p.at(
                 given.span(),
                 if raw.introspection_client_id.is_some() {
-                    "authorization.introspection_client_id"
+                    ConfigLocation::section_whole(Section::Authorization)
+                        .field_of("introspection_client_id")
                 } else {
-                    "authorization.introspection_secret_env"
+                    ConfigLocation::section_whole(Section::Authorization)
+                        .field_of("introspection_secret_env")
                 },
                 "introspection needs both `introspection_client_id` and `introspection_secret_env`",
             );

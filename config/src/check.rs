@@ -1,6 +1,7 @@
 //! The checks of a configuration against the registered tools: every
 //! reference resolved, every problem recorded.
 
+use crate::location::{ConfigLocation, Section};
 use core::ops::Range;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -8,7 +9,7 @@ use std::sync::Arc;
 use toml::Spanned;
 
 use super::authorization::{check_authorization, is_scope, scope_problem};
-use super::errors::Problems;
+use super::errors::{ProblemKind, Problems};
 use super::keys::parse_hash;
 use super::raw::{RawClient, RawConfig, RawMapping, RawToolset, RawVersion};
 use super::server::check_server;
@@ -82,7 +83,7 @@ pub(super) fn check(
     // A key held by two clients is a problem of both: the second is told
     // (below, as in a change) and so is the first, so that whichever of
     // them an operator just wrote is named.
-    let mut first_holders: HashMap<[u8; 32], (String, Range<usize>, &str)> = HashMap::new();
+    let mut first_holders: HashMap<[u8; 32], (ConfigLocation, Range<usize>, &str)> = HashMap::new();
     for (i, raw_client) in raw.clients.iter().enumerate() {
         let id = raw_client.id.get_ref();
         for (j, key) in raw_client.api_keys.iter().enumerate() {
@@ -90,14 +91,16 @@ pub(super) fn check(
                 continue;
             };
             match first_holders.get(&hash) {
-                Some((at, span, holder)) if *holder != id.as_str() => p.at(
+                Some((at, span, holder)) if *holder != id.as_str() => p.duplicate(
                     span.clone(),
                     at.clone(),
                     format!("client `{id}` holds this key too: {ONE_HOLDER}"),
                 ),
                 Some(_) => {}
                 None => {
-                    let at = format!("client[{i}].api_keys[{j}]");
+                    let at = ConfigLocation::entry_of(Section::Client, i)
+                        .field_of("api_keys")
+                        .item(j);
                     first_holders.insert(hash, (at, key.span(), id));
                 }
             }
@@ -117,7 +120,7 @@ pub(super) fn check(
     if raw.clients.is_empty() {
         p.at(
             0..0,
-            "client",
+            ConfigLocation::section_whole(Section::Client),
             "the configuration names no client application (`[[client]]`), so every request would be refused; add one, or serve without a configuration (open mode)",
         );
     }
@@ -148,9 +151,9 @@ fn check_tenants(
     for (i, tenant) in raw.tenants.iter().enumerate() {
         let id = tenant.id.get_ref();
         if let Some(first) = seen.insert(id.clone(), i) {
-            p.at(
+            p.duplicate(
                 tenant.id.span(),
-                format!("tenant[{i}].id"),
+                ConfigLocation::entry_of(Section::Tenant, i).field_of("id"),
                 format!("duplicate tenant id `{id}` (also tenant[{first}])"),
             );
         } else {
@@ -242,10 +245,10 @@ impl<'a> Whole<'a> {
 
 impl Names<'_> {
     /// Records a problem if `tenant` (at `key`) is not declared.
-    fn tenant(&self, tenant: &Spanned<String>, key: String, p: &mut Problems<'_>) {
+    fn tenant(&self, tenant: &Spanned<String>, key: ConfigLocation, p: &mut Problems<'_>) {
         let id = tenant.get_ref();
         if !self.tenants.has(id) {
-            p.at(
+            p.reference(
                 tenant.span(),
                 key,
                 format!(
@@ -266,20 +269,20 @@ pub(super) fn check_toolset(
     registry: &Registry,
     p: &mut Problems<'_>,
 ) -> Option<Toolset> {
-    let at = format!("toolset[{i}]");
+    let at = ConfigLocation::entry_of(Section::Toolset, i);
     let id = raw_set.id.get_ref().clone();
     if config.toolsets.contains_key(&id) {
-        p.at(
+        p.duplicate(
             raw_set.id.span(),
-            format!("{at}.id"),
+            at.field_of("id"),
             format!("duplicate toolset id `{id}`"),
         );
         return None;
     }
-    names.tenant(&raw_set.tenant, format!("{at}.tenant"), p);
+    names.tenant(&raw_set.tenant, at.field_of("tenant"), p);
     let mode = match &raw_set.mode {
         None => Mode::Full,
-        Some(word) => mode_or_problem(word, &format!("{at}.mode"), p),
+        Some(word) => mode_or_problem(word, &at.field_of("mode"), p),
     };
     let mut tools = Vec::new();
     // Names listed so far: a toolset may list thousands.
@@ -287,7 +290,7 @@ pub(super) fn check_toolset(
     for (j, tool) in raw_set.tools.iter().enumerate() {
         let name = tool.get_ref();
         // Formatted only for a problem: a toolset may list thousands.
-        let key = || format!("{at}.tools[{j}]");
+        let key = || at.field_of("tools").item(j);
         if tool_problem(
             name,
             tool.span(),
@@ -311,7 +314,7 @@ pub(super) fn check_toolset(
     }
     let mut scopes = Vec::new();
     for (j, scope) in raw_set.scopes.iter().enumerate() {
-        let key = format!("{at}.scopes[{j}]");
+        let key = at.field_of("scopes").item(j);
         let word = scope.get_ref();
         if !names.authorized {
             p.at(scope.span(), key, "scopes are those of access tokens: configure the `[authorization]` section that issues them, or remove the scopes");
@@ -324,9 +327,9 @@ pub(super) fn check_toolset(
     let mut overrides = BTreeMap::new();
     for (tool, word) in &raw_set.modes {
         let name = tool.get_ref();
-        let key = format!("{at}.modes.{name}");
+        let key = at.field_of("modes").field_of(&name);
         if !raw_set.tools.iter().any(|t| t.get_ref() == name) {
-            p.at(tool.span(), &key, format!("`{name}` is not a tool of this toolset; add it to `tools` or remove the override"));
+            p.at(tool.span(), key.clone(), format!("`{name}` is not a tool of this toolset; add it to `tools` or remove the override"));
             continue;
         }
         overrides.insert(name.clone(), mode_or_problem(word, &key, p));
@@ -354,17 +357,17 @@ pub(super) fn check_client(
     earlier: &[Client],
     p: &mut Problems<'_>,
 ) -> Option<Client> {
-    let at = format!("client[{i}]");
+    let at = ConfigLocation::entry_of(Section::Client, i);
     let id = raw_client.id.get_ref().clone();
     if config.clients.contains_key(&id) {
-        p.at(
+        p.duplicate(
             raw_client.id.span(),
-            format!("{at}.id"),
+            at.field_of("id"),
             format!("duplicate client id `{id}`"),
         );
         return None;
     }
-    names.tenant(&raw_client.tenant, format!("{at}.tenant"), p);
+    names.tenant(&raw_client.tenant, at.field_of("tenant"), p);
     let tenant = raw_client.tenant.get_ref();
     let mut key_hashes = Vec::new();
     for (j, key) in raw_client.api_keys.iter().enumerate() {
@@ -375,9 +378,9 @@ pub(super) fn check_client(
                 let mut earlier = earlier.iter();
                 earlier.find(|c| c.key_hashes.contains(&hash)).map(Client::id)
             }) {
-                Some(other) => p.at(
+                Some(other) => p.duplicate(
                     key.span(),
-                    format!("{at}.api_keys[{j}]"),
+                    at.field_of("api_keys").item(j),
                     format!("client `{other}` holds this key already: {ONE_HOLDER}"),
                 ),
                 None if key_hashes.contains(&hash) => {}
@@ -385,7 +388,7 @@ pub(super) fn check_client(
             },
             None => p.at(
                 key.span(),
-                format!("{at}.api_keys[{j}]"),
+                at.field_of("api_keys").item(j),
                 "API keys are stored as hashes: write `sha256:` and 64 hex digits (`toolschema hash-key` prints one); never the key itself",
             ),
         }
@@ -394,9 +397,9 @@ pub(super) fn check_client(
     let mut toolsets = Vec::new();
     for (j, set) in raw_client.toolsets.iter().enumerate() {
         let name = set.get_ref();
-        let key = format!("{at}.toolsets[{j}]");
+        let key = at.field_of("toolsets").item(j);
         match config.toolsets.get(name) {
-            None => p.at(
+            None => p.reference(
                 set.span(),
                 key,
                 format!("unknown toolset `{name}`{}", p.suggestion(name, config.toolsets.keys().map(String::as_str))),
@@ -417,7 +420,7 @@ pub(super) fn check_client(
         Some(word) => Profile::from_name(word.get_ref()).unwrap_or_else(|| {
             p.at(
                 word.span(),
-                format!("{at}.profile"),
+                at.field_of("profile"),
                 format!(
                     "unknown profile `{}`; use `default`, `openai-strict` or `gemini`",
                     word.get_ref()
@@ -439,7 +442,7 @@ pub(super) fn check_client(
 /// The client ids of access tokens that name the client at `at`: each
 /// names one client application only.
 fn token_clients(
-    at: &str,
+    at: &ConfigLocation,
     raw_client: &RawClient,
     names: &Names<'_>,
     config: &Config,
@@ -447,7 +450,7 @@ fn token_clients(
 ) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
     for (j, token_client) in raw_client.oauth_client_ids.iter().enumerate() {
-        let key = format!("{at}.oauth_client_ids[{j}]");
+        let key = at.field_of("oauth_client_ids").item(j);
         let name = token_client.get_ref();
         if !names.authorized {
             p.at(token_client.span(), key, "client ids of access tokens need the `[authorization]` section that issues the tokens; add it, or remove them");
@@ -478,29 +481,38 @@ pub(super) fn check_mapping(
     registry: &Registry,
     p: &mut Problems<'_>,
 ) -> Option<Vec<(u32, Status)>> {
-    let at = format!("mapping[{i}]");
+    let at = ConfigLocation::entry_of(Section::Mapping, i);
     let name = mapping.tool.get_ref();
     let refusal = if config.mappings.contains_key(name) {
-        Some(format!("duplicate mapping for `{name}`"))
+        Some((
+            ProblemKind::Duplicate,
+            format!("duplicate mapping for `{name}`"),
+        ))
     } else if names.gateway.has(name) {
-        Some(format!(
-            "`{name}` is a gateway tool: its versions and statuses are its `[[gateway_tool.version]]` sections; remove this mapping"
+        Some((
+            ProblemKind::Rule,
+            format!(
+                "`{name}` is a gateway tool: its versions and statuses are its `[[gateway_tool.version]]` sections; remove this mapping"
+            ),
         ))
     } else if !names.derived.has(name) {
-        Some(format!(
-            "unknown tool `{name}`{}",
-            p.suggestion(name, names.registered.all().into_iter())
+        Some((
+            ProblemKind::Reference,
+            format!(
+                "unknown tool `{name}`{}",
+                p.suggestion(name, names.registered.all().into_iter())
+            ),
         ))
     } else {
         None
     };
-    if let Some(refusal) = refusal {
-        p.at(mapping.tool.span(), format!("{at}.tool"), refusal);
+    if let Some((kind, refusal)) = refusal {
+        p.found(mapping.tool.span(), at.field_of("tool"), kind, refusal);
         return None;
     }
     let mut versions: Vec<(u32, Status)> = Vec::new();
     for (j, version) in mapping.versions.iter().enumerate() {
-        let key = format!("{at}.versions[{j}]");
+        let key = at.in_version(j);
         if let Some(checked) = check_mapped_version(&key, name, version, &versions, registry, p) {
             versions.push(checked);
         }
@@ -511,7 +523,7 @@ pub(super) fn check_mapping(
 /// One version of a mapping: a registered version of the tool, listed
 /// once, with a known status.
 fn check_mapped_version(
-    key: &str,
+    key: &ConfigLocation,
     name: &str,
     version: &RawVersion,
     earlier: &[(u32, Status)],
@@ -522,14 +534,14 @@ fn check_mapped_version(
     if status.is_none() {
         p.at(
             version.status.span(),
-            format!("{key}.status"),
+            key.field_of("status"),
             format!(
                 "unknown status `{}`; use draft, proposed, published or deprecated",
                 version.status.get_ref()
             ),
         );
     }
-    let at = format!("{key}.version");
+    let at = key.field_of("version");
     let Some(number) = u32::try_from(*version.version.get_ref())
         .ok()
         .filter(|n| *n >= 1)
@@ -571,9 +583,9 @@ fn check_keyless(raw: &RawConfig, config: &Config, p: &mut Problems<'_>) -> Opti
     if config.clients.contains_key(id) {
         return Some(id.clone());
     }
-    p.at(
+    p.reference(
         keyless.span(),
-        "catalog.keyless_client",
+        ConfigLocation::section_whole(Section::Catalog).field_of("keyless_client"),
         format!(
             "unknown client `{id}`{}; name a [[client]] whose tools anyone may call without a key",
             p.suggestion(id, config.clients.keys().map(String::as_str))
@@ -586,7 +598,7 @@ fn check_keyless(raw: &RawConfig, config: &Config, p: &mut Problems<'_>) -> Opti
 fn tool_problem(
     name: &str,
     span: Range<usize>,
-    key: &dyn Fn() -> String,
+    key: &dyn Fn() -> ConfigLocation,
     config: &Config,
     registry: &Registry,
     registered: &dyn Known,
@@ -601,7 +613,7 @@ fn tool_problem(
         return true;
     }
     if !registered.has(name) {
-        p.at(
+        p.reference(
             span,
             key(),
             format!(
@@ -625,11 +637,11 @@ fn tool_problem(
     false
 }
 
-fn mode_or_problem(word: &Spanned<String>, key: &str, p: &mut Problems<'_>) -> Mode {
+fn mode_or_problem(word: &Spanned<String>, key: &ConfigLocation, p: &mut Problems<'_>) -> Mode {
     Mode::from_name(word.get_ref()).unwrap_or_else(|| {
         p.at(
             word.span(),
-            key,
+            key.clone(),
             format!(
                 "unknown mode `{}`; use full, data-structure-only, lazy or search",
                 word.get_ref()

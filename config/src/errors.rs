@@ -5,12 +5,33 @@ use core::fmt;
 use core::ops::Range;
 use std::collections::BinaryHeap;
 
+use crate::location::ConfigLocation;
+
+/// What kind of problem a configuration has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ProblemKind {
+    /// The text cannot be read as a configuration: not TOML (or not the
+    /// document's shape), a section or field the configuration does not
+    /// have, a value of the wrong type, a required field missing.
+    Unreadable,
+    /// A name of something the configuration does not declare: a tenant,
+    /// toolset, tool, downstream or client.
+    Reference,
+    /// An id given twice, or a key two client applications hold.
+    Duplicate,
+    /// A value its rules refuse (a bound, a URL, a status, a path).
+    Rule,
+}
+
 /// One problem in a configuration file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigError {
     file: String,
+    kind: ProblemKind,
     line: usize,
     column: usize,
+    location: ConfigLocation,
     key: String,
     message: String,
 }
@@ -33,7 +54,18 @@ impl ConfigError {
         self.column
     }
 
-    /// The key, as a path such as `client[2].toolsets[0]`.
+    /// What kind of problem it is.
+    pub fn kind(&self) -> ProblemKind {
+        self.kind
+    }
+
+    /// Where the problem is: the section, entry, version and field.
+    pub fn location(&self) -> &ConfigLocation {
+        &self.location
+    }
+
+    /// The key, as a path such as `client[2].toolsets[0]`: the
+    /// [`location`](Self::location) as the file writes it.
     pub fn key(&self) -> &str {
         &self.key
     }
@@ -125,7 +157,8 @@ struct Found {
     offset: usize,
     /// The order it was found in, for problems at one place.
     order: usize,
-    key: String,
+    kind: ProblemKind,
+    location: ConfigLocation,
     message: String,
 }
 
@@ -249,26 +282,71 @@ impl<'a> Problems<'a> {
                 file: self.file.to_owned(),
                 line,
                 column,
-                key: found.key,
+                kind: found.kind,
+                key: found.location.to_string(),
+                location: found.location,
                 message: found.message,
             })
             .collect();
         ConfigErrors { errors, omitted }
     }
 
+    /// A problem of a value its rules refuse ([`ProblemKind::Rule`]).
     pub(super) fn at(
         &mut self,
         span: Range<usize>,
-        key: impl Into<String>,
+        location: ConfigLocation,
         message: impl Into<String>,
+    ) {
+        self.found(span, location, ProblemKind::Rule, message.into());
+    }
+
+    /// A name of something not declared ([`ProblemKind::Reference`]).
+    pub(super) fn reference(
+        &mut self,
+        span: Range<usize>,
+        location: ConfigLocation,
+        message: impl Into<String>,
+    ) {
+        self.found(span, location, ProblemKind::Reference, message.into());
+    }
+
+    /// An id given twice ([`ProblemKind::Duplicate`]).
+    pub(super) fn duplicate(
+        &mut self,
+        span: Range<usize>,
+        location: ConfigLocation,
+        message: impl Into<String>,
+    ) {
+        self.found(span, location, ProblemKind::Duplicate, message.into());
+    }
+
+    /// Text that cannot be read ([`ProblemKind::Unreadable`]).
+    pub(super) fn unreadable(
+        &mut self,
+        span: Range<usize>,
+        location: ConfigLocation,
+        message: impl Into<String>,
+    ) {
+        self.found(span, location, ProblemKind::Unreadable, message.into());
+    }
+
+    /// A problem of `kind` at `location`.
+    pub(super) fn found(
+        &mut self,
+        span: Range<usize>,
+        location: ConfigLocation,
+        kind: ProblemKind,
+        message: String,
     ) {
         let order = self.found;
         self.found += 1;
         self.keep(Found {
             offset: span.start,
             order,
-            key: key.into(),
-            message: message.into(),
+            kind,
+            location,
+            message,
         });
     }
 
@@ -358,14 +436,22 @@ mod tests {
         ] {
             let mut one_pass = problems.part();
             let mut whole = problems;
-            whole.at(1..1, "first", "found first");
-            one_pass.at(1..1, "first", "found first");
+            whole.at(
+                1..1,
+                ConfigLocation::file().field_of("first"),
+                "found first",
+            );
+            one_pass.at(
+                1..1,
+                ConfigLocation::file().field_of("first"),
+                "found first",
+            );
             let parts: Vec<Problems<'_>> = found
                 .iter()
                 .map(|problems| {
                     let mut part = whole.part();
                     for (offset, key) in problems {
-                        part.at(*offset..*offset, key.clone(), "m");
+                        part.at(*offset..*offset, ConfigLocation::file().field_of(key), "m");
                     }
                     part
                 })
@@ -374,7 +460,7 @@ mod tests {
                 whole.absorb(part);
             }
             for (offset, key) in found.iter().flatten() {
-                one_pass.at(*offset..*offset, key.clone(), "m");
+                one_pass.at(*offset..*offset, ConfigLocation::file().field_of(key), "m");
             }
             assert_eq!(whole.len(), one_pass.len());
             let (whole, one_pass) = (whole.into_errors(), one_pass.into_errors());
@@ -397,7 +483,11 @@ mod tests {
         // Found out of order: the listed ones are the first in the file.
         for line in (0..10_000).rev() {
             let suggestion = problems.suggestion("tools", ["toolz"].into_iter());
-            problems.at(line * 2..line * 2 + 1, "k", format!("bad{suggestion}"));
+            problems.at(
+                line * 2..line * 2 + 1,
+                ConfigLocation::file().field_of("k"),
+                format!("bad{suggestion}"),
+            );
         }
         let errors = problems.into_errors();
         assert_eq!(errors.len(), 10_000);

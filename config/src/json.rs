@@ -7,6 +7,7 @@
 //! problem is named by its key (`client[2].toolsets[0]`), which says the
 //! record and the field.
 
+use crate::location::{ConfigLocation, Section};
 use serde::de::value::{Error, MapDeserializer, SeqDeserializer};
 use serde::de::{DeserializeOwned, Deserializer, IntoDeserializer, Visitor};
 use serde_json::{Map, Value};
@@ -36,27 +37,29 @@ pub(super) fn read(document: Map<String, Value>, p: &mut Problems<'_>) -> Option
     let before = p.len();
     let mut raw = RawConfig::default();
     for (key, value) in document {
-        match key.as_str() {
-            "catalog" => raw.catalog = one(value, || key.clone(), p).unwrap_or_default(),
-            "server" => raw.server = one(value, || key.clone(), p),
-            "authorization" => raw.authorization = one(value, || key.clone(), p),
-            "tenant" => raw.tenants = each(value, &key, p),
-            "client" => raw.clients = each(value, &key, p),
-            "toolset" => raw.toolsets = each(value, &key, p),
-            "mapping" => raw.mappings = each(value, &key, p),
-            "downstream" => raw.downstreams = each(value, &key, p),
-            "gateway_tool" => raw.gateway_tools = each(value, &key, p),
-            _ => {
-                let near = p.suggestion(&key, SECTIONS.into_iter());
-                p.at(
-                    0..0,
-                    key.as_str(),
-                    format!(
-                        "is not a section of the configuration{near}; the sections are {}",
-                        SECTIONS.join(", ")
-                    ),
-                );
-            }
+        let Some(section) = Section::from_key(&key) else {
+            let near = p.suggestion(&key, SECTIONS.into_iter());
+            p.unreadable(
+                0..0,
+                ConfigLocation::file().field_of(&key),
+                format!(
+                    "is not a section of the configuration{near}; the sections are {}",
+                    SECTIONS.join(", ")
+                ),
+            );
+            continue;
+        };
+        let whole = || ConfigLocation::section_whole(section);
+        match section {
+            Section::Catalog => raw.catalog = one(value, whole, p).unwrap_or_default(),
+            Section::Server => raw.server = one(value, whole, p),
+            Section::Authorization => raw.authorization = one(value, whole, p),
+            Section::Tenant => raw.tenants = each(value, section, p),
+            Section::Client => raw.clients = each(value, section, p),
+            Section::Toolset => raw.toolsets = each(value, section, p),
+            Section::Mapping => raw.mappings = each(value, section, p),
+            Section::Downstream => raw.downstreams = each(value, section, p),
+            Section::ConfiguredTool => raw.gateway_tools = each(value, section, p),
         }
     }
     (p.len() == before).then_some(raw)
@@ -64,9 +67,14 @@ pub(super) fn read(document: Map<String, Value>, p: &mut Problems<'_>) -> Option
 
 /// Each entry of the list `value`, read on its own (on every core when
 /// they are many).
-fn each<T: DeserializeOwned + Send>(value: Value, key: &str, p: &mut Problems<'_>) -> Vec<T> {
+fn each<T: DeserializeOwned + Send>(
+    value: Value,
+    section: Section,
+    p: &mut Problems<'_>,
+) -> Vec<T> {
     let Value::Array(entries) = value else {
-        p.at(0..0, key, "must be a list of tables");
+        let whole = ConfigLocation::section_whole(section);
+        p.unreadable(0..0, whole, "must be a list of tables");
         return Vec::new();
     };
     let whole: &Problems<'_> = p;
@@ -74,7 +82,7 @@ fn each<T: DeserializeOwned + Send>(value: Value, key: &str, p: &mut Problems<'_
         entries.into_iter().enumerate().collect(),
         |(i, entry)| {
             let mut found = whole.part();
-            let read = one(entry, || format!("{key}[{i}]"), &mut found);
+            let read = one(entry, || ConfigLocation::entry_of(section, i), &mut found);
             (read, found)
         },
     );
@@ -91,41 +99,56 @@ fn each<T: DeserializeOwned + Send>(value: Value, key: &str, p: &mut Problems<'_
 /// when there is a problem.)
 fn one<T: DeserializeOwned>(
     value: Value,
-    key: impl FnOnce() -> String,
+    key: impl FnOnce() -> ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Option<T> {
     T::deserialize(Plain(&value))
         .map_err(
             |_| match serde_path_to_error::deserialize::<_, T>(Plain(&value)) {
-                Err(error) => p.at(
+                Err(error) => p.unreadable(
                     0..0,
-                    field_key(&key(), error.path()),
+                    field_key(key(), error.path()),
                     error.inner().to_string(),
                 ),
-                Ok(_) => p.at(0..0, key(), "could not be read"),
+                Ok(_) => p.unreadable(0..0, key(), "could not be read"),
             },
         )
         .ok()
 }
 
-/// `key` followed by the fields of `path` (`client[0]` and `toolsets[1]`:
-/// `client[0].toolsets[1]`), leaving out the span wrappers' own fields.
-fn field_key(key: &str, path: &serde_path_to_error::Path) -> String {
+/// `at` followed by the fields of `path` (`client[0]` and `toolsets[1]`:
+/// `client[0].toolsets[1]`; an entry's `version` list names a version),
+/// leaving out the span wrappers' own fields.
+fn field_key(mut at: ConfigLocation, path: &serde_path_to_error::Path) -> ConfigLocation {
     use serde_path_to_error::Segment;
-    let mut out = key.to_owned();
+    // The versions key just read, whose index names the version.
+    let mut versions: Option<&str> = None;
     for segment in path.iter() {
         match segment {
-            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Seq { index } => {
+                at = match versions.take() {
+                    Some(_) => at.in_version(*index),
+                    None => at.item(*index),
+                }
+            }
             Segment::Map { key } | Segment::Enum { variant: key }
                 if !key.starts_with("$__serde_spanned") =>
             {
-                out.push('.');
-                out.push_str(key);
+                if let Some(key) = versions.take() {
+                    at = at.field_of(key);
+                }
+                match at.takes_version(key) {
+                    true => versions = Some(key),
+                    false => at = at.field_of(key),
+                }
             }
             _ => {}
         }
     }
-    out
+    match versions {
+        Some(key) => at.field_of(key),
+        None => at,
+    }
 }
 
 /// A JSON value as serde data, whose spanned values take an empty span.
@@ -248,7 +271,12 @@ mod tests {
 
     fn read_one<T: DeserializeOwned>(value: Value) -> Result<T, String> {
         let mut problems = Problems::without_text("records");
-        one(value, || "client[0]".to_owned(), &mut problems).ok_or_else(|| {
+        one(
+            value,
+            || ConfigLocation::entry_of(Section::Client, 0),
+            &mut problems,
+        )
+        .ok_or_else(|| {
             let errors = problems.into_errors();
             errors
                 .iter()

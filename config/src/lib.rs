@@ -19,6 +19,7 @@ pub mod configured;
 mod errors;
 mod json;
 mod keys;
+mod location;
 mod patch;
 mod raw;
 mod rules;
@@ -28,10 +29,11 @@ mod server;
 mod tool_checks;
 
 pub use authorization::{ALGORITHMS, Authorization, Introspection};
-pub use errors::{ConfigError, ConfigErrors, MAX_LISTED_PROBLEMS};
+pub use errors::{ConfigError, ConfigErrors, MAX_LISTED_PROBLEMS, ProblemKind};
 pub use keys::hash_api_key;
 #[doc(hidden)]
 pub use keys::key_digest;
+pub use location::{ConfigLocation, Section};
 use patch::Lineage;
 pub use patch::Touched;
 pub use rules::{Status, active_version};
@@ -423,9 +425,9 @@ impl Config {
     pub fn from_toml(text: &str, file: &str, registry: &Registry) -> Result<Config, ConfigErrors> {
         if text.trim().is_empty() {
             let mut problems = Problems::new(file, text);
-            problems.at(
+            problems.unreadable(
                 0..0,
-                "(file)",
+                ConfigLocation::file(),
                 "the configuration is empty (if it is being written, publish it whole: write another file and rename it over this one); without a configuration, serve in open mode",
             );
             return Err(problems.into_errors());
@@ -433,7 +435,11 @@ impl Config {
         let raw = sections::read(text).map_err(|error| {
             let offset = error.span().map_or(0, |span| span.start);
             let mut problems = Problems::new(file, text);
-            problems.at(offset..offset, "(file)", error.message().trim());
+            problems.unreadable(
+                offset..offset,
+                ConfigLocation::file(),
+                error.message().trim(),
+            );
             problems.into_errors()
         })?;
         let mut problems = Problems::new(file, text);
@@ -553,7 +559,7 @@ impl Config {
         }) {
             problems.at(
                 0..0,
-                "gateway_tool",
+                ConfigLocation::section_whole(Section::ConfiguredTool),
                 format!(
                     "the configured tool `{}` was kept unchanged, but its downstream `{}` changed: its checks depend on it, so send the tool again to be checked",
                     tool.name(),

@@ -4,6 +4,7 @@
 use super::ServerInfo;
 use super::errors::Problems;
 use super::raw::RawServer;
+use crate::location::{ConfigLocation, Section};
 
 /// The registry's name rule: `^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`, 3 to 200
 /// characters.
@@ -78,35 +79,57 @@ pub(super) fn remote_problem(kind: &str, url: &str) -> Option<String> {
 pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
     let name = raw.name.get_ref();
     if let Some(problem) = name_problem(name) {
-        p.at(raw.name.span(), "server.name", problem);
+        p.at(
+            raw.name.span(),
+            ConfigLocation::section_whole(Section::Server).field_of("name"),
+            problem,
+        );
     }
     let description = raw.description.get_ref();
     if let Some(problem) = description_problem(description) {
-        p.at(raw.description.span(), "server.description", problem);
+        p.at(
+            raw.description.span(),
+            ConfigLocation::section_whole(Section::Server).field_of("description"),
+            problem,
+        );
     }
     let version = raw.version.get_ref();
     if let Some(problem) = version_problem(version) {
-        p.at(raw.version.span(), "server.version", problem);
+        p.at(
+            raw.version.span(),
+            ConfigLocation::section_whole(Section::Server).field_of("version"),
+            problem,
+        );
     }
     if let Some(title) = &raw.title
         && let Some(problem) = title_problem(title.get_ref())
     {
-        p.at(title.span(), "server.title", problem);
+        p.at(
+            title.span(),
+            ConfigLocation::section_whole(Section::Server).field_of("title"),
+            problem,
+        );
     }
     if let Some(url) = &raw.website_url
         && let Some(problem) = website_problem(url.get_ref())
     {
-        p.at(url.span(), "server.website_url", problem);
+        p.at(
+            url.span(),
+            ConfigLocation::section_whole(Section::Server).field_of("website_url"),
+            problem,
+        );
     }
     let mut remotes = Vec::new();
     for (i, remote) in raw.remotes.iter().enumerate() {
-        let key = format!("server.remotes[{i}]");
+        let key = ConfigLocation::section_whole(Section::Server)
+            .field_of("remotes")
+            .item(i);
         let table = remote.get_ref();
         let kind = table.get("type").and_then(toml::Value::as_str);
         if !matches!(kind, Some("streamable-http" | "sse")) {
             p.at(
                 remote.span(),
-                format!("{key}.type"),
+                key.field_of("type"),
                 "a remote needs `type = \"streamable-http\"` or `\"sse\"`",
             );
         }
@@ -117,7 +140,7 @@ pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
         {
             p.at(
                 remote.span(),
-                format!("{key}.url"),
+                key.field_of("url"),
                 "a remote needs a `url` starting with https:// or http://",
             );
         }
@@ -125,13 +148,15 @@ pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
     }
     let mut packages = Vec::new();
     for (i, package) in raw.packages.iter().enumerate() {
-        let key = format!("server.packages[{i}]");
+        let key = ConfigLocation::section_whole(Section::Server)
+            .field_of("packages")
+            .item(i);
         let table = package.get_ref();
         for field in ["registryType", "identifier"] {
             if table.get(field).and_then(toml::Value::as_str).is_none() {
                 p.at(
                     package.span(),
-                    format!("{key}.{field}"),
+                    key.field_of(&field),
                     format!("a package needs `{field}`, a string"),
                 );
             }
@@ -143,7 +168,7 @@ pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
         if !matches!(transport, Some("stdio" | "streamable-http" | "sse")) {
             p.at(
                 package.span(),
-                format!("{key}.transport"),
+                key.field_of("transport"),
                 "a package needs `transport = { type = \"stdio\" }` (or streamable-http, sse)",
             );
         }
@@ -152,7 +177,7 @@ pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
         {
             p.at(
                 package.span(),
-                format!("{key}.version"),
+                key.field_of("version"),
                 format!("`{version}` is not a specific package version: pin one such as `1.0.0` (no ranges or `latest`)"),
             );
         }

@@ -144,6 +144,81 @@ fn two_clients(second_key: &str) -> Value {
 }
 
 #[test]
+fn a_problem_says_its_kind_and_where_it_is_as_values() {
+    use toolschema::catalog::{ConfigLocation, ProblemKind, Section};
+    let text = r#"
+[[tenant]]
+id = "acme"
+[[tenant]]
+id = "acme"
+[[toolset]]
+id = "billing"
+tenant = "acme"
+mode = "fast"
+tools = ["billing.refund"]
+[[client]]
+id = "acme-app"
+tenant = "acme"
+toolsets = ["biling"]
+[[mapping]]
+tool = "billing.refund"
+versions = [{ version = 1, status = "published" }, { version = 2, status = "live" }]
+[server]
+name = "not a reverse-DNS name"
+"#;
+    let errors = Config::from_toml(text, "catalog.toml", &registry()).expect_err("four problems");
+    let found: Vec<(ProblemKind, Option<Section>, Option<usize>, Option<usize>, &str)> = errors
+        .iter()
+        .map(|e| {
+            let at: &ConfigLocation = e.location();
+            (e.kind(), at.section(), at.entry(), at.version(), at.field())
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (ProblemKind::Duplicate, Some(Section::Tenant), Some(1), None, "id"),
+            (ProblemKind::Rule, Some(Section::Toolset), Some(0), None, "mode"),
+            (ProblemKind::Reference, Some(Section::Client), Some(0), None, "toolsets[0]"),
+            (ProblemKind::Rule, Some(Section::Mapping), Some(0), Some(1), "status"),
+            (ProblemKind::Rule, Some(Section::Server), None, None, "name"),
+        ],
+        "{errors}"
+    );
+    // The key shown is the location as the file writes it.
+    let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
+    assert_eq!(
+        keys,
+        [
+            "tenant[1].id",
+            "toolset[0].mode",
+            "client[0].toolsets[0]",
+            "mapping[0].versions[1].status",
+            "server.name",
+        ]
+    );
+    // Text that is not a configuration is the file's, unreadable.
+    let errors = Config::from_toml("[[tenant]\nid = 1", "catalog.toml", &registry())
+        .expect_err("not TOML");
+    let first = errors.iter().next().expect("one problem");
+    assert_eq!(first.kind(), ProblemKind::Unreadable);
+    assert_eq!(first.location().section(), None);
+    assert_eq!(first.key(), "(file)");
+    // A value of the wrong type in a document: unreadable, at its field.
+    let document = json!({"tenant": [{"id": "acme"}], "client": [{"id": 7, "tenant": "acme"}]});
+    let Value::Object(document) = document else {
+        unreachable!("an object")
+    };
+    let errors = Config::from_json(document, "records", &registry()).expect_err("wrong type");
+    let first = errors.iter().next().expect("one problem");
+    assert_eq!(first.kind(), ProblemKind::Unreadable);
+    assert_eq!(
+        (first.location().section(), first.location().entry(), first.location().field()),
+        (Some(Section::Client), Some(0), "id")
+    );
+}
+
+#[test]
 fn an_api_key_is_one_clients_and_finds_it_among_many() {
     let document = |value: Value| match value {
         Value::Object(map) => map,

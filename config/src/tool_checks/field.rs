@@ -1,6 +1,7 @@
 //! One argument or result field checked: its paths, its type, and the
 //! keywords that apply to it.
 
+use crate::location::ConfigLocation;
 use toml::Spanned;
 
 use super::{article, number};
@@ -12,14 +13,14 @@ use toolschema_text::formats::FORMATS;
 
 pub(super) fn check_field(
     raw: &RawField,
-    at: &str,
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Option<(FieldSpec, FieldPath, bool)> {
     let (exposed, source) = field_paths(raw, at, p);
     let kind = field_kind(raw, at, p)?;
     let mut ok = true;
     let mut refuse = |span: Span, key: &str, message: String| {
-        p.at(span, format!("{at}.{key}"), message);
+        p.at(span, at.field_of(&key), message);
         ok = false;
     };
     keywords_apply(raw, kind, &mut refuse);
@@ -66,13 +67,13 @@ type Refuse<'r> = dyn FnMut(Span, &str, String) + 'r;
 /// A field's exposed and source paths, each if it reads.
 fn field_paths(
     raw: &RawField,
-    at: &str,
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> (Option<FieldPath>, Option<FieldPath>) {
     let exposed = match FieldPath::exposed(raw.name.get_ref()) {
         Ok(path) => Some(path),
         Err(problem) => {
-            p.at(raw.name.span(), format!("{at}.name"), problem.to_string());
+            p.at(raw.name.span(), at.field_of("name"), problem.to_string());
             None
         }
     };
@@ -94,7 +95,7 @@ fn field_paths(
         Err(problem) => {
             p.at(
                 source_text.span(),
-                format!("{at}.source"),
+                at.field_of("source"),
                 problem.to_string(),
             );
             None
@@ -104,12 +105,12 @@ fn field_paths(
 }
 
 /// A field's type, if it is one.
-fn field_kind(raw: &RawField, at: &str, p: &mut Problems<'_>) -> Option<FieldKind> {
+fn field_kind(raw: &RawField, at: &ConfigLocation, p: &mut Problems<'_>) -> Option<FieldKind> {
     let kind = FieldKind::from_name(raw.kind.get_ref());
     if kind.is_none() {
         p.at(
             raw.kind.span(),
-            format!("{at}.type"),
+            at.field_of("type"),
             format!(
                 "unknown type `{}`; use string, integer, number, boolean, object, array or any",
                 raw.kind.get_ref()

@@ -2,6 +2,7 @@
 //! problem located, and a checked section turned into its descriptor and
 //! operation.
 
+use crate::location::{ConfigLocation, Section};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
@@ -57,12 +58,12 @@ pub(super) fn check_downstreams(
 ) -> BTreeMap<String, Downstream> {
     let mut out = BTreeMap::new();
     for (i, raw) in raw.iter().enumerate() {
-        let at = format!("downstream[{i}]");
+        let at = ConfigLocation::entry_of(Section::Downstream, i);
         let id = raw.id.get_ref();
         if out.contains_key(id) {
-            p.at(
+            p.duplicate(
                 raw.id.span(),
-                format!("{at}.id"),
+                at.field_of("id"),
                 format!("duplicate downstream id `{id}`"),
             );
             continue;
@@ -81,7 +82,7 @@ pub(super) fn check_downstreams(
             Ok(_) => {
                 p.at(
                     raw.base_url.span(),
-                    format!("{at}.base_url"),
+                    at.field_of("base_url"),
                     "the base URL must be http:// or https:// with a host, and no query, fragment or credentials (credentials go in `auth`, from the environment)",
                 );
                 None
@@ -89,7 +90,7 @@ pub(super) fn check_downstreams(
             Err(error) => {
                 p.at(
                     raw.base_url.span(),
-                    format!("{at}.base_url"),
+                    at.field_of("base_url"),
                     format!("not a URL ({error}); write it as `https://api.example.com/v1`"),
                 );
                 None
@@ -103,7 +104,7 @@ pub(super) fn check_downstreams(
             if !(1..=MAX_TIMEOUT_MS).contains(&ms) {
                 p.at(
                     value.span(),
-                    format!("{at}.{key}"),
+                    at.field_of(&key),
                     format!("a timeout is from 1 to {MAX_TIMEOUT_MS} milliseconds"),
                 );
             }
@@ -122,7 +123,7 @@ pub(super) fn check_downstreams(
                 if !(1..=MAX_RESPONSE_BYTES).contains(&n) {
                     p.at(
                         value.span(),
-                        format!("{at}.max_response_bytes"),
+                        at.field_of("max_response_bytes"),
                         format!("the answer limit is from 1 to {MAX_RESPONSE_BYTES} bytes"),
                     );
                 }
@@ -133,7 +134,7 @@ pub(super) fn check_downstreams(
         let auth = raw
             .auth
             .as_ref()
-            .map_or_else(Vec::new, |auth| check_auths(auth, &format!("{at}.auth"), p));
+            .map_or_else(Vec::new, |auth| check_auths(auth, &at.field_of("auth"), p));
         let protocol = check_protocol(raw, &at, p);
         if let (Some(base_url), Some(protocol)) = (base_url, protocol) {
             out.insert(
@@ -157,7 +158,7 @@ pub(super) fn check_downstreams(
 /// `protocol` and, for SOAP, `soap_version`.
 fn check_protocol(
     raw: &RawDownstream,
-    at: &str,
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Option<DownstreamProtocol> {
     let word = raw
@@ -169,7 +170,7 @@ fn check_protocol(
             if let Some(version) = &raw.soap_version {
                 p.at(
                     version.span(),
-                    format!("{at}.soap_version"),
+                    at.field_of("soap_version"),
                     "`soap_version` is for a SOAP downstream; add `protocol = \"soap\"` or remove it",
                 );
                 return None;
@@ -183,7 +184,7 @@ fn check_protocol(
                 None => {
                     p.at(
                         version.span(),
-                        format!("{at}.soap_version"),
+                        at.field_of("soap_version"),
                         format!(
                             "unknown SOAP version `{}`; use \"1.1\" or \"1.2\"",
                             version.get_ref()
@@ -197,7 +198,7 @@ fn check_protocol(
             let span = raw.protocol.as_ref().map_or(raw.id.span(), Spanned::span);
             p.at(
                 span,
-                format!("{at}.protocol"),
+                at.field_of("protocol"),
                 format!("unknown protocol `{other}`; use rest or soap"),
             );
             None
@@ -208,18 +209,15 @@ fn check_protocol(
 /// A downstream's credentials, all sent with each call: none of them may
 /// write where another writes (one `Authorization`, one header or query
 /// parameter of each name).
-fn check_auths(raw: &Spanned<RawAuths>, at: &str, p: &mut Problems<'_>) -> Vec<Auth> {
-    let checked: Vec<(core::ops::Range<usize>, String, Option<Auth>)> = match raw.get_ref() {
-        RawAuths::One(auth) => vec![(
-            raw.span(),
-            at.to_owned(),
-            check_auth(auth, raw.span(), at, p),
-        )],
+fn check_auths(raw: &Spanned<RawAuths>, at: &ConfigLocation, p: &mut Problems<'_>) -> Vec<Auth> {
+    let checked: Vec<(core::ops::Range<usize>, ConfigLocation, Option<Auth>)> = match raw.get_ref()
+    {
+        RawAuths::One(auth) => vec![(raw.span(), at.clone(), check_auth(auth, raw.span(), at, p))],
         RawAuths::Many(list) => list
             .iter()
             .enumerate()
             .map(|(i, auth)| {
-                let at = format!("{at}[{i}]");
+                let at = at.item(i);
                 let checked = check_auth(auth.get_ref(), auth.span(), &at, p);
                 (auth.span(), at, checked)
             })
@@ -238,7 +236,7 @@ fn check_auths(raw: &Spanned<RawAuths>, at: &str, p: &mut Problems<'_>) -> Vec<A
             );
             continue;
         }
-        written.push((place, at));
+        written.push((place, at.to_string()));
         auths.push(auth);
     }
     auths
@@ -247,7 +245,7 @@ fn check_auths(raw: &Spanned<RawAuths>, at: &str, p: &mut Problems<'_>) -> Vec<A
 fn check_auth(
     raw: &RawAuth,
     span: core::ops::Range<usize>,
-    at: &str,
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Option<Auth> {
     let mut env = |value: &Option<Spanned<String>>, key: &str| -> Option<String> {
@@ -256,7 +254,7 @@ fn check_auth(
             Some(name) => {
                 p.at(
                     name.span(),
-                    format!("{at}.{key}"),
+                    at.field_of(&key),
                     format!("`{}` is not an environment variable name; name the variable that holds the secret (`PETSTORE_TOKEN`), never the secret", name.get_ref()),
                 );
                 None
@@ -282,7 +280,7 @@ fn check_auth(
                 _ => {
                     p.at(
                         span.clone(),
-                        format!("{at}.header"),
+                        at.field_of("header"),
                         "`kind = \"header\"` needs `header`, the name of the header that carries the key",
                     );
                     None
@@ -300,7 +298,7 @@ fn check_auth(
                 _ => {
                     p.at(
                         span.clone(),
-                        format!("{at}.param"),
+                        at.field_of("param"),
                         "`kind = \"query\"` needs `param`, the name of the query parameter that carries the key",
                     );
                     None
@@ -339,7 +337,7 @@ fn check_auth(
                 Some(word) => {
                     p.at(
                             word.span(),
-                            format!("{at}.{key}"),
+                            at.field_of(&key),
                             format!("`{}` is not an AWS {key} name (letters, digits and `-`, such as `{example}`)", word.get_ref()),
                         );
                     None
@@ -366,7 +364,7 @@ fn check_auth(
         other => {
             p.at(
                 raw.kind.span(),
-                format!("{at}.kind"),
+                at.field_of("kind"),
                 format!(
                     "unknown auth kind `{other}`; use bearer, header, query, basic or aws_sigv4"
                 ),
@@ -382,7 +380,7 @@ fn check_auth(
 /// allows it (a version that sends no body).
 fn fixed_headers(
     raw: &BTreeMap<Spanned<String>, Spanned<String>>,
-    at: &str,
+    at: &ConfigLocation,
     content_type: bool,
     p: &mut Problems<'_>,
 ) -> Vec<(String, String)> {
@@ -391,19 +389,19 @@ fn fixed_headers(
         if !is_header_name(name.get_ref()) {
             p.at(
                 name.span(),
-                format!("{at}.headers"),
+                at.field_of("headers"),
                 format!("`{}` is not a header name", name.get_ref()),
             );
         } else if !is_header_value(value.get_ref()) {
             p.at(
                 value.span(),
-                format!("{at}.headers.{}", name.get_ref()),
+                at.field_of("headers").field_of(name.get_ref()),
                 "a header value is printable ASCII on one line",
             );
         } else if name.get_ref().eq_ignore_ascii_case("authorization") {
             p.at(
                 name.span(),
-                format!("{at}.headers"),
+                at.field_of("headers"),
                 "credentials are never written in the configuration; use `auth` with an environment variable",
             );
         } else if content_type && name.get_ref().eq_ignore_ascii_case("content-type") {
@@ -416,7 +414,7 @@ fn fixed_headers(
             };
             p.at(
                 name.span(),
-                format!("{at}.headers"),
+                at.field_of("headers"),
                 format!(
                     "the gateway sets `{}` itself{with_body}; remove it",
                     name.get_ref()
@@ -437,8 +435,8 @@ fn check_encoding(
     soap: bool,
     maps: &[Option<ArgumentMap>],
     specs: &[FieldSpec],
-    spans: &[(core::ops::Range<usize>, String)],
-    at: &str,
+    spans: &[(core::ops::Range<usize>, ConfigLocation)],
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Option<Encoding> {
     let Some(word) = &raw.encoding else {
@@ -450,7 +448,7 @@ fn check_encoding(
         "form" => {
             p.at(
                 word.span(),
-                format!("{at}.encoding"),
+                at.field_of("encoding"),
                 "a SOAP operation's body is its envelope; remove `encoding`",
             );
             return None;
@@ -458,7 +456,7 @@ fn check_encoding(
         other => {
             p.at(
                 word.span(),
-                format!("{at}.encoding"),
+                at.field_of("encoding"),
                 format!("unknown encoding `{other}`; use json or form"),
             );
             return None;
@@ -482,7 +480,7 @@ fn check_encoding(
         if !one_field {
             p.at(
                 span.clone(),
-                format!("{key}.source"),
+                key.field_of("source"),
                 format!(
                     "`{}` goes in a form, whose fields each hold one string, number or boolean (or a list of them, `name[]`) under one name; map it to one field, or use `encoding = \"json\"`",
                     spec.exposed
@@ -498,7 +496,7 @@ fn check_encoding(
 /// values as written (encoded when sent).
 fn fixed_query(
     raw: &BTreeMap<Spanned<String>, Spanned<String>>,
-    at: &str,
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Vec<(String, String)> {
     let mut query = Vec::new();
@@ -506,7 +504,7 @@ fn fixed_query(
         if name.get_ref().is_empty() {
             p.at(
                 name.span(),
-                format!("{at}.query"),
+                at.field_of("query"),
                 "a query parameter has a name",
             );
         } else {

@@ -2,6 +2,7 @@
 //! each argument placed in the request (path, query, header or body),
 //! nothing written twice.
 
+use crate::location::ConfigLocation;
 use std::collections::HashMap;
 
 use toml::Spanned;
@@ -19,7 +20,7 @@ use crate::raw::{RawField, RawGatewayVersion};
 /// The method and path of a REST operation; SOAP's keys refused.
 pub(super) fn check_rest_keys(
     raw: &RawGatewayVersion,
-    at: &str,
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> (Option<Method>, Option<Vec<PathPart>>) {
     for (key, span) in [
@@ -31,7 +32,7 @@ pub(super) fn check_rest_keys(
         if let Some(span) = span {
             p.at(
                 span,
-                format!("{at}.{key}"),
+                at.field_of(&key),
                 format!("`{key}` is for a SOAP downstream, and this tool's downstream is REST; say `method` and `path`"),
             );
         }
@@ -40,7 +41,7 @@ pub(super) fn check_rest_keys(
         None => {
             p.at(
                 raw.version.span(),
-                format!("{at}.method"),
+                at.field_of("method"),
                 "a REST operation needs `method` (GET, POST, PUT, PATCH or DELETE)",
             );
             None
@@ -50,7 +51,7 @@ pub(super) fn check_rest_keys(
             if method.is_none() {
                 p.at(
                     word.span(),
-                    format!("{at}.method"),
+                    at.field_of("method"),
                     format!(
                         "unknown method `{}`; use GET, POST, PUT, PATCH or DELETE",
                         word.get_ref()
@@ -63,14 +64,14 @@ pub(super) fn check_rest_keys(
     let Some(raw_path) = &raw.path else {
         p.at(
             raw.version.span(),
-            format!("{at}.path"),
+            at.field_of("path"),
             "a REST operation needs `path`, the template appended to the downstream's base URL (`/pets/{petId}`)",
         );
         return (method, None);
     };
     let template = raw_path.get_ref();
     if let Some(problem) = template_problem(template) {
-        p.at(raw_path.span(), format!("{at}.path"), problem);
+        p.at(raw_path.span(), at.field_of("path"), problem);
         return (method, None);
     }
     let path = match parse_template(template) {
@@ -78,7 +79,7 @@ pub(super) fn check_rest_keys(
         Ok(_) => {
             p.at(
                 raw_path.span(),
-                format!("{at}.path"),
+                at.field_of("path"),
                 "the path starts with `/`; it is appended to the downstream's base URL",
             );
             None
@@ -86,7 +87,7 @@ pub(super) fn check_rest_keys(
         Err(problem) => {
             p.at(
                 raw_path.span(),
-                format!("{at}.path"),
+                at.field_of("path"),
                 format!("the path template cannot be read: {problem}"),
             );
             None
@@ -99,7 +100,7 @@ pub(super) fn check_rest_keys(
 /// Its call is a POST to the downstream's URL.
 pub(super) fn check_soap_keys(
     raw: &RawGatewayVersion,
-    at: &str,
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> (Option<Method>, Option<Vec<PathPart>>) {
     let mut ok = true;
@@ -110,7 +111,7 @@ pub(super) fn check_soap_keys(
         if let Some(span) = span {
             p.at(
                 span,
-                format!("{at}.{key}"),
+                at.field_of(&key),
                 format!("`{key}` is for a REST downstream, and this tool's downstream is SOAP; say `operation` (the request element) and `namespace`"),
             );
             ok = false;
@@ -120,7 +121,7 @@ pub(super) fn check_soap_keys(
         None => {
             p.at(
                 raw.version.span(),
-                format!("{at}.operation"),
+                at.field_of("operation"),
                 "a SOAP tool needs `operation`, the local name of its request element (`GetQuote`)",
             );
             ok = false;
@@ -128,7 +129,7 @@ pub(super) fn check_soap_keys(
         Some(name) if !is_xml_name(name.get_ref()) => {
             p.at(
                 name.span(),
-                format!("{at}.operation"),
+                at.field_of("operation"),
                 format!(
                     "`{}` is not an element name; write the local name, without a prefix",
                     name.get_ref()
@@ -143,7 +144,7 @@ pub(super) fn check_soap_keys(
     {
         p.at(
             namespace.span(),
-            format!("{at}.namespace"),
+            at.field_of("namespace"),
             "an empty namespace; remove `namespace` for an element in no namespace",
         );
         ok = false;
@@ -153,7 +154,7 @@ pub(super) fn check_soap_keys(
     {
         p.at(
             action.span(),
-            format!("{at}.soap_action"),
+            at.field_of("soap_action"),
             "a SOAP action is a URI: printable ASCII on one line, without `\"`",
         );
         ok = false;
@@ -172,7 +173,7 @@ pub(super) fn check_soap_field(
     spec: &FieldSpec,
     source: &FieldPath,
     (argument, prefixes): (bool, &[(String, String)]),
-    key: &str,
+    key: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> bool {
     let span = field
@@ -183,7 +184,7 @@ pub(super) fn check_soap_field(
     if steps.is_empty() {
         p.at(
             span,
-            format!("{key}.source"),
+            key.field_of("source"),
             "a SOAP field's source names an element; `.` (the whole body) is for JSON",
         );
         return false;
@@ -212,14 +213,14 @@ pub(super) fn check_soap_field(
             None
         };
         if let Some(problem) = problem {
-            p.at(span, format!("{key}.source"), problem);
+            p.at(span, key.field_of("source"), problem);
             return false;
         }
     }
     if argument && !spec.kind.is_scalar() {
         p.at(
             field.name.span(),
-            format!("{key}.type"),
+            key.field_of("type"),
             format!("`{}` would be written whole into the envelope; declare the fields inside it (`{}.name`) so that each becomes an element", spec.exposed, spec.exposed),
         );
         return false;
@@ -236,13 +237,13 @@ fn check_location(
     location: Location,
     placing: &Placing<'_>,
     field: &RawField,
-    key: &str,
+    key: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> bool {
     let (method_has_body, variables) = (placing.method_allows_body, placing.variables);
     let span = field.name.span();
     let refuse = |p: &mut Problems<'_>, message: String| {
-        p.at(span.clone(), format!("{key}.in"), message);
+        p.at(span.clone(), key.field_of("in"), message);
         false
     };
     let exposed = &spec.exposed;
@@ -362,14 +363,14 @@ fn same_arrays(
     spec: &FieldSpec,
     source: &FieldPath,
     field: &RawField,
-    key: &str,
+    key: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> bool {
     let exposed = &spec.exposed;
     if source.arrays() != exposed.arrays() {
         p.at(
             field.source.as_ref().map_or(field.name.span(), Spanned::span),
-            format!("{key}.source"),
+            key.field_of("source"),
             format!("`{exposed}` goes through {} and its source `{source}` through {}: the paths cannot be matched item to item", arrays(exposed.arrays()), arrays(source.arrays())),
         );
         return false;
@@ -384,7 +385,7 @@ fn same_arrays(
 pub(super) fn check_collisions(
     maps: &[Option<ArgumentMap>],
     specs: &[FieldSpec],
-    spans: &[(core::ops::Range<usize>, String)],
+    spans: &[(core::ops::Range<usize>, ConfigLocation)],
     p: &mut Problems<'_>,
 ) {
     type Place = (Location, Vec<String>);
@@ -435,7 +436,7 @@ pub(super) fn check_collisions(
             let (span, key) = &spans[j];
             p.at(
                 span.clone(),
-                format!("{key}.source"),
+                key.field_of("source"),
                 format!(
                     "`{}` and `{}` write to the same place of the request (`{}` and `{}`); map each to its own source path",
                     a.exposed, b.exposed, a.source, b.source
@@ -473,7 +474,7 @@ pub(super) fn containers(fields: &[RawField]) -> Vec<bool> {
 pub(super) fn declares_only(
     field: &RawField,
     spec: &FieldSpec,
-    key: &str,
+    key: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> bool {
     let own = [
@@ -486,7 +487,7 @@ pub(super) fn declares_only(
         if let Some(span) = span {
             p.at(
                 span,
-                format!("{key}.{word}"),
+                key.field_of(&word),
                 format!(
                     "`{}` holds other fields, which say where their values go; remove `{word}` here",
                     spec.exposed
@@ -521,7 +522,7 @@ pub(super) fn place_argument(
     spec: &FieldSpec,
     source: FieldPath,
     placing: &Placing<'_>,
-    key: &str,
+    key: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> (Option<ArgumentMap>, bool) {
     let location = match &field.location {
@@ -530,7 +531,7 @@ pub(super) fn place_argument(
         {
             p.at(
                 word.span(),
-                format!("{key}.in"),
+                key.field_of("in"),
                 format!(
                     "a SOAP operation's arguments go in its request element (`body`, the default) or in a block of the envelope's `Header` (`soap_header`), not `{}`",
                     word.get_ref()
@@ -543,7 +544,7 @@ pub(super) fn place_argument(
             None => {
                 p.at(
                     word.span(),
-                    format!("{key}.in"),
+                    key.field_of("in"),
                     format!(
                         "unknown location `{}`; use path, query, header or body (soap_header for a SOAP tool)",
                         word.get_ref()
@@ -570,7 +571,7 @@ pub(super) fn place_argument(
     {
         p.at(
             word.span(),
-            format!("{key}.explode"),
+            key.field_of("explode"),
             format!(
                 "`explode` says how a query list is written, and `{}` is not one (a query argument `name[]`); remove `explode`",
                 spec.exposed
@@ -592,7 +593,7 @@ pub(super) fn place_argument(
 /// sends with every call (each such argument is a problem).
 pub(super) fn sent_twice(
     maps: &[Option<ArgumentMap>],
-    spans: &[(Span, String)],
+    spans: &[(Span, ConfigLocation)],
     fixed_headers: &[(String, String)],
     fixed_query: &[(String, String)],
     p: &mut Problems<'_>,
@@ -618,7 +619,7 @@ pub(super) fn sent_twice(
             };
             p.at(
                 span.clone(),
-                format!("{key}.source"),
+                key.field_of("source"),
                 format!(
                     "`{}` is sent with every call (the version's `{word}`), and `{}` would send it too; remove one of them",
                     map.source, map.exposed

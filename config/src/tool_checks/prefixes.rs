@@ -4,6 +4,7 @@
 
 use crate::configured::is_xml_name;
 use crate::errors::Problems;
+use crate::location::ConfigLocation;
 use crate::raw::RawGatewayVersion;
 
 /// The prefixes the gateway writes itself: the envelope's, the request
@@ -15,13 +16,13 @@ const WRITTEN: [&str; 3] = ["soap", "m", "h"];
 pub(super) fn check_prefixes(
     raw: &RawGatewayVersion,
     soap: bool,
-    at: &str,
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> (Vec<(String, String)>, bool) {
     let mut ok = true;
     let mut out = Vec::new();
     for (prefix, namespace) in &raw.prefixes {
-        let key = format!("{at}.prefixes.{}", prefix.get_ref());
+        let key = at.field_of("prefixes").field_of(prefix.get_ref());
         let name = prefix.get_ref().as_str();
         let problem = if !soap {
             Some("`prefixes` name the namespaces of a SOAP request's elements, and this tool's downstream is REST; remove them".to_owned())

@@ -3,6 +3,7 @@
 //! a credential read from a secret), and those its arguments write (`in =
 //! "soap_header"`), checked together and built into the operation.
 
+use crate::location::ConfigLocation;
 use std::collections::HashMap;
 
 use toml::Spanned;
@@ -23,13 +24,13 @@ pub(super) fn check_soap_headers(
     raw: &RawGatewayVersion,
     soap: bool,
     maps: &[Option<ArgumentMap>],
-    spans: &[(Span, String)],
-    at: &str,
+    spans: &[(Span, ConfigLocation)],
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> bool {
     let mut ok = true;
     // The first step of each argument written into a header block.
-    let filled: Vec<(&ArgumentMap, &(Span, String))> = maps
+    let filled: Vec<(&ArgumentMap, &(Span, ConfigLocation))> = maps
         .iter()
         .zip(spans)
         .filter_map(|(map, span)| map.as_ref().map(|map| (map, span)))
@@ -37,7 +38,7 @@ pub(super) fn check_soap_headers(
         .collect();
     let mut declared: HashMap<&str, usize> = HashMap::new();
     for (k, block) in raw.soap_headers.iter().enumerate() {
-        let key = format!("{at}.soap_header[{k}]");
+        let key = at.field_of("soap_header").item(k);
         let element = block.element.get_ref().as_str();
         if !soap {
             p.at(
@@ -51,7 +52,7 @@ pub(super) fn check_soap_headers(
         if !is_xml_name(element) {
             p.at(
                 block.element.span(),
-                format!("{key}.element"),
+                key.field_of("element"),
                 format!(
                     "`{element}` is not an element name; write the local name, without a prefix (its namespace goes in `namespace`)"
                 ),
@@ -61,7 +62,7 @@ pub(super) fn check_soap_headers(
         if let Some(&first) = declared.get(element) {
             p.at(
                 block.element.span(),
-                format!("{key}.element"),
+                key.field_of("element"),
                 format!(
                     "the header block `{element}` is declared twice (here and in `soap_header[{first}]`); keep one"
                 ),
@@ -75,7 +76,7 @@ pub(super) fn check_soap_headers(
         {
             p.at(
                 namespace.span(),
-                format!("{key}.namespace"),
+                key.field_of("namespace"),
                 "an empty namespace; remove `namespace` for the operation's",
             );
             ok = false;
@@ -87,7 +88,7 @@ pub(super) fn check_soap_headers(
             Some(secret) if !is_env_name(secret.get_ref()) => {
                 p.at(
                     secret.span(),
-                    format!("{key}.secret"),
+                    key.field_of("secret"),
                     format!(
                         "`{}` is not a secret's name; name the variable that holds the credential (`ADS_DEVELOPER_TOKEN`), never the credential",
                         secret.get_ref()
@@ -99,7 +100,7 @@ pub(super) fn check_soap_headers(
                 for (map, (span, argument)) in inside {
                     p.at(
                         span.clone(),
-                        format!("{argument}.source"),
+                        argument.field_of("source"),
                         format!(
                             "`{}` writes in the header block `{element}`, whose value is the secret `{}`: a credential is never a client's to send; remove the argument, or the block's `secret`",
                             map.exposed,

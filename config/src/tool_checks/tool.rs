@@ -1,6 +1,7 @@
 //! A `[[gateway_tool]]` and its versions checked: each version's head,
 //! arguments and results, and the checked version built.
 
+use crate::location::{ConfigLocation, Section};
 use core::ops::Range;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -57,7 +58,7 @@ pub(crate) fn check_configured_tools(
     let mut names: HashSet<String> = HashSet::new();
     let mut out = Vec::new();
     for (i, (name, downstream, versionless, versions, found)) in checked.into_iter().enumerate() {
-        let at = format!("gateway_tool[{i}]");
+        let at = ConfigLocation::entry_of(Section::ConfiguredTool, i);
         let usable = check_head(
             &at,
             &name,
@@ -70,7 +71,7 @@ pub(crate) fn check_configured_tools(
         if versionless {
             p.at(
                 name.span(),
-                format!("{at}.version"),
+                at.field_of("version"),
                 "a gateway tool needs at least one `[[gateway_tool.version]]`",
             );
         }
@@ -92,7 +93,7 @@ pub(crate) fn check_configured_tools(
 /// names taken so far (`seen`: checked here, kept from before); whether the
 /// tool can be served.
 fn check_head(
-    at: &str,
+    at: &ConfigLocation,
     name: &Spanned<String>,
     downstream: &Spanned<String>,
     seen: (&HashSet<String>, &HashSet<&str>),
@@ -105,31 +106,31 @@ fn check_head(
     if !is_tool_name(name) || name == META_TOOL || name == SEARCH_TOOL {
         p.at(
             span,
-            format!("{at}.name"),
+            at.field_of("name"),
             format!("`{name}` cannot name a tool: use 1 to 128 letters, digits, `_`, `.` or `-` (and not `{META_TOOL}` or `{SEARCH_TOOL}`)"),
         );
         usable = false;
     } else if taken(name) {
         p.at(
             span,
-            format!("{at}.name"),
+            at.field_of("name"),
             format!(
                 "a registered tool is already named `{name}`; give the gateway tool another name"
             ),
         );
         usable = false;
     } else if seen.0.contains(name.as_str()) || seen.1.contains(name.as_str()) {
-        p.at(
+        p.duplicate(
             span,
-            format!("{at}.name"),
+            at.field_of("name"),
             format!("duplicate gateway tool `{name}`"),
         );
         usable = false;
     }
     if !downstreams.contains_key(downstream.get_ref()) {
-        p.at(
+        p.reference(
             downstream.span(),
-            format!("{at}.downstream"),
+            at.field_of("downstream"),
             format!(
                 "unknown downstream `{}`{}",
                 downstream.get_ref(),
@@ -151,12 +152,12 @@ fn check_versions(
 ) -> Vec<ConfiguredVersion> {
     let mut versions: Vec<ConfiguredVersion> = Vec::new();
     for (j, version) in raw.versions.iter().enumerate() {
-        let key = format!("gateway_tool[{i}].version[{j}]");
+        let key = ConfigLocation::entry_of(Section::ConfiguredTool, i).in_version(j);
         if let Some(checked) = check_version(raw.name.get_ref(), version, protocol, &key, p) {
             if versions.iter().any(|v| v.version == checked.version) {
                 p.at(
                     version.version.span(),
-                    format!("{key}.version"),
+                    key.field_of("version"),
                     format!("version {} is listed twice", checked.version),
                 );
                 continue;
@@ -200,7 +201,7 @@ fn check_version(
     tool: &str,
     raw: &RawGatewayVersion,
     protocol: Option<DownstreamProtocol>,
-    at: &str,
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Option<ConfiguredVersion> {
     // An unknown downstream (already reported) is taken for what the keys
@@ -299,7 +300,7 @@ fn check_version(
 /// A version's number, status and description, each checked.
 fn version_head(
     raw: &RawGatewayVersion,
-    at: &str,
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> (Option<u32>, Option<Status>) {
     let number = match u32::try_from(*raw.version.get_ref()) {
@@ -307,7 +308,7 @@ fn version_head(
         _ => {
             p.at(
                 raw.version.span(),
-                format!("{at}.version"),
+                at.field_of("version"),
                 "versions are whole numbers from 1 up",
             );
             None
@@ -317,7 +318,7 @@ fn version_head(
     if status.is_none() {
         p.at(
             raw.status.span(),
-            format!("{at}.status"),
+            at.field_of("status"),
             format!(
                 "unknown status `{}`; use draft, proposed, published or deprecated",
                 raw.status.get_ref()
@@ -327,7 +328,7 @@ fn version_head(
     if raw.description.get_ref().trim().is_empty() {
         p.at(
             raw.description.span(),
-            format!("{at}.description"),
+            at.field_of("description"),
             "a tool needs a description: it is what the model reads to choose it",
         );
     }
@@ -340,7 +341,7 @@ fn version_head(
 struct Arguments {
     specs: Vec<FieldSpec>,
     maps: Vec<Option<ArgumentMap>>,
-    spans: Vec<(Range<usize>, String)>,
+    spans: Vec<(Range<usize>, ConfigLocation)>,
     /// Whether no argument had a problem.
     clean: bool,
 }
@@ -352,7 +353,7 @@ fn check_arguments(
     (soap, prefixes): (bool, &[(String, String)]),
     method: Option<Method>,
     path: Option<&[PathPart]>,
-    at: &str,
+    at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Arguments {
     let variables: Vec<&str> = path
@@ -380,7 +381,7 @@ fn check_arguments(
         clean: true,
     };
     for (k, field) in raw.arguments.iter().enumerate() {
-        let key = format!("{at}.argument[{k}]");
+        let key = at.field_of("argument").item(k);
         let Some((spec, source)) = field_checked(
             field,
             (soap && !containers[k]).then_some((true, prefixes)),
@@ -409,7 +410,12 @@ fn check_arguments(
 
 /// Every variable of the path template is some argument's `source` in the
 /// path.
-fn claim_variables(raw: &RawGatewayVersion, variables: &[&str], at: &str, p: &mut Problems<'_>) {
+fn claim_variables(
+    raw: &RawGatewayVersion,
+    variables: &[&str],
+    at: &ConfigLocation,
+    p: &mut Problems<'_>,
+) {
     let claimed: Vec<&str> = raw
         .arguments
         .iter()
@@ -425,7 +431,7 @@ fn claim_variables(raw: &RawGatewayVersion, variables: &[&str], at: &str, p: &mu
         if !claimed.contains(variable) {
             p.at(
                 operation_span.clone(),
-                format!("{at}.path"),
+                at.field_of("path"),
                 format!("the path variable `{{{variable}}}` has no argument; add an `[[…argument]]` with `source = \"{variable}\"` and `in = \"path\"`"),
             );
         }
@@ -436,7 +442,7 @@ fn claim_variables(raw: &RawGatewayVersion, variables: &[&str], at: &str, p: &mu
 /// each that maps a value, where it comes from in the answer and its kind.
 struct Results {
     specs: Vec<FieldSpec>,
-    spans: Vec<(Range<usize>, String)>,
+    spans: Vec<(Range<usize>, ConfigLocation)>,
     maps: Vec<ResultMap>,
     kinds: Vec<FieldKind>,
     /// Whether no result had a problem.
@@ -444,7 +450,12 @@ struct Results {
 }
 
 /// The results of a version, each checked.
-fn check_results(raw: &RawGatewayVersion, soap: bool, at: &str, p: &mut Problems<'_>) -> Results {
+fn check_results(
+    raw: &RawGatewayVersion,
+    soap: bool,
+    at: &ConfigLocation,
+    p: &mut Problems<'_>,
+) -> Results {
     let containers = containers(&raw.results);
     let mut out = Results {
         specs: Vec::new(),
@@ -454,7 +465,7 @@ fn check_results(raw: &RawGatewayVersion, soap: bool, at: &str, p: &mut Problems
         clean: true,
     };
     for (k, field) in raw.results.iter().enumerate() {
-        let key = format!("{at}.result[{k}]");
+        let key = at.field_of("result").item(k);
         let Some((spec, source)) = field_checked(
             field,
             (soap && !containers[k]).then_some((false, &[][..])),
@@ -488,7 +499,7 @@ fn check_results(raw: &RawGatewayVersion, soap: bool, at: &str, p: &mut Problems
 fn field_checked(
     field: &RawField,
     soap: Option<(bool, &[(String, String)])>,
-    key: &str,
+    key: &ConfigLocation,
     p: &mut Problems<'_>,
     clean: &mut bool,
 ) -> Option<(FieldSpec, FieldPath)> {
@@ -513,13 +524,13 @@ fn result_maps(
     field: &RawField,
     spec: &FieldSpec,
     source: &FieldPath,
-    key: &str,
+    key: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> bool {
     if let Some(word) = &field.location {
         p.at(
             word.span(),
-            format!("{key}.in"),
+            key.field_of("in"),
             "a result field comes from the answer's body; remove `in`",
         );
         return false;
@@ -527,7 +538,7 @@ fn result_maps(
     if let Some(word) = &field.explode {
         p.at(
             word.span(),
-            format!("{key}.explode"),
+            key.field_of("explode"),
             "`explode` says how a query list is written; a result field has none, remove it",
         );
         return false;
@@ -535,7 +546,7 @@ fn result_maps(
     if source.arrays() != spec.exposed.arrays() {
         p.at(
             field.source.as_ref().map_or(field.name.span(), Spanned::span),
-            format!("{key}.source"),
+            key.field_of("source"),
             format!(
                 "`{}` goes through {} and its source `{source}` through {}: the paths cannot be matched item to item",
                 spec.exposed,
@@ -553,7 +564,7 @@ fn result_maps(
 fn described(
     identity: &str,
     specs: &[FieldSpec],
-    spans: &[(Range<usize>, String)],
+    spans: &[(Range<usize>, ConfigLocation)],
     input: bool,
     p: &mut Problems<'_>,
 ) -> Option<Node> {
@@ -562,7 +573,7 @@ fn described(
         Err(problems) => {
             for (index, message) in problems {
                 let (span, key) = &spans[index];
-                p.at(span.clone(), format!("{key}.name"), message);
+                p.at(span.clone(), key.field_of("name"), message);
             }
             None
         }

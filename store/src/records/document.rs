@@ -4,7 +4,7 @@
 use super::{Body, Kind, Problem, Problems, SETTINGS, Version};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
-use toolschema_catalog::ConfigErrors;
+use toolschema_catalog::{ConfigErrors, ConfigLocation};
 use toolschema_runtime::parallel;
 
 /// The configuration's name in messages about the stored records.
@@ -195,7 +195,7 @@ pub(super) fn locate(
 ) -> Problems {
     let mut problems: Vec<Problem> = errors
         .iter()
-        .map(|error| problem(entries, error.key(), error.message()))
+        .map(|error| problem(entries, error.location(), error.message()))
         .collect();
     if errors.omitted() > 0 {
         problems.push(Problem {
@@ -210,51 +210,41 @@ pub(super) fn locate(
     Problems(problems)
 }
 
-/// The problem at `key` (`client[2].toolsets[0]`, `server.name`,
+/// The problem at `location` (`client[2].toolsets[0]`, `server.name`,
 /// `gateway_tool[0].version[1].argument[0].name`): its record, and the
 /// field in the record.
 pub(super) fn problem(
     entries: &BTreeMap<&'static str, Vec<Entry>>,
-    key: &str,
+    location: &ConfigLocation,
     message: &str,
 ) -> Problem {
-    let at = |record: String, field: &str| Problem {
+    let at = |record: String, field: String| Problem {
         record,
-        field: field.to_owned(),
+        field,
         message: message.to_owned(),
     };
-    let head_end = key.find(['.', '[']).unwrap_or(key.len());
-    let (head, rest) = key.split_at(head_end);
-    if SETTINGS.contains(&head) {
-        return at(format!("setting \"{head}\""), rest.trim_start_matches('.'));
+    let Some(section) = location.section() else {
+        return at("catalog".into(), location.to_string());
+    };
+    if section.is_setting() {
+        let field = location.field().to_owned();
+        return at(format!("setting \"{}\"", section.key()), field);
     }
-    let entry = rest
-        .strip_prefix('[')
-        .and_then(|rest| rest.split_once(']'))
-        .and_then(|(index, rest)| {
-            let index = index.parse::<usize>().ok()?;
-            Some((entries.get(head)?.get(index)?, rest.trim_start_matches('.')))
-        });
-    let Some((entry, field)) = entry else {
-        return at("catalog".into(), key);
+    let entry = location
+        .entry()
+        .and_then(|index| entries.get(section.key())?.get(index));
+    let Some(entry) = entry else {
+        return at("catalog".into(), location.to_string());
     };
     // A version's field names the version.
-    for prefix in ["version[", "versions["] {
-        let Some((index, rest)) = field.strip_prefix(prefix).and_then(|r| r.split_once(']')) else {
-            continue;
-        };
-        let number = index
-            .parse::<usize>()
-            .ok()
-            .and_then(|i| entry.versions.get(i));
-        if let (Some(number), Some(tool)) = (number, &entry.tool) {
-            return at(
-                format!("tool_version \"{tool}\" {number}"),
-                rest.trim_start_matches('.'),
-            );
-        }
+    let number = location.version().and_then(|i| entry.versions.get(i));
+    match (number, &entry.tool) {
+        (Some(number), Some(tool)) => at(
+            format!("tool_version \"{tool}\" {number}"),
+            location.field().to_owned(),
+        ),
+        _ => at(entry.record.clone(), location.within_entry()),
     }
-    at(entry.record.clone(), field)
 }
 
 /// A TOML table as a JSON object.
