@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
 use toolschema::validate::{InputValidator, Limits, OutputValidator};
-use toolschema_config::configured::ConfiguredVersion;
+use toolschema_configured::ConfiguredVersion;
 
 #[path = "fixtures/invoice.rs"]
 mod invoice;

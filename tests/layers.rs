@@ -452,9 +452,19 @@ fn the_scanner_sees_through_re_exports() {
 }
 
 /// The workspace's crates, lowest layer first (DESIGN §2).
-const CRATES: [&str; 11] = [
-    "text", "macros", "schema", "runtime", "config", "catalog", "gateway", "import", "serve",
-    "store", "cli",
+const CRATES: [&str; 12] = [
+    "text",
+    "macros",
+    "schema",
+    "runtime",
+    "configured",
+    "config",
+    "catalog",
+    "gateway",
+    "import",
+    "serve",
+    "store",
+    "cli",
 ];
 
 /// Each crate depends only on crates of lower layers (its `[dependencies]`,

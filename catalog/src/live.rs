@@ -14,8 +14,8 @@ use std::time::Instant;
 use arc_swap::ArcSwap;
 
 use super::snapshot::Snapshot;
-use toolschema_config::configured::{NoTransport, Transport};
 use toolschema_config::{Config, ConfigErrors};
+use toolschema_configured::{NoTransport, Transport};
 use toolschema_runtime::call::Registry;
 
 /// The clients whose tool lists a reload changed (added, removed, or with

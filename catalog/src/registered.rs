@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use toolschema_config::configured::{ConfiguredTool, Downstream, Transport};
+use toolschema_configured::{ConfiguredTool, Downstream, Transport};
 use toolschema_runtime::call::Registry;
 
 /// The registry a snapshot serves: the registered tools and every version

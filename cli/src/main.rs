@@ -19,7 +19,7 @@ use clap::{Arg, ArgAction, ArgMatches, FromArgMatches, Subcommand, value_parser}
 use toolschema::Registry;
 use toolschema::catalog::{Config, hash_api_key};
 use toolschema::serve::Server;
-use toolschema_config::configured::SoapVersion;
+use toolschema_configured::SoapVersion;
 use toolschema_import::{
     ImportOptions, Imported, import_openapi, import_wsdl_file, parse_document,
 };

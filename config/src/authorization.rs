@@ -163,7 +163,7 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
         if !is_server_url(url) {
             p.at(
                 value.span(),
-                ConfigLocation::section_whole(Section::Authorization).field_of(key),
+                authorization_key(key),
                 format!("`{url}` is not a URL a resource server can rely on: write an absolute `https://` URL without a fragment (`http://` only on localhost, for development)"),
             );
         }
@@ -189,9 +189,7 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
         };
         p.at(
             word.span(),
-            ConfigLocation::section_whole(Section::Authorization)
-                .field_of("algorithms")
-                .item(i),
+            authorization_key("algorithms").item(i),
             format!(
                 "`{name}` is refused: {why}; use a public-key algorithm such as RS256 or ES256"
             ),
@@ -205,7 +203,7 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
         if name.trim().is_empty() {
             p.at(
                 value.span(),
-                ConfigLocation::section_whole(Section::Authorization).field_of(key),
+                authorization_key(key),
                 "the claim name is blank; name the token claim that holds the value",
             );
         }
@@ -226,8 +224,7 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
             _ => {
                 p.at(
                     seconds.span(),
-                    ConfigLocation::section_whole(Section::Authorization)
-                        .field_of("leeway_seconds"),
+                    authorization_key("leeway_seconds"),
                     format!("the leeway must be 0 to {} seconds", MAX_LEEWAY.as_secs()),
                 );
                 Duration::from_secs(60)
@@ -241,9 +238,7 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
         } else {
             p.at(
                 scope.span(),
-                ConfigLocation::section_whole(Section::Authorization)
-                    .field_of("scopes_supported")
-                    .item(i),
+                authorization_key("scopes_supported").item(i),
                 scope_problem(scope.get_ref()),
             );
         }
@@ -253,7 +248,7 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
             if let Some(endpoint) = &raw.introspection_endpoint {
                 p.at(
                     endpoint.span(),
-                    ConfigLocation::section_whole(Section::Authorization).field_of("introspection_endpoint"),
+                    authorization_key("introspection_endpoint"),
                     "introspection needs this server's client credentials: set `introspection_client_id` and `introspection_secret_env`",
                 );
             }
@@ -267,15 +262,14 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
             if !name_ok {
                 p.at(
                     secret_env.span(),
-                    ConfigLocation::section_whole(Section::Authorization).field_of("introspection_secret_env"),
+                    authorization_key("introspection_secret_env"),
                     format!("`{env}` is not an environment variable name: name the variable that holds the secret (letters, digits, `_`), never the secret itself"),
                 );
             }
             if client_id.get_ref().trim().is_empty() {
                 p.at(
                     client_id.span(),
-                    ConfigLocation::section_whole(Section::Authorization)
-                        .field_of("introspection_client_id"),
+                    authorization_key("introspection_client_id"),
                     "the client id is blank",
                 );
             }
@@ -292,11 +286,9 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
             p.at(
                 given.span(),
                 if raw.introspection_client_id.is_some() {
-                    ConfigLocation::section_whole(Section::Authorization)
-                        .field_of("introspection_client_id")
+                    authorization_key("introspection_client_id")
                 } else {
-                    ConfigLocation::section_whole(Section::Authorization)
-                        .field_of("introspection_secret_env")
+                    authorization_key("introspection_secret_env")
                 },
                 "introspection needs both `introspection_client_id` and `introspection_secret_env`",
             );
@@ -320,6 +312,11 @@ pub(super) fn scope_problem(word: &str) -> String {
     format!(
         "`{word}` is not a scope: a scope is one word of printable ASCII without spaces, `\"` or `\\`"
     )
+}
+
+/// The field `field` of the `[authorization]` section.
+fn authorization_key(field: &str) -> ConfigLocation {
+    ConfigLocation::section_whole(Section::Authorization).field_of(field)
 }
 
 #[cfg(test)]

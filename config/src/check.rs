@@ -15,8 +15,8 @@ use super::raw::{RawClient, RawConfig, RawMapping, RawToolset, RawVersion};
 use super::server::check_server;
 use super::tool_checks::{check_configured_tools, check_downstreams, mappings};
 use super::{Client, Config, ConfiguredTools, Lineage, Toolset};
-use crate::configured::ConfiguredTool;
-use crate::rules::Status;
+use toolschema_configured::ConfiguredTool;
+use toolschema_configured::Status;
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::project::{META_TOOL, Mode, Profile, SEARCH_TOOL};
 
@@ -327,7 +327,7 @@ pub(super) fn check_toolset(
     let mut overrides = BTreeMap::new();
     for (tool, word) in &raw_set.modes {
         let name = tool.get_ref();
-        let key = at.field_of("modes").field_of(&name);
+        let key = at.field_of("modes").field_of(name);
         if !raw_set.tools.iter().any(|t| t.get_ref() == name) {
             p.at(tool.span(), key.clone(), format!("`{name}` is not a tool of this toolset; add it to `tools` or remove the override"));
             continue;

@@ -15,14 +15,14 @@ use std::sync::Arc;
 
 mod authorization;
 mod check;
-pub mod configured;
+
 mod errors;
 mod json;
 mod keys;
 mod location;
 mod patch;
 mod raw;
-mod rules;
+
 mod secrets;
 mod sections;
 mod server;
@@ -36,11 +36,11 @@ pub use keys::key_digest;
 pub use location::{ConfigLocation, Section};
 use patch::Lineage;
 pub use patch::Touched;
-pub use rules::{Status, active_version};
 pub use secrets::{Environment, SecretSource};
+pub use toolschema_configured::{Status, active_version};
 
-use crate::configured::{ConfiguredTool, Downstream};
 use errors::Problems;
+use toolschema_configured::{ConfiguredTool, Downstream};
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::project::{Mode, Profile};
 

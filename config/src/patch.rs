@@ -15,7 +15,7 @@ use super::errors::Problems;
 use super::raw::RawGatewayTool;
 use super::tool_checks::check_configured_tools;
 use super::{Config, ConfiguredTools, json};
-use crate::configured::ConfiguredTool;
+use toolschema_configured::ConfiguredTool;
 
 /// Which configuration this is, and what changed since the one it was
 /// patched from, if it was. (Not part of what a configuration says: its

@@ -79,51 +79,29 @@ pub(super) fn remote_problem(kind: &str, url: &str) -> Option<String> {
 pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
     let name = raw.name.get_ref();
     if let Some(problem) = name_problem(name) {
-        p.at(
-            raw.name.span(),
-            ConfigLocation::section_whole(Section::Server).field_of("name"),
-            problem,
-        );
+        p.at(raw.name.span(), server_key("name"), problem);
     }
     let description = raw.description.get_ref();
     if let Some(problem) = description_problem(description) {
-        p.at(
-            raw.description.span(),
-            ConfigLocation::section_whole(Section::Server).field_of("description"),
-            problem,
-        );
+        p.at(raw.description.span(), server_key("description"), problem);
     }
     let version = raw.version.get_ref();
     if let Some(problem) = version_problem(version) {
-        p.at(
-            raw.version.span(),
-            ConfigLocation::section_whole(Section::Server).field_of("version"),
-            problem,
-        );
+        p.at(raw.version.span(), server_key("version"), problem);
     }
     if let Some(title) = &raw.title
         && let Some(problem) = title_problem(title.get_ref())
     {
-        p.at(
-            title.span(),
-            ConfigLocation::section_whole(Section::Server).field_of("title"),
-            problem,
-        );
+        p.at(title.span(), server_key("title"), problem);
     }
     if let Some(url) = &raw.website_url
         && let Some(problem) = website_problem(url.get_ref())
     {
-        p.at(
-            url.span(),
-            ConfigLocation::section_whole(Section::Server).field_of("website_url"),
-            problem,
-        );
+        p.at(url.span(), server_key("website_url"), problem);
     }
     let mut remotes = Vec::new();
     for (i, remote) in raw.remotes.iter().enumerate() {
-        let key = ConfigLocation::section_whole(Section::Server)
-            .field_of("remotes")
-            .item(i);
+        let key = server_key("remotes").item(i);
         let table = remote.get_ref();
         let kind = table.get("type").and_then(toml::Value::as_str);
         if !matches!(kind, Some("streamable-http" | "sse")) {
@@ -148,15 +126,13 @@ pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
     }
     let mut packages = Vec::new();
     for (i, package) in raw.packages.iter().enumerate() {
-        let key = ConfigLocation::section_whole(Section::Server)
-            .field_of("packages")
-            .item(i);
+        let key = server_key("packages").item(i);
         let table = package.get_ref();
         for field in ["registryType", "identifier"] {
             if table.get(field).and_then(toml::Value::as_str).is_none() {
                 p.at(
                     package.span(),
-                    key.field_of(&field),
+                    key.field_of(field),
                     format!("a package needs `{field}`, a string"),
                 );
             }
@@ -192,4 +168,9 @@ pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
         remotes,
         packages,
     }
+}
+
+/// The field `field` of the `[server]` section.
+fn server_key(field: &str) -> ConfigLocation {
+    ConfigLocation::section_whole(Section::Server).field_of(field)
 }

@@ -18,7 +18,7 @@ use core::fmt;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use toolschema_config::configured::{FieldPath, Operation, ResultMap, container_pairs};
+use toolschema_configured::{FieldPath, Operation, ResultMap, container_pairs};
 use toolschema_runtime::model::Text;
 use toolschema_runtime::render::{Json, Object};
 
@@ -85,7 +85,7 @@ impl Reader {
     }
 
     /// The place `steps` end at, made if new.
-    fn place_of(&mut self, steps: &[toolschema_config::configured::Step]) -> usize {
+    fn place_of(&mut self, steps: &[toolschema_configured::Step]) -> usize {
         let mut at = 0;
         for step in steps {
             if !step.name.is_empty() {
@@ -99,7 +99,7 @@ impl Reader {
     }
 
     /// The place of the array a path ending with `[]` goes into last.
-    fn array_place_of(&mut self, steps: &[toolschema_config::configured::Step]) -> usize {
+    fn array_place_of(&mut self, steps: &[toolschema_configured::Step]) -> usize {
         let Some((last, init)) = steps.split_last() else {
             return 0;
         };
@@ -334,8 +334,8 @@ impl<'de> Visitor<'de> for At<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::Reader;
-    use toolschema_config::configured::container_pairs;
-    use toolschema_config::configured::{FieldPath, ResultMap};
+    use toolschema_configured::container_pairs;
+    use toolschema_configured::{FieldPath, ResultMap};
     use toolschema_runtime::render::Json;
 
     fn results(pairs: &[(&str, &str)]) -> Vec<ResultMap> {
@@ -441,7 +441,7 @@ source = "lines[].sku"
 type = "string"
 "#;
 
-    fn operations() -> Vec<toolschema_config::configured::Operation> {
+    fn operations() -> Vec<toolschema_configured::Operation> {
         let text =
             format!("[[tenant]]\nid = \"t\"\n[[client]]\nid = \"c\"\ntenant = \"t\"\n{TOOLS}");
         let config = toolschema_config::Config::from_toml(

@@ -7,7 +7,7 @@ use core::fmt;
 
 use serde_json::{Map, Value};
 
-use toolschema_config::configured::{
+use toolschema_configured::{
     Document, Downstream, FieldPath, Location, Method, Operation, PathPart,
 };
 
@@ -462,7 +462,7 @@ pub fn endpoint(downstream: &Downstream, request: &DownstreamRequest) -> url::Ur
 mod tests {
     use serde_json::json;
 
-    use toolschema_config::configured::{FieldPath, container_pairs};
+    use toolschema_configured::{FieldPath, container_pairs};
 
     #[test]
     fn items_keep_their_places_and_values_stay_values() {

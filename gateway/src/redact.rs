@@ -7,7 +7,7 @@
 use base64::Engine as _;
 use serde_json::Value;
 
-use toolschema_config::configured::Auth;
+use toolschema_configured::Auth;
 use toolschema_runtime::model::Text;
 use toolschema_runtime::render::Json;
 

@@ -10,9 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::encode::{self, MappingError};
 use crate::xml::{self, Element, XmlError};
-use toolschema_config::configured::{
-    FieldKind, Location, Operation, SoapOperation, SoapVersion, XmlNode,
-};
+use toolschema_configured::{FieldKind, Location, Operation, SoapOperation, SoapVersion, XmlNode};
 
 /// The prefix of the envelope's elements.
 const ENVELOPE: &str = "soap";
@@ -630,7 +628,7 @@ mod tests {
 
     use super::{Answer, NotSoap, Party, read, source_document};
     use crate::xml::{XmlError, parse};
-    use toolschema_config::configured::{FieldKind, FieldPath, SoapVersion, XmlNode};
+    use toolschema_configured::{FieldKind, FieldPath, SoapVersion, XmlNode};
 
     fn tree(paths: &[(&str, Option<FieldKind>)]) -> Vec<XmlNode> {
         let paths: Vec<(FieldPath, Option<FieldKind>)> = paths

@@ -15,7 +15,7 @@ use crate::answer::Reader;
 use crate::encode::{self, MappingError, form_body};
 use crate::soap::{self, Answer, NotSoap, Party};
 use crate::xml::XmlError;
-use toolschema_config::configured::{
+use toolschema_configured::{
     ConfiguredVersion, Downstream, Encoding, Method, Operation, SoapOperation, SoapVersion,
     Transport,
 };
@@ -646,7 +646,7 @@ mod tests {
 
     #[test]
     fn excerpts_are_short_and_never_hold_a_credential() {
-        let auth = toolschema_config::configured::Auth::Bearer {
+        let auth = toolschema_configured::Auth::Bearer {
             env: "TOKEN".to_owned(),
         };
         let secrets = Secrets::of(core::slice::from_ref(&auth), |_| {

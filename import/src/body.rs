@@ -96,7 +96,7 @@ impl Context<'_> {
         kinds.dedup();
         let kinds: Vec<&str> = kinds
             .into_iter()
-            .filter(|kind| toolschema_config::configured::is_header_value(kind))
+            .filter(|kind| toolschema_configured::is_header_value(kind))
             .collect();
         (!kinds.is_empty()).then(|| kinds.join(", "))
     }
@@ -127,7 +127,7 @@ fn form_fields(found: &[Found]) -> Result<(), String> {
             && (field.whole.is_some()
                 || field.source.contains('.')
                 || field.source.trim_end_matches("[]").contains("[]")
-                || field.source == toolschema_config::configured::WHOLE)
+                || field.source == toolschema_configured::WHOLE)
     }) {
         return Err(format!(
             "the form field `{}` holds more than a value or a list of values, which a form cannot carry",

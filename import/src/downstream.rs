@@ -7,7 +7,7 @@ use super::names::{kebab, snake};
 use super::read::{Read, as_array, as_str};
 use super::{ImportError, ImportOptions};
 use crate::written;
-use toolschema_config::configured::Auth;
+use toolschema_configured::Auth;
 use toolschema_runtime::render::Json as Value;
 
 /// Where the API is: `options.base_url`, else the document's first

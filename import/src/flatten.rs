@@ -62,7 +62,7 @@ impl Context<'_> {
         for field in &mut found {
             if field.exposed.is_empty() {
                 field.exposed = name.to_owned();
-                field.source = toolschema_config::configured::WHOLE.to_owned();
+                field.source = toolschema_configured::WHOLE.to_owned();
             }
         }
         Ok(found)

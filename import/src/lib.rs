@@ -40,7 +40,7 @@ use std::collections::BTreeSet;
 pub use openapi::import_openapi;
 pub use wsdl::{import_wsdl, import_wsdl_file};
 
-use toolschema_config::configured::SoapVersion;
+use toolschema_configured::SoapVersion;
 use toolschema_runtime::render::Json as Value;
 
 /// What to import and how to name it.

@@ -9,7 +9,7 @@ use super::context::Context;
 use super::downstream::{base_url, checked_alone, downstream_section, security, text_of};
 use super::read::{Read, as_str};
 use super::{ImportError, ImportOptions, Imported, Skipped, every_one_found, swagger};
-use toolschema_config::configured::Auth;
+use toolschema_configured::Auth;
 use toolschema_runtime::render::Json as Value;
 
 /// Writes configured tools for the operations of `document` (OpenAPI 3.0,

@@ -135,7 +135,7 @@ impl Context<'_> {
             let schema = self.merged(self.resolve(&schema, &mut Vec::new())?);
             let named = only_value(&schema)
                 .or_else(|| schema.get("default").and_then(as_str).map(str::to_owned))
-                .filter(|value| toolschema_config::configured::is_header_value(value));
+                .filter(|value| toolschema_configured::is_header_value(value));
             let required = parameter.get("required").and_then(as_bool) == Some(true);
             if name.eq_ignore_ascii_case("accept") {
                 match named {
@@ -157,7 +157,7 @@ impl Context<'_> {
             return Ok(Vec::new());
         }
         if location == "header"
-            && let Some(reason) = toolschema_config::configured::header_argument_refusal(name)
+            && let Some(reason) = toolschema_configured::header_argument_refusal(name)
         {
             notes.push(format!(
                 "the header parameter `{name}` is left out: {reason}"
@@ -175,7 +175,7 @@ impl Context<'_> {
         if matches!(location, "header" | "query")
             && required_here
             && let Some(value) = only_value(&schema)
-            && (location == "query" || toolschema_config::configured::is_header_value(&value))
+            && (location == "query" || toolschema_configured::is_header_value(&value))
         {
             let sent = match location {
                 "header" => &mut fixed.headers,

@@ -12,7 +12,7 @@ use super::parameters::{Fixed, split_path};
 use super::prompt_markup;
 use super::read::{Read, as_str};
 use crate::written;
-use toolschema_config::configured::template_problem;
+use toolschema_configured::template_problem;
 use toolschema_runtime::render::Json as Value;
 
 impl Context<'_> {

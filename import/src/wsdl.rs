@@ -36,7 +36,7 @@ use super::{ImportError, ImportOptions, Imported, Skipped, every_one_found};
 use crate::written;
 use operation::tool;
 use ports::{base_url, chosen, ports};
-use toolschema_config::configured::SoapVersion;
+use toolschema_configured::SoapVersion;
 use toolschema_gateway::xml::{self, Element};
 use toolschema_runtime::render::Object as Map;
 use types::Types;

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use toolschema_catalog::{Catalog, Config};
-use toolschema_config::configured::Transport;
 use toolschema_config::{Environment, SecretSource};
+use toolschema_configured::Transport;
 use toolschema_runtime::call::{Handler, Registry, RegistryError, RunsWith, ToolOutput};
 
 use crate::Secrets;
@@ -521,6 +521,6 @@ fn default_transport(secrets: &Secrets) -> Arc<dyn Transport> {
     #[cfg(not(feature = "gateway"))]
     {
         let _ = secrets;
-        Arc::new(toolschema_config::configured::NoTransport)
+        Arc::new(toolschema_configured::NoTransport)
     }
 }

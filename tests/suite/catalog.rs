@@ -165,9 +165,18 @@ tool = "billing.refund"
 versions = [{ version = 1, status = "published" }, { version = 2, status = "live" }]
 [server]
 name = "not a reverse-DNS name"
+description = "Tools"
+version = "1.0.0"
 "#;
     let errors = Config::from_toml(text, "catalog.toml", &registry()).expect_err("four problems");
-    let found: Vec<(ProblemKind, Option<Section>, Option<usize>, Option<usize>, &str)> = errors
+    type Found<'a> = (
+        ProblemKind,
+        Option<Section>,
+        Option<usize>,
+        Option<usize>,
+        &'a str,
+    );
+    let found: Vec<Found<'_>> = errors
         .iter()
         .map(|e| {
             let at: &ConfigLocation = e.location();
@@ -177,10 +186,34 @@ name = "not a reverse-DNS name"
     assert_eq!(
         found,
         [
-            (ProblemKind::Duplicate, Some(Section::Tenant), Some(1), None, "id"),
-            (ProblemKind::Rule, Some(Section::Toolset), Some(0), None, "mode"),
-            (ProblemKind::Reference, Some(Section::Client), Some(0), None, "toolsets[0]"),
-            (ProblemKind::Rule, Some(Section::Mapping), Some(0), Some(1), "status"),
+            (
+                ProblemKind::Duplicate,
+                Some(Section::Tenant),
+                Some(1),
+                None,
+                "id"
+            ),
+            (
+                ProblemKind::Rule,
+                Some(Section::Toolset),
+                Some(0),
+                None,
+                "mode"
+            ),
+            (
+                ProblemKind::Reference,
+                Some(Section::Client),
+                Some(0),
+                None,
+                "toolsets[0]"
+            ),
+            (
+                ProblemKind::Rule,
+                Some(Section::Mapping),
+                Some(0),
+                Some(1),
+                "status"
+            ),
             (ProblemKind::Rule, Some(Section::Server), None, None, "name"),
         ],
         "{errors}"
@@ -198,8 +231,8 @@ name = "not a reverse-DNS name"
         ]
     );
     // Text that is not a configuration is the file's, unreadable.
-    let errors = Config::from_toml("[[tenant]\nid = 1", "catalog.toml", &registry())
-        .expect_err("not TOML");
+    let errors =
+        Config::from_toml("[[tenant]\nid = 1", "catalog.toml", &registry()).expect_err("not TOML");
     let first = errors.iter().next().expect("one problem");
     assert_eq!(first.kind(), ProblemKind::Unreadable);
     assert_eq!(first.location().section(), None);
@@ -213,7 +246,11 @@ name = "not a reverse-DNS name"
     let first = errors.iter().next().expect("one problem");
     assert_eq!(first.kind(), ProblemKind::Unreadable);
     assert_eq!(
-        (first.location().section(), first.location().entry(), first.location().field()),
+        (
+            first.location().section(),
+            first.location().entry(),
+            first.location().field()
+        ),
         (Some(Section::Client), Some(0), "id")
     );
 }

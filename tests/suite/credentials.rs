@@ -715,6 +715,6 @@ auth = { kind = "aws_sigv4", access_key_env = "AWS_ACCESS_KEY_ID", secret_key_en
         .unwrap_or_else(|errors| panic!("{errors}"));
     assert!(matches!(
         config.downstream("aws").expect("checked").auth(),
-        [toolschema_config::configured::Auth::AwsSigV4 { service, .. }] if service == "AWSMigrationHub"
+        [toolschema_configured::Auth::AwsSigV4 { service, .. }] if service == "AWSMigrationHub"
     ));
 }

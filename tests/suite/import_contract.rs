@@ -240,7 +240,7 @@ fn schemes_required_together_are_all_sent() {
         .auth()
         .iter()
         .map(|auth| match auth {
-            toolschema_config::configured::Auth::Header { header, .. } => header.as_str(),
+            toolschema_configured::Auth::Header { header, .. } => header.as_str(),
             other => panic!("{other:?}"),
         })
         .collect();
@@ -261,7 +261,7 @@ fn schemes_required_together_are_all_sent() {
     let downstream = config.downstream("g-oauth2").expect("written");
     assert_eq!(
         downstream.auth(),
-        [toolschema_config::configured::Auth::Bearer {
+        [toolschema_configured::Auth::Bearer {
             env: "G_OAUTH2".to_owned()
         }]
     );

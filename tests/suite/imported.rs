@@ -4,7 +4,7 @@
 use serde_json::Value;
 use toolschema::call::Registry;
 use toolschema::catalog::Config;
-use toolschema_config::configured::ConfiguredVersion;
+use toolschema_configured::ConfiguredVersion;
 use toolschema_gateway::encode::{self, DownstreamRequest};
 use toolschema_import::{ImportOptions, Imported, import_openapi, parse_document};
 

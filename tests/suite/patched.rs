@@ -397,7 +397,7 @@ proptest! {
                         &snapshot,
                         base_registry.clone(),
                         shared,
-                        &toolschema_config::configured::NoTransport,
+                        &toolschema_configured::NoTransport,
                     );
                     prop_assert_eq!(served(&after), served(&rebuilt), "after {:?}", edits);
                     // The clients whose lists changed, found from the views

@@ -15,7 +15,7 @@ use toolschema_runtime::model::{Ref, ToolDef};
 use toolschema_runtime::project::{Mode, Profile};
 
 use crate::{Config, Snapshot, active_version};
-use toolschema_config::configured::NoTransport;
+use toolschema_configured::NoTransport;
 
 mod text;
 pub use text::{catalogs_text, versions_text};

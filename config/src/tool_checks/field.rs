@@ -5,9 +5,9 @@ use crate::location::ConfigLocation;
 use toml::Spanned;
 
 use super::{article, number};
-use crate::configured::{FieldKind, FieldPath, FieldSpec};
 use crate::errors::Problems;
 use crate::raw::RawField;
+use toolschema_configured::{FieldKind, FieldPath, FieldSpec};
 use toolschema_runtime::model::{Literal, Number, Text};
 use toolschema_text::formats::FORMATS;
 
@@ -20,7 +20,7 @@ pub(super) fn check_field(
     let kind = field_kind(raw, at, p)?;
     let mut ok = true;
     let mut refuse = |span: Span, key: &str, message: String| {
-        p.at(span, at.field_of(&key), message);
+        p.at(span, at.field_of(key), message);
         ok = false;
     };
     keywords_apply(raw, kind, &mut refuse);

@@ -10,11 +10,11 @@ use toml::Spanned;
 
 use super::errors::Problems;
 use super::raw::{RawAuth, RawAuths, RawDownstream, RawGatewayVersion};
-use crate::configured::{
+use toolschema_configured::Status;
+use toolschema_configured::{
     ArgumentMap, Auth, ConfiguredTool, Downstream, DownstreamProtocol, Encoding, FieldSpec,
     Location, SoapVersion, is_header_value, is_managed_header,
 };
-use crate::rules::Status;
 use toolschema_runtime::model::Number;
 
 mod field;
@@ -104,7 +104,7 @@ pub(super) fn check_downstreams(
             if !(1..=MAX_TIMEOUT_MS).contains(&ms) {
                 p.at(
                     value.span(),
-                    at.field_of(&key),
+                    at.field_of(key),
                     format!("a timeout is from 1 to {MAX_TIMEOUT_MS} milliseconds"),
                 );
             }
@@ -254,7 +254,7 @@ fn check_auth(
             Some(name) => {
                 p.at(
                     name.span(),
-                    at.field_of(&key),
+                    at.field_of(key),
                     format!("`{}` is not an environment variable name; name the variable that holds the secret (`PETSTORE_TOKEN`), never the secret", name.get_ref()),
                 );
                 None
@@ -337,7 +337,7 @@ fn check_auth(
                 Some(word) => {
                     p.at(
                             word.span(),
-                            at.field_of(&key),
+                            at.field_of(key),
                             format!("`{}` is not an AWS {key} name (letters, digits and `-`, such as `{example}`)", word.get_ref()),
                         );
                     None

@@ -10,12 +10,12 @@ use toml::Spanned;
 use super::field::Span;
 use super::prefixes::step_problem;
 use super::{arrays, is_header_name};
-use crate::configured::{
+use crate::errors::Problems;
+use crate::raw::{RawField, RawGatewayVersion};
+use toolschema_configured::{
     ArgumentMap, FieldKind, FieldPath, FieldSpec, Location, Method, PathPart,
     header_argument_refusal, is_header_value, is_xml_name, parse_template, template_problem,
 };
-use crate::errors::Problems;
-use crate::raw::{RawField, RawGatewayVersion};
 
 /// The method and path of a REST operation; SOAP's keys refused.
 pub(super) fn check_rest_keys(
@@ -32,7 +32,7 @@ pub(super) fn check_rest_keys(
         if let Some(span) = span {
             p.at(
                 span,
-                at.field_of(&key),
+                at.field_of(key),
                 format!("`{key}` is for a SOAP downstream, and this tool's downstream is REST; say `method` and `path`"),
             );
         }
@@ -111,7 +111,7 @@ pub(super) fn check_soap_keys(
         if let Some(span) = span {
             p.at(
                 span,
-                at.field_of(&key),
+                at.field_of(key),
                 format!("`{key}` is for a REST downstream, and this tool's downstream is SOAP; say `operation` (the request element) and `namespace`"),
             );
             ok = false;
@@ -487,7 +487,7 @@ pub(super) fn declares_only(
         if let Some(span) = span {
             p.at(
                 span,
-                key.field_of(&word),
+                key.field_of(word),
                 format!(
                     "`{}` holds other fields, which say where their values go; remove `{word}` here",
                     spec.exposed

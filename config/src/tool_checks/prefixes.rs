@@ -2,10 +2,10 @@
 //! what a step of a request's source path may start with (`Ids.n1:long[]`)
 //! for an element of another namespace than the request element's.
 
-use crate::configured::is_xml_name;
 use crate::errors::Problems;
 use crate::location::ConfigLocation;
 use crate::raw::RawGatewayVersion;
+use toolschema_configured::is_xml_name;
 
 /// The prefixes the gateway writes itself: the envelope's, the request
 /// element's and a header block's.

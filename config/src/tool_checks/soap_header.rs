@@ -10,11 +10,11 @@ use toml::Spanned;
 
 use super::field::Span;
 use super::is_env_name;
-use crate::configured::{
-    ArgumentMap, FieldKind, FieldPath, Location, SoapHeader, XmlNode, is_xml_name,
-};
 use crate::errors::Problems;
 use crate::raw::RawGatewayVersion;
+use toolschema_configured::{
+    ArgumentMap, FieldKind, FieldPath, Location, SoapHeader, XmlNode, is_xml_name,
+};
 
 /// Whether the version's declared header blocks are sound, and the
 /// arguments written into them: each block an element name, declared

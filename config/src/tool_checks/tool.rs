@@ -16,14 +16,14 @@ use super::placing::{
 use super::prefixes::check_prefixes;
 use super::soap_header::{check_soap_headers, soap_headers};
 use super::{arrays, check_encoding, fixed_headers, fixed_query, is_tool_name};
-use crate::configured::{
+use crate::errors::Problems;
+use crate::raw::{RawField, RawGatewayTool, RawGatewayVersion};
+use toolschema_configured::Status;
+use toolschema_configured::{
     ArgumentMap, ConfiguredTool, ConfiguredVersion, Downstream, DownstreamProtocol, FieldKind,
     FieldPath, FieldSpec, Location, Method, Operation, PathPart, ResultMap, SoapOperation,
     SoapVersion, XmlNode, body_container_pairs, container_pairs, describe,
 };
-use crate::errors::Problems;
-use crate::raw::{RawField, RawGatewayTool, RawGatewayVersion};
-use crate::rules::Status;
 use toolschema_runtime::model::{Annotations, Node, Ref, Text, ToolDef};
 use toolschema_runtime::project::{META_TOOL, SEARCH_TOOL};
 

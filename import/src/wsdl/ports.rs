@@ -3,7 +3,7 @@
 
 use super::{SOAP11_BINDING, SOAP12_BINDING, WSDL, child, children, local};
 use crate::{ImportError, ImportOptions};
-use toolschema_config::configured::SoapVersion;
+use toolschema_configured::SoapVersion;
 use toolschema_gateway::xml::Element;
 
 /// A SOAP port of the service: its binding, version and address.

@@ -12,8 +12,8 @@ use super::{
     sets_in_force,
 };
 use toolschema_config::active_version;
-use toolschema_config::configured::{NoTransport, Transport};
 use toolschema_config::{Client, Config};
+use toolschema_configured::{NoTransport, Transport};
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::model::{Ref, ToolDef};
 use toolschema_runtime::project::{Mode, Profile};

@@ -8,8 +8,8 @@ use super::super::render::Plan;
 use super::super::{Active, ClientView, Group, GroupKey, Shared, Snapshot, next_serial, plan_of};
 use super::{active_of, group_key, lists_of, view_of};
 use crate::registered::register_configured;
-use toolschema_config::configured::Transport;
 use toolschema_config::{Client, Config, Touched};
+use toolschema_configured::Transport;
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::project::Profile;
 

@@ -79,26 +79,41 @@ impl FieldKind {
 
 /// One configured field, checked: what the schema says of its exposed path.
 #[derive(Debug, Clone)]
-pub(crate) struct FieldSpec {
-    pub(crate) exposed: FieldPath,
-    pub(crate) kind: FieldKind,
-    pub(crate) required: bool,
-    pub(crate) description: Option<String>,
-    pub(crate) format: Option<String>,
-    pub(crate) pattern: Option<String>,
-    pub(crate) min_length: Option<u64>,
-    pub(crate) max_length: Option<u64>,
-    pub(crate) minimum: Option<Number>,
-    pub(crate) maximum: Option<Number>,
-    pub(crate) min_items: Option<u64>,
-    pub(crate) max_items: Option<u64>,
-    pub(crate) values: Vec<String>,
-    pub(crate) default: Option<Literal>,
-    pub(crate) examples: Vec<Literal>,
+pub struct FieldSpec {
+    /// The name a client sees, as a path.
+    pub exposed: FieldPath,
+    /// Its type.
+    pub kind: FieldKind,
+    /// Whether a client must send it.
+    pub required: bool,
+    /// What the schema says of it.
+    pub description: Option<String>,
+    /// A standard format (`date-time`, `uuid`, ...).
+    pub format: Option<String>,
+    /// A regular expression a string matches.
+    pub pattern: Option<String>,
+    /// The fewest characters of a string.
+    pub min_length: Option<u64>,
+    /// The most characters of a string.
+    pub max_length: Option<u64>,
+    /// The lowest number.
+    pub minimum: Option<Number>,
+    /// The highest number.
+    pub maximum: Option<Number>,
+    /// The fewest items of an array.
+    pub min_items: Option<u64>,
+    /// The most items of an array.
+    pub max_items: Option<u64>,
+    /// The values allowed, when they are listed.
+    pub values: Vec<String>,
+    /// The value taken when it is not sent.
+    pub default: Option<Literal>,
+    /// Example values.
+    pub examples: Vec<Literal>,
     /// The field's whole JSON Schema (compact JSON text, no `$ref`), when
     /// the configuration states it: the field is then one value the
     /// client writes whole.
-    pub(crate) schema: Option<Text>,
+    pub schema: Option<Text>,
 }
 
 /// A place in the exposed tree: declared by a field, or implied by the
@@ -123,16 +138,16 @@ enum Form {
 }
 
 /// A problem with one field (by index), for the configuration to locate.
-pub(crate) type Problem = (usize, String);
+pub type FieldProblem = (usize, String);
 
 /// The object node of `specs`' exposed paths, or every problem found:
 /// two fields at one path, a field inside one that is not an object or
 /// array, a required field inside an optional object.
-pub(crate) fn describe(
+pub fn describe(
     identity: &str,
     specs: &[FieldSpec],
     direction_input: bool,
-) -> Result<Node, Vec<Problem>> {
+) -> Result<Node, Vec<FieldProblem>> {
     let mut root = Place {
         shape: Form::Object(Vec::new()),
         ..Place::default()
@@ -213,7 +228,7 @@ fn insert(root: &mut Place, spec: &FieldSpec, index: usize) -> Result<(), String
 }
 
 /// A declared type agrees with what the other paths put inside it.
-fn check_kinds(place: &Place, specs: &[FieldSpec], at: &str, problems: &mut Vec<Problem>) {
+fn check_kinds(place: &Place, specs: &[FieldSpec], at: &str, problems: &mut Vec<FieldProblem>) {
     if let Some(i) = place.declared {
         let kind = specs[i].kind;
         let clash = match place.shape {
@@ -277,7 +292,7 @@ fn check_required(
     place: &Place,
     specs: &[FieldSpec],
     optional_parent: Option<usize>,
-    problems: &mut Vec<Problem>,
+    problems: &mut Vec<FieldProblem>,
 ) {
     let Form::Object(children) = &place.shape else {
         if let Form::Array(item) = &place.shape {

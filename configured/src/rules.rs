@@ -26,7 +26,7 @@ impl Status {
     /// The status of a configuration word.
     ///
     /// ```
-    /// use toolschema_config::Status;
+    /// use toolschema_configured::Status;
     ///
     /// assert_eq!(Status::from_name("published"), Some(Status::Published));
     /// assert_eq!(Status::from_name("live"), None);
@@ -41,7 +41,7 @@ impl Status {
     /// The status's configuration word.
     ///
     /// ```
-    /// use toolschema_config::Status;
+    /// use toolschema_configured::Status;
     ///
     /// assert_eq!(Status::Proposed.name(), "proposed");
     /// ```
@@ -58,7 +58,7 @@ impl Status {
 /// Published version, if any. A new draft never interrupts a published tool.
 ///
 /// ```
-/// use toolschema_config::{active_version, Status::*};
+/// use toolschema_configured::{active_version, Status::*};
 ///
 /// assert_eq!(active_version(&[(1, Published), (2, Draft)]), Some(1));
 /// assert_eq!(active_version(&[(1, Published), (2, Published)]), Some(2));

@@ -19,6 +19,7 @@
 mod describe;
 mod path;
 mod plan;
+mod rules;
 mod soap;
 
 use std::sync::Arc;
@@ -27,27 +28,38 @@ use std::time::Duration;
 pub use describe::FieldKind;
 pub use path::{Document, FieldPath, Step, WHOLE};
 pub use plan::{body_container_pairs, container_pairs, template_problem};
+pub use rules::{Status, active_version};
 pub use soap::{SoapHeader, SoapOperation, XmlNode};
 
-pub(crate) use describe::{FieldSpec, describe};
+pub use describe::{FieldProblem, FieldSpec, describe};
 pub use path::PathError;
-pub(crate) use plan::parse_template;
+pub use plan::parse_template;
 
-use super::rules::Status;
 use toolschema_runtime::call::{CallError, Context, DynamicFuture, DynamicTool, ToolError};
 use toolschema_runtime::model::{Ref, ToolDef};
 
 /// A downstream API that configured tools call (`[[downstream]]`).
+///
+/// Made by the configuration's checks (`toolschema-config`), which hold
+/// its invariants; one made otherwise is not checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Downstream {
-    pub(crate) id: String,
-    pub(crate) base_url: url::Url,
-    pub(crate) timeout: Duration,
-    pub(crate) connect_timeout: Duration,
-    pub(crate) max_response_bytes: usize,
-    pub(crate) headers: Vec<(String, String)>,
-    pub(crate) auth: Vec<Auth>,
-    pub(crate) protocol: DownstreamProtocol,
+    /// Its id, which configured tools name.
+    pub id: String,
+    /// The URL operation paths are joined to.
+    pub base_url: url::Url,
+    /// How long a call may take, whole.
+    pub timeout: Duration,
+    /// How long connecting may take.
+    pub connect_timeout: Duration,
+    /// The largest answer read, in bytes.
+    pub max_response_bytes: usize,
+    /// Headers every call sends.
+    pub headers: Vec<(String, String)>,
+    /// The credentials every call sends, each in a place of its own.
+    pub auth: Vec<Auth>,
+    /// What it speaks.
+    pub protocol: DownstreamProtocol,
 }
 
 /// What a downstream speaks.
@@ -191,7 +203,7 @@ impl Auth {
     /// two credentials of one downstream never go to the same place.
     ///
     /// ```
-    /// use toolschema_config::configured::Auth;
+    /// use toolschema_configured::Auth;
     ///
     /// let key = Auth::Query { param: "api_key".into(), env: "SHOP_KEY".into() };
     /// assert_eq!(key.place(), "the query parameter `api_key`");
@@ -328,26 +340,34 @@ pub struct ResultMap {
 
 /// What calling one version of a configured tool does: the part of the
 /// mapping that stays behind the descriptor.
+///
+/// Made by the configuration's checks (`toolschema-config`), which hold
+/// its invariants; one made otherwise is not checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Operation {
-    pub(crate) tool: String,
-    pub(crate) method: Method,
-    pub(crate) path: Vec<PathPart>,
-    pub(crate) arguments: Vec<ArgumentMap>,
-    pub(crate) results: Vec<ResultMap>,
+    /// The tool's exposed name.
+    pub tool: String,
+    /// The HTTP method.
+    pub method: Method,
+    /// The path template, in parts.
+    pub path: Vec<PathPart>,
+    /// Where each argument goes.
+    pub arguments: Vec<ArgumentMap>,
+    /// Where each result comes from.
+    pub results: Vec<ResultMap>,
     /// Arrays of objects the body's arguments go through (exposed, source).
-    pub(crate) body_containers: Vec<(FieldPath, FieldPath)>,
+    pub body_containers: Vec<(FieldPath, FieldPath)>,
     /// Arrays of objects the results come through (source, exposed).
-    pub(crate) result_containers: Vec<(FieldPath, FieldPath)>,
+    pub result_containers: Vec<(FieldPath, FieldPath)>,
     /// How the body is written.
-    pub(crate) encoding: Encoding,
+    pub encoding: Encoding,
     /// Headers every call sends, as configured for the version.
-    pub(crate) fixed_headers: Vec<(String, String)>,
+    pub fixed_headers: Vec<(String, String)>,
     /// Query parameters every call sends, as configured for the version.
-    pub(crate) fixed_query: Vec<(String, String)>,
+    pub fixed_query: Vec<(String, String)>,
     /// For a SOAP downstream: the request element and how the envelope's
     /// elements are read and written.
-    pub(crate) soap: Option<SoapOperation>,
+    pub soap: Option<SoapOperation>,
 }
 
 impl Operation {
@@ -415,12 +435,19 @@ impl Operation {
 }
 
 /// One version of a configured tool: its descriptor and its operation.
+///
+/// Made by the configuration's checks (`toolschema-config`), which hold
+/// its invariants; one made otherwise is not checked.
 #[derive(Debug, Clone)]
 pub struct ConfiguredVersion {
-    pub(crate) version: u32,
-    pub(crate) status: Status,
-    pub(crate) def: Ref<ToolDef>,
-    pub(crate) operation: Arc<Operation>,
+    /// Its number.
+    pub version: u32,
+    /// Its status.
+    pub status: Status,
+    /// Its descriptor, as clients are shown it.
+    pub def: Ref<ToolDef>,
+    /// What a call does.
+    pub operation: Arc<Operation>,
 }
 
 impl ConfiguredVersion {
@@ -451,11 +478,17 @@ impl ConfiguredVersion {
 }
 
 /// A tool from configuration (`[[gateway_tool]]`), with its versions.
+///
+/// Made by the configuration's checks (`toolschema-config`), which hold
+/// its invariants; one made otherwise is not checked.
 #[derive(Debug, Clone)]
 pub struct ConfiguredTool {
-    pub(crate) name: String,
-    pub(crate) downstream: String,
-    pub(crate) versions: Vec<ConfiguredVersion>,
+    /// Its exposed name.
+    pub name: String,
+    /// The id of the downstream it calls.
+    pub downstream: String,
+    /// Its versions, in the order configured.
+    pub versions: Vec<ConfiguredVersion>,
 }
 
 impl ConfiguredTool {
@@ -502,7 +535,7 @@ pub fn is_managed_header(name: &str) -> bool {
 /// an API may take its key as a cookie (OpenAPI's `in: cookie`).
 ///
 /// ```
-/// use toolschema_config::configured::header_argument_refusal;
+/// use toolschema_configured::header_argument_refusal;
 ///
 /// assert!(header_argument_refusal("X-Request-Id").is_none());
 /// assert!(header_argument_refusal("Cookie").is_none());
@@ -547,7 +580,7 @@ pub fn is_header_value(value: &str) -> bool {
 
 /// Whether `name` is an XML name without a prefix (an ASCII NCName): what
 /// a SOAP source path's steps and a request element are named.
-pub(crate) fn is_xml_name(name: &str) -> bool {
+pub fn is_xml_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()

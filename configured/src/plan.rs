@@ -82,7 +82,7 @@ pub fn template_problem(template: &str) -> Option<String> {
 }
 
 /// The pieces of a path template, or the variable that is malformed.
-pub(crate) fn parse_template(template: &str) -> Result<Vec<PathPart>, String> {
+pub fn parse_template(template: &str) -> Result<Vec<PathPart>, String> {
     let mut parts = Vec::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {

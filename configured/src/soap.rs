@@ -9,22 +9,25 @@ use super::{FieldKind, FieldPath, SoapVersion};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SoapOperation {
     /// The downstream's SOAP version.
-    pub(crate) version: SoapVersion,
-    pub(crate) element: String,
-    pub(crate) namespace: Option<String>,
-    pub(crate) action: Option<String>,
+    pub version: SoapVersion,
+    /// The request element's name.
+    pub element: String,
+    /// The request element's namespace.
+    pub namespace: Option<String>,
+    /// The SOAP action.
+    pub action: Option<String>,
     /// Whether the request element's children are in its namespace
     /// (`elementFormDefault="qualified"`).
-    pub(crate) qualified: bool,
+    pub qualified: bool,
     /// The request element's content, in the order elements are written.
-    pub(crate) request: Vec<XmlNode>,
+    pub request: Vec<XmlNode>,
     /// What is read from the answer's element.
-    pub(crate) response: Vec<XmlNode>,
+    pub response: Vec<XmlNode>,
     /// The blocks of the envelope's `Header`, in the order written.
-    pub(crate) headers: Vec<SoapHeader>,
+    pub headers: Vec<SoapHeader>,
     /// The namespace prefixes source paths use (`prefix:name` steps), each
     /// with its namespace: declared on the envelope.
-    pub(crate) prefixes: Vec<(String, String)>,
+    pub prefixes: Vec<(String, String)>,
 }
 
 impl SoapOperation {
@@ -85,9 +88,12 @@ impl SoapOperation {
 pub struct SoapHeader {
     /// The element, and what the arguments put inside it (a leaf's type
     /// when it holds a value itself).
-    pub(crate) element: XmlNode,
-    pub(crate) namespace: Option<String>,
-    pub(crate) secret: Option<String>,
+    pub element: XmlNode,
+    /// The block's namespace.
+    pub namespace: Option<String>,
+    /// The name of the secret the block's value is read from, for a
+    /// credential sent in the header.
+    pub secret: Option<String>,
 }
 
 impl SoapHeader {
