@@ -777,6 +777,59 @@ mod tests {
     }
 
     #[test]
+    fn a_versions_problem_names_the_tool_version_and_its_field() {
+        let registry = toolschema_demo::registry();
+        let text = format!(
+            "{}\n{}",
+            toolschema_demo::CATALOG_TOML,
+            r#"
+[[downstream]]
+id = "crm"
+base_url = "https://crm.example.com"
+
+[[gateway_tool]]
+name = "crm.lookup"
+downstream = "crm"
+[[gateway_tool.version]]
+version = 1
+status = "published"
+description = "Look a customer up."
+method = "GET"
+path = "/customers/{id}"
+argument = [{ name = "id", source = "id", in = "path", type = "string", required = true }]
+[[gateway_tool.version]]
+version = 2
+status = "draft"
+description = "Look a customer up."
+method = "GET"
+path = "/customers/{id}"
+argument = [{ name = "id", source = "id", in = "path", type = "string", required = true }]
+"#
+        );
+        let mut records = Records::from_toml(&text, "catalog.toml", &registry).expect("checks");
+        // The second version's argument is placed nowhere a request has,
+        // and so its path's variable has no argument.
+        let version = records
+            .versions
+            .get_mut(&("crm.lookup".to_owned(), 2))
+            .expect("version 2");
+        let definition = version.definition.as_mut().expect("a definition");
+        definition.insert(
+            "argument".into(),
+            serde_json::json!([{"name": "id", "source": "id", "in": "cookie", "type": "string"}]),
+        );
+        let problems = records.check(&registry).expect_err("refused");
+        assert_eq!(
+            places(&problems),
+            [
+                ("tool_version \"crm.lookup\" 2", "argument[0].in"),
+                ("tool_version \"crm.lookup\" 2", "path"),
+            ],
+            "{problems}"
+        );
+    }
+
+    #[test]
     fn fields_of_the_wrong_type_are_located_at_their_records_all_at_once() {
         let (mut records, registry) = demo();
         let client = records
