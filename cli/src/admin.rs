@@ -4,9 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::Subcommand;
+use clap::{Arg, ArgMatches, Command, FromArgMatches, Subcommand, value_parser};
+use toolschema::Registry;
 use toolschema::catalog::Config;
-use toolschema_store::{Action, Body, Records, Store};
+use toolschema_store::{Action, ActionKind, Argument, Body, Given, Records, Shape, Store};
 
 use crate::say;
 
@@ -17,80 +18,13 @@ pub(crate) const DATABASE_URL: &str = "TOOLSCHEMA_DATABASE_URL";
 pub(crate) enum Admin {
     /// Create the store's tables, or upgrade them to this version's schema.
     Migrate,
-    /// Replace the stored configuration with a configuration file's (checked first).
-    Load {
-        /// The catalog configuration (TOML).
-        file: PathBuf,
-    },
     /// Print the stored configuration as a configuration file.
     Show,
-    /// Add a draft version of a tool's mapping.
-    Draft {
-        /// The tool's exposed name.
-        tool: String,
-        /// The new version's number.
-        version: u32,
-        /// A configured tool's version: a JSON object or TOML table of its
-        /// fields (description, method, path, argument, result, ...).
-        #[arg(long)]
-        definition: Option<PathBuf>,
-        /// For the first version of a new tool from configuration: the
-        /// downstream it calls.
-        #[arg(long)]
-        downstream: Option<String>,
-    },
-    /// Put a draft version up for review.
-    Propose {
-        /// The tool.
-        tool: String,
-        /// The version.
-        version: u32,
-    },
-    /// Serve a version (the highest published one is served). A version
-    /// that may break the clients of the one served is refused with the
-    /// report, unless its breaking changes are accepted.
-    Publish {
-        /// The tool.
-        tool: String,
-        /// The version.
-        version: u32,
-    },
-    /// Withdraw a version (as the highest version, it hides the tool).
-    Deprecate {
-        /// The tool.
-        tool: String,
-        /// The version.
-        version: u32,
-    },
-    /// Switch a toolset on.
-    Activate {
-        /// The toolset.
-        toolset: String,
-    },
-    /// Switch a toolset off.
-    Deactivate {
-        /// The toolset.
-        toolset: String,
-    },
-    /// Give a client application a toolset of its tenant.
-    Assign {
-        /// The client application.
-        client: String,
-        /// The toolset.
-        toolset: String,
-    },
-    /// Take a toolset from a client application.
-    Unassign {
-        /// The client application.
-        client: String,
-        /// The toolset.
-        toolset: String,
-    },
-    /// Give a client application a new API key, replacing its keys; prints the key once.
-    RotateKey {
-        /// The client application.
-        client: String,
-    },
+    /// An action of the publish workflow (the store's one list of them:
+    /// draft, propose, publish, deprecate, activate, deactivate, assign,
+    /// unassign, rotate-key, put, delete, setting, replace, import).
+    #[command(flatten)]
+    Workflow(Workflow),
     /// Add an operator of the admin API; prints its key once.
     AddOperator {
         /// The operator's name, as the audit trail shows it.
@@ -236,34 +170,7 @@ pub(crate) fn run(
             }
             return Ok(());
         }
-        Admin::Load { file } => {
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            let records = Records::from_toml(&text, &file.display().to_string(), &registry)
-                .map_err(|e| e.to_string())?;
-            Action::Replace {
-                records: Box::new(records),
-            }
-        }
-        Admin::Draft {
-            tool,
-            version,
-            definition,
-            downstream,
-        } => Action::Draft {
-            tool,
-            version,
-            definition: definition.as_deref().map(read_definition).transpose()?,
-            downstream,
-        },
-        Admin::Propose { tool, version } => Action::Propose { tool, version },
-        Admin::Publish { tool, version } => Action::Publish { tool, version },
-        Admin::Deprecate { tool, version } => Action::Deprecate { tool, version },
-        Admin::Activate { toolset } => Action::Activate { toolset },
-        Admin::Deactivate { toolset } => Action::Deactivate { toolset },
-        Admin::Assign { client, toolset } => Action::Assign { client, toolset },
-        Admin::Unassign { client, toolset } => Action::Unassign { client, toolset },
-        Admin::RotateKey { client } => Action::RotateKey { client },
+        Admin::Workflow(workflow) => workflow.action(&registry)?,
     };
     let applied = runtime
         .block_on(store.apply(&actor(as_actor), action.accepting(accept), &registry))
@@ -370,4 +277,130 @@ pub(crate) async fn follow(
         );
     }
     Ok(follower)
+}
+
+/// An action of the publish workflow as a subcommand: the subcommands are
+/// made from the store's list of actions ([`ActionKind::ALL`]), their
+/// arguments from each action's.
+#[derive(Debug, Clone)]
+pub(crate) struct Workflow {
+    kind: ActionKind,
+    matches: ArgMatches,
+}
+
+impl FromArgMatches for Workflow {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Workflow, clap::Error> {
+        let found = matches
+            .subcommand()
+            .and_then(|(name, sub)| Some((ActionKind::from_name(name)?, sub)));
+        match found {
+            Some((kind, sub)) => Ok(Workflow {
+                kind,
+                matches: sub.clone(),
+            }),
+            None => Err(clap::Error::new(clap::error::ErrorKind::InvalidSubcommand)),
+        }
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Workflow::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Subcommand for Workflow {
+    fn augment_subcommands(command: Command) -> Command {
+        command.subcommands(ActionKind::ALL.map(subcommand))
+    }
+
+    fn augment_subcommands_for_update(command: Command) -> Command {
+        Workflow::augment_subcommands(command)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        name == "load" || (!name.contains('_') && ActionKind::from_name(name).is_some())
+    }
+}
+
+/// The subcommand of an action: its name with `-` between words, its
+/// summary, and its arguments (a version's or a record's fields as a
+/// `--name FILE` option).
+fn subcommand(kind: ActionKind) -> Command {
+    let mut command =
+        Command::new(kind.name().replace('_', "-")).about(kind.summary().trim_end_matches('.'));
+    if kind == ActionKind::Replace {
+        // The name this command had before the list of actions.
+        command = command.visible_alias("load");
+    }
+    for argument in kind.arguments() {
+        let arg = Arg::new(argument.name)
+            .help(argument.help)
+            .value_name(argument.name.to_uppercase());
+        command = command.arg(match argument.shape {
+            Shape::Number => arg.required(true).value_parser(value_parser!(u32)),
+            Shape::OptionalName => arg.long(argument.name),
+            Shape::Fields { required } => arg
+                .long(argument.name)
+                .value_name("FILE")
+                .help(format!(
+                    "{} A file: a JSON object or a TOML table.",
+                    argument.help
+                ))
+                .required(required)
+                .value_parser(value_parser!(PathBuf)),
+            Shape::Configuration | Shape::Additions => arg
+                .required(true)
+                .value_name("FILE")
+                .value_parser(value_parser!(PathBuf)),
+            _ => arg.required(true),
+        });
+    }
+    command
+}
+
+impl Workflow {
+    /// The action, its files read (a configuration checked against the
+    /// tools `registry` registers).
+    fn action(self, registry: &Registry) -> Result<Action, String> {
+        let Workflow { kind, matches } = self;
+        Action::from_arguments(kind, |argument: &Argument| {
+            let path = || matches.get_one::<PathBuf>(argument.name);
+            Ok(match argument.shape {
+                Shape::Number => matches
+                    .get_one::<u32>(argument.name)
+                    .copied()
+                    .map(Given::Number),
+                Shape::Fields { .. } => match path() {
+                    Some(path) => Some(Given::Fields(read_definition(path)?)),
+                    None => None,
+                },
+                Shape::Configuration | Shape::Additions => match path() {
+                    Some(path) => Some(Given::Records(Box::new(read_records(
+                        path,
+                        argument.shape,
+                        registry,
+                    )?))),
+                    None => None,
+                },
+                _ => matches
+                    .get_one::<String>(argument.name)
+                    .cloned()
+                    .map(Given::Text),
+            })
+        })
+    }
+}
+
+/// A configuration file's records: checked whole against `registry`
+/// (a configuration), or read as records to add (additions).
+fn read_records(path: &Path, shape: Shape, registry: &Registry) -> Result<Records, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let file = path.display().to_string();
+    match shape {
+        Shape::Configuration => {
+            Records::from_toml(&text, &file, registry).map_err(|e| e.to_string())
+        }
+        _ => Records::read_toml(&text, &file).map_err(|e| e.to_string()),
+    }
 }

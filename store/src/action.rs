@@ -165,24 +165,9 @@ impl fmt::Display for Refused {
 }
 
 impl Action {
-    /// The action's name in the audit trail.
+    /// The action's name in the audit trail ([`ActionKind::name`](crate::ActionKind::name)).
     pub fn name(&self) -> &'static str {
-        match self {
-            Action::Draft { .. } => "draft",
-            Action::Propose { .. } => "propose",
-            Action::Publish { .. } => "publish",
-            Action::Deprecate { .. } => "deprecate",
-            Action::Activate { .. } => "activate",
-            Action::Deactivate { .. } => "deactivate",
-            Action::Assign { .. } => "assign",
-            Action::Unassign { .. } => "unassign",
-            Action::RotateKey { .. } => "rotate_key",
-            Action::Put { .. } => "put",
-            Action::Delete { .. } => "delete",
-            Action::Setting { .. } => "setting",
-            Action::Replace { .. } => "replace",
-            Action::Import { .. } => "import",
-        }
+        self.kind().name()
     }
 
     /// The records this action may write, when it writes only some (not

@@ -53,6 +53,7 @@ mod gate;
 mod link;
 mod operators;
 mod records;
+mod workflow;
 
 use core::fmt;
 
@@ -67,6 +68,7 @@ pub use db::CHANNEL;
 pub use follow::{Follower, FollowerHealth, REPLICA_NAME};
 pub use gate::Compatibility;
 pub use records::{Body, Kind, Problem, Problems, Records, SETTINGS, Version, is_record_id};
+pub use workflow::{ActionKind, Argument, Given, Shape};
 
 mod apply;
 mod error;

@@ -163,6 +163,49 @@ fn the_publish_workflow_runs_from_the_command_line() {
 }
 
 #[test]
+fn every_action_of_the_list_is_a_subcommand_and_runs() {
+    use toolschema_store::ActionKind;
+    // The subcommands are made from the store's one list of actions.
+    let (done, help, err) = run(&["admin", "--help"]);
+    assert!(done, "{err}");
+    for kind in ActionKind::ALL {
+        let name = kind.name().replace('_', "-");
+        assert!(
+            help.lines()
+                .any(|line| line.trim_start().starts_with(&format!("{name} "))),
+            "`admin {name}` is missing:\n{help}"
+        );
+    }
+    let url = Postgres::shared().database();
+    ok(&url, &["migrate"]);
+    ok(&url, &["replace", "examples/catalog.toml"]);
+    // The record actions, which only the admin API had.
+    let body = std::env::temp_dir().join(format!("toolschema-body-{}.json", std::process::id()));
+    std::fs::write(&body, "{}").expect("write");
+    let body = body.to_str().expect("utf-8");
+    assert!(
+        ok(&url, &["put", "tenant", "initech", "--body", body])
+            .starts_with("revision 2: tenant \"initech\""),
+    );
+    assert!(
+        ok(&url, &["delete", "tenant", "initech"])
+            .starts_with("revision 3: tenant \"initech\": removed")
+    );
+    // A kind that does not exist is named, with those that do.
+    let (done, _, err) = admin(&url, &["put", "widget", "x", "--body", body]);
+    assert!(!done);
+    assert!(
+        err.contains("put: `widget` is not a record kind; use tenant, client, toolset, downstream or gateway_tool"),
+        "{err}"
+    );
+    // A record's fields are required: the parser says so before the store is asked.
+    let (done, _, err) = admin(&url, &["put", "tenant", "initech"]);
+    assert!(!done);
+    assert!(err.contains("--body <FILE>"), "{err}");
+    let _ = std::fs::remove_file(body);
+}
+
+#[test]
 fn import_writes_drafts_to_the_store() {
     let url = Postgres::shared().database();
     ok(&url, &["migrate"]);

@@ -65,13 +65,13 @@ use axum::body::{Body as RequestBody, Bytes};
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post, put};
+use axum::routing::{MethodRouter, delete, get, post, put};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use toolschema_runtime::call::Registry;
 use toolschema_serve::HttpTimeouts;
 
-use crate::{Action, Body, Kind, Records, Refused, Store, StoreError};
+use crate::{Action, ActionKind, Body, Given, Records, Refused, Shape, Store, StoreError};
 use operator::{Guard, Operator};
 
 /// The largest configuration file taken (`PUT /v1/catalog`, `POST
@@ -119,38 +119,84 @@ pub fn router(store: Store, registry: Arc<Registry>) -> Router {
 }
 
 fn router_with(store: Store, registry: Arc<Registry>, timeouts: HttpTimeouts) -> Router {
-    Router::new()
+    let mut router = Router::new()
         .route("/v1/revision", get(revision))
-        .route("/v1/catalog", get(catalog).put(replace))
-        .route("/v1/import", post(import))
+        .route("/v1/catalog", get(catalog))
         .route("/v1/audit", get(audit))
-        .route("/v1/mappings/{tool}/versions", post(draft))
         .route(
-            "/v1/mappings/{tool}/versions/{version}/{step}",
-            post(step).get(compatibility),
-        )
-        .route("/v1/toolsets/{id}/{switch}", post(switch))
-        .route(
-            "/v1/clients/{id}/toolsets/{toolset}",
-            put(assign).delete(unassign),
-        )
-        .route("/v1/clients/{id}/rotate-key", post(rotate_key))
-        .route(
-            "/v1/records/{kind}/{id}",
-            put(put_record).delete(delete_record),
-        )
-        .route(
+            "/v1/mappings/{tool}/versions/{version}/compatibility",
+            get(compatibility),
+        );
+    // Every action of the one list has its route.
+    for kind in ActionKind::ALL {
+        let (path, handler) = route(kind);
+        router = router.route(path, handler);
+    }
+    router.merge(console::routes()).with_state(Admin {
+        store,
+        registry,
+        guard: Arc::new(Guard::default()),
+        timeouts,
+        console: Arc::default(),
+    })
+}
+
+/// The route of an action of the list: its path and its handler. The
+/// path's parameters are named as the action's arguments.
+fn route(kind: ActionKind) -> (&'static str, MethodRouter<Admin>) {
+    let acted = move |fields: Fields| {
+        move |admin: State<Admin>,
+              operator: Operator,
+              accepting: Accepting,
+              params: Path<Vec<(String, String)>>,
+              body: RequestBody| act(kind, fields, admin, operator, accepting, params, body)
+    };
+    match kind {
+        ActionKind::Draft => ("/v1/mappings/{tool}/versions", post(draft)),
+        ActionKind::Propose => (
+            "/v1/mappings/{tool}/versions/{version}/propose",
+            post(acted(Fields::None)),
+        ),
+        ActionKind::Publish => (
+            "/v1/mappings/{tool}/versions/{version}/publish",
+            post(acted(Fields::None)),
+        ),
+        ActionKind::Deprecate => (
+            "/v1/mappings/{tool}/versions/{version}/deprecate",
+            post(acted(Fields::None)),
+        ),
+        ActionKind::Activate => ("/v1/toolsets/{toolset}/activate", post(acted(Fields::None))),
+        ActionKind::Deactivate => (
+            "/v1/toolsets/{toolset}/deactivate",
+            post(acted(Fields::None)),
+        ),
+        ActionKind::Assign => (
+            "/v1/clients/{client}/toolsets/{toolset}",
+            put(acted(Fields::None)),
+        ),
+        ActionKind::Unassign => (
+            "/v1/clients/{client}/toolsets/{toolset}",
+            delete(acted(Fields::None)),
+        ),
+        ActionKind::RotateKey => ("/v1/clients/{client}/rotate-key", post(acted(Fields::None))),
+        ActionKind::Put => ("/v1/records/{kind}/{id}", put(acted(Fields::Body))),
+        ActionKind::Delete => ("/v1/records/{kind}/{id}", delete(acted(Fields::None))),
+        ActionKind::Setting => (
             "/v1/settings/{name}",
-            put(put_setting).delete(delete_setting),
-        )
-        .merge(console::routes())
-        .with_state(Admin {
-            store,
-            registry,
-            guard: Arc::new(Guard::default()),
-            timeouts,
-            console: Arc::default(),
-        })
+            put(acted(Fields::Body)).delete(acted(Fields::None)),
+        ),
+        ActionKind::Replace => ("/v1/catalog", put(replace)),
+        ActionKind::Import => ("/v1/import", post(import)),
+    }
+}
+
+/// What the body of an action's route holds.
+#[derive(Debug, Clone, Copy)]
+enum Fields {
+    /// Nothing, or the reports the change accepts (`{"accept": …}`).
+    None,
+    /// The record's or setting's fields, a JSON object.
+    Body,
 }
 
 /// Serves the admin API on `listener` until `stop` resolves: the MCP
@@ -476,73 +522,13 @@ enum Digests {
     Several(Vec<String>),
 }
 
-async fn step(
-    State(admin): State<Admin>,
-    operator: Operator,
-    accepting: Accepting,
-    Path((tool, version, step)): Path<(String, u32, String)>,
-    body: RequestBody,
-) -> Response {
-    let bytes = match admin.body(body, RECORD_LIMIT).await {
-        Ok(bytes) => bytes,
-        Err(refused) => return refused,
-    };
-    let options: Step = match bytes.iter().all(u8::is_ascii_whitespace) {
-        true => Step::default(),
-        false => match serde_json::from_slice(&bytes) {
-            Ok(options) => options,
-            Err(error) => {
-                return refusal(
-                    StatusCode::BAD_REQUEST,
-                    "bad_request",
-                    &format!("the body is empty or {{\"accept\": \"<digest>\"}}: {error}"),
-                );
-            }
-        },
-    };
-    if options.accept_breaking.is_some() {
-        return refusal(
-            StatusCode::BAD_REQUEST,
-            "bad_request",
-            ACCEPT_NAMES_A_REPORT,
-        );
-    }
-    let Accepting(mut accept) = accepting;
-    match options.accept {
-        Some(Digests::One(digest)) => accept.push(digest),
-        Some(Digests::Several(digests)) => accept.extend(digests),
-        None => {}
-    }
-    let accepting = Accepting(accept);
-    let action = match step.as_str() {
-        "propose" => Action::Propose { tool, version },
-        "publish" => Action::Publish { tool, version },
-        "deprecate" => Action::Deprecate { tool, version },
-        _ => {
-            return refusal(
-                StatusCode::NOT_FOUND,
-                "not_found",
-                "a version can be proposed, published or deprecated",
-            );
-        }
-    };
-    apply(&admin, operator, action, accepting).await
-}
-
 /// `GET …/versions/{n}/compatibility`: the report of a version against
 /// the one served, without changing anything.
 async fn compatibility(
     State(admin): State<Admin>,
     _: Operator,
-    Path((tool, version, what)): Path<(String, u32, String)>,
+    Path((tool, version)): Path<(String, u32)>,
 ) -> Response {
-    if what != "compatibility" {
-        return refusal(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            "a version's compatibility report is at …/versions/{n}/compatibility",
-        );
-    }
     match admin.store.compatibility(&tool, version, &admin.registry).await {
         Ok(Some(report)) => axum::Json(report).into_response(),
         Ok(None) => axum::Json(json!({
@@ -556,148 +542,80 @@ async fn compatibility(
     }
 }
 
-async fn switch(
+/// An action of the list made from the route's path parameters (by the
+/// action's argument names) and its body: the fields of a record or a
+/// setting, or the reports a change accepts. A path naming nothing the
+/// action takes is not found.
+async fn act(
+    kind: ActionKind,
+    fields: Fields,
     State(admin): State<Admin>,
     operator: Operator,
-    accepting: Accepting,
-    Path((toolset, switch)): Path<(String, String)>,
-) -> Response {
-    let action = match switch.as_str() {
-        "activate" => Action::Activate { toolset },
-        "deactivate" => Action::Deactivate { toolset },
-        _ => {
-            return refusal(
-                StatusCode::NOT_FOUND,
-                "not_found",
-                "a toolset can be activated or deactivated",
-            );
-        }
-    };
-    apply(&admin, operator, action, accepting).await
-}
-
-async fn assign(
-    State(admin): State<Admin>,
-    operator: Operator,
-    accepting: Accepting,
-    Path((client, toolset)): Path<(String, String)>,
-) -> Response {
-    apply(
-        &admin,
-        operator,
-        Action::Assign { client, toolset },
-        accepting,
-    )
-    .await
-}
-
-async fn unassign(
-    State(admin): State<Admin>,
-    operator: Operator,
-    accepting: Accepting,
-    Path((client, toolset)): Path<(String, String)>,
-) -> Response {
-    apply(
-        &admin,
-        operator,
-        Action::Unassign { client, toolset },
-        accepting,
-    )
-    .await
-}
-
-async fn rotate_key(
-    State(admin): State<Admin>,
-    operator: Operator,
-    accepting: Accepting,
-    Path(client): Path<String>,
-) -> Response {
-    apply(&admin, operator, Action::RotateKey { client }, accepting).await
-}
-
-/// A JSON object body, read within its limit, or the answer saying what is
-/// expected.
-async fn object_body(admin: &Admin, body: RequestBody) -> Result<Body, Response> {
-    let bytes = admin.body(body, RECORD_LIMIT).await?;
-    match serde_json::from_slice::<Value>(&bytes) {
-        Ok(Value::Object(body)) => Ok(body),
-        _ => Err(refusal(
-            StatusCode::BAD_REQUEST,
-            "bad_request",
-            "the body is a JSON object: the record's fields as the configuration file has them, without its identifier",
-        )),
-    }
-}
-
-fn kind_of(kind: &str) -> Result<Kind, Response> {
-    Kind::from_name(kind).ok_or_else(|| {
-        refusal(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            "records are tenant, client, toolset, downstream or gateway_tool",
-        )
-    })
-}
-
-async fn put_record(
-    State(admin): State<Admin>,
-    operator: Operator,
-    accepting: Accepting,
-    Path((kind, id)): Path<(String, String)>,
+    Accepting(mut accept): Accepting,
+    Path(params): Path<Vec<(String, String)>>,
     body: RequestBody,
 ) -> Response {
-    let kind = match kind_of(&kind) {
-        Ok(kind) => kind,
+    let bytes = match admin.body(body, RECORD_LIMIT).await {
+        Ok(bytes) => bytes,
         Err(refused) => return refused,
     };
-    match object_body(&admin, body).await {
-        Ok(body) => apply(&admin, operator, Action::Put { kind, id, body }, accepting).await,
-        Err(refused) => refused,
+    let mut body = None;
+    match fields {
+        Fields::Body => match serde_json::from_slice::<Value>(&bytes) {
+            Ok(Value::Object(fields)) => body = Some(fields),
+            _ => {
+                return refusal(
+                    StatusCode::BAD_REQUEST,
+                    "bad_request",
+                    "the body is a JSON object: the record's fields as the configuration file has them, without its identifier",
+                );
+            }
+        },
+        Fields::None => match accepted(&bytes) {
+            Ok(digests) => accept.extend(digests),
+            Err(refused) => return refused,
+        },
+    }
+    let action = Action::from_arguments(kind, |argument| {
+        let param = params.iter().find(|(name, _)| name == argument.name);
+        Ok(match (argument.shape, param) {
+            (Shape::Fields { .. }, _) => body.take().map(Given::Fields),
+            (Shape::Number, Some((_, text))) => match text.parse() {
+                Ok(number) => Some(Given::Number(number)),
+                Err(_) => return Err(format!("`{text}` is not a version number")),
+            },
+            (_, param) => param.map(|(_, text)| Given::Text(text.clone())),
+        })
+    });
+    match action {
+        Ok(action) => apply(&admin, operator, action, Accepting(accept)).await,
+        Err(message) => refusal(StatusCode::NOT_FOUND, "not_found", &message),
     }
 }
 
-async fn delete_record(
-    State(admin): State<Admin>,
-    operator: Operator,
-    accepting: Accepting,
-    Path((kind, id)): Path<(String, String)>,
-) -> Response {
-    match kind_of(&kind) {
-        Ok(kind) => apply(&admin, operator, Action::Delete { kind, id }, accepting).await,
-        Err(refused) => refused,
+/// The reports a body accepts: none when it is empty, else
+/// `{"accept": "<digest>"}` (or a list).
+fn accepted(bytes: &Bytes) -> Result<Vec<String>, Response> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Vec::new());
     }
-}
-
-async fn put_setting(
-    State(admin): State<Admin>,
-    operator: Operator,
-    accepting: Accepting,
-    Path(name): Path<String>,
-    body: RequestBody,
-) -> Response {
-    match object_body(&admin, body).await {
-        Ok(body) => {
-            let action = Action::Setting {
-                name,
-                body: Some(body),
-            };
-            apply(&admin, operator, action, accepting).await
-        }
-        Err(refused) => refused,
+    let options: Step = serde_json::from_slice(bytes).map_err(|error| {
+        refusal(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            &format!("the body is empty or {{\"accept\": \"<digest>\"}}: {error}"),
+        )
+    })?;
+    if options.accept_breaking.is_some() {
+        return Err(refusal(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            ACCEPT_NAMES_A_REPORT,
+        ));
     }
-}
-
-async fn delete_setting(
-    State(admin): State<Admin>,
-    operator: Operator,
-    accepting: Accepting,
-    Path(name): Path<String>,
-) -> Response {
-    apply(
-        &admin,
-        operator,
-        Action::Setting { name, body: None },
-        accepting,
-    )
-    .await
+    Ok(match options.accept {
+        Some(Digests::One(digest)) => vec![digest],
+        Some(Digests::Several(digests)) => digests,
+        None => Vec::new(),
+    })
 }

@@ -307,8 +307,30 @@ fn a_tool_from_configuration_is_drafted_checked_and_published_over_http() {
     // A body that is no object, a kind that does not exist.
     let (status, _) = call(address, key, "PUT", "/v1/records/toolset/x", "[1]");
     assert_eq!(status, 400);
-    let (status, _) = call(address, key, "PUT", "/v1/records/widget/x", "{}");
-    assert_eq!(status, 404);
+    let (status, body) = call(address, key, "PUT", "/v1/records/widget/x", "{}");
+    assert_eq!(
+        (status, &body["message"]),
+        (
+            404,
+            &json!(
+                "put: `widget` is not a record kind; use tenant, client, toolset, downstream or gateway_tool"
+            )
+        ),
+        "{body}"
+    );
+    // A path's arguments are read as the action's, from the one list.
+    let (status, body) = call(
+        address,
+        key,
+        "POST",
+        "/v1/mappings/billing.refund/versions/two/publish",
+        "",
+    );
+    assert_eq!(
+        (status, &body["message"]),
+        (404, &json!("`two` is not a version number")),
+        "{body}"
+    );
     // A large file (past axum's 2 MB default) is taken whole.
     let large = format!(
         "{}\n{}",

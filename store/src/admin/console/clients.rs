@@ -5,7 +5,7 @@ use super::super::Admin;
 use super::actions::act;
 use super::filters;
 use super::{CsrfForm, Frame, LoggedIn, page, secured, session_form};
-use crate::Action;
+use crate::{Action, ActionKind};
 use askama::Template;
 use axum::body::Body as RequestBody;
 use axum::extract::{Path, State};
@@ -104,9 +104,10 @@ pub(super) async fn switch(
     if let Err(refused) = session_form::<CsrfForm>(&admin, &logged_in, body).await {
         return refused;
     }
-    let action = match switch.as_str() {
-        "activate" => Action::Activate { toolset },
-        "deactivate" => Action::Deactivate { toolset },
+    // The switch's name is the action's, in the one list.
+    let action = match ActionKind::from_name(&switch) {
+        Some(ActionKind::Activate) => Action::Activate { toolset },
+        Some(ActionKind::Deactivate) => Action::Deactivate { toolset },
         _ => return secured(StatusCode::NOT_FOUND.into_response()),
     };
     act(&admin, &logged_in, action, "/console").await

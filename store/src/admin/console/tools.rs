@@ -5,7 +5,7 @@ use super::actions::act;
 use super::clients::pretty;
 use super::filters;
 use super::{Frame, LoggedIn, Tokened, page, path_segment, secured, session_form};
-use crate::Action;
+use crate::{Action, ActionKind};
 use askama::Template;
 use axum::body::Body as RequestBody;
 use axum::extract::{Path, State};
@@ -261,10 +261,11 @@ pub(super) async fn step(
     };
     let accept: Vec<String> = fields.accept.into_iter().collect();
     let back = format!("/console/tools/{}", path_segment(&tool));
-    let action = match step.as_str() {
-        "propose" => Action::Propose { tool, version },
-        "publish" => Action::Publish { tool, version },
-        "deprecate" => Action::Deprecate { tool, version },
+    // The step's name is the action's, in the one list.
+    let action = match ActionKind::from_name(&step) {
+        Some(ActionKind::Propose) => Action::Propose { tool, version },
+        Some(ActionKind::Publish) => Action::Publish { tool, version },
+        Some(ActionKind::Deprecate) => Action::Deprecate { tool, version },
         _ => return secured(StatusCode::NOT_FOUND.into_response()),
     };
     act(&admin, &logged_in, action.accepting(accept), &back).await
