@@ -53,20 +53,23 @@ pub(super) async fn apply_to(
             kept: false,
         })
         .collect();
-    let mut done = action
-        .apply(records, registry)
-        .map_err(StoreError::Refused)?;
-    let after = records.part(scope);
-    let written = changes::Changes::between(before, &after);
-    let patched = config.and_then(|config| {
-        records
-            .change_document(&changes::Changes::scope(std::slice::from_ref(&written)))?
-            .patch(config, registry)
-    });
-    let config = match patched {
-        Some(config) => config,
-        None => records.check(registry).map_err(StoreError::Invalid)?,
-    };
+    let (mut done, after, written, config) = checking(|| {
+        let done = action
+            .apply(records, registry)
+            .map_err(StoreError::Refused)?;
+        let after = records.part(scope);
+        let written = changes::Changes::between(before, &after);
+        let patched = config.and_then(|config| {
+            records
+                .change_document(&changes::Changes::scope(std::slice::from_ref(&written)))?
+                .patch(config, registry)
+        });
+        let config = match patched {
+            Some(config) => config,
+            None => records.check(registry).map_err(StoreError::Invalid)?,
+        };
+        Ok::<_, StoreError>((done, after, written, config))
+    })?;
     let drafted = drafted
         .as_ref()
         .map(|(tool, version)| (tool.as_str(), *version));
@@ -88,6 +91,19 @@ pub(super) async fn apply_to(
     )
     .await?;
     Ok((applied, std::sync::Arc::new(config)))
+}
+
+/// Runs `work`, which checks a configuration (seconds at 100,000 tools),
+/// without holding up the runtime's other tasks: on a multi-threaded
+/// runtime its worker first hands them to another thread
+/// ([`tokio::task::block_in_place`]); on a single-threaded one (a test's,
+/// a command's) it runs as it is.
+pub(super) fn checking<T>(work: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current().map(|handle| handle.runtime_flavor()) {
+        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(work),
+        _ => work(),
+    }
 }
 
 /// The compatibility gate of a change, in its transaction: what each tool
@@ -288,4 +304,35 @@ pub(super) fn changed_records(before: &Records, after: &Records) -> Vec<Value> {
         }
     }
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::checking;
+    use std::time::Duration;
+
+    #[test]
+    fn a_check_lets_the_runtimes_other_tasks_run() {
+        // One worker: were the check to hold it, the task that answers it
+        // would never run, and the check would wait in vain.
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .build()
+            .expect("a runtime");
+        let (send, receive) = std::sync::mpsc::channel();
+        let answered = runtime.block_on(async move {
+            let check = tokio::spawn(async move {
+                checking(|| receive.recv_timeout(Duration::from_secs(60)))
+            });
+            tokio::spawn(async move { send.send("answered") });
+            check.await.expect("the check ran")
+        });
+        assert_eq!(answered, Ok("answered"));
+        // Outside a multi-threaded runtime the work runs as it is.
+        assert_eq!(checking(|| 7), 7);
+        let single = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        assert_eq!(single.block_on(async { checking(|| 8) }), 8);
+    }
 }

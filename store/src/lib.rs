@@ -508,13 +508,16 @@ impl Store {
         let Some(scope) = action.scope() else {
             drop(kept);
             let (_, before) = db::read(&transaction).await?;
-            let mut after = before.clone();
             let name = action.name();
-            let mut done = action
-                .apply(&mut after, registry)
-                .map_err(StoreError::Refused)?;
-            let config = after.check(registry).map_err(StoreError::Invalid)?;
-            let written = changes::Changes::between(&before, &after);
+            let (after, mut done, config, written) = apply::checking(|| {
+                let mut after = before.clone();
+                let done = action
+                    .apply(&mut after, registry)
+                    .map_err(StoreError::Refused)?;
+                let config = after.check(registry).map_err(StoreError::Invalid)?;
+                let written = changes::Changes::between(&before, &after);
+                Ok::<_, StoreError>((after, done, config, written))
+            })?;
             let baselines = gate::touched(&written, &before, &after)
                 .into_iter()
                 .map(|tool| gate::Baseline {
