@@ -178,7 +178,10 @@ fn demo() -> std::sync::Arc<toolschema::catalog::Snapshot> {
     let snapshot = toolschema_demo::catalog().snapshot();
     assert!(
         snapshot
-            .discover("acme-finance", toolschema::project::Revision::LATEST)
+            .discover(
+                "acme-finance",
+                toolschema::project::ProtocolRevision::LATEST
+            )
             .is_ok()
     );
     snapshot
@@ -192,7 +195,7 @@ fn tools_list(
     let length = snapshot
         .discover(
             black_box("acme-finance"),
-            toolschema::project::Revision::LATEST,
+            toolschema::project::ProtocolRevision::LATEST,
         )
         .map_or(0, |list| list.len());
     (length, snapshot)

@@ -11,7 +11,7 @@
 
 use std::hint::black_box;
 use std::sync::Arc;
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use sha2::{Digest, Sha256};
@@ -103,7 +103,9 @@ fn discover(c: &mut Criterion) {
     let registry = Arc::new(registry(10_000));
     let config = Config::from_toml(&config_text(10_000), "bench.toml", &registry).expect("valid");
     let snapshot = Snapshot::build(registry, &config);
-    let list = snapshot.discover("c3", Revision::LATEST).expect("client");
+    let list = snapshot
+        .discover("c3", ProtocolRevision::LATEST)
+        .expect("client");
     let tools = serde_json::from_str::<serde_json::Value>(&list).expect("JSON")["tools"]
         .as_array()
         .map_or(0, Vec::len);
@@ -113,12 +115,12 @@ fn discover(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("discover_1000_tools");
     group.bench_function("discover", |b| {
-        b.iter(|| black_box(snapshot.discover(black_box("c3"), Revision::LATEST)))
+        b.iter(|| black_box(snapshot.discover(black_box("c3"), ProtocolRevision::LATEST)))
     });
     group.bench_function("discover_into_buffer", |b| {
         b.iter(|| {
             let list = snapshot
-                .discover(black_box("c3"), Revision::LATEST)
+                .discover(black_box("c3"), ProtocolRevision::LATEST)
                 .expect("client");
             let mut out = Vec::with_capacity(list.len());
             out.extend_from_slice(list.as_bytes());

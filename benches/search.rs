@@ -19,7 +19,7 @@ use toolschema::call::{CallError, Context, DynamicFuture, DynamicTool, Registry}
 use toolschema::catalog::Catalog;
 use toolschema::catalog::search::{Corpus, Index, Weights};
 use toolschema::model::{Annotations, Node, Ref, Text, ToolDef};
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 use toolschema_catalog::cost::{Tokenizer, client_cost};
 
 /// A file named by `variable`, else the MetaTool copy's `file`.
@@ -219,19 +219,19 @@ fn search_mode_tokens(tools: &[ToolDef], queries: &[(String, usize)]) {
     let catalog = Catalog::from_toml(registry, &text, "search.toml").expect("checks");
     let snapshot = catalog.snapshot();
     let view = snapshot.client("c").expect("the client");
-    let cost = client_cost(&snapshot, "c", Revision::LATEST, &tokenizer).expect("a cost");
+    let cost = client_cost(&snapshot, "c", ProtocolRevision::LATEST, &tokenizer).expect("a cost");
     let (mut rounds, mut searched, mut described) = (0, 0, 0);
     for (query, _) in queries.iter().step_by(8) {
         let arguments = serde_json::json!({ "query": query });
         let found = view
-            .call_meta("search_tools", &arguments, Revision::LATEST)
+            .call_meta("search_tools", &arguments, ProtocolRevision::LATEST)
             .expect("listed")
             .expect("answered");
         searched += tokenizer.count(&arguments.to_string()) + tokenizer.count(&found.text);
         if let Some(first) = found.structured["tools"][0]["name"].as_str() {
             let asked = serde_json::json!({ "name": first });
             let answer = view
-                .call_meta("discover_tool_schema", &asked, Revision::LATEST)
+                .call_meta("discover_tool_schema", &asked, ProtocolRevision::LATEST)
                 .expect("listed")
                 .expect("answered");
             described += tokenizer.count(&answer.text);

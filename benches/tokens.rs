@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 
 use toolschema::call::Registry;
 use toolschema::catalog::Catalog;
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 use toolschema_catalog::cost::{ClientCost, ENCODING, Tokenizer, client_cost};
 
 /// How many tools the generated catalog has.
@@ -376,7 +376,7 @@ fn costs(registry: Registry, text: &str, tokenizer: &Tokenizer) -> Vec<ClientCos
     let costs = MODES
         .iter()
         .map(|(client, _)| {
-            client_cost(&snapshot, client, Revision::LATEST, tokenizer).expect("a client")
+            client_cost(&snapshot, client, ProtocolRevision::LATEST, tokenizer).expect("a client")
         })
         .collect();
     search_round(&snapshot, tokenizer);
@@ -393,7 +393,7 @@ fn search_round(snapshot: &toolschema::catalog::Snapshot, tokenizer: &Tokenizer)
     for (def, _) in view.tools() {
         let query = serde_json::json!({"query": &*def.description});
         let found = view
-            .call_meta("search_tools", &query, Revision::LATEST)
+            .call_meta("search_tools", &query, ProtocolRevision::LATEST)
             .expect("listed")
             .expect("answered");
         let Some(first) = found.structured["tools"][0]["name"].as_str() else {
@@ -403,7 +403,7 @@ fn search_round(snapshot: &toolschema::catalog::Snapshot, tokenizer: &Tokenizer)
             .call_meta(
                 "discover_tool_schema",
                 &serde_json::json!({"name": first}),
-                Revision::LATEST,
+                ProtocolRevision::LATEST,
             )
             .expect("listed")
             .expect("answered");

@@ -13,7 +13,9 @@ use core::fmt;
 use tiktoken_rs::CoreBPE;
 
 use super::Snapshot;
-use toolschema_runtime::project::{META_TOOL, Mode, Revision, SEARCH_TOOL, project_tool_as};
+use toolschema_runtime::project::{
+    META_TOOL, Mode, ProtocolRevision, SEARCH_TOOL, project_tool_as,
+};
 
 /// The encoding tokens are counted in, as printed with the counts.
 pub const ENCODING: &str = "o200k_base (OpenAI GPT-4o, GPT-4.1, o-series)";
@@ -147,7 +149,7 @@ impl ClientCost {
 pub fn client_cost(
     snapshot: &Snapshot,
     client: &str,
-    revision: Revision,
+    revision: ProtocolRevision,
     tokenizer: &Tokenizer,
 ) -> Option<ClientCost> {
     let view = snapshot.client(client)?;

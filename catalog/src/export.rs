@@ -16,7 +16,7 @@ use crate::{ServerInfo, Snapshot};
 use toolschema_runtime::compat::{Report, compare_tool_objects};
 use toolschema_runtime::model::ToolDef;
 use toolschema_runtime::project::{
-    META_TOOL, Mode, Revision, SEARCH_TOOL, apply_profile, project_tool,
+    META_TOOL, Mode, ProtocolRevision, SEARCH_TOOL, apply_profile, project_tool,
 };
 use toolschema_runtime::render::{Json, Object};
 
@@ -28,7 +28,7 @@ pub const SERVER_SCHEMA: &str =
     "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
 
 /// The MCP revision whose `Tool` objects an export lists.
-const REVISION: Revision = Revision::V2025_11_25;
+const REVISION: ProtocolRevision = ProtocolRevision::V2025_11_25;
 
 /// The MCP protocol version whose `Tool` objects an export lists.
 pub const PROTOCOL_VERSION: &str = REVISION.version();

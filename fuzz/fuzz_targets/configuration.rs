@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use libfuzzer_sys::fuzz_target;
 use toolschema::call::Registry;
 use toolschema::catalog::{Config, Snapshot};
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 
 fuzz_target!(|data: &[u8]| {
     static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(config) => {
             let snapshot = Snapshot::build(registry.clone(), &config);
             for view in snapshot.clients() {
-                let list = view.list_json(Revision::LATEST);
+                let list = view.list_json(ProtocolRevision::LATEST);
                 assert!(serde_json::from_str::<serde_json::Value>(list).is_ok());
             }
         }

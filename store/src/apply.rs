@@ -321,9 +321,10 @@ mod tests {
             .expect("a runtime");
         let (send, receive) = std::sync::mpsc::channel();
         let answered = runtime.block_on(async move {
-            let check = tokio::spawn(async move {
-                checking(|| receive.recv_timeout(Duration::from_secs(60)))
-            });
+            let check =
+                tokio::spawn(
+                    async move { checking(|| receive.recv_timeout(Duration::from_secs(60))) },
+                );
             tokio::spawn(async move { send.send("answered") });
             check.await.expect("the check ran")
         });

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use toolschema::call::CallError;
 use toolschema::catalog::{Catalog, Config, Refusal, Snapshot, Status, hash_api_key};
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 use toolschema::project::{META_TOOL, Mode};
 use toolschema_catalog::active_version;
 use toolschema_demo::{CATALOG_TOML, registry};
@@ -72,7 +72,7 @@ fn demo() -> Catalog {
 fn names(snapshot: &Snapshot, client: &str) -> Vec<String> {
     let list: Value = serde_json::from_str(
         &snapshot
-            .discover(client, Revision::LATEST)
+            .discover(client, ProtocolRevision::LATEST)
             .expect("known client"),
     )
     .expect("JSON");
@@ -332,10 +332,18 @@ fn an_api_key_is_one_clients_and_finds_it_among_many() {
 fn an_invisible_tool_is_refused_exactly_as_an_unknown_one() {
     let snapshot = demo().snapshot();
     let invisible = snapshot
-        .discover_schema("globex-support", "billing.get-invoice", Revision::LATEST)
+        .discover_schema(
+            "globex-support",
+            "billing.get-invoice",
+            ProtocolRevision::LATEST,
+        )
         .expect_err("hidden");
     let unknown = snapshot
-        .discover_schema("globex-support", "billing.get-invoicez", Revision::LATEST)
+        .discover_schema(
+            "globex-support",
+            "billing.get-invoicez",
+            ProtocolRevision::LATEST,
+        )
         .expect_err("unknown");
     assert!(
         matches!(invisible, Refusal::UnknownTool { .. })
@@ -371,7 +379,11 @@ fn discover_schema_returns_the_full_descriptor_in_the_clients_profile() {
     let snapshot = demo().snapshot();
     let full: Value = serde_json::from_str(
         &snapshot
-            .discover_schema("acme-assistant", "billing.list-invoices", Revision::LATEST)
+            .discover_schema(
+                "acme-assistant",
+                "billing.list-invoices",
+                ProtocolRevision::LATEST,
+            )
             .expect("visible"),
     )
     .expect("JSON");
@@ -389,7 +401,7 @@ fn discover_schema_returns_the_full_descriptor_in_the_clients_profile() {
     );
     let listed: Value = serde_json::from_str(
         &snapshot
-            .discover("acme-assistant", Revision::LATEST)
+            .discover("acme-assistant", ProtocolRevision::LATEST)
             .expect("known"),
     )
     .expect("JSON");

@@ -5,7 +5,7 @@
 
 use crate::support::{DEMO_TOOLS, tool_names};
 use std::collections::BTreeMap;
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 
 use proptest::prelude::*;
 use serde_json::Value;
@@ -207,7 +207,7 @@ proptest! {
         let snapshot = Snapshot::build(registry, &config);
         for id in config.clients().map(|c| c.id()) {
             let view = snapshot.client(id).ok_or_else(|| TestCaseError::fail("client missing"))?;
-            let list: Value = serde_json::from_str(view.list_json(Revision::LATEST)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let list: Value = serde_json::from_str(view.list_json(ProtocolRevision::LATEST)).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let names: Vec<&str> = tool_names(&list["tools"]);
             let mut sorted = names.clone();
             sorted.sort_unstable();

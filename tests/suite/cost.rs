@@ -3,7 +3,7 @@
 //! schemas `discover_tool_schema` returns, and a client already in Full
 //! mode saves nothing.
 
-use toolschema::project::{Mode, Revision};
+use toolschema::project::{Mode, ProtocolRevision};
 use toolschema_catalog::cost::{Shown, Tokenizer, client_cost};
 
 #[test]
@@ -14,7 +14,7 @@ fn costs_are_of_the_bytes_clients_are_sent() {
     let mut seen_reduced = false;
     for view in snapshot.clients() {
         let client = view.id();
-        for revision in Revision::ALL {
+        for revision in ProtocolRevision::ALL {
             let cost = client_cost(&snapshot, client, revision, &tokenizer).expect("a client");
             let list = snapshot.discover(client, revision).expect("a client");
             assert_eq!(cost.list.bytes, list.len(), "{client}");
@@ -62,5 +62,5 @@ fn costs_are_of_the_bytes_clients_are_sent() {
         }
     }
     assert!(seen_reduced, "the demo has clients in reduced modes");
-    assert!(client_cost(&snapshot, "nobody", Revision::LATEST, &tokenizer).is_none());
+    assert!(client_cost(&snapshot, "nobody", ProtocolRevision::LATEST, &tokenizer).is_none());
 }

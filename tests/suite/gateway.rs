@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use toolschema::call::{CallError, Registry};
 use toolschema::catalog::Catalog;
 use toolschema::model::Ref;
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 
 mod mistakes;
 
@@ -413,7 +413,7 @@ async fn a_configured_tool_is_listed_with_exposed_names_only() {
     let fixture = fixture().await;
     let snapshot = fixture.catalog.snapshot();
     let list = snapshot
-        .discover("assistant", Revision::LATEST)
+        .discover("assistant", ProtocolRevision::LATEST)
         .expect("client");
     let list: Value = serde_json::from_str(&list).expect("json");
     let get = list["tools"]
@@ -442,7 +442,7 @@ async fn a_configured_tool_is_listed_with_exposed_names_only() {
     // No source path, header or field of the downstream anywhere in any
     // client's list, in any revision.
     for client in ["assistant", "lean"] {
-        for revision in Revision::ALL {
+        for revision in ProtocolRevision::ALL {
             let text = snapshot.discover(client, revision).expect("client");
             for source in [
                 "orderId",
@@ -461,10 +461,12 @@ async fn a_configured_tool_is_listed_with_exposed_names_only() {
         }
     }
     // The lazy client sees the meta-tool, which returns the full schema.
-    let lean = snapshot.discover("lean", Revision::LATEST).expect("client");
+    let lean = snapshot
+        .discover("lean", ProtocolRevision::LATEST)
+        .expect("client");
     assert!(lean.contains("discover_tool_schema"));
     let full = snapshot
-        .discover_schema("lean", "orders.create", Revision::LATEST)
+        .discover_schema("lean", "orders.create", ProtocolRevision::LATEST)
         .expect("visible");
     assert!(
         full.contains("\"customer_email\"") && !full.contains("entries"),
@@ -499,7 +501,7 @@ fn no_source_name_reaches_an_export_or_a_strict_dialect() {
         "{exported}"
     );
     let strict = snapshot
-        .discover("strict", Revision::LATEST)
+        .discover("strict", ProtocolRevision::LATEST)
         .expect("client");
     // The strict dialect lists every property as required, optional ones
     // taking null.
@@ -508,7 +510,7 @@ fn no_source_name_reaches_an_export_or_a_strict_dialect() {
         "{strict}"
     );
     let full = snapshot
-        .discover_schema("strict", "orders.create", Revision::LATEST)
+        .discover_schema("strict", "orders.create", ProtocolRevision::LATEST)
         .expect("visible");
     for text in [exported.as_str(), &*strict, &*full] {
         for source in SOURCE_NAMES {
@@ -697,7 +699,7 @@ async fn a_draft_never_interrupts_the_published_version_and_publishing_switches_
         Some(2)
     );
     let list = after
-        .discover("assistant", Revision::LATEST)
+        .discover("assistant", ProtocolRevision::LATEST)
         .expect("client");
     assert!(
         list.contains("order_number")

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use toolschema::catalog::{Config, Snapshot, hash_api_key};
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 use toolschema_demo::registry;
 
 use crate::support::DEMO_TOOLS;
@@ -329,7 +329,7 @@ fn served(snapshot: &Snapshot) -> Vec<String> {
         .clients()
         .map(|view| {
             // The lists' hashes: equal lists, equal hashes.
-            let lists: Vec<u64> = Revision::ALL
+            let lists: Vec<u64> = ProtocolRevision::ALL
                 .into_iter()
                 .map(|r| view.fingerprint(r))
                 .collect();

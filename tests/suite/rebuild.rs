@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 use toolschema::call::Registry;
 use toolschema::catalog::{Catalog, Config, Snapshot};
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 
 /// A configured tool reading `path` from the downstream `api`.
 fn tool(name: &str, path: &str, description: &str) -> Value {
@@ -63,7 +63,13 @@ fn checked(document: Map<String, Value>) -> Config {
 fn lists(snapshot: &Snapshot) -> Vec<String> {
     let mut lists: Vec<String> = snapshot
         .clients()
-        .map(|view| format!("{}: {}", view.id(), view.list_json(Revision::LATEST)))
+        .map(|view| {
+            format!(
+                "{}: {}",
+                view.id(),
+                view.list_json(ProtocolRevision::LATEST)
+            )
+        })
         .collect();
     lists.sort();
     lists
@@ -73,7 +79,7 @@ fn list_of<'s>(snapshot: &'s Snapshot, client: &str) -> &'s Arc<str> {
     snapshot
         .client(client)
         .expect("a configured client")
-        .list_json(Revision::LATEST)
+        .list_json(ProtocolRevision::LATEST)
 }
 
 /// The three tools checked whole, and a catalog serving them.

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 
 use toolschema::catalog::Catalog;
 use toolschema_demo::CATALOG_TOML;
@@ -25,7 +25,11 @@ fn lists(catalog: &Catalog) -> Vec<Arc<str>> {
     let snapshot = catalog.snapshot();
     CLIENTS
         .iter()
-        .map(|c| snapshot.discover(c, Revision::LATEST).expect("demo client"))
+        .map(|c| {
+            snapshot
+                .discover(c, ProtocolRevision::LATEST)
+                .expect("demo client")
+        })
         .collect()
 }
 
@@ -168,7 +172,7 @@ fn watch_lists(
             let snapshot = catalog.snapshot();
             let seen: Option<Vec<Arc<str>>> = CLIENTS
                 .iter()
-                .map(|c| snapshot.discover(c, Revision::LATEST).ok())
+                .map(|c| snapshot.discover(c, ProtocolRevision::LATEST).ok())
                 .collect();
             if !seen.is_some_and(|seen| allowed.contains(&seen)) {
                 strange += 1;

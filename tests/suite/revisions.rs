@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 use toolschema::call::Registry;
-use toolschema::project::{Mode, RESULT_PROPERTY, Revision, project_tool};
+use toolschema::project::{Mode, ProtocolRevision, RESULT_PROPERTY, project_tool};
 use toolschema::{Tool, ToolDef};
 use toolschema_demo::OpenBalances;
 use toolschema_test_support::{block_on, spec_validator, violations};
@@ -14,7 +14,7 @@ use crate::support::tool_names;
 /// The client that sees the demo's list-returning tool and its icons.
 const ANALYST: &str = "acme-analyst";
 
-fn list(revision: Revision) -> Vec<Value> {
+fn list(revision: ProtocolRevision) -> Vec<Value> {
     let catalog = toolschema_demo::catalog();
     let text = catalog
         .snapshot()
@@ -33,7 +33,7 @@ fn tool<'a>(tools: &'a [Value], name: &str) -> &'a Value {
 
 #[test]
 fn every_revision_lists_tools_its_schema_accepts() {
-    for revision in Revision::ALL {
+    for revision in ProtocolRevision::ALL {
         let validator = spec_validator(revision.version(), "Tool");
         let tools = list(revision);
         let listed = Value::Array(tools.clone());
@@ -59,10 +59,10 @@ fn every_revision_lists_tools_its_schema_accepts() {
 
 #[test]
 fn icons_are_shown_from_2025_11_25() {
-    for revision in Revision::ALL {
+    for revision in ProtocolRevision::ALL {
         let tools = list(revision);
         let chart = tool(&tools, "billing.statement-chart");
-        if revision == Revision::V2025_06_18 {
+        if revision == ProtocolRevision::V2025_06_18 {
             assert!(chart.get("icons").is_none(), "{chart}");
             continue;
         }
@@ -82,14 +82,14 @@ fn icons_are_shown_from_2025_11_25() {
 
 #[test]
 fn a_list_output_is_advertised_as_is_in_2026_07_28_and_wrapped_before() {
-    let latest = list(Revision::V2026_07_28);
+    let latest = list(ProtocolRevision::V2026_07_28);
     let output = &tool(&latest, "billing.open-balances")["outputSchema"];
     assert_eq!(output["type"], "array");
     assert_eq!(
         output["items"]["required"],
         json!(["customer", "outstanding"])
     );
-    for revision in [Revision::V2025_06_18, Revision::V2025_11_25] {
+    for revision in [ProtocolRevision::V2025_06_18, ProtocolRevision::V2025_11_25] {
         let tools = list(revision);
         let wrapped = &tool(&tools, "billing.open-balances")["outputSchema"];
         assert_eq!(wrapped["type"], "object");
@@ -112,7 +112,7 @@ fn each_revision_gets_the_result_its_advertised_schema_accepts() {
     let result = block_on(registry.call("billing.open-balances", json!({}))).expect("runs");
     let value = result.structured().expect("structured").clone();
     assert_eq!(value[0]["customer"], "cust-42", "{value}");
-    for revision in Revision::ALL {
+    for revision in ProtocolRevision::ALL {
         let shown = revision.fit(
             OpenBalances::TOOL,
             project_tool(OpenBalances::TOOL, Mode::Full),
@@ -121,10 +121,10 @@ fn each_revision_gets_the_result_its_advertised_schema_accepts() {
         let sent = revision.fit_result(OpenBalances::TOOL, value.clone());
         let validator = jsonschema::draft202012::new(&schema).expect("compiles");
         assert!(validator.is_valid(&sent), "{}: {sent}", revision.version());
-        assert_eq!(sent.is_array(), revision == Revision::V2026_07_28);
+        assert_eq!(sent.is_array(), revision == ProtocolRevision::V2026_07_28);
         let result_schema = spec_validator(revision.version(), "CallToolResult");
         let mut call_result = json!({"content": [], "structuredContent": sent});
-        if revision == Revision::V2026_07_28 {
+        if revision == ProtocolRevision::V2026_07_28 {
             call_result["resultType"] = json!("complete");
         }
         let errors = violations(&result_schema, &call_result);
@@ -137,12 +137,15 @@ fn a_scalar_result_of_a_tool_without_an_output_schema_is_wrapped_too() {
     let def: &ToolDef = toolschema_demo::StatementChart::TOOL;
     assert!(def.output_is_object());
     assert_eq!(
-        Revision::V2025_11_25.fit_result(def, json!(3)),
+        ProtocolRevision::V2025_11_25.fit_result(def, json!(3)),
         json!({RESULT_PROPERTY: 3})
     );
-    assert_eq!(Revision::V2026_07_28.fit_result(def, json!(3)), json!(3));
     assert_eq!(
-        Revision::V2025_11_25.fit_result(def, json!({"n": 3})),
+        ProtocolRevision::V2026_07_28.fit_result(def, json!(3)),
+        json!(3)
+    );
+    assert_eq!(
+        ProtocolRevision::V2025_11_25.fit_result(def, json!({"n": 3})),
         json!({"n": 3})
     );
 }

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use toolschema::call::CallError;
 use toolschema::catalog::search::name_words;
 use toolschema::catalog::{Catalog, MetaRefusal, Snapshot};
-use toolschema::project::{META_TOOL, Mode, Revision, SEARCH_TOOL};
+use toolschema::project::{META_TOOL, Mode, ProtocolRevision, SEARCH_TOOL};
 use toolschema_demo::{CATALOG_TOML, registry};
 use toolschema_test_support::in_search_mode;
 
@@ -27,7 +27,7 @@ fn all_searched() -> Catalog {
 /// `search_tools` as `client` calls it: the structured answer.
 fn search(snapshot: &Snapshot, client: &str, arguments: Value) -> Value {
     let view = snapshot.client(client).expect("a client");
-    view.call_meta(SEARCH_TOOL, &arguments, Revision::LATEST)
+    view.call_meta(SEARCH_TOOL, &arguments, ProtocolRevision::LATEST)
         .expect("the list carries search_tools")
         .expect("answered")
         .structured
@@ -80,7 +80,8 @@ fn a_toolset_or_a_single_tool_in_search_mode_is_found_not_listed_and_still_calle
         "the refund is not listed; both meta-tools are"
     );
     assert_eq!(finance.mode_of("billing.refund"), Some(Mode::Search));
-    let list: Value = serde_json::from_str(finance.list_json(Revision::LATEST)).expect("JSON");
+    let list: Value =
+        serde_json::from_str(finance.list_json(ProtocolRevision::LATEST)).expect("JSON");
     assert!(!list.to_string().contains("billing.refund"));
     // Only the tools in search mode are searched: the listed ones are in
     // the list already.
@@ -133,7 +134,11 @@ fn a_toolset_or_a_single_tool_in_search_mode_is_found_not_listed_and_still_calle
     assert!(!analyst.has_search_tool());
     assert!(
         analyst
-            .call_meta(SEARCH_TOOL, &json!({"query": "x"}), Revision::LATEST)
+            .call_meta(
+                SEARCH_TOOL,
+                &json!({"query": "x"}),
+                ProtocolRevision::LATEST
+            )
             .is_none()
     );
 }
@@ -142,7 +147,8 @@ fn a_toolset_or_a_single_tool_in_search_mode_is_found_not_listed_and_still_calle
 fn discovery_takes_several_names_where_tools_are_searched_and_refuses_what_is_hidden() {
     let snapshot = all_searched().snapshot();
     let view = snapshot.client("acme-finance").expect("client");
-    let describe = |arguments: Value| view.call_meta(META_TOOL, &arguments, Revision::LATEST);
+    let describe =
+        |arguments: Value| view.call_meta(META_TOOL, &arguments, ProtocolRevision::LATEST);
     let answer = describe(json!({"names": ["billing.refund", "billing.get-invoice"]}))
         .expect("listed")
         .expect("answered");
@@ -150,7 +156,7 @@ fn discovery_takes_several_names_where_tools_are_searched_and_refuses_what_is_hi
     assert_eq!(tools.len(), 2);
     for (tool, name) in tools.iter().zip(["billing.refund", "billing.get-invoice"]) {
         let full: Value = serde_json::from_str(
-            &Snapshot::discover_in(view, name, Revision::LATEST).expect("seen"),
+            &Snapshot::discover_in(view, name, ProtocolRevision::LATEST).expect("seen"),
         )
         .expect("JSON");
         assert_eq!(tool, &full, "each the Full descriptor, in the order asked");
@@ -199,7 +205,7 @@ fn discovery_takes_several_names_where_tools_are_searched_and_refuses_what_is_hi
         .call_meta(
             META_TOOL,
             &json!({"names": ["billing.get-invoice"]}),
-            Revision::LATEST,
+            ProtocolRevision::LATEST,
         )
         .expect("listed");
     assert!(
@@ -278,13 +284,13 @@ scopes = ["invoices:write"]
     let view = snapshot.client("finance").expect("client");
     let query = json!({"query": "invoice", "limit": 32});
     let all = view
-        .call_meta(SEARCH_TOOL, &query, Revision::LATEST)
+        .call_meta(SEARCH_TOOL, &query, ProtocolRevision::LATEST)
         .expect("listed")
         .expect("answered");
     assert_eq!(all.structured["total"], 3);
     let narrowed = snapshot.view_for_scopes(view, &[]);
     let some = narrowed
-        .call_meta(SEARCH_TOOL, &query, Revision::LATEST)
+        .call_meta(SEARCH_TOOL, &query, ProtocolRevision::LATEST)
         .expect("listed")
         .expect("answered");
     assert_eq!(names(&some.structured), ["billing.list-invoices"]);
@@ -332,7 +338,7 @@ fn an_index_is_kept_when_a_change_leaves_its_view_alone() {
     let list = |snapshot: &Snapshot| {
         snapshot
             .client("globex-support")
-            .map(|v| v.list_json(Revision::LATEST).clone())
+            .map(|v| v.list_json(ProtocolRevision::LATEST).clone())
     };
     assert!(Arc::ptr_eq(
         &list(&before).expect("list"),
@@ -382,7 +388,7 @@ fn a_whole_limit_written_with_a_fraction_is_taken_and_a_fraction_is_refused() {
         view.call_meta(
             SEARCH_TOOL,
             &json!({"query": "invoice", "limit": limit}),
-            Revision::LATEST,
+            ProtocolRevision::LATEST,
         )
         .expect("the list carries search_tools")
     };

@@ -18,7 +18,7 @@ use axum::routing::post;
 use serde_json::{Value, json};
 use toolschema::call::{CallError, Registry};
 use toolschema::catalog::Catalog;
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 
 mod mistakes;
 
@@ -513,7 +513,7 @@ async fn a_soap_tool_is_listed_validated_and_answered_with_exposed_names_only() 
     let snapshot = fixture.catalog.snapshot();
     let list: Value = serde_json::from_str(
         &snapshot
-            .discover("assistant", Revision::LATEST)
+            .discover("assistant", ProtocolRevision::LATEST)
             .expect("client"),
     )
     .expect("json");
@@ -535,7 +535,7 @@ async fn a_soap_tool_is_listed_validated_and_answered_with_exposed_names_only() 
     );
     let mut shown = Vec::new();
     for client in ["assistant", "lean"] {
-        for revision in Revision::ALL {
+        for revision in ProtocolRevision::ALL {
             shown.push(
                 snapshot
                     .discover(client, revision)
@@ -546,7 +546,7 @@ async fn a_soap_tool_is_listed_validated_and_answered_with_exposed_names_only() 
     }
     shown.push(
         snapshot
-            .discover_schema("lean", "insurance.quote", Revision::LATEST)
+            .discover_schema("lean", "insurance.quote", ProtocolRevision::LATEST)
             .expect("visible")
             .to_string(),
     );

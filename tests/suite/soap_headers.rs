@@ -17,7 +17,7 @@ use axum::routing::post;
 use serde_json::{Value, json};
 use toolschema::call::{CallError, Registry};
 use toolschema::catalog::Catalog;
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 
 const TOKEN: &str = "dev-token-5f3a9c1e77";
 const TOKEN_VARIABLE: &str = "TOOLSCHEMA_TEST_ADS_DEVELOPER_TOKEN";
@@ -209,7 +209,9 @@ async fn header_arguments_and_credentials_are_written_as_header_blocks() {
 async fn a_credential_header_is_never_shown_asked_for_or_echoed_back() {
     let (catalog, _) = catalog(true).await;
     let snapshot = catalog.snapshot();
-    let listed = snapshot.discover("c", Revision::LATEST).expect("client");
+    let listed = snapshot
+        .discover("c", ProtocolRevision::LATEST)
+        .expect("client");
     let list: Value = serde_json::from_str(&listed).expect("JSON");
     let properties: Vec<&str> = list["tools"][0]["inputSchema"]["properties"]
         .as_object()

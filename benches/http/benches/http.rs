@@ -11,7 +11,7 @@
 use std::hint::black_box;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 
 use axum::Router;
 use axum::http::{HeaderValue, header};
@@ -107,7 +107,7 @@ fn list_over_http(c: &mut Criterion) {
     // The bare handler answers with the very bytes our server sends.
     let list = catalog
         .snapshot()
-        .discover("c", Revision::LATEST)
+        .discover("c", ProtocolRevision::LATEST)
         .expect("client");
     let cached = format!(
         r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete",{},"ttlMs":60000,"cacheScope":"private"}}}}"#,

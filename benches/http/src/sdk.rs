@@ -8,7 +8,7 @@
 //! compares the two, and the faster one (ours) is what the binary serves.
 
 use std::sync::Arc;
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 
 use rmcp::model::{
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -50,7 +50,7 @@ pub fn service(
         .client(client)
         .ok_or_else(|| format!("there is no client application `{client}`"))?;
     let tools: Vec<Tool> = view
-        .entries(Revision::LATEST)
+        .entries(ProtocolRevision::LATEST)
         .iter()
         .map(|entry| {
             serde_json::from_str(entry).map_err(|e| format!("the SDK cannot read a tool: {e}"))

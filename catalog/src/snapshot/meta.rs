@@ -7,7 +7,7 @@ use core::fmt;
 
 use serde_json::{Map, Value, json};
 use toolschema_runtime::project::{
-    DEFAULT_FOUND, LONGEST_QUERY, META_TOOL, MOST_FOUND, Profile, Revision, SEARCH_TOOL,
+    DEFAULT_FOUND, LONGEST_QUERY, META_TOOL, MOST_FOUND, Profile, ProtocolRevision, SEARCH_TOOL,
     apply_profile, meta_tool, meta_tool_with_names, search_tool,
 };
 
@@ -119,7 +119,7 @@ impl ClientView {
         &self,
         name: &str,
         arguments: &Value,
-        revision: Revision,
+        revision: ProtocolRevision,
     ) -> Option<Result<MetaAnswer, MetaRefusal>> {
         if !self.lists_meta_tool(name) {
             return None;
@@ -133,7 +133,7 @@ impl ClientView {
     fn discover_call(
         &self,
         arguments: &Value,
-        revision: Revision,
+        revision: ProtocolRevision,
     ) -> Result<MetaAnswer, MetaRefusal> {
         let several = self.has_search_tool();
         let known: &[&str] = match several {
@@ -188,7 +188,7 @@ impl ClientView {
     fn search_call(
         &self,
         arguments: &Value,
-        revision: Revision,
+        revision: ProtocolRevision,
     ) -> Result<MetaAnswer, MetaRefusal> {
         let mut violations = Vec::new();
         let arguments = object_of(arguments, &["query", "limit", "detail"], &mut violations)?;

@@ -14,7 +14,7 @@ use toolschema_config::{Authorization, Config, ServerInfo, key_digest};
 
 use toolschema_runtime::call::{CallError, Caller, Registry, ToolResult};
 use toolschema_runtime::model::{Ref, Text, ToolDef};
-use toolschema_runtime::project::{META_TOOL, Mode, Profile, Revision, SEARCH_TOOL};
+use toolschema_runtime::project::{META_TOOL, Mode, Profile, ProtocolRevision, SEARCH_TOOL};
 
 use crate::search::{Hit, Index};
 
@@ -68,12 +68,12 @@ struct Exposed {
     full: PerRevision<Arc<str>>,
 }
 
-/// One value per [`Revision`], in [`Revision::ALL`] order.
+/// One value per [`ProtocolRevision`], in [`ProtocolRevision::ALL`] order.
 #[derive(Debug, Clone)]
 struct PerRevision<T>([T; 3]);
 
 impl<T> PerRevision<T> {
-    fn get(&self, revision: Revision) -> &T {
+    fn get(&self, revision: ProtocolRevision) -> &T {
         &self.0[revision as usize]
     }
 }
@@ -149,18 +149,18 @@ impl ClientView {
 
     /// The `tools/list` result a client of `revision` gets, serialized:
     /// `{"tools":[...]}`.
-    pub fn list_json(&self, revision: Revision) -> &Arc<str> {
+    pub fn list_json(&self, revision: ProtocolRevision) -> &Arc<str> {
         &self.shared.listings.get(revision).list
     }
 
     /// Each listed tool's JSON for `revision`, in list order.
-    pub fn entries(&self, revision: Revision) -> &[Arc<str>] {
+    pub fn entries(&self, revision: ProtocolRevision) -> &[Arc<str>] {
         &self.shared.listings.get(revision).entries
     }
 
     /// A hash of the list bytes of `revision`: equal lists have equal
     /// fingerprints.
-    pub fn fingerprint(&self, revision: Revision) -> u64 {
+    pub fn fingerprint(&self, revision: ProtocolRevision) -> u64 {
         self.shared.listings.get(revision).fingerprint
     }
 
@@ -178,7 +178,7 @@ impl ClientView {
     /// revision.
     pub fn same_list(&self, other: &ClientView) -> bool {
         Arc::ptr_eq(&self.shared, &other.shared)
-            || Revision::ALL
+            || ProtocolRevision::ALL
                 .into_iter()
                 .all(|r| self.list_json(r) == other.list_json(r))
     }
@@ -217,7 +217,7 @@ impl ClientView {
     /// mode and the client's profile), if the client sees the tool. A tool
     /// in [`Mode::Search`] is not in the list: this is then how it is
     /// projected (as in [`Mode::Lazy`]).
-    pub fn entry_of(&self, tool: &str, revision: Revision) -> Option<&Arc<str>> {
+    pub fn entry_of(&self, tool: &str, revision: ProtocolRevision) -> Option<&Arc<str>> {
         self.shared.tools.get(tool).map(|t| t.listed.get(revision))
     }
 
@@ -627,7 +627,7 @@ impl Snapshot {
     }
 
     /// The serialized `tools/list` result of a client of `revision`.
-    pub fn discover(&self, client: &str, revision: Revision) -> Result<Arc<str>, Refusal> {
+    pub fn discover(&self, client: &str, revision: ProtocolRevision) -> Result<Arc<str>, Refusal> {
         Ok(self
             .client(client)
             .ok_or(Refusal::UnknownClient)?
@@ -641,7 +641,7 @@ impl Snapshot {
         &self,
         client: &str,
         tool: &str,
-        revision: Revision,
+        revision: ProtocolRevision,
     ) -> Result<Arc<str>, Refusal> {
         let view = self.client(client).ok_or(Refusal::UnknownClient)?;
         Snapshot::discover_in(view, tool, revision)
@@ -652,7 +652,7 @@ impl Snapshot {
     pub fn discover_in(
         view: &ClientView,
         tool: &str,
-        revision: Revision,
+        revision: ProtocolRevision,
     ) -> Result<Arc<str>, Refusal> {
         view.exposed(tool)
             .map(|t| t.full.get(revision).clone())

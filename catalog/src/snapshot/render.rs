@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use toolschema_runtime::model::{Ref, Text, ToolDef};
 use toolschema_runtime::project::{
-    META_TOOL, Mode, Profile, Revision, SEARCH_TOOL, project_tool_as,
+    META_TOOL, Mode, Profile, ProtocolRevision, SEARCH_TOOL, project_tool_as,
 };
 
 /// A tool's rendering: which tool, at which version, in which mode and
@@ -106,7 +106,7 @@ impl Shared {
 pub(super) fn render(def: &ToolDef, mode: Mode, profile: Profile) -> PerRevision<Arc<str>> {
     let latest = project_tool_as(def, mode, profile);
     let text: Arc<str> = latest.to_compact_string().into();
-    PerRevision(Revision::ALL.map(|revision| {
+    PerRevision(ProtocolRevision::ALL.map(|revision| {
         if revision.changes(def) {
             revision.fit(def, latest.clone()).to_compact_string().into()
         } else {
@@ -148,7 +148,7 @@ pub(super) fn shared(profile: Profile, plan: &Plan<'_>, renders: &Renders<'_>) -
             (def.name.clone(), exposed)
         })
         .collect();
-    let listing = |revision: Revision| {
+    let listing = |revision: ProtocolRevision| {
         let mut entries: Vec<(&str, Arc<str>)> = tools
             .iter()
             .filter(|(_, exposed)| exposed.mode.is_listed())
@@ -160,8 +160,8 @@ pub(super) fn shared(profile: Profile, plan: &Plan<'_>, renders: &Renders<'_>) -
         }
         listing(entries.into_iter().map(|(_, e)| e).collect())
     };
-    let latest = Arc::new(listing(Revision::LATEST));
-    let listings = PerRevision(Revision::ALL.map(|revision| {
+    let latest = Arc::new(listing(ProtocolRevision::LATEST));
+    let listings = PerRevision(ProtocolRevision::ALL.map(|revision| {
         if plan.values().any(|(def, _)| revision.changes(def)) {
             Arc::new(listing(revision))
         } else {

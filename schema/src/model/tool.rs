@@ -58,7 +58,7 @@ pub struct ToolDef {
 impl ToolDef {
     /// Whether the tool's structured result is always a JSON object, as
     /// clients before MCP 2026-07-28 require; otherwise they get it wrapped
-    /// (see [`Revision`](crate::project::Revision)). A tool without an
+    /// (see [`ProtocolRevision`](crate::project::ProtocolRevision)). A tool without an
     /// output schema returns content blocks, and counts as one.
     pub fn output_is_object(&self) -> bool {
         self.output

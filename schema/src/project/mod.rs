@@ -46,7 +46,7 @@ pub use mode::{
     meta_tool_with_names, project_tool, search_tool,
 };
 pub use profile::{Profile, apply_profile};
-pub use revision::{RESULT_PROPERTY, Revision};
+pub use revision::{ProtocolRevision, RESULT_PROPERTY};
 
 use crate::model::ToolDef;
 use crate::render::Json;

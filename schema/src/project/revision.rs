@@ -6,7 +6,8 @@ use serde_json::{Map, Value};
 use crate::model::ToolDef;
 use crate::render::{Json, Object};
 
-/// An MCP revision, as far as tools differ between them.
+/// An MCP protocol revision, as far as tools differ between them (not the
+/// catalog store's revision, a count of its changes, nor a tool's version).
 ///
 /// | revision | tool `icons` | non-object `outputSchema` / `structuredContent` |
 /// | --- | --- | --- |
@@ -14,7 +15,7 @@ use crate::render::{Json, Object};
 /// | 2025-11-25 | shown | wrapped: `{"result": value}` |
 /// | 2026-07-28 | shown | as they are |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Revision {
+pub enum ProtocolRevision {
     /// MCP 2025-06-18.
     V2025_06_18,
     /// MCP 2025-11-25.
@@ -27,50 +28,52 @@ pub enum Revision {
 /// 2026-07-28.
 pub const RESULT_PROPERTY: &str = "result";
 
-impl Revision {
+impl ProtocolRevision {
     /// Every revision, oldest first.
-    pub const ALL: [Revision; 3] = [
-        Revision::V2025_06_18,
-        Revision::V2025_11_25,
-        Revision::V2026_07_28,
+    pub const ALL: [ProtocolRevision; 3] = [
+        ProtocolRevision::V2025_06_18,
+        ProtocolRevision::V2025_11_25,
+        ProtocolRevision::V2026_07_28,
     ];
 
     /// The newest revision: what a client that names none is shown.
-    pub const LATEST: Revision = Revision::V2026_07_28;
+    pub const LATEST: ProtocolRevision = ProtocolRevision::V2026_07_28;
 
     /// The revision of a protocol version string.
     ///
     /// ```
-    /// use toolschema_schema::project::Revision;
-    /// assert_eq!(Revision::from_version("2025-11-25"), Some(Revision::V2025_11_25));
-    /// assert_eq!(Revision::from_version("2024-11-05"), None);
+    /// use toolschema_schema::project::ProtocolRevision;
+    /// assert_eq!(ProtocolRevision::from_version("2025-11-25"), Some(ProtocolRevision::V2025_11_25));
+    /// assert_eq!(ProtocolRevision::from_version("2024-11-05"), None);
     /// ```
-    pub fn from_version(version: &str) -> Option<Revision> {
-        Revision::ALL.into_iter().find(|r| r.version() == version)
+    pub fn from_version(version: &str) -> Option<ProtocolRevision> {
+        ProtocolRevision::ALL
+            .into_iter()
+            .find(|r| r.version() == version)
     }
 
     /// The protocol version string.
     pub const fn version(self) -> &'static str {
         match self {
-            Revision::V2025_06_18 => "2025-06-18",
-            Revision::V2025_11_25 => "2025-11-25",
-            Revision::V2026_07_28 => "2026-07-28",
+            ProtocolRevision::V2025_06_18 => "2025-06-18",
+            ProtocolRevision::V2025_11_25 => "2025-11-25",
+            ProtocolRevision::V2026_07_28 => "2026-07-28",
         }
     }
 
     /// Whether tools may carry `icons`.
     pub fn shows_icons(self) -> bool {
-        self >= Revision::V2025_11_25
+        self >= ProtocolRevision::V2025_11_25
     }
 
     /// Whether an output schema and a structured result may be any JSON
     /// value, not only an object.
     pub fn allows_any_output(self) -> bool {
-        self >= Revision::V2026_07_28
+        self >= ProtocolRevision::V2026_07_28
     }
 
     /// Whether `tool`'s descriptor differs in this revision from
-    /// [`LATEST`](Revision::LATEST)'s.
+    /// [`LATEST`](ProtocolRevision::LATEST)'s.
     pub fn changes(self, tool: &ToolDef) -> bool {
         (!self.shows_icons() && !tool.icons.is_empty())
             || (!self.allows_any_output() && !tool.output_is_object())
@@ -80,7 +83,7 @@ impl Revision {
     /// and profile) as this revision has it.
     ///
     /// ```
-    /// use toolschema_schema::project::{Revision, project_tool, Mode};
+    /// use toolschema_schema::project::{ProtocolRevision, project_tool, Mode};
     /// # use toolschema_schema::model::*;
     /// # static OUTPUT: Node = Node::Boolean;
     /// # static INPUT: Node = Node::Object(ObjectNode {
@@ -95,7 +98,7 @@ impl Revision {
     /// // A tool whose result is `true` or `false`.
     /// let latest = project_tool(&tool, Mode::Full);
     /// assert_eq!(latest.to_value()["outputSchema"]["type"], "boolean");
-    /// let older = Revision::V2025_11_25.fit(&tool, latest).to_value();
+    /// let older = ProtocolRevision::V2025_11_25.fit(&tool, latest).to_value();
     /// assert_eq!(older["outputSchema"]["properties"]["result"]["type"], "boolean");
     /// assert_eq!(older["outputSchema"]["required"][0], "result");
     /// ```
@@ -126,7 +129,7 @@ impl Revision {
     ///
     /// ```
     /// # use toolschema_schema::model::*;
-    /// use toolschema_schema::project::Revision;
+    /// use toolschema_schema::project::ProtocolRevision;
     /// # static OUTPUT: Node = Node::Boolean;
     /// # static INPUT: Node = Node::Object(ObjectNode {
     /// #     info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Static("Ping"), title: None, description: None },
@@ -138,9 +141,9 @@ impl Revision {
     /// #     icons: Ref::Static(&[]), internal: false,
     /// # };
     /// let value = serde_json::json!(true);
-    /// assert_eq!(Revision::V2026_07_28.fit_result(&tool, value.clone()), value);
+    /// assert_eq!(ProtocolRevision::V2026_07_28.fit_result(&tool, value.clone()), value);
     /// assert_eq!(
-    ///     Revision::V2025_06_18.fit_result(&tool, value),
+    ///     ProtocolRevision::V2025_06_18.fit_result(&tool, value),
     ///     serde_json::json!({"result": true})
     /// );
     /// ```

@@ -32,7 +32,7 @@ use clap::{FromArgMatches, Subcommand};
 use toolschema_catalog::Config;
 use toolschema_catalog::export::{Scope, Verdict, verify_file};
 use toolschema_catalog::versions;
-use toolschema_runtime::project::Revision;
+use toolschema_runtime::project::ProtocolRevision;
 
 use std::sync::Arc;
 
@@ -211,7 +211,7 @@ impl<S: Send + Sync + 'static> Server<S> {
                     return say(stats::client(&snapshot, &client)?);
                 }
                 let list = snapshot
-                    .discover(&client, Revision::LATEST)
+                    .discover(&client, ProtocolRevision::LATEST)
                     .map_err(|_| format!("there is no client application `{client}`"))?;
                 say(list)
             }

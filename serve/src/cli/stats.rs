@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use toolschema_catalog::Snapshot;
 use toolschema_catalog::cost::{ClientCost, ENCODING, Tokenizer, client_cost};
-use toolschema_runtime::project::Revision;
+use toolschema_runtime::project::ProtocolRevision;
 
 fn tokenizer() -> Result<Tokenizer, String> {
     Tokenizer::new().map_err(|e| e.to_string())
@@ -36,7 +36,7 @@ pub(crate) fn log(snapshot: &Snapshot) {
         }
     };
     for view in snapshot.clients() {
-        if let Some(cost) = client_cost(snapshot, view.id(), Revision::LATEST, &tokenizer) {
+        if let Some(cost) = client_cost(snapshot, view.id(), ProtocolRevision::LATEST, &tokenizer) {
             tracing::info!(
                 client = %cost.client,
                 shown = %shown(&cost),
@@ -55,7 +55,7 @@ pub(crate) fn log(snapshot: &Snapshot) {
 /// tools in Full mode, and the saving.
 pub(crate) fn client(snapshot: &Snapshot, client: &str) -> Result<String, String> {
     let tokenizer = tokenizer()?;
-    let cost = client_cost(snapshot, client, Revision::LATEST, &tokenizer)
+    let cost = client_cost(snapshot, client, ProtocolRevision::LATEST, &tokenizer)
         .ok_or_else(|| format!("there is no client application `{client}`"))?;
     let profile = snapshot
         .client(client)
@@ -105,7 +105,7 @@ pub(crate) fn all_clients(snapshot: &Snapshot) -> Result<String, String> {
     let tokenizer = tokenizer()?;
     let mut costs: Vec<ClientCost> = snapshot
         .clients()
-        .filter_map(|view| client_cost(snapshot, view.id(), Revision::LATEST, &tokenizer))
+        .filter_map(|view| client_cost(snapshot, view.id(), ProtocolRevision::LATEST, &tokenizer))
         .collect();
     costs.sort_by(|a, b| a.client.cmp(&b.client));
     let labels: Vec<String> = costs.iter().map(shown).collect();

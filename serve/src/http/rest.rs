@@ -17,7 +17,7 @@ use bytes::Bytes;
 use serde_json::{Value, json};
 use toolschema_catalog::{MetaRefusal, Snapshot};
 use toolschema_runtime::call::{CallError, Caller, StructuredJson};
-use toolschema_runtime::project::Revision;
+use toolschema_runtime::project::ProtocolRevision;
 
 use super::authenticated::Authenticated;
 use super::{json_response, refusal};
@@ -26,7 +26,7 @@ use crate::service::Service;
 pub(super) async fn list(caller: Authenticated) -> Response {
     json_response(
         StatusCode::OK,
-        caller.view.list_json(Revision::LATEST).to_string(),
+        caller.view.list_json(ProtocolRevision::LATEST).to_string(),
     )
 }
 
@@ -34,7 +34,7 @@ pub(super) async fn schema(caller: Authenticated, Path(name): Path<String>) -> R
     if let Some(descriptor) = caller.view.meta_descriptor(&name) {
         return json_response(StatusCode::OK, descriptor);
     }
-    match Snapshot::discover_in(&caller.view, &name, Revision::LATEST) {
+    match Snapshot::discover_in(&caller.view, &name, ProtocolRevision::LATEST) {
         Ok(descriptor) => json_response(StatusCode::OK, descriptor.to_string()),
         Err(refused) => refusal(StatusCode::NOT_FOUND, "unknown_tool", &refused.to_string()),
     }
@@ -90,7 +90,10 @@ pub(super) async fn call(
             }
         }
     };
-    if let Some(answered) = caller.view.call_meta(&name, &arguments, Revision::LATEST) {
+    if let Some(answered) = caller
+        .view
+        .call_meta(&name, &arguments, ProtocolRevision::LATEST)
+    {
         return match answered {
             Ok(answer) => json_response(
                 StatusCode::OK,

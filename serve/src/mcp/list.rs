@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 use toolschema_catalog::ClientView;
-use toolschema_runtime::project::Revision;
+use toolschema_runtime::project::ProtocolRevision;
 
 use super::message::{cursor, parse_cursor};
 use super::{Era, Id, Protocol, Reply, code, refusal};
@@ -15,7 +15,7 @@ impl Protocol {
         &self,
         id: &Id,
         era: Era,
-        revision: Revision,
+        revision: ProtocolRevision,
         client: &ClientView,
         params: &Map<String, Value>,
     ) -> Reply {

@@ -50,7 +50,7 @@ use toolschema_runtime::call::{Caller, LogLevel};
 
 use asking::Round;
 use toolschema_catalog::{ClientView, Snapshot};
-use toolschema_runtime::project::Revision;
+use toolschema_runtime::project::ProtocolRevision;
 
 use reply::success;
 
@@ -196,7 +196,7 @@ struct Target<'a> {
     snapshot: &'a Snapshot,
     client: &'a ClientView,
     /// The revision the answer is shaped for.
-    revision: Revision,
+    revision: ProtocolRevision,
     caller: Caller,
     /// 2026-07-28: the round of answers and questions.
     round: Option<Arc<Round>>,

@@ -3,7 +3,7 @@
 //! HTTP routing headers (2026-07-28), and the version a reply speaks.
 
 use serde_json::{Value, json};
-use toolschema_runtime::project::Revision;
+use toolschema_runtime::project::ProtocolRevision;
 use toolschema_text::shorten::shorten;
 
 use super::{
@@ -106,15 +106,15 @@ impl Era {
     /// request; in the handshake era the version agreed at `initialize`, else
     /// the one the `MCP-Protocol-Version` header names, else the oldest
     /// served (an HTTP client that sends no header predates the header).
-    pub(super) fn revision(self, session: &Session, headers: &Headers<'_>) -> Revision {
+    pub(super) fn revision(self, session: &Session, headers: &Headers<'_>) -> ProtocolRevision {
         if self == Era::Stateless {
-            return Revision::V2026_07_28;
+            return ProtocolRevision::V2026_07_28;
         }
         session
             .protocol
             .or(headers.protocol_version.map(str::trim))
-            .and_then(Revision::from_version)
-            .unwrap_or(Revision::V2025_06_18)
+            .and_then(ProtocolRevision::from_version)
+            .unwrap_or(ProtocolRevision::V2025_06_18)
     }
 }
 

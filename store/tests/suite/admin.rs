@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use toolschema::catalog::{Config, Snapshot};
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 use toolschema_store::{Action, Records, Store};
 use toolschema_test_support::postgres::Postgres;
 use toolschema_test_support::{connect, exchange};
@@ -286,7 +286,7 @@ fn a_tool_from_configuration_is_drafted_checked_and_published_over_http() {
             .expect("loads");
         let snapshot = Snapshot::build(Arc::new(toolschema_demo::registry()), &loaded.config);
         let view = snapshot.client("acme-analyst").expect("client").clone();
-        view.list_json(Revision::LATEST)
+        view.list_json(ProtocolRevision::LATEST)
             .contains("\"weather.current\"")
     };
     assert!(!listed(&store), "a draft is not served");

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use toolschema::catalog::{Catalog, Snapshot};
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 use toolschema_store::{Action, Follower, FollowerHealth};
 
 use crate::store::demo_store_at;
@@ -16,7 +16,13 @@ use toolschema_test_support::postgres::Postgres;
 fn served(snapshot: &Snapshot) -> Vec<String> {
     let mut lists: Vec<String> = snapshot
         .clients()
-        .map(|view| format!("{}: {}", view.id(), view.list_json(Revision::LATEST)))
+        .map(|view| {
+            format!(
+                "{}: {}",
+                view.id(),
+                view.list_json(ProtocolRevision::LATEST)
+            )
+        })
         .collect();
     lists.sort();
     lists

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use toolschema::catalog::{Catalog, Snapshot};
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 use toolschema_store::{Action, Follower, Kind, Store};
 
 use crate::store::demo_store_at;
@@ -169,7 +169,13 @@ fn step() -> impl Strategy<Value = Step> {
 fn served(snapshot: &Snapshot, keys: &[String]) -> Vec<String> {
     let mut served: Vec<String> = snapshot
         .clients()
-        .map(|view| format!("{}: {}", view.id(), view.list_json(Revision::LATEST)))
+        .map(|view| {
+            format!(
+                "{}: {}",
+                view.id(),
+                view.list_json(ProtocolRevision::LATEST)
+            )
+        })
         .collect();
     served.sort();
     for key in keys {

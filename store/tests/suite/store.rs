@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use toolschema::catalog::{Catalog, Config, Snapshot};
-use toolschema::project::Revision;
+use toolschema::project::ProtocolRevision;
 use toolschema_store::{Action, Kind, Records, Store, StoreError};
 use toolschema_test_support::postgres::Postgres;
 
@@ -52,7 +52,7 @@ fn lists(config: &Config) -> Vec<(String, String)> {
         .map(|view| {
             (
                 view.id().to_owned(),
-                view.list_json(Revision::LATEST).to_string(),
+                view.list_json(ProtocolRevision::LATEST).to_string(),
             )
         })
         .collect();

@@ -13,7 +13,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use toolschema_catalog::Snapshot;
 use toolschema_catalog::cost::{ENCODING, Tokenizer, client_cost};
-use toolschema_runtime::project::Revision;
+use toolschema_runtime::project::ProtocolRevision;
 
 pub(super) struct TenantRow {
     id: String,
@@ -70,7 +70,7 @@ pub(super) async fn overview(State(admin): State<Admin>, logged_in: LoggedIn) ->
                         id: client.id().to_owned(),
                         profile: client.profile().name(),
                         tools: view.map_or(0, |v| v.tools().count()),
-                        listed: view.map_or(0, |v| v.entries(Revision::LATEST).len()),
+                        listed: view.map_or(0, |v| v.entries(ProtocolRevision::LATEST).len()),
                     }
                 })
                 .collect(),
@@ -182,7 +182,7 @@ pub(super) async fn client(
         .get_or_init(|| Tokenizer::new().ok());
     let Some(cost) = tokenizer
         .as_ref()
-        .and_then(|t| client_cost(&read.snapshot, &id, Revision::LATEST, t))
+        .and_then(|t| client_cost(&read.snapshot, &id, ProtocolRevision::LATEST, t))
     else {
         return secured(
             (
@@ -290,8 +290,8 @@ pub(super) async fn client_tool(
     let view = read.snapshot.client(&id).filter(|view| view.id() == id);
     let shown = view.and_then(|view| {
         let (def, mode) = view.tools().find(|(def, _)| *def.name == *tool)?;
-        let entry = view.entry_of(&tool, Revision::LATEST)?;
-        let full = Snapshot::discover_in(view, &tool, Revision::LATEST).ok()?;
+        let entry = view.entry_of(&tool, ProtocolRevision::LATEST)?;
+        let full = Snapshot::discover_in(view, &tool, ProtocolRevision::LATEST).ok()?;
         Some((view, def.version, mode, entry.clone(), full))
     });
     let Some((view, version, mode, entry, full)) = shown else {
