@@ -17,6 +17,7 @@ mod authorization;
 mod check;
 
 mod errors;
+mod ids;
 mod json;
 mod keys;
 mod location;
@@ -30,6 +31,7 @@ mod tool_checks;
 
 pub use authorization::{ALGORITHMS, Authorization, Introspection};
 pub use errors::{ConfigError, ConfigErrors, MAX_LISTED_PROBLEMS, ProblemKind};
+pub use ids::{RECORD_ID_RULE, is_record_id};
 pub use keys::hash_api_key;
 #[doc(hidden)]
 pub use keys::key_digest;
@@ -443,6 +445,7 @@ impl Config {
             problems.into_errors()
         })?;
         let mut problems = Problems::new(file, text);
+        ids::check_record_ids(&raw, &mut problems);
         let config = check::check(raw, Vec::new(), registry, &mut problems);
         match problems.is_empty() {
             true => Ok(config),
@@ -620,6 +623,7 @@ impl Config {
     ) -> Result<(), ConfigErrors> {
         let mut problems = Problems::without_text(source);
         if let Some(raw) = json::read(document, &mut problems) {
+            ids::check_record_ids(&raw, &mut problems);
             let downstreams = tool_checks::check_downstreams(&raw.downstreams, &mut problems);
             let taken = |_: &str| false;
             tool_checks::check_configured_tools(

@@ -44,7 +44,7 @@ use toolschema_configured::SoapVersion;
 use toolschema_runtime::render::Json as Value;
 
 /// What to import and how to name it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ImportOptions {
     /// The `operationId`s to import; all when empty.
     pub operations: Vec<String>,
@@ -66,6 +66,36 @@ pub struct ImportOptions {
     /// downstream and the part (`ADS_DEVELOPER_TOKEN`); any other header
     /// part is an argument.
     pub soap_header_secrets: Vec<(String, String)>,
+}
+
+impl Default for ImportOptions {
+    /// All operations, written for a downstream named `api` at the
+    /// document's own server.
+    fn default() -> ImportOptions {
+        ImportOptions {
+            operations: Vec::new(),
+            downstream: "api".to_owned(),
+            base_url: None,
+            prefix: String::new(),
+            soap_version: None,
+            soap_header_secrets: Vec::new(),
+        }
+    }
+}
+
+impl ImportOptions {
+    /// The options, or what is wrong with them: the downstream's id is a
+    /// record identifier, as every id of the configuration is.
+    fn checked(&self) -> Result<&ImportOptions, ImportError> {
+        match toolschema_config::is_record_id(&self.downstream) {
+            true => Ok(self),
+            false => Err(ImportError(format!(
+                "the downstream `{}`: {}",
+                self.downstream.escape_debug(),
+                toolschema_config::RECORD_ID_RULE
+            ))),
+        }
+    }
 }
 
 /// An operation left out, and why.
@@ -135,6 +165,32 @@ mod tests {
     use super::{ImportOptions, import_openapi, parse_document};
     use toolschema_config::Config;
     use toolschema_runtime::call::Registry;
+
+    #[test]
+    fn a_downstream_id_outside_the_grammar_is_refused_before_any_operation() {
+        let document = parse_document(
+            r#"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                 "servers": [{"url": "https://api.example.com"}],
+                 "paths": {"/pets": {"get": {"operationId": "listPets",
+                   "responses": {"200": {"description": "ok"}}}}}}"#,
+        )
+        .expect("a document");
+        let options = ImportOptions {
+            downstream: "pet store".into(),
+            ..ImportOptions::default()
+        };
+        let error = import_openapi(&document, &options).expect_err("refused");
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "the downstream `pet store`: {}",
+                toolschema_config::RECORD_ID_RULE
+            )
+        );
+        // The default names a downstream the grammar takes.
+        let imported = import_openapi(&document, &ImportOptions::default()).expect("imported");
+        assert!(imported.toml.contains("id = \"api\""), "{}", imported.toml);
+    }
 
     const DOCUMENT: &str = r##"{
       "openapi": "3.1.0",

@@ -15,6 +15,7 @@ use toolschema_runtime::render::Json as Value;
 /// Writes configured tools for the operations of `document` (OpenAPI 3.0,
 /// 3.1 or Swagger 2.0).
 pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Imported, ImportError> {
+    let options = options.checked()?;
     // A Swagger 2.0 document is read as the OpenAPI 3.0 one it describes.
     let converted;
     let document = if document.get("swagger").is_some() {

@@ -71,6 +71,14 @@ impl Sections {
     /// let errors = sections.check().unwrap_err();
     /// let first = errors.iter().next().unwrap();
     /// assert_eq!(first.key(), "gateway_tool[0].downstream");
+    ///
+    /// // An identifier follows the one grammar of records (a file's, the store's).
+    /// sections.gateway_tool[0].downstream = "my pets".into();
+    /// sections.downstream[0].id = "my pets".into();
+    /// let errors = sections.check().unwrap_err();
+    /// let first = errors.iter().next().unwrap();
+    /// assert_eq!(first.key(), "downstream[0].id");
+    /// assert_eq!(first.message(), toolschema_config::RECORD_ID_RULE);
     /// ```
     pub fn check(&self) -> Result<(), ConfigErrors> {
         let document = match serde_json::to_value(self) {

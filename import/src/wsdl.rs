@@ -144,6 +144,7 @@ fn import_wsdl_with(
     mut dropped: Vec<Skipped>,
     options: &ImportOptions,
 ) -> Result<Imported, ImportError> {
+    let options = options.checked()?;
     let root = xml::parse(document)
         .map_err(|error| ImportError(format!("the document cannot be read: {error}")))?;
     if &*root.name != "definitions" || root.namespace.as_deref() != Some(WSDL) {

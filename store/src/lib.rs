@@ -67,7 +67,9 @@ pub use action::{Action, Done, Refused};
 pub use db::CHANNEL;
 pub use follow::{Follower, FollowerHealth, REPLICA_NAME};
 pub use gate::Compatibility;
-pub use records::{Body, Kind, Problem, Problems, Records, SETTINGS, Version, is_record_id};
+pub use records::{Body, Kind, Problem, Problems, Records, SETTINGS, Version};
+// The one grammar of record identifiers, the configuration's.
+pub use toolschema_config::is_record_id;
 pub use workflow::{ActionKind, Argument, Given, Shape};
 
 mod apply;

@@ -256,6 +256,35 @@ version = "1.0.0"
 }
 
 #[test]
+fn a_files_record_ids_follow_the_one_grammar_the_store_holds() {
+    let text = r#"
+[[tenant]]
+id = "acme"
+[[toolset]]
+id = "acme billing"
+tenant = "acme"
+tools = []
+[[client]]
+id = "../globex"
+tenant = "acme"
+"#;
+    let errors = Config::from_toml(text, "catalog.toml", &registry()).expect_err("two ids");
+    let refused: Vec<(&str, &str)> = errors
+        .iter()
+        .filter(|e| e.message() == toolschema_config::RECORD_ID_RULE)
+        .map(|e| (e.key(), e.message()))
+        .collect();
+    assert_eq!(
+        refused.iter().map(|(key, _)| *key).collect::<Vec<_>>(),
+        ["toolset[0].id", "client[0].id"],
+        "{errors}"
+    );
+    for id in ["acme billing", "../globex", ".hidden", ""] {
+        assert!(!toolschema_config::is_record_id(id), "{id}");
+    }
+}
+
+#[test]
 fn an_api_key_is_one_clients_and_finds_it_among_many() {
     let document = |value: Value| match value {
         Value::Object(map) => map,

@@ -32,11 +32,10 @@ const MAX_TIMEOUT_MS: i64 = 600_000;
 const MAX_RESPONSE_BYTES: i64 = 256 << 20;
 
 /// Whether `name` follows MCP's tool name rule.
+/// A configured tool's name: a record identifier (which the MCP name rule
+/// allows too).
 fn is_tool_name(name: &str) -> bool {
-    (1..=128).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+    crate::ids::is_record_id(name)
 }
 
 fn is_env_name(name: &str) -> bool {

@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 use toolschema_catalog::{Config, ConfigErrors, Status};
+use toolschema_config::{RECORD_ID_RULE, is_record_id};
 use toolschema_runtime::call::Registry;
 
 mod document;
@@ -689,30 +690,6 @@ pub(crate) fn unstorable(before: &Records, after: &Records) -> Option<Problem> {
     None
 }
 
-/// The grammar of a record's identifier: 1 to 128 ASCII letters, digits,
-/// `_`, `-` and `.` (MCP's tool name rule), not starting with `.`, so that
-/// an id is one path segment of the admin API and the console as it is
-/// (never `.` or `..`, never a `/`, `?`, `#` or `%`).
-///
-/// ```
-/// use toolschema_store::is_record_id;
-///
-/// assert!(is_record_id("acme-billing"));
-/// assert!(is_record_id("billing.refund"));
-/// assert!(!is_record_id("../toolsets/globex-support"));
-/// assert!(!is_record_id(".."));
-/// assert!(is_record_id("_internal"));
-/// assert!(!is_record_id("a b"));
-/// assert!(!is_record_id(""));
-/// ```
-pub fn is_record_id(id: &str) -> bool {
-    (1..=128).contains(&id.len())
-        && !id.starts_with('.')
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
-}
-
 /// The records created from `before` to `after` whose identifiers do not
 /// follow [`is_record_id`], each a problem at its record; records that
 /// existed before are left as they are (a store written before the rule
@@ -725,7 +702,7 @@ pub(crate) fn misnamed(before: &Records, after: &Records) -> Vec<Problem> {
                 problems.push(Problem {
                     record: format!("{kind} \"{}\"", id.escape_debug()),
                     field: kind.id_field().to_owned(),
-                    message: "an identifier is 1 to 128 ASCII letters, digits, `_`, `-` and `.`, not starting with `.` (it names the record in paths and links); choose one of those".to_owned(),
+                    message: RECORD_ID_RULE.to_owned(),
                 });
             }
         }
