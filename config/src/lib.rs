@@ -439,7 +439,7 @@ impl Config {
             let mut problems = Problems::new(file, text);
             problems.unreadable(
                 offset..offset,
-                ConfigLocation::file(),
+                sections::located(text, offset),
                 error.message().trim(),
             );
             problems.into_errors()

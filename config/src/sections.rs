@@ -20,6 +20,7 @@ use toml_parser::Source;
 use toml_parser::lexer::TokenKind;
 
 use super::raw::{RawConfig, RawGatewayTool};
+use crate::location::{ConfigLocation, Section};
 
 /// Files smaller than this are parsed whole.
 const WHOLE_BELOW: usize = 8 << 20;
@@ -30,6 +31,109 @@ const BATCH: usize = 8 << 20;
 /// The configuration file's raw form, read whole or in parts.
 pub(super) fn read(text: &str) -> Result<RawConfig, toml::de::Error> {
     read_in_parts(text, WHOLE_BELOW, BATCH)
+}
+
+/// Where in the file `offset` is, as the file's own structure says: the
+/// section, its entry, a configured tool's version, and the key within
+/// (a problem of reading, such as a value of the wrong type, is then
+/// named as the checks name theirs). The file's whole tree is built for it,
+/// so a file of [`WHOLE_BELOW`] bytes or more, or one that is not TOML, is
+/// named as a whole.
+pub(super) fn located(text: &str, offset: usize) -> ConfigLocation {
+    use toml::de::{DeTable, DeValue};
+    if text.len() >= WHOLE_BELOW {
+        return ConfigLocation::file();
+    }
+    let Ok(document) = DeTable::parse(text) else {
+        return ConfigLocation::file();
+    };
+    // A table's place is where it starts (a `[[client]]` header's span is
+    // the header): what holds `offset` is the last place before it.
+    let mut places: Vec<(usize, String, Option<usize>, &DeValue<'_>)> = Vec::new();
+    for (key, value) in document.get_ref() {
+        match value.get_ref() {
+            DeValue::Array(entries) if entries.iter().all(|e| e.get_ref().is_table()) => {
+                for (i, entry) in entries.iter().enumerate() {
+                    places.push((
+                        entry.span().start,
+                        key.get_ref().to_string(),
+                        Some(i),
+                        entry.get_ref(),
+                    ));
+                }
+            }
+            // A `[server]` table starts at its header's `[`.
+            other => places.push((
+                key.span().start.min(value.span().start),
+                key.get_ref().to_string(),
+                None,
+                other,
+            )),
+        }
+    }
+    let Some((_, key, entry, value)) = last_before(places, offset) else {
+        return ConfigLocation::file();
+    };
+    let Some(section) = Section::from_key(&key) else {
+        return ConfigLocation::file().field_of(&key);
+    };
+    let mut at = match entry {
+        Some(i) => ConfigLocation::entry_of(section, i),
+        None => ConfigLocation::section_whole(section),
+    };
+    let DeValue::Table(table) = value else {
+        return at;
+    };
+    let mut places = Vec::new();
+    for (key, value) in table {
+        let name = key.get_ref().to_string();
+        match value.get_ref() {
+            DeValue::Array(versions) if at.takes_version(&name) => {
+                for (j, version) in versions.iter().enumerate() {
+                    places.push((
+                        version.span().start,
+                        name.clone(),
+                        Some(j),
+                        version.get_ref(),
+                    ));
+                }
+            }
+            other => places.push((key.span().start, name, None, other)),
+        }
+    }
+    match last_before(places, offset) {
+        Some((_, _, Some(j), version)) => {
+            at = at.in_version(j);
+            let DeValue::Table(version) = version else {
+                return at;
+            };
+            let keys = version.iter().map(|(key, value)| {
+                (
+                    key.span().start,
+                    key.get_ref().to_string(),
+                    None,
+                    value.get_ref(),
+                )
+            });
+            match last_before(keys.collect(), offset) {
+                Some((_, key, _, _)) => at.field_of(&key),
+                None => at,
+            }
+        }
+        Some((_, key, None, _)) => at.field_of(&key),
+        None => at,
+    }
+}
+
+/// The place starting last at or before `offset`.
+fn last_before<T>(
+    places: Vec<(usize, String, Option<usize>, T)>,
+    offset: usize,
+) -> Option<(usize, String, Option<usize>, T)> {
+    places
+        .into_iter()
+        .filter(|place| place.0 <= offset)
+        .max_by_key(|place| place.0)
 }
 
 /// [`read`] with its sizes given: tests read small files in parts.

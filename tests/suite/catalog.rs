@@ -237,6 +237,27 @@ version = "1.0.0"
     assert_eq!(first.kind(), ProblemKind::Unreadable);
     assert_eq!(first.location().section(), None);
     assert_eq!(first.key(), "(file)");
+    // A value the file cannot hold is located by the file's own structure.
+    let located = |text: &str| {
+        let errors = Config::from_toml(text, "catalog.toml", &registry()).expect_err("unreadable");
+        let first = errors.iter().next().expect("one problem").clone();
+        assert_eq!(first.kind(), ProblemKind::Unreadable, "{first}");
+        first.key().to_owned()
+    };
+    let base = "[[tenant]]\nid = \"acme\"\n[[client]]\nid = \"app\"\ntenant = \"acme\"\n";
+    assert_eq!(
+        located(&format!("{base}toolsets = \"billing\"\n")),
+        "client[0].toolsets"
+    );
+    assert_eq!(
+        located(&format!("{base}[server]\nname = \"io.example/tools\"\n")),
+        "server"
+    );
+    let tool = "[[downstream]]\nid = \"crm\"\nbase_url = \"https://crm.example.com\"\n[[gateway_tool]]\nname = \"crm.lookup\"\ndownstream = \"crm\"\n[[gateway_tool.version]]\nversion = 1\nstatus = \"draft\"\ndescription = \"Looks up.\"\nmethod = \"GET\"\npath = \"/x\"\n[[gateway_tool.version]]\nversion = 2\nstatus = \"draft\"\ndescription = 5\n";
+    assert_eq!(
+        located(&format!("{base}{tool}")),
+        "gateway_tool[0].version[1].description"
+    );
     // A value of the wrong type in a document: unreadable, at its field.
     let document = json!({"tenant": [{"id": "acme"}], "client": [{"id": 7, "tenant": "acme"}]});
     let Value::Object(document) = document else {
