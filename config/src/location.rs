@@ -155,22 +155,34 @@ impl ConfigLocation {
 
     /// The field `name` of what this names.
     pub(crate) fn field_of(&self, name: &str) -> ConfigLocation {
-        let mut next = self.clone();
-        if name.is_empty() {
-            return next;
+        let mut field = String::with_capacity(self.field.len() + 1 + name.len());
+        field.push_str(&self.field);
+        if !field.is_empty() && !name.is_empty() {
+            field.push('.');
         }
-        if !next.field.is_empty() {
-            next.field.push('.');
-        }
-        next.field.push_str(name);
-        next
+        field.push_str(name);
+        self.with_field(field)
     }
 
     /// The `index`th item of the list this names.
     pub(crate) fn item(&self, index: usize) -> ConfigLocation {
-        let mut next = self.clone();
-        next.field.push_str(&format!("[{index}]"));
-        next
+        use core::fmt::Write;
+        let mut field = String::with_capacity(self.field.len() + 8);
+        field.push_str(&self.field);
+        // Writing to a String cannot fail.
+        let _ = write!(field, "[{index}]");
+        self.with_field(field)
+    }
+
+    /// This place with `field` for its field (one allocation a field,
+    /// which the checks make for every argument of every tool).
+    fn with_field(&self, field: String) -> ConfigLocation {
+        ConfigLocation {
+            section: self.section,
+            entry: self.entry,
+            version: self.version,
+            field,
+        }
     }
 
     /// Whether this names an entry's version (or a field of it) that is not
