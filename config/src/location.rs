@@ -242,20 +242,9 @@ impl ConfigLocation {
         let Some(section) = self.section else {
             return self.to_string();
         };
-        let unplaced = ConfigLocation {
-            section: None,
-            entry: None,
-            version: None,
-            field: String::new(),
-        };
         match (self.version, section.versions_key()) {
-            (Some(version), Some(key)) => {
-                unplaced
-                    .field_of(key)
-                    .item(version)
-                    .field_of(&self.field)
-                    .field
-            }
+            (Some(version), Some(key)) if self.field.is_empty() => format!("{key}[{version}]"),
+            (Some(version), Some(key)) => format!("{key}[{version}].{}", self.field),
             _ => self.field.clone(),
         }
     }

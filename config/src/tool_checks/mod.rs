@@ -32,12 +32,6 @@ const MAX_TIMEOUT_MS: i64 = 600_000;
 const MAX_RESPONSE_BYTES: i64 = 256 << 20;
 
 /// Whether `name` follows MCP's tool name rule.
-/// A configured tool's name: a record identifier (which the MCP name rule
-/// allows too).
-fn is_tool_name(name: &str) -> bool {
-    crate::ids::is_record_id(name)
-}
-
 fn is_env_name(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with(|c: char| c.is_ascii_digit())

@@ -15,8 +15,9 @@ use super::placing::{
 };
 use super::prefixes::check_prefixes;
 use super::soap_header::{check_soap_headers, soap_headers};
-use super::{arrays, check_encoding, fixed_headers, fixed_query, is_tool_name};
+use super::{arrays, check_encoding, fixed_headers, fixed_query};
 use crate::errors::Problems;
+use crate::ids::is_record_id;
 use crate::raw::{RawField, RawGatewayTool, RawGatewayVersion};
 use toolschema_configured::Status;
 use toolschema_configured::{
@@ -103,7 +104,9 @@ fn check_head(
 ) -> bool {
     let (span, name) = (name.span(), name.get_ref());
     let mut usable = true;
-    if !is_tool_name(name) || name == META_TOOL || name == SEARCH_TOOL {
+    // A configured tool's name is a record identifier (which the MCP name
+    // rule allows too).
+    if !is_record_id(name) || name == META_TOOL || name == SEARCH_TOOL {
         p.at(
             span,
             at.field_of("name"),

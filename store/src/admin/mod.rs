@@ -505,7 +505,7 @@ async fn draft(
 }
 
 /// What a publish may carry: `{"accept": "<digest>"}` (or a list).
-#[derive(Deserialize, Default)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Step {
     #[serde(default)]
