@@ -14,7 +14,7 @@ use std::time::Instant;
 use arc_swap::ArcSwap;
 
 use super::snapshot::Snapshot;
-use toolschema_config::{Config, ConfigErrors};
+use toolschema_config::{Config, ConfigErrors, Touched};
 use toolschema_configured::{NoTransport, Transport};
 use toolschema_runtime::call::Registry;
 
@@ -173,18 +173,20 @@ impl Catalog {
     /// catalog's registry (as [`Config::from_toml`] does) and swaps it in;
     /// returns the clients whose lists changed, who are also told.
     pub fn reload(&self, config: &Config) -> ChangeSet {
-        self.reload_shared(Arc::new(config.clone()))
+        self.reload_shared(Arc::new(config.clone()), None)
     }
 
     /// [`reload`](Self::reload) with a configuration the new snapshot
-    /// keeps without a copy ([`Snapshot::config`]). What did not change
-    /// since the current snapshot is shared with it
-    /// ([`Snapshot::build_after`]).
-    pub fn reload_shared(&self, config: Arc<Config>) -> ChangeSet {
-        let next = Arc::new(Snapshot::build_after(
+    /// keeps without a copy ([`Snapshot::config`]); `touched`, when
+    /// `config` is the current one's after a change ([`Config::apply`]),
+    /// what that change touched. What did not change since the current
+    /// snapshot is shared with it ([`Snapshot::rebuild`]).
+    pub fn reload_shared(&self, config: Arc<Config>, touched: Option<&Touched>) -> ChangeSet {
+        let next = Arc::new(Snapshot::rebuild(
             &self.current.load(),
             self.registry.clone(),
             config,
+            touched,
             &*self.transport,
         ));
         let previous = self.current.swap(next.clone());

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 mod authorization;
 mod check;
-
+mod delta;
 mod errors;
 mod ids;
 mod json;
@@ -30,6 +30,7 @@ mod server;
 mod tool_checks;
 
 pub use authorization::{ALGORITHMS, Authorization, Introspection};
+pub use delta::{Body, Delta, MAX_LOGGED_DELTA, ToolRecord, VersionRecord};
 pub use errors::{ConfigError, ConfigErrors, MAX_LISTED_PROBLEMS, ProblemKind};
 pub use ids::{RECORD_ID_RULE, is_record_id};
 pub use keys::hash_api_key;
@@ -143,7 +144,7 @@ impl Toolset {
 /// made by [`Config::from_toml`] or [`Config::from_json`].
 ///
 /// Its maps are persistent: a configuration patched after a change
-/// ([`Config::after_change`]) shares with its predecessor every client,
+/// ([`Config::apply`]) shares with its predecessor every client,
 /// toolset and mapping the change left alone.
 #[derive(Debug, Clone)]
 pub struct Config {

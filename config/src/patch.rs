@@ -15,6 +15,8 @@ use super::errors::Problems;
 use super::raw::RawGatewayTool;
 use super::tool_checks::check_configured_tools;
 use super::{Config, ConfiguredTools, json};
+use crate::Section;
+use crate::delta::{Delta, ToolRecord};
 use toolschema_configured::ConfiguredTool;
 
 /// Which configuration this is, and what changed since the one it was
@@ -23,7 +25,8 @@ use toolschema_configured::ConfiguredTool;
 #[derive(Clone)]
 pub(super) struct Lineage {
     id: u64,
-    after: Option<(u64, Arc<Touched>)>,
+    /// The id of the configuration this one was patched from.
+    after: Option<u64>,
 }
 
 impl core::fmt::Debug for Lineage {
@@ -46,7 +49,7 @@ impl Lineage {
 
 /// What a change touched, by name: a snapshot built after it rebuilds what
 /// shows these.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Touched {
     /// Tools whose versions changed: configured tools written or removed,
     /// mappings written or removed.
@@ -56,6 +59,9 @@ pub struct Touched {
     /// Client applications written or removed.
     pub clients: BTreeSet<String>,
 }
+
+/// The records a change removed, as (section key, id).
+type Removed<'d> = Vec<(&'static str, &'d str)>;
 
 /// The tables a change may write or remove and still be patched.
 const PATCHED: [&str; 5] = ["tenant", "client", "toolset", "gateway_tool", "mapping"];
@@ -119,32 +125,29 @@ fn unique<'a>(mut ids: impl Iterator<Item = &'a String>) -> bool {
 }
 
 impl Config {
-    /// This configuration after a change, checked where the change touched
-    /// it: `written` is a document of the file's shape (as
-    /// [`Config::from_json`] reads) holding only the records the change
-    /// wrote, whole, and `removed` names the records it removed, as
-    /// (table, id). The tables are `tenant`, `client`, `toolset`,
-    /// `gateway_tool` (a configured tool with all its versions) and
-    /// `mapping` (a registered tool's versions, by tool). The records
-    /// written are checked as the whole check checks them, and every
-    /// reference the change may have broken is looked up (a client naming
-    /// a toolset removed, or of another tenant now; a toolset naming a
-    /// configured tool removed; a tenant removed that something names).
-    /// Everything else is shared with this configuration, not checked
-    /// again and not copied.
+    /// This configuration after the change `delta`, checked where the
+    /// change touched it, and what it touched: the records it wrote are
+    /// checked as the whole check checks them, and every reference the
+    /// change may have broken is looked up (a client naming a toolset
+    /// removed, or of another tenant now; a toolset naming a configured
+    /// tool removed; a tenant removed that something names). Everything
+    /// else is shared with this configuration, not checked again and not
+    /// copied. A snapshot is rebuilt from what it touched
+    /// (`Snapshot::rebuild` in the catalog).
     ///
-    /// `None` when the change cannot be applied this way: it writes
-    /// another table (settings, downstreams), the configuration issues
-    /// access tokens (`[authorization]`, whose scopes and token clients
-    /// span every record), this configuration was not read in the store's
-    /// order (by id), or anything in it is a problem. Check the whole
+    /// `None` when the change cannot be applied this way: it writes a
+    /// setting or a downstream (on which every configured tool's checks
+    /// depend), the configuration issues access tokens (`[authorization]`,
+    /// whose scopes and token clients span every record), this
+    /// configuration was not read in the store's order (by id), or
+    /// anything the change wrote is a problem. Check the whole
     /// configuration then ([`Config::from_json`]): it says where the
     /// problems are. `registry` must be the one this configuration was
     /// checked against.
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolschema_config::Config;
+    /// use toolschema_config::{Config, Delta, Section};
     /// use toolschema_runtime::call::Registry;
     ///
     /// let registry = Registry::new();
@@ -167,23 +170,123 @@ impl Config {
     /// )
     /// .unwrap();
     /// // The toolset switched off: checked on its own.
-    /// let off = document(json!({
-    ///     "toolset": [{"id": "items", "tenant": "acme", "tools": ["items.get"], "active": false}],
-    /// }));
-    /// let after = before.after_change(off, &[], &registry).expect("a change it patches");
+    /// let mut off = Delta::default();
+    /// off.records.entry(Section::Toolset).or_default().insert(
+    ///     "items".into(),
+    ///     Some(document(json!({"tenant": "acme", "tools": ["items.get"], "active": false}))),
+    /// );
+    /// let (after, touched) = before.apply(&off, &registry).expect("a change it applies");
     /// assert!(!after.toolset("items").unwrap().is_active());
     /// assert!(before.toolset("items").unwrap().is_active());
+    /// assert!(touched.toolsets.contains("items") && touched.clients.is_empty());
     ///
-    /// // The toolset removed while the client still names it: not patched;
+    /// // The toolset removed while the client still names it: not applied;
     /// // the whole check says why.
-    /// assert!(before.after_change(Default::default(), &[("toolset", "items")], &registry).is_none());
+    /// let mut gone = Delta::default();
+    /// gone.records.entry(Section::Toolset).or_default().insert("items".into(), None);
+    /// assert!(before.apply(&gone, &registry).is_none());
     /// ```
-    pub fn after_change(
+    pub fn apply(&self, delta: &Delta, registry: &Registry) -> Option<(Config, Touched)> {
+        if delta.touches_everything() {
+            return None;
+        }
+        let (written, removed) = self.written_and_removed(delta)?;
+        self.patch(written, &removed, registry)
+    }
+
+    /// `delta` as the file's shape: a document of the records it wrote,
+    /// and the (section key, id) of those it removed. `None` when a tool
+    /// it wrote cannot be a record (a version without its definition, a
+    /// definition without its configured tool).
+    fn written_and_removed<'d>(
+        &self,
+        delta: &'d Delta,
+    ) -> Option<(Map<String, Value>, Removed<'d>)> {
+        let mut written: Map<String, Value> = Map::new();
+        let mut push = |key: &str, entry: Map<String, Value>| {
+            if let Value::Array(entries) = written
+                .entry(key)
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                entries.push(Value::Object(entry));
+            }
+        };
+        let mut removed = Vec::new();
+        for (section, records) in &delta.records {
+            for (id, body) in records {
+                match body {
+                    Some(body) => {
+                        let mut entry = body.clone();
+                        entry.insert("id".into(), Value::String(id.clone()));
+                        push(section.key(), entry);
+                    }
+                    None => removed.push((section.key(), id.as_str())),
+                }
+            }
+        }
+        for (name, tool) in &delta.tools {
+            let was_configured = self.configured_tool(name).is_some();
+            match tool {
+                None if was_configured => {
+                    removed.push((Section::ConfiguredTool.key(), name.as_str()))
+                }
+                None => removed.push((Section::Mapping.key(), name.as_str())),
+                Some(ToolRecord {
+                    configured: Some(body),
+                    versions,
+                }) => {
+                    let mut entry = body.clone();
+                    entry.insert("name".into(), Value::String(name.clone()));
+                    let mut listed = Vec::with_capacity(versions.len());
+                    for (number, version) in versions {
+                        let mut fields = version.definition.clone()?;
+                        fields.insert("version".into(), (*number).into());
+                        fields.insert("status".into(), version.status.name().into());
+                        listed.push(Value::Object(fields));
+                    }
+                    entry.insert("version".into(), Value::Array(listed));
+                    push(Section::ConfiguredTool.key(), entry);
+                }
+                // Versions left of a configured tool whose record was
+                // removed, or a definition without a record: problems the
+                // whole check locates.
+                Some(ToolRecord {
+                    configured: None,
+                    versions,
+                }) => {
+                    if was_configured || versions.values().any(|v| v.definition.is_some()) {
+                        return None;
+                    }
+                    if versions.is_empty() {
+                        removed.push((Section::Mapping.key(), name.as_str()));
+                        continue;
+                    }
+                    let listed = versions
+                        .iter()
+                        .map(|(number, version)| {
+                            serde_json::json!({"version": number, "status": version.status.name()})
+                        })
+                        .collect();
+                    let mut entry = Map::new();
+                    entry.insert("tool".into(), Value::String(name.clone()));
+                    entry.insert("versions".into(), Value::Array(listed));
+                    push(Section::Mapping.key(), entry);
+                }
+            }
+        }
+        Some((written, removed))
+    }
+
+    /// This configuration after a change given in the file's shape:
+    /// `written`, a document holding only the records the change wrote,
+    /// whole, and `removed`, the (section key, id) of the records it
+    /// removed.
+    fn patch(
         &self,
         written: Map<String, Value>,
         removed: &[(&str, &str)],
         registry: &Registry,
-    ) -> Option<Config> {
+    ) -> Option<(Config, Touched)> {
         if self.authorization.is_some()
             || written
                 .keys()
@@ -308,9 +411,9 @@ impl Config {
         }
         next.lineage = Lineage {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            after: Some((self.lineage.id, Arc::new(touched))),
+            after: Some(self.lineage.id),
         };
-        Some(next)
+        Some((next, touched))
     }
 
     /// The configured tools `written` (each with all its versions) and
@@ -413,19 +516,17 @@ impl Config {
     }
 
     /// The configured tool `name`, in a configuration whose configured
-    /// tools are in name order (as [`Config::after_change`] makes and
-    /// takes them).
+    /// tools are in name order (as [`Config::apply`] makes and takes
+    /// them).
     pub fn configured_tool(&self, name: &str) -> Option<&Arc<ConfiguredTool>> {
         let at = self.gateway_tools.find(name).ok()?;
         self.gateway_tools.get(at)
     }
 
-    /// What changed since `previous`, when this configuration was patched
-    /// from it ([`Config::after_change`]).
-    pub fn touched_since(&self, previous: &Config) -> Option<&Touched> {
-        match &self.lineage.after {
-            Some((from, touched)) if *from == previous.lineage.id => Some(touched),
-            _ => None,
-        }
+    /// Whether this configuration is `previous` after a change
+    /// ([`Config::apply`]), so that what that change touched is all that
+    /// differs between them.
+    pub fn applied_to(&self, previous: &Config) -> bool {
+        self.lineage.after == Some(previous.lineage.id)
     }
 }

@@ -609,7 +609,7 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::Action;
-    use crate::changes::Changes;
+    use crate::changes::delta;
     use crate::records::{Body, Kind, Records};
 
     fn body(value: Value) -> Body {
@@ -715,13 +715,18 @@ mod tests {
             let before = records.part(&scope);
             let shown = format!("{action:?}");
             let result = action.apply(&mut records, &registry);
-            let whole = Changes::between(&whole_before, &records);
-            let scoped = Changes::between(&before, &records.part(&scope));
+            let whole = delta(&whole_before, &records, &records);
+            let scoped = delta(&before, &records.part(&scope), &records);
             assert_eq!(scoped, whole, "{shown}");
             if result.is_ok() {
                 applied += 1;
-                assert_ne!(whole, Changes::default(), "{shown} wrote something");
+                assert!(!whole.is_empty(), "{shown} wrote something");
             }
+            // The change applied to the records before it: the records
+            // after it.
+            let mut replayed = whole_before.clone();
+            replayed.apply_delta(&whole);
+            assert_eq!(replayed, records, "{shown}");
             // Put back from its scope: the records as they were.
             let mut back = records.clone();
             back.restore(&before, &scope);

@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use tokio_postgres::Client;
 use toolschema_catalog::Config;
+use toolschema_config::Delta;
 use toolschema_runtime::call::Registry;
 
 /// An applied action: the revision it made, and what it did.
@@ -58,16 +59,12 @@ pub(super) async fn apply_to(
             .apply(records, registry)
             .map_err(StoreError::Refused)?;
         let after = records.part(scope);
-        let written = changes::Changes::between(before, &after);
-        let patched = config.and_then(|config| {
-            records
-                .change_document(&changes::Changes::scope(std::slice::from_ref(&written)))?
-                .patch(config, registry)
-        });
-        let config = match patched {
-            Some(config) => config,
-            None => records.check(registry).map_err(StoreError::Invalid)?,
+        let written = changes::delta(before, &after, records);
+        let config = match config {
+            Some(config) => records.check_change(registry, config, &written),
+            None => records.check(registry).map(|config| (config, None)),
         };
+        let (config, _) = config.map_err(StoreError::Invalid)?;
         Ok::<_, StoreError>((done, after, written, config))
     })?;
     let drafted = drafted
@@ -172,7 +169,7 @@ pub(super) async fn write(
     revision: i64,
     (actor, name, done): (&str, &str, Done),
     compatibility: Vec<Compatibility>,
-    (before, after, written): (&Records, &Records, &changes::Changes),
+    (before, after, written): (&Records, &Records, &Delta),
 ) -> Result<Applied, StoreError> {
     if let Some(problem) = records::unstorable(before, after) {
         return Err(StoreError::Invalid(Problems(vec![problem])));

@@ -1,204 +1,183 @@
-//! What one revision changed, record by record. A change is written to
-//! the records' tables and, in the same transaction, to the change log, so
-//! that a replica serving an earlier revision reads the changes since its
-//! own and applies them to the records it holds, instead of reading every
+//! What one revision changed, as the configuration's [`Delta`]: each record
+//! it wrote, whole (a tool with all its versions), or removed. A change is
+//! written to the records' tables and, in the same transaction, to the
+//! change log, so that a replica serving an earlier revision reads the
+//! changes since its own and applies them to the records it holds, and to
+//! the configuration it serves, instead of reading and checking every
 //! record again.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
-use serde_json::{Map, Value, json};
-use toolschema_catalog::Status;
+use toolschema_config::{Delta, Section, ToolRecord};
 
-use crate::records::{Body, Kind, Records, SETTINGS, Scope, Version};
+use crate::records::{Kind, Records, SETTINGS, Scope};
+
+impl Kind {
+    /// The configuration's section of this kind of record.
+    pub fn section(self) -> Section {
+        match self {
+            Kind::Tenant => Section::Tenant,
+            Kind::Client => Section::Client,
+            Kind::Toolset => Section::Toolset,
+            Kind::Downstream => Section::Downstream,
+            Kind::ConfiguredTool => Section::ConfiguredTool,
+        }
+    }
+
+    /// The kind of record a section holds, when it holds records.
+    fn of_section(section: Section) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.section() == section)
+    }
+}
 
 impl Records {
     /// Puts the records in `scope` back as `part` has them (removing
-    /// those it lacks).
+    /// those it lacks): its settings and records, and every version of its
+    /// tools.
     pub(crate) fn restore(&mut self, part: &Records, scope: &Scope) {
-        let now = self.part(scope);
-        Changes::between(&now, part).apply(self);
-    }
-}
-
-/// The records a change wrote (`Some`) or removed (`None`).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Changes {
-    /// `[catalog]`, `[server]`, `[authorization]`, by name.
-    pub(crate) settings: BTreeMap<String, Option<Body>>,
-    /// The records of each kind, by identifier.
-    pub(crate) records: BTreeMap<Kind, BTreeMap<String, Option<Body>>>,
-    /// The versions of mappings, by tool name and number.
-    pub(crate) versions: BTreeMap<(String, u32), Option<Version>>,
-}
-
-impl Changes {
-    /// What differs from `before` to `after`.
-    pub(crate) fn between(before: &Records, after: &Records) -> Changes {
-        let mut changes = Changes::default();
-        for name in SETTINGS {
-            let (old, new) = (before.settings.get(name), after.settings.get(name));
-            if old != new {
-                changes.settings.insert(name.to_owned(), new.cloned());
-            }
-        }
-        for kind in Kind::ALL {
-            let mut of_kind = BTreeMap::new();
-            for (id, body) in after.of(kind) {
-                if before.get(kind, id) != Some(body) {
-                    of_kind.insert(id.to_owned(), Some(body.clone()));
-                }
-            }
-            for (id, _) in before.of(kind) {
-                if after.get(kind, id).is_none() {
-                    of_kind.insert(id.to_owned(), None);
-                }
-            }
-            if !of_kind.is_empty() {
-                changes.records.insert(kind, of_kind);
-            }
-        }
-        for (key, version) in &after.versions {
-            if before.versions.get(key) != Some(version) {
-                changes.versions.insert(key.clone(), Some(version.clone()));
-            }
-        }
-        for key in before.versions.keys() {
-            if !after.versions.contains_key(key) {
-                changes.versions.insert(key.clone(), None);
-            }
-        }
-        changes
-    }
-
-    /// The records `changes` wrote or removed, and the tools whose
-    /// versions they changed.
-    pub(crate) fn scope(changes: &[Changes]) -> Scope {
-        let mut scope = Scope::default();
-        for change in changes {
-            scope.settings.extend(change.settings.keys().cloned());
-            for (kind, of_kind) in &change.records {
-                scope
-                    .records
-                    .extend(of_kind.keys().map(|id| (*kind, id.clone())));
-            }
-            scope
-                .tools
-                .extend(change.versions.keys().map(|(tool, _)| tool.clone()));
-        }
-        scope
-    }
-
-    /// Writes the changes into `records`.
-    pub(crate) fn apply(&self, records: &mut Records) {
-        for (name, body) in &self.settings {
-            match body {
-                Some(body) => records.settings.insert(name.clone(), body.clone()),
-                None => records.settings.remove(name),
+        for name in &scope.settings {
+            match part.settings.get(name) {
+                Some(body) => self.settings.insert(name.clone(), body.clone()),
+                None => self.settings.remove(name),
             };
         }
-        for (kind, of_kind) in &self.records {
-            let stored = records.records.entry(*kind).or_default();
-            for (id, body) in of_kind {
+        for (kind, id) in &scope.records {
+            let stored = self.records.entry(*kind).or_default();
+            match part.get(*kind, id) {
+                Some(body) => stored.insert(id.clone(), body.clone()),
+                None => stored.remove(id),
+            };
+        }
+        for tool in &scope.tools {
+            self.remove_versions(tool);
+            for (number, version) in part.versions_of(tool) {
+                self.versions
+                    .insert((tool.clone(), number), version.clone());
+            }
+        }
+    }
+
+    /// Every version of `tool` removed.
+    fn remove_versions(&mut self, tool: &str) {
+        let numbers: Vec<u32> = self.versions_of(tool).map(|(number, _)| number).collect();
+        for number in numbers {
+            self.versions.remove(&(tool.to_owned(), number));
+        }
+    }
+
+    /// The tool `name` as these records hold it: its configured tool's
+    /// record and every version; `None` when they hold neither.
+    pub(crate) fn tool_record(&self, name: &str) -> Option<ToolRecord> {
+        let configured = self.get(Kind::ConfiguredTool, name).cloned();
+        let versions: std::collections::BTreeMap<_, _> = self
+            .versions_of(name)
+            .map(|(number, version)| (number, version.clone()))
+            .collect();
+        (configured.is_some() || !versions.is_empty()).then_some(ToolRecord {
+            configured,
+            versions,
+        })
+    }
+
+    /// Writes `delta` into these records: each setting and record it names
+    /// as it has it, each tool it names replaced whole.
+    pub(crate) fn apply_delta(&mut self, delta: &Delta) {
+        for (section, body) in &delta.settings {
+            let name = section.key().to_owned();
+            match body {
+                Some(body) => self.settings.insert(name, body.clone()),
+                None => self.settings.remove(&name),
+            };
+        }
+        for (section, of_section) in &delta.records {
+            let Some(kind) = Kind::of_section(*section) else {
+                continue;
+            };
+            let stored = self.records.entry(kind).or_default();
+            for (id, body) in of_section {
                 match body {
                     Some(body) => stored.insert(id.clone(), body.clone()),
                     None => stored.remove(id),
                 };
             }
         }
-        for (key, version) in &self.versions {
-            match version {
-                Some(version) => records.versions.insert(key.clone(), version.clone()),
-                None => records.versions.remove(key),
+        for (name, tool) in &delta.tools {
+            self.remove_versions(name);
+            let stored = self.records.entry(Kind::ConfiguredTool).or_default();
+            match tool.as_ref().and_then(|tool| tool.configured.as_ref()) {
+                Some(body) => stored.insert(name.clone(), body.clone()),
+                None => stored.remove(name),
             };
-        }
-    }
-
-    /// The change log's form: `{"settings": {name: body | null},
-    /// "records": {table: {id: body | null}}, "versions": [{"tool",
-    /// "version", "status", "definition"} | {"tool", "version", "removed":
-    /// true}]}`.
-    pub(crate) fn to_json(&self) -> Value {
-        let settings: Map<String, Value> = self
-            .settings
-            .iter()
-            .map(|(name, body)| (name.clone(), body_json(body.as_ref())))
-            .collect();
-        let records: Map<String, Value> = self
-            .records
-            .iter()
-            .map(|(kind, of_kind)| {
-                let of_kind: Map<String, Value> = of_kind
-                    .iter()
-                    .map(|(id, body)| (id.clone(), body_json(body.as_ref())))
-                    .collect();
-                (kind.table().to_owned(), Value::Object(of_kind))
-            })
-            .collect();
-        let versions: Vec<Value> = self
-            .versions
-            .iter()
-            .map(|((tool, number), version)| match version {
-                Some(version) => json!({
-                    "tool": tool,
-                    "version": number,
-                    "status": version.status.name(),
-                    "definition": body_json(version.definition.as_ref()),
-                }),
-                None => json!({"tool": tool, "version": number, "removed": true}),
-            })
-            .collect();
-        json!({"settings": settings, "records": records, "versions": versions})
-    }
-
-    /// Reads the change log's form back; `None` when it is not that form
-    /// (the replica then reads every record).
-    pub(crate) fn from_json(value: &Value) -> Option<Changes> {
-        let mut changes = Changes::default();
-        for (name, body) in value.get("settings")?.as_object()? {
-            changes.settings.insert(name.clone(), json_body(body)?);
-        }
-        for (table, of_kind) in value.get("records")?.as_object()? {
-            let kind = Kind::from_name(table)?;
-            let stored = changes.records.entry(kind).or_default();
-            for (id, body) in of_kind.as_object()? {
-                stored.insert(id.clone(), json_body(body)?);
+            for (number, version) in tool.iter().flat_map(|tool| &tool.versions) {
+                self.versions
+                    .insert((name.clone(), *number), version.clone());
             }
         }
-        for entry in value.get("versions")?.as_array()? {
-            let tool = entry.get("tool")?.as_str()?.to_owned();
-            let number = u32::try_from(entry.get("version")?.as_u64()?).ok()?;
-            let version = match entry.get("removed") {
-                Some(Value::Bool(true)) => None,
-                _ => Some(Version {
-                    status: Status::from_name(entry.get("status")?.as_str()?)?,
-                    definition: json_body(entry.get("definition")?)?,
-                }),
-            };
-            changes.versions.insert((tool, number), version);
+    }
+}
+
+/// What changed from `before` to `after` (the same records, or the same
+/// part of them), as a delta: each tool whose record or any version
+/// changed is written whole, as `whole` (the records `after` is part of,
+/// or `after` itself) holds it.
+pub(crate) fn delta(before: &Records, after: &Records, whole: &Records) -> Delta {
+    let mut delta = Delta::default();
+    for name in SETTINGS {
+        let (old, new) = (before.settings.get(name), after.settings.get(name));
+        if old != new
+            && let Some(section) = Section::from_key(name)
+        {
+            delta.settings.insert(section, new.cloned());
         }
-        Some(changes)
     }
-}
-
-fn body_json(body: Option<&Body>) -> Value {
-    body.map_or(Value::Null, |body| Value::Object(body.clone()))
-}
-
-/// A body, or `null` for none; `None` for anything else.
-fn json_body(value: &Value) -> Option<Option<Body>> {
-    match value {
-        Value::Null => Some(None),
-        Value::Object(body) => Some(Some(body.clone())),
-        _ => None,
+    let mut tools: BTreeSet<&str> = BTreeSet::new();
+    for kind in Kind::ALL {
+        let mut changed: BTreeSet<&str> = after
+            .of(kind)
+            .filter(|(id, body)| before.get(kind, id) != Some(*body))
+            .map(|(id, _)| id)
+            .collect();
+        changed.extend(
+            before
+                .of(kind)
+                .filter(|(id, _)| after.get(kind, id).is_none())
+                .map(|(id, _)| id),
+        );
+        if kind == Kind::ConfiguredTool {
+            tools.extend(changed);
+        } else if !changed.is_empty() {
+            delta.records.insert(
+                kind.section(),
+                changed
+                    .into_iter()
+                    .map(|id| (id.to_owned(), after.get(kind, id).cloned()))
+                    .collect(),
+            );
+        }
     }
+    for (key, version) in &after.versions {
+        if before.versions.get(key) != Some(version) {
+            tools.insert(&key.0);
+        }
+    }
+    for key in before.versions.keys() {
+        if !after.versions.contains_key(key) {
+            tools.insert(&key.0);
+        }
+    }
+    for name in tools {
+        delta.tools.insert(name.to_owned(), whole.tool_record(name));
+    }
+    delta
 }
 
 #[cfg(test)]
 mod tests {
     use toolschema_catalog::Status;
+    use toolschema_config::{Delta, Section};
     use toolschema_runtime::call::Registry;
 
-    use super::Changes;
+    use super::delta;
     use crate::records::{Kind, Records};
 
     const CATALOG: &str = r#"
@@ -240,7 +219,7 @@ path = "/now"
     }
 
     #[test]
-    fn the_changes_between_two_catalogs_make_the_second_from_the_first() {
+    fn the_delta_between_two_catalogs_makes_the_second_from_the_first() {
         let before = records();
         let mut after = before.clone();
         after.settings.remove("catalog");
@@ -267,34 +246,42 @@ path = "/now"
             .versions
             .insert(("weather.current".into(), 2), version);
 
-        let changes = Changes::between(&before, &after);
+        let changes = delta(&before, &after, &after);
         assert_eq!(changes.settings.len(), 1);
-        assert_eq!(changes.records[&Kind::Tenant].len(), 2);
-        assert_eq!(changes.versions.len(), 2);
+        assert_eq!(changes.records[&Section::Tenant].len(), 2);
+        // One tool, written whole: its record and both versions.
+        let tool = changes.tools["weather.current"].as_ref().expect("written");
+        assert!(tool.configured.is_some());
+        assert_eq!(tool.versions.len(), 2);
         // Through the change log's form and back.
-        let logged = Changes::from_json(&changes.to_json()).expect("its own form");
+        let logged =
+            Delta::from_log(serde_json::to_value(&changes).expect("JSON")).expect("its own form");
         assert_eq!(logged, changes);
         let mut applied = before.clone();
-        logged.apply(&mut applied);
+        applied.apply_delta(&logged);
         assert_eq!(applied, after);
         // Nothing changed, nothing logged; and back again.
-        assert_eq!(Changes::between(&after, &after), Changes::default());
+        assert_eq!(delta(&after, &after, &after), Delta::default());
         let mut back = after.clone();
-        Changes::between(&after, &before).apply(&mut back);
+        back.apply_delta(&delta(&after, &before, &before));
         assert_eq!(back, before);
     }
 
     #[test]
-    fn a_log_entry_of_another_form_is_not_read() {
-        for text in [
-            r#"{}"#,
-            r#"{"settings": {}, "records": {"tenants": {}}, "versions": []}"#,
-            r#"{"settings": {"catalog": 1}, "records": {}, "versions": []}"#,
-            r#"{"settings": {}, "records": {}, "versions": [{"tool": "x", "version": 1, "status": "gone", "definition": null}]}"#,
-        ] {
-            let value: serde_json::Value = serde_json::from_str(text).expect("JSON");
-            assert!(Changes::from_json(&value).is_none(), "{text}");
-        }
+    fn a_tool_removed_is_removed_with_every_version() {
+        let before = records();
+        let mut after = before.clone();
+        after
+            .records
+            .entry(Kind::ConfiguredTool)
+            .or_default()
+            .remove("weather.current");
+        after.versions.clear();
+        let changes = delta(&before, &after, &after);
+        assert_eq!(changes.tools["weather.current"], None);
+        let mut applied = before.clone();
+        applied.apply_delta(&changes);
+        assert_eq!(applied, after);
     }
 
     fn body(fields: &[(&str, &str)]) -> crate::records::Body {

@@ -8,8 +8,8 @@ use toolschema_runtime::parallel;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::StoreError;
-use crate::changes::Changes;
 use crate::records::{Body, Kind, Records, Version};
+use toolschema_config::{Delta, Section, ToolRecord};
 
 /// The channel replicas listen on; the payload is the new revision.
 pub const CHANNEL: &str = "toolschema_catalog";
@@ -195,29 +195,43 @@ fn version_row(row: Row) -> Result<((String, u32), Version, i64), tokio_postgres
     ))
 }
 
-/// The rows `changes` wrote or removed, as the tables hold them now: a
-/// change the tables back, whatever the change log's entries said of the
-/// rows, and the rows' hashes (`None`: not in the table).
+/// The rows `deltas` wrote or removed, as the tables hold them now: a
+/// delta the tables back, whatever the change log's entries said of the
+/// rows (a tool with every version it has now), and the rows' hashes
+/// (`None`: not in the table). `held` are the records the replica held
+/// before: the versions it held of a tool and the tables no longer have
+/// are gone.
 pub(crate) async fn rows_of(
     db: &impl GenericClient,
-    changes: &[Changes],
-) -> Result<(Changes, Vec<(RowKey, Option<i64>)>), tokio_postgres::Error> {
+    deltas: &[Delta],
+    held: &Records,
+) -> Result<(Delta, Vec<(RowKey, Option<i64>)>), tokio_postgres::Error> {
     let mut settings = BTreeSet::new();
     let mut records: BTreeMap<Kind, BTreeSet<String>> = BTreeMap::new();
-    let mut versions = BTreeSet::new();
-    for change in changes {
-        settings.extend(change.settings.keys().cloned());
-        for (kind, of_kind) in &change.records {
-            records
-                .entry(*kind)
-                .or_default()
-                .extend(of_kind.keys().cloned());
+    let mut tools = BTreeSet::new();
+    for delta in deltas {
+        settings.extend(delta.settings.keys().map(|s| s.key().to_owned()));
+        for (section, ids) in &delta.records {
+            if let Some(kind) = Kind::ALL.into_iter().find(|k| k.section() == *section) {
+                records.entry(kind).or_default().extend(ids.keys().cloned());
+            }
         }
-        versions.extend(change.versions.keys().cloned());
+        tools.extend(delta.tools.keys().cloned());
     }
-    let mut out = Changes::default();
+    if !tools.is_empty() {
+        records
+            .entry(Kind::ConfiguredTool)
+            .or_default()
+            .extend(tools.iter().cloned());
+    }
+    let mut out = Delta::default();
     let mut hashes = Vec::new();
     let names: Vec<String> = settings.into_iter().collect();
+    for name in &names {
+        if let Some(section) = Section::from_key(name) {
+            out.settings.insert(section, None);
+        }
+    }
     if !names.is_empty() {
         let rows = db
             .query(
@@ -225,23 +239,20 @@ pub(crate) async fn rows_of(
                 &[&names],
             )
             .await?;
-        for name in names {
-            out.settings.insert(name, None);
-        }
+        let mut found = BTreeSet::new();
         for row in rows {
             let name: String = row.try_get(0)?;
             hashes.push((RowKey::Setting(name.clone()), Some(row.try_get(2)?)));
-            out.settings.insert(name, Some(object(row.try_get(1)?)));
+            if let Some(section) = Section::from_key(&name) {
+                out.settings.insert(section, Some(object(row.try_get(1)?)));
+            }
+            found.insert(name);
         }
-        for name in out
-            .settings
-            .iter()
-            .filter(|(_, b)| b.is_none())
-            .map(|(n, _)| n)
-        {
-            hashes.push((RowKey::Setting(name.clone()), None));
+        for name in names.into_iter().filter(|n| !found.contains(n)) {
+            hashes.push((RowKey::Setting(name), None));
         }
     }
+    let mut configured = BTreeMap::new();
     for (kind, ids) in records {
         let ids: Vec<String> = ids.into_iter().collect();
         let table = kind.table();
@@ -251,10 +262,8 @@ pub(crate) async fn rows_of(
                 &[&ids],
             )
             .await?;
-        let of_kind = out.records.entry(kind).or_default();
-        for id in ids {
-            of_kind.insert(id, None);
-        }
+        let mut of_kind: BTreeMap<String, Option<Body>> =
+            ids.into_iter().map(|id| (id, None)).collect();
         for row in rows {
             let id: String = row.try_get(0)?;
             hashes.push((RowKey::Record(kind, id.clone()), Some(row.try_get(2)?)));
@@ -267,89 +276,111 @@ pub(crate) async fn rows_of(
         {
             hashes.push((RowKey::Record(kind, id.clone()), None));
         }
+        match kind {
+            Kind::ConfiguredTool => configured = of_kind,
+            _ => {
+                out.records.insert(kind.section(), of_kind);
+            }
+        }
     }
-    if !versions.is_empty() {
-        let (tools, numbers): (Vec<String>, Vec<i32>) = versions
-            .iter()
-            .map(|(tool, number)| (tool.clone(), i32::try_from(*number).unwrap_or(i32::MAX)))
-            .unzip();
+    if !tools.is_empty() {
+        let names: Vec<String> = tools.iter().cloned().collect();
         let rows = db
             .query(
                 "SELECT tool, version, status, definition, row_hash FROM tool_version \
-                 WHERE (tool, version) IN (SELECT * FROM unnest($1::text[], $2::int[]))",
-                &[&tools, &numbers],
+                 WHERE tool = ANY($1::text[])",
+                &[&names],
             )
             .await?;
-        for key in versions {
-            out.versions.insert(key, None);
-        }
+        let mut versions: BTreeMap<String, BTreeMap<u32, Version>> = BTreeMap::new();
         for row in rows {
-            let (key, version, hash) = version_row(row)?;
-            hashes.push((RowKey::Version(key.0.clone(), key.1), Some(hash)));
-            out.versions.insert(key, Some(version));
+            let ((tool, number), version, hash) = version_row(row)?;
+            hashes.push((RowKey::Version(tool.clone(), number), Some(hash)));
+            versions.entry(tool).or_default().insert(number, version);
         }
-        for (tool, number) in out
-            .versions
-            .iter()
-            .filter(|(_, v)| v.is_none())
-            .map(|(k, _)| k)
-        {
-            hashes.push((RowKey::Version(tool.clone(), *number), None));
+        for tool in tools {
+            let now = versions.remove(&tool).unwrap_or_default();
+            for (number, _) in held.versions_of(&tool) {
+                if !now.contains_key(&number) {
+                    hashes.push((RowKey::Version(tool.clone(), number), None));
+                }
+            }
+            let body = configured.remove(&tool).flatten();
+            let record = (body.is_some() || !now.is_empty()).then_some(ToolRecord {
+                configured: body,
+                versions: now,
+            });
+            out.tools.insert(tool, record);
         }
     }
     Ok((out, hashes))
 }
 
-/// Writes `changes`: one statement per table for what is upserted and one
+/// Writes `delta`: one statement per table for what is upserted and one
 /// for what is deleted, whatever the number of records (a whole catalog of
-/// 10,000 tools is a few statements).
+/// 10,000 tools is a few statements). A tool's versions are replaced by
+/// those it has now.
 pub(crate) async fn write(
     db: &impl GenericClient,
-    changes: &Changes,
+    delta: &Delta,
 ) -> Result<(), tokio_postgres::Error> {
-    let (names, bodies, gone) = split(&changes.settings);
+    let settings: BTreeMap<String, Option<Body>> = delta
+        .settings
+        .iter()
+        .map(|(section, body)| (section.key().to_owned(), body.clone()))
+        .collect();
+    let (names, bodies, gone) = split(&settings);
     upsert(db, "setting", "name", &names, &bodies).await?;
     delete(db, "setting", "name", &gone).await?;
-    for (kind, of_kind) in &changes.records {
-        let (ids, bodies, gone) = split(of_kind);
-        upsert(db, kind.table(), "id", &ids, &bodies).await?;
-        delete(db, kind.table(), "id", &gone).await?;
+    for (section, of_section) in &delta.records {
+        let (ids, bodies, gone) = split(of_section);
+        upsert(db, section.key(), "id", &ids, &bodies).await?;
+        delete(db, section.key(), "id", &gone).await?;
     }
+    if delta.tools.is_empty() {
+        return Ok(());
+    }
+    let configured: BTreeMap<String, Option<Body>> = delta
+        .tools
+        .iter()
+        .map(|(name, tool)| {
+            (
+                name.clone(),
+                tool.as_ref().and_then(|t| t.configured.clone()),
+            )
+        })
+        .collect();
+    let (ids, bodies, gone) = split(&configured);
+    upsert(db, Kind::ConfiguredTool.table(), "id", &ids, &bodies).await?;
     let (mut tools, mut numbers, mut statuses, mut definitions) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let (mut gone_tools, mut gone_numbers) = (Vec::new(), Vec::new());
-    for ((tool, number), version) in &changes.versions {
-        let number = i32::try_from(*number).unwrap_or(i32::MAX);
-        match version {
-            Some(version) => {
-                tools.push(tool.clone());
-                numbers.push(number);
-                statuses.push(version.status.name().to_owned());
-                definitions.push(version.definition.clone().map(Value::Object));
-            }
-            None => {
-                gone_tools.push(tool.clone());
-                gone_numbers.push(number);
-            }
+    for (tool, record) in &delta.tools {
+        for (number, version) in record.iter().flat_map(|r| &r.versions) {
+            tools.push(tool.clone());
+            numbers.push(i32::try_from(*number).unwrap_or(i32::MAX));
+            statuses.push(version.status.name().to_owned());
+            definitions.push(version.definition.clone().map(Value::Object));
         }
     }
+    // The versions the tools no longer have, then those they have.
+    let named: Vec<String> = delta.tools.keys().cloned().collect();
+    db.execute(
+        "DELETE FROM tool_version WHERE tool = ANY($1::text[]) \
+         AND (tool, version) NOT IN (SELECT * FROM unnest($2::text[], $3::int[]))",
+        &[&named, &tools, &numbers],
+    )
+    .await?;
     if !tools.is_empty() {
         db.execute(
-            "INSERT INTO tool_version (tool, version, status, definition) \
+            "INSERT INTO tool_version AS v (tool, version, status, definition) \
              SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::jsonb[]) \
-             ON CONFLICT (tool, version) DO UPDATE SET status = EXCLUDED.status, definition = EXCLUDED.definition",
+             ON CONFLICT (tool, version) DO UPDATE SET status = EXCLUDED.status, definition = EXCLUDED.definition \
+             WHERE (v.status, v.definition) IS DISTINCT FROM (EXCLUDED.status, EXCLUDED.definition)",
             &[&tools, &numbers, &statuses, &definitions],
         )
         .await?;
     }
-    if !gone_tools.is_empty() {
-        db.execute(
-            "DELETE FROM tool_version WHERE (tool, version) IN (SELECT * FROM unnest($1::text[], $2::int[]))",
-            &[&gone_tools, &gone_numbers],
-        )
-        .await?;
-    }
-    Ok(())
+    delete(db, Kind::ConfiguredTool.table(), "id", &gone).await
 }
 
 /// The records written (keys and bodies) and the keys removed.
@@ -371,16 +402,18 @@ fn split(records: &BTreeMap<String, Option<Body>>) -> (Vec<String>, Vec<Value>, 
 /// every record.
 pub(crate) const LOGGED_REVISIONS: i64 = 1_000;
 
-/// Logs `changes` as what `revision` did, and forgets the revisions older
+/// Logs `delta` as what `revision` did, and forgets the revisions older
 /// than the last [`LOGGED_REVISIONS`].
 pub(crate) async fn log(
     db: &impl GenericClient,
     revision: i64,
-    changes: &Changes,
+    delta: &Delta,
 ) -> Result<(), tokio_postgres::Error> {
+    // A delta is maps of strings and JSON values: it always serializes.
+    let entry = serde_json::to_value(delta).unwrap_or(Value::Null);
     db.execute(
         "INSERT INTO change (revision, changes) VALUES ($1, $2)",
-        &[&revision, &changes.to_json()],
+        &[&revision, &entry],
     )
     .await?;
     db.execute(
@@ -391,29 +424,29 @@ pub(crate) async fn log(
     .map(drop)
 }
 
-/// The changes of the revisions after `since` up to `until`, in order;
+/// The deltas of the revisions after `since` up to `until`, in order;
 /// `None` when one of them is not in the log (forgotten, or made before
-/// the log existed) or not readable.
+/// the log existed) or not readable as a delta ([`Delta::from_log_text`]:
+/// bounded in length and depth).
 pub(crate) async fn changes_since(
     db: &impl GenericClient,
     since: i64,
     until: i64,
-) -> Result<Option<Vec<Changes>>, tokio_postgres::Error> {
+) -> Result<Option<Vec<Delta>>, tokio_postgres::Error> {
     let rows = db
         .query(
-            "SELECT revision, changes FROM change WHERE revision > $1 AND revision <= $2 ORDER BY revision",
+            "SELECT revision, changes::text FROM change WHERE revision > $1 AND revision <= $2 ORDER BY revision",
             &[&since, &until],
         )
         .await?;
     let mut out = Vec::with_capacity(rows.len());
     for (expected, row) in (since + 1..).zip(&rows) {
-        // A row that cannot be read (nested deeper than the JSON reader
-        // goes, say) is a missing one: the replica reads every record.
-        let (Ok(revision), Ok(value)) = (row.try_get::<_, i64>(0), row.try_get::<_, Value>(1))
-        else {
+        // A row that cannot be read is a missing one: the replica reads
+        // every record.
+        let (Ok(revision), Ok(text)) = (row.try_get::<_, i64>(0), row.try_get::<_, &str>(1)) else {
             return Ok(None);
         };
-        match Changes::from_json(&value) {
+        match Delta::from_log_text(text) {
             Some(changes) if revision == expected => out.push(changes),
             _ => return Ok(None),
         }

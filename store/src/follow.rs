@@ -4,7 +4,6 @@
 //! keeping the last good snapshot while the database is away.
 
 use core::time::Duration;
-use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -13,11 +12,9 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_postgres::Client;
 use toolschema_catalog::{Catalog, ChangeSet, Config};
-use toolschema_runtime::call::Registry;
 
-use crate::changes::Changes;
 use crate::link::{self, Event};
-use crate::records::{ChangeDocument, Records};
+use crate::records::Records;
 use crate::{CHANNEL, Store, StoreError, consistent, db};
 
 /// What a replica knows of its store, for a health endpoint.
@@ -377,40 +374,11 @@ enum Load {
     Check,
 }
 
-/// A configuration served, and a change from the records it was checked
-/// from.
+/// A configuration served, and the change since the records it was
+/// checked from, as the tables hold its records now.
 struct After {
     previous: Arc<Config>,
-    /// The records the change wrote and removed, when it can be patched.
-    change: Option<ChangeDocument>,
-    /// The configured tools it touched, when the rest can be kept.
-    tools: Option<BTreeSet<String>>,
-}
-
-impl After {
-    /// The configuration after the change: patched where the change
-    /// touched it; else read again with only the configured tools it
-    /// touched checked again; else checked whole. A patch that does not
-    /// apply (a problem, a section it does not patch) falls to the next,
-    /// which says where the problems are.
-    /// `true` with a patched one.
-    fn check(
-        self,
-        records: &Records,
-        registry: &Registry,
-    ) -> (Result<Config, crate::Problems>, bool) {
-        if let Some(config) = self
-            .change
-            .and_then(|change| change.patch(&self.previous, registry))
-        {
-            return (Ok(config), true);
-        }
-        let checked = match &self.tools {
-            Some(tools) => records.check_after(registry, &self.previous, tools),
-            None => records.check(registry),
-        };
-        (checked, false)
-    }
+    delta: toolschema_config::Delta,
 }
 
 /// Reads the store's revision and, when it is neither the one served nor
@@ -532,28 +500,20 @@ async fn read_since(
             previous: Some(from.records),
             ..full(full_read(client, health).await?)
         },
-        Some(mut from) => match changes_with(client, from.revision).await {
-            Ok(Some((revision, changes, (rows, row_hashes)))) => {
+        Some(mut from) => match changes_with(client, from.revision, &from.records).await {
+            Ok(Some((revision, (delta, row_hashes)))) => {
                 // The rows the entries name, as the tables hold them: the
                 // change log says which rows changed, the tables what
                 // they hold.
-                rows.apply(&mut from.records);
+                from.records.apply_delta(&delta);
                 let mut hashes = from.hashes;
                 if let Some(hashes) = &mut hashes {
                     for (key, hash) in row_hashes {
                         hashes.set(key, hash);
                     }
                 }
-                // The configuration to patch, or check again only where
-                // the change touched it.
-                let after = from.config.map(|previous| {
-                    let scope = Changes::scope(&changes);
-                    After {
-                        change: from.records.change_document(&scope),
-                        tools: scope.configured_tools(),
-                        previous,
-                    }
-                });
+                // The configuration the change is applied to.
+                let after = from.config.map(|previous| After { previous, delta });
                 update(health, |h| h.change_reads += 1);
                 Read {
                     after,
@@ -588,13 +548,14 @@ async fn check_and_swap(
 ) -> Result<ChangeSet, StoreError> {
     let swap = Arc::clone(catalog);
     let joined = tokio::task::spawn_blocking(move || {
-        let (config, patched) = match after {
-            Some(after) => after.check(&records, swap.registry()),
-            None => (records.check(swap.registry()), false),
+        let checked = match &after {
+            Some(after) => records.check_change(swap.registry(), &after.previous, &after.delta),
+            None => records.check(swap.registry()).map(|config| (config, None)),
         };
-        let checked = config.map(|config| {
+        let patched = matches!(checked, Ok((_, Some(_))));
+        let checked = checked.map(|(config, touched)| {
             let config = Arc::new(config);
-            let changes = swap.reload_shared(config.clone());
+            let changes = swap.reload_shared(config.clone(), touched.as_ref());
             (config, changes)
         });
         (records, checked, patched)
@@ -678,7 +639,7 @@ async fn full_read(
 
 /// The rows the change log's entries name, as the tables hold them, and
 /// their hashes.
-type Rows = (Changes, Vec<(db::RowKey, Option<i64>)>);
+type Rows = (toolschema_config::Delta, Vec<(db::RowKey, Option<i64>)>);
 
 /// The store's revision, the change log's entries after `since` up to it,
 /// and the rows they name as the tables hold them, read in one consistent
@@ -686,7 +647,8 @@ type Rows = (Changes, Vec<(db::RowKey, Option<i64>)>);
 async fn changes_with(
     client: &mut Client,
     since: i64,
-) -> Result<Option<(i64, Vec<Changes>, Rows)>, StoreError> {
+    held: &Records,
+) -> Result<Option<(i64, Rows)>, StoreError> {
     let transaction = consistent(client).await?;
     let revision: i64 = transaction
         .query_one("SELECT revision FROM catalog_revision", &[])
@@ -696,9 +658,9 @@ async fn changes_with(
         transaction.commit().await?;
         return Ok(None);
     };
-    let rows = db::rows_of(&transaction, &changes).await?;
+    let rows = db::rows_of(&transaction, &changes, held).await?;
     transaction.commit().await?;
-    Ok(Some((revision, changes, rows)))
+    Ok(Some((revision, rows)))
 }
 
 fn disconnected(health: &Arc<Mutex<FollowerHealth>>, why: String) {

@@ -254,19 +254,12 @@ fn configured(records: &Records, tool: &str, version: u32) -> Option<Configured>
 /// `after` may change: those whose versions or record it wrote, and those
 /// calling a downstream it wrote.
 pub(crate) fn touched(
-    written: &crate::changes::Changes,
+    written: &toolschema_config::Delta,
     before: &Records,
     after: &Records,
 ) -> BTreeSet<String> {
-    let mut tools: BTreeSet<String> = written
-        .versions
-        .keys()
-        .map(|(tool, _)| tool.clone())
-        .collect();
-    if let Some(of_kind) = written.records.get(&Kind::ConfiguredTool) {
-        tools.extend(of_kind.keys().cloned());
-    }
-    if let Some(downstreams) = written.records.get(&Kind::Downstream) {
+    let mut tools: BTreeSet<String> = written.tools.keys().cloned().collect();
+    if let Some(downstreams) = written.records.get(&toolschema_config::Section::Downstream) {
         for records in [before, after] {
             for (tool, body) in records.of(Kind::ConfiguredTool) {
                 let calls = body.get("downstream").and_then(Value::as_str);

@@ -459,7 +459,7 @@ impl Store {
     /// starts from the records this store applied the last action to,
     /// when no other has been applied since (else it reads them all), and
     /// is checked as a change where it can be
-    /// ([`Config::after_change`]): at 100,000 tools, a publish is
+    /// ([`Config::apply`]): at 100,000 tools, a publish is
     /// milliseconds of work rather than seconds.
     pub async fn apply(
         &self,
@@ -517,7 +517,7 @@ impl Store {
                     .apply(&mut after, registry)
                     .map_err(StoreError::Refused)?;
                 let config = after.check(registry).map_err(StoreError::Invalid)?;
-                let written = changes::Changes::between(&before, &after);
+                let written = changes::delta(&before, &after, &after);
                 Ok::<_, StoreError>((after, done, config, written))
             })?;
             let baselines = gate::touched(&written, &before, &after)

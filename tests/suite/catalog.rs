@@ -333,22 +333,21 @@ fn an_api_key_is_one_clients_and_finds_it_among_many() {
     // The same as a change to a configuration in force: not patched.
     let config = Config::from_json(document(two_clients("other-key")), "records", &registry())
         .expect("each its own key");
-    let written = document(json!({"client": [two_clients("acme-key")["client"][1]]}));
-    assert!(config.after_change(written, &[], &registry()).is_none());
+    let written = clients_written(&[two_clients("acme-key")["client"][1].clone()]);
+    assert!(config.apply(&written, &registry()).is_none());
     // Two clients written in one change, with the same key: refused.
-    let both = document(json!({"client": [
-        {"id": "acme-app", "tenant": "acme", "api_keys": [hash_api_key("shared-key")]},
-        {"id": "globex-app", "tenant": "globex", "api_keys": [hash_api_key("shared-key")]},
-    ]}));
-    assert!(config.after_change(both, &[], &registry()).is_none());
+    let both = clients_written(&[
+        json!({"id": "acme-app", "tenant": "acme", "api_keys": [hash_api_key("shared-key")]}),
+        json!({"id": "globex-app", "tenant": "globex", "api_keys": [hash_api_key("shared-key")]}),
+    ]);
+    assert!(config.apply(&both, &registry()).is_none());
     // A key moved from one client to another in one change is one holder.
-    let moved = document(json!({"client": [
-        {"id": "acme-app", "tenant": "acme", "api_keys": [hash_api_key("new-acme-key")]},
-        two_clients("acme-key")["client"][1],
-    ]}));
-    let after = config
-        .after_change(moved, &[], &registry())
-        .expect("a key handed on");
+    let moved = clients_written(&[
+        json!({"id": "acme-app", "tenant": "acme", "api_keys": [hash_api_key("new-acme-key")]}),
+        two_clients("acme-key")["client"][1].clone(),
+    ]);
+    let (after, touched) = config.apply(&moved, &registry()).expect("a key handed on");
+    assert_eq!(touched.clients.len(), 2);
     let snapshot = Snapshot::build(Arc::new(registry()), &after);
     let holder = |key: &str| snapshot.client_by_key(key).map(|view| view.id().to_owned());
     assert_eq!(holder("acme-key").as_deref(), Some("globex-app"));
@@ -928,4 +927,22 @@ fn introspection_needs_both_its_client_id_and_the_name_of_its_secret() {
     assert_eq!(introspection.client_id(), "mcp");
     assert_eq!(introspection.secret_env(), "MCP_SECRET");
     assert_eq!(introspection.endpoint(), None);
+}
+
+/// A change writing `clients` (entries of the file's shape), as the
+/// catalog store says it.
+fn clients_written(clients: &[Value]) -> toolschema_config::Delta {
+    let mut delta = toolschema_config::Delta::default();
+    let written = delta
+        .records
+        .entry(toolschema_config::Section::Client)
+        .or_default();
+    for client in clients {
+        let mut body = client.as_object().cloned().unwrap_or_default();
+        let id = body
+            .remove("id")
+            .and_then(|id| id.as_str().map(str::to_owned));
+        written.insert(id.unwrap_or_default(), Some(body));
+    }
+    delta
 }

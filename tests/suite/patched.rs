@@ -1,17 +1,21 @@
-//! A configuration patched after a change ([`Config::after_change`]) and
+//! A configuration after a change ([`Config::apply`]) and
 //! the snapshot built from it as a change are the ones a whole check and a
-//! whole build give: over random sequences of changes to tenants, clients,
-//! toolsets, configured tools and mappings (refused ones included), every
-//! patch either agrees with the whole check or declines, and every client
-//! is served the same lists, versions and keys.
+//! whole build give: over random sequences of changes to every section
+//! (tenants, clients, toolsets, configured tools, mappings, the downstream
+//! and the `[catalog]` setting; refused ones included), given as the
+//! catalog store gives them ([`toolschema_config::Delta`]), every applied
+//! change either agrees with the whole check or declines, and every client
+//! is served the same lists, versions and keys by the snapshot rebuilt from
+//! what it touched ([`Snapshot::rebuild`]).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use toolschema::catalog::{Config, Snapshot, hash_api_key};
+use toolschema::catalog::{Config, Snapshot, Status, hash_api_key};
 use toolschema::project::ProtocolRevision;
+use toolschema_config::{Delta, Section, ToolRecord, VersionRecord};
 use toolschema_demo::registry;
 
 use crate::support::DEMO_TOOLS;
@@ -20,8 +24,10 @@ use crate::support::DEMO_TOOLS;
 /// document holds it.
 type Records = BTreeMap<&'static str, BTreeMap<String, Value>>;
 
-/// The tables in the order a catalog store writes its document.
-const TABLES: [&str; 6] = [
+/// The tables in the order a catalog store writes its document (`catalog`
+/// is a setting: one table, not a list).
+const TABLES: [&str; 7] = [
+    "catalog",
     "tenant",
     "toolset",
     "client",
@@ -157,6 +163,11 @@ enum Edit {
     },
     Mapping(Vec<usize>),
     Tenant(usize),
+    /// The downstream's timeout, in seconds (every configured tool calls
+    /// it).
+    Downstream(u32),
+    /// `[catalog]`: the tools named `items.g{n}` internal, or no setting.
+    Internal(Option<usize>),
     Remove(&'static str, usize),
 }
 
@@ -198,6 +209,8 @@ fn edit() -> impl Strategy<Value = Edit> {
             .prop_map(|(id, statuses)| Edit::Tool { id, statuses }),
         proptest::collection::vec(0..STATUSES.len(), 0..3).prop_map(Edit::Mapping),
         (0..TENANTS.len()).prop_map(Edit::Tenant),
+        (1..4u32).prop_map(Edit::Downstream),
+        proptest::option::of(0..4usize).prop_map(Edit::Internal),
         (
             prop_oneof![
                 Just("tenant"),
@@ -258,6 +271,13 @@ impl Edit {
                     configured_tool(&name, statuses),
                 );
             }
+            // A catalog store holds a mapping as its versions: none is
+            // no mapping.
+            Edit::Mapping(statuses) if statuses.is_empty() => {
+                if let Some(mappings) = records.get_mut("mapping") {
+                    mappings.remove("billing.refund");
+                }
+            }
             Edit::Mapping(statuses) => {
                 let versions: Vec<Value> = statuses
                     .iter()
@@ -271,6 +291,20 @@ impl Edit {
                 );
             }
             Edit::Tenant(n) => put("tenant", TENANTS[*n].into(), json!({"id": TENANTS[*n]})),
+            Edit::Downstream(seconds) => put(
+                "downstream",
+                "api".into(),
+                json!({"id": "api", "base_url": "https://api.example.com",
+                       "timeout_ms": seconds * 1000}),
+            ),
+            Edit::Internal(Some(n)) => put(
+                "catalog",
+                "catalog".into(),
+                json!({"internal_prefixes": [format!("items.g{n}")]}),
+            ),
+            Edit::Internal(None) => {
+                records.remove("catalog");
+            }
             Edit::Remove(table, n) => {
                 let id = match *table {
                     "tenant" => TENANTS[n % TENANTS.len()].to_owned(),
@@ -292,34 +326,85 @@ fn document(records: &Records) -> Map<String, Value> {
     let mut document = Map::new();
     for table in TABLES {
         if let Some(entries) = records.get(table).filter(|e| !e.is_empty()) {
-            document.insert(table.into(), entries.values().cloned().collect());
+            match table {
+                "catalog" => document.insert(table.into(), entries["catalog"].clone()),
+                _ => document.insert(table.into(), entries.values().cloned().collect()),
+            };
         }
     }
     document
 }
 
-/// What changed from `before` to `after`: the records written, as a
-/// document, and those removed.
-fn change(before: &Records, after: &Records) -> (Map<String, Value>, Vec<(&'static str, String)>) {
-    let mut written = Records::new();
-    let mut removed = Vec::new();
+/// What changed from `before` to `after`, as the catalog store says it:
+/// each record written, whole (a tool with all its versions), or removed.
+fn change(before: &Records, after: &Records) -> Delta {
+    let mut delta = Delta::default();
     for table in TABLES {
         let (was, is) = (before.get(table), after.get(table));
+        let mut changed: Vec<(&String, Option<&Value>)> = Vec::new();
         for (id, entry) in is.into_iter().flatten() {
             if was.and_then(|w| w.get(id)) != Some(entry) {
-                written
-                    .entry(table)
-                    .or_default()
-                    .insert(id.clone(), entry.clone());
+                changed.push((id, Some(entry)));
             }
         }
         for id in was.into_iter().flatten().map(|(id, _)| id) {
             if is.is_none_or(|is| !is.contains_key(id)) {
-                removed.push((table, id.clone()));
+                changed.push((id, None));
+            }
+        }
+        let section = Section::from_key(table).expect("a section");
+        for (id, entry) in changed {
+            let entry = entry.and_then(Value::as_object).cloned();
+            match section {
+                Section::Catalog => {
+                    delta.settings.insert(section, entry);
+                }
+                Section::ConfiguredTool | Section::Mapping => {
+                    delta
+                        .tools
+                        .insert(id.clone(), entry.map(|e| tool_record(section, e)));
+                }
+                _ => {
+                    let body = entry.map(|mut entry| {
+                        entry.remove("id");
+                        entry
+                    });
+                    delta
+                        .records
+                        .entry(section)
+                        .or_default()
+                        .insert(id.clone(), body);
+                }
             }
         }
     }
-    (document(&written), removed)
+    delta
+}
+
+/// A configured tool's or a mapping's entry as the store keeps a tool.
+fn tool_record(section: Section, mut entry: Map<String, Value>) -> ToolRecord {
+    let list = match section {
+        Section::Mapping => entry.remove("versions"),
+        _ => entry.remove("version"),
+    };
+    let versions = list
+        .and_then(|list| list.as_array().cloned())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|version| {
+            let mut fields = version.as_object()?.clone();
+            let number = u32::try_from(fields.remove("version")?.as_u64()?).ok()?;
+            let status = Status::from_name(fields.remove("status")?.as_str()?)?;
+            let definition = (section == Section::ConfiguredTool).then_some(fields);
+            Some((number, VersionRecord { status, definition }))
+        })
+        .collect();
+    entry.remove("name");
+    let configured = (section == Section::ConfiguredTool).then_some(entry);
+    ToolRecord {
+        configured,
+        versions,
+    }
 }
 
 /// What a snapshot serves: each client's lists in every revision, the
@@ -373,11 +458,9 @@ proptest! {
             for edit in &edits {
                 edit.apply(&mut next);
             }
-            let (written, removed) = change(&records, &next);
-            let removed: Vec<(&str, &str)> =
-                removed.iter().map(|(table, id)| (*table, id.as_str())).collect();
+            let delta = change(&records, &next);
             let whole = Config::from_json(document(&next), "records", &registry);
-            let patched = config.after_change(written, &removed, &registry);
+            let patched = config.apply(&delta, &registry);
             match (&whole, patched) {
                 (Err(_), None) => {}
                 (Err(errors), Some(_)) => {
@@ -385,18 +468,19 @@ proptest! {
                 }
                 (Ok(whole), patched) => {
                     let rebuilt = Snapshot::build(base_registry.clone(), whole);
-                    let next_config = match patched {
-                        Some(patched) => {
+                    let (next_config, touched) = match patched {
+                        Some((patched, touched)) => {
                             prop_assert_eq!(format!("{patched:?}"), format!("{whole:?}"));
-                            patched
+                            (patched, Some(touched))
                         }
-                        None => whole.clone(),
+                        None => (whole.clone(), None),
                     };
                     let shared = Arc::new(next_config.clone());
-                    let after = Snapshot::build_after(
+                    let after = Snapshot::rebuild(
                         &snapshot,
                         base_registry.clone(),
                         shared,
+                        touched.as_ref(),
                         &toolschema_configured::NoTransport,
                     );
                     prop_assert_eq!(served(&after), served(&rebuilt), "after {:?}", edits);
@@ -432,9 +516,9 @@ fn changes_of_one_record_are_patched_and_a_broken_reference_is_not() {
     let patch = |edit: Edit| {
         let mut next = records.clone();
         edit.apply(&mut next);
-        let (written, removed) = change(&records, &next);
-        let removed: Vec<(&str, &str)> = removed.iter().map(|(t, id)| (*t, id.as_str())).collect();
-        config.after_change(written, &removed, &registry)
+        config
+            .apply(&change(&records, &next), &registry)
+            .map(|(config, _)| config)
     };
     // A toolset switched off, a client's toolsets changed, a configured
     // tool's new version, a mapping's statuses: each patched.

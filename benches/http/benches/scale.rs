@@ -662,6 +662,7 @@ fn main() {
         );
         println!("  resident after: {:.0} MiB", resident_mib());
         let batch = (5.min(tenants - 1), 100.min(tools));
+        let loads_before: Vec<[u64; 3]> = replicas.iter().map(Replica::loads).collect();
         let times = batch_propagation(&store, &commits, &replicas, &registry, batch, batches).await;
         println!(
             "{} tools changed in one transaction: {batches} publishes, commit to all 3 replicas serving: p50 {}, p99 {}, max {}",
@@ -670,6 +671,17 @@ fn main() {
             ms(percentile(&times, 0.99)),
             ms(percentile(&times, 1.0))
         );
+        let shown: Vec<String> = times.iter().map(|t| ms(*t)).collect();
+        println!("  each, in order: {}", shown.join(", "));
+        for (i, (replica, before)) in replicas.iter().zip(loads_before).enumerate() {
+            let [full, logged, applied] = replica.loads();
+            println!(
+                "  replica {i}: {} full reads, {} from the change log, {} applied as changes",
+                full - before[0],
+                logged - before[1],
+                applied - before[2]
+            );
+        }
         println!("  resident after: {:.0} MiB", resident_mib());
         // A replica is a machine's or a container's: the three above stop
         // before the fourth's clients are timed.

@@ -95,6 +95,13 @@ pub async fn replica_timed(
 }
 
 impl Replica {
+    /// How its follower has loaded so far: full reads, reads of the
+    /// change log, changes applied as such (the rest checked whole).
+    pub fn loads(&self) -> [u64; 3] {
+        let health = self._follower.health();
+        [health.full_reads, health.change_reads, health.patches]
+    }
+
     /// The next reload's moment and changes, waiting at most two minutes.
     fn next_swap(&self) -> (Instant, ChangeSet) {
         tokio::task::block_in_place(|| self.swaps.recv_timeout(Duration::from_secs(120)))

@@ -587,7 +587,7 @@ impl Snapshot {
     /// The clients whose tool lists differ from their lists in `before`
     /// (added, removed, or with different bytes), in byte order. When this
     /// snapshot was built as a change from `before`
-    /// ([`build_after`](Self::build_after)), only the views that change
+    /// ([`rebuild`](Self::rebuild)), only the views that change
     /// replaced are compared; otherwise every client is.
     ///
     /// ```

@@ -132,7 +132,7 @@ pub(super) fn definitions(
 
 /// The mappings: the versions of tools that are not configured tools
 /// (`versions`, by tool, once the configured tools took theirs).
-pub(super) fn mappings(
+fn mappings(
     versions: BTreeMap<&str, Vec<(u32, &Version)>>,
     out: &mut Document,
     problems: &mut Vec<Problem>,

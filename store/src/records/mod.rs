@@ -13,13 +13,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 use toolschema_catalog::{Config, ConfigErrors, Status};
-use toolschema_config::{RECORD_ID_RULE, is_record_id};
+use toolschema_config::{Delta, RECORD_ID_RULE, Touched, is_record_id};
 use toolschema_runtime::call::Registry;
 
 mod document;
 use document::{
-    Document, OwnedRecord, SOURCE, as_body, assemble, json_table, locate, mappings, record_table,
-    take_list, take_text,
+    Document, OwnedRecord, SOURCE, as_body, assemble, json_table, locate, record_table, take_list,
+    take_text,
 };
 
 /// The body of a record: its fields other than its identifier, as JSON.
@@ -96,14 +96,7 @@ pub const SETTINGS: [&str; 3] = ["catalog", "server", "authorization"];
 /// One version of a mapping: its status, and for a tool from configuration
 /// its definition (the fields of `[[gateway_tool.version]]` other than
 /// `version` and `status`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Version {
-    /// Draft, proposed, published or deprecated.
-    pub status: Status,
-    /// The definition of a configured tool's version; `None` for a derived
-    /// tool (its definition is its Rust type).
-    pub definition: Option<Body>,
-}
+pub type Version = toolschema_config::VersionRecord;
 
 /// The whole catalog configuration, as records.
 #[derive(Debug, Clone, Default)]
@@ -390,103 +383,6 @@ impl Records {
         Ok(())
     }
 
-    /// Adds the record `id` of `kind` to `out` as the configuration's
-    /// table.
-    fn push_record(
-        &self,
-        kind: Kind,
-        id: &str,
-        body: &Body,
-        out: &mut Document,
-        problems: &mut Vec<Problem>,
-    ) {
-        let versions = self.own_versions(kind, id);
-        if let Some((table, record, tool, numbers)) =
-            record_table(kind, id, body.clone(), versions, problems)
-        {
-            out.push(kind.table(), table, record, tool, numbers);
-        }
-    }
-
-    /// What the records in `changed` (written or removed by a change
-    /// applied to these records) are, as [`Config::after_change`] takes
-    /// it: the records written, as a
-    /// document holding only them, and the records removed, as (table,
-    /// id). A configured tool whose versions changed is written whole, as
-    /// is the mapping of a registered tool whose versions changed. `None`
-    /// when the changes touched a setting or a downstream (on which
-    /// everything's checks depend), or a record written is not one the
-    /// configuration can hold (the whole check says why).
-    pub(crate) fn change_document(&self, changed: &Scope) -> Option<ChangeDocument> {
-        if changed.touches_everything() {
-            return None;
-        }
-        let mut touched: BTreeMap<Kind, BTreeSet<&str>> = BTreeMap::new();
-        let mut mapped: BTreeSet<&str> = BTreeSet::new();
-        for (kind, id) in &changed.records {
-            touched.entry(*kind).or_default().insert(id);
-        }
-        for tool in &changed.tools {
-            match self.get(Kind::ConfiguredTool, tool) {
-                Some(_) => {
-                    touched
-                        .entry(Kind::ConfiguredTool)
-                        .or_default()
-                        .insert(tool);
-                }
-                None => {
-                    mapped.insert(tool);
-                }
-            }
-        }
-        // A configured tool removed whose versions are left is a mapping
-        // with definitions: a problem the whole check locates.
-        if touched.get(&Kind::ConfiguredTool).is_some_and(|tools| {
-            tools.iter().any(|tool| {
-                self.get(Kind::ConfiguredTool, tool).is_none()
-                    && self.versions_of(tool).next().is_some()
-            })
-        }) {
-            return None;
-        }
-        let mut out = Document {
-            json: Map::new(),
-            entries: BTreeMap::new(),
-        };
-        let mut problems = Vec::new();
-        let mut removed = Vec::new();
-        for kind in Kind::ALL {
-            for id in touched.get(&kind).into_iter().flatten() {
-                match self.get(kind, id) {
-                    Some(body) => self.push_record(kind, id, body, &mut out, &mut problems),
-                    None => removed.push((kind.table(), (*id).to_owned())),
-                }
-            }
-        }
-        let versions: BTreeMap<&str, Vec<(u32, &Version)>> = mapped
-            .iter()
-            .map(|tool| (*tool, self.versions_of(tool).collect()))
-            .collect();
-        mappings(versions, &mut out, &mut problems);
-        let listed: BTreeSet<&str> = out
-            .entries
-            .get("mapping")
-            .into_iter()
-            .flatten()
-            .filter_map(|entry| entry.tool.as_deref())
-            .collect();
-        removed.extend(
-            mapped
-                .iter()
-                .filter(|tool| !listed.contains(*tool))
-                .map(|tool| ("mapping", (*tool).to_owned())),
-        );
-        problems.is_empty().then_some(ChangeDocument {
-            written: out.json,
-            removed,
-        })
-    }
-
     /// The records as a configuration file, in TOML: settings, then each
     /// kind by identifier in byte order, then mappings.
     pub fn render(&self) -> Result<String, Problems> {
@@ -547,21 +443,31 @@ impl Records {
         Config::from_json(json, SOURCE, registry).map_err(|errors| locate(&entries, &errors))
     }
 
-    /// The same check after a change from the records `previous` was
-    /// checked from: only the configured tools in `changed` (written or
-    /// removed since) are checked; the others are kept from `previous`
-    /// ([`Config::from_json_after`]). The change must not have touched
-    /// downstreams, whose tools it would need checked again.
-    pub(crate) fn check_after(
+    /// The configuration of these records, which are those `previous`
+    /// was checked from after the change `delta`: `previous` with the
+    /// change applied where it can be ([`Config::apply`]), with what it
+    /// touched; else these records checked whole (which says where the
+    /// problems are), keeping from `previous` the configured tools the
+    /// change left alone when it touched no setting or downstream
+    /// ([`Config::from_json_after`]).
+    pub(crate) fn check_change(
         &self,
         registry: &Registry,
         previous: &Config,
-        changed: &BTreeSet<String>,
-    ) -> Result<Config, Problems> {
-        let Document { json, entries } = self.document(Some(changed))?;
+        delta: &Delta,
+    ) -> Result<(Config, Option<Touched>), Problems> {
+        if let Some((config, touched)) = previous.apply(delta, registry) {
+            return Ok((config, Some(touched)));
+        }
+        if delta.touches_everything() {
+            return self.check(registry).map(|config| (config, None));
+        }
+        let changed: BTreeSet<String> = delta.tools.keys().cloned().collect();
+        let Document { json, entries } = self.document(Some(&changed))?;
         Config::from_json_after(json, SOURCE, registry, previous, |tool| {
             !changed.contains(tool)
         })
+        .map(|config| (config, None))
         .map_err(|errors| locate(&entries, &errors))
     }
 }
@@ -575,33 +481,6 @@ pub(crate) struct Scope {
     pub(crate) tools: Vec<String>,
     /// Settings by name.
     pub(crate) settings: Vec<String>,
-}
-
-impl Scope {
-    /// Whether these records hold a setting or a downstream, on which
-    /// every configured tool's checks depend.
-    fn touches_everything(&self) -> bool {
-        !self.settings.is_empty()
-            || self
-                .records
-                .iter()
-                .any(|(kind, _)| *kind == Kind::Downstream)
-    }
-
-    /// The configured tools these records are or whose versions they
-    /// are; `None` when they hold a setting or a downstream, on which
-    /// every configured tool's checks depend.
-    pub(crate) fn configured_tools(&self) -> Option<BTreeSet<String>> {
-        if self.touches_everything() {
-            return None;
-        }
-        let records = self
-            .records
-            .iter()
-            .filter(|(kind, _)| *kind == Kind::ConfiguredTool)
-            .map(|(_, id)| id.clone());
-        Some(records.chain(self.tools.iter().cloned()).collect())
-    }
 }
 
 impl Records {
@@ -629,27 +508,6 @@ impl Records {
             }
         }
         part
-    }
-}
-
-/// What a change wrote and removed, as [`Config::after_change`] takes it.
-pub(crate) struct ChangeDocument {
-    /// The records written, as a document holding only them.
-    pub(crate) written: Map<String, Value>,
-    /// The records removed, as (table, id).
-    pub(crate) removed: Vec<(&'static str, String)>,
-}
-
-impl ChangeDocument {
-    /// `config` after this change, patched ([`Config::after_change`]);
-    /// `None` when it does not patch (the whole check then says why).
-    pub(crate) fn patch(self, config: &Config, registry: &Registry) -> Option<Config> {
-        let removed: Vec<(&str, &str)> = self
-            .removed
-            .iter()
-            .map(|(table, id)| (*table, id.as_str()))
-            .collect();
-        config.after_change(self.written, &removed, registry)
     }
 }
 

@@ -240,7 +240,7 @@ fn a_change_log_row_nested_too_deep_for_the_reader_makes_the_replica_read_every_
         let db = by_hand(&url).await;
         let forged = forge_change(
             &db,
-            &format!(r#"{{"settings": {{}}, "records": {{}}, "versions": [], "deep": {deep}}}"#),
+            &format!(r#"{{"records": {{"client": {{"acme-app": {{"deep": {deep}}}}}}}}}"#),
         )
         .await;
         let health = at(&follower, forged).await;
@@ -287,7 +287,7 @@ fn a_change_log_row_the_tables_do_not_hold_is_not_served() {
         let forged = forge_change(
             &db,
             &format!(
-                r#"{{"settings": {{}}, "records": {{"client": {{"forged": {{"tenant": "acme", "api_keys": ["{hash}"], "toolsets": ["acme-billing"]}}}}}}, "versions": []}}"#
+                r#"{{"records": {{"client": {{"forged": {{"tenant": "acme", "api_keys": ["{hash}"], "toolsets": ["acme-billing"]}}}}}}}}"#
             ),
         )
         .await;

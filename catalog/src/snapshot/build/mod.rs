@@ -12,7 +12,7 @@ use super::{
     sets_in_force,
 };
 use toolschema_config::active_version;
-use toolschema_config::{Client, Config};
+use toolschema_config::{Client, Config, Touched};
 use toolschema_configured::{NoTransport, Transport};
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::model::{Ref, ToolDef};
@@ -76,25 +76,30 @@ impl Snapshot {
 
     /// The snapshot of a checked configuration, as
     /// [`build_with`](Self::build_with) builds it, sharing with `previous`
-    /// what did not change: the list of each group of clients that sees
-    /// the very same tool descriptors in the same modes and profile, each
-    /// tool's rendering, and each configured tool's work and compiled
-    /// validators when its descriptor and downstream are the same. Only
-    /// what a change touched is rendered again, and a snapshot kept beside
-    /// its successor (for pagination cursors) costs what changed.
-    /// Descriptors are shared when a configuration is checked after a
-    /// change ([`Config::from_json_after`]); a configuration checked whole
-    /// shares only the derived tools' renderings. A configuration patched
-    /// from `previous`'s ([`Config::after_change`]) is built as a change:
-    /// only the tools, toolsets and clients it touched are looked at, and
-    /// every other part is shared, not copied.
-    pub fn build_after(
+    /// what did not change. When `config` is `previous`'s after a change
+    /// ([`Config::apply`]) and `touched` what that change touched, it is
+    /// built as a change: only the tools, toolsets and clients it touched
+    /// are looked at, and every other part is shared, not copied.
+    /// Otherwise (no `touched`, a configuration checked whole, a narrowing
+    /// by scopes or access tokens configured) it is built whole, sharing
+    /// what it can: the list of each group of clients that sees the very
+    /// same tool descriptors in the same modes and profile, each tool's
+    /// rendering, and each configured tool's work and compiled validators
+    /// when its descriptor and downstream are the same (descriptors are
+    /// the same when a configuration is checked after a change,
+    /// [`Config::from_json_after`]). Only what changed is rendered again,
+    /// and a snapshot kept beside its successor (for pagination cursors)
+    /// costs what changed.
+    pub fn rebuild(
         previous: &Snapshot,
         registry: Arc<Registry>,
         config: Arc<Config>,
+        touched: Option<&Touched>,
         transport: &dyn Transport,
     ) -> Snapshot {
-        Snapshot::build_from(Some(previous), registry, config, transport)
+        touched
+            .and_then(|touched| previous.patched(&registry, &config, touched, transport))
+            .unwrap_or_else(|| Snapshot::build_from(Some(previous), registry, config, transport))
     }
 
     /// Whether this snapshot registered the very tools `config` would
@@ -122,11 +127,6 @@ impl Snapshot {
         shared_config: Arc<Config>,
         transport: &dyn Transport,
     ) -> Snapshot {
-        if let Some(patched) =
-            previous.and_then(|before| before.patched(&registry, &shared_config, transport))
-        {
-            return patched;
-        }
         let config = &*shared_config;
         let base = registry;
         // A change that kept every configured tool and downstream (a

@@ -35,8 +35,9 @@ struct Regrouped<'c> {
 }
 
 impl Snapshot {
-    /// This snapshot after the change that patched its configuration into
-    /// `config` ([`Config::after_change`]), built as a change: the
+    /// This snapshot after the change that made `config` of its
+    /// configuration ([`Config::apply`]) and `touched` what it touched,
+    /// built as a change: the
     /// configured tools the change touched registered again, their active
     /// versions looked up again, the clients naming a toolset it touched
     /// (or a toolset naming a tool it touched) moved between groups, and
@@ -47,12 +48,13 @@ impl Snapshot {
         &self,
         base: &Arc<Registry>,
         shared_config: &Arc<Config>,
+        touched: &Touched,
         transport: &dyn Transport,
     ) -> Option<Snapshot> {
         let before = self.config.as_ref()?;
-        let touched = shared_config.touched_since(before)?;
         let config = &**shared_config;
-        if !self.governed
+        if !config.applied_to(before)
+            || !self.governed
             || self.scoped.is_some()
             || config.authorization().is_some()
             || !Arc::ptr_eq(&self.base, base)
