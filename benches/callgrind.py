@@ -64,6 +64,10 @@ def main():
     print(f"errors: (c)/(b) = {errors:.2f} (target 1.0: {'met' if errors <= 1.0 else 'not met'})")
     print(f"gateway, REST: {(n['gateway_rest'] - n['gateway_rest_floor']) / 1000:.1f} k over parsing the answer")
     print(f"gateway, SOAP: {(n['gateway_soap'] - n['gateway_soap_floor']) / 1000:.1f} k over formatting the envelope and reading one value")
+    whole = n["end_to_end_ours"] / n["end_to_end_bare"]
+    print(f"tools/call end to end: ours/bare = {whole:.2f} (target 1.25: {'met' if whole <= 1.25 else 'not met'})")
+    whole_errors = n["end_to_end_ours_errors"] / n["end_to_end_usual_errors"]
+    print(f"errors end to end: ours/bare = {whole_errors:.2f} (bare: serde and jsonschema, every violation; target 1.0: {'met' if whole_errors <= 1.0 else 'not met'})")
     state = n["call_stateful"] / n["call_stateless"]
     print(f"state: stateful/stateless call = {state:.3f} (target 1.02: {'met' if state <= 1.02 else 'not met'})")
 

@@ -409,6 +409,248 @@ fn call_stateful(fixture: (Registry, Value)) -> (bool, (Registry, Value)) {
     (ok, fixture)
 }
 
+// A whole `tools/call` over HTTP, from the request's bytes to the
+// response's: through the serving library's router (ours), and through a
+// bare axum handler doing what a hand-written server would (bare: the
+// envelope read by serde into a typed struct, the same handler, the answer
+// serialized; usual: the arguments read as a tree and checked by
+// jsonschema first, every violation listed, as the error path's floor).
+
+impl Handler for CreateInvoice {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        Ok(ToolResult::text(invoiced(&self)))
+    }
+}
+
+/// What the invoice tool answers.
+fn invoiced(invoice: &CreateInvoice) -> String {
+    format!(
+        "invoice for {} with {} lines",
+        invoice.customer_email,
+        invoice.lines.len()
+    )
+}
+
+/// A router, the runtime it runs on, and a request's body.
+struct EndToEnd {
+    runtime: tokio::runtime::Runtime,
+    router: axum::Router,
+    path: &'static str,
+    body: bytes::Bytes,
+}
+
+/// The `tools/call` envelope of `arguments`.
+fn envelope(arguments: &str) -> bytes::Bytes {
+    let text = format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"billing.create-invoice","arguments":{arguments}}}}}"#
+    );
+    bytes::Bytes::from(text)
+}
+
+/// Sends the fixture's request; the response's status and body.
+fn post(fixture: &EndToEnd) -> (u16, bytes::Bytes) {
+    use tower_service::Service as _;
+    let request = axum::http::Request::post(fixture.path)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-06-18")
+        .body(axum::body::Body::from(fixture.body.clone()))
+        .expect("a request");
+    let mut router = fixture.router.clone();
+    fixture.runtime.block_on(async move {
+        let response = router.call(request).await.expect("infallible");
+        let status = response.status().as_u16();
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .expect("a body");
+        (status, body)
+    })
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+/// The serving library's router with the invoice tool, warm, and `body`.
+fn ours_with(body: bytes::Bytes) -> EndToEnd {
+    let mut registry = Registry::new();
+    registry.register::<CreateInvoice>().expect("registers");
+    let runtime = runtime();
+    let router = {
+        let _entered = runtime.enter();
+        toolschema::serve::Server::new("bench", "1.0.0")
+            .registry(registry)
+            .router()
+            .expect("a router")
+    };
+    let fixture = EndToEnd {
+        runtime,
+        router,
+        path: "/mcp",
+        body,
+    };
+    let (status, answer) = post(&fixture);
+    assert_eq!(status, 200, "{answer:?}");
+    fixture
+}
+
+fn ours_valid() -> EndToEnd {
+    let fixture = ours_with(envelope(&payload()));
+    let (_, answer) = post(&fixture);
+    assert!(
+        answer.starts_with(b"{") && !contains(&answer, b"\"isError\":true"),
+        "{answer:?}"
+    );
+    fixture
+}
+
+fn ours_invalid() -> EndToEnd {
+    let fixture = ours_with(envelope(&bad_payload()));
+    let (_, answer) = post(&fixture);
+    assert!(contains(&answer, b"\"isError\":true"), "{answer:?}");
+    fixture
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// What a hand-written server reads: the envelope, typed.
+#[derive(Deserialize)]
+struct TypedCall {
+    #[allow(dead_code)]
+    jsonrpc: String,
+    id: Value,
+    #[allow(dead_code)]
+    method: String,
+    params: TypedParams,
+}
+
+#[derive(Deserialize)]
+struct TypedParams {
+    #[allow(dead_code)]
+    name: String,
+    arguments: CreateInvoice,
+}
+
+/// The envelope with the arguments as a tree, for jsonschema.
+#[derive(Deserialize)]
+struct TreeCall {
+    id: Value,
+    params: TreeParams,
+}
+
+#[derive(Deserialize)]
+struct TreeParams {
+    arguments: Value,
+}
+
+fn answered(id: &Value, text: &str, is_error: bool) -> axum::response::Response {
+    use axum::response::IntoResponse as _;
+    let answer = json!({"jsonrpc": "2.0", "id": id, "result": {
+        "content": [{"type": "text", "text": text}], "isError": is_error}});
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        answer.to_string(),
+    )
+        .into_response()
+}
+
+fn refused(message: &str) -> axum::response::Response {
+    answered(&Value::Null, message, true)
+}
+
+/// serde into a typed struct, the handler, the answer serialized.
+async fn bare(body: bytes::Bytes) -> axum::response::Response {
+    match serde_json::from_slice::<TypedCall>(&body) {
+        Ok(call) => answered(&call.id, &invoiced(&call.params.arguments), false),
+        Err(error) => refused(&error.to_string()),
+    }
+}
+
+/// serde into a tree, jsonschema, then serde into the type.
+async fn usual(
+    axum::extract::State(validator): axum::extract::State<Arc<jsonschema::Validator>>,
+    body: bytes::Bytes,
+) -> axum::response::Response {
+    let call = match serde_json::from_slice::<TreeCall>(&body) {
+        Ok(call) => call,
+        Err(error) => return refused(&error.to_string()),
+    };
+    let violations: Vec<String> = validator
+        .iter_errors(&call.params.arguments)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    if !violations.is_empty() {
+        return answered(&call.id, &violations.join("; "), true);
+    }
+    match serde_json::from_value::<CreateInvoice>(call.params.arguments) {
+        Ok(invoice) => answered(&call.id, &invoiced(&invoice), false),
+        Err(error) => answered(&call.id, &error.to_string(), true),
+    }
+}
+
+fn floor_with(body: bytes::Bytes, path: &'static str) -> EndToEnd {
+    let router = axum::Router::new()
+        .route("/bare", axum::routing::post(bare))
+        .route("/usual", axum::routing::post(usual))
+        .with_state(Arc::new(usual_validator()));
+    let fixture = EndToEnd {
+        runtime: runtime(),
+        router,
+        path,
+        body,
+    };
+    assert_eq!(post(&fixture).0, 200);
+    fixture
+}
+
+fn bare_valid() -> EndToEnd {
+    floor_with(envelope(&payload()), "/bare")
+}
+
+fn usual_invalid_call() -> EndToEnd {
+    let fixture = floor_with(envelope(&bad_payload()), "/usual");
+    assert!(contains(&post(&fixture).1, b"\"isError\":true"));
+    fixture
+}
+
+#[library_benchmark]
+#[bench::warm(setup = ours_valid, teardown = release)]
+fn end_to_end_ours(fixture: EndToEnd) -> (u16, EndToEnd) {
+    let (status, _) = post(black_box(&fixture));
+    (status, fixture)
+}
+
+#[library_benchmark]
+#[bench::warm(setup = bare_valid, teardown = release)]
+fn end_to_end_bare(fixture: EndToEnd) -> (u16, EndToEnd) {
+    let (status, _) = post(black_box(&fixture));
+    (status, fixture)
+}
+
+#[library_benchmark]
+#[bench::warm(setup = ours_invalid, teardown = release)]
+fn end_to_end_ours_errors(fixture: EndToEnd) -> (u16, EndToEnd) {
+    let (status, _) = post(black_box(&fixture));
+    (status, fixture)
+}
+
+#[library_benchmark]
+#[bench::warm(setup = usual_invalid_call, teardown = release)]
+fn end_to_end_usual_errors(fixture: EndToEnd) -> (u16, EndToEnd) {
+    let (status, _) = post(black_box(&fixture));
+    (status, fixture)
+}
+
+library_benchmark_group!(
+    name = end_to_end;
+    benchmarks = end_to_end_ours, end_to_end_bare, end_to_end_ours_errors, end_to_end_usual_errors
+);
+
 library_benchmark_group!(
     name = state;
     benchmarks = call_stateless, call_stateful
@@ -423,5 +665,6 @@ main!(
     library_benchmark_groups = call_path,
     schemas,
     gateway_tools,
-    state
+    state,
+    end_to_end
 );

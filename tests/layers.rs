@@ -452,7 +452,7 @@ fn the_scanner_sees_through_re_exports() {
 }
 
 /// The workspace's crates, lowest layer first (DESIGN §2).
-const CRATES: [&str; 12] = [
+const CRATES: [&str; 13] = [
     "text",
     "macros",
     "schema",
@@ -462,6 +462,7 @@ const CRATES: [&str; 12] = [
     "catalog",
     "gateway",
     "import",
+    "oauth",
     "serve",
     "store",
     "cli",

@@ -39,7 +39,7 @@ mod inflight;
 pub mod mcp;
 mod notices;
 #[cfg(feature = "oauth")]
-mod oauth;
+use toolschema_oauth as oauth;
 mod offload;
 mod server;
 mod service;

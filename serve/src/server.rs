@@ -423,7 +423,7 @@ impl<S: Send + Sync + 'static> Server<S> {
             blocking: Arc::default(),
             _watch: watch,
             #[cfg(feature = "oauth")]
-            tokens: crate::oauth::Verifier::new(self.secrets),
+            tokens: crate::oauth::Verifier::new(self.secrets.0.clone()),
             health: crate::service::HealthChecks::default(),
         }))
     }

@@ -154,6 +154,20 @@ impl Service {
         }
     }
 
+    /// The blocking slot a request of `size` bytes holds from its parse to
+    /// the reading of its arguments: none for a small one; `Err` when the
+    /// runtime is shutting down.
+    #[cfg(feature = "http")]
+    pub(crate) async fn reserve_for(
+        &self,
+        size: usize,
+    ) -> Result<Option<Arc<crate::offload::Reserved>>, ()> {
+        match size > crate::offload::LARGE_REQUEST {
+            true => self.blocking.reserve().await.map(Some).ok_or(()),
+            false => Ok(None),
+        }
+    }
+
     /// The backchannel of a request `size` bytes long: a large one's
     /// arguments are read off the async workers.
     #[cfg(feature = "stdio")]

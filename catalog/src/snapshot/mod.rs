@@ -7,12 +7,10 @@ use std::sync::Arc;
 
 use arc_swap::ArcSwap;
 
-use serde_json::Value;
-
 use crate::registered::Downstreams;
 use toolschema_config::{Authorization, Config, ServerInfo, key_digest};
 
-use toolschema_runtime::call::{CallError, Caller, Registry, ToolResult};
+use toolschema_runtime::call::{CallArguments, CallError, Caller, Registry, ToolResult};
 use toolschema_runtime::model::{Ref, Text, ToolDef};
 use toolschema_runtime::project::{META_TOOL, Mode, Profile, ProtocolRevision, SEARCH_TOOL};
 
@@ -667,7 +665,7 @@ impl Snapshot {
         &self,
         client: &str,
         tool: &str,
-        arguments: Value,
+        arguments: impl Into<CallArguments>,
     ) -> Result<ToolResult, CallError> {
         self.call_with(client, tool, arguments, Caller::anonymous())
             .await
@@ -681,7 +679,7 @@ impl Snapshot {
         &self,
         client: &str,
         tool: &str,
-        arguments: Value,
+        arguments: impl Into<CallArguments>,
         caller: Caller,
     ) -> Result<ToolResult, CallError> {
         let view = self.client(client).ok_or_else(|| CallError::UnknownTool {
@@ -696,7 +694,7 @@ impl Snapshot {
         &self,
         view: &ClientView,
         tool: &str,
-        arguments: Value,
+        arguments: impl Into<CallArguments>,
         caller: Caller,
     ) -> Result<ToolResult, CallError> {
         let exposed = view.exposed(tool).ok_or_else(|| CallError::UnknownTool {

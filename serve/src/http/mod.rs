@@ -363,12 +363,8 @@ async fn mcp(
 ) -> Response {
     // A large request holds one blocking slot from its parse to the
     // reading of its arguments.
-    let reserved = match body.len() > crate::offload::LARGE_REQUEST {
-        true => match service.blocking.reserve().await {
-            Some(reserved) => Some(reserved),
-            None => return StatusCode::SERVICE_UNAVAILABLE.into_response(),
-        },
-        false => None,
+    let Ok(reserved) = service.reserve_for(body.len()).await else {
+        return StatusCode::SERVICE_UNAVAILABLE.into_response();
     };
     let request = match incoming_request(
         &service,

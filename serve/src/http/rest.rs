@@ -14,9 +14,10 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use bytes::Bytes;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use toolschema_catalog::{MetaRefusal, Snapshot};
-use toolschema_runtime::call::{CallError, Caller, StructuredJson};
+use toolschema_runtime::call::{CallError, Caller, StructuredJson, ToolResult};
 use toolschema_runtime::project::ProtocolRevision;
 
 use super::authenticated::Authenticated;
@@ -48,80 +49,15 @@ pub(super) async fn call(
 ) -> Response {
     // A large body holds one blocking slot from its parse to the reading
     // of its arguments, both off the async workers.
-    let reserved = match body.len() > crate::offload::LARGE_REQUEST {
-        true => match service.blocking.reserve().await {
-            Some(reserved) => Some(reserved),
-            None => {
-                return refusal(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "unavailable",
-                    "the server is shutting down",
-                );
-            }
-        },
-        false => None,
+    let Ok(reserved) = service.reserve_for(body.len()).await else {
+        return unavailable();
     };
-    let parsed = match &reserved {
-        Some(reserved) => {
-            let text = body.clone();
-            reserved
-                .run_for(move || serde_json::from_slice::<Value>(&text))
-                .await
-        }
-        None if body.is_empty() => Some(Ok(json!({}))),
-        None => Some(serde_json::from_slice(&body)),
+    let arguments = match read_arguments(&body, reserved.as_deref()).await {
+        Ok(arguments) => arguments,
+        Err(refused) => return refused,
     };
-    let arguments: Value = {
-        let Some(parsed) = parsed else {
-            return refusal(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                "the server is shutting down",
-            );
-        };
-        match parsed {
-            Ok(arguments) => arguments,
-            Err(e) => {
-                return refusal(
-                    StatusCode::BAD_REQUEST,
-                    "invalid_json",
-                    &format!("the body is not JSON: {e}"),
-                );
-            }
-        }
-    };
-    if let Some(answered) = caller
-        .view
-        .call_meta(&name, &arguments, ProtocolRevision::LATEST)
-    {
-        return match answered {
-            Ok(answer) => json_response(
-                StatusCode::OK,
-                json!({"result": answer.structured}).to_string(),
-            ),
-            Err(unknown @ MetaRefusal::UnknownTool { .. }) => {
-                refusal(StatusCode::NOT_FOUND, "unknown_tool", &unknown.to_string())
-            }
-            Err(invalid) => {
-                let violations: Vec<Value> = match &invalid {
-                    MetaRefusal::InvalidArguments(violations) => violations
-                        .iter()
-                        .map(|v| json!({"path": v.path, "rule": v.rule, "message": v.message}))
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                json_response(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    json!({
-                        "error": "invalid_arguments",
-                        "message": invalid.to_string(),
-                        "violations": violations,
-                        "omitted": 0,
-                    })
-                    .to_string(),
-                )
-            }
-        };
+    if caller.view.lists_meta_tool(&name) {
+        return call_meta(&caller, &name, &arguments);
     }
     if caller.view.def_of(&name).is_none()
         && let Some(refused) = caller.lacks_scopes_for(&name)
@@ -133,11 +69,98 @@ pub(super) async fn call(
         Some(reserved) => Caller::anonymous().with_offload(reserved),
         None => Caller::anonymous(),
     };
-    match caller
+    let result = caller
         .snapshot
         .call_in(&caller.view, &name, arguments, context)
-        .await
-    {
+        .await;
+    answer(result)
+}
+
+fn unavailable() -> Response {
+    refusal(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "unavailable",
+        "the server is shutting down",
+    )
+}
+
+/// The body read as JSON once and kept as its text (a derived tool reads
+/// it in one pass into its type); an empty body is no arguments. A large
+/// one is read in its reserved slot.
+async fn read_arguments(
+    body: &Bytes,
+    reserved: Option<&crate::offload::Reserved>,
+) -> Result<Box<RawValue>, Response> {
+    let parsed = match reserved {
+        Some(reserved) => {
+            let text = body.clone();
+            let read = move || serde_json::from_slice::<Box<RawValue>>(&text);
+            reserved.run_for(read).await.ok_or_else(unavailable)?
+        }
+        None if body.is_empty() => serde_json::from_str("{}"),
+        None => serde_json::from_slice(body),
+    };
+    parsed.map_err(|e| not_json(&e))
+}
+
+fn not_json(e: &serde_json::Error) -> Response {
+    refusal(
+        StatusCode::BAD_REQUEST,
+        "invalid_json",
+        &format!("the body is not JSON: {e}"),
+    )
+}
+
+/// A call of a meta-tool, which reads a tree.
+fn call_meta(caller: &Authenticated, name: &str, arguments: &RawValue) -> Response {
+    let arguments: Value = match serde_json::from_str(arguments.get()) {
+        Ok(arguments) => arguments,
+        Err(e) => return not_json(&e),
+    };
+    let answered = caller
+        .view
+        .call_meta(name, &arguments, ProtocolRevision::LATEST)
+        .unwrap_or_else(|| Err(MetaRefusal::UnknownTool { name: name.into() }));
+    match answered {
+        Ok(answer) => json_response(
+            StatusCode::OK,
+            json!({"result": answer.structured}).to_string(),
+        ),
+        Err(unknown @ MetaRefusal::UnknownTool { .. }) => {
+            refusal(StatusCode::NOT_FOUND, "unknown_tool", &unknown.to_string())
+        }
+        Err(invalid) => {
+            let violations = match &invalid {
+                MetaRefusal::InvalidArguments(violations) => violations
+                    .iter()
+                    .map(|v| violation(&v.path, v.rule, &v.message))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            invalid_arguments(&invalid.to_string(), violations, 0)
+        }
+    }
+}
+
+/// One violation as the REST refusal lists it.
+fn violation(path: &str, rule: &str, message: &str) -> Value {
+    json!({"path": path, "rule": rule, "message": message})
+}
+
+/// The refusal of arguments a tool's schema does not accept.
+fn invalid_arguments(message: &str, violations: Vec<Value>, omitted: usize) -> Response {
+    let body = json!({
+        "error": "invalid_arguments",
+        "message": message,
+        "violations": violations,
+        "omitted": omitted,
+    });
+    json_response(StatusCode::UNPROCESSABLE_ENTITY, body.to_string())
+}
+
+/// A tool call's outcome as the REST answer.
+fn answer(result: Result<ToolResult, CallError>) -> Response {
+    match result {
         Ok(result) => {
             let (content, structured) = result.into_json();
             let body = match structured {
@@ -148,7 +171,7 @@ pub(super) async fn call(
                 Some(StructuredJson::Text(json)) => {
                     #[derive(serde::Serialize)]
                     struct Written<'a> {
-                        result: &'a serde_json::value::RawValue,
+                        result: &'a RawValue,
                     }
                     serde_json::to_string(&Written { result: &json }).unwrap_or_default()
                 }
@@ -160,20 +183,11 @@ pub(super) async fn call(
             refusal(StatusCode::NOT_FOUND, "unknown_tool", &unknown.to_string())
         }
         Err(CallError::InvalidArguments(errors)) => {
-            let violations: Vec<Value> = errors
+            let violations = errors
                 .iter()
-                .map(|v| json!({"path": v.path(), "rule": v.rule().keyword(), "message": v.message()}))
+                .map(|v| violation(v.path(), v.rule().keyword(), v.message()))
                 .collect();
-            json_response(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                json!({
-                    "error": "invalid_arguments",
-                    "message": errors.to_string(),
-                    "violations": violations,
-                    "omitted": errors.omitted(),
-                })
-                .to_string(),
-            )
+            invalid_arguments(&errors.to_string(), violations, errors.omitted())
         }
         Err(CallError::Tool(failure)) => {
             refusal(StatusCode::CONFLICT, "tool_error", failure.message())

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use toolschema_catalog::{ClientView, MetaRefusal};
-use toolschema_runtime::call::{CallError, Caller, LogLevel, StructuredJson};
+use toolschema_runtime::call::{CallArguments, CallError, Caller, LogLevel, StructuredJson};
 use toolschema_runtime::project::{Mode, Profile, RESULT_PROPERTY};
 use toolschema_text::shorten::shorten;
 
@@ -71,7 +71,7 @@ impl Protocol {
         era: Era,
         target: Target<'_>,
         params: &Map<String, Value>,
-        arguments: Option<Value>,
+        arguments: Option<Box<RawValue>>,
     ) -> Reply {
         let Target {
             snapshot,
@@ -90,8 +90,8 @@ impl Protocol {
             );
         };
         let arguments = match arguments {
-            None | Some(Value::Null) => Value::Object(Map::new()),
-            Some(arguments) => arguments,
+            Some(text) if text.get() != "null" => CallArguments::Text(text),
+            _ => CallArguments::Parsed(Value::Object(Map::new())),
         };
         let unknown = |name: &str| {
             refusal(
@@ -102,8 +102,20 @@ impl Protocol {
                 None,
             )
         };
-        if let Some(answered) = client.call_meta(name, &arguments, revision) {
-            return match answered {
+        if client.lists_meta_tool(name) {
+            // A meta-tool reads a tree. The text was read as JSON already:
+            // only a number beyond what a tree holds is refused here.
+            let arguments = match arguments.into_value() {
+                Ok(arguments) => arguments,
+                Err(e) => {
+                    let message = format!("Invalid request: the message cannot be read: {e}");
+                    return refusal(era, id, code::INVALID_REQUEST, &message, None);
+                }
+            };
+            let answered = client.call_meta(name, &arguments, revision);
+            return match answered.unwrap_or(Err(MetaRefusal::UnknownTool {
+                name: name.to_owned(),
+            })) {
                 Ok(answer) => {
                     self.tool_result(id, era, text(&answer.text), Some(answer.structured), false)
                 }
@@ -306,7 +318,7 @@ impl Headers<'_> {
         &self,
         client: &ClientView,
         request: &Request,
-        arguments: Option<&Value>,
+        arguments: Option<&RawValue>,
     ) -> Result<(), String> {
         let tool = request.params().get("name").and_then(Value::as_str);
         // Only a client shown the `x-mcp-header` annotations can send the
@@ -316,7 +328,21 @@ impl Headers<'_> {
         let def = tool
             .filter(|tool| shown && client.mode_of(tool).is_some_and(Mode::shows_arguments))
             .and_then(|tool| client.def_of(tool));
-        def.map_or(Ok(()), |def| check_param_headers(def, arguments, self))
+        let Some(def) = def else {
+            return Ok(());
+        };
+        // The arguments as a tree, only for a tool that mirrors some.
+        let mirrored = match &*def.input {
+            toolschema_runtime::model::Node::Object(object) => {
+                object.fields.iter().any(|field| field.header.is_some())
+            }
+            _ => false,
+        };
+        if !mirrored {
+            return Ok(());
+        }
+        let arguments: Option<Value> = arguments.and_then(|a| serde_json::from_str(a.get()).ok());
+        check_param_headers(def, arguments.as_ref(), self)
     }
 }
 

@@ -1,5 +1,6 @@
 //! One JSON-RPC message from a client, read once into a typed envelope.
 
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -8,12 +9,14 @@ use super::id::Id;
 use super::reply::{Reply, error};
 use super::{STATELESS_VERSION, VERSION_KEY, code};
 
-/// A request to answer: its id, method and params.
+/// A request to answer: its id, method and params (its `arguments` kept
+/// as the JSON text the client sent, for the tool to read in one pass).
 #[derive(Debug, Clone)]
 pub struct Request {
     id: Id,
     method: String,
     params: Map<String, Value>,
+    arguments: Option<Box<RawValue>>,
 }
 
 impl Request {
@@ -27,13 +30,31 @@ impl Request {
         &self.method
     }
 
-    /// The params (an empty object when the request has none).
+    /// The params (an empty object when the request has none), but for
+    /// `arguments`: see [`arguments`](Self::arguments).
     pub fn params(&self) -> &Map<String, Value> {
         &self.params
     }
 
-    pub(crate) fn params_mut(&mut self) -> &mut Map<String, Value> {
-        &mut self.params
+    /// The `arguments` of the params, as the JSON text the client sent
+    /// (read as JSON, not yet into a tree), if present.
+    ///
+    /// ```
+    /// use toolschema_serve::mcp::Incoming;
+    ///
+    /// let sent = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call",
+    ///     "params":{"name":"items.get","arguments":{"id": 7}}}"#;
+    /// let Incoming::Request(request) = Incoming::parse(sent) else { panic!("a request") };
+    /// assert_eq!(request.arguments().map(|a| a.get()), Some(r#"{"id": 7}"#));
+    /// assert!(request.params().get("arguments").is_none());
+    /// ```
+    pub fn arguments(&self) -> Option<&RawValue> {
+        self.arguments.as_deref()
+    }
+
+    /// The `arguments`, taken out of the request.
+    pub(crate) fn take_arguments(&mut self) -> Option<Box<RawValue>> {
+        self.arguments.take()
     }
 
     /// The protocol version named in `_meta` (2026-07-28 requests carry
@@ -142,11 +163,78 @@ struct Envelope {
     #[serde(default)]
     method: Option<Value>,
     #[serde(default, deserialize_with = "present")]
-    params: Option<Value>,
+    params: Option<Params>,
     #[serde(default, deserialize_with = "present")]
     result: Option<Box<RawValue>>,
     #[serde(default, deserialize_with = "present")]
     error: Option<Box<RawValue>>,
+}
+
+/// A message's params, read in the envelope's one pass: an object's
+/// members as values but for `arguments`, kept as its JSON text; anything
+/// else skipped (params must be an object).
+enum Params {
+    Object(Map<String, Value>, Option<Box<RawValue>>),
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Params {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Params, D::Error> {
+        deserializer.deserialize_any(ParamsVisitor)
+    }
+}
+
+struct ParamsVisitor;
+
+impl<'de> Visitor<'de> for ParamsVisitor {
+    type Value = Params;
+
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("the params of a request")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
+        let (mut params, mut arguments) = (Map::new(), None);
+        while let Some(key) = map.next_key::<String>()? {
+            // A member twice: the last one counts, as for every member.
+            if key == "arguments" {
+                arguments = Some(map.next_value::<Box<RawValue>>()?);
+            } else {
+                let value = map.next_value::<Value>()?;
+                params.insert(key, value);
+            }
+        }
+        Ok(Params::Object(params, arguments))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Params, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Params::Other)
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Params, E> {
+        Ok(Params::Other)
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Params, E> {
+        Ok(Params::Other)
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Params, E> {
+        Ok(Params::Other)
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Params, E> {
+        Ok(Params::Other)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Params, E> {
+        Ok(Params::Other)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Params, E> {
+        Ok(Params::Other)
+    }
 }
 
 /// Only the id of a message, everything else skipped unread.
@@ -277,16 +365,22 @@ impl Incoming {
             // Notifications (`notifications/initialized`, …) need no reply.
             None => {
                 let params = match params {
-                    Some(Value::Object(params)) => params,
+                    Some(Params::Object(mut params, arguments)) => {
+                        if let Some(arguments) = arguments {
+                            let value = serde_json::from_str(arguments.get());
+                            params.insert("arguments".into(), value.unwrap_or(Value::Null));
+                        }
+                        params
+                    }
                     _ => Map::new(),
                 };
                 return Incoming::Notification(Notification { method, params });
             }
         };
-        let params = match params {
-            None => Map::new(),
-            Some(Value::Object(params)) => params,
-            Some(_) => {
+        let (params, arguments) = match params {
+            None => (Map::new(), None),
+            Some(Params::Object(params, arguments)) => (params, arguments),
+            Some(Params::Other) => {
                 return Incoming::Malformed(Reply::from(error(
                     Some(&id),
                     code::INVALID_PARAMS,
@@ -295,7 +389,12 @@ impl Incoming {
                 )));
             }
         };
-        Incoming::Request(Request { id, method, params })
+        Incoming::Request(Request {
+            id,
+            method,
+            params,
+            arguments,
+        })
     }
 }
 

@@ -308,10 +308,10 @@ impl Protocol {
                 return Answer::Reply(self.list(&id, era, revision, client, request.params()));
             }
             (_, "tools/call") => {
-                let arguments = request.params_mut().remove("arguments");
+                let arguments = request.take_arguments();
                 if era == Era::Stateless
                     && headers.http
-                    && let Err(message) = headers.check_call(client, &request, arguments.as_ref())
+                    && let Err(message) = headers.check_call(client, &request, arguments.as_deref())
                 {
                     return Answer::Reply(refusal(era, &id, code::HEADER_MISMATCH, &message, None));
                 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::context::no_state;
 use super::{
@@ -90,6 +91,52 @@ enum Invocation {
 enum Arguments<'a> {
     Parsed(Value),
     Text(&'a str),
+}
+
+/// A call's arguments as a transport hands them over: a parsed tree, or
+/// the JSON text the client sent, which a derived tool reads in one pass
+/// into its type (no tree is built) and any other tool reads against its
+/// schema. Either is checked by the same checks, with the same refusals.
+///
+/// ```
+/// use serde_json::json;
+/// use serde_json::value::RawValue;
+/// use toolschema_runtime::call::CallArguments;
+///
+/// let parsed = CallArguments::from(json!({"id": 1}));
+/// let sent: Box<RawValue> = serde_json::from_str(r#"{"id": 1}"#).unwrap();
+/// let text = CallArguments::from(sent);
+/// assert_eq!(parsed.into_value().unwrap(), text.into_value().unwrap());
+/// ```
+#[derive(Debug)]
+pub enum CallArguments {
+    /// Parsed into a tree.
+    Parsed(Value),
+    /// The JSON text of the arguments, as sent.
+    Text(Box<RawValue>),
+}
+
+impl CallArguments {
+    /// The arguments as a tree (text is parsed; it was read as JSON
+    /// already, so only a number beyond what a tree holds fails).
+    pub fn into_value(self) -> Result<Value, serde_json::Error> {
+        match self {
+            CallArguments::Parsed(value) => Ok(value),
+            CallArguments::Text(text) => serde_json::from_str(text.get()),
+        }
+    }
+}
+
+impl From<Value> for CallArguments {
+    fn from(value: Value) -> CallArguments {
+        CallArguments::Parsed(value)
+    }
+}
+
+impl From<Box<RawValue>> for CallArguments {
+    fn from(text: Box<RawValue>) -> CallArguments {
+        CallArguments::Text(text)
+    }
 }
 
 /// Reads the arguments into `T` (the whole inbound path: limits, the one
@@ -546,13 +593,14 @@ impl Registry {
             .flat_map(|v| v.keys().copied())
     }
 
-    /// Calls `name` at `version` with parsed arguments, for `caller`.
+    /// Calls `name` at `version` with `arguments` (a parsed tree, or the
+    /// JSON text the client sent), for `caller`.
     pub async fn call_as(
         &self,
         caller: Caller,
         name: &str,
         version: u32,
-        arguments: Value,
+        arguments: impl Into<CallArguments>,
     ) -> Result<ToolResult, CallError> {
         let tool = self
             .tools
@@ -561,7 +609,10 @@ impl Registry {
             .ok_or_else(|| CallError::UnknownTool {
                 name: name.to_owned(),
             })?;
-        self.run(tool, caller, Arguments::Parsed(arguments)).await
+        match arguments.into() {
+            CallArguments::Parsed(value) => self.run(tool, caller, Arguments::Parsed(value)).await,
+            CallArguments::Text(text) => self.run(tool, caller, Arguments::Text(text.get())).await,
+        }
     }
 
     /// Calls `name` at `version` with parsed arguments.
@@ -609,9 +660,12 @@ impl Registry {
         let ctx = Context::new(tool.def.name.clone(), tool.def.version, caller);
         let started = match (offload, arguments) {
             (Some(offload), Arguments::Parsed(value)) => {
-                start_elsewhere(&*offload, tool, value, ctx).await?
+                start_elsewhere(&*offload, tool, Owned::Parsed(value), ctx).await?
             }
-            (_, arguments) => start(tool, arguments, ctx)?,
+            (Some(offload), Arguments::Text(text)) => {
+                start_elsewhere(&*offload, tool, Owned::Text(text.into()), ctx).await?
+            }
+            (None, arguments) => start(tool, arguments, ctx)?,
         };
         let produced = started.await?;
         match (produced, tool.output()) {
@@ -667,18 +721,27 @@ fn start(
     }
 }
 
+/// Arguments to read on another thread.
+enum Owned {
+    Parsed(Value),
+    Text(Box<str>),
+}
+
 /// [`start`] run through `offload`, off the caller's async worker.
 async fn start_elsewhere(
     offload: &dyn Offload,
     tool: &Arc<Registered>,
-    arguments: Value,
+    arguments: Owned,
     ctx: Context,
 ) -> Result<DynamicFuture, CallError> {
     let slot = Arc::new(Mutex::new(None));
     let (filled, tool_there) = (slot.clone(), tool.clone());
     offload
         .run(Box::new(move || {
-            let started = start(&tool_there, Arguments::Parsed(arguments), ctx);
+            let started = match arguments {
+                Owned::Parsed(value) => start(&tool_there, Arguments::Parsed(value), ctx),
+                Owned::Text(text) => start(&tool_there, Arguments::Text(&text), ctx),
+            };
             *filled.lock().unwrap_or_else(PoisonError::into_inner) = Some(started);
         }))
         .await;

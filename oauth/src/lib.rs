@@ -29,12 +29,11 @@ use std::str::FromStr;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::Secrets;
 use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
-use toolschema_catalog::Authorization;
+use toolschema_config::{Authorization, SecretSource};
 
 /// How long keys are kept before they are read again.
 const KEYS_FRESH: Duration = Duration::from_secs(3600);
@@ -102,17 +101,20 @@ struct Remembered {
 
 /// A verified access token: who it is, what it may do, until when.
 #[derive(Debug, Clone)]
-pub(crate) struct Verified {
+pub struct Verified {
     /// The token's client id, as configured in `oauth_client_ids`.
-    pub(crate) client: String,
-    pub(crate) tenant: Option<String>,
-    pub(crate) scopes: Arc<[String]>,
-    pub(crate) expires: SystemTime,
+    pub client: String,
+    /// Its tenant claim, when the configuration names one.
+    pub tenant: Option<String>,
+    /// The scopes it grants.
+    pub scopes: Arc<[String]>,
+    /// When it expires.
+    pub expires: SystemTime,
 }
 
 /// Why a token is refused (the `error_description` of the challenge).
 #[derive(Debug)]
-pub(crate) struct Refused(pub(crate) String);
+pub struct Refused(pub String);
 
 /// The issuer's keys as last read.
 #[derive(Debug)]
@@ -124,7 +126,7 @@ struct Keys {
 
 /// Verifies access tokens; shared by every request.
 #[derive(Debug)]
-pub(crate) struct Verifier {
+pub struct Verifier {
     http: reqwest::Client,
     keys: RwLock<Option<Arc<Keys>>>,
     /// Held while the keys are read, with when a token naming an unknown
@@ -145,9 +147,19 @@ pub(crate) struct Verifier {
     secrets: Secrets,
 }
 
+/// The application's source of secrets (its values never shown, not even
+/// by `Debug`).
+struct Secrets(Arc<dyn SecretSource>);
+
+impl core::fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Secrets")
+    }
+}
+
 impl Verifier {
     /// A verifier reading the introspection client's secret from `secrets`.
-    pub(crate) fn new(secrets: Secrets) -> Verifier {
+    pub fn new(secrets: Arc<dyn SecretSource>) -> Verifier {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(5))
             .connect_timeout(Duration::from_secs(3))
@@ -164,14 +176,14 @@ impl Verifier {
             introspection_back_off: BackOff::default(),
             remembered: Mutex::new(Remembered::default()),
             introspecting: tokio::sync::Semaphore::new(INTROSPECTIONS_AT_ONCE),
-            secrets,
+            secrets: Secrets(secrets),
         }
     }
 }
 
 /// Whether a bearer credential has the shape of a JWT (three base64url
 /// parts), rather than an API key.
-pub(crate) fn is_jwt(token: &str) -> bool {
+pub fn is_jwt(token: &str) -> bool {
     let mut parts = token.split('.');
     let shaped = |part: Option<&str>| {
         part.is_some_and(|p| {
@@ -186,7 +198,7 @@ pub(crate) fn is_jwt(token: &str) -> bool {
 impl Verifier {
     /// Verifies `token` as `authorization` configures: remembered if it was
     /// verified lately, else checked in full.
-    pub(crate) async fn verify(
+    pub async fn verify(
         &self,
         token: &str,
         authorization: &Authorization,
@@ -610,19 +622,19 @@ fn split_origin(url: &str) -> (&str, &str) {
 
 /// The URL of this server's protected resource metadata (RFC 9728 §3.1):
 /// the well-known path inserted before the resource's path.
-pub(crate) fn metadata_url(resource: &str) -> String {
+pub fn metadata_url(resource: &str) -> String {
     let (origin, path) = split_origin(resource.trim_end_matches('/'));
     format!("{origin}/.well-known/oauth-protected-resource{path}")
 }
 
 /// The path this server answers its metadata at.
-pub(crate) fn metadata_path(resource: &str) -> String {
+pub fn metadata_path(resource: &str) -> String {
     let url = metadata_url(resource);
     split_origin(&url).1.to_owned()
 }
 
 /// The protected resource metadata document (RFC 9728 §2).
-pub(crate) fn metadata(authorization: &Authorization, name: Option<&str>) -> Value {
+pub fn metadata(authorization: &Authorization, name: Option<&str>) -> Value {
     let mut document = json!({
         "resource": authorization.resource(),
         "authorization_servers": [authorization.issuer()],
@@ -675,7 +687,7 @@ mod tests {
 
     #[test]
     fn every_configurable_algorithm_is_known() {
-        for algorithm in toolschema_catalog::ALGORITHMS {
+        for algorithm in toolschema_config::ALGORITHMS {
             assert!(Algorithm::from_str(algorithm).is_ok(), "{algorithm}");
         }
     }
