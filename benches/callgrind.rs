@@ -453,6 +453,7 @@ fn post(fixture: &EndToEnd) -> (u16, bytes::Bytes) {
     let request = axum::http::Request::post(fixture.path)
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
+        .header("host", "localhost")
         .header("mcp-protocol-version", "2025-06-18")
         .body(axum::body::Body::from(fixture.body.clone()))
         .expect("a request");
