@@ -261,22 +261,53 @@ struct McpHeaders {
 }
 
 impl McpHeaders {
+    /// The MCP headers of `headers`, in one pass over them: the first
+    /// value of each (a value that is not text is none), and the first
+    /// that comes more than once, by the name the specification gives it.
     fn of(headers: &HeaderMap) -> McpHeaders {
-        let borrowed = borrowed(headers, &[]);
-        McpHeaders {
-            protocol_version: borrowed.protocol_version.map(str::to_owned),
-            method: borrowed.method.map(str::to_owned),
-            name: borrowed.name.map(str::to_owned),
-            params: param_headers(headers)
-                .into_iter()
-                .map(|(n, v)| (n.to_owned(), v.to_owned()))
-                .collect(),
-            trace_context: (
-                borrowed.trace_context.0.map(str::to_owned),
-                borrowed.trace_context.1.map(str::to_owned),
-            ),
-            repeated: borrowed.repeated,
+        const ONCE: [&str; 3] = ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"];
+        let mut out = McpHeaders::default();
+        let mut seen = [0u8; 3];
+        let mut params_repeated = false;
+        for (name, value) in headers {
+            let value = value.to_str().ok();
+            let once = match name.as_str() {
+                "mcp-protocol-version" => 0,
+                "mcp-method" => 1,
+                "mcp-name" => 2,
+                "traceparent" | "tracestate" => {
+                    let slot = match name.as_str() {
+                        "traceparent" => &mut out.trace_context.0,
+                        _ => &mut out.trace_context.1,
+                    };
+                    if slot.is_none() {
+                        *slot = value.map(str::to_owned);
+                    }
+                    continue;
+                }
+                other => {
+                    if let (Some(param), Some(value)) = (other.strip_prefix("mcp-param-"), value) {
+                        params_repeated |= out.params.iter().any(|(n, _)| n == param);
+                        out.params.push((param.to_owned(), value.to_owned()));
+                    }
+                    continue;
+                }
+            };
+            seen[once] = seen[once].saturating_add(1);
+            if seen[once] == 1 {
+                let slot = match once {
+                    0 => &mut out.protocol_version,
+                    1 => &mut out.method,
+                    _ => &mut out.name,
+                };
+                *slot = value.map(str::to_owned);
+            }
         }
+        out.repeated = match seen.iter().position(|n| *n > 1) {
+            Some(once) => Some(ONCE[once]),
+            None => params_repeated.then_some("Mcp-Param-*"),
+        };
+        out
     }
 
     /// The headers, borrowed; `params` is where their `Mcp-Param-*` list
@@ -296,54 +327,6 @@ impl McpHeaders {
             repeated: self.repeated,
         }
     }
-}
-
-/// The MCP headers of a request, borrowed (`params` holds the
-/// `Mcp-Param-*` headers).
-fn borrowed<'a>(headers: &'a HeaderMap, params: &'a [(&'a str, &'a str)]) -> Headers<'a> {
-    let get = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    Headers {
-        http: true,
-        protocol_version: get("mcp-protocol-version"),
-        method: get("mcp-method"),
-        name: get("mcp-name"),
-        params,
-        trace_context: (get("traceparent"), get("tracestate")),
-        repeated: repeated(headers),
-    }
-}
-
-/// The first MCP header `headers` holds more than once, by the name the
-/// specification gives it.
-fn repeated(headers: &HeaderMap) -> Option<&'static str> {
-    const ONCE: [(&str, &str); 3] = [
-        ("mcp-protocol-version", "MCP-Protocol-Version"),
-        ("mcp-method", "Mcp-Method"),
-        ("mcp-name", "Mcp-Name"),
-    ];
-    if let Some((_, name)) = ONCE
-        .iter()
-        .find(|(key, _)| headers.get_all(*key).iter().nth(1).is_some())
-    {
-        return Some(name);
-    }
-    let mut params = param_headers(headers);
-    params.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    params
-        .windows(2)
-        .any(|pair| pair[0].0 == pair[1].0)
-        .then_some("Mcp-Param-*")
-}
-
-/// The `Mcp-Param-<name>` headers of a request, as `(name, value)`.
-fn param_headers(headers: &HeaderMap) -> Vec<(&str, &str)> {
-    headers
-        .iter()
-        .filter_map(|(name, value)| {
-            let name = name.as_str().strip_prefix("mcp-param-")?;
-            Some((name, value.to_str().ok()?))
-        })
-        .collect()
 }
 
 /// Whether the client takes a server-sent event stream in answer.
@@ -402,7 +385,7 @@ async fn mcp(
                 &caller.view,
                 &mut session,
                 request,
-                &borrowed(&headers, &param_headers(&headers)),
+                &McpHeaders::of(&headers).borrow(&mut Vec::new()),
                 &Backchannel::none(),
             )
             .await;
