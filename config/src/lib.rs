@@ -28,6 +28,7 @@ mod secrets;
 mod sections;
 mod server;
 mod tool_checks;
+pub mod written;
 
 pub use authorization::{ALGORITHMS, Authorization, Introspection};
 pub use delta::{Body, Delta, MAX_LOGGED_DELTA, ToolRecord, VersionRecord};

@@ -298,6 +298,7 @@ pub(super) fn text_of(
     written::Sections {
         downstream,
         gateway_tool,
+        ..written::Sections::default()
     }
     .text()
 }
@@ -312,6 +313,7 @@ pub(super) fn checked_alone(
     let mut sections = written::Sections {
         downstream: vec![downstream.clone()],
         gateway_tool: vec![tool],
+        ..written::Sections::default()
     };
     if let Err(errors) = sections.check() {
         let first = errors.iter().next();
@@ -319,10 +321,11 @@ pub(super) fn checked_alone(
             || "the configuration checks refuse it".to_owned(),
             |error| {
                 // The key without the tool's place in the sections.
-                let key = error
-                    .key()
-                    .split_once("].")
-                    .map_or(error.key(), |(_, key)| key);
+                let location = error.location();
+                let key = match location.entry() {
+                    Some(_) => location.within_entry(),
+                    None => error.key().to_owned(),
+                };
                 format!(
                     "the checks refuse what it would write ({key}: {})",
                     error.message()

@@ -30,7 +30,9 @@ mod prompt_markup;
 mod read;
 mod swagger;
 mod tool;
-pub mod written;
+/// The configuration's sections as a program writes them (the importers
+/// emit these): [`toolschema_config::written`].
+pub use toolschema_config::written;
 mod wsdl;
 mod yaml;
 

@@ -1,15 +1,18 @@
-//! Configured tools and their downstreams as a program writes them (the
-//! importers, a tool of an operator's own): the configuration's
-//! `[[downstream]]` and `[[gateway_tool]]` sections as serde types, written
-//! as TOML by the `toml` crate (keys in the order an operator reads them,
-//! strings quoted and escaped by the serializer, never assembled by hand)
-//! and checked as they are, without text, by the same checks a file's
-//! sections get ([`Sections::check`]).
+//! The configuration's sections as a program writes them (the importers,
+//! an operator's own tooling, a service's tests): every section of the
+//! file (`[catalog]`, `[server]`, `[authorization]`, tenants, client
+//! applications, toolsets, mappings, downstreams, configured tools and
+//! their versions) as serde types, written as TOML by the `toml` crate
+//! (keys in the order an operator reads them, strings quoted and escaped by
+//! the serializer, never assembled by hand) and checked as they are,
+//! without text, by the same checks a file gets: the tool sections alone
+//! ([`Sections::check`]) or the whole configuration against the registered
+//! tools ([`Sections::to_config`]).
 //!
 //! Each field is the key of the same name in the file (`kind` is `type`,
 //! `location` is `in`, `values` is `enum`), documented with the
-//! configuration in docs/gateway.md; a section read back from the text is
-//! the section written.
+//! configuration in docs/catalog.md and docs/gateway.md; a section read
+//! back from the text is the section written.
 #![expect(
     missing_docs,
     reason = "each field is the configuration key of the same name, documented in docs/gateway.md"
@@ -17,17 +20,172 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use toolschema_runtime::call::Registry;
 
-use toolschema_config::{Config, ConfigErrors};
+use crate::{Config, ConfigErrors};
 
-/// Sections of a configuration file: downstreams, then configured tools.
+/// The sections of a configuration file, in the order it is written:
+/// settings, then tenants, client applications, toolsets, mappings,
+/// downstreams and configured tools.
 #[derive(Serialize, Default, Debug, Clone, PartialEq)]
 pub struct Sections {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub catalog: Option<CatalogSection>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<ServerSection>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub authorization: Option<AuthorizationSection>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tenant: Vec<TenantSection>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub client: Vec<ClientSection>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub toolset: Vec<ToolsetSection>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mapping: Vec<MappingSection>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub downstream: Vec<DownstreamSection>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub gateway_tool: Vec<ToolSection>,
+}
+
+/// `[catalog]`: settings of the catalog as a whole.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CatalogSection {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub internal_prefixes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyless_client: Option<String>,
+}
+
+/// `[server]`: what `server.json` says of the server.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSection {
+    pub name: String,
+    pub description: String,
+    pub version: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub website_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remotes: Vec<toml::Table>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub packages: Vec<toml::Table>,
+}
+
+/// `[authorization]`: the OAuth 2.1 authorization server whose access
+/// tokens authenticate clients.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AuthorizationSection {
+    pub issuer: String,
+    pub resource: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jwks_uri: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub algorithms: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_claim: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant_claim: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leeway_seconds: Option<i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes_supported: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub introspection_endpoint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub introspection_client_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub introspection_secret_env: Option<String>,
+}
+
+/// `[[tenant]]`.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TenantSection {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// `[[client]]`: a client application; `api_keys` are the SHA-256 hashes
+/// of its keys ([`hash_api_key`](crate::hash_api_key)).
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ClientSection {
+    pub id: String,
+    pub tenant: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub api_keys: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub oauth_client_ids: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub toolsets: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+}
+
+/// `[[toolset]]`: tools of one tenant, shown together in one mode.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ToolsetSection {
+    pub id: String,
+    pub tenant: String,
+    #[serde(default = "switched_on", skip_serializing_if = "is_on")]
+    pub active: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub modes: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+}
+
+impl Default for ToolsetSection {
+    fn default() -> ToolsetSection {
+        ToolsetSection {
+            id: String::new(),
+            tenant: String::new(),
+            active: true,
+            mode: None,
+            tools: Vec::new(),
+            modes: BTreeMap::new(),
+            scopes: Vec::new(),
+        }
+    }
+}
+
+fn switched_on() -> bool {
+    true
+}
+
+fn is_on(active: &bool) -> bool {
+    *active
+}
+
+/// `[[mapping]]`: the versions of a registered (derived) tool.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MappingSection {
+    pub tool: String,
+    #[serde(default)]
+    pub versions: Vec<MappingVersion>,
+}
+
+/// One version of a mapping: its number and status (`draft`, `proposed`,
+/// `published`, `deprecated`).
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MappingVersion {
+    pub version: u32,
+    pub status: String,
 }
 
 impl Sections {
@@ -42,7 +200,7 @@ impl Sections {
     /// (`gateway_tool[0].version[0].argument[2].name`).
     ///
     /// ```
-    /// use toolschema_import::written::{DownstreamSection, Sections, ToolSection, VersionSection};
+    /// use toolschema_config::written::{DownstreamSection, Sections, ToolSection, VersionSection};
     ///
     /// let mut sections = Sections::default();
     /// sections.downstream.push(DownstreamSection {
@@ -81,14 +239,46 @@ impl Sections {
     /// assert_eq!(first.message(), toolschema_config::RECORD_ID_RULE);
     /// ```
     pub fn check(&self) -> Result<(), ConfigErrors> {
-        let document = match serde_json::to_value(self) {
+        Config::check_tool_sections(self.document(), "written sections")
+    }
+
+    /// The whole configuration these sections make, checked against the
+    /// tools of `registry` as a file is (the same typed model, the same
+    /// checks, no text in between); every problem named by its key.
+    ///
+    /// ```
+    /// use toolschema_config::written::{ClientSection, Sections, TenantSection};
+    /// use toolschema_runtime::call::Registry;
+    ///
+    /// let mut sections = Sections::default();
+    /// sections.tenant.push(TenantSection { id: "acme".into(), name: None });
+    /// sections.client.push(ClientSection {
+    ///     id: "acme-app".into(),
+    ///     tenant: "acme".into(),
+    ///     toolsets: vec!["billing".into()],
+    ///     ..ClientSection::default()
+    /// });
+    /// let errors = sections.to_config(&Registry::new()).unwrap_err();
+    /// let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
+    /// assert_eq!(keys, ["client[0].toolsets[0]"]);
+    ///
+    /// sections.client[0].toolsets.clear();
+    /// let config = sections.to_config(&Registry::new()).unwrap();
+    /// assert_eq!(config.client("acme-app").unwrap().tenant(), "acme");
+    /// ```
+    pub fn to_config(&self, registry: &Registry) -> Result<Config, ConfigErrors> {
+        Config::from_json(self.document(), "written sections", registry)
+    }
+
+    /// The sections as the JSON document the checks read.
+    fn document(&self) -> serde_json::Map<String, serde_json::Value> {
+        match serde_json::to_value(self) {
             Ok(serde_json::Value::Object(document)) => document,
             // Never, for structs of strings, numbers and lists; were it to
             // happen, the checks refuse a section they do not know rather
             // than pass nothing.
             _ => serde_json::Map::from_iter([("unwritable".to_owned(), serde_json::Value::Null)]),
-        };
-        Config::check_tool_sections(document, "written sections")
+        }
     }
 }
 
@@ -377,6 +567,7 @@ mod tests {
                     version: vec![soap],
                 },
             ],
+            ..Sections::default()
         }
     }
 
@@ -413,5 +604,55 @@ mod tests {
             .expect_err("the same problem");
         let file_keys: Vec<&str> = from_file.iter().map(|e| e.key()).collect();
         assert_eq!(keys, file_keys);
+    }
+
+    #[test]
+    fn every_section_written_is_the_file_it_reads_as() {
+        let mut sections = everything();
+        sections.catalog = Some(CatalogSection {
+            internal_prefixes: vec!["internal.".to_owned()],
+            keyless_client: Some("acme-app".to_owned()),
+        });
+        sections.server = Some(ServerSection {
+            name: "io.example/pets".to_owned(),
+            description: "Pets and quotes.".to_owned(),
+            version: "1.2.0".to_owned(),
+            ..ServerSection::default()
+        });
+        sections.tenant = vec![TenantSection {
+            id: "acme".to_owned(),
+            name: Some("Acme".to_owned()),
+        }];
+        sections.toolset = vec![ToolsetSection {
+            id: "pets".to_owned(),
+            tenant: "acme".to_owned(),
+            active: false,
+            mode: Some("lazy".to_owned()),
+            tools: vec!["pets.tags".to_owned(), "quotes.get".to_owned()],
+            modes: BTreeMap::from([("quotes.get".to_owned(), "full".to_owned())]),
+            ..ToolsetSection::default()
+        }];
+        sections.client = vec![ClientSection {
+            id: "acme-app".to_owned(),
+            tenant: "acme".to_owned(),
+            api_keys: vec![crate::hash_api_key("acme-key")],
+            toolsets: vec!["pets".to_owned()],
+            profile: Some("openai-strict".to_owned()),
+            ..ClientSection::default()
+        }];
+        let registry = Registry::new();
+        let typed = sections.to_config(&registry).expect("every section checks");
+        let text = sections.text().expect("TOML");
+        let read = Config::from_toml(&text, "written.toml", &registry)
+            .unwrap_or_else(|errors| panic!("{errors}\n{text}"));
+        assert_eq!(format!("{typed:?}"), format!("{read:?}"));
+        let toolset = typed.toolset("pets").expect("the toolset");
+        assert!(!toolset.is_active());
+        assert_eq!(typed.keyless_client(), Some("acme-app"));
+        // A setting that is not one is named where a file would be.
+        sections.toolset[0].mode = Some("sideways".to_owned());
+        let errors = sections.to_config(&registry).expect_err("an unknown mode");
+        let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
+        assert_eq!(keys, ["toolset[0].mode"], "{errors}");
     }
 }
