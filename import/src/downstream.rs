@@ -5,7 +5,7 @@
 
 use super::names::{kebab, snake};
 use super::read::{Read, as_array, as_str};
-use super::{ImportError, ImportOptions};
+use super::{ImportError, ImportErrorKind, ImportOptions};
 use crate::written;
 use toolschema_configured::Auth;
 use toolschema_runtime::render::Json as Value;
@@ -26,9 +26,12 @@ pub(super) fn base_url(document: &Value, options: &ImportOptions) -> Result<Stri
             if !(server.starts_with("http://") || server.starts_with("https://"))
                 || server.contains(['{', '}'])
             {
-                return Err(ImportError(format!(
-                    "the document's first server (`{server}`) is not an absolute URL (or has a variable without a default); say where the API is with --base-url"
-                )));
+                return Err(ImportError::new(
+                    ImportErrorKind::NoBaseUrl,
+                    format!(
+                        "the document's first server (`{server}`) is not an absolute URL (or has a variable without a default); say where the API is with --base-url"
+                    ),
+                ));
             }
             Ok(server.to_owned())
         }

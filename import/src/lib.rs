@@ -91,11 +91,14 @@ impl ImportOptions {
     fn checked(&self) -> Result<&ImportOptions, ImportError> {
         match toolschema_config::is_record_id(&self.downstream) {
             true => Ok(self),
-            false => Err(ImportError(format!(
-                "the downstream `{}`: {}",
-                self.downstream.escape_debug(),
-                toolschema_config::RECORD_ID_RULE
-            ))),
+            false => Err(ImportError::new(
+                ImportErrorKind::Option,
+                format!(
+                    "the downstream `{}`: {}",
+                    self.downstream.escape_debug(),
+                    toolschema_config::RECORD_ID_RULE
+                ),
+            )),
         }
     }
 }
@@ -126,13 +129,68 @@ pub struct Imported {
     pub dropped: Vec<Skipped>,
 }
 
-/// Why a document cannot be imported at all.
+/// Why a document cannot be imported at all: what kind of problem, and
+/// the sentence that says it and what to do.
+///
+/// ```
+/// use toolschema_import::{ImportErrorKind, parse_document};
+///
+/// let error = parse_document("{ not: [json").unwrap_err();
+/// assert_eq!(error.kind(), ImportErrorKind::Unreadable);
+/// assert!(error.to_string().starts_with("the document is neither JSON nor YAML"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImportError(String);
+pub struct ImportError {
+    kind: ImportErrorKind,
+    message: String,
+}
+
+/// What kind of problem stops an import.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ImportErrorKind {
+    /// The document, or a file it includes, cannot be read (not JSON or
+    /// YAML, not XML, not found).
+    Unreadable,
+    /// A kind of document this importer does not read (an OpenAPI or
+    /// Swagger version, WSDL 2.0).
+    Unsupported,
+    /// The document describes nothing to call (no paths, no port of the
+    /// SOAP version asked for).
+    NothingToCall,
+    /// The document names something it does not define (a binding's port
+    /// type).
+    Inconsistent,
+    /// An operation asked for by name is not in the document.
+    MissingOperation,
+    /// Where the API is cannot be told from the document: give its base
+    /// URL.
+    NoBaseUrl,
+    /// An option given to the importer cannot be used (a downstream id
+    /// outside the records' grammar).
+    Option,
+    /// What was imported cannot be written as TOML (a value the writer
+    /// refuses).
+    Unwritable,
+}
+
+impl ImportError {
+    fn new(kind: ImportErrorKind, message: impl Into<String>) -> ImportError {
+        ImportError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// What kind of problem it is.
+    pub fn kind(&self) -> ImportErrorKind {
+        self.kind
+    }
+}
 
 impl fmt::Display for ImportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -145,8 +203,12 @@ pub fn parse_document(text: &str) -> Result<Value, ImportError> {
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         return Ok(value);
     }
-    yaml::read(text)
-        .map_err(|error| ImportError(format!("the document is neither JSON nor YAML: {error}")))
+    yaml::read(text).map_err(|error| {
+        ImportError::new(
+            ImportErrorKind::Unreadable,
+            format!("the document is neither JSON nor YAML: {error}"),
+        )
+    })
 }
 
 /// An operation asked for by name that the document lacks is an error.
@@ -156,7 +218,10 @@ fn every_one_found(
     place: &str,
 ) -> Result<(), ImportError> {
     match wanted.iter().find(|w| !seen.contains(*w)) {
-        Some(missing) => Err(ImportError(format!("{place} has no operation `{missing}`"))),
+        Some(missing) => Err(ImportError::new(
+            ImportErrorKind::MissingOperation,
+            format!("{place} has no operation `{missing}`"),
+        )),
         None => Ok(()),
     }
 }
@@ -164,7 +229,7 @@ fn every_one_found(
 #[cfg(test)]
 mod tests {
     use super::names::{kebab, snake};
-    use super::{ImportOptions, import_openapi, parse_document};
+    use super::{ImportErrorKind, ImportOptions, import_openapi, parse_document};
     use toolschema_config::Config;
     use toolschema_runtime::call::Registry;
 
@@ -182,6 +247,7 @@ mod tests {
             ..ImportOptions::default()
         };
         let error = import_openapi(&document, &options).expect_err("refused");
+        assert_eq!(error.kind(), ImportErrorKind::Option);
         assert_eq!(
             error.to_string(),
             format!(
@@ -316,9 +382,25 @@ mod tests {
         )
         .expect_err("relative");
         assert!(refused.to_string().contains("--base-url"), "{refused}");
+        assert_eq!(refused.kind(), ImportErrorKind::NoBaseUrl);
         let yaml = parse_document("openapi: 2.0\npaths: {}\n").expect("yaml");
         let refused = import_openapi(&yaml, &options()).expect_err("old");
         assert!(refused.to_string().contains("3.0 and 3.1"), "{refused}");
+        assert_eq!(refused.kind(), ImportErrorKind::Unsupported);
+        let hooks = parse_document(r#"{"openapi": "3.1.0", "webhooks": {}}"#).expect("json");
+        let refused = import_openapi(&hooks, &options()).expect_err("no paths");
+        assert_eq!(refused.kind(), ImportErrorKind::NothingToCall, "{refused}");
+        let document = parse_document(DOCUMENT).expect("json");
+        let asked = ImportOptions {
+            operations: vec!["noSuchOperation".to_owned()],
+            ..options()
+        };
+        let refused = import_openapi(&document, &asked).expect_err("missing");
+        assert_eq!(
+            refused.kind(),
+            ImportErrorKind::MissingOperation,
+            "{refused}"
+        );
     }
 
     #[test]

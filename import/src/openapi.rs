@@ -8,7 +8,9 @@ use std::collections::{BTreeSet, HashMap};
 use super::context::Context;
 use super::downstream::{base_url, checked_alone, downstream_section, security, text_of};
 use super::read::{Read, as_str};
-use super::{ImportError, ImportOptions, Imported, Skipped, every_one_found, swagger};
+use super::{
+    ImportError, ImportErrorKind, ImportOptions, Imported, Skipped, every_one_found, swagger,
+};
 use toolschema_configured::Auth;
 use toolschema_runtime::render::Json as Value;
 
@@ -26,9 +28,12 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
     };
     let version = document.get("openapi").and_then(as_str).unwrap_or_default();
     if !(version.starts_with("3.0") || version.starts_with("3.1")) {
-        return Err(ImportError(format!(
-            "only OpenAPI 3.0 and 3.1 documents are read (this one says `openapi: {version}`)"
-        )));
+        return Err(ImportError::new(
+            ImportErrorKind::Unsupported,
+            format!(
+                "only OpenAPI 3.0 and 3.1 documents are read (this one says `openapi: {version}`)"
+            ),
+        ));
     }
     let base_url = base_url(document, options)?;
     let mut walk = Walk::default();
@@ -38,7 +43,7 @@ pub fn import_openapi(document: &Value, options: &ImportOptions) -> Result<Impor
         .get("paths")
         .and_then(Value::as_object)
         .ok_or_else(|| {
-            ImportError(match document.get("webhooks") {
+            ImportError::new(ImportErrorKind::NothingToCall, match document.get("webhooks") {
                 Some(_) => "the document has no `paths`, only `webhooks`: requests the API sends, which are no tools to call; import a document that describes the API's own operations".to_owned(),
                 None => "the document has no `paths`: it describes no operation to call".to_owned(),
             })
@@ -164,7 +169,10 @@ impl Walk {
                 text.push('\n');
             }
             let section = downstream_section(id, base_url, auth);
-            text.push_str(&text_of(vec![section], Vec::new()).map_err(ImportError)?);
+            text.push_str(
+                &text_of(vec![section], Vec::new())
+                    .map_err(|message| ImportError::new(ImportErrorKind::Unwritable, message))?,
+            );
         }
         text.push_str(&self.tools_text);
         Ok(Imported {

@@ -6,8 +6,8 @@
 //! `produces`; `definitions`, `parameters`, `responses` and
 //! `securityDefinitions` under `components`, every `$ref` moved with them.
 
-use super::ImportError;
 use super::read::{Read, as_array, as_bool, as_str};
+use super::{ImportError, ImportErrorKind};
 use toolschema_runtime::render::{Json as Value, Object as Map};
 
 /// The keywords of a Swagger 2.0 parameter that are its value's schema.
@@ -38,9 +38,12 @@ const METHODS: [&str; 7] = ["get", "put", "post", "delete", "patch", "head", "op
 pub(super) fn to_openapi(swagger: &Value) -> Result<Value, ImportError> {
     let version = swagger.get("swagger").and_then(as_str).unwrap_or_default();
     if version != "2.0" {
-        return Err(ImportError(format!(
-            "only Swagger 2.0 is read of the Swagger versions (this document says `swagger: {version}`); convert it to OpenAPI 3 first"
-        )));
+        return Err(ImportError::new(
+            ImportErrorKind::Unsupported,
+            format!(
+                "only Swagger 2.0 is read of the Swagger versions (this document says `swagger: {version}`); convert it to OpenAPI 3 first"
+            ),
+        ));
     }
     let mut out = Map::new();
     out.insert("openapi", "3.0.3");

@@ -32,7 +32,7 @@ use std::collections::BTreeSet;
 pub use files::import_wsdl_file;
 
 use super::downstream::{checked_alone, text_of};
-use super::{ImportError, ImportOptions, Imported, Skipped, every_one_found};
+use super::{ImportError, ImportErrorKind, ImportOptions, Imported, Skipped, every_one_found};
 use crate::written;
 use operation::tool;
 use ports::{base_url, chosen, ports};
@@ -145,17 +145,24 @@ fn import_wsdl_with(
     options: &ImportOptions,
 ) -> Result<Imported, ImportError> {
     let options = options.checked()?;
-    let root = xml::parse(document)
-        .map_err(|error| ImportError(format!("the document cannot be read: {error}")))?;
+    let root = xml::parse(document).map_err(|error| {
+        ImportError::new(
+            ImportErrorKind::Unreadable,
+            format!("the document cannot be read: {error}"),
+        )
+    })?;
     if &*root.name != "definitions" || root.namespace.as_deref() != Some(WSDL) {
-        return Err(ImportError(format!(
-            "this is not a WSDL 1.1 document (its root is `{}`{}); WSDL 2.0 is not read",
-            root.name,
-            root.namespace
-                .as_deref()
-                .map(|ns| format!(" in {ns}"))
-                .unwrap_or_default()
-        )));
+        return Err(ImportError::new(
+            ImportErrorKind::Unsupported,
+            format!(
+                "this is not a WSDL 1.1 document (its root is `{}`{}); WSDL 2.0 is not read",
+                root.name,
+                root.namespace
+                    .as_deref()
+                    .map(|ns| format!(" in {ns}"))
+                    .unwrap_or_default()
+            ),
+        ));
     }
     let ports = ports(&root);
     let port = chosen(&ports, options)?;
@@ -180,9 +187,10 @@ fn import_wsdl_with(
     let port_type = children(&root, WSDL, "portType")
         .find(|p| p.attribute("name") == Some(port_type_name))
         .ok_or_else(|| {
-            ImportError(format!(
-                "the binding's port type `{port_type_name}` is not defined"
-            ))
+            ImportError::new(
+                ImportErrorKind::Inconsistent,
+                format!("the binding's port type `{port_type_name}` is not defined"),
+            )
         })?;
 
     let downstream = written::DownstreamSection {
@@ -250,7 +258,8 @@ fn import_wsdl_with(
         }
     }
     every_one_found(&options.operations, &seen, "the port's binding")?;
-    let mut out = text_of(vec![downstream], Vec::new()).map_err(ImportError)?;
+    let mut out = text_of(vec![downstream], Vec::new())
+        .map_err(|message| ImportError::new(ImportErrorKind::Unwritable, message))?;
     out.push_str(&text);
     Ok(Imported {
         toml: out,

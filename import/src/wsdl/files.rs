@@ -3,7 +3,7 @@
 //! number and size.
 
 use super::{WSDL, XSD, import_wsdl_with};
-use crate::{ImportError, ImportOptions, Imported, Skipped};
+use crate::{ImportError, ImportErrorKind, ImportOptions, Imported, Skipped};
 use toolschema_gateway::xml::{self, Element};
 
 /// The most schema files one import reads.
@@ -41,8 +41,12 @@ pub fn import_wsdl_file(
         }
         std::fs::read(path).map_err(|e| e.to_string())
     };
-    let document = read(path)
-        .map_err(|error| ImportError(format!("{} cannot be read: {error}", path.display())))?;
+    let document = read(path).map_err(|error| {
+        ImportError::new(
+            ImportErrorKind::Unreadable,
+            format!("{} cannot be read: {error}", path.display()),
+        )
+    })?;
     let mut notes = Vec::new();
     let mut files: Vec<Vec<u8>> = Vec::new();
     let mut seen: Vec<std::path::PathBuf> = path.canonicalize().into_iter().collect();

@@ -2,7 +2,7 @@
 //! and address, and the one an import reads.
 
 use super::{SOAP11_BINDING, SOAP12_BINDING, WSDL, child, children, local};
-use crate::{ImportError, ImportOptions};
+use crate::{ImportError, ImportErrorKind, ImportOptions};
 use toolschema_configured::SoapVersion;
 use toolschema_gateway::xml::Element;
 
@@ -92,12 +92,15 @@ pub(super) fn chosen<'p, 'a>(
             .or(ports.first()),
     }
     .ok_or_else(|| {
-        ImportError(match options.soap_version {
-            Some(_) => {
-                "the document's services have no port of the SOAP version asked for".to_owned()
-            }
-            None => "the document's services have no SOAP port".to_owned(),
-        })
+        ImportError::new(
+            ImportErrorKind::NothingToCall,
+            match options.soap_version {
+                Some(_) => {
+                    "the document's services have no port of the SOAP version asked for".to_owned()
+                }
+                None => "the document's services have no SOAP port".to_owned(),
+            },
+        )
     })
 }
 
@@ -111,9 +114,12 @@ pub(super) fn base_url(port: &Port<'_>, options: &ImportOptions) -> Result<Strin
         {
             Ok(address.to_owned())
         }
-        (None, address) => Err(ImportError(format!(
-            "the port's address (`{}`) is not an absolute URL; say where the service is with --base-url",
-            address.unwrap_or("")
-        ))),
+        (None, address) => Err(ImportError::new(
+            ImportErrorKind::NoBaseUrl,
+            format!(
+                "the port's address (`{}`) is not an absolute URL; say where the service is with --base-url",
+                address.unwrap_or("")
+            ),
+        )),
     }
 }
