@@ -673,6 +673,9 @@ fn main() {
         );
         let shown: Vec<String> = times.iter().map(|t| ms(*t)).collect();
         println!("  each, in order: {}", shown.join(", "));
+        // A follower counts a change applied after the swap the bench waits
+        // for: its count settles a moment later.
+        tokio::time::sleep(Duration::from_millis(200)).await;
         for (i, (replica, before)) in replicas.iter().zip(loads_before).enumerate() {
             let [full, logged, applied] = replica.loads();
             println!(
