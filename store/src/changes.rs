@@ -25,7 +25,7 @@ impl Kind {
     }
 
     /// The kind of record a section holds, when it holds records.
-    fn of_section(section: Section) -> Option<Kind> {
+    pub(crate) fn of_section(section: Section) -> Option<Kind> {
         Kind::ALL.into_iter().find(|kind| kind.section() == section)
     }
 }

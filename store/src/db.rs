@@ -212,7 +212,7 @@ pub(crate) async fn rows_of(
     for delta in deltas {
         settings.extend(delta.settings.keys().map(|s| s.key().to_owned()));
         for (section, ids) in &delta.records {
-            if let Some(kind) = Kind::ALL.into_iter().find(|k| k.section() == *section) {
+            if let Some(kind) = Kind::of_section(*section) {
                 records.entry(kind).or_default().extend(ids.keys().cloned());
             }
         }

@@ -113,9 +113,12 @@ impl Protocol {
                 }
             };
             let answered = client.call_meta(name, &arguments, revision);
-            return match answered.unwrap_or(Err(MetaRefusal::UnknownTool {
-                name: name.to_owned(),
-            })) {
+            let answered = answered.unwrap_or_else(|| {
+                Err(MetaRefusal::UnknownTool {
+                    name: name.to_owned(),
+                })
+            });
+            return match answered {
                 Ok(answer) => {
                     self.tool_result(id, era, text(&answer.text), Some(answer.structured), false)
                 }
