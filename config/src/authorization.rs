@@ -7,7 +7,7 @@ use crate::location::{ConfigLocation, Section};
 use std::time::Duration;
 
 use super::errors::Problems;
-use super::raw::RawAuthorization;
+use crate::sections::AuthorizationSection;
 
 /// The signature algorithms an access token may be signed with: public-key
 /// algorithms only (a shared-secret HMAC is refused, and so is `none`).
@@ -157,12 +157,14 @@ pub(super) fn is_scope(word: &str) -> bool {
             .all(|b| b == 0x21 || (0x23..=0x5b).contains(&b) || (0x5d..=0x7e).contains(&b))
 }
 
-pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) -> Authorization {
-    let url = |value: &toml::Spanned<String>, key: &str, p: &mut Problems<'_>| {
-        let url = value.get_ref();
+pub(super) fn check_authorization(
+    raw: &AuthorizationSection,
+    p: &mut Problems<'_>,
+) -> Authorization {
+    let url = |value: &String, key: &str, p: &mut Problems<'_>| {
+        let url = value;
         if !is_server_url(url) {
             p.at(
-                value.span(),
                 authorization_key(key),
                 format!("`{url}` is not a URL a resource server can rely on: write an absolute `https://` URL without a fragment (`http://` only on localhost, for development)"),
             );
@@ -174,7 +176,7 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
     let jwks_uri = raw.jwks_uri.as_ref().map(|uri| url(uri, "jwks_uri", p));
     let mut algorithms = Vec::new();
     for (i, word) in raw.algorithms.iter().enumerate() {
-        let name = word.get_ref();
+        let name = word;
         if ALGORITHMS.contains(&name.as_str()) {
             algorithms.push(name.clone());
             continue;
@@ -188,7 +190,6 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
             format!("it is not one of {}", ALGORITHMS.join(", "))
         };
         p.at(
-            word.span(),
             authorization_key("algorithms").item(i),
             format!(
                 "`{name}` is refused: {why}; use a public-key algorithm such as RS256 or ES256"
@@ -198,11 +199,10 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
     if raw.algorithms.is_empty() {
         algorithms = ALGORITHMS.iter().map(|a| (*a).to_owned()).collect();
     }
-    let claim = |value: &toml::Spanned<String>, key: &str, p: &mut Problems<'_>| {
-        let name = value.get_ref();
+    let claim = |value: &String, key: &str, p: &mut Problems<'_>| {
+        let name = value;
         if name.trim().is_empty() {
             p.at(
-                value.span(),
                 authorization_key(key),
                 "the claim name is blank; name the token claim that holds the value",
             );
@@ -219,11 +219,10 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
         .map(|name| claim(name, "tenant_claim", p));
     let leeway = match &raw.leeway_seconds {
         None => Duration::from_secs(60),
-        Some(seconds) => match u64::try_from(*seconds.get_ref()) {
+        Some(seconds) => match u64::try_from(*seconds) {
             Ok(s) if Duration::from_secs(s) <= MAX_LEEWAY => Duration::from_secs(s),
             _ => {
                 p.at(
-                    seconds.span(),
                     authorization_key("leeway_seconds"),
                     format!("the leeway must be 0 to {} seconds", MAX_LEEWAY.as_secs()),
                 );
@@ -233,21 +232,19 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
     };
     let mut scopes_supported = Vec::new();
     for (i, scope) in raw.scopes_supported.iter().enumerate() {
-        if is_scope(scope.get_ref()) {
-            scopes_supported.push(scope.get_ref().clone());
+        if is_scope(scope) {
+            scopes_supported.push(scope.clone());
         } else {
             p.at(
-                scope.span(),
                 authorization_key("scopes_supported").item(i),
-                scope_problem(scope.get_ref()),
+                scope_problem(scope),
             );
         }
     }
     let introspection = match (&raw.introspection_client_id, &raw.introspection_secret_env) {
         (None, None) => {
-            if let Some(endpoint) = &raw.introspection_endpoint {
+            if raw.introspection_endpoint.is_some() {
                 p.at(
-                    endpoint.span(),
                     authorization_key("introspection_endpoint"),
                     "introspection needs this server's client credentials: set `introspection_client_id` and `introspection_secret_env`",
                 );
@@ -255,20 +252,18 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
             None
         }
         (Some(client_id), Some(secret_env)) => {
-            let env = secret_env.get_ref();
+            let env = secret_env;
             let name_ok = !env.is_empty()
                 && env.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
                 && !env.as_bytes()[0].is_ascii_digit();
             if !name_ok {
                 p.at(
-                    secret_env.span(),
                     authorization_key("introspection_secret_env"),
                     format!("`{env}` is not an environment variable name: name the variable that holds the secret (letters, digits, `_`), never the secret itself"),
                 );
             }
-            if client_id.get_ref().trim().is_empty() {
+            if client_id.trim().is_empty() {
                 p.at(
-                    client_id.span(),
                     authorization_key("introspection_client_id"),
                     "the client id is blank",
                 );
@@ -278,13 +273,12 @@ pub(super) fn check_authorization(raw: &RawAuthorization, p: &mut Problems<'_>) 
                     .introspection_endpoint
                     .as_ref()
                     .map(|endpoint| url(endpoint, "introspection_endpoint", p)),
-                client_id: client_id.get_ref().clone(),
+                client_id: client_id.clone(),
                 secret_env: env.clone(),
             })
         }
-        (Some(given), None) | (None, Some(given)) => {
+        (Some(_), None) | (None, Some(_)) => {
             p.at(
-                given.span(),
                 if raw.introspection_client_id.is_some() {
                     authorization_key("introspection_client_id")
                 } else {

@@ -2,28 +2,102 @@
 //! reference resolved, every problem recorded.
 
 use crate::location::{ConfigLocation, Section};
-use core::ops::Range;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
-
-use toml::Spanned;
 
 use super::authorization::{check_authorization, is_scope, scope_problem};
 use super::errors::{ProblemKind, Problems};
 use super::keys::parse_hash;
-use super::raw::{RawClient, RawConfig, RawMapping, RawToolset, RawVersion};
 use super::server::check_server;
 use super::tool_checks::{check_configured_tools, check_downstreams, mappings};
-use super::{Client, Config, ConfiguredTools, Lineage, Toolset};
+use super::{Client, Config, ConfigErrors, ConfiguredTools, Lineage, Toolset};
+use crate::sections::{ClientSection, MappingSection, MappingVersion, Sections, ToolsetSection};
 use toolschema_configured::ConfiguredTool;
 use toolschema_configured::Status;
 use toolschema_runtime::call::Registry;
 use toolschema_runtime::project::{META_TOOL, Mode, Profile, SEARCH_TOOL};
 
+/// The sections' checks, for a program that writes them.
+impl Sections {
+    /// Checks the sections as a configuration's checks check them: each
+    /// downstream, and each configured tool against the downstream it
+    /// calls and the others' names. Every problem, named by its key
+    /// (`gateway_tool[0].version[0].argument[2].name`).
+    ///
+    /// ```
+    /// use toolschema_config::sections::{DownstreamSection, Sections, ToolSection, VersionSection};
+    ///
+    /// let mut sections = Sections::default();
+    /// sections.downstream.push(DownstreamSection {
+    ///     id: "pets".into(),
+    ///     base_url: "https://pets.example.com".into(),
+    ///     ..DownstreamSection::default()
+    /// });
+    /// let version = VersionSection {
+    ///     version: 1,
+    ///     status: "draft".into(),
+    ///     description: "Lists the pets.".into(),
+    ///     method: Some("GET".into()),
+    ///     path: Some("/pets".into()),
+    ///     ..VersionSection::default()
+    /// };
+    /// sections.gateway_tool.push(ToolSection {
+    ///     name: "pets.list".into(),
+    ///     downstream: "pets".into(),
+    ///     version: vec![version],
+    /// });
+    /// assert!(sections.check().is_ok());
+    ///
+    /// sections.gateway_tool[0].downstream = "cats".into();
+    /// let errors = sections.check().unwrap_err();
+    /// let first = errors.iter().next().unwrap();
+    /// assert_eq!(first.key(), "gateway_tool[0].downstream");
+    ///
+    /// // An identifier follows the one grammar of records (a file's, the store's).
+    /// sections.gateway_tool[0].downstream = "my pets".into();
+    /// sections.downstream[0].id = "my pets".into();
+    /// let errors = sections.check().unwrap_err();
+    /// let first = errors.iter().next().unwrap();
+    /// assert_eq!(first.key(), "downstream[0].id");
+    /// assert_eq!(first.message(), toolschema_config::RECORD_ID_RULE);
+    /// ```
+    pub fn check(&self) -> Result<(), ConfigErrors> {
+        Config::check_tool_sections(self, "written sections")
+    }
+
+    /// The whole configuration these sections make, checked against the
+    /// tools of `registry` as a file is (the same typed model, the same
+    /// checks, no text in between); every problem named by its key.
+    ///
+    /// ```
+    /// use toolschema_config::sections::{ClientSection, Sections, TenantSection};
+    /// use toolschema_runtime::call::Registry;
+    ///
+    /// let mut sections = Sections::default();
+    /// sections.tenant.push(TenantSection { id: "acme".into(), name: None });
+    /// sections.client.push(ClientSection {
+    ///     id: "acme-app".into(),
+    ///     tenant: "acme".into(),
+    ///     toolsets: vec!["billing".into()],
+    ///     ..ClientSection::default()
+    /// });
+    /// let errors = sections.to_config(&Registry::new()).unwrap_err();
+    /// let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
+    /// assert_eq!(keys, ["client[0].toolsets[0]"]);
+    ///
+    /// sections.client[0].toolsets.clear();
+    /// let config = sections.to_config(&Registry::new()).unwrap();
+    /// assert_eq!(config.client("acme-app").unwrap().tenant(), "acme");
+    /// ```
+    pub fn to_config(&self, registry: &Registry) -> Result<Config, ConfigErrors> {
+        Config::from_sections(self.clone(), "written sections", registry)
+    }
+}
+
 /// Checks `raw` against `registry`; `kept` are configured tools checked
 /// before and kept as they are (see [`Config::from_json_after`]).
 pub(super) fn check(
-    mut raw: RawConfig,
+    mut raw: Sections,
     kept: Vec<Arc<ConfiguredTool>>,
     registry: &Registry,
     p: &mut Problems<'_>,
@@ -31,10 +105,9 @@ pub(super) fn check(
     let mut config = Config {
         internal_prefixes: raw
             .catalog
-            .internal_prefixes
-            .iter()
-            .map(|s| s.get_ref().clone())
-            .collect(),
+            .as_ref()
+            .map(|catalog| catalog.internal_prefixes.clone())
+            .unwrap_or_default(),
         keyless_client: None,
         tenants: Vec::new(),
         clients: imbl::OrdMap::new(),
@@ -54,12 +127,12 @@ pub(super) fn check(
     };
     let tenants = check_tenants(&raw, &mut config, p);
     let derived = derived_names(registry);
-    config.downstreams = check_downstreams(&raw.downstreams, p);
+    config.downstreams = check_downstreams(&raw.downstream, p);
     let is_derived = |name: &str| derived.binary_search(&name).is_ok();
     // Each raw tool is dropped once checked: an imported catalog's raw
     // and checked tools are not held whole together.
     let gateway_tools = check_configured_tools(
-        core::mem::take(&mut raw.gateway_tools),
+        core::mem::take(&mut raw.gateway_tool),
         kept,
         &config.downstreams,
         &is_derived,
@@ -75,7 +148,7 @@ pub(super) fn check(
         gateway: &whole.gateway,
         authorized: raw.authorization.is_some(),
     };
-    for (i, raw_set) in raw.toolsets.iter().enumerate() {
+    for (i, raw_set) in raw.toolset.iter().enumerate() {
         if let Some(set) = check_toolset(i, raw_set, &names, &config, registry, p) {
             config.toolsets.insert(set.id.clone(), Arc::new(set));
         }
@@ -83,16 +156,15 @@ pub(super) fn check(
     // A key held by two clients is a problem of both: the second is told
     // (below, as in a change) and so is the first, so that whichever of
     // them an operator just wrote is named.
-    let mut first_holders: HashMap<[u8; 32], (ConfigLocation, Range<usize>, &str)> = HashMap::new();
-    for (i, raw_client) in raw.clients.iter().enumerate() {
-        let id = raw_client.id.get_ref();
+    let mut first_holders: HashMap<[u8; 32], (ConfigLocation, &str)> = HashMap::new();
+    for (i, raw_client) in raw.client.iter().enumerate() {
+        let id = &raw_client.id;
         for (j, key) in raw_client.api_keys.iter().enumerate() {
-            let Some(hash) = parse_hash(key.get_ref()) else {
+            let Some(hash) = parse_hash(key) else {
                 continue;
             };
             match first_holders.get(&hash) {
-                Some((at, span, holder)) if *holder != id.as_str() => p.duplicate(
-                    span.clone(),
+                Some((at, holder)) if *holder != id.as_str() => p.duplicate(
                     at.clone(),
                     format!("client `{id}` holds this key too: {ONE_HOLDER}"),
                 ),
@@ -101,7 +173,7 @@ pub(super) fn check(
                     let at = ConfigLocation::entry_of(Section::Client, i)
                         .field_of("api_keys")
                         .item(j);
-                    first_holders.insert(hash, (at, key.span(), id));
+                    first_holders.insert(hash, (at, id));
                 }
             }
         }
@@ -109,17 +181,14 @@ pub(super) fn check(
             config.insert_client(client);
         }
     }
-    for (i, mapping) in raw.mappings.iter().enumerate() {
+    for (i, mapping) in raw.mapping.iter().enumerate() {
         if let Some(versions) = check_mapping(i, mapping, &names, &config, registry, p) {
-            config
-                .mappings
-                .insert(mapping.tool.get_ref().clone(), versions);
+            config.mappings.insert(mapping.tool.clone(), versions);
         }
     }
     config.keyless_client = check_keyless(&raw, &config, p);
-    if raw.clients.is_empty() {
+    if raw.client.is_empty() {
         p.at(
-            0..0,
             ConfigLocation::section_whole(Section::Client),
             "the configuration names no client application (`[[client]]`), so every request would be refused; add one, or serve without a configuration (open mode)",
         );
@@ -143,16 +212,15 @@ pub(super) fn check(
 /// The tenants, each once (a duplicate is a problem); returns where each
 /// id was first declared.
 fn check_tenants(
-    raw: &RawConfig,
+    raw: &Sections,
     config: &mut Config,
     p: &mut Problems<'_>,
 ) -> HashMap<String, usize> {
     let mut seen: HashMap<String, usize> = HashMap::new();
-    for (i, tenant) in raw.tenants.iter().enumerate() {
-        let id = tenant.id.get_ref();
+    for (i, tenant) in raw.tenant.iter().enumerate() {
+        let id = &tenant.id;
         if let Some(first) = seen.insert(id.clone(), i) {
             p.duplicate(
-                tenant.id.span(),
                 ConfigLocation::entry_of(Section::Tenant, i).field_of("id"),
                 format!("duplicate tenant id `{id}` (also tenant[{first}])"),
             );
@@ -245,11 +313,10 @@ impl<'a> Whole<'a> {
 
 impl Names<'_> {
     /// Records a problem if `tenant` (at `key`) is not declared.
-    fn tenant(&self, tenant: &Spanned<String>, key: ConfigLocation, p: &mut Problems<'_>) {
-        let id = tenant.get_ref();
+    fn tenant(&self, tenant: &String, key: ConfigLocation, p: &mut Problems<'_>) {
+        let id = tenant;
         if !self.tenants.has(id) {
             p.reference(
-                tenant.span(),
                 key,
                 format!(
                     "unknown tenant `{id}`{}; declare it with [[tenant]]",
@@ -263,20 +330,16 @@ impl Names<'_> {
 /// The `i`th toolset, checked; `None` when its id is taken.
 pub(super) fn check_toolset(
     i: usize,
-    raw_set: &RawToolset,
+    raw_set: &ToolsetSection,
     names: &Names<'_>,
     config: &Config,
     registry: &Registry,
     p: &mut Problems<'_>,
 ) -> Option<Toolset> {
     let at = ConfigLocation::entry_of(Section::Toolset, i);
-    let id = raw_set.id.get_ref().clone();
+    let id = raw_set.id.clone();
     if config.toolsets.contains_key(&id) {
-        p.duplicate(
-            raw_set.id.span(),
-            at.field_of("id"),
-            format!("duplicate toolset id `{id}`"),
-        );
+        p.duplicate(at.field_of("id"), format!("duplicate toolset id `{id}`"));
         return None;
     }
     names.tenant(&raw_set.tenant, at.field_of("tenant"), p);
@@ -288,26 +351,14 @@ pub(super) fn check_toolset(
     // Names listed so far: a toolset may list thousands.
     let mut listed: HashSet<&str> = HashSet::new();
     for (j, tool) in raw_set.tools.iter().enumerate() {
-        let name = tool.get_ref();
+        let name = tool;
         // Formatted only for a problem: a toolset may list thousands.
         let key = || at.field_of("tools").item(j);
-        if tool_problem(
-            name,
-            tool.span(),
-            &key,
-            config,
-            registry,
-            names.registered,
-            p,
-        ) {
+        if tool_problem(name, &key, config, registry, names.registered, p) {
             continue;
         }
         if !listed.insert(name) {
-            p.at(
-                tool.span(),
-                key(),
-                format!("`{name}` is listed twice in this toolset"),
-            );
+            p.at(key(), format!("`{name}` is listed twice in this toolset"));
             continue;
         }
         tools.push(name.clone());
@@ -315,28 +366,28 @@ pub(super) fn check_toolset(
     let mut scopes = Vec::new();
     for (j, scope) in raw_set.scopes.iter().enumerate() {
         let key = at.field_of("scopes").item(j);
-        let word = scope.get_ref();
+        let word = scope;
         if !names.authorized {
-            p.at(scope.span(), key, "scopes are those of access tokens: configure the `[authorization]` section that issues them, or remove the scopes");
+            p.at(key, "scopes are those of access tokens: configure the `[authorization]` section that issues them, or remove the scopes");
         } else if !is_scope(word) {
-            p.at(scope.span(), key, scope_problem(word));
+            p.at(key, scope_problem(word));
         } else if !scopes.contains(word) {
             scopes.push(word.clone());
         }
     }
     let mut overrides = BTreeMap::new();
     for (tool, word) in &raw_set.modes {
-        let name = tool.get_ref();
+        let name = tool;
         let key = at.field_of("modes").field_of(name);
-        if !raw_set.tools.iter().any(|t| t.get_ref() == name) {
-            p.at(tool.span(), key.clone(), format!("`{name}` is not a tool of this toolset; add it to `tools` or remove the override"));
+        if !raw_set.tools.iter().any(|t| t == name) {
+            p.at(key.clone(), format!("`{name}` is not a tool of this toolset; add it to `tools` or remove the override"));
             continue;
         }
         overrides.insert(name.clone(), mode_or_problem(word, &key, p));
     }
     Some(Toolset {
         id,
-        tenant: raw_set.tenant.get_ref().clone(),
+        tenant: raw_set.tenant.clone(),
         active: raw_set.active,
         mode,
         tools,
@@ -351,27 +402,23 @@ const ONE_HOLDER: &str = "a key is one client application's; give each client it
 
 pub(super) fn check_client(
     i: usize,
-    raw_client: &RawClient,
+    raw_client: &ClientSection,
     names: &Names<'_>,
     config: &Config,
     earlier: &[Client],
     p: &mut Problems<'_>,
 ) -> Option<Client> {
     let at = ConfigLocation::entry_of(Section::Client, i);
-    let id = raw_client.id.get_ref().clone();
+    let id = raw_client.id.clone();
     if config.clients.contains_key(&id) {
-        p.duplicate(
-            raw_client.id.span(),
-            at.field_of("id"),
-            format!("duplicate client id `{id}`"),
-        );
+        p.duplicate(at.field_of("id"), format!("duplicate client id `{id}`"));
         return None;
     }
     names.tenant(&raw_client.tenant, at.field_of("tenant"), p);
-    let tenant = raw_client.tenant.get_ref();
+    let tenant = &raw_client.tenant;
     let mut key_hashes = Vec::new();
     for (j, key) in raw_client.api_keys.iter().enumerate() {
-        match parse_hash(key.get_ref()) {
+        match parse_hash(key) {
             // A key is one client's: which client a request is served as
             // must not depend on the order clients are configured in.
             Some(hash) => match config.key_owner(&hash).or_else(|| {
@@ -379,7 +426,6 @@ pub(super) fn check_client(
                 earlier.find(|c| c.key_hashes.contains(&hash)).map(Client::id)
             }) {
                 Some(other) => p.duplicate(
-                    key.span(),
                     at.field_of("api_keys").item(j),
                     format!("client `{other}` holds this key already: {ONE_HOLDER}"),
                 ),
@@ -387,7 +433,6 @@ pub(super) fn check_client(
                 None => key_hashes.push(hash),
             },
             None => p.at(
-                key.span(),
                 at.field_of("api_keys").item(j),
                 "API keys are stored as hashes: write `sha256:` and 64 hex digits (`toolschema hash-key` prints one); never the key itself",
             ),
@@ -396,16 +441,14 @@ pub(super) fn check_client(
     let oauth_client_ids = token_clients(&at, raw_client, names, config, p);
     let mut toolsets = Vec::new();
     for (j, set) in raw_client.toolsets.iter().enumerate() {
-        let name = set.get_ref();
+        let name = set;
         let key = at.field_of("toolsets").item(j);
         match config.toolsets.get(name) {
             None => p.reference(
-                set.span(),
                 key,
                 format!("unknown toolset `{name}`{}", p.suggestion(name, config.toolsets.keys().map(String::as_str))),
             ),
             Some(found) if found.tenant != *tenant => p.at(
-                set.span(),
                 key,
                 format!(
                     "toolset `{name}` belongs to tenant `{}`, and this client to tenant `{tenant}`; a client may only use its own tenant's toolsets",
@@ -417,13 +460,12 @@ pub(super) fn check_client(
     }
     let profile = match &raw_client.profile {
         None => Profile::Default,
-        Some(word) => Profile::from_name(word.get_ref()).unwrap_or_else(|| {
+        Some(word) => Profile::from_name(word).unwrap_or_else(|| {
             p.at(
-                word.span(),
                 at.field_of("profile"),
                 format!(
                     "unknown profile `{}`; use `default`, `openai-strict` or `gemini`",
-                    word.get_ref()
+                    &word
                 ),
             );
             Profile::Default
@@ -443,7 +485,7 @@ pub(super) fn check_client(
 /// names one client application only.
 fn token_clients(
     at: &ConfigLocation,
-    raw_client: &RawClient,
+    raw_client: &ClientSection,
     names: &Names<'_>,
     config: &Config,
     p: &mut Problems<'_>,
@@ -451,14 +493,13 @@ fn token_clients(
     let mut ids: Vec<String> = Vec::new();
     for (j, token_client) in raw_client.oauth_client_ids.iter().enumerate() {
         let key = at.field_of("oauth_client_ids").item(j);
-        let name = token_client.get_ref();
+        let name = token_client;
         if !names.authorized {
-            p.at(token_client.span(), key, "client ids of access tokens need the `[authorization]` section that issues the tokens; add it, or remove them");
+            p.at(key, "client ids of access tokens need the `[authorization]` section that issues the tokens; add it, or remove them");
         } else if name.trim().is_empty() {
-            p.at(token_client.span(), key, "the client id is blank");
+            p.at(key, "the client id is blank");
         } else if let Some(other) = config.token_owner(name) {
             p.at(
-                token_client.span(),
                 key,
                 format!(
                     "`{name}` already names client `{other}`: a token is one client application's"
@@ -475,14 +516,14 @@ fn token_clients(
 /// refused as a whole.
 pub(super) fn check_mapping(
     i: usize,
-    mapping: &RawMapping,
+    mapping: &MappingSection,
     names: &Names<'_>,
     config: &Config,
     registry: &Registry,
     p: &mut Problems<'_>,
 ) -> Option<Vec<(u32, Status)>> {
     let at = ConfigLocation::entry_of(Section::Mapping, i);
-    let name = mapping.tool.get_ref();
+    let name = &mapping.tool;
     let refusal = if config.mappings.contains_key(name) {
         Some((
             ProblemKind::Duplicate,
@@ -507,7 +548,7 @@ pub(super) fn check_mapping(
         None
     };
     if let Some((kind, refusal)) = refusal {
-        p.found(mapping.tool.span(), at.field_of("tool"), kind, refusal);
+        p.found(at.field_of("tool"), kind, refusal);
         return None;
     }
     let mut versions: Vec<(u32, Status)> = Vec::new();
@@ -525,38 +566,29 @@ pub(super) fn check_mapping(
 fn check_mapped_version(
     key: &ConfigLocation,
     name: &str,
-    version: &RawVersion,
+    version: &MappingVersion,
     earlier: &[(u32, Status)],
     registry: &Registry,
     p: &mut Problems<'_>,
 ) -> Option<(u32, Status)> {
-    let status = Status::from_name(version.status.get_ref());
+    let status = Status::from_name(&version.status);
     if status.is_none() {
         p.at(
-            version.status.span(),
             key.field_of("status"),
             format!(
                 "unknown status `{}`; use draft, proposed, published or deprecated",
-                version.status.get_ref()
+                &version.status
             ),
         );
     }
     let at = key.field_of("version");
-    let Some(number) = u32::try_from(*version.version.get_ref())
-        .ok()
-        .filter(|n| *n >= 1)
-    else {
-        p.at(
-            version.version.span(),
-            at,
-            "versions are whole numbers from 1 up",
-        );
+    let Some(number) = Some(version.version).filter(|n| *n >= 1) else {
+        p.at(at, "versions are whole numbers from 1 up");
         return None;
     };
     if registry.get(name, number).is_none() {
         let have: Vec<String> = registry.versions(name).map(|v| v.to_string()).collect();
         p.at(
-            version.version.span(),
             at,
             format!(
                 "no registered type provides `{name}` version {number} (registered: {}); add `#[tool(version = {number})]` to a type or fix the number",
@@ -566,25 +598,20 @@ fn check_mapped_version(
         return None;
     }
     if earlier.iter().any(|(n, _)| *n == number) {
-        p.at(
-            version.version.span(),
-            at,
-            format!("version {number} is listed twice"),
-        );
+        p.at(at, format!("version {number} is listed twice"));
         return None;
     }
     Some((number, status?))
 }
 
 /// `catalog.keyless_client`, if it names a client application.
-fn check_keyless(raw: &RawConfig, config: &Config, p: &mut Problems<'_>) -> Option<String> {
-    let keyless = raw.catalog.keyless_client.as_ref()?;
-    let id = keyless.get_ref();
+fn check_keyless(raw: &Sections, config: &Config, p: &mut Problems<'_>) -> Option<String> {
+    let keyless = raw.catalog.as_ref()?.keyless_client.as_ref()?;
+    let id = keyless;
     if config.clients.contains_key(id) {
         return Some(id.clone());
     }
     p.reference(
-        keyless.span(),
         ConfigLocation::section_whole(Section::Catalog).field_of("keyless_client"),
         format!(
             "unknown client `{id}`{}; name a [[client]] whose tools anyone may call without a key",
@@ -597,7 +624,6 @@ fn check_keyless(raw: &RawConfig, config: &Config, p: &mut Problems<'_>) -> Opti
 /// Records what is wrong with naming `name` in a toolset; true if anything.
 fn tool_problem(
     name: &str,
-    span: Range<usize>,
     key: &dyn Fn() -> ConfigLocation,
     config: &Config,
     registry: &Registry,
@@ -606,7 +632,6 @@ fn tool_problem(
 ) -> bool {
     if name == META_TOOL || name == SEARCH_TOOL {
         p.at(
-            span,
             key(),
             format!("`{name}` is reserved: the catalog adds it where it is needed"),
         );
@@ -614,7 +639,6 @@ fn tool_problem(
     }
     if !registered.has(name) {
         p.reference(
-            span,
             key(),
             format!(
                 "unknown tool `{name}`{}",
@@ -628,7 +652,6 @@ fn tool_problem(
         .any(|v| registry.get(name, v).is_some_and(|d| d.internal));
     if marked || config.is_internal_name(name) {
         p.at(
-            span,
             key(),
             format!("`{name}` is internal and is never exposed; remove it from the toolset"),
         );
@@ -637,14 +660,13 @@ fn tool_problem(
     false
 }
 
-fn mode_or_problem(word: &Spanned<String>, key: &ConfigLocation, p: &mut Problems<'_>) -> Mode {
-    Mode::from_name(word.get_ref()).unwrap_or_else(|| {
+fn mode_or_problem(word: &String, key: &ConfigLocation, p: &mut Problems<'_>) -> Mode {
+    Mode::from_name(word).unwrap_or_else(|| {
         p.at(
-            word.span(),
             key.clone(),
             format!(
                 "unknown mode `{}`; use full, data-structure-only, lazy or search",
-                word.get_ref()
+                &word
             ),
         );
         Mode::Full

@@ -2,10 +2,11 @@
 //! all reported at once.
 
 use core::fmt;
-use core::ops::Range;
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 use crate::location::ConfigLocation;
+use crate::places::Places;
 
 /// What kind of problem a configuration has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -194,8 +195,9 @@ impl Ord for Found {
 /// a million mistakes costs no more than finding them.
 pub(super) struct Problems<'a> {
     file: &'a str,
-    /// The text problems are located in; none for a JSON document.
-    text: Option<&'a str>,
+    /// The text problems are located in; none for a document that is
+    /// not text.
+    places: Option<Arc<Places<'a>>>,
     kept: BinaryHeap<Found>,
     /// How many problems have been found (a part's count starts at its
     /// whole's, `before`).
@@ -210,7 +212,7 @@ impl<'a> Problems<'a> {
     pub(super) fn new(file: &'a str, text: &'a str) -> Problems<'a> {
         Problems {
             file,
-            text: Some(text),
+            places: Some(Arc::new(Places::new(text))),
             kept: BinaryHeap::new(),
             found: 0,
             before: 0,
@@ -222,7 +224,7 @@ impl<'a> Problems<'a> {
     pub(super) fn without_text(source: &'a str) -> Problems<'a> {
         Problems {
             file: source,
-            text: None,
+            places: None,
             kept: BinaryHeap::new(),
             found: 0,
             before: 0,
@@ -235,7 +237,7 @@ impl<'a> Problems<'a> {
     pub(super) fn part(&self) -> Problems<'a> {
         Problems {
             file: self.file,
-            text: self.text,
+            places: self.places.clone(),
             kept: BinaryHeap::new(),
             found: self.found,
             before: self.found,
@@ -271,8 +273,8 @@ impl<'a> Problems<'a> {
         let omitted = self.found - self.kept.len();
         let kept = self.kept.into_sorted_vec();
         let offsets: Vec<usize> = kept.iter().map(|found| found.offset).collect();
-        let places = match self.text {
-            Some(text) => line_columns(text, &offsets),
+        let places = match &self.places {
+            Some(places) => line_columns(places.text(), &offsets),
             None => vec![(0, 0); offsets.len()],
         };
         let errors = kept
@@ -292,57 +294,48 @@ impl<'a> Problems<'a> {
     }
 
     /// A problem of a value its rules refuse ([`ProblemKind::Rule`]).
-    pub(super) fn at(
-        &mut self,
-        span: Range<usize>,
-        location: ConfigLocation,
-        message: impl Into<String>,
-    ) {
-        self.found(span, location, ProblemKind::Rule, message.into());
+    pub(super) fn at(&mut self, location: ConfigLocation, message: impl Into<String>) {
+        self.found(location, ProblemKind::Rule, message.into());
     }
 
     /// A name of something not declared ([`ProblemKind::Reference`]).
-    pub(super) fn reference(
-        &mut self,
-        span: Range<usize>,
-        location: ConfigLocation,
-        message: impl Into<String>,
-    ) {
-        self.found(span, location, ProblemKind::Reference, message.into());
+    pub(super) fn reference(&mut self, location: ConfigLocation, message: impl Into<String>) {
+        self.found(location, ProblemKind::Reference, message.into());
     }
 
     /// An id given twice ([`ProblemKind::Duplicate`]).
-    pub(super) fn duplicate(
-        &mut self,
-        span: Range<usize>,
-        location: ConfigLocation,
-        message: impl Into<String>,
-    ) {
-        self.found(span, location, ProblemKind::Duplicate, message.into());
+    pub(super) fn duplicate(&mut self, location: ConfigLocation, message: impl Into<String>) {
+        self.found(location, ProblemKind::Duplicate, message.into());
     }
 
     /// Text that cannot be read ([`ProblemKind::Unreadable`]).
-    pub(super) fn unreadable(
-        &mut self,
-        span: Range<usize>,
-        location: ConfigLocation,
-        message: impl Into<String>,
-    ) {
-        self.found(span, location, ProblemKind::Unreadable, message.into());
+    pub(super) fn unreadable(&mut self, location: ConfigLocation, message: impl Into<String>) {
+        self.found(location, ProblemKind::Unreadable, message.into());
     }
 
     /// A problem of `kind` at `location`.
-    pub(super) fn found(
+    pub(super) fn found(&mut self, location: ConfigLocation, kind: ProblemKind, message: String) {
+        self.found_at(None, location, kind, message);
+    }
+
+    /// A problem of `kind` at `location`, at `offset` in the text when it
+    /// is known (a reading error's), else where the location is.
+    pub(super) fn found_at(
         &mut self,
-        span: Range<usize>,
+        offset: Option<usize>,
         location: ConfigLocation,
         kind: ProblemKind,
         message: String,
     ) {
         let order = self.found;
         self.found += 1;
+        let offset = match (&self.places, offset) {
+            (_, Some(offset)) => offset,
+            (Some(places), None) => places.offset_of(&location),
+            (None, None) => 0,
+        };
         self.keep(Found {
-            offset: span.start,
+            offset,
             order,
             kind,
             location,
@@ -436,22 +429,16 @@ mod tests {
         ] {
             let mut one_pass = problems.part();
             let mut whole = problems;
-            whole.at(
-                1..1,
-                ConfigLocation::file().field_of("first"),
-                "found first",
-            );
-            one_pass.at(
-                1..1,
-                ConfigLocation::file().field_of("first"),
-                "found first",
-            );
+            let first = || ConfigLocation::file().field_of("first");
+            whole.found_at(Some(1), first(), ProblemKind::Rule, "found first".into());
+            one_pass.found_at(Some(1), first(), ProblemKind::Rule, "found first".into());
             let parts: Vec<Problems<'_>> = found
                 .iter()
                 .map(|problems| {
                     let mut part = whole.part();
                     for (offset, key) in problems {
-                        part.at(*offset..*offset, ConfigLocation::file().field_of(key), "m");
+                        let at = ConfigLocation::file().field_of(key);
+                        part.found_at(Some(*offset), at, ProblemKind::Rule, "m".into());
                     }
                     part
                 })
@@ -460,7 +447,8 @@ mod tests {
                 whole.absorb(part);
             }
             for (offset, key) in found.iter().flatten() {
-                one_pass.at(*offset..*offset, ConfigLocation::file().field_of(key), "m");
+                let at = ConfigLocation::file().field_of(key);
+                one_pass.found_at(Some(*offset), at, ProblemKind::Rule, "m".into());
             }
             assert_eq!(whole.len(), one_pass.len());
             let (whole, one_pass) = (whole.into_errors(), one_pass.into_errors());
@@ -483,9 +471,10 @@ mod tests {
         // Found out of order: the listed ones are the first in the file.
         for line in (0..10_000).rev() {
             let suggestion = problems.suggestion("tools", ["toolz"].into_iter());
-            problems.at(
-                line * 2..line * 2 + 1,
+            problems.found_at(
+                Some(line * 2),
                 ConfigLocation::file().field_of("k"),
+                ProblemKind::Rule,
                 format!("bad{suggestion}"),
             );
         }

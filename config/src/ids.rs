@@ -3,11 +3,9 @@
 //! file, the store's admin API, the console, an import). An identifier
 //! names its record in URL paths and links, so it is one path segment.
 
-use toml::Spanned;
-
 use crate::errors::Problems;
 use crate::location::{ConfigLocation, Section};
-use crate::raw::RawConfig;
+use crate::sections::Sections;
 
 /// What an identifier is, and what to do about one that is not.
 pub const RECORD_ID_RULE: &str = "an identifier is 1 to 128 ASCII letters, digits, `_`, `-` and `.`, not starting with `.` (it names the record in paths and links); choose one of those";
@@ -39,20 +37,20 @@ pub fn is_record_id(id: &str) -> bool {
 /// record identifier. (Configured tools' names are checked with their
 /// tools; the store checks the records an action makes, leaving those it
 /// held before the rule as they are.)
-pub(crate) fn check_record_ids(raw: &RawConfig, p: &mut Problems<'_>) {
+pub(crate) fn check_record_ids(raw: &Sections, p: &mut Problems<'_>) {
     let ids = [
         (
             Section::Tenant,
-            raw.tenants.iter().map(|t| &t.id).collect::<Vec<_>>(),
+            raw.tenant.iter().map(|t| &t.id).collect::<Vec<_>>(),
         ),
-        (Section::Client, raw.clients.iter().map(|c| &c.id).collect()),
+        (Section::Client, raw.client.iter().map(|c| &c.id).collect()),
         (
             Section::Toolset,
-            raw.toolsets.iter().map(|t| &t.id).collect(),
+            raw.toolset.iter().map(|t| &t.id).collect(),
         ),
         (
             Section::Downstream,
-            raw.downstreams.iter().map(|d| &d.id).collect(),
+            raw.downstream.iter().map(|d| &d.id).collect(),
         ),
     ];
     for (section, ids) in ids {
@@ -62,8 +60,8 @@ pub(crate) fn check_record_ids(raw: &RawConfig, p: &mut Problems<'_>) {
     }
 }
 
-fn check_record_id(id: &Spanned<String>, at: ConfigLocation, p: &mut Problems<'_>) {
-    if !is_record_id(id.get_ref()) {
-        p.at(id.span(), at, RECORD_ID_RULE);
+fn check_record_id(id: &str, at: ConfigLocation, p: &mut Problems<'_>) {
+    if !is_record_id(id) {
+        p.at(at, RECORD_ID_RULE);
     }
 }

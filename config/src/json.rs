@@ -3,18 +3,15 @@
 //! into the same typed model a TOML file is, with no text in between: the
 //! catalog store's records take this way.
 //!
-//! Values read here have no place in a text (their spans are empty); a
-//! problem is named by its key (`client[2].toolsets[0]`), which says the
-//! record and the field.
+//! Values read here have no place in a text; a problem is named by its key
+//! (`client[2].toolsets[0]`), which says the record and the field.
 
 use crate::location::{ConfigLocation, Section};
-use serde::de::value::{Error, MapDeserializer, SeqDeserializer};
-use serde::de::{DeserializeOwned, Deserializer, IntoDeserializer, Visitor};
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
-use serde_spanned::de::SpannedDeserializer;
 
 use super::errors::Problems;
-use super::raw::RawConfig;
+use crate::sections::Sections;
 
 /// The top-level keys a document may hold, as the file's tables.
 const SECTIONS: [&str; 9] = [
@@ -33,14 +30,13 @@ const SECTIONS: [&str; 9] = [
 /// every entry of a list is read on its own, so that each one's problems
 /// are all reported; `None` when any is found (the checks then do not run,
 /// since they name entries by their place in the lists).
-pub(super) fn read(document: Map<String, Value>, p: &mut Problems<'_>) -> Option<RawConfig> {
+pub(super) fn read(document: Map<String, Value>, p: &mut Problems<'_>) -> Option<Sections> {
     let before = p.len();
-    let mut raw = RawConfig::default();
+    let mut raw = Sections::default();
     for (key, value) in document {
         let Some(section) = Section::from_key(&key) else {
             let near = p.suggestion(&key, SECTIONS.into_iter());
             p.unreadable(
-                0..0,
                 ConfigLocation::file().field_of(&key),
                 format!(
                     "is not a section of the configuration{near}; the sections are {}",
@@ -51,15 +47,15 @@ pub(super) fn read(document: Map<String, Value>, p: &mut Problems<'_>) -> Option
         };
         let whole = || ConfigLocation::section_whole(section);
         match section {
-            Section::Catalog => raw.catalog = one(value, whole, p).unwrap_or_default(),
+            Section::Catalog => raw.catalog = one(value, whole, p),
             Section::Server => raw.server = one(value, whole, p),
             Section::Authorization => raw.authorization = one(value, whole, p),
-            Section::Tenant => raw.tenants = each(value, section, p),
-            Section::Client => raw.clients = each(value, section, p),
-            Section::Toolset => raw.toolsets = each(value, section, p),
-            Section::Mapping => raw.mappings = each(value, section, p),
-            Section::Downstream => raw.downstreams = each(value, section, p),
-            Section::ConfiguredTool => raw.gateway_tools = each(value, section, p),
+            Section::Tenant => raw.tenant = each(value, section, p),
+            Section::Client => raw.client = each(value, section, p),
+            Section::Toolset => raw.toolset = each(value, section, p),
+            Section::Mapping => raw.mapping = each(value, section, p),
+            Section::Downstream => raw.downstream = each(value, section, p),
+            Section::ConfiguredTool => raw.gateway_tool = each(value, section, p),
         }
     }
     (p.len() == before).then_some(raw)
@@ -74,7 +70,7 @@ fn each<T: DeserializeOwned + Send>(
 ) -> Vec<T> {
     let Value::Array(entries) = value else {
         let whole = ConfigLocation::section_whole(section);
-        p.unreadable(0..0, whole, "must be a list of tables");
+        p.unreadable(whole, "must be a list of tables");
         return Vec::new();
     };
     let whole: &Problems<'_> = p;
@@ -102,23 +98,21 @@ fn one<T: DeserializeOwned>(
     key: impl FnOnce() -> ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Option<T> {
-    T::deserialize(Plain(&value))
-        .map_err(
-            |_| match serde_path_to_error::deserialize::<_, T>(Plain(&value)) {
-                Err(error) => p.unreadable(
-                    0..0,
-                    field_key(key(), error.path()),
-                    error.inner().to_string(),
-                ),
-                Ok(_) => p.unreadable(0..0, key(), "could not be read"),
-            },
-        )
+    if !value.is_object() {
+        p.unreadable(key(), "must be a table");
+        return None;
+    }
+    T::deserialize(&value)
+        .map_err(|_| match serde_path_to_error::deserialize::<_, T>(&value) {
+            Err(error) => p.unreadable(field_key(key(), error.path()), error.inner().to_string()),
+            Ok(_) => p.unreadable(key(), "could not be read"),
+        })
         .ok()
 }
 
 /// `at` followed by the fields of `path` (`client[0]` and `toolsets[1]`:
 /// `client[0].toolsets[1]`; an entry's `version` list names a version),
-/// leaving out the span wrappers' own fields.
+/// leaving out the `Option` and map wrappers' own segments.
 fn field_key(mut at: ConfigLocation, path: &serde_path_to_error::Path) -> ConfigLocation {
     use serde_path_to_error::Segment;
     // The versions key just read, whose index names the version.
@@ -131,9 +125,7 @@ fn field_key(mut at: ConfigLocation, path: &serde_path_to_error::Path) -> Config
                     None => at.item(*index),
                 }
             }
-            Segment::Map { key } | Segment::Enum { variant: key }
-                if !key.starts_with("$__serde_spanned") =>
-            {
+            Segment::Map { key } | Segment::Enum { variant: key } => {
                 if let Some(key) = versions.take() {
                     at = at.field_of(key);
                 }
@@ -151,123 +143,10 @@ fn field_key(mut at: ConfigLocation, path: &serde_path_to_error::Path) -> Config
     }
 }
 
-/// A JSON value as serde data, whose spanned values take an empty span.
-#[derive(Clone, Copy)]
-struct Plain<'a>(&'a Value);
-
-impl<'a> IntoDeserializer<'_, Error> for Plain<'a> {
-    type Deserializer = Plain<'a>;
-
-    fn into_deserializer(self) -> Plain<'a> {
-        self
-    }
-}
-
-impl<'de> Deserializer<'de> for Plain<'_> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.0 {
-            Value::Null => visitor.visit_unit(),
-            Value::Bool(flag) => visitor.visit_bool(*flag),
-            Value::Number(number) => match (number.as_u64(), number.as_i64(), number.as_f64()) {
-                (Some(whole), _, _) => visitor.visit_u64(whole),
-                (_, Some(whole), _) => visitor.visit_i64(whole),
-                (_, _, float) => visitor.visit_f64(float.unwrap_or(f64::NAN)),
-            },
-            Value::String(text) => visitor.visit_str(text),
-            Value::Array(items) => {
-                let mut items = SeqDeserializer::new(items.iter().map(Plain));
-                let value = visitor.visit_seq(&mut items)?;
-                items.end()?;
-                Ok(value)
-            }
-            Value::Object(map) => {
-                let entries = map.iter().map(|(k, v)| (Key(k), Plain(v)));
-                let mut entries = MapDeserializer::new(entries);
-                let value = visitor.visit_map(&mut entries)?;
-                entries.end()?;
-                Ok(value)
-            }
-        }
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.0 {
-            Value::Null => visitor.visit_none(),
-            _ => visitor.visit_some(self),
-        }
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match serde_spanned::de::is_spanned(name) {
-            true => visitor.visit_map(SpannedDeserializer::new(self, 0..0)),
-            false => self.deserialize_any(visitor),
-        }
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct map enum
-        identifier ignored_any
-    }
-}
-
-/// A key of a JSON object as serde data: a string, spanned or not.
-#[derive(Clone, Copy)]
-struct Key<'a>(&'a str);
-
-impl<'a> IntoDeserializer<'_, Error> for Key<'a> {
-    type Deserializer = Key<'a>;
-
-    fn into_deserializer(self) -> Key<'a> {
-        self
-    }
-}
-
-impl<'de> Deserializer<'de> for Key<'_> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_str(self.0)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match serde_spanned::de::is_spanned(name) {
-            true => visitor.visit_map(SpannedDeserializer::new(self, 0..0)),
-            false => visitor.visit_str(self.0),
-        }
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map enum identifier ignored_any
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raw::RawClient;
+    use crate::sections::ClientSection;
 
     fn read_one<T: DeserializeOwned>(value: Value) -> Result<T, String> {
         let mut problems = Problems::without_text("records");
@@ -286,14 +165,13 @@ mod tests {
     }
 
     #[test]
-    fn a_record_reads_as_the_file_would_with_empty_spans() {
-        let client: RawClient = read_one(serde_json::json!({
+    fn a_record_reads_as_the_file_would() {
+        let client: ClientSection = read_one(serde_json::json!({
             "id": "acme-app", "tenant": "acme", "toolsets": ["billing"], "profile": null
         }))
         .expect("reads");
-        assert_eq!(client.id.get_ref(), "acme-app");
-        assert_eq!(client.id.span(), 0..0);
-        assert_eq!(client.toolsets[0].get_ref(), "billing");
+        assert_eq!(client.id, "acme-app");
+        assert_eq!(client.toolsets[0], "billing");
         assert!(
             client.profile.is_none(),
             "null is absent for an optional field"
@@ -325,20 +203,18 @@ mod tests {
 
     #[test]
     fn a_field_of_the_wrong_type_is_named_by_its_path() {
-        let error = read_one::<RawClient>(serde_json::json!({
+        let error = read_one::<ClientSection>(serde_json::json!({
             "id": "acme-app", "tenant": "acme", "toolsets": ["billing", 7]
         }))
-        .err()
-        .expect("refused");
+        .expect_err("refused");
         assert_eq!(
             error,
             "client[0].toolsets[1]: invalid type: integer `7`, expected a string"
         );
-        let error = read_one::<RawClient>(serde_json::json!({
+        let error = read_one::<ClientSection>(serde_json::json!({
             "id": "acme-app", "tenant": "acme", "toolset": []
         }))
-        .err()
-        .expect("refused");
+        .expect_err("refused");
         assert!(
             error.starts_with("client[0].toolset: unknown field `toolset`, expected one of"),
             "{error}"

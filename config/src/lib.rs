@@ -22,13 +22,15 @@ mod json;
 mod keys;
 mod location;
 mod patch;
-mod raw;
 
+mod parts;
+mod places;
 mod secrets;
-mod sections;
+pub mod sections;
 mod server;
 mod tool_checks;
-pub mod written;
+
+use sections::Sections;
 
 pub use authorization::{ALGORITHMS, Authorization, Introspection};
 pub use delta::{Body, Delta, MAX_LOGGED_DELTA, ToolRecord, VersionRecord};
@@ -430,19 +432,19 @@ impl Config {
         if text.trim().is_empty() {
             let mut problems = Problems::new(file, text);
             problems.unreadable(
-                0..0,
                 ConfigLocation::file(),
                 "the configuration is empty (if it is being written, publish it whole: write another file and rename it over this one); without a configuration, serve in open mode",
             );
             return Err(problems.into_errors());
         }
-        let raw = sections::read(text).map_err(|error| {
+        let raw = parts::read(text).map_err(|error| {
             let offset = error.span().map_or(0, |span| span.start);
             let mut problems = Problems::new(file, text);
-            problems.unreadable(
-                offset..offset,
-                sections::located(text, offset),
-                error.message().trim(),
+            problems.found_at(
+                Some(offset),
+                parts::located(text, offset),
+                ProblemKind::Unreadable,
+                error.message().trim().to_owned(),
             );
             problems.into_errors()
         })?;
@@ -563,7 +565,6 @@ impl Config {
                     != previous.downstreams.get(tool.downstream())
         }) {
             problems.at(
-                0..0,
                 ConfigLocation::section_whole(Section::ConfiguredTool),
                 format!(
                     "the configured tool `{}` was kept unchanged, but its downstream `{}` changed: its checks depend on it, so send the tool again to be checked",
@@ -595,47 +596,40 @@ impl Config {
         }
     }
 
-    /// Checks a document of `downstream` and `gateway_tool` sections (the
-    /// file's shape, as [`Config::from_json`] reads it) as a whole
-    /// configuration's checks check them: each downstream, and each
-    /// configured tool against the downstream it calls and the other
-    /// tools' names. No tenant or client is needed; the configured tools'
-    /// names are not held against registered tools. For a program that
-    /// writes configured tools (the importers): every problem, named by
-    /// its key, before any text is written.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolschema_config::Config;
-    ///
-    /// let document = |value: serde_json::Value| value.as_object().cloned().unwrap();
-    /// let sections = document(json!({
-    ///     "downstream": [{"id": "pets", "base_url": "https://pets.example.com"}],
-    ///     "gateway_tool": [{"name": "pets.list", "downstream": "cats", "version": [
-    ///         {"version": 1, "status": "draft", "description": "Lists the pets.",
-    ///          "method": "GET", "path": "/pets"}]}],
-    /// }));
-    /// let errors = Config::check_tool_sections(sections, "written").unwrap_err();
-    /// let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
-    /// assert_eq!(keys, ["gateway_tool[0].downstream"]);
-    /// ```
-    pub fn check_tool_sections(
-        document: serde_json::Map<String, serde_json::Value>,
+    /// Checks `sections` as a file's are, with no text: each problem is
+    /// named by its key, with line and column 0.
+    pub(crate) fn from_sections(
+        sections: Sections,
+        source: &str,
+        registry: &Registry,
+    ) -> Result<Config, ConfigErrors> {
+        let mut problems = Problems::without_text(source);
+        ids::check_record_ids(&sections, &mut problems);
+        let config = check::check(sections, Vec::new(), registry, &mut problems);
+        match problems.is_empty() {
+            true => Ok(config),
+            false => Err(problems.into_errors()),
+        }
+    }
+
+    /// Checks the downstreams and configured tools of `sections` as a
+    /// whole configuration's checks check them (no tenant or client is
+    /// needed; the tools' names are not held against registered tools).
+    pub(crate) fn check_tool_sections(
+        sections: &Sections,
         source: &str,
     ) -> Result<(), ConfigErrors> {
         let mut problems = Problems::without_text(source);
-        if let Some(raw) = json::read(document, &mut problems) {
-            ids::check_record_ids(&raw, &mut problems);
-            let downstreams = tool_checks::check_downstreams(&raw.downstreams, &mut problems);
-            let taken = |_: &str| false;
-            tool_checks::check_configured_tools(
-                raw.gateway_tools,
-                Vec::new(),
-                &downstreams,
-                &taken,
-                &mut problems,
-            );
-        }
+        ids::check_record_ids(sections, &mut problems);
+        let downstreams = tool_checks::check_downstreams(&sections.downstream, &mut problems);
+        let taken = |_: &str| false;
+        tool_checks::check_configured_tools(
+            sections.gateway_tool.clone(),
+            Vec::new(),
+            &downstreams,
+            &taken,
+            &mut problems,
+        );
         match problems.is_empty() {
             true => Ok(()),
             false => Err(problems.into_errors()),

@@ -82,7 +82,7 @@ impl Section {
     }
 
     /// The key of an entry's versions, for the sections that have them.
-    fn versions_key(self) -> Option<&'static str> {
+    pub(crate) fn versions_key(self) -> Option<&'static str> {
         match self {
             Section::Mapping => Some("versions"),
             Section::ConfiguredTool => Some("version"),

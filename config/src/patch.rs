@@ -12,11 +12,11 @@ use toolschema_runtime::call::Registry;
 
 use super::check::{Known, Names, check_client, check_mapping, check_toolset};
 use super::errors::Problems;
-use super::raw::RawGatewayTool;
 use super::tool_checks::check_configured_tools;
 use super::{Config, ConfiguredTools, json};
 use crate::Section;
 use crate::delta::{Delta, ToolRecord};
+use crate::sections::ToolSection;
 use toolschema_configured::ConfiguredTool;
 
 /// Which configuration this is, and what changed since the one it was
@@ -299,11 +299,11 @@ impl Config {
         }
         let mut p = Problems::without_text("change");
         let raw = json::read(written, &mut p)?;
-        if !unique(raw.tenants.iter().map(|t| t.id.get_ref()))
-            || !unique(raw.clients.iter().map(|c| c.id.get_ref()))
-            || !unique(raw.toolsets.iter().map(|s| s.id.get_ref()))
-            || !unique(raw.gateway_tools.iter().map(|t| t.name.get_ref()))
-            || !unique(raw.mappings.iter().map(|m| m.tool.get_ref()))
+        if !unique(raw.tenant.iter().map(|t| &t.id))
+            || !unique(raw.client.iter().map(|c| &c.id))
+            || !unique(raw.toolset.iter().map(|s| &s.id))
+            || !unique(raw.gateway_tool.iter().map(|t| &t.name))
+            || !unique(raw.mapping.iter().map(|m| &m.tool))
         {
             return None;
         }
@@ -318,18 +318,18 @@ impl Config {
         };
         let (gone_tenants, gone_tools) = (removed_of("tenant"), removed_of("gateway_tool"));
         next.tenants.retain(|t| !gone_tenants.contains(t.as_str()));
-        for tenant in &raw.tenants {
-            let id = tenant.id.get_ref();
+        for tenant in &raw.tenant {
+            let id = &tenant.id;
             if let Err(at) = next.tenants.binary_search(id) {
                 next.tenants.insert(at, id.clone());
             }
         }
         // Configured tools: the list rebuilt only when one was written or
         // removed, in name order.
-        if (!gone_tools.is_empty() || !raw.gateway_tools.is_empty())
+        if (!gone_tools.is_empty() || !raw.gateway_tool.is_empty())
             && !next.patch_configured(
                 self,
-                raw.gateway_tools,
+                raw.gateway_tool,
                 &gone_tools,
                 registry,
                 &mut touched,
@@ -342,22 +342,22 @@ impl Config {
             next.mappings.remove(name);
             touched.tools.insert(name.to_owned());
         }
-        for mapping in &raw.mappings {
-            next.mappings.remove(mapping.tool.get_ref());
+        for mapping in &raw.mapping {
+            next.mappings.remove(&mapping.tool);
         }
         for id in removed_of("toolset") {
             next.toolsets.remove(id);
             touched.toolsets.insert(id.to_owned());
         }
-        for set in &raw.toolsets {
-            next.toolsets.remove(set.id.get_ref());
+        for set in &raw.toolset {
+            next.toolsets.remove(&set.id);
         }
         for id in removed_of("client") {
             next.remove_client(id);
             touched.clients.insert(id.to_owned());
         }
-        for client in &raw.clients {
-            next.remove_client(client.id.get_ref());
+        for client in &raw.client {
+            next.remove_client(&client.id);
         }
         // The records written, checked against the configuration after the
         // change, in the whole check's order: mappings and toolsets, then
@@ -373,13 +373,13 @@ impl Config {
             authorized: false,
         };
         let mut mappings = Vec::new();
-        for (i, mapping) in raw.mappings.iter().enumerate() {
+        for (i, mapping) in raw.mapping.iter().enumerate() {
             if let Some(versions) = check_mapping(i, mapping, &names, &next, registry, &mut p) {
-                mappings.push((mapping.tool.get_ref().clone(), versions));
+                mappings.push((mapping.tool.clone(), versions));
             }
         }
         let mut toolsets = Vec::new();
-        for (i, set) in raw.toolsets.iter().enumerate() {
+        for (i, set) in raw.toolset.iter().enumerate() {
             toolsets.extend(check_toolset(i, set, &names, &next, registry, &mut p));
         }
         if !p.is_empty() {
@@ -394,7 +394,7 @@ impl Config {
             next.toolsets.insert(set.id.clone(), Arc::new(set));
         }
         let mut clients = Vec::new();
-        for (i, client) in raw.clients.iter().enumerate() {
+        for (i, client) in raw.client.iter().enumerate() {
             if let Some(client) = check_client(i, client, &names, &next, &clients, &mut p) {
                 clients.push(client);
             }
@@ -424,7 +424,7 @@ impl Config {
     fn patch_configured(
         &mut self,
         previous: &Config,
-        written: Vec<RawGatewayTool>,
+        written: Vec<ToolSection>,
         gone_tools: &BTreeSet<&str>,
         registry: &Registry,
         touched: &mut Touched,

@@ -1,502 +1,644 @@
-//! A large configuration file read a part at a time. The TOML parser
-//! builds a tree of the whole document, every value with its place, before
-//! anything is read from it: for an imported catalog of 125 MiB (Microsoft
-//! Graph's 22,000 operations) that tree alone took about 900 MB. A file of
-//! at least [`WHOLE_BELOW`] bytes is read instead as its configured tools'
-//! sections, in batches of about [`BATCH`] bytes, and the rest of the file
-//! on its own, so that only one batch's tree is alive at a time.
+//! The configuration's sections, as a file holds them and as a program
+//! writes them (the importers, an operator's own tooling, a service's
+//! tests): one declaration of every section of the file (`[catalog]`, `[server]`, `[authorization]`, tenants, client
+//! applications, toolsets, mappings, downstreams, configured tools and
+//! their versions) as serde types, written as TOML by the `toml` crate
+//! (keys in the order an operator reads them, strings quoted and escaped by
+//! the serializer, never assembled by hand) and checked as they are,
+//! without text, by the same checks a file gets: the tool sections alone
+//! ([`Sections::check`]) or the whole configuration against the registered
+//! tools ([`Sections::to_config`]). A file is read into these same types
+//! (`Config::from_toml`), and so is a JSON document of the file's shape
+//! (`Config::from_json`): what is read is what is written.
 //!
-//! Places stay those of the whole file: each part is parsed at its own
-//! offset (what comes before it written as spaces), so every span, and every
-//! problem's line and column, is the one a whole read gives. A file whose
-//! configured tools are also written another way (a `gateway_tool` key outside
-//! the `[[gateway_tool]]` sections, a `[[gateway_tool.version]]` away from
-//! its tool) is read whole, as TOML defines it.
+//! Each field is the key of the same name in the file (`kind` is `type`,
+//! `location` is `in`, `values` is `enum`), documented with the
+//! configuration in docs/catalog.md and docs/gateway.md; a section read
+//! back from the text is the section written.
+#![expect(
+    missing_docs,
+    reason = "each field is the configuration key of the same name, documented in docs/gateway.md"
+)]
 
-use core::ops::Range;
+use std::collections::BTreeMap;
 
-use serde::Deserialize;
-use toml_parser::Source;
-use toml_parser::lexer::TokenKind;
+use serde::{Deserialize, Serialize};
 
-use super::raw::{RawConfig, RawGatewayTool};
-use crate::location::{ConfigLocation, Section};
-
-/// Files smaller than this are parsed whole.
-const WHOLE_BELOW: usize = 8 << 20;
-
-/// About how much of the file's configured tools one parse reads.
-const BATCH: usize = 8 << 20;
-
-/// The configuration file's raw form, read whole or in parts.
-pub(super) fn read(text: &str) -> Result<RawConfig, toml::de::Error> {
-    read_in_parts(text, WHOLE_BELOW, BATCH)
+/// The sections of a configuration file, in the order it is written:
+/// settings, then tenants, client applications, toolsets, mappings,
+/// downstreams and configured tools.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Sections {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub catalog: Option<CatalogSection>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<ServerSection>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub authorization: Option<AuthorizationSection>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tenant: Vec<TenantSection>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub client: Vec<ClientSection>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub toolset: Vec<ToolsetSection>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mapping: Vec<MappingSection>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub downstream: Vec<DownstreamSection>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gateway_tool: Vec<ToolSection>,
 }
 
-/// Where in the file `offset` is, as the file's own structure says: the
-/// section, its entry, a configured tool's version, and the key within
-/// (a problem of reading, such as a value of the wrong type, is then
-/// named as the checks name theirs). The file's whole tree is built for it,
-/// so a file of [`WHOLE_BELOW`] bytes or more, or one that is not TOML, is
-/// named as a whole.
-pub(super) fn located(text: &str, offset: usize) -> ConfigLocation {
-    use toml::de::{DeTable, DeValue};
-    if text.len() >= WHOLE_BELOW {
-        return ConfigLocation::file();
-    }
-    let Ok(document) = DeTable::parse(text) else {
-        return ConfigLocation::file();
-    };
-    // A table's place is where it starts (a `[[client]]` header's span is
-    // the header): what holds `offset` is the last place before it.
-    let mut places: Vec<(usize, String, Option<usize>, &DeValue<'_>)> = Vec::new();
-    for (key, value) in document.get_ref() {
-        match value.get_ref() {
-            DeValue::Array(entries) if entries.iter().all(|e| e.get_ref().is_table()) => {
-                for (i, entry) in entries.iter().enumerate() {
-                    places.push((
-                        entry.span().start,
-                        key.get_ref().to_string(),
-                        Some(i),
-                        entry.get_ref(),
-                    ));
-                }
-            }
-            // A `[server]` table starts at its header's `[`.
-            other => places.push((
-                key.span().start.min(value.span().start),
-                key.get_ref().to_string(),
-                None,
-                other,
-            )),
-        }
-    }
-    let Some((_, key, entry, value)) = last_before(places, offset) else {
-        return ConfigLocation::file();
-    };
-    let Some(section) = Section::from_key(&key) else {
-        return ConfigLocation::file().field_of(&key);
-    };
-    let mut at = match entry {
-        Some(i) => ConfigLocation::entry_of(section, i),
-        None => ConfigLocation::section_whole(section),
-    };
-    let DeValue::Table(table) = value else {
-        return at;
-    };
-    let mut places = Vec::new();
-    for (key, value) in table {
-        let name = key.get_ref().to_string();
-        match value.get_ref() {
-            DeValue::Array(versions) if at.takes_version(&name) => {
-                for (j, version) in versions.iter().enumerate() {
-                    places.push((
-                        version.span().start,
-                        name.clone(),
-                        Some(j),
-                        version.get_ref(),
-                    ));
-                }
-            }
-            other => places.push((key.span().start, name, None, other)),
-        }
-    }
-    match last_before(places, offset) {
-        Some((_, _, Some(j), version)) => {
-            at = at.in_version(j);
-            let DeValue::Table(version) = version else {
-                return at;
-            };
-            let keys = version.iter().map(|(key, value)| {
-                (
-                    key.span().start,
-                    key.get_ref().to_string(),
-                    None,
-                    value.get_ref(),
-                )
-            });
-            match last_before(keys.collect(), offset) {
-                Some((_, key, _, _)) => at.field_of(&key),
-                None => at,
-            }
-        }
-        Some((_, key, None, _)) => at.field_of(&key),
-        None => at,
-    }
-}
-
-/// The place starting last at or before `offset`.
-fn last_before<T>(
-    places: Vec<(usize, String, Option<usize>, T)>,
-    offset: usize,
-) -> Option<(usize, String, Option<usize>, T)> {
-    places
-        .into_iter()
-        .filter(|place| place.0 <= offset)
-        .max_by_key(|place| place.0)
-}
-
-/// [`read`] with its sizes given: tests read small files in parts.
-fn read_in_parts(
-    text: &str,
-    whole_below: usize,
-    batch: usize,
-) -> Result<RawConfig, toml::de::Error> {
-    if text.len() < whole_below {
-        return toml::from_str(text);
-    }
-    match in_parts(text, batch) {
-        Some(raw) => Ok(raw),
-        // Read whole: the file's shape is not one this reader splits, or a
-        // part has an error, which a whole read reports as TOML orders
-        // them (the first in the file).
-        None => toml::from_str(text),
-    }
-}
-
-/// The file read in parts, or `None` when it must be read whole.
-fn in_parts(text: &str, batch: usize) -> Option<RawConfig> {
-    let sections = gateway_tool_sections(text)?;
-    if sections.is_empty() {
-        return None;
-    }
-    // The rest of the file, the configured tools' sections blanked.
-    let mut rest = String::with_capacity(text.len());
-    let mut at = 0;
-    for section in &sections {
-        rest.push_str(&text[at..section.start]);
-        rest.extend(core::iter::repeat_n(' ', section.len()));
-        at = section.end;
-    }
-    rest.push_str(&text[at..]);
-    let mut raw: RawConfig = toml::from_str(&rest).ok()?;
-    drop(rest);
-    if !raw.gateway_tools.is_empty() {
-        return None;
-    }
-    let mut part = String::new();
-    for sections in batches(&sections, batch) {
-        // What comes before the batch, and between its sections, as spaces.
-        part.clear();
-        let mut at = 0;
-        for section in sections {
-            part.extend(core::iter::repeat_n(' ', section.start - at));
-            part.push_str(&text[section.clone()]);
-            at = section.end;
-        }
-        let tools: GatewayTools = toml::from_str(&part).ok()?;
-        raw.gateway_tools.extend(tools.gateway_tool);
-    }
-    Some(raw)
-}
-
-/// One part of the file: configured tools only.
-#[derive(Deserialize)]
+/// `[catalog]`: settings of the catalog as a whole.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
-struct GatewayTools {
-    gateway_tool: Vec<RawGatewayTool>,
+pub struct CatalogSection {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub internal_prefixes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyless_client: Option<String>,
 }
 
-/// The sections in batches of about `size` bytes of the file each (from a
-/// batch's first section to its last, what lies between included): a
-/// file whose configured tools alternate with other sections (each tenant's
-/// tools after its clients) is still read in a few parts, each padded once.
-fn batches(sections: &[Range<usize>], size: usize) -> Vec<Vec<Range<usize>>> {
-    let mut out: Vec<Vec<Range<usize>>> = Vec::new();
-    for section in sections {
-        match out.last_mut() {
-            Some(batch) if section.end - batch[0].start <= size => {
-                batch.push(section.clone());
-            }
-            _ => out.push(vec![section.clone()]),
+/// `[server]`: what `server.json` says of the server.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSection {
+    pub name: String,
+    pub description: String,
+    pub version: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub website_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remotes: Vec<toml::Table>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub packages: Vec<toml::Table>,
+}
+
+/// `[authorization]`: the OAuth 2.1 authorization server whose access
+/// tokens authenticate clients.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AuthorizationSection {
+    pub issuer: String,
+    pub resource: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jwks_uri: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub algorithms: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_claim: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant_claim: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leeway_seconds: Option<i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes_supported: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub introspection_endpoint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub introspection_client_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub introspection_secret_env: Option<String>,
+}
+
+/// `[[tenant]]`.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TenantSection {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// `[[client]]`: a client application; `api_keys` are the SHA-256 hashes
+/// of its keys ([`hash_api_key`](crate::hash_api_key)).
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ClientSection {
+    pub id: String,
+    pub tenant: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub api_keys: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub oauth_client_ids: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub toolsets: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+}
+
+/// `[[toolset]]`: tools of one tenant, shown together in one mode.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ToolsetSection {
+    pub id: String,
+    pub tenant: String,
+    #[serde(default = "switched_on", skip_serializing_if = "is_on")]
+    pub active: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub modes: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+}
+
+impl Default for ToolsetSection {
+    fn default() -> ToolsetSection {
+        ToolsetSection {
+            id: String::new(),
+            tenant: String::new(),
+            active: true,
+            mode: None,
+            tools: Vec::new(),
+            modes: BTreeMap::new(),
+            scopes: Vec::new(),
         }
     }
-    out
 }
 
-/// A table header: where it starts, whether it is `[[…]]`, its key.
-struct Header {
-    start: usize,
-    array: bool,
-    key: Vec<String>,
+fn switched_on() -> bool {
+    true
 }
 
-/// The byte ranges of the file's `[[gateway_tool]]` sections, each from
-/// its header to the next header that is not one of its own subtables;
-/// `None` when a configured tool's subtable stands away from its tool, or the
-/// file is one [`headers`] leaves whole.
-fn gateway_tool_sections(text: &str) -> Option<Vec<Range<usize>>> {
-    let headers = headers(text)?;
-    let mut sections: Vec<Range<usize>> = Vec::new();
-    let mut inside = false;
-    for (index, header) in headers.iter().enumerate() {
-        let end = headers.get(index + 1).map_or(text.len(), |next| next.start);
-        let of_tools = header.key.first().is_some_and(|k| k == "gateway_tool");
-        let opens = of_tools && header.array && header.key.len() == 1;
-        if opens || (inside && of_tools && header.key.len() > 1) {
-            inside = true;
-            match sections.last_mut() {
-                Some(last) if last.end == header.start && !opens => last.end = end,
-                _ => sections.push(header.start..end),
-            }
-        } else if of_tools {
-            return None;
-        } else {
-            inside = false;
+fn is_on(active: &bool) -> bool {
+    *active
+}
+
+/// `[[mapping]]`: the versions of a registered (derived) tool.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MappingSection {
+    pub tool: String,
+    #[serde(default)]
+    pub versions: Vec<MappingVersion>,
+}
+
+/// One version of a mapping: its number and status (`draft`, `proposed`,
+/// `published`, `deprecated`).
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MappingVersion {
+    pub version: u32,
+    pub status: String,
+}
+
+impl Sections {
+    /// The sections as TOML text.
+    pub fn text(&self) -> Result<String, String> {
+        toml::to_string(self).map_err(|error| format!("the TOML writer refuses it: {error}"))
+    }
+}
+
+/// `[[downstream]]`: an API that configured tools call.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DownstreamSection {
+    pub id: String,
+    pub base_url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soap_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connect_timeout_ms: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_response_bytes: Option<i64>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<Auths>,
+}
+
+/// A downstream's `auth`: one table (`auth = { kind = … }`), or the list
+/// of credentials sent together (`[[downstream.auth]]`, for an API that
+/// wants an API key and a client id at once).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[serde(untagged)]
+pub enum Auths {
+    /// `[downstream.auth]`.
+    One(Box<AuthSection>),
+    /// `[[downstream.auth]]`, one after another.
+    Many(Vec<AuthSection>),
+}
+
+impl Auths {
+    /// Each credential, in the order written.
+    pub fn iter(&self) -> core::slice::Iter<'_, AuthSection> {
+        match self {
+            Auths::One(auth) => core::slice::from_ref(&**auth).iter(),
+            Auths::Many(auths) => auths.iter(),
         }
     }
-    Some(sections)
 }
 
-/// The file's table headers, found by the TOML lexer: a `[` first on its
-/// line, outside any value (arrays and inline tables may span lines).
-/// `None` when the file has a header whose key this scan does not decode
-/// (escapes, an unclosed quote), or writes `gateway_tool` as a key of the
-/// root table: such a file is read whole.
-fn headers(text: &str) -> Option<Vec<Header>> {
-    let source = Source::new(text);
-    let mut tokens = source.lex().peekable();
-    let mut out = Vec::new();
-    let (mut line_start, mut in_value, mut depth) = (true, false, 0usize);
-    while let Some(token) = tokens.next() {
-        match token.kind() {
-            TokenKind::Newline => {
-                if depth == 0 {
-                    in_value = false;
-                }
-                line_start = true;
-                continue;
+/// Read by its shape, a table or a list (an untagged enum would answer a
+/// wrong field inside with "did not match any variant").
+impl<'de> Deserialize<'de> for Auths {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Auths;
+
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a table (`{ kind = \"bearer\", env = \"…\" }`) or a list of tables")
             }
-            TokenKind::Whitespace | TokenKind::Comment => continue,
-            TokenKind::LeftSquareBracket if line_start && !in_value => {
-                let start = token.span().start();
-                let array = tokens
-                    .next_if(|t| t.kind() == TokenKind::LeftSquareBracket)
-                    .is_some();
-                let mut key = Vec::new();
-                for part in tokens.by_ref() {
-                    let span = part.span();
-                    let raw = text.get(span.start()..span.end()).unwrap_or_default();
-                    match part.kind() {
-                        TokenKind::RightSquareBracket | TokenKind::Newline | TokenKind::Eof => {
-                            break;
-                        }
-                        TokenKind::Atom => key.push(raw.to_owned()),
-                        TokenKind::BasicString | TokenKind::LiteralString => {
-                            key.push(quoted(raw)?.to_owned());
-                        }
-                        _ => {}
-                    }
-                }
-                out.push(Header { start, array, key });
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Auths, A::Error> {
+                AuthSection::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(|auth| Auths::One(Box::new(auth)))
             }
-            // A key of the root table (before any header).
-            TokenKind::Atom | TokenKind::BasicString | TokenKind::LiteralString
-                if line_start && !in_value && out.is_empty() =>
-            {
-                let span = token.span();
-                let raw = text.get(span.start()..span.end()).unwrap_or_default();
-                let key = match token.kind() {
-                    TokenKind::Atom => Some(raw),
-                    _ => quoted(raw),
-                };
-                if key.is_none_or(|key| key == "gateway_tool") {
-                    return None;
-                }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Auths, A::Error> {
+                Vec::deserialize(serde::de::value::SeqAccessDeserializer::new(seq)).map(Auths::Many)
             }
-            TokenKind::Equals if depth == 0 => in_value = true,
-            TokenKind::LeftSquareBracket | TokenKind::LeftCurlyBracket => depth += 1,
-            TokenKind::RightSquareBracket | TokenKind::RightCurlyBracket => {
-                depth = depth.saturating_sub(1);
-            }
-            _ => {}
         }
-        line_start = false;
+        deserializer.deserialize_any(Visit)
     }
-    Some(out)
 }
 
-/// A quoted key's text, when it has no escapes and its closing quote.
-fn quoted(raw: &str) -> Option<&str> {
-    let quote = raw.chars().next()?;
-    let inner = raw.strip_prefix(quote)?.strip_suffix(quote)?;
-    (matches!(quote, '"' | '\'') && !inner.contains('\\') && !inner.is_empty()).then_some(inner)
+/// A downstream's `auth`: secrets by the name of the environment variable
+/// that holds them, never the secret itself.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AuthSection {
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub param: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_env: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password_env: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access_key_env: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret_key_env: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_token_env: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<String>,
+}
+
+/// `[[gateway_tool]]`: a configured tool, whose work is a downstream call,
+/// and its versions.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ToolSection {
+    pub name: String,
+    pub downstream: String,
+    #[serde(default)]
+    pub version: Vec<VersionSection>,
+}
+
+/// `[[gateway_tool.version]]`: plain values first, then the tables.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct VersionSection {
+    pub version: u32,
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// How the body is written: `json` (the default) or `form`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<String>,
+    /// A SOAP operation's request element.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soap_action: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualified: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
+    /// Headers every call of this version sends, as written
+    /// (`X-Amz-Target = "DynamoDB_20120810.GetItem"`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
+    /// Query parameters every call of this version sends, as written
+    /// (`Action = "DescribeInstances"`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub query: BTreeMap<String, String>,
+    /// For a SOAP operation: namespace prefixes its source paths may use
+    /// (`n1 = "http://…/Arrays"`, then `Ids.n1:long[]`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub prefixes: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub soap_header: Vec<SoapHeaderSection>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub argument: Vec<FieldSection>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub result: Vec<FieldSection>,
+}
+
+/// `[[gateway_tool.version.soap_header]]`: a header block in a namespace
+/// other than the operation's, or a credential from a secret.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SoapHeaderSection {
+    pub element: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+}
+
+/// `[[gateway_tool.version.argument]]` or `…result]]`: a field's exposed
+/// path, its source path, and what the schema says of it.
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FieldSection {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, rename = "in", skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    /// A query list written as one parameter, its values joined by commas
+    /// (`explode = false`), instead of the parameter repeated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explode: Option<bool>,
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<toml::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<toml::Value>,
+    #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<toml::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub examples: Option<Vec<toml::Value>>,
+    /// The field's whole JSON Schema, as JSON text: its value is passed on
+    /// as the client writes it (an object with its own property names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
 }
 
 #[cfg(test)]
 mod tests {
-    use core::fmt::Write as _;
-
+    use super::*;
+    use crate::Config;
     use toolschema_runtime::call::Registry;
 
-    use super::super::check::check;
-    use super::super::errors::Problems;
-    use super::read_in_parts;
-
-    /// A catalog of `tools` configured tools, a toolset between them, the
-    /// rest of the file before and after; `mistake` puts a wrong value in
-    /// that tool.
-    fn catalog(tools: usize, mistake: Option<usize>) -> String {
-        let mut text = String::from(
-            "# a catalog read in parts\n[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\ntoolsets = [\n  \"first\",\n  \"second\",\n]\n\n[[downstream]]\nid = \"api\"\nbase_url = \"https://api.example.com\"\n",
-        );
-        for i in 0..tools {
-            if i == tools / 2 {
-                let _ = write!(
-                    text,
-                    "\n[[toolset]]\nid = \"first\"\ntenant = \"t\"\ntools = [\n\"tool-0\",\n]\n"
-                );
-            }
-            let kind = if mistake == Some(i) {
-                "strnig"
-            } else {
-                "string"
-            };
-            let _ = write!(
-                text,
-                r#"
-[[ gateway_tool ]]
-name = "tool-{i}"
-downstream = "api"
-
-[[gateway_tool.version]]
-version = 1
-status = "published"
-description = """A tool whose description holds a header:
-[[gateway_tool]]
-and {{ braces }}."""
-method = "GET"
-path = "/items/{{id}}"
-headers = {{ "X-Trace" = "on" }}
-
-[["gateway_tool".version.argument]]
-name = "id"
-in = "path"
-type = "{kind}"
-required = true
-"#
-            );
-        }
-        text.push_str("\n[[toolset]]\nid = \"second\"\ntenant = \"t\"\ntools = [\"tool-1\"]\n");
-        text
-    }
-
-    /// The file read in parts of about `batch` bytes, checked: the
-    /// configuration's debug form, or the problems as printed.
-    fn read(text: &str, whole_below: usize, batch: usize) -> String {
-        let raw = match read_in_parts(text, whole_below, batch) {
-            Ok(raw) => raw,
-            Err(error) => return format!("parse error at {:?}: {}", error.span(), error.message()),
+    /// Every key each section can write, set.
+    fn everything() -> Sections {
+        let tag = FieldSection {
+            name: "tags[]".to_owned(),
+            source: Some("tag".to_owned()),
+            location: Some("query".into()),
+            explode: Some(false),
+            kind: "string".into(),
+            examples: Some(vec![toml::Value::String("indoor".into())]),
+            ..FieldSection::default()
         };
-        let mut problems = Problems::new("catalog.toml", text);
-        let config = check(raw, Vec::new(), &Registry::new(), &mut problems);
-        match problems.is_empty() {
-            true => format!("{config:?}"),
-            false => problems.into_errors().to_string(),
+        let tags = FieldSection {
+            name: "tags".to_owned(),
+            kind: "array".into(),
+            required: Some(true),
+            description: Some("The tags wanted.".to_owned()),
+            min_items: Some(1),
+            max_items: Some(5),
+            ..FieldSection::default()
+        };
+        let number = FieldSection {
+            name: "limit".to_owned(),
+            location: Some("query".into()),
+            kind: "integer".into(),
+            minimum: Some(toml::Value::Integer(1)),
+            maximum: Some(toml::Value::Integer(50)),
+            ..FieldSection::default()
+        };
+        let text = FieldSection {
+            name: "kind".to_owned(),
+            location: Some("query".into()),
+            kind: "string".into(),
+            format: None,
+            min_length: Some(1),
+            max_length: Some(20),
+            pattern: Some("^[a-z]+$".to_owned()),
+            values: Some(vec!["cat".to_owned(), "dog".to_owned()]),
+            ..FieldSection::default()
+        };
+        let version = VersionSection {
+            version: 1,
+            status: "draft".into(),
+            title: Some("Tags".to_owned()),
+            description: "Lists a pet's tags.".to_owned(),
+            method: Some("GET".to_owned()),
+            path: Some("/pets/tags".to_owned()),
+            read_only: Some(true),
+            destructive: Some(false),
+            idempotent: Some(true),
+            headers: BTreeMap::from([("X-Api-Version".to_owned(), "2".to_owned())]),
+            query: BTreeMap::from([("format".to_owned(), "json".to_owned())]),
+            argument: vec![tag, tags, number, text],
+            result: vec![FieldSection {
+                name: "meta".to_owned(),
+                kind: "object".into(),
+                schema: Some(
+                    r#"{"type": "object", "properties": {"count": {"type": "integer"}}}"#.into(),
+                ),
+                ..FieldSection::default()
+            }],
+            ..VersionSection::default()
+        };
+        let soap = VersionSection {
+            version: 1,
+            status: "published".into(),
+            description: "Gets a quote.".to_owned(),
+            encoding: None,
+            operation: Some("GetQuote".to_owned()),
+            namespace: Some("urn:quotes".to_owned()),
+            soap_action: Some("urn:quotes#GetQuote".to_owned()),
+            qualified: Some(true),
+            prefixes: BTreeMap::from([("q".to_owned(), "urn:quotes".to_owned())]),
+            soap_header: vec![SoapHeaderSection {
+                element: "Token".to_owned(),
+                namespace: Some("urn:auth".to_owned()),
+                secret: Some("QUOTES_TOKEN".to_owned()),
+            }],
+            argument: vec![FieldSection {
+                name: "symbol".to_owned(),
+                kind: "string".into(),
+                required: Some(true),
+                ..FieldSection::default()
+            }],
+            ..VersionSection::default()
+        };
+        let auth = AuthSection {
+            kind: "aws_sigv4".into(),
+            access_key_env: Some("AWS_ACCESS_KEY_ID".to_owned()),
+            secret_key_env: Some("AWS_SECRET_ACCESS_KEY".to_owned()),
+            session_token_env: Some("AWS_SESSION_TOKEN".to_owned()),
+            region: Some("eu-west-1".to_owned()),
+            service: Some("execute-api".to_owned()),
+            ..AuthSection::default()
+        };
+        let header = AuthSection {
+            kind: "header".into(),
+            header: Some("X-Key".to_owned()),
+            env: Some("PETS_KEY".to_owned()),
+            ..AuthSection::default()
+        };
+        Sections {
+            downstream: vec![
+                DownstreamSection {
+                    id: "pets".to_owned(),
+                    base_url: "https://pets.example.com".to_owned(),
+                    protocol: None,
+                    soap_version: None,
+                    auth: Some(Auths::Many(vec![auth, header])),
+                    ..DownstreamSection::default()
+                },
+                DownstreamSection {
+                    id: "quotes".to_owned(),
+                    base_url: "https://quotes.example.com/soap".to_owned(),
+                    protocol: Some("soap".into()),
+                    soap_version: Some("1.2".into()),
+                    auth: None,
+                    ..DownstreamSection::default()
+                },
+            ],
+            gateway_tool: vec![
+                ToolSection {
+                    name: "pets.tags".to_owned(),
+                    downstream: "pets".to_owned(),
+                    version: vec![version],
+                },
+                ToolSection {
+                    name: "quotes.get".to_owned(),
+                    downstream: "quotes".to_owned(),
+                    version: vec![soap],
+                },
+            ],
+            ..Sections::default()
         }
     }
 
     #[test]
-    fn a_file_read_in_parts_is_the_file_read_whole() {
-        let text = catalog(40, None);
-        // Forty sections, a toolset among them: one batch, or one each.
-        let sections = super::gateway_tool_sections(&text).expect("in sections");
-        assert_eq!(sections.len(), 40);
-        assert_eq!(super::batches(&sections, usize::MAX).len(), 1);
-        assert_eq!(super::batches(&sections, 0).len(), 40);
-        let whole = read(&text, usize::MAX, 0);
-        assert!(whole.contains("tool-39"), "{whole}");
-        assert!(!whole.contains("problem"), "{whole}");
-        for batch in [1, 700, 5_000] {
-            assert_eq!(read(&text, 0, batch), whole, "in parts of {batch} bytes");
-        }
+    fn what_is_written_is_what_a_file_reads_and_both_checks_agree() {
+        let sections = everything();
+        sections
+            .check()
+            .expect("the written sections pass the checks");
+        let text = sections.text().expect("TOML");
+        let file =
+            format!("[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n\n{text}");
+        let config = Config::from_toml(&file, "written.toml", &Registry::new())
+            .unwrap_or_else(|errors| panic!("{errors}\n{text}"));
+        assert_eq!(config.configured_tools().len(), 2);
+        assert_eq!(config.downstreams().count(), 2);
     }
 
     #[test]
-    fn problems_in_parts_are_placed_as_in_the_whole_file() {
-        for mistake in [0, 25, 39] {
-            let text = catalog(40, Some(mistake));
-            let whole = read(&text, usize::MAX, 0);
-            assert!(whole.contains("strnig"), "{whole}");
-            assert_eq!(read(&text, 0, 700), whole);
-        }
-        // A TOML error inside a part: the same place and message.
-        let broken =
-            catalog(40, None).replacen("version = 1\nstatus", "version = 1\nstatus = ", 30);
-        let whole = read(&broken, usize::MAX, 0);
-        assert!(whole.starts_with("parse error"), "{whole}");
-        assert_eq!(read(&broken, 0, 700), whole);
-    }
-
-    #[test]
-    fn headers_are_found_outside_values_and_strings() {
-        let text = "a = [\n[1],\n[[2]],\n]\nb = { c = [\n[3]] }\ns = \'\'\'\n[[gateway_tool]]\n\'\'\'\n[[gateway_tool]] # one\nx = 1\n[gateway_tool.y]\n  [[ 'gateway_tool' ]]\n[other]\n";
-        let sections = super::gateway_tool_sections(text).expect("in sections");
-        let found: Vec<&str> = sections.iter().map(|range| &text[range.clone()]).collect();
+    fn a_problem_is_named_by_its_key_as_the_file_check_names_it() {
+        let mut sections = everything();
+        sections.gateway_tool[0].version[0].argument[2].kind = "whole".into();
+        let errors = sections.check().expect_err("an unknown type");
+        let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
         assert_eq!(
-            found,
-            [
-                "[[gateway_tool]] # one\nx = 1\n[gateway_tool.y]\n  ",
-                "[[ 'gateway_tool' ]]\n"
-            ]
+            keys,
+            ["gateway_tool[0].version[0].argument[2].type"],
+            "{errors}"
         );
-        assert!(super::gateway_tool_sections("[t]\n[gateway_tool.y]\n").is_none());
+        let text = sections.text().expect("TOML");
+        let file =
+            format!("[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\n\n{text}");
+        let from_file = Config::from_toml(&file, "written.toml", &Registry::new())
+            .expect_err("the same problem");
+        let file_keys: Vec<&str> = from_file.iter().map(|e| e.key()).collect();
+        assert_eq!(keys, file_keys);
     }
 
     #[test]
-    fn files_this_reader_does_not_split_are_read_whole() {
-        let tools = catalog(4, None);
-        // A key this scan does not decode, an unclosed quote, a root key
-        // named gateway_tool: no sections, so read whole.
-        for text in [
-            format!("{tools}\n[\"gateway\\u005ftool\".x]\n"),
-            format!("{tools}\n[\"é\n"),
-            format!("gateway_tool = []\n{tools}"),
-        ] {
-            assert!(super::gateway_tool_sections(&text).is_none(), "{text}");
-            assert_eq!(read(&text, 0, 100), read(&text, usize::MAX, 0));
-        }
-        // TOML forbids adding tables to a static array, even an empty one.
-        let refused = read(&format!("gateway_tool = []\n{tools}"), 0, 100);
-        assert!(refused.starts_with("parse error"), "{refused}");
-        // Windows line endings split as the others do.
-        let crlf = tools.replace('\n', "\r\n");
-        assert_eq!(
-            super::gateway_tool_sections(&crlf).map(|s| s.len()),
-            super::gateway_tool_sections(&tools).map(|s| s.len())
-        );
-        assert_eq!(read(&crlf, 0, 100), read(&crlf, usize::MAX, 0));
-    }
-
-    #[test]
-    fn the_first_error_of_the_file_is_the_one_reported() {
-        // A TOML error in a tool before a wrong type in a later section:
-        // a whole read reports the first; so does a read in parts.
-        let text = catalog(10, None).replacen("version = 1\nstatus", "version = 1\nstatus = ", 2)
-            + "\n[[tenant]]\nid = 5\n";
-        let whole = read(&text, usize::MAX, 0);
-        assert!(whole.starts_with("parse error"), "{whole}");
-        assert_eq!(read(&text, 0, 100), whole);
-    }
-
-    #[test]
-    fn gateway_tools_written_apart_are_read_whole() {
-        // A version table after another section belongs to the last tool
-        // (TOML's rule): only a whole read sees it.
-        let mut text = catalog(4, None);
-        text.push_str(
-            "\n[[gateway_tool.version]]\nversion = 2\nstatus = \"draft\"\ndescription = \"Two.\"\nmethod = \"GET\"\npath = \"/two\"\n",
-        );
-        assert!(super::gateway_tool_sections(&text).is_none());
-        let whole = read(&text, usize::MAX, 0);
-        assert!(whole.contains("version: 2"), "{whole}");
-        assert_eq!(read(&text, 0, 100), whole);
-        // A configured tool written as a dotted key of the rest.
-        let dotted = format!(
-            "gateway_tool = [{{ name = \"early\", downstream = \"api\" }}]\n{}",
-            catalog(4, None)
-        );
-        let whole = read(&dotted, usize::MAX, 0);
-        assert_eq!(read(&dotted, 0, 100), whole);
+    fn every_section_written_is_the_file_it_reads_as() {
+        let mut sections = everything();
+        sections.catalog = Some(CatalogSection {
+            internal_prefixes: vec!["internal.".to_owned()],
+            keyless_client: Some("acme-app".to_owned()),
+        });
+        sections.server = Some(ServerSection {
+            name: "io.example/pets".to_owned(),
+            description: "Pets and quotes.".to_owned(),
+            version: "1.2.0".to_owned(),
+            ..ServerSection::default()
+        });
+        sections.tenant = vec![TenantSection {
+            id: "acme".to_owned(),
+            name: Some("Acme".to_owned()),
+        }];
+        sections.toolset = vec![ToolsetSection {
+            id: "pets".to_owned(),
+            tenant: "acme".to_owned(),
+            active: false,
+            mode: Some("lazy".to_owned()),
+            tools: vec!["pets.tags".to_owned(), "quotes.get".to_owned()],
+            modes: BTreeMap::from([("quotes.get".to_owned(), "full".to_owned())]),
+            ..ToolsetSection::default()
+        }];
+        sections.client = vec![ClientSection {
+            id: "acme-app".to_owned(),
+            tenant: "acme".to_owned(),
+            api_keys: vec![crate::hash_api_key("acme-key")],
+            toolsets: vec!["pets".to_owned()],
+            profile: Some("openai-strict".to_owned()),
+            ..ClientSection::default()
+        }];
+        let registry = Registry::new();
+        let typed = sections.to_config(&registry).expect("every section checks");
+        let text = sections.text().expect("TOML");
+        let read = Config::from_toml(&text, "written.toml", &registry)
+            .unwrap_or_else(|errors| panic!("{errors}\n{text}"));
+        assert_eq!(format!("{typed:?}"), format!("{read:?}"));
+        let toolset = typed.toolset("pets").expect("the toolset");
+        assert!(!toolset.is_active());
+        assert_eq!(typed.keyless_client(), Some("acme-app"));
+        // A setting that is not one is named where a file would be.
+        sections.toolset[0].mode = Some("sideways".to_owned());
+        let errors = sections.to_config(&registry).expect_err("an unknown mode");
+        let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
+        assert_eq!(keys, ["toolset[0].mode"], "{errors}");
     }
 }

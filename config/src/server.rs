@@ -3,8 +3,8 @@
 
 use super::ServerInfo;
 use super::errors::Problems;
-use super::raw::RawServer;
 use crate::location::{ConfigLocation, Section};
+use crate::sections::ServerSection;
 
 /// The registry's name rule: `^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`, 3 to 200
 /// characters.
@@ -76,37 +76,36 @@ pub(super) fn remote_problem(kind: &str, url: &str) -> Option<String> {
     (!is_http_url(url)).then(|| "a remote's URL must start with https:// or http://".to_owned())
 }
 
-pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
-    let name = raw.name.get_ref();
+pub(super) fn check_server(raw: ServerSection, p: &mut Problems<'_>) -> ServerInfo {
+    let name = &raw.name;
     if let Some(problem) = name_problem(name) {
-        p.at(raw.name.span(), server_key("name"), problem);
+        p.at(server_key("name"), problem);
     }
-    let description = raw.description.get_ref();
+    let description = &raw.description;
     if let Some(problem) = description_problem(description) {
-        p.at(raw.description.span(), server_key("description"), problem);
+        p.at(server_key("description"), problem);
     }
-    let version = raw.version.get_ref();
+    let version = &raw.version;
     if let Some(problem) = version_problem(version) {
-        p.at(raw.version.span(), server_key("version"), problem);
+        p.at(server_key("version"), problem);
     }
     if let Some(title) = &raw.title
-        && let Some(problem) = title_problem(title.get_ref())
+        && let Some(problem) = title_problem(title)
     {
-        p.at(title.span(), server_key("title"), problem);
+        p.at(server_key("title"), problem);
     }
     if let Some(url) = &raw.website_url
-        && let Some(problem) = website_problem(url.get_ref())
+        && let Some(problem) = website_problem(url)
     {
-        p.at(url.span(), server_key("website_url"), problem);
+        p.at(server_key("website_url"), problem);
     }
     let mut remotes = Vec::new();
     for (i, remote) in raw.remotes.iter().enumerate() {
         let key = server_key("remotes").item(i);
-        let table = remote.get_ref();
+        let table = remote;
         let kind = table.get("type").and_then(toml::Value::as_str);
         if !matches!(kind, Some("streamable-http" | "sse")) {
             p.at(
-                remote.span(),
                 key.field_of("type"),
                 "a remote needs `type = \"streamable-http\"` or `\"sse\"`",
             );
@@ -117,7 +116,6 @@ pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
             .is_some_and(is_http_url)
         {
             p.at(
-                remote.span(),
                 key.field_of("url"),
                 "a remote needs a `url` starting with https:// or http://",
             );
@@ -127,11 +125,10 @@ pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
     let mut packages = Vec::new();
     for (i, package) in raw.packages.iter().enumerate() {
         let key = server_key("packages").item(i);
-        let table = package.get_ref();
+        let table = package;
         for field in ["registryType", "identifier"] {
             if table.get(field).and_then(toml::Value::as_str).is_none() {
                 p.at(
-                    package.span(),
                     key.field_of(field),
                     format!("a package needs `{field}`, a string"),
                 );
@@ -143,7 +140,6 @@ pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
             .and_then(toml::Value::as_str);
         if !matches!(transport, Some("stdio" | "streamable-http" | "sse")) {
             p.at(
-                package.span(),
                 key.field_of("transport"),
                 "a package needs `transport = { type = \"stdio\" }` (or streamable-http, sse)",
             );
@@ -152,7 +148,6 @@ pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
             && (version.is_empty() || is_version_range(version))
         {
             p.at(
-                package.span(),
                 key.field_of("version"),
                 format!("`{version}` is not a specific package version: pin one such as `1.0.0` (no ranges or `latest`)"),
             );
@@ -163,8 +158,8 @@ pub(super) fn check_server(raw: RawServer, p: &mut Problems<'_>) -> ServerInfo {
         name: name.clone(),
         description: description.clone(),
         version: version.clone(),
-        title: raw.title.map(|t| t.into_inner()),
-        website_url: raw.website_url.map(|u| u.into_inner()),
+        title: raw.title,
+        website_url: raw.website_url,
         remotes,
         packages,
     }

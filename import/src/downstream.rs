@@ -6,7 +6,7 @@
 use super::names::{kebab, snake};
 use super::read::{Read, as_array, as_str};
 use super::{ImportError, ImportErrorKind, ImportOptions};
-use crate::written;
+use crate::sections;
 use toolschema_configured::Auth;
 use toolschema_runtime::render::Json as Value;
 
@@ -232,34 +232,34 @@ pub(super) fn downstream_section(
     id: &str,
     base_url: &str,
     auth: &[Auth],
-) -> written::DownstreamSection {
+) -> sections::DownstreamSection {
     let owned = |s: &String| Some(s.clone());
     let mut sections = auth.iter().map(|auth| match auth {
-        Auth::Header { header, env } => written::AuthSection {
-            kind: "header",
+        Auth::Header { header, env } => sections::AuthSection {
+            kind: "header".into(),
             header: owned(header),
             env: owned(env),
-            ..written::AuthSection::default()
+            ..sections::AuthSection::default()
         },
-        Auth::Bearer { env } => written::AuthSection {
-            kind: "bearer",
+        Auth::Bearer { env } => sections::AuthSection {
+            kind: "bearer".into(),
             env: owned(env),
-            ..written::AuthSection::default()
+            ..sections::AuthSection::default()
         },
-        Auth::Query { param, env } => written::AuthSection {
-            kind: "query",
+        Auth::Query { param, env } => sections::AuthSection {
+            kind: "query".into(),
             param: owned(param),
             env: owned(env),
-            ..written::AuthSection::default()
+            ..sections::AuthSection::default()
         },
         Auth::Basic {
             user_env,
             password_env,
-        } => written::AuthSection {
-            kind: "basic",
+        } => sections::AuthSection {
+            kind: "basic".into(),
             user_env: owned(user_env),
             password_env: owned(password_env),
-            ..written::AuthSection::default()
+            ..sections::AuthSection::default()
         },
         Auth::AwsSigV4 {
             access_key_env,
@@ -267,41 +267,40 @@ pub(super) fn downstream_section(
             session_token_env,
             region,
             service,
-        } => written::AuthSection {
-            kind: "aws_sigv4",
+        } => sections::AuthSection {
+            kind: "aws_sigv4".into(),
             access_key_env: owned(access_key_env),
             secret_key_env: owned(secret_key_env),
             session_token_env: session_token_env.clone(),
             region: owned(region),
             service: owned(service),
-            ..written::AuthSection::default()
+            ..sections::AuthSection::default()
         },
     });
     let auth = match (sections.next(), auth.len()) {
         (None, _) => None,
-        (Some(one), 1) => Some(written::Auths::One(Box::new(one))),
-        (Some(first), _) => Some(written::Auths::Many(
+        (Some(one), 1) => Some(sections::Auths::One(Box::new(one))),
+        (Some(first), _) => Some(sections::Auths::Many(
             core::iter::once(first).chain(sections).collect(),
         )),
     };
-    written::DownstreamSection {
+    sections::DownstreamSection {
         id: id.to_owned(),
         base_url: base_url.to_owned(),
-        protocol: None,
-        soap_version: None,
         auth,
+        ..sections::DownstreamSection::default()
     }
 }
 
 /// Sections as the text of a configuration file.
 pub(super) fn text_of(
-    downstream: Vec<written::DownstreamSection>,
-    gateway_tool: Vec<written::ToolSection>,
+    downstream: Vec<sections::DownstreamSection>,
+    gateway_tool: Vec<sections::ToolSection>,
 ) -> Result<String, String> {
-    written::Sections {
+    sections::Sections {
         downstream,
         gateway_tool,
-        ..written::Sections::default()
+        ..sections::Sections::default()
     }
     .text()
 }
@@ -310,13 +309,13 @@ pub(super) fn text_of(
 /// checks check a file's sections; the tool back, or the checks' first
 /// problem if they refuse it.
 pub(super) fn checked_alone(
-    downstream: &written::DownstreamSection,
-    tool: written::ToolSection,
-) -> Result<written::ToolSection, String> {
-    let mut sections = written::Sections {
+    downstream: &sections::DownstreamSection,
+    tool: sections::ToolSection,
+) -> Result<sections::ToolSection, String> {
+    let mut sections = sections::Sections {
         downstream: vec![downstream.clone()],
         gateway_tool: vec![tool],
-        ..written::Sections::default()
+        ..sections::Sections::default()
     };
     if let Err(errors) = sections.check() {
         let first = errors.iter().next();

@@ -4,7 +4,7 @@
 
 use super::context::Found;
 use super::read::{Read, as_array, as_i64, as_str, integer, type_of};
-use crate::written;
+use crate::sections;
 use toolschema_runtime::render::Json as Value;
 use toolschema_text::formats::FORMATS;
 
@@ -54,18 +54,18 @@ pub(super) fn field_section(
     field: &Found,
     argument: bool,
     notes: &mut Vec<String>,
-) -> written::FieldSection {
-    let mut out = written::FieldSection {
+) -> sections::FieldSection {
+    let mut out = sections::FieldSection {
         name: field.exposed.clone(),
         source: (!field.source.is_empty() && field.source != field.exposed)
             .then(|| field.source.clone()),
-        location: field.location.filter(|_| argument),
+        location: field.location.filter(|_| argument).map(str::to_owned),
         explode: field.schema.get(JOINED).is_some().then_some(false),
-        ..written::FieldSection::default()
+        ..sections::FieldSection::default()
     };
     // A value passed on whole: its schema says all, description included.
     if let Some(schema) = &field.whole {
-        out.kind = configured_kind(type_of(&field.schema).unwrap_or("any"));
+        out.kind = configured_kind(type_of(&field.schema).unwrap_or("any")).to_owned();
         out.required = field.required.then_some(true);
         let mut schema = schema.clone();
         if !argument && without_property_escapes(&mut schema) {
@@ -86,7 +86,7 @@ pub(super) fn field_section(
         None => "any",
     };
     let kind = configured_kind(type_of(schema).unwrap_or(untyped));
-    out.kind = kind;
+    out.kind = kind.to_owned();
     out.required = field.required.then_some(true);
     out.description = field.description.clone();
     // What is written is also the schema its example is held to.

@@ -31,8 +31,8 @@ mod read;
 mod swagger;
 mod tool;
 /// The configuration's sections as a program writes them (the importers
-/// emit these): [`toolschema_config::written`].
-pub use toolschema_config::written;
+/// emit these): [`toolschema_config::sections`].
+pub use toolschema_config::sections;
 mod wsdl;
 mod yaml;
 

@@ -9,7 +9,7 @@
 //! before publishing. It is reported, not removed: an API may document
 //! a chat template for good reasons, and no list of markers is complete.
 
-use crate::written::VersionSection;
+use crate::sections::VersionSection;
 
 /// What the version's text that reaches models imitates, one note per
 /// place (the tool's title and description, each field's description,

@@ -11,7 +11,7 @@ use super::names::{fit, kebab, unique_arguments, unique_results};
 use super::parameters::{Fixed, split_path};
 use super::prompt_markup;
 use super::read::{Read, as_str};
-use crate::written;
+use crate::sections;
 use toolschema_configured::template_problem;
 use toolschema_runtime::render::Json as Value;
 
@@ -28,7 +28,7 @@ impl Context<'_> {
         downstream: &str,
         taken_names: &mut BTreeSet<String>,
         notes: &mut Vec<String>,
-    ) -> Result<(String, written::ToolSection), String> {
+    ) -> Result<(String, sections::ToolSection), String> {
         let (path, fixed_query, templated) = split_path(self.path)?;
         if let Some(problem) = template_problem(path) {
             return Err(problem);
@@ -87,7 +87,7 @@ impl Context<'_> {
             .map(|field| field_section(field, false, notes))
             .collect();
         notes.extend(prompt_markup::notes(&version));
-        let section = written::ToolSection {
+        let section = sections::ToolSection {
             name: name.clone(),
             downstream: downstream.to_owned(),
             version: vec![version],
@@ -156,18 +156,18 @@ impl Context<'_> {
         path: &str,
         encoding: Option<&'static str>,
         fixed: Fixed,
-    ) -> written::VersionSection {
-        let mut version = written::VersionSection {
+    ) -> sections::VersionSection {
+        let mut version = sections::VersionSection {
             version: 1,
-            status: "draft",
+            status: "draft".into(),
             title: summary.map(str::to_owned),
             description,
             method: Some(self.method.to_uppercase()),
             path: Some(path.to_owned()),
-            encoding,
+            encoding: encoding.map(str::to_owned),
             headers: fixed.headers.into_iter().collect(),
             query: fixed.query.into_iter().collect(),
-            ..written::VersionSection::default()
+            ..sections::VersionSection::default()
         };
         match self.method {
             "get" => version.read_only = Some(true),

@@ -33,7 +33,7 @@ pub use files::import_wsdl_file;
 
 use super::downstream::{checked_alone, text_of};
 use super::{ImportError, ImportErrorKind, ImportOptions, Imported, Skipped, every_one_found};
-use crate::written;
+use crate::sections;
 use operation::tool;
 use ports::{base_url, chosen, ports};
 use toolschema_configured::SoapVersion;
@@ -193,12 +193,12 @@ fn import_wsdl_with(
             )
         })?;
 
-    let downstream = written::DownstreamSection {
+    let downstream = sections::DownstreamSection {
         id: options.downstream.clone(),
         base_url,
-        protocol: Some("soap"),
-        soap_version: (port.version == SoapVersion::V1_2).then_some("1.2"),
-        auth: None,
+        protocol: Some("soap".into()),
+        soap_version: (port.version == SoapVersion::V1_2).then(|| "1.2".into()),
+        ..sections::DownstreamSection::default()
     };
     let mut tools = Vec::new();
     let mut skipped = Vec::new();

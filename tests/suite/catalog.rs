@@ -575,7 +575,7 @@ versions = [{ version = 3, status = "published" }, { version = 1, status = "live
         (17, 10, "toolset[0].tools[0]"),
         (17, 32, "toolset[0].tools[1]"),
         (17, 56, "toolset[0].tools[2]"),
-        (18, 11, "toolset[0].modes.billing.void-invoice"),
+        (18, 36, "toolset[0].modes.billing.void-invoice"),
         (28, 13, "client[0].api_keys[0]"),
         (29, 13, "client[0].toolsets[0]"),
         (29, 24, "client[0].toolsets[1]"),

@@ -2,25 +2,24 @@
 //! keywords that apply to it.
 
 use crate::location::ConfigLocation;
-use toml::Spanned;
 
 use super::{article, number};
 use crate::errors::Problems;
-use crate::raw::RawField;
+use crate::sections::FieldSection;
 use toolschema_configured::{FieldKind, FieldPath, FieldSpec};
 use toolschema_runtime::model::{Literal, Number, Text};
 use toolschema_text::formats::FORMATS;
 
 pub(super) fn check_field(
-    raw: &RawField,
+    raw: &FieldSection,
     at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Option<(FieldSpec, FieldPath, bool)> {
     let (exposed, source) = field_paths(raw, at, p);
     let kind = field_kind(raw, at, p)?;
     let mut ok = true;
-    let mut refuse = |span: Span, key: &str, message: String| {
-        p.at(span, at.field_of(key), message);
+    let mut refuse = |key: &str, message: String| {
+        p.at(at.field_of(key), message);
         ok = false;
     };
     keywords_apply(raw, kind, &mut refuse);
@@ -40,10 +39,10 @@ pub(super) fn check_field(
     let spec = FieldSpec {
         exposed: exposed?,
         kind,
-        required: raw.required.as_ref().is_some_and(|r| *r.get_ref()),
-        description: raw.description.as_ref().map(|d| d.get_ref().clone()),
-        format: raw.format.as_ref().map(|f| f.get_ref().clone()),
-        pattern: raw.pattern.as_ref().map(|f| f.get_ref().clone()),
+        required: raw.required == Some(true),
+        description: raw.description.clone(),
+        format: raw.format.clone(),
+        pattern: raw.pattern.clone(),
         min_length,
         max_length,
         minimum,
@@ -58,22 +57,19 @@ pub(super) fn check_field(
     Some((spec, source?, ok))
 }
 
-/// A place in the configuration file.
-pub(super) type Span = core::ops::Range<usize>;
-
 /// Records a field's problem at a key of it.
-type Refuse<'r> = dyn FnMut(Span, &str, String) + 'r;
+type Refuse<'r> = dyn FnMut(&str, String) + 'r;
 
 /// A field's exposed and source paths, each if it reads.
 fn field_paths(
-    raw: &RawField,
+    raw: &FieldSection,
     at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> (Option<FieldPath>, Option<FieldPath>) {
-    let exposed = match FieldPath::exposed(raw.name.get_ref()) {
+    let exposed = match FieldPath::exposed(&raw.name) {
         Ok(path) => Some(path),
         Err(problem) => {
-            p.at(raw.name.span(), at.field_of("name"), problem.to_string());
+            p.at(at.field_of("name"), problem.to_string());
             None
         }
     };
@@ -84,20 +80,16 @@ fn field_paths(
         && raw
             .location
             .as_ref()
-            .is_some_and(|l| matches!(l.get_ref().as_str(), "query" | "header" | "path"));
+            .is_some_and(|l| matches!(l.as_str(), "query" | "header" | "path"));
     let read = if one_name {
         FieldPath::name
     } else {
         FieldPath::source
     };
-    let source = match read(source_text.get_ref()) {
+    let source = match read(source_text) {
         Ok(path) => Some(path),
         Err(problem) => {
-            p.at(
-                source_text.span(),
-                at.field_of("source"),
-                problem.to_string(),
-            );
+            p.at(at.field_of("source"), problem.to_string());
             None
         }
     };
@@ -105,15 +97,14 @@ fn field_paths(
 }
 
 /// A field's type, if it is one.
-fn field_kind(raw: &RawField, at: &ConfigLocation, p: &mut Problems<'_>) -> Option<FieldKind> {
-    let kind = FieldKind::from_name(raw.kind.get_ref());
+fn field_kind(raw: &FieldSection, at: &ConfigLocation, p: &mut Problems<'_>) -> Option<FieldKind> {
+    let kind = FieldKind::from_name(&raw.kind);
     if kind.is_none() {
         p.at(
-            raw.kind.span(),
             at.field_of("type"),
             format!(
                 "unknown type `{}`; use string, integer, number, boolean, object, array or any",
-                raw.kind.get_ref()
+                &raw.kind
             ),
         );
     }
@@ -121,40 +112,23 @@ fn field_kind(raw: &RawField, at: &ConfigLocation, p: &mut Problems<'_>) -> Opti
 }
 
 /// Each keyword the field states applies to its type.
-fn keywords_apply(raw: &RawField, kind: FieldKind, refuse: &mut Refuse<'_>) {
+fn keywords_apply(raw: &FieldSection, kind: FieldKind, refuse: &mut Refuse<'_>) {
     let strings: &[FieldKind] = &[FieldKind::String];
     let numbers: &[FieldKind] = &[FieldKind::Integer, FieldKind::Number];
     let arrays: &[FieldKind] = &[FieldKind::Array];
     let keywords = [
-        ("format", raw.format.as_ref().map(Spanned::span), strings),
-        ("pattern", raw.pattern.as_ref().map(Spanned::span), strings),
-        (
-            "min_length",
-            raw.min_length.as_ref().map(Spanned::span),
-            strings,
-        ),
-        (
-            "max_length",
-            raw.max_length.as_ref().map(Spanned::span),
-            strings,
-        ),
-        ("enum", raw.values.as_ref().map(Spanned::span), strings),
-        ("minimum", raw.minimum.as_ref().map(Spanned::span), numbers),
-        ("maximum", raw.maximum.as_ref().map(Spanned::span), numbers),
-        (
-            "min_items",
-            raw.min_items.as_ref().map(Spanned::span),
-            arrays,
-        ),
-        (
-            "max_items",
-            raw.max_items.as_ref().map(Spanned::span),
-            arrays,
-        ),
+        ("format", raw.format.is_some(), strings),
+        ("pattern", raw.pattern.is_some(), strings),
+        ("min_length", raw.min_length.is_some(), strings),
+        ("max_length", raw.max_length.is_some(), strings),
+        ("enum", raw.values.is_some(), strings),
+        ("minimum", raw.minimum.is_some(), numbers),
+        ("maximum", raw.maximum.is_some(), numbers),
+        ("min_items", raw.min_items.is_some(), arrays),
+        ("max_items", raw.max_items.is_some(), arrays),
     ];
-    for (key, span, kinds) in keywords {
-        let Some(span) = span else { continue };
-        if kinds.contains(&kind) {
+    for (key, written, kinds) in keywords {
+        if !written || kinds.contains(&kind) {
             continue;
         }
         let (noun, hint) = match kinds[0] {
@@ -166,7 +140,6 @@ fn keywords_apply(raw: &RawField, kind: FieldKind, refuse: &mut Refuse<'_>) {
             _ => ("numbers", ""),
         };
         refuse(
-            span,
             key,
             format!(
                 "`{key}` applies to {noun}, and this field is {}{hint}",
@@ -178,27 +151,25 @@ fn keywords_apply(raw: &RawField, kind: FieldKind, refuse: &mut Refuse<'_>) {
 
 /// The format is a JSON Schema format, and the pattern a regular
 /// expression JSON Schema reads.
-fn format_and_pattern(raw: &RawField, refuse: &mut Refuse<'_>) {
+fn format_and_pattern(raw: &FieldSection, refuse: &mut Refuse<'_>) {
     if let Some(format) = &raw.format
-        && !FORMATS.contains(&format.get_ref().as_str())
+        && !FORMATS.contains(&format.as_str())
     {
         refuse(
-            format.span(),
             "format",
             format!(
                 "`{}` is not a JSON Schema format; use one of {} (bounds go in `minimum`/`maximum`)",
-                format.get_ref(),
+                &format,
                 FORMATS.join(", ")
             ),
         );
     }
     if let Some(pattern) = &raw.pattern {
-        let schema = serde_json::json!({"type": "string", "pattern": pattern.get_ref()});
+        let schema = serde_json::json!({"type": "string", "pattern": &pattern});
         if toolschema_runtime::validate::validator_of::<jsonschema::json::SerdeJson>(&schema)
             .is_err()
         {
             refuse(
-                pattern.span(),
                 "pattern",
                 "not a regular expression JSON Schema accepts".to_owned(),
             );
@@ -208,16 +179,12 @@ fn format_and_pattern(raw: &RawField, refuse: &mut Refuse<'_>) {
 
 /// The lengths and item counts (`min_length`, `max_length`, `min_items`,
 /// `max_items`): whole numbers from 0, each minimum at most its maximum.
-fn counts(raw: &RawField, refuse: &mut Refuse<'_>) -> [Option<u64>; 4] {
-    let mut count = |value: &Option<Spanned<i64>>, key: &str| -> Option<u64> {
+fn counts(raw: &FieldSection, refuse: &mut Refuse<'_>) -> [Option<u64>; 4] {
+    let mut count = |value: &Option<i64>, key: &str| -> Option<u64> {
         let value = value.as_ref()?;
-        let n = u64::try_from(*value.get_ref()).ok();
+        let n = u64::try_from(*value).ok();
         if n.is_none() {
-            refuse(
-                value.span(),
-                key,
-                format!("`{key}` is a whole number from 0 up"),
-            );
+            refuse(key, format!("`{key}` is a whole number from 0 up"));
         }
         n
     };
@@ -235,7 +202,6 @@ fn counts(raw: &RawField, refuse: &mut Refuse<'_>) -> [Option<u64>; 4] {
             && low > high
         {
             refuse(
-                raw.name.span(),
                 key,
                 format!("`{key}` is greater than its maximum: no value could be valid"),
             );
@@ -247,18 +213,17 @@ fn counts(raw: &RawField, refuse: &mut Refuse<'_>) -> [Option<u64>; 4] {
 /// `minimum` and `maximum`: numbers of the field's type, the minimum at
 /// most the maximum.
 fn bounds(
-    raw: &RawField,
+    raw: &FieldSection,
     kind: FieldKind,
     refuse: &mut Refuse<'_>,
 ) -> (Option<Number>, Option<Number>) {
-    let mut bound = |value: &Option<Spanned<toml::Value>>, key: &str| -> Option<Number> {
+    let mut bound = |value: &Option<toml::Value>, key: &str| -> Option<Number> {
         let value = value.as_ref()?;
-        match (value.get_ref(), kind) {
+        match (&value, kind) {
             (toml::Value::Integer(n), _) => Some(number(*n)),
             (toml::Value::Float(f), FieldKind::Number) if f.is_finite() => Some(Number::Float(*f)),
             _ => {
                 refuse(
-                    value.span(),
                     key,
                     format!(
                         "`{key}` of {} is a {}",
@@ -280,7 +245,6 @@ fn bounds(
         && maximum.is_less_than(minimum)
     {
         refuse(
-            raw.name.span(),
             "minimum",
             "`minimum` is greater than `maximum`: no value could be valid".to_owned(),
         );
@@ -289,42 +253,31 @@ fn bounds(
 }
 
 /// The `enum`'s values: at least one when it is stated.
-fn enum_values(raw: &RawField, refuse: &mut Refuse<'_>) -> Vec<String> {
+fn enum_values(raw: &FieldSection, refuse: &mut Refuse<'_>) -> Vec<String> {
     if let Some(list) = &raw.values
-        && list.get_ref().is_empty()
+        && list.is_empty()
     {
-        refuse(
-            list.span(),
-            "enum",
-            "an `enum` lists at least one value".to_owned(),
-        );
+        refuse("enum", "an `enum` lists at least one value".to_owned());
     }
-    raw.values
-        .as_ref()
-        .map(|v| v.get_ref().clone())
-        .unwrap_or_default()
+    raw.values.clone().unwrap_or_default()
 }
 
 /// A `default` or example: a scalar of the field's type (and of its
 /// `enum`, if it has one).
 fn literal(
-    value: &Spanned<toml::Value>,
+    value: &toml::Value,
     key: &str,
     kind: FieldKind,
     values: &[String],
     refuse: &mut Refuse<'_>,
 ) -> Option<Literal> {
-    let literal = match value.get_ref() {
+    let literal = match &value {
         toml::Value::String(text) => Literal::Str(Text::from(text.clone())),
         toml::Value::Integer(n) => Literal::Number(number(*n)),
         toml::Value::Float(f) => Literal::Number(Number::Float(*f)),
         toml::Value::Boolean(b) => Literal::Bool(*b),
         _ => {
-            refuse(
-                value.span(),
-                key,
-                "write a string, a number or a boolean".to_owned(),
-            );
+            refuse(key, "write a string, a number or a boolean".to_owned());
             return None;
         }
     };
@@ -334,7 +287,6 @@ fn literal(
     };
     if !kind.admits(&literal) || !in_enum {
         refuse(
-            value.span(),
             key,
             format!(
                 "this value is not {} the field accepts",
@@ -348,7 +300,7 @@ fn literal(
 
 /// The `examples`, each a literal the field accepts.
 fn examples(
-    raw: &RawField,
+    raw: &FieldSection,
     kind: FieldKind,
     values: &[String],
     refuse: &mut Refuse<'_>,
@@ -356,12 +308,8 @@ fn examples(
     let Some(list) = &raw.examples else {
         return Vec::new();
     };
-    list.get_ref()
-        .iter()
-        .filter_map(|v| {
-            let spanned = Spanned::new(list.span(), v.clone());
-            literal(&spanned, "examples", kind, values, refuse)
-        })
+    list.iter()
+        .filter_map(|v| literal(v, "examples", kind, values, refuse))
         .collect()
 }
 
@@ -370,10 +318,10 @@ fn examples(
 /// so no other keyword of the schema is written beside it. Its compact
 /// text, or `None` with the problem recorded.
 fn whole_schema(
-    raw: &RawField,
-    text: &Spanned<String>,
+    raw: &FieldSection,
+    text: &str,
     kind: FieldKind,
-    refuse: &mut dyn FnMut(core::ops::Range<usize>, &str, String),
+    refuse: &mut Refuse<'_>,
 ) -> Option<Text> {
     let beside = [
         ("format", raw.format.is_some()),
@@ -390,7 +338,6 @@ fn whole_schema(
     ];
     if let Some((key, _)) = beside.iter().find(|(_, written)| *written) {
         refuse(
-            text.span(),
             "schema",
             format!(
                 "`schema` states the whole schema, and `{key}` is written beside it; put `{key}` inside the schema"
@@ -398,11 +345,10 @@ fn whole_schema(
         );
         return None;
     }
-    let schema: serde_json::Value = match serde_json::from_str(text.get_ref()) {
+    let schema: serde_json::Value = match serde_json::from_str(text) {
         Ok(value @ serde_json::Value::Object(_)) => value,
         Ok(_) => {
             refuse(
-                text.span(),
                 "schema",
                 "`schema` is the JSON text of a schema object (`{\"type\": \"object\", …}`)"
                     .to_owned(),
@@ -410,17 +356,12 @@ fn whole_schema(
             return None;
         }
         Err(error) => {
-            refuse(
-                text.span(),
-                "schema",
-                format!("`schema` is not JSON text: {error}"),
-            );
+            refuse("schema", format!("`schema` is not JSON text: {error}"));
             return None;
         }
     };
     if let Some(reference) = first_reference(&schema) {
         refuse(
-            text.span(),
             "schema",
             format!(
                 "`schema` has a `$ref` (`{reference}`), which cannot resolve inside a tool's schema; write what it points to in its place"
@@ -431,7 +372,6 @@ fn whole_schema(
     let stated = schema.get("type").and_then(serde_json::Value::as_str);
     if kind != FieldKind::Any && stated != Some(kind.name()) {
         refuse(
-            text.span(),
             "schema",
             match stated {
                 Some(other) => format!(
@@ -447,16 +387,15 @@ fn whole_schema(
         );
         return None;
     }
-    if let Err(error) = toolschema_runtime::validate::schema_compiles(text.get_ref(), &schema) {
+    if let Err(error) = toolschema_runtime::validate::schema_compiles(text, &schema) {
         refuse(
-            text.span(),
             "schema",
             format!("`schema` is not a schema JSON Schema 2020-12 compiles: {error}"),
         );
         return None;
     }
     // As written: the order of its properties is the author's.
-    Some(Text::from(text.get_ref().trim().to_owned()))
+    Some(Text::from(text.trim().to_owned()))
 }
 
 /// The first `$ref` in a schema, if it has one.

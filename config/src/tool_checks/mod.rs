@@ -6,10 +6,8 @@ use crate::location::{ConfigLocation, Section};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use toml::Spanned;
-
 use super::errors::Problems;
-use super::raw::{RawAuth, RawAuths, RawDownstream, RawGatewayVersion};
+use crate::sections::{AuthSection, Auths, DownstreamSection, VersionSection};
 use toolschema_configured::Status;
 use toolschema_configured::{
     ArgumentMap, Auth, ConfiguredTool, Downstream, DownstreamProtocol, Encoding, FieldSpec,
@@ -46,22 +44,18 @@ fn is_header_name(name: &str) -> bool {
 }
 
 pub(super) fn check_downstreams(
-    raw: &[RawDownstream],
+    raw: &[DownstreamSection],
     p: &mut Problems<'_>,
 ) -> BTreeMap<String, Downstream> {
     let mut out = BTreeMap::new();
     for (i, raw) in raw.iter().enumerate() {
         let at = ConfigLocation::entry_of(Section::Downstream, i);
-        let id = raw.id.get_ref();
+        let id = &raw.id;
         if out.contains_key(id) {
-            p.duplicate(
-                raw.id.span(),
-                at.field_of("id"),
-                format!("duplicate downstream id `{id}`"),
-            );
+            p.duplicate(at.field_of("id"), format!("duplicate downstream id `{id}`"));
             continue;
         }
-        let base_url = match url::Url::parse(raw.base_url.get_ref()) {
+        let base_url = match url::Url::parse(&raw.base_url) {
             Ok(url)
                 if matches!(url.scheme(), "http" | "https")
                     && url.host().is_some()
@@ -74,7 +68,6 @@ pub(super) fn check_downstreams(
             }
             Ok(_) => {
                 p.at(
-                    raw.base_url.span(),
                     at.field_of("base_url"),
                     "the base URL must be http:// or https:// with a host, and no query, fragment or credentials (credentials go in `auth`, from the environment)",
                 );
@@ -82,21 +75,19 @@ pub(super) fn check_downstreams(
             }
             Err(error) => {
                 p.at(
-                    raw.base_url.span(),
                     at.field_of("base_url"),
                     format!("not a URL ({error}); write it as `https://api.example.com/v1`"),
                 );
                 None
             }
         };
-        let mut millis = |value: &Option<Spanned<i64>>, key: &str, default: i64| {
+        let mut millis = |value: &Option<i64>, key: &str, default: i64| {
             let Some(value) = value else {
                 return Duration::from_millis(default as u64);
             };
-            let ms = *value.get_ref();
+            let ms = *value;
             if !(1..=MAX_TIMEOUT_MS).contains(&ms) {
                 p.at(
-                    value.span(),
                     at.field_of(key),
                     format!("a timeout is from 1 to {MAX_TIMEOUT_MS} milliseconds"),
                 );
@@ -112,10 +103,9 @@ pub(super) fn check_downstreams(
         let max_response_bytes = match &raw.max_response_bytes {
             None => DEFAULT_MAX_RESPONSE_BYTES,
             Some(value) => {
-                let n = *value.get_ref();
+                let n = *value;
                 if !(1..=MAX_RESPONSE_BYTES).contains(&n) {
                     p.at(
-                        value.span(),
                         at.field_of("max_response_bytes"),
                         format!("the answer limit is from 1 to {MAX_RESPONSE_BYTES} bytes"),
                     );
@@ -150,19 +140,15 @@ pub(super) fn check_downstreams(
 
 /// `protocol` and, for SOAP, `soap_version`.
 fn check_protocol(
-    raw: &RawDownstream,
+    raw: &DownstreamSection,
     at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Option<DownstreamProtocol> {
-    let word = raw
-        .protocol
-        .as_ref()
-        .map_or("rest", |w| w.get_ref().as_str());
+    let word = raw.protocol.as_ref().map_or("rest", |w| w.as_str());
     match word {
         "rest" => {
-            if let Some(version) = &raw.soap_version {
+            if raw.soap_version.is_some() {
                 p.at(
-                    version.span(),
                     at.field_of("soap_version"),
                     "`soap_version` is for a SOAP downstream; add `protocol = \"soap\"` or remove it",
                 );
@@ -172,15 +158,14 @@ fn check_protocol(
         }
         "soap" => match &raw.soap_version {
             None => Some(DownstreamProtocol::Soap(SoapVersion::V1_1)),
-            Some(version) => match SoapVersion::from_name(version.get_ref()) {
+            Some(version) => match SoapVersion::from_name(version) {
                 Some(version) => Some(DownstreamProtocol::Soap(version)),
                 None => {
                     p.at(
-                        version.span(),
                         at.field_of("soap_version"),
                         format!(
                             "unknown SOAP version `{}`; use \"1.1\" or \"1.2\"",
-                            version.get_ref()
+                            &version
                         ),
                     );
                     None
@@ -188,9 +173,7 @@ fn check_protocol(
             },
         },
         other => {
-            let span = raw.protocol.as_ref().map_or(raw.id.span(), Spanned::span);
             p.at(
-                span,
                 at.field_of("protocol"),
                 format!("unknown protocol `{other}`; use rest or soap"),
             );
@@ -202,28 +185,26 @@ fn check_protocol(
 /// A downstream's credentials, all sent with each call: none of them may
 /// write where another writes (one `Authorization`, one header or query
 /// parameter of each name).
-fn check_auths(raw: &Spanned<RawAuths>, at: &ConfigLocation, p: &mut Problems<'_>) -> Vec<Auth> {
-    let checked: Vec<(core::ops::Range<usize>, ConfigLocation, Option<Auth>)> = match raw.get_ref()
-    {
-        RawAuths::One(auth) => vec![(raw.span(), at.clone(), check_auth(auth, raw.span(), at, p))],
-        RawAuths::Many(list) => list
+fn check_auths(raw: &Auths, at: &ConfigLocation, p: &mut Problems<'_>) -> Vec<Auth> {
+    let checked: Vec<(ConfigLocation, Option<Auth>)> = match raw {
+        Auths::One(auth) => vec![(at.clone(), check_auth(auth, at, p))],
+        Auths::Many(list) => list
             .iter()
             .enumerate()
             .map(|(i, auth)| {
                 let at = at.item(i);
-                let checked = check_auth(auth.get_ref(), auth.span(), &at, p);
-                (auth.span(), at, checked)
+                let checked = check_auth(auth, &at, p);
+                (at, checked)
             })
             .collect(),
     };
     let mut auths = Vec::new();
     let mut written: Vec<(String, String)> = Vec::new();
-    for (span, at, auth) in checked {
+    for (at, auth) in checked {
         let Some(auth) = auth else { continue };
         let place = auth.place();
         if let Some((_, first)) = written.iter().find(|(w, _)| w.eq_ignore_ascii_case(&place)) {
             p.at(
-                span,
                 at,
                 format!("{place} is already sent by `{first}`; each credential of a downstream goes in a place of its own"),
             );
@@ -235,26 +216,19 @@ fn check_auths(raw: &Spanned<RawAuths>, at: &ConfigLocation, p: &mut Problems<'_
     auths
 }
 
-fn check_auth(
-    raw: &RawAuth,
-    span: core::ops::Range<usize>,
-    at: &ConfigLocation,
-    p: &mut Problems<'_>,
-) -> Option<Auth> {
-    let mut env = |value: &Option<Spanned<String>>, key: &str| -> Option<String> {
+fn check_auth(raw: &AuthSection, at: &ConfigLocation, p: &mut Problems<'_>) -> Option<Auth> {
+    let mut env = |value: &Option<String>, key: &str| -> Option<String> {
         match value {
-            Some(name) if is_env_name(name.get_ref()) => Some(name.get_ref().clone()),
+            Some(name) if is_env_name(name) => Some(name.clone()),
             Some(name) => {
                 p.at(
-                    name.span(),
                     at.field_of(key),
-                    format!("`{}` is not an environment variable name; name the variable that holds the secret (`PETSTORE_TOKEN`), never the secret", name.get_ref()),
+                    format!("`{}` is not an environment variable name; name the variable that holds the secret (`PETSTORE_TOKEN`), never the secret", &name),
                 );
                 None
             }
             None => {
                 p.at(
-                    span.clone(),
                     at.to_owned(),
                     format!("this kind of auth needs `{key}`, the environment variable that holds the secret"),
                 );
@@ -262,17 +236,16 @@ fn check_auth(
             }
         }
     };
-    match raw.kind.get_ref().as_str() {
+    match raw.kind.as_str() {
         "bearer" => Some(Auth::Bearer {
             env: env(&raw.env, "env")?,
         }),
         "header" => {
             let env = env(&raw.env, "env");
             let header = match &raw.header {
-                Some(name) if is_header_name(name.get_ref()) => Some(name.get_ref().clone()),
+                Some(name) if is_header_name(name) => Some(name.clone()),
                 _ => {
                     p.at(
-                        span.clone(),
                         at.field_of("header"),
                         "`kind = \"header\"` needs `header`, the name of the header that carries the key",
                     );
@@ -287,10 +260,9 @@ fn check_auth(
         "query" => {
             let env = env(&raw.env, "env");
             let param = match &raw.param {
-                Some(name) if !name.get_ref().is_empty() => Some(name.get_ref().clone()),
+                Some(name) if !name.is_empty() => Some(name.clone()),
                 _ => {
                     p.at(
-                        span.clone(),
                         at.field_of("param"),
                         "`kind = \"query\"` needs `param`, the name of the query parameter that carries the key",
                     );
@@ -317,27 +289,22 @@ fn check_auth(
                 None => Some(None),
                 some => env(some, "session_token_env").map(Some),
             };
-            let mut word = |value: &Option<Spanned<String>>, key: &str, example: &str| match value {
+            let mut word = |value: &Option<String>, key: &str, example: &str| match value {
                 Some(word)
-                    if !word.get_ref().is_empty()
-                        && word
-                            .get_ref()
-                            .bytes()
-                            .all(|b| b.is_ascii_alphanumeric() || b == b'-') =>
+                    if !word.is_empty()
+                        && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') =>
                 {
-                    Some(word.get_ref().clone())
+                    Some(word.clone())
                 }
                 Some(word) => {
                     p.at(
-                            word.span(),
                             at.field_of(key),
-                            format!("`{}` is not an AWS {key} name (letters, digits and `-`, such as `{example}`)", word.get_ref()),
+                            format!("`{}` is not an AWS {key} name (letters, digits and `-`, such as `{example}`)", &word),
                         );
                     None
                 }
                 None => {
                     p.at(
-                            span.clone(),
                             at.to_owned(),
                             format!("`kind = \"aws_sigv4\"` needs `{key}`, the {key} the requests are signed for (such as `{example}`)"),
                         );
@@ -356,7 +323,6 @@ fn check_auth(
         }
         other => {
             p.at(
-                raw.kind.span(),
                 at.field_of("kind"),
                 format!(
                     "unknown auth kind `{other}`; use bearer, header, query, basic or aws_sigv4"
@@ -372,49 +338,42 @@ fn check_auth(
 /// the gateway sets itself — but for `Content-Type` where `content_type`
 /// allows it (a version that sends no body).
 fn fixed_headers(
-    raw: &BTreeMap<Spanned<String>, Spanned<String>>,
+    raw: &BTreeMap<String, String>,
     at: &ConfigLocation,
     content_type: bool,
     p: &mut Problems<'_>,
 ) -> Vec<(String, String)> {
     let mut headers = Vec::new();
     for (name, value) in raw {
-        if !is_header_name(name.get_ref()) {
+        if !is_header_name(name) {
             p.at(
-                name.span(),
                 at.field_of("headers"),
-                format!("`{}` is not a header name", name.get_ref()),
+                format!("`{}` is not a header name", &name),
             );
-        } else if !is_header_value(value.get_ref()) {
+        } else if !is_header_value(value) {
             p.at(
-                value.span(),
-                at.field_of("headers").field_of(name.get_ref()),
+                at.field_of("headers").field_of(name),
                 "a header value is printable ASCII on one line",
             );
-        } else if name.get_ref().eq_ignore_ascii_case("authorization") {
+        } else if name.eq_ignore_ascii_case("authorization") {
             p.at(
-                name.span(),
                 at.field_of("headers"),
                 "credentials are never written in the configuration; use `auth` with an environment variable",
             );
-        } else if content_type && name.get_ref().eq_ignore_ascii_case("content-type") {
-            headers.push((name.get_ref().clone(), value.get_ref().clone()));
-        } else if is_managed_header(name.get_ref()) {
-            let with_body = if name.get_ref().eq_ignore_ascii_case("content-type") {
+        } else if content_type && name.eq_ignore_ascii_case("content-type") {
+            headers.push((name.clone(), value.clone()));
+        } else if is_managed_header(name) {
+            let with_body = if name.eq_ignore_ascii_case("content-type") {
                 " with the body (only a version that sends none may name one)"
             } else {
                 ""
             };
             p.at(
-                name.span(),
                 at.field_of("headers"),
-                format!(
-                    "the gateway sets `{}` itself{with_body}; remove it",
-                    name.get_ref()
-                ),
+                format!("the gateway sets `{}` itself{with_body}; remove it", &name),
             );
         } else {
-            headers.push((name.get_ref().clone(), value.get_ref().clone()));
+            headers.push((name.clone(), value.clone()));
         }
     }
     headers
@@ -424,23 +383,22 @@ fn fixed_headers(
 /// body arguments are each one field (a string, number or boolean, or a
 /// list of them, under one name). `None` when refused.
 fn check_encoding(
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     soap: bool,
     maps: &[Option<ArgumentMap>],
     specs: &[FieldSpec],
-    spans: &[(core::ops::Range<usize>, ConfigLocation)],
+    keys: &[ConfigLocation],
     at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Option<Encoding> {
     let Some(word) = &raw.encoding else {
         return Some(Encoding::Json);
     };
-    match word.get_ref().as_str() {
+    match word.as_str() {
         "json" => return Some(Encoding::Json),
         "form" if !soap => {}
         "form" => {
             p.at(
-                word.span(),
                 at.field_of("encoding"),
                 "a SOAP operation's body is its envelope; remove `encoding`",
             );
@@ -448,7 +406,6 @@ fn check_encoding(
         }
         other => {
             p.at(
-                word.span(),
                 at.field_of("encoding"),
                 format!("unknown encoding `{other}`; use json or form"),
             );
@@ -456,7 +413,7 @@ fn check_encoding(
         }
     }
     let mut ok = true;
-    for ((map, spec), (span, key)) in maps.iter().zip(specs).zip(spans) {
+    for ((map, spec), key) in maps.iter().zip(specs).zip(keys) {
         let Some(map) = map.as_ref().filter(|m| m.location == Location::Body) else {
             continue;
         };
@@ -472,7 +429,6 @@ fn check_encoding(
         };
         if !one_field {
             p.at(
-                span.clone(),
                 key.field_of("source"),
                 format!(
                     "`{}` goes in a form, whose fields each hold one string, number or boolean (or a list of them, `name[]`) under one name; map it to one field, or use `encoding = \"json\"`",
@@ -488,20 +444,16 @@ fn check_encoding(
 /// Query parameters a version always sends: names that are not empty,
 /// values as written (encoded when sent).
 fn fixed_query(
-    raw: &BTreeMap<Spanned<String>, Spanned<String>>,
+    raw: &BTreeMap<String, String>,
     at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Vec<(String, String)> {
     let mut query = Vec::new();
     for (name, value) in raw {
-        if name.get_ref().is_empty() {
-            p.at(
-                name.span(),
-                at.field_of("query"),
-                "a query parameter has a name",
-            );
+        if name.is_empty() {
+            p.at(at.field_of("query"), "a query parameter has a name");
         } else {
-            query.push((name.get_ref().clone(), value.get_ref().clone()));
+            query.push((name.clone(), value.clone()));
         }
     }
     query

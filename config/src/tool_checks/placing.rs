@@ -5,13 +5,10 @@
 use crate::location::ConfigLocation;
 use std::collections::HashMap;
 
-use toml::Spanned;
-
-use super::field::Span;
 use super::prefixes::step_problem;
 use super::{arrays, is_header_name};
 use crate::errors::Problems;
-use crate::raw::{RawField, RawGatewayVersion};
+use crate::sections::{FieldSection, VersionSection};
 use toolschema_configured::{
     ArgumentMap, FieldKind, FieldPath, FieldSpec, Location, Method, PathPart,
     header_argument_refusal, is_header_value, is_xml_name, parse_template, template_problem,
@@ -19,19 +16,18 @@ use toolschema_configured::{
 
 /// The method and path of a REST operation; SOAP's keys refused.
 pub(super) fn check_rest_keys(
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> (Option<Method>, Option<Vec<PathPart>>) {
-    for (key, span) in [
-        ("operation", raw.operation.as_ref().map(Spanned::span)),
-        ("namespace", raw.namespace.as_ref().map(Spanned::span)),
-        ("soap_action", raw.soap_action.as_ref().map(Spanned::span)),
-        ("qualified", raw.qualified.as_ref().map(Spanned::span)),
+    for (key, written) in [
+        ("operation", raw.operation.is_some()),
+        ("namespace", raw.namespace.is_some()),
+        ("soap_action", raw.soap_action.is_some()),
+        ("qualified", raw.qualified.is_some()),
     ] {
-        if let Some(span) = span {
+        if written {
             p.at(
-                span,
                 at.field_of(key),
                 format!("`{key}` is for a SOAP downstream, and this tool's downstream is REST; say `method` and `path`"),
             );
@@ -40,21 +36,19 @@ pub(super) fn check_rest_keys(
     let method = match &raw.method {
         None => {
             p.at(
-                raw.version.span(),
                 at.field_of("method"),
                 "a REST operation needs `method` (GET, POST, PUT, PATCH or DELETE)",
             );
             None
         }
         Some(word) => {
-            let method = Method::from_name(word.get_ref());
+            let method = Method::from_name(word);
             if method.is_none() {
                 p.at(
-                    word.span(),
                     at.field_of("method"),
                     format!(
                         "unknown method `{}`; use GET, POST, PUT, PATCH or DELETE",
-                        word.get_ref()
+                        &word
                     ),
                 );
             }
@@ -63,22 +57,20 @@ pub(super) fn check_rest_keys(
     };
     let Some(raw_path) = &raw.path else {
         p.at(
-            raw.version.span(),
             at.field_of("path"),
             "a REST operation needs `path`, the template appended to the downstream's base URL (`/pets/{petId}`)",
         );
         return (method, None);
     };
-    let template = raw_path.get_ref();
+    let template = raw_path;
     if let Some(problem) = template_problem(template) {
-        p.at(raw_path.span(), at.field_of("path"), problem);
+        p.at(at.field_of("path"), problem);
         return (method, None);
     }
     let path = match parse_template(template) {
         Ok(parts) if template.starts_with('/') => Some(parts),
         Ok(_) => {
             p.at(
-                raw_path.span(),
                 at.field_of("path"),
                 "the path starts with `/`; it is appended to the downstream's base URL",
             );
@@ -86,7 +78,6 @@ pub(super) fn check_rest_keys(
         }
         Err(problem) => {
             p.at(
-                raw_path.span(),
                 at.field_of("path"),
                 format!("the path template cannot be read: {problem}"),
             );
@@ -99,18 +90,17 @@ pub(super) fn check_rest_keys(
 /// A SOAP operation's request element and namespace; REST's keys refused.
 /// Its call is a POST to the downstream's URL.
 pub(super) fn check_soap_keys(
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> (Option<Method>, Option<Vec<PathPart>>) {
     let mut ok = true;
-    for (key, span) in [
-        ("method", raw.method.as_ref().map(Spanned::span)),
-        ("path", raw.path.as_ref().map(Spanned::span)),
+    for (key, written) in [
+        ("method", raw.method.is_some()),
+        ("path", raw.path.is_some()),
     ] {
-        if let Some(span) = span {
+        if written {
             p.at(
-                span,
                 at.field_of(key),
                 format!("`{key}` is for a REST downstream, and this tool's downstream is SOAP; say `operation` (the request element) and `namespace`"),
             );
@@ -120,19 +110,17 @@ pub(super) fn check_soap_keys(
     match &raw.operation {
         None => {
             p.at(
-                raw.version.span(),
                 at.field_of("operation"),
                 "a SOAP tool needs `operation`, the local name of its request element (`GetQuote`)",
             );
             ok = false;
         }
-        Some(name) if !is_xml_name(name.get_ref()) => {
+        Some(name) if !is_xml_name(name) => {
             p.at(
-                name.span(),
                 at.field_of("operation"),
                 format!(
                     "`{}` is not an element name; write the local name, without a prefix",
-                    name.get_ref()
+                    &name
                 ),
             );
             ok = false;
@@ -140,20 +128,18 @@ pub(super) fn check_soap_keys(
         Some(_) => {}
     }
     if let Some(namespace) = &raw.namespace
-        && namespace.get_ref().trim().is_empty()
+        && namespace.trim().is_empty()
     {
         p.at(
-            namespace.span(),
             at.field_of("namespace"),
             "an empty namespace; remove `namespace` for an element in no namespace",
         );
         ok = false;
     }
     if let Some(action) = &raw.soap_action
-        && (!is_header_value(action.get_ref()) || action.get_ref().contains('"'))
+        && (!is_header_value(action) || action.contains('"'))
     {
         p.at(
-            action.span(),
             at.field_of("soap_action"),
             "a SOAP action is a URI: printable ASCII on one line, without `\"`",
         );
@@ -169,21 +155,15 @@ pub(super) fn check_soap_keys(
 /// A SOAP field's source path names elements (`@name` last for an
 /// attribute), and an argument's value is one the envelope can hold.
 pub(super) fn check_soap_field(
-    field: &RawField,
     spec: &FieldSpec,
     source: &FieldPath,
     (argument, prefixes): (bool, &[(String, String)]),
     key: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> bool {
-    let span = field
-        .source
-        .as_ref()
-        .map_or(field.name.span(), Spanned::span);
     let steps = source.steps();
     if steps.is_empty() {
         p.at(
-            span,
             key.field_of("source"),
             "a SOAP field's source names an element; `.` (the whole body) is for JSON",
         );
@@ -213,13 +193,12 @@ pub(super) fn check_soap_field(
             None
         };
         if let Some(problem) = problem {
-            p.at(span, key.field_of("source"), problem);
+            p.at(key.field_of("source"), problem);
             return false;
         }
     }
     if argument && !spec.kind.is_scalar() {
         p.at(
-            field.name.span(),
             key.field_of("type"),
             format!("`{}` would be written whole into the envelope; declare the fields inside it (`{}.name`) so that each becomes an element", spec.exposed, spec.exposed),
         );
@@ -236,14 +215,12 @@ fn check_location(
     source: &FieldPath,
     location: Location,
     placing: &Placing<'_>,
-    field: &RawField,
     key: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> bool {
     let (method_has_body, variables) = (placing.method_allows_body, placing.variables);
-    let span = field.name.span();
     let refuse = |p: &mut Problems<'_>, message: String| {
-        p.at(span.clone(), key.field_of("in"), message);
+        p.at(key.field_of("in"), message);
         false
     };
     let exposed = &spec.exposed;
@@ -341,7 +318,7 @@ fn check_location(
                     ),
                 );
             }
-            same_arrays(spec, source, field, key, p)
+            same_arrays(spec, source, key, p)
         }
         Location::Body => {
             if !method_has_body {
@@ -352,7 +329,7 @@ fn check_location(
                     ),
                 );
             }
-            same_arrays(spec, source, field, key, p)
+            same_arrays(spec, source, key, p)
         }
     }
 }
@@ -362,14 +339,12 @@ fn check_location(
 fn same_arrays(
     spec: &FieldSpec,
     source: &FieldPath,
-    field: &RawField,
     key: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> bool {
     let exposed = &spec.exposed;
     if source.arrays() != exposed.arrays() {
         p.at(
-            field.source.as_ref().map_or(field.name.span(), Spanned::span),
             key.field_of("source"),
             format!("`{exposed}` goes through {} and its source `{source}` through {}: the paths cannot be matched item to item", arrays(exposed.arrays()), arrays(source.arrays())),
         );
@@ -385,7 +360,7 @@ fn same_arrays(
 pub(super) fn check_collisions(
     maps: &[Option<ArgumentMap>],
     specs: &[FieldSpec],
-    spans: &[(core::ops::Range<usize>, ConfigLocation)],
+    keys: &[ConfigLocation],
     p: &mut Problems<'_>,
 ) {
     type Place = (Location, Vec<String>);
@@ -433,9 +408,8 @@ pub(super) fn check_collisions(
         if let Some(i) = clash
             && let Some(a) = &maps[i]
         {
-            let (span, key) = &spans[j];
+            let key = &keys[j];
             p.at(
-                span.clone(),
                 key.field_of("source"),
                 format!(
                     "`{}` and `{}` write to the same place of the request (`{}` and `{}`); map each to its own source path",
@@ -452,10 +426,10 @@ pub(super) fn check_collisions(
 
 /// Which fields other fields' exposed paths go inside: those whose name
 /// leads to another's (`lines` to `lines[].code`, `a` to `a.b`).
-pub(super) fn containers(fields: &[RawField]) -> Vec<bool> {
+pub(super) fn containers(fields: &[FieldSection]) -> Vec<bool> {
     let mut leading = std::collections::HashSet::new();
     for field in fields {
-        let name = field.name.get_ref().as_str();
+        let name = field.name.as_str();
         for (i, _) in name.char_indices() {
             let rest = &name[i..];
             if rest.starts_with('.') || rest.starts_with("[]") {
@@ -465,28 +439,27 @@ pub(super) fn containers(fields: &[RawField]) -> Vec<bool> {
     }
     fields
         .iter()
-        .map(|field| leading.contains(field.name.get_ref().as_str()))
+        .map(|field| leading.contains(field.name.as_str()))
         .collect()
 }
 
 /// A field that others go inside declares the object or array only: its
 /// values are theirs, so it has no source or location of its own.
 pub(super) fn declares_only(
-    field: &RawField,
+    field: &FieldSection,
     spec: &FieldSpec,
     key: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> bool {
     let own = [
-        ("source", field.source.as_ref().map(Spanned::span)),
-        ("in", field.location.as_ref().map(Spanned::span)),
-        ("explode", field.explode.as_ref().map(Spanned::span)),
+        ("source", field.source.is_some()),
+        ("in", field.location.is_some()),
+        ("explode", field.explode.is_some()),
     ];
     let mut ok = true;
-    for (word, span) in own {
-        if let Some(span) = span {
+    for (word, written) in own {
+        if written {
             p.at(
-                span,
                 key.field_of(word),
                 format!(
                     "`{}` holds other fields, which say where their values go; remove `{word}` here",
@@ -518,7 +491,7 @@ pub(super) struct Placing<'a> {
 /// name, else the body if the method has one, else the query), checked;
 /// and whether its `explode` is one it may have.
 pub(super) fn place_argument(
-    field: &RawField,
+    field: &FieldSection,
     spec: &FieldSpec,
     source: FieldPath,
     placing: &Placing<'_>,
@@ -526,28 +499,24 @@ pub(super) fn place_argument(
     p: &mut Problems<'_>,
 ) -> (Option<ArgumentMap>, bool) {
     let location = match &field.location {
-        Some(word)
-            if placing.soap && !matches!(word.get_ref().as_str(), "body" | "soap_header") =>
-        {
+        Some(word) if placing.soap && !matches!(word.as_str(), "body" | "soap_header") => {
             p.at(
-                word.span(),
                 key.field_of("in"),
                 format!(
                     "a SOAP operation's arguments go in its request element (`body`, the default) or in a block of the envelope's `Header` (`soap_header`), not `{}`",
-                    word.get_ref()
+                    &word
                 ),
             );
             None
         }
-        Some(word) => match Location::from_name(word.get_ref()) {
+        Some(word) => match Location::from_name(word) {
             Some(location) => Some(location),
             None => {
                 p.at(
-                    word.span(),
                     key.field_of("in"),
                     format!(
                         "unknown location `{}`; use path, query, header or body (soap_header for a SOAP tool)",
-                        word.get_ref()
+                        &word
                     ),
                 );
                 None
@@ -561,16 +530,12 @@ pub(super) fn place_argument(
         None if placing.method_has_body => Some(Location::Body),
         None => Some(Location::Query),
     };
-    let placed = location
-        .filter(|location| check_location(spec, &source, *location, placing, field, key, p));
+    let placed =
+        location.filter(|location| check_location(spec, &source, *location, placing, key, p));
     let mut clean = placed.is_some();
     let is_query_list = placed == Some(Location::Query) && spec.exposed.ends_in_array();
-    if let Some(word) = &field.explode
-        && placed.is_some()
-        && !is_query_list
-    {
+    if field.explode.is_some() && placed.is_some() && !is_query_list {
         p.at(
-            word.span(),
             key.field_of("explode"),
             format!(
                 "`explode` says how a query list is written, and `{}` is not one (a query argument `name[]`); remove `explode`",
@@ -579,7 +544,7 @@ pub(super) fn place_argument(
         );
         clean = false;
     }
-    let joined = field.explode.as_ref().is_some_and(|e| !*e.get_ref());
+    let joined = field.explode.as_ref().is_some_and(|e| !e);
     let map = placed.map(|location| ArgumentMap {
         exposed: spec.exposed.clone(),
         location,
@@ -593,13 +558,13 @@ pub(super) fn place_argument(
 /// sends with every call (each such argument is a problem).
 pub(super) fn sent_twice(
     maps: &[Option<ArgumentMap>],
-    spans: &[(Span, ConfigLocation)],
+    keys: &[ConfigLocation],
     fixed_headers: &[(String, String)],
     fixed_query: &[(String, String)],
     p: &mut Problems<'_>,
 ) -> bool {
     let mut twice = false;
-    for (map, (span, key)) in maps.iter().zip(spans) {
+    for (map, key) in maps.iter().zip(keys) {
         let Some(map) = map else { continue };
         let name = &map.source.steps().first().map(|s| &*s.name);
         let fixed = match map.location {
@@ -618,7 +583,6 @@ pub(super) fn sent_twice(
                 "query"
             };
             p.at(
-                span.clone(),
                 key.field_of("source"),
                 format!(
                     "`{}` is sent with every call (the version's `{word}`), and `{}` would send it too; remove one of them",

@@ -4,7 +4,7 @@
 
 use crate::errors::Problems;
 use crate::location::ConfigLocation;
-use crate::raw::RawGatewayVersion;
+use crate::sections::VersionSection;
 use toolschema_configured::is_xml_name;
 
 /// The prefixes the gateway writes itself: the envelope's, the request
@@ -14,7 +14,7 @@ const WRITTEN: [&str; 3] = ["soap", "m", "h"];
 /// The version's sound prefixes, each with its namespace, in order by
 /// prefix; each unsound one (or any, for a REST version) a problem.
 pub(super) fn check_prefixes(
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     soap: bool,
     at: &ConfigLocation,
     p: &mut Problems<'_>,
@@ -22,8 +22,8 @@ pub(super) fn check_prefixes(
     let mut ok = true;
     let mut out = Vec::new();
     for (prefix, namespace) in &raw.prefixes {
-        let key = at.field_of("prefixes").field_of(prefix.get_ref());
-        let name = prefix.get_ref().as_str();
+        let key = at.field_of("prefixes").field_of(prefix);
+        let name = prefix.as_str();
         let problem = if !soap {
             Some("`prefixes` name the namespaces of a SOAP request's elements, and this tool's downstream is REST; remove them".to_owned())
         } else if !is_xml_name(name) {
@@ -34,7 +34,7 @@ pub(super) fn check_prefixes(
             Some(format!(
                 "the gateway writes the prefix `{name}` itself (`soap`, `m`, `h`, and none may start with `xml`); choose another"
             ))
-        } else if namespace.get_ref().trim().is_empty() {
+        } else if namespace.trim().is_empty() {
             Some(format!(
                 "`{name}` is bound to an empty namespace; name the namespace (`{name} = \"urn:…\"`), or write the steps without a prefix"
             ))
@@ -43,10 +43,10 @@ pub(super) fn check_prefixes(
         };
         match problem {
             Some(problem) => {
-                p.at(prefix.span(), key, problem);
+                p.at(key, problem);
                 ok = false;
             }
-            None => out.push((name.to_owned(), namespace.get_ref().clone())),
+            None => out.push((name.to_owned(), namespace.clone())),
         }
     }
     (out, ok)

@@ -6,12 +6,9 @@
 use crate::location::ConfigLocation;
 use std::collections::HashMap;
 
-use toml::Spanned;
-
-use super::field::Span;
 use super::is_env_name;
 use crate::errors::Problems;
-use crate::raw::RawGatewayVersion;
+use crate::sections::VersionSection;
 use toolschema_configured::{
     ArgumentMap, FieldKind, FieldPath, Location, SoapHeader, XmlNode, is_xml_name,
 };
@@ -21,28 +18,27 @@ use toolschema_configured::{
 /// once, filled by a secret or by arguments (never both); and only a SOAP
 /// version has any.
 pub(super) fn check_soap_headers(
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     soap: bool,
     maps: &[Option<ArgumentMap>],
-    spans: &[(Span, ConfigLocation)],
+    keys: &[ConfigLocation],
     at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> bool {
     let mut ok = true;
     // The first step of each argument written into a header block.
-    let filled: Vec<(&ArgumentMap, &(Span, ConfigLocation))> = maps
+    let filled: Vec<(&ArgumentMap, &ConfigLocation)> = maps
         .iter()
-        .zip(spans)
-        .filter_map(|(map, span)| map.as_ref().map(|map| (map, span)))
+        .zip(keys)
+        .filter_map(|(map, key)| map.as_ref().map(|map| (map, key)))
         .filter(|(map, _)| map.location == Location::SoapHeader)
         .collect();
     let mut declared: HashMap<&str, usize> = HashMap::new();
-    for (k, block) in raw.soap_headers.iter().enumerate() {
+    for (k, block) in raw.soap_header.iter().enumerate() {
         let key = at.field_of("soap_header").item(k);
-        let element = block.element.get_ref().as_str();
+        let element = block.element.as_str();
         if !soap {
             p.at(
-                block.element.span(),
                 key,
                 "`soap_header` is for a SOAP downstream, and this tool's downstream is REST; send fixed HTTP headers with `headers`, credentials with the downstream's `auth`",
             );
@@ -51,7 +47,6 @@ pub(super) fn check_soap_headers(
         }
         if !is_xml_name(element) {
             p.at(
-                block.element.span(),
                 key.field_of("element"),
                 format!(
                     "`{element}` is not an element name; write the local name, without a prefix (its namespace goes in `namespace`)"
@@ -61,7 +56,6 @@ pub(super) fn check_soap_headers(
         }
         if let Some(&first) = declared.get(element) {
             p.at(
-                block.element.span(),
                 key.field_of("element"),
                 format!(
                     "the header block `{element}` is declared twice (here and in `soap_header[{first}]`); keep one"
@@ -72,10 +66,9 @@ pub(super) fn check_soap_headers(
         }
         declared.insert(element, k);
         if let Some(namespace) = &block.namespace
-            && namespace.get_ref().trim().is_empty()
+            && namespace.trim().is_empty()
         {
             p.at(
-                namespace.span(),
                 key.field_of("namespace"),
                 "an empty namespace; remove `namespace` for the operation's",
             );
@@ -85,26 +78,24 @@ pub(super) fn check_soap_headers(
             .iter()
             .filter(|(map, _)| *map.source.steps()[0].name == *element);
         match &block.secret {
-            Some(secret) if !is_env_name(secret.get_ref()) => {
+            Some(secret) if !is_env_name(secret) => {
                 p.at(
-                    secret.span(),
                     key.field_of("secret"),
                     format!(
                         "`{}` is not a secret's name; name the variable that holds the credential (`ADS_DEVELOPER_TOKEN`), never the credential",
-                        secret.get_ref()
+                        &secret
                     ),
                 );
                 ok = false;
             }
             Some(secret) => {
-                for (map, (span, argument)) in inside {
+                for (map, argument) in inside {
                     p.at(
-                        span.clone(),
                         argument.field_of("source"),
                         format!(
                             "`{}` writes in the header block `{element}`, whose value is the secret `{}`: a credential is never a client's to send; remove the argument, or the block's `secret`",
                             map.exposed,
-                            secret.get_ref()
+                            &secret
                         ),
                     );
                     ok = false;
@@ -112,7 +103,6 @@ pub(super) fn check_soap_headers(
             }
             None if inside.count() == 0 => {
                 p.at(
-                    block.element.span(),
                     key,
                     format!(
                         "the header block `{element}` has no `secret`, and no argument writes in it (`in = \"soap_header\"`, `source = \"{element}…\"`); add `secret` for a credential, or remove the block"
@@ -131,7 +121,7 @@ pub(super) fn check_soap_headers(
 /// with what its arguments write inside it, and its namespace (the
 /// block's, else the operation's `namespace`).
 pub(super) fn soap_headers<'a>(
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     namespace: Option<&str>,
     arguments: impl Iterator<Item = (&'a ArgumentMap, FieldKind)>,
 ) -> Vec<SoapHeader> {
@@ -141,10 +131,10 @@ pub(super) fn soap_headers<'a>(
         .collect();
     let mut written = XmlNode::tree(sources.into_iter());
     let mut out: Vec<SoapHeader> = raw
-        .soap_headers
+        .soap_header
         .iter()
         .map(|block| {
-            let name = block.element.get_ref();
+            let name = &block.element;
             let element = match written.iter().position(|node| node.name == *name) {
                 Some(at) => written.remove(at),
                 // A credential is text.
@@ -157,13 +147,8 @@ pub(super) fn soap_headers<'a>(
             };
             SoapHeader {
                 element,
-                namespace: block
-                    .namespace
-                    .as_ref()
-                    .map(|n| n.get_ref().as_str())
-                    .or(namespace)
-                    .map(str::to_owned),
-                secret: block.secret.as_ref().map(|s| Spanned::get_ref(s).clone()),
+                namespace: block.namespace.as_deref().or(namespace).map(str::to_owned),
+                secret: block.secret.clone(),
             }
         })
         .collect();

@@ -2,11 +2,8 @@
 //! arguments and results, and the checked version built.
 
 use crate::location::{ConfigLocation, Section};
-use core::ops::Range;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
-
-use toml::Spanned;
 
 use super::field::check_field;
 use super::placing::{
@@ -18,7 +15,7 @@ use super::soap_header::{check_soap_headers, soap_headers};
 use super::{arrays, check_encoding, fixed_headers, fixed_query};
 use crate::errors::Problems;
 use crate::ids::is_record_id;
-use crate::raw::{RawField, RawGatewayTool, RawGatewayVersion};
+use crate::sections::{FieldSection, ToolSection, VersionSection};
 use toolschema_configured::Status;
 use toolschema_configured::{
     ArgumentMap, ConfiguredTool, ConfiguredVersion, Downstream, DownstreamProtocol, FieldKind,
@@ -35,7 +32,7 @@ use toolschema_runtime::project::{META_TOOL, SEARCH_TOOL};
 /// own, on every core when the tools are many; the names, which depend on
 /// one another, then in order.
 pub(crate) fn check_configured_tools(
-    raw: Vec<RawGatewayTool>,
+    raw: Vec<ToolSection>,
     kept: Vec<Arc<ConfiguredTool>>,
     downstreams: &BTreeMap<String, Downstream>,
     taken: &dyn Fn(&str) -> bool,
@@ -47,11 +44,9 @@ pub(crate) fn check_configured_tools(
     let checked =
         toolschema_runtime::parallel::map(raw.into_iter().enumerate().collect(), |(i, raw)| {
             let mut found = whole.part();
-            let protocol = downstreams
-                .get(raw.downstream.get_ref())
-                .map(Downstream::protocol);
+            let protocol = downstreams.get(&raw.downstream).map(Downstream::protocol);
             let versions = check_versions(i, &raw, protocol, &mut found);
-            let versionless = raw.versions.is_empty();
+            let versionless = raw.version.is_empty();
             (raw.name, raw.downstream, versionless, versions, found)
         });
     // Names of the tools kept so far: a catalog may hold thousands.
@@ -71,17 +66,16 @@ pub(crate) fn check_configured_tools(
         );
         if versionless {
             p.at(
-                name.span(),
                 at.field_of("version"),
                 "a gateway tool needs at least one `[[gateway_tool.version]]`",
             );
         }
         p.absorb(found);
         if usable {
-            names.insert(name.get_ref().clone());
+            names.insert(name.clone());
             out.push(Arc::new(ConfiguredTool {
-                name: name.into_inner(),
-                downstream: downstream.into_inner(),
+                name,
+                downstream,
                 versions,
             }));
         }
@@ -95,49 +89,44 @@ pub(crate) fn check_configured_tools(
 /// tool can be served.
 fn check_head(
     at: &ConfigLocation,
-    name: &Spanned<String>,
-    downstream: &Spanned<String>,
+    name: &str,
+    downstream: &str,
     seen: (&HashSet<String>, &HashSet<&str>),
     downstreams: &BTreeMap<String, Downstream>,
     taken: &dyn Fn(&str) -> bool,
     p: &mut Problems<'_>,
 ) -> bool {
-    let (span, name) = (name.span(), name.get_ref());
     let mut usable = true;
     // A configured tool's name is a record identifier (which the MCP name
     // rule allows too).
     if !is_record_id(name) || name == META_TOOL || name == SEARCH_TOOL {
         p.at(
-            span,
             at.field_of("name"),
             format!("`{name}` cannot name a tool: use 1 to 128 letters, digits, `_`, `.` or `-` (and not `{META_TOOL}` or `{SEARCH_TOOL}`)"),
         );
         usable = false;
     } else if taken(name) {
         p.at(
-            span,
             at.field_of("name"),
             format!(
                 "a registered tool is already named `{name}`; give the gateway tool another name"
             ),
         );
         usable = false;
-    } else if seen.0.contains(name.as_str()) || seen.1.contains(name.as_str()) {
+    } else if seen.0.contains(name) || seen.1.contains(name) {
         p.duplicate(
-            span,
             at.field_of("name"),
             format!("duplicate gateway tool `{name}`"),
         );
         usable = false;
     }
-    if !downstreams.contains_key(downstream.get_ref()) {
+    if !downstreams.contains_key(downstream) {
         p.reference(
-            downstream.span(),
             at.field_of("downstream"),
             format!(
                 "unknown downstream `{}`{}",
-                downstream.get_ref(),
-                p.suggestion(downstream.get_ref(), downstreams.keys().map(String::as_str))
+                downstream,
+                p.suggestion(downstream, downstreams.keys().map(String::as_str))
             ),
         );
         usable = false;
@@ -149,17 +138,16 @@ fn check_head(
 /// is a problem, and left out).
 fn check_versions(
     i: usize,
-    raw: &RawGatewayTool,
+    raw: &ToolSection,
     protocol: Option<DownstreamProtocol>,
     p: &mut Problems<'_>,
 ) -> Vec<ConfiguredVersion> {
     let mut versions: Vec<ConfiguredVersion> = Vec::new();
-    for (j, version) in raw.versions.iter().enumerate() {
+    for (j, version) in raw.version.iter().enumerate() {
         let key = ConfigLocation::entry_of(Section::ConfiguredTool, i).in_version(j);
-        if let Some(checked) = check_version(raw.name.get_ref(), version, protocol, &key, p) {
+        if let Some(checked) = check_version(&raw.name, version, protocol, &key, p) {
             if versions.iter().any(|v| v.version == checked.version) {
                 p.at(
-                    version.version.span(),
                     key.field_of("version"),
                     format!("version {} is listed twice", checked.version),
                 );
@@ -202,7 +190,7 @@ fn by_name(
 
 fn check_version(
     tool: &str,
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     protocol: Option<DownstreamProtocol>,
     at: &ConfigLocation,
     p: &mut Problems<'_>,
@@ -227,7 +215,7 @@ fn check_version(
         soap,
         &arguments.maps,
         &arguments.specs,
-        &arguments.spans,
+        &arguments.keys,
         at,
         p,
     );
@@ -243,20 +231,20 @@ fn check_version(
     let fixed_query = fixed_query(&raw.query, at, p);
     let twice = sent_twice(
         &arguments.maps,
-        &arguments.spans,
+        &arguments.keys,
         &fixed_headers,
         &fixed_query,
         p,
     );
-    let headers = check_soap_headers(raw, soap, &arguments.maps, &arguments.spans, at, p);
-    let input = described(&identity, &arguments.specs, &arguments.spans, true, p);
+    let headers = check_soap_headers(raw, soap, &arguments.maps, &arguments.keys, at, p);
+    let input = described(&identity, &arguments.specs, &arguments.keys, true, p);
     let results = check_results(raw, soap, at, p);
     let output = match results.specs.is_empty() {
         true => Some(None),
         false => described(
             &format!("{identity}/result"),
             &results.specs,
-            &results.spans,
+            &results.keys,
             false,
             p,
         )
@@ -302,35 +290,32 @@ fn check_version(
 
 /// A version's number, status and description, each checked.
 fn version_head(
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> (Option<u32>, Option<Status>) {
-    let number = match u32::try_from(*raw.version.get_ref()) {
-        Ok(n) if n >= 1 => Some(n),
+    let number = match raw.version {
+        n if n >= 1 => Some(n),
         _ => {
             p.at(
-                raw.version.span(),
                 at.field_of("version"),
                 "versions are whole numbers from 1 up",
             );
             None
         }
     };
-    let status = Status::from_name(raw.status.get_ref());
+    let status = Status::from_name(&raw.status);
     if status.is_none() {
         p.at(
-            raw.status.span(),
             at.field_of("status"),
             format!(
                 "unknown status `{}`; use draft, proposed, published or deprecated",
-                raw.status.get_ref()
+                &raw.status
             ),
         );
     }
-    if raw.description.get_ref().trim().is_empty() {
+    if raw.description.trim().is_empty() {
         p.at(
-            raw.description.span(),
             at.field_of("description"),
             "a tool needs a description: it is what the model reads to choose it",
         );
@@ -344,7 +329,7 @@ fn version_head(
 struct Arguments {
     specs: Vec<FieldSpec>,
     maps: Vec<Option<ArgumentMap>>,
-    spans: Vec<(Range<usize>, ConfigLocation)>,
+    keys: Vec<ConfigLocation>,
     /// Whether no argument had a problem.
     clean: bool,
 }
@@ -352,7 +337,7 @@ struct Arguments {
 /// The arguments of a version, each checked and placed in the request;
 /// every path variable claimed by one.
 fn check_arguments(
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     (soap, prefixes): (bool, &[(String, String)]),
     method: Option<Method>,
     path: Option<&[PathPart]>,
@@ -376,14 +361,14 @@ fn check_arguments(
         method_allows_body: method_has_body || method == Some(Method::Delete),
         variables: &variables,
     };
-    let containers = containers(&raw.arguments);
+    let containers = containers(&raw.argument);
     let mut out = Arguments {
         specs: Vec::new(),
         maps: Vec::new(),
-        spans: Vec::new(),
+        keys: Vec::new(),
         clean: true,
     };
-    for (k, field) in raw.arguments.iter().enumerate() {
+    for (k, field) in raw.argument.iter().enumerate() {
         let key = at.field_of("argument").item(k);
         let Some((spec, source)) = field_checked(
             field,
@@ -403,37 +388,31 @@ fn check_arguments(
             placed
         };
         out.maps.push(map);
-        out.spans.push((field.name.span(), key));
+        out.keys.push(key);
         out.specs.push(spec);
     }
     claim_variables(raw, &variables, at, p);
-    check_collisions(&out.maps, &out.specs, &out.spans, p);
+    check_collisions(&out.maps, &out.specs, &out.keys, p);
     out
 }
 
 /// Every variable of the path template is some argument's `source` in the
 /// path.
 fn claim_variables(
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     variables: &[&str],
     at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) {
     let claimed: Vec<&str> = raw
-        .arguments
+        .argument
         .iter()
-        .filter(|f| f.location.as_ref().is_none_or(|l| l.get_ref() == "path"))
-        .map(|f| f.source.as_ref().unwrap_or(&f.name).get_ref().as_str())
+        .filter(|f| f.location.as_ref().is_none_or(|l| l == "path"))
+        .map(|f| f.source.as_ref().unwrap_or(&f.name).as_str())
         .collect();
-    let operation_span = raw
-        .operation
-        .as_ref()
-        .or(raw.path.as_ref())
-        .map_or(raw.version.span(), Spanned::span);
     for variable in variables {
         if !claimed.contains(variable) {
             p.at(
-                operation_span.clone(),
                 at.field_of("path"),
                 format!("the path variable `{{{variable}}}` has no argument; add an `[[…argument]]` with `source = \"{variable}\"` and `in = \"path\"`"),
             );
@@ -445,7 +424,7 @@ fn claim_variables(
 /// each that maps a value, where it comes from in the answer and its kind.
 struct Results {
     specs: Vec<FieldSpec>,
-    spans: Vec<(Range<usize>, ConfigLocation)>,
+    keys: Vec<ConfigLocation>,
     maps: Vec<ResultMap>,
     kinds: Vec<FieldKind>,
     /// Whether no result had a problem.
@@ -454,20 +433,20 @@ struct Results {
 
 /// The results of a version, each checked.
 fn check_results(
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     soap: bool,
     at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> Results {
-    let containers = containers(&raw.results);
+    let containers = containers(&raw.result);
     let mut out = Results {
         specs: Vec::new(),
-        spans: Vec::new(),
+        keys: Vec::new(),
         maps: Vec::new(),
         kinds: Vec::new(),
         clean: true,
     };
-    for (k, field) in raw.results.iter().enumerate() {
+    for (k, field) in raw.result.iter().enumerate() {
         let key = at.field_of("result").item(k);
         let Some((spec, source)) = field_checked(
             field,
@@ -489,7 +468,7 @@ fn check_results(
         } else {
             out.clean = false;
         }
-        out.spans.push((field.name.span(), key));
+        out.keys.push(key);
         out.specs.push(spec);
     }
     out
@@ -500,7 +479,7 @@ fn check_results(
 /// may use): its spec and source path unless they do not read; `clean`
 /// cleared on any problem.
 fn field_checked(
-    field: &RawField,
+    field: &FieldSection,
     soap: Option<(bool, &[(String, String)])>,
     key: &ConfigLocation,
     p: &mut Problems<'_>,
@@ -512,7 +491,7 @@ fn field_checked(
     };
     *clean &= ok;
     if let Some(soap) = soap
-        && !check_soap_field(field, &spec, &source, soap, key, p)
+        && !check_soap_field(&spec, &source, soap, key, p)
     {
         *clean = false;
         return None;
@@ -524,23 +503,21 @@ fn field_checked(
 /// request-side key (`in`, `explode`), and its exposed and source paths go
 /// through as many arrays.
 fn result_maps(
-    field: &RawField,
+    field: &FieldSection,
     spec: &FieldSpec,
     source: &FieldPath,
     key: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> bool {
-    if let Some(word) = &field.location {
+    if field.location.is_some() {
         p.at(
-            word.span(),
             key.field_of("in"),
             "a result field comes from the answer's body; remove `in`",
         );
         return false;
     }
-    if let Some(word) = &field.explode {
+    if field.explode.is_some() {
         p.at(
-            word.span(),
             key.field_of("explode"),
             "`explode` says how a query list is written; a result field has none, remove it",
         );
@@ -548,7 +525,6 @@ fn result_maps(
     }
     if source.arrays() != spec.exposed.arrays() {
         p.at(
-            field.source.as_ref().map_or(field.name.span(), Spanned::span),
             key.field_of("source"),
             format!(
                 "`{}` goes through {} and its source `{source}` through {}: the paths cannot be matched item to item",
@@ -567,7 +543,7 @@ fn result_maps(
 fn described(
     identity: &str,
     specs: &[FieldSpec],
-    spans: &[(Range<usize>, ConfigLocation)],
+    keys: &[ConfigLocation],
     input: bool,
     p: &mut Problems<'_>,
 ) -> Option<Node> {
@@ -575,8 +551,8 @@ fn described(
         Ok(node) => Some(node),
         Err(problems) => {
             for (index, message) in problems {
-                let (span, key) = &spans[index];
-                p.at(span.clone(), key.field_of("name"), message);
+                let key = &keys[index];
+                p.at(key.field_of("name"), message);
             }
             None
         }
@@ -586,7 +562,7 @@ fn described(
 /// A SOAP version's operation: its request element, namespace, action,
 /// and the XML trees of its request and answer.
 fn soap_operation(
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     protocol: Option<DownstreamProtocol>,
     arguments: &Arguments,
     results: &Results,
@@ -597,14 +573,10 @@ fn soap_operation(
             Some(DownstreamProtocol::Soap(version)) => version,
             _ => SoapVersion::V1_1,
         },
-        element: raw
-            .operation
-            .as_ref()
-            .map(|o| o.get_ref().clone())
-            .unwrap_or_default(),
-        namespace: raw.namespace.as_ref().map(|n| n.get_ref().clone()),
-        action: raw.soap_action.as_ref().map(|a| a.get_ref().clone()),
-        qualified: raw.qualified.as_ref().is_none_or(|q| *q.get_ref()),
+        element: raw.operation.clone().unwrap_or_default(),
+        namespace: raw.namespace.clone(),
+        action: raw.soap_action.clone(),
+        qualified: raw.qualified != Some(false),
         request: XmlNode::tree(
             arguments
                 .maps
@@ -623,7 +595,7 @@ fn soap_operation(
         ),
         headers: soap_headers(
             raw,
-            raw.namespace.as_ref().map(|n| n.get_ref().as_str()),
+            raw.namespace.as_deref(),
             arguments
                 .maps
                 .iter()
@@ -637,15 +609,15 @@ fn soap_operation(
 /// The tool a version describes to clients.
 fn tool_def(
     tool: &str,
-    raw: &RawGatewayVersion,
+    raw: &VersionSection,
     number: u32,
     input: Node,
     output: Option<Node>,
 ) -> ToolDef {
     ToolDef {
         name: Text::from(tool.to_owned()),
-        title: raw.title.as_ref().map(|t| Text::from(t.get_ref().clone())),
-        description: Text::from(raw.description.get_ref().clone()),
+        title: raw.title.as_ref().map(|t| Text::from(t.clone())),
+        description: Text::from(raw.description.clone()),
         version: number,
         input: Ref::new(input),
         output: output.map(Ref::new),

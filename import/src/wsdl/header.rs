@@ -12,7 +12,7 @@ use super::{local, message_parts};
 use crate::ImportOptions;
 use crate::context::Found;
 use crate::names::{self, numbered, snake};
-use crate::written;
+use crate::sections;
 use toolschema_gateway::xml::Element;
 
 /// What an operation's header parts become.
@@ -20,7 +20,7 @@ use toolschema_gateway::xml::Element;
 pub(super) struct Headers {
     /// The blocks declared: credentials, and argument blocks in a
     /// namespace other than the operation's.
-    pub(super) sections: Vec<written::SoapHeaderSection>,
+    pub(super) sections: Vec<sections::SoapHeaderSection>,
     /// The arguments written into blocks, in order.
     pub(super) fields: Vec<Found>,
     /// The credentials: each block's element, its secret, and whether the
@@ -128,7 +128,7 @@ pub(super) fn headers(
                 Some((_, secret)) => (secret.clone(), true),
                 None => (secret_name(&options.downstream, element), false),
             };
-            out.sections.push(written::SoapHeaderSection {
+            out.sections.push(sections::SoapHeaderSection {
                 element: element.to_owned(),
                 namespace: section_namespace,
                 secret: Some(secret.clone()),
@@ -174,7 +174,7 @@ pub(super) fn headers(
         }
         place(&mut fields.found, &mut roots);
         if section_namespace.is_some() {
-            out.sections.push(written::SoapHeaderSection {
+            out.sections.push(sections::SoapHeaderSection {
                 element: element.to_owned(),
                 namespace: section_namespace,
                 secret: None,

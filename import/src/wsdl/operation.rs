@@ -9,7 +9,7 @@ use super::types::{At, Fields, Naming, Role, Types};
 use super::{WSDL, XSD, child, documentation, local, message_parts};
 use crate::field::field_section;
 use crate::names::{kebab, snake};
-use crate::written;
+use crate::sections;
 use crate::{ImportOptions, prompt_markup};
 use toolschema_gateway::xml::Element;
 
@@ -117,7 +117,7 @@ pub(super) struct Written {
     /// The tool's name.
     pub(super) name: String,
     /// Its `[[gateway_tool]]`.
-    pub(super) section: written::ToolSection,
+    pub(super) section: sections::ToolSection,
     /// What an operator should read in it.
     pub(super) notes: Vec<String>,
     /// Its credential header blocks: each element, its secret, and whether
@@ -220,9 +220,9 @@ pub(super) fn tool(
     let description = documentation(abstract_operation)
         .or_else(|| documentation(operation))
         .unwrap_or_else(|| sentence(name));
-    let version = written::VersionSection {
+    let version = sections::VersionSection {
         version: 1,
-        status: "draft",
+        status: "draft".into(),
         description,
         operation: Some(request.to_owned()),
         namespace: namespace.map(str::to_owned),
@@ -244,13 +244,13 @@ pub(super) fn tool(
             .iter()
             .map(|field| field_section(field, false, &mut Vec::new()))
             .collect(),
-        ..written::VersionSection::default()
+        ..sections::VersionSection::default()
     };
     let mut notes = prompt_markup::notes(&version);
     notes.extend(arguments.notes);
     notes.extend(results.notes);
     notes.extend(headers.notes);
-    let section = written::ToolSection {
+    let section = sections::ToolSection {
         name: tool_name.clone(),
         downstream: options.downstream.clone(),
         version: vec![version],

@@ -119,9 +119,12 @@ type = "string"
             .iter()
             .find(|e| e.key() == key)
             .unwrap_or_else(|| panic!("no problem at {key} in:\n{errors}"));
-        let expected = if key.ends_with("argument[4].name") || key.ends_with("argument[5].in") {
+        let expected = if key.ends_with("argument[4].name") {
             // Reported at the field's name, the line before the snippet.
             line_of(snippet) - 1
+        } else if key.ends_with("argument[5].in") {
+            // Reported at its `in`, the line after the snippet.
+            line_of(snippet) + 1
         } else {
             line_of(snippet)
         };
@@ -205,12 +208,13 @@ path = "/orders"
             .iter()
             .find(|e| e.key() == key)
             .unwrap_or_else(|| panic!("no problem at {key} in:\n{errors}"));
-        // Reported at the argument's name, the line before its source.
-        let name_line = text
+        // Reported at the argument's `in`, the line after its source
+        // (`position` counts from 0, lines from 1).
+        let source_line = text
             .lines()
             .position(|line| line == format!("source = \"{header}\""))
             .expect("the header's line");
-        assert_eq!(error.line(), name_line, "{error}");
+        assert_eq!(error.line(), source_line + 2, "{error}");
         let shown = error.to_string();
         assert!(
             shown.contains(&format!("`h{i}` cannot be sent as the header `{header}`: ")),
