@@ -73,6 +73,40 @@ pub(crate) async fn digest(db: &impl GenericClient) -> Result<(i64, i64), tokio_
     Ok((row.try_get(0)?, row.try_get(1)?))
 }
 
+/// The revision and the hashes of every row, without their bodies, in one
+/// snapshot (`db` in a transaction of its own): what a replica handed its
+/// records by the program that read them ([`Store::follow_from`]) learns
+/// of them, for the tables' digest to be compared with from then on.
+///
+/// [`Store::follow_from`]: crate::Store::follow_from
+pub(crate) async fn hashes(db: &impl GenericClient) -> Result<(i64, RowHashes), StoreError> {
+    let revision: i64 = db
+        .query_one("SELECT revision FROM catalog_revision", &[])
+        .await?
+        .try_get(0)?;
+    let mut hashes = RowHashes::default();
+    for row in db.query("SELECT name, row_hash FROM setting", &[]).await? {
+        hashes.set(RowKey::Setting(row.try_get(0)?), Some(row.try_get(1)?));
+    }
+    for kind in Kind::ALL {
+        let rows = db
+            .query(&format!("SELECT id, row_hash FROM {}", kind.table()), &[])
+            .await?;
+        for row in rows {
+            hashes.set(RowKey::Record(kind, row.try_get(0)?), Some(row.try_get(1)?));
+        }
+    }
+    let rows = db
+        .query("SELECT tool, version, row_hash FROM tool_version", &[])
+        .await?;
+    for row in rows {
+        let number: i32 = row.try_get(1)?;
+        let key = RowKey::Version(row.try_get(0)?, u32::try_from(number).unwrap_or(0));
+        hashes.set(key, Some(row.try_get(2)?));
+    }
+    Ok((revision, hashes))
+}
+
 /// Every record, and the revision they make.
 pub(crate) async fn read(db: &impl GenericClient) -> Result<(i64, Records), StoreError> {
     let (revision, records, _) = read_rows(db, false).await?;

@@ -778,7 +778,10 @@ impl Store {
     /// built from ([`Loaded::records`], at `revision`): the follower's first
     /// connection catches up from them, through the change log, instead of
     /// reading every record again (at 100,000 tools, about half a second of
-    /// work once serving). The price is holding the records and their
+    /// work once serving). The records are taken for the store's at
+    /// `revision`, as [`load`](Self::load) gives them: the first periodic
+    /// check reads the rows' hashes only, and from then on a row that
+    /// differs from them is found and every record read. The price is holding the records and their
     /// checked configuration together while the catalog is built;
     /// [`load_config`](Self::load_config) and [`follow`](Self::follow)
     /// do not (`toolschema serve` starts that way).
