@@ -7,7 +7,6 @@ use std::sync::Arc;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::Response;
 use toolschema_catalog::{ClientView, Snapshot};
 
@@ -71,35 +70,31 @@ fn addressed_host(request: &Request) -> Option<&str> {
     host_of(host.to_str().ok()?)
 }
 
-/// Refuses requests whose `Host` (or absolute target) or `Origin` names a
-/// host that is not served, against DNS rebinding.
-pub(super) async fn guard_host(
-    State(service): State<Arc<Service>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if !addressed_host(&request).is_some_and(|h| host_allowed(&service, h)) {
-        return refusal(
+/// The refusal of a request whose `Host` (or absolute target) or `Origin`
+/// names a host that is not served, against DNS rebinding.
+pub(super) fn host_refusal(service: &Service, request: &Request) -> Option<Response> {
+    if !addressed_host(request).is_some_and(|h| host_allowed(service, h)) {
+        return Some(refusal(
             StatusCode::FORBIDDEN,
             "forbidden_host",
             "this Host is not served; the server accepts it only when started with it as an allowed host",
-        );
+        ));
     }
     let mut origins = request.headers().get_all(header::ORIGIN).iter();
     if let Some(origin) = origins.next() {
         let origin = origin.to_str().unwrap_or("");
         let authority = origin.split_once("://").map_or("", |(_, rest)| rest);
         let allowed = origins.next().is_none()
-            && host_of(authority).is_some_and(|h| host_allowed(&service, h));
+            && host_of(authority).is_some_and(|h| host_allowed(service, h));
         if !allowed {
-            return refusal(
+            return Some(refusal(
                 StatusCode::FORBIDDEN,
                 "forbidden_origin",
                 "requests from this Origin are refused",
-            );
+            ));
         }
     }
-    next.run(request).await
+    None
 }
 
 /// The client application a request is authenticated as, with the snapshot

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -32,7 +32,7 @@ use tokio::sync::{Notify, mpsc, watch};
 use tokio::time::Instant;
 
 use super::{BODY_LIMIT, refusal};
-use crate::service::HttpTimeouts;
+use crate::service::{HttpTimeouts, Service};
 
 /// Serves `router` on `listener` until `stop`; then stops accepting, lets
 /// each connection finish what it is doing (`closing` runs first, to end
@@ -271,15 +271,20 @@ impl http_body::Body for Ending {
     }
 }
 
-/// Reads a request's whole body within `timeouts.body`: 408 when the
-/// client is slower, 413 when the body is over the limit.
-pub(super) async fn read_body_in_time(
-    timeouts: HttpTimeouts,
+/// Every request, before its route, in one layer: refused when it names
+/// a host that is not served (403), else its whole body read within
+/// `timeouts.body` (408 when the client is slower, 413 when the body is
+/// over the limit).
+pub(super) async fn admit(
+    State(service): State<Arc<Service>>,
     request: Request,
     next: Next,
 ) -> Response {
+    if let Some(refused) = super::authenticated::host_refusal(&service, &request) {
+        return refused;
+    }
     let (parts, body) = request.into_parts();
-    match read_body(body, BODY_LIMIT, timeouts).await {
+    match read_body(body, BODY_LIMIT, service.options.timeouts).await {
         Ok(bytes) => {
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await

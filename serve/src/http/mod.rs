@@ -79,13 +79,9 @@ fn router(service: Arc<Service>) -> Router {
             get(authenticated::resource_metadata),
         );
     router
-        .layer(axum::middleware::from_fn({
-            let timeouts = service.options.timeouts;
-            move |request, next| listen::read_body_in_time(timeouts, request, next)
-        }))
         .layer(axum::middleware::from_fn_with_state(
             service.clone(),
-            authenticated::guard_host,
+            listen::admit,
         ))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(service)
