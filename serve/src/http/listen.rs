@@ -293,6 +293,13 @@ pub(super) async fn admit(
     }
 }
 
+/// A request's body as [`admit`] left it, taken whole: it is in memory,
+/// read within the size limit and the time allowed. `None` when it is over
+/// the limit (a route served without `admit`).
+pub(super) async fn whole(body: Body) -> Option<Bytes> {
+    axum::body::to_bytes(body, BODY_LIMIT).await.ok()
+}
+
 /// Reads a request's whole `body`, of at most `limit` bytes, within
 /// `timeouts.body`: the answer to send instead when it is larger (413) or
 /// slower (408, and the connection closes). A handler that authenticates

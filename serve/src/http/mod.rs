@@ -28,7 +28,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -83,7 +83,6 @@ fn router(service: Arc<Service>) -> Router {
             service.clone(),
             listen::admit,
         ))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(service)
 }
 
@@ -333,13 +332,18 @@ fn accepts_events(headers: &HeaderMap) -> bool {
         .is_some_and(|accept| accept.contains("text/event-stream"))
 }
 
-/// `POST /mcp`.
+/// `POST /mcp`. The request is taken whole (not its headers copied by
+/// an extractor): its headers are read where they are.
 async fn mcp(
     State(service): State<Arc<Service>>,
     caller: Authenticated,
-    headers: HeaderMap,
-    body: Bytes,
+    request: axum::extract::Request,
 ) -> Response {
+    let (parts, body) = request.into_parts();
+    let headers = parts.headers;
+    let Some(body) = listen::whole(body).await else {
+        return StatusCode::PAYLOAD_TOO_LARGE.into_response();
+    };
     // A large request holds one blocking slot from its parse to the
     // reading of its arguments.
     let Ok(reserved) = service.reserve_for(body.len()).await else {

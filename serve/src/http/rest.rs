@@ -45,8 +45,15 @@ pub(super) async fn call(
     State(service): State<Arc<Service>>,
     caller: Authenticated,
     Path(name): Path<String>,
-    body: Bytes,
+    request: axum::extract::Request,
 ) -> Response {
+    let Some(body) = super::listen::whole(request.into_body()).await else {
+        return refusal(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            "the body is over the size limit",
+        );
+    };
     // A large body holds one blocking slot from its parse to the reading
     // of its arguments, both off the async workers.
     let Ok(reserved) = service.reserve_for(body.len()).await else {
