@@ -452,11 +452,12 @@ fn the_scanner_sees_through_re_exports() {
 }
 
 /// The workspace's crates, lowest layer first (DESIGN §2).
-const CRATES: [&str; 13] = [
+const CRATES: [&str; 14] = [
     "text",
     "macros",
     "schema",
     "runtime",
+    "rmcp",
     "configured",
     "config",
     "catalog",

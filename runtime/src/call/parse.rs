@@ -75,3 +75,35 @@ fn input_validator<T: Tool>() -> &'static InputValidator {
 pub fn parse_args<T: Tool + DeserializeOwned>(json: &str) -> Result<T, ArgumentErrors> {
     input_validator::<T>().parse(json)
 }
+
+/// [`parse_args`] of arguments already read as a JSON tree (as another MCP
+/// library hands them over): the same checks, the same violations.
+///
+/// ```
+/// # use toolschema_runtime::model::*;
+/// # #[derive(serde::Deserialize, Debug)] struct Ping { count: u8 }
+/// # impl Schema for Ping {
+/// #     const SCHEMA: &'static Node = &Node::Object(ObjectNode {
+/// #         info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Lazy(core::any::type_name::<Ping>), title: None, description: None },
+/// #         fields: Ref::Static(&[Field { exposed: Ref::Static("count"), source: Ref::Static("count"), schema: Ref::Lazy(schema_of::<u8>), ..Field::BLANK }]),
+/// #         additional: Additional::Deny,
+/// #     });
+/// # }
+/// # impl Tool for Ping {
+/// #     const TOOL: &'static ToolDef = &ToolDef { name: Ref::Static("ping"), title: None, description: Ref::Static("Pings."),
+/// #         version: 1, input: Ref::Lazy(schema_of::<Ping>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false };
+/// #     type Output = serde_json::Value;
+/// #     type State = ();
+/// # }
+/// use toolschema_runtime::call::read_args;
+///
+/// let ping: Ping = read_args(serde_json::json!({"count": 3})).unwrap();
+/// assert_eq!(ping.count, 3);
+/// let errors = read_args::<Ping>(serde_json::json!({"count": 300})).unwrap_err();
+/// assert_eq!(errors.iter().next().unwrap().path(), "/count");
+/// ```
+pub fn read_args<T: Tool + DeserializeOwned>(
+    arguments: serde_json::Value,
+) -> Result<T, ArgumentErrors> {
+    input_validator::<T>().read(arguments)
+}
