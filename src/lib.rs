@@ -116,6 +116,7 @@
 //! `serde-human-readable`, so that its types are written as the strings their
 //! schemas describe.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 pub use toolschema_macros::{Schema, Tool};
@@ -189,26 +190,3 @@ pub mod store {
 
 #[doc(hidden)]
 pub use toolschema_runtime::__private;
-
-/// The README's and the guides' Rust blocks, compiled and run as doctests
-/// so that what they show keeps working (the README's use the `cli`
-/// feature, which `cargo test --workspace` turns on through the binary).
-#[cfg(doctest)]
-mod guides {
-    #[cfg(feature = "cli")]
-    #[doc = include_str!("../README.md")]
-    struct Readme;
-    #[doc = include_str!("../docs/tools.md")]
-    struct Tools;
-    #[doc = include_str!("../docs/catalog.md")]
-    struct Catalog;
-    #[cfg(feature = "gateway")]
-    #[doc = include_str!("../docs/gateway.md")]
-    struct Gateway;
-    #[doc = include_str!("../docs/store.md")]
-    struct Store;
-    #[doc = include_str!("../docs/identity.md")]
-    struct Identity;
-    #[doc = include_str!("../docs/telemetry.md")]
-    struct Telemetry;
-}

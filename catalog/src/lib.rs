@@ -5,6 +5,7 @@
 //! an immutable [`Snapshot`]; a [`Catalog`] holds the current snapshot and
 //! swaps it atomically when the configuration changes.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #[cfg(feature = "tokens")]
 pub mod cost;
 pub mod export;

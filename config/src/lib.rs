@@ -10,6 +10,7 @@
 //! is refused whole. Its parts are read through accessors, so
 //! nothing unchecked can reach a snapshot.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

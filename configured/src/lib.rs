@@ -16,6 +16,7 @@
 //! served exactly as a derived tool; its [`Operation`] stays behind the
 //! descriptor and no source path ever reaches a client.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 mod describe;
 mod path;
 mod plan;

@@ -21,6 +21,7 @@
 //! # drop(catalog);
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #[cfg(feature = "transport")]
 mod answer;
 pub mod encode;

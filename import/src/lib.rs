@@ -17,6 +17,7 @@
 //! configuration cannot express (file uploads, forms, cookies, non-JSON
 //! bodies) is reported and skipped.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 mod body;
 mod context;
 mod downstream;

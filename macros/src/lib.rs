@@ -6,6 +6,7 @@
 //! (`generate`). Every mistake is collected (`ctxt`) and reported at once,
 //! next to a stub impl so that no follow-on errors appear.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod ast;

@@ -24,6 +24,7 @@
 //! minute, while tokens whose keys are known go on being verified and the
 //! rest are refused at once.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex, RwLock};

@@ -54,6 +54,7 @@
 //! assert_eq!(listed[0].input_schema["properties"]["a"]["maximum"], 100);
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, RwLock};
 

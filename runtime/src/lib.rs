@@ -12,6 +12,7 @@
 //! export) is the `toolschema-catalog` crate, above this one. Users depend
 //! on the `toolschema` facade, which re-exports what they name. See its documentation for the tutorial.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 pub mod call;

@@ -13,6 +13,7 @@
 //! the `toolschema` facade, which re-exports what they name. See its
 //! documentation for the tutorial.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 extern crate alloc;

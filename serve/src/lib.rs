@@ -26,6 +26,7 @@
 //! service's own command line, [`Server::main`]: serve, list with token
 //! statistics, check, export).
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 // Without a transport, the parts only transports use are idle.
 #![cfg_attr(not(any(feature = "http", feature = "stdio")), allow(dead_code))]

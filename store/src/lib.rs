@@ -43,6 +43,7 @@
 //! # }
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 mod action;
 #[cfg(feature = "admin-http")]
 pub mod admin;

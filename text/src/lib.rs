@@ -9,6 +9,7 @@
 //!
 //! Users never name this crate; `toolschema` uses it.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![forbid(unsafe_code)]
 
