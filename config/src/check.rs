@@ -582,7 +582,7 @@ fn check_mapped_version(
         );
     }
     let at = key.field_of("version");
-    let Some(number) = Some(version.version).filter(|n| *n >= 1) else {
+    let Some(number) = u32::try_from(version.version).ok().filter(|n| *n >= 1) else {
         p.at(at, "versions are whole numbers from 1 up");
         return None;
     };

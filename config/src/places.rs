@@ -1,15 +1,16 @@
 //! Where a problem is in the file's text, found from its location
 //! (`client[2].toolsets[0]`) when a problem is found: the sections are read
-//! as plain values, with no place kept beside each, and the text's tree is
-//! built only for a file that has problems, once.
+//! as plain values, with no place kept beside each, and the places of the
+//! text's values are indexed only for a file that has problems, once.
 //!
-//! A file read in parts ([`parts`](crate::parts)) is located in parts too:
-//! a configured tool's problem in that tool's own section of the text, any
-//! other in the rest of the file, so that no tree of the whole file is
-//! built for it.
+//! A file read in parts ([`parts`](crate::parts)) is indexed in parts too:
+//! the rest of the file once, and a configured tool's own section of the
+//! text when one of its problems is placed (the last one kept), so that no
+//! tree of the whole file is built for it.
 
 use core::ops::Range;
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -20,24 +21,28 @@ use crate::parts;
 /// The places of a configuration's text, found on demand.
 pub(crate) struct Places<'a> {
     text: &'a str,
-    tree: OnceLock<Tree<'a>>,
+    index: OnceLock<Index>,
 }
 
+/// Where each value of the text starts, by its path as a location shows it
+/// (`client[2].toolsets[0]`, `gateway_tool[0].version[1].argument[3]`).
+type Paths = HashMap<String, usize>;
+
 /// What a location is looked up in.
-enum Tree<'a> {
-    /// The text's tree, whole; `None` when it is not TOML.
-    Whole(Option<Spanned<DeTable<'a>>>),
-    /// A large file: its configured tools' sections, and the rest.
+enum Index {
+    /// Every value of the text (none when the text is not TOML).
+    Whole(Paths),
+    /// A large file: its configured tools' sections, and the values of the
+    /// rest of the file.
     Parts(Parted),
 }
 
 /// A large file as it is read: each configured tool's section of the text,
-/// and the rest of the file, joined (`pieces` says where each piece of the
-/// rest starts in the file).
+/// the rest of the file's values, and the last tool's values placed.
 struct Parted {
     tools: Vec<Range<usize>>,
-    rest: String,
-    pieces: Vec<(usize, usize)>,
+    rest: Paths,
+    last_tool: Mutex<Option<(usize, Paths)>>,
 }
 
 impl<'a> Places<'a> {
@@ -45,7 +50,7 @@ impl<'a> Places<'a> {
     pub(crate) fn new(text: &'a str) -> Places<'a> {
         Places {
             text,
-            tree: OnceLock::new(),
+            index: OnceLock::new(),
         }
     }
 
@@ -58,171 +63,127 @@ impl<'a> Places<'a> {
     /// nearest enclosing one that the text holds (an entry, a section);
     /// 0 when the text has none of it.
     pub(crate) fn offset_of(&self, at: &ConfigLocation) -> usize {
-        match self.tree.get_or_init(|| Tree::of(self.text)) {
-            Tree::Whole(Some(root)) => offset_in(root, at, at.entry()),
-            Tree::Whole(None) => 0,
-            Tree::Parts(parted) => parted.offset_of(self.text, at),
+        let path = at.to_string();
+        match self.index.get_or_init(|| Index::of(self.text)) {
+            Index::Whole(paths) => nearest(paths, &path).unwrap_or(0),
+            Index::Parts(parted) => parted.offset_of(self.text, at, &path),
         }
     }
 }
 
-impl<'a> Tree<'a> {
-    fn of(text: &'a str) -> Tree<'a> {
-        match parts::is_read_in_parts(text)
+impl Index {
+    fn of(text: &str) -> Index {
+        let tools = parts::is_read_in_parts(text)
             .then(|| parts::configured_tool_sections(text))
             .flatten()
-        {
-            Some(tools) => Tree::Parts(Parted::new(text, tools)),
-            None => Tree::Whole(DeTable::parse(text).ok()),
+            .filter(|tools| !tools.is_empty());
+        match tools {
+            Some(tools) => Index::Parts(Parted::new(text, tools)),
+            None => Index::Whole(paths_of(text, 0)),
         }
     }
 }
 
 impl Parted {
     fn new(text: &str, tools: Vec<Range<usize>>) -> Parted {
-        let mut rest = String::new();
+        // The rest of the file, joined: each piece's start in it and in
+        // the file, to place its values where the file holds them.
+        let mut joined = String::new();
         let mut pieces = Vec::new();
         let mut at = 0;
         for tool in tools.iter().chain([&(text.len()..text.len())]) {
-            pieces.push((rest.len(), at));
-            rest.push_str(&text[at..tool.start]);
+            pieces.push((joined.len(), at));
+            joined.push_str(&text[at..tool.start]);
             at = tool.end;
+        }
+        let mut rest = paths_of(&joined, 0);
+        for offset in rest.values_mut() {
+            let (piece, start) = pieces
+                .iter()
+                .take_while(|(piece, _)| *piece <= *offset)
+                .last()
+                .copied()
+                .unwrap_or((0, 0));
+            *offset = start + (*offset - piece);
         }
         Parted {
             tools,
             rest,
-            pieces,
+            last_tool: Mutex::new(None),
         }
     }
 
-    fn offset_of(&self, text: &str, at: &ConfigLocation) -> usize {
-        if let (Some(Section::ConfiguredTool), Some(entry)) = (at.section(), at.entry()) {
-            let Some(tool) = self.tools.get(entry) else {
-                return 0;
-            };
-            return match DeTable::parse(&text[tool.clone()]) {
-                Ok(root) => tool.start + offset_in(&root, at, Some(0)),
-                Err(_) => tool.start,
-            };
-        }
-        let Ok(root) = DeTable::parse(&self.rest) else {
-            return 0;
+    fn offset_of(&self, text: &str, at: &ConfigLocation, path: &str) -> usize {
+        let tool = match (at.section(), at.entry()) {
+            (Some(Section::ConfiguredTool), Some(entry)) => {
+                self.tools.get(entry).map(|t| (entry, t))
+            }
+            _ => None,
         };
-        let offset = offset_in(&root, at, at.entry());
-        let (piece, start) = self
-            .pieces
-            .iter()
-            .take_while(|(piece, _)| *piece <= offset)
-            .last()
-            .copied()
-            .unwrap_or((0, 0));
-        start + (offset - piece)
+        let Some((entry, range)) = tool else {
+            return nearest(&self.rest, path).unwrap_or(0);
+        };
+        // Within its own section, the tool is the first (and only) entry.
+        let key = Section::ConfiguredTool.key();
+        let own = path
+            .strip_prefix(&format!("{key}[{entry}]"))
+            .map(|within| format!("{key}[0]{within}"))
+            .unwrap_or_default();
+        let mut last = self
+            .last_tool
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if last.as_ref().is_none_or(|(held, _)| *held != entry) {
+            *last = Some((entry, paths_of(&text[range.clone()], range.start)));
+        }
+        last.as_ref()
+            .and_then(|(_, paths)| nearest(paths, &own))
+            .unwrap_or(range.start)
     }
 }
 
-/// Where `at` is in `root`, the entry taken as `entry` (a part of the file
-/// holds one configured tool, its entry 0).
-fn offset_in(root: &Spanned<DeTable<'_>>, at: &ConfigLocation, entry: Option<usize>) -> usize {
-    let mut best = 0;
-    let mut value: &DeValue<'_>;
-    match at.section() {
-        Some(section) => {
-            let Some((key, found)) = entry_of(root.get_ref(), section.key()) else {
-                return best;
-            };
-            best = key.start.min(found.span().start);
-            value = found.get_ref();
-            if let Some(index) = entry {
-                let Some(item) = value.as_array().and_then(|items| items.get(index)) else {
-                    return best;
-                };
-                best = item.span().start;
-                value = item.get_ref();
-            }
-            if let (Some(index), Some(versions)) = (at.version(), section.versions_key()) {
-                let Some(item) = value
-                    .as_table()
-                    .and_then(|table| entry_of(table, versions))
-                    .and_then(|(_, list)| list.get_ref().as_array())
-                    .and_then(|items| items.get(index))
-                else {
-                    return best;
-                };
-                best = item.span().start;
-                value = item.get_ref();
-            }
-        }
-        None => {
-            let mut path = at.field();
-            let Some((start, found)) = step(root.get_ref(), &mut path) else {
-                return best;
-            };
-            return walk(found, path, start);
-        }
-    }
-    walk(value, at.field(), best)
-}
-
-/// The value at `path` (`argument[3].source`, `modes.billing.refund`)
-/// within `value`, or the nearest one on the way.
-fn walk(mut value: &DeValue<'_>, mut path: &str, mut best: usize) -> usize {
+/// The place of `path`, or of the nearest path enclosing it that is there.
+fn nearest(paths: &Paths, path: &str) -> Option<usize> {
+    let mut path = path;
     loop {
-        path = path.strip_prefix('.').unwrap_or(path);
-        if path.is_empty() {
-            return best;
+        if let Some(offset) = paths.get(path) {
+            return Some(*offset);
         }
-        if let Some(after) = path.strip_prefix('[') {
-            let Some((index, rest)) = after.split_once(']') else {
-                return best;
-            };
-            let Some(item) = index
-                .parse::<usize>()
-                .ok()
-                .and_then(|index| value.as_array()?.get(index))
-            else {
-                return best;
-            };
-            best = item.span().start;
-            value = item.get_ref();
-            path = rest;
-            continue;
-        }
-        let Some(table) = value.as_table() else {
-            return best;
-        };
-        let Some((start, found)) = step(table, &mut path) else {
-            return best;
-        };
-        best = start;
-        value = found;
+        path = &path[..path.rfind(['.', '['])?];
     }
 }
 
-/// The key of `table` that `path` starts with (the longest, for keys that
-/// hold dots themselves, such as a tool's name), and its value's start;
-/// `path` is left at what follows.
-fn step<'t, 'a>(table: &'t DeTable<'a>, path: &mut &str) -> Option<(usize, &'t DeValue<'a>)> {
-    let (key, value) = table
-        .iter()
-        .filter(|(key, _)| {
-            let key: &str = key.get_ref();
-            path.strip_prefix(key)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
-        })
-        .max_by_key(|(key, _)| key.get_ref().len())?;
-    *path = &path[key.get_ref().len()..];
-    Some((value.span().start, value.get_ref()))
+/// Every value of `text` by its path, placed `base` bytes into the file;
+/// none when the text is not TOML.
+fn paths_of(text: &str, base: usize) -> Paths {
+    let mut paths = Paths::new();
+    if let Ok(root) = DeTable::parse(text) {
+        for (key, value) in root.get_ref() {
+            // A `[server]` table starts at its header's `[`.
+            let start = key.span().start.min(value.span().start);
+            index(&mut paths, key.get_ref().to_string(), start, value, base);
+        }
+    }
+    paths
 }
 
-/// The entry of `table` under `key`, with its key's span.
-fn entry_of<'t, 'a>(
-    table: &'t DeTable<'a>,
-    key: &str,
-) -> Option<(Range<usize>, &'t Spanned<DeValue<'a>>)> {
-    table
-        .iter()
-        .find(|(name, _)| name.get_ref() == key)
-        .map(|(name, value)| (name.span(), value))
+/// `value` at `path` and what it holds, each by its path.
+fn index(paths: &mut Paths, path: String, start: usize, value: &Spanned<DeValue<'_>>, base: usize) {
+    match value.get_ref() {
+        DeValue::Table(table) => {
+            for (key, inner) in table {
+                let inner_path = format!("{path}.{}", key.get_ref());
+                index(paths, inner_path, inner.span().start, inner, base);
+            }
+        }
+        DeValue::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                index(paths, format!("{path}[{i}]"), item.span().start, item, base);
+            }
+        }
+        _ => {}
+    }
+    paths.insert(path, base + start);
 }
 
 #[cfg(test)]
@@ -271,7 +232,7 @@ type = "strnig"
         let tools = parts::configured_tool_sections(text).expect("tool sections");
         Places {
             text,
-            tree: OnceLock::from(Tree::Parts(Parted::new(text, tools))),
+            index: OnceLock::from(Index::Parts(Parted::new(text, tools))),
         }
     }
 
@@ -314,6 +275,10 @@ type = "strnig"
             ),
             (
                 tool(1).in_version(3),
+                "[[gateway_tool.version]]\nversion = 1\nstatus = \"draft\"\ndescription = \"Gets",
+            ),
+            (
+                tool(1).field_of("title"),
                 "[[gateway_tool]]\nname = \"pets.get\"",
             ),
             (tool(7), "[[gateway_tool]]\nname = \"pets.list\""),
@@ -331,6 +296,20 @@ type = "strnig"
                 assert_eq!(in_parts.offset_of(&at), offset, "{at}, in parts");
             }
         }
+    }
+
+    #[test]
+    fn what_a_file_in_parts_does_not_hold_is_at_its_start() {
+        // The file starts with a configured tool: the rest's first piece
+        // is empty, and a place the rest lacks is not mapped through it.
+        let text = "[[gateway_tool]]\nname = \"a\"\ndownstream = \"d\"\n\n[[tenant]]\nid = \"t\"\n";
+        let in_parts = places_in_parts(text);
+        let absent = ConfigLocation::entry_of(Section::Mapping, 0).field_of("tool");
+        assert_eq!(in_parts.offset_of(&absent), 0);
+        assert_eq!(Places::new(text).offset_of(&absent), 0);
+        let tenant = ConfigLocation::entry_of(Section::Tenant, 0).field_of("id");
+        let offset = in_parts.offset_of(&tenant);
+        assert!(text[offset..].starts_with("\"t\""), "{offset}");
     }
 
     #[test]

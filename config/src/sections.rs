@@ -184,7 +184,8 @@ pub struct MappingSection {
 #[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct MappingVersion {
-    pub version: u32,
+    /// As the file holds it: an integer, which the checks want from 1 up.
+    pub version: i64,
     pub status: String,
 }
 
@@ -307,7 +308,8 @@ pub struct ToolSection {
 #[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct VersionSection {
-    pub version: u32,
+    /// As the file holds it: an integer, which the checks want from 1 up.
+    pub version: i64,
     pub status: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
@@ -640,5 +642,28 @@ mod tests {
         let errors = sections.to_config(&registry).expect_err("an unknown mode");
         let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
         assert_eq!(keys, ["toolset[0].mode"], "{errors}");
+    }
+
+    #[test]
+    fn a_version_out_of_range_is_a_problem_of_its_own_and_the_others_are_found_too() {
+        let text = "[[tenant]]\nid = \"t\"\n\n[[client]]\nid = \"c\"\ntenant = \"t\"\ntoolsets = [\"nowhere\"]\n\n[[downstream]]\nid = \"api\"\nbase_url = \"https://api.example.com\"\n\n[[gateway_tool]]\nname = \"items.get\"\ndownstream = \"api\"\n\n[[gateway_tool.version]]\nversion = -1\nstatus = \"draft\"\ndescription = \"Gets an item.\"\nmethod = \"GET\"\npath = \"/items\"\n";
+        let errors = Config::from_toml(text, "v.toml", &Registry::new()).expect_err("refused");
+        let found: Vec<(&str, &str)> = errors.iter().map(|e| (e.key(), e.message())).collect();
+        assert!(
+            found.contains(&(
+                "gateway_tool[0].version[0].version",
+                "versions are whole numbers from 1 up"
+            )),
+            "{errors}"
+        );
+        assert!(
+            found.iter().any(|(key, _)| *key == "client[0].toolsets[0]"),
+            "{errors}"
+        );
+        let version = errors
+            .iter()
+            .find(|e| e.key().ends_with(".version"))
+            .expect("the version's problem");
+        assert_eq!((version.line(), version.column()), (18, 11));
     }
 }

@@ -72,8 +72,10 @@ use toolschema_runtime::validate::{ArgumentErrors, OutputValidator};
 ///
 /// # Panics
 ///
-/// Never for a derived tool: its descriptor is rendered from static data
-/// whose shape rmcp reads.
+/// Never for a derived tool, whose input schema is an object: its
+/// descriptor is rendered from static data whose shape rmcp reads. A
+/// hand-written `Tool` whose input is not an object has no MCP
+/// descriptor, and panics here.
 pub fn tool<T: Tool>() -> rmcp::model::Tool {
     let rendered = toolschema_runtime::tool_json::<T>();
     #[expect(
@@ -157,8 +159,9 @@ impl IntoCallToolResult for Refused {
 
 /// The result of `T` for its `output`: mapped to the exposed names and
 /// checked against `T`'s output schema, sent as structured content (and as
-/// its text). An output that breaks the schema is the tool's defect: a
-/// refusal that says which field, never a result a client would reject.
+/// its text); for a tool without an output schema, as its text alone. An
+/// output that breaks the schema is the tool's defect: a refusal that says
+/// which field, never a result a client would reject.
 pub fn answer<T: Tool>(output: T::Output) -> Result<CallToolResult, Refused>
 where
     T::Output: ToolOutput,
@@ -174,14 +177,20 @@ where
             let content = serde_json::from_value(content).map_err(|e| defect(e.to_string()))?;
             return Ok(CallToolResult::success(content));
         }
-        other => serde_json::to_value(format!("{other:?}")).map_err(|e| defect(e.to_string()))?,
+        toolschema_runtime::call::Produced::Document(document) => document.to_value(),
+        other => return Err(defect(format!("an output of an unknown kind ({other:?})"))),
     };
     match output_validator::<T>() {
         Some(validator) => validator
             .check(value)
             .map(CallToolResult::structured)
             .map_err(|errors| defect(errors.to_string())),
-        None => Ok(CallToolResult::structured(value)),
+        // Without an output schema the result is its text alone, as
+        // toolschema's own server sends it (structured content is an
+        // object a schema describes).
+        None => Ok(CallToolResult::success(vec![ContentBlock::text(
+            value.to_string(),
+        )])),
     }
 }
 
@@ -195,8 +204,8 @@ fn output_validator<T: Tool>() -> Option<&'static OutputValidator> {
         return found;
     }
     let compile = || OutputValidator::new(T::TOOL).map(|v| &*Box::leak(Box::new(v)));
-    match compiled.write() {
-        Ok(mut map) => *map.entry(key).or_insert_with(compile),
-        Err(_) => compile(),
-    }
+    let mut map = compiled
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    *map.entry(key).or_insert_with(compile)
 }

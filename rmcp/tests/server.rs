@@ -159,3 +159,24 @@ async fn the_listing_is_the_derived_schema_and_every_bad_call_is_refused_at_its_
     }
     client.cancel().await.expect("closes");
 }
+
+/// Says hello.
+#[derive(Tool, Deserialize)]
+#[tool(name = "hello")]
+struct Hello {
+    /// Whom to greet.
+    name: String,
+}
+
+#[test]
+fn a_tool_without_an_output_schema_answers_with_its_content_alone() {
+    let hello: Hello = toolschema::call::read_args(json!({"name": "Ada"})).expect("reads");
+    let answered = answer::<Hello>(toolschema::call::ToolResult::text(format!(
+        "Hello, {}!",
+        hello.name
+    )))
+    .expect("answered");
+    assert_eq!(answered.structured_content, None);
+    assert_ne!(answered.is_error, Some(true));
+    assert_eq!(text_of(&answered), "Hello, Ada!");
+}

@@ -294,8 +294,8 @@ fn version_head(
     at: &ConfigLocation,
     p: &mut Problems<'_>,
 ) -> (Option<u32>, Option<Status>) {
-    let number = match raw.version {
-        n if n >= 1 => Some(n),
+    let number = match u32::try_from(raw.version) {
+        Ok(n) if n >= 1 => Some(n),
         _ => {
             p.at(
                 at.field_of("version"),
