@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{FromRequestParts, Request, State};
+use axum::extract::{FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
@@ -310,7 +310,7 @@ fn token_in_query(parts: &Parts) -> bool {
 /// resource metadata (RFC 9728), when access tokens are accepted.
 #[cfg(feature = "oauth")]
 pub(super) async fn resource_metadata(
-    State(service): State<Arc<Service>>,
+    axum::extract::State(service): axum::extract::State<Arc<Service>>,
     request: Request,
 ) -> Response {
     let snapshot = service.catalog.snapshot();
