@@ -294,10 +294,12 @@ pub(super) async fn admit(
 }
 
 /// A request's body as [`admit`] left it, taken whole: it is in memory,
-/// read within the size limit and the time allowed. `None` when it is over
-/// the limit (a route served without `admit`).
-pub(super) async fn whole(body: Body) -> Option<Bytes> {
-    axum::body::to_bytes(body, BODY_LIMIT).await.ok()
+/// read within the size limit and the time allowed. Over the limit (a
+/// route served without `admit`), the refusal `admit` sends.
+pub(super) async fn whole(body: Body) -> Result<Bytes, Response> {
+    axum::body::to_bytes(body, BODY_LIMIT)
+        .await
+        .map_err(|_| too_large())
 }
 
 /// Reads a request's whole `body`, of at most `limit` bytes, within

@@ -341,8 +341,9 @@ async fn mcp(
 ) -> Response {
     let (parts, body) = request.into_parts();
     let headers = parts.headers;
-    let Some(body) = listen::whole(body).await else {
-        return StatusCode::PAYLOAD_TOO_LARGE.into_response();
+    let body = match listen::whole(body).await {
+        Ok(body) => body,
+        Err(refused) => return refused,
     };
     // A large request holds one blocking slot from its parse to the
     // reading of its arguments.

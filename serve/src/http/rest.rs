@@ -47,12 +47,9 @@ pub(super) async fn call(
     Path(name): Path<String>,
     request: axum::extract::Request,
 ) -> Response {
-    let Some(body) = super::listen::whole(request.into_body()).await else {
-        return refusal(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
-            "the body is over the size limit",
-        );
+    let body = match super::listen::whole(request.into_body()).await {
+        Ok(body) => body,
+        Err(refused) => return refused,
     };
     // A large body holds one blocking slot from its parse to the reading
     // of its arguments, both off the async workers.
