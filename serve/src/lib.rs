@@ -42,6 +42,7 @@ mod notices;
 #[cfg(feature = "oauth")]
 use toolschema_oauth as oauth;
 mod offload;
+mod refused;
 mod server;
 mod service;
 #[cfg(feature = "stdio")]

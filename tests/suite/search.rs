@@ -417,3 +417,49 @@ fn a_whole_limit_written_with_a_fraction_is_taken_and_a_fraction_is_refused() {
         }
     }
 }
+
+#[test]
+fn a_meta_tool_call_is_read_once_from_the_text_every_transport_holds() {
+    use serde_json::value::RawValue;
+    use toolschema::call::CallArguments;
+    let snapshot = all_searched().snapshot();
+    let view = snapshot.client("acme-finance").expect("client");
+    let text =
+        |json: &str| CallArguments::Text(RawValue::from_string(json.to_owned()).expect("JSON"));
+    let from_text = view
+        .call_meta_arguments(
+            SEARCH_TOOL,
+            text(r#"{"query": "refund an invoice"}"#),
+            ProtocolRevision::LATEST,
+        )
+        .expect("the list carries search_tools")
+        .expect("answered");
+    let from_tree = view
+        .call_meta(
+            SEARCH_TOOL,
+            &json!({"query": "refund an invoice"}),
+            ProtocolRevision::LATEST,
+        )
+        .expect("listed")
+        .expect("answered");
+    assert_eq!(from_text.structured, from_tree.structured);
+    // JSON text that no tree holds is a malformed request, not a broken rule.
+    let refused = view
+        .call_meta_arguments(
+            META_TOOL,
+            text(r#"{"name": 1e400}"#),
+            ProtocolRevision::LATEST,
+        )
+        .expect("listed");
+    match refused {
+        Err(MetaRefusal::Unreadable { reason }) => {
+            assert!(reason.contains("number out of range"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // An ordinary tool's name is not a meta-tool's: no answer here.
+    assert!(
+        view.call_meta_arguments("billing.refund", text("{}"), ProtocolRevision::LATEST)
+            .is_none()
+    );
+}

@@ -6,6 +6,7 @@
 use core::fmt;
 
 use serde_json::{Map, Value, json};
+use toolschema_runtime::call::CallArguments;
 use toolschema_runtime::project::{
     DEFAULT_FOUND, LONGEST_QUERY, META_TOOL, MOST_FOUND, Profile, ProtocolRevision, SEARCH_TOOL,
     apply_profile, meta_tool, meta_tool_with_names, search_tool,
@@ -45,6 +46,12 @@ pub enum MetaRefusal {
         /// The name asked for.
         name: String,
     },
+    /// The arguments' text is JSON no tree holds (a number beyond a 64-bit
+    /// float, `1e400`): a malformed request rather than a broken rule.
+    Unreadable {
+        /// What the reader said.
+        reason: String,
+    },
 }
 
 impl fmt::Display for MetaRefusal {
@@ -66,6 +73,9 @@ impl fmt::Display for MetaRefusal {
                 "there is no tool named `{}`",
                 toolschema_text::shorten::shorten(name, 200)
             ),
+            MetaRefusal::Unreadable { reason } => {
+                write!(f, "the arguments cannot be read: {reason}")
+            }
         }
     }
 }
@@ -100,6 +110,41 @@ impl ClientView {
             META_TOOL => self.has_meta_tool(),
             SEARCH_TOOL => self.has_search_tool(),
             _ => false,
+        }
+    }
+
+    /// [`call_meta`](Self::call_meta) with the arguments as a transport
+    /// holds them: the text of a request is read into a tree here, the one
+    /// place every transport's meta-tool calls are read.
+    ///
+    ///
+    /// ```
+    /// use toolschema_catalog::Catalog;
+    /// use toolschema_runtime::call::{CallArguments, Registry};
+    /// use toolschema_runtime::project::ProtocolRevision;
+    ///
+    /// // Open mode lists every tool in Full: there is no meta-tool to call.
+    /// let snapshot = Catalog::open(Registry::new()).snapshot();
+    /// let view = snapshot.client("anyone").expect("everyone's view");
+    /// let arguments = CallArguments::Parsed(serde_json::json!({"name": "x"}));
+    /// let answered =
+    ///     view.call_meta_arguments("discover_tool_schema", arguments, ProtocolRevision::LATEST);
+    /// assert!(answered.is_none());
+    /// ```
+    pub fn call_meta_arguments(
+        &self,
+        name: &str,
+        arguments: CallArguments,
+        revision: ProtocolRevision,
+    ) -> Option<Result<MetaAnswer, MetaRefusal>> {
+        if !self.lists_meta_tool(name) {
+            return None;
+        }
+        match arguments.into_value() {
+            Ok(arguments) => self.call_meta(name, &arguments, revision),
+            Err(error) => Some(Err(MetaRefusal::Unreadable {
+                reason: error.to_string(),
+            })),
         }
     }
 

@@ -166,9 +166,7 @@ fn format_and_pattern(raw: &FieldSection, refuse: &mut Refuse<'_>) {
     }
     if let Some(pattern) = &raw.pattern {
         let schema = serde_json::json!({"type": "string", "pattern": &pattern});
-        if toolschema_runtime::validate::validator_of::<jsonschema::json::SerdeJson>(&schema)
-            .is_err()
-        {
+        if toolschema_runtime::validate::validator_of(&schema).is_err() {
             refuse(
                 "pattern",
                 "not a regular expression JSON Schema accepts".to_owned(),

@@ -10,6 +10,7 @@ mod limits;
 mod names;
 mod one_pass;
 mod pattern_budget;
+#[cfg(feature = "documents")]
 mod tree;
 mod unreadable;
 mod violation;
@@ -112,6 +113,7 @@ fn unwritable(error: &serde_json::Error) -> Violation {
 }
 
 /// Whether `document` holds a `null` anywhere.
+#[cfg(feature = "documents")]
 fn holds_null(document: &Json) -> bool {
     let mut stack = vec![document];
     while let Some(value) = stack.pop() {
@@ -143,7 +145,27 @@ pub(crate) fn needs_backtracking(pattern: &str) -> bool {
 /// one, limited to 100,000 backtracking steps a value, and to 200,000 for
 /// all the values of one call's arguments (or one result) together, in
 /// each of the (at most two) passes over them.
-pub fn validator_of<F: jsonschema::json::Json>(
+///
+/// Not generic, so that `jsonschema`'s validators are compiled into this
+/// crate once for every crate that checks a schema: an optimized build
+/// copies a generic function into each crate that calls it.
+///
+/// ```
+/// let validator = toolschema_runtime::validate::validator_of(
+///     &serde_json::json!({"type": "string", "format": "date"}),
+/// )
+/// .expect("the schema compiles");
+/// assert!(validator.is_valid(&serde_json::json!("2026-12-06")));
+/// assert!(!validator.is_valid(&serde_json::json!("6 December")));
+/// ```
+pub fn validator_of(
+    schema: &Value,
+) -> Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
+    validator_for::<jsonschema::json::SerdeJson>(schema)
+}
+
+/// [`validator_of`] for any representation `jsonschema` reads.
+fn validator_for<F: jsonschema::json::Json>(
     schema: &Value,
 ) -> Result<jsonschema::Validator<F>, jsonschema::ValidationError<'static>> {
     let options = || {
@@ -480,6 +502,7 @@ pub struct OutputValidator {
     validator: Result<jsonschema::Validator, String>,
     /// The validator of results in the runtime's own tree, compiled on the
     /// first such result.
+    #[cfg(feature = "documents")]
     tree: OnceLock<Result<jsonschema::Validator<tree::Tree>, String>>,
     renames: bool,
 }
@@ -500,6 +523,7 @@ impl OutputValidator {
         Some(OutputValidator {
             tool: tool.name.clone(),
             validator: compile(&schema),
+            #[cfg(feature = "documents")]
             tree: OnceLock::new(),
             renames: has_renames(root, Direction::Output),
             root: root.clone(),
@@ -507,23 +531,33 @@ impl OutputValidator {
     }
 
     /// Checks a result in exposed names held in the runtime's own tree
-    /// against the output schema, where it stands, and gives its JSON text.
-    /// A result the one check could not judge alike (names to map, a `null`
-    /// to strip) goes the way of [`check`](Self::check) first.
+    /// against the output schema and gives its JSON text. With the
+    /// `documents` feature (on with the gateway), the tree is checked where
+    /// it stands, without first becoming a `serde_json::Value`; a result the
+    /// one check could not judge alike (names to map, a `null` to strip),
+    /// and every result without the feature, goes the way of
+    /// [`check`](Self::check).
     pub fn check_document(&self, document: Json) -> Result<Box<RawValue>, OutputErrors> {
-        if self.renames || holds_null(&document) {
-            let value = self.check(document.to_value())?;
-            return RawValue::from_string(value.to_string()).map_err(|error| {
-                let mut found = Found::new(1);
-                found.push(unwritable(&error));
-                OutputErrors::from_found(self.tool.clone(), found)
-            });
+        #[cfg(feature = "documents")]
+        if !self.renames && !holds_null(&document) {
+            return self.check_in_place(document);
         }
+        let value = self.check(document.to_value())?;
+        RawValue::from_string(value.to_string()).map_err(|error| {
+            let mut found = Found::new(1);
+            found.push(unwritable(&error));
+            OutputErrors::from_found(self.tool.clone(), found)
+        })
+    }
+
+    /// [`check_document`](Self::check_document) in the runtime's own tree.
+    #[cfg(feature = "documents")]
+    fn check_in_place(&self, document: Json) -> Result<Box<RawValue>, OutputErrors> {
         // Rendered again rather than held: a prepared catalog holds one
         // output validator for each of its tools, most never called.
         let validator = self.tree.get_or_init(|| {
             let schema = render_schema(&self.root, Direction::Output).to_value();
-            validator_of(&schema).map_err(|error| error.to_string())
+            validator_for(&schema).map_err(|error| error.to_string())
         });
         let mut found = Found::new(Limits::default().max_violations);
         // Each pass has the result's budget of pattern steps.

@@ -41,6 +41,10 @@ use toolschema_catalog::Snapshot;
 use crate::server::{Server, Source, load_catalog};
 use crate::service::export_catalog;
 
+#[cfg(feature = "tokens")]
+mod stats;
+#[cfg(not(feature = "tokens"))]
+#[path = "no_stats.rs"]
 mod stats;
 
 /// The service's commands.

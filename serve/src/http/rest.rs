@@ -17,11 +17,12 @@ use bytes::Bytes;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use toolschema_catalog::{MetaRefusal, Snapshot};
-use toolschema_runtime::call::{CallError, Caller, StructuredJson, ToolResult};
+use toolschema_runtime::call::{CallArguments, CallError, Caller, StructuredJson, ToolResult};
 use toolschema_runtime::project::ProtocolRevision;
 
 use super::authenticated::Authenticated;
 use super::{json_response, refusal};
+use crate::refused::Refused;
 use crate::service::Service;
 
 pub(super) async fn list(caller: Authenticated) -> Response {
@@ -61,7 +62,7 @@ pub(super) async fn call(
         Err(refused) => return refused,
     };
     if caller.view.lists_meta_tool(&name) {
-        return call_meta(&caller, &name, &arguments);
+        return call_meta(&caller, &name, arguments);
     }
     if caller.view.def_of(&name).is_none()
         && let Some(refused) = caller.lacks_scopes_for(&name)
@@ -107,59 +108,28 @@ async fn read_arguments(
     parsed.map_err(|e| not_json(&e))
 }
 
-fn not_json(e: &serde_json::Error) -> Response {
+fn not_json(reason: &dyn std::fmt::Display) -> Response {
     refusal(
         StatusCode::BAD_REQUEST,
         "invalid_json",
-        &format!("the body is not JSON: {e}"),
+        &format!("the body is not JSON: {reason}"),
     )
 }
 
-/// A call of a meta-tool, which reads a tree.
-fn call_meta(caller: &Authenticated, name: &str, arguments: &RawValue) -> Response {
-    let arguments: Value = match serde_json::from_str(arguments.get()) {
-        Ok(arguments) => arguments,
-        Err(e) => return not_json(&e),
-    };
+/// A call of a meta-tool.
+fn call_meta(caller: &Authenticated, name: &str, arguments: Box<RawValue>) -> Response {
+    let arguments = CallArguments::Text(arguments);
     let answered = caller
         .view
-        .call_meta(name, &arguments, ProtocolRevision::LATEST)
+        .call_meta_arguments(name, arguments, ProtocolRevision::LATEST)
         .unwrap_or_else(|| Err(MetaRefusal::UnknownTool { name: name.into() }));
     match answered {
         Ok(answer) => json_response(
             StatusCode::OK,
             json!({"result": answer.structured}).to_string(),
         ),
-        Err(unknown @ MetaRefusal::UnknownTool { .. }) => {
-            refusal(StatusCode::NOT_FOUND, "unknown_tool", &unknown.to_string())
-        }
-        Err(invalid) => {
-            let violations = match &invalid {
-                MetaRefusal::InvalidArguments(violations) => violations
-                    .iter()
-                    .map(|v| violation(&v.path, v.rule, &v.message))
-                    .collect(),
-                _ => Vec::new(),
-            };
-            invalid_arguments(&invalid.to_string(), violations, 0)
-        }
+        Err(refused) => refused_response(refused.into()),
     }
-}
-
-/// One violation as the REST refusal lists it.
-fn violation(path: &str, rule: &str, message: &str) -> Value {
-    json!({"path": path, "rule": rule, "message": message})
-}
-
-/// The refusal of arguments a tool's schema does not accept.
-fn invalid_arguments(message: &str, violations: Vec<Value>, omitted: usize) -> Response {
-    let body = json!({
-        "error": "invalid_arguments",
-        "message": message,
-        "violations": violations,
-        "omitted": omitted,
-    });
-    json_response(StatusCode::UNPROCESSABLE_ENTITY, body.to_string())
 }
 
 /// A tool call's outcome as the REST answer.
@@ -183,23 +153,41 @@ fn answer(result: Result<ToolResult, CallError>) -> Response {
             };
             json_response(StatusCode::OK, body)
         }
-        Err(unknown @ CallError::UnknownTool { .. }) => {
-            refusal(StatusCode::NOT_FOUND, "unknown_tool", &unknown.to_string())
-        }
-        Err(CallError::InvalidArguments(errors)) => {
-            let violations = errors
-                .iter()
-                .map(|v| violation(v.path(), v.rule().keyword(), v.message()))
-                .collect();
-            invalid_arguments(&errors.to_string(), violations, errors.omitted())
-        }
-        Err(CallError::Tool(failure)) => {
-            refusal(StatusCode::CONFLICT, "tool_error", failure.message())
-        }
-        Err(defect) => refusal(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "server_defect",
-            &defect.to_string(),
+        Err(error) => refused_response(error.into()),
+    }
+}
+
+/// A refused call as REST says it: a status, the kind of refusal and a
+/// message; arguments a schema refuses list every violation, as MCP's
+/// refusal does.
+fn refused_response(refused: Refused) -> Response {
+    match refused {
+        Refused::UnknownTool { name } => refusal(
+            StatusCode::NOT_FOUND,
+            "unknown_tool",
+            &Refused::unknown_tool(&name),
         ),
+        Refused::Unreadable { reason } => not_json(&reason),
+        Refused::InvalidArguments {
+            summary,
+            violations,
+            omitted,
+        } => {
+            let violations: Vec<Value> = violations
+                .iter()
+                .map(|v| json!({"path": v.path, "rule": v.rule, "message": v.message}))
+                .collect();
+            let body = json!({
+                "error": "invalid_arguments",
+                "message": summary,
+                "violations": violations,
+                "omitted": omitted,
+            });
+            json_response(StatusCode::UNPROCESSABLE_ENTITY, body.to_string())
+        }
+        Refused::ToolFailed { message } => refusal(StatusCode::CONFLICT, "tool_error", &message),
+        Refused::Defect { message } => {
+            refusal(StatusCode::INTERNAL_SERVER_ERROR, "server_defect", &message)
+        }
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use toolschema_catalog::{ClientView, MetaRefusal};
-use toolschema_runtime::call::{CallArguments, CallError, Caller, LogLevel, StructuredJson};
+use toolschema_runtime::call::{CallArguments, Caller, LogLevel, StructuredJson};
 use toolschema_runtime::project::{Mode, Profile, RESULT_PROPERTY};
 use toolschema_text::shorten::shorten;
 
@@ -21,6 +21,7 @@ use super::{
     CAPABILITIES_KEY, Era, Headers, Id, LOG_LEVEL_KEY, MAX_ECHO, Outcome, Protocol, Reply, Request,
     Session, Target, code, refusal,
 };
+use crate::refused::Refused;
 
 impl Protocol {
     /// The caller a call runs with: the least severe log level the client
@@ -93,26 +94,8 @@ impl Protocol {
             Some(text) if text.get() != "null" => CallArguments::Text(text),
             _ => CallArguments::Parsed(Value::Object(Map::new())),
         };
-        let unknown = |name: &str| {
-            refusal(
-                era,
-                id,
-                code::INVALID_PARAMS,
-                &format!("Unknown tool: {}", shorten(name, MAX_ECHO)),
-                None,
-            )
-        };
         if client.lists_meta_tool(name) {
-            // A meta-tool reads a tree. The text was read as JSON already:
-            // only a number beyond what a tree holds is refused here.
-            let arguments = match arguments.into_value() {
-                Ok(arguments) => arguments,
-                Err(e) => {
-                    let message = format!("Invalid request: the message cannot be read: {e}");
-                    return refusal(era, id, code::INVALID_REQUEST, &message, None);
-                }
-            };
-            let answered = client.call_meta(name, &arguments, revision);
+            let answered = client.call_meta_arguments(name, arguments, revision);
             let answered = answered.unwrap_or_else(|| {
                 Err(MetaRefusal::UnknownTool {
                     name: name.to_owned(),
@@ -122,11 +105,7 @@ impl Protocol {
                 Ok(answer) => {
                     self.tool_result(id, era, text(&answer.text), Some(answer.structured), false)
                 }
-                Err(MetaRefusal::UnknownTool { name }) => unknown(&name),
-                Err(invalid) => {
-                    let message = format!("The arguments for `{name}` were refused: {invalid}");
-                    self.tool_result(id, era, text(&message), None, true)
-                }
+                Err(refused) => self.refused(id, era, name, refused.into()),
             };
         }
         let outcome = snapshot.call_in(client, name, arguments, caller).await;
@@ -170,19 +149,44 @@ impl Protocol {
                 };
                 self.tool_result(id, era, content, structured, false)
             }
-            Err(CallError::UnknownTool { .. }) => unknown(name),
-            Err(CallError::InvalidArguments(errors)) => {
-                let message = format!("The arguments for `{name}` were refused: {errors}");
+            Err(error) => self.refused(id, era, name, error.into()),
+        }
+    }
+
+    /// A call of `tool` refused, as MCP says it: a JSON-RPC error for a
+    /// request the server cannot act on, a tool result with `isError` for
+    /// what the model can mend (its arguments) or must know (the tool
+    /// failed).
+    fn refused(&self, id: &Id, era: Era, tool: &str, refused: Refused) -> Reply {
+        match refused {
+            Refused::UnknownTool { name } => refusal(
+                era,
+                id,
+                code::INVALID_PARAMS,
+                &format!("Unknown tool: {}", shorten(&name, MAX_ECHO)),
+                None,
+            ),
+            // The text was read as JSON already: only a number beyond what
+            // a tree holds is refused here.
+            Refused::Unreadable { reason } => refusal(
+                era,
+                id,
+                code::INVALID_REQUEST,
+                &format!("Invalid request: the message cannot be read: {reason}"),
+                None,
+            ),
+            Refused::InvalidArguments { summary, .. } => {
+                let message = format!("The arguments for `{tool}` were refused: {summary}");
                 self.tool_result(id, era, text(&message), None, true)
             }
-            Err(CallError::Tool(failure)) => {
-                self.tool_result(id, era, text(failure.message()), None, true)
+            Refused::ToolFailed { message } => {
+                self.tool_result(id, era, text(&message), None, true)
             }
-            Err(defect) => refusal(
+            Refused::Defect { message } => refusal(
                 era,
                 id,
                 code::INTERNAL_ERROR,
-                &format!("Internal error: {defect}"),
+                &format!("Internal error: {message}"),
                 None,
             ),
         }
