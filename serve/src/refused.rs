@@ -1,10 +1,15 @@
 //! Why a tool call has no result, said once for every transport: a call's
 //! error and a meta-tool's refusal become one [`Refused`], which the
 //! protocol core writes as MCP (a JSON-RPC error, or a tool result with
-//! `isError`) and the REST handler as an HTTP status with a JSON body.
+//! `isError`) and the REST handler as an HTTP status with a JSON body. It
+//! holds what it was made from, so that each transport writes only what
+//! it says.
 
-use toolschema_catalog::MetaRefusal;
-use toolschema_runtime::call::CallError;
+use core::fmt;
+
+use toolschema_catalog::{MetaRefusal, MetaViolation};
+use toolschema_runtime::call::{CallError, ToolError};
+use toolschema_runtime::validate::ArgumentErrors;
 
 /// Why a tool call has no result.
 #[derive(Debug)]
@@ -21,22 +26,9 @@ pub(crate) enum Refused {
         reason: String,
     },
     /// Arguments the tool's input schema refuses.
-    InvalidArguments {
-        /// Every rule broken, as one text.
-        summary: String,
-        /// The rules broken, one by one (REST lists them; MCP's text has
-        /// them all).
-        #[cfg_attr(not(feature = "http"), allow(dead_code))]
-        violations: Vec<Broken>,
-        /// How many more were found than listed.
-        #[cfg_attr(not(feature = "http"), allow(dead_code))]
-        omitted: usize,
-    },
+    InvalidArguments(Invalid),
     /// The tool ran and failed, with a message for the model.
-    ToolFailed {
-        /// The tool's message.
-        message: String,
-    },
+    ToolFailed(ToolError),
     /// A defect of the server (a result that breaks its own output schema,
     /// a mapping that fails): nothing the client can mend.
     Defect {
@@ -45,21 +37,79 @@ pub(crate) enum Refused {
     },
 }
 
-/// One rule that arguments break.
+/// Arguments a schema refuses: a tool's, or a meta-tool's.
 #[derive(Debug)]
+pub(crate) enum Invalid {
+    /// A tool's arguments, every violation found (up to the limit).
+    Call(ArgumentErrors),
+    /// A meta-tool's arguments.
+    Meta(MetaRefusal),
+}
+
+/// One rule that arguments break, as REST lists it.
 #[cfg_attr(not(feature = "http"), allow(dead_code))]
-pub(crate) struct Broken {
+pub(crate) struct Broken<'a> {
     /// The JSON pointer of the argument.
-    pub(crate) path: String,
+    pub(crate) path: &'a str,
     /// The keyword broken (`required`, `maxLength`, ...).
     pub(crate) rule: &'static str,
     /// What is wrong and what to send instead.
-    pub(crate) message: String,
+    pub(crate) message: &'a str,
+}
+
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+impl Invalid {
+    /// The rules broken, one by one.
+    pub(crate) fn broken(&self) -> Vec<Broken<'_>> {
+        match self {
+            Invalid::Call(errors) => errors
+                .iter()
+                .map(|violation| Broken {
+                    path: violation.path(),
+                    rule: violation.rule().keyword(),
+                    message: violation.message(),
+                })
+                .collect(),
+            Invalid::Meta(MetaRefusal::InvalidArguments(violations)) => violations
+                .iter()
+                .map(
+                    |MetaViolation {
+                         path,
+                         rule,
+                         message,
+                     }| Broken {
+                        path,
+                        rule,
+                        message,
+                    },
+                )
+                .collect(),
+            Invalid::Meta(_) => Vec::new(),
+        }
+    }
+
+    /// How many more violations were found than listed.
+    pub(crate) fn omitted(&self) -> usize {
+        match self {
+            Invalid::Call(errors) => errors.omitted(),
+            Invalid::Meta(_) => 0,
+        }
+    }
+}
+
+/// Every rule broken, as one text.
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Invalid::Call(errors) => errors.fmt(f),
+            Invalid::Meta(refusal) => refusal.fmt(f),
+        }
+    }
 }
 
 impl Refused {
-    /// What the REST answer and the server's own words say of an unknown
-    /// tool (MCP says `Unknown tool: NAME`).
+    /// What the REST answer says of an unknown tool (MCP says `Unknown
+    /// tool: NAME`).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn unknown_tool(name: &str) -> String {
         CallError::UnknownTool {
@@ -73,21 +123,8 @@ impl From<CallError> for Refused {
     fn from(error: CallError) -> Refused {
         match error {
             CallError::UnknownTool { name } => Refused::UnknownTool { name },
-            CallError::InvalidArguments(errors) => Refused::InvalidArguments {
-                summary: errors.to_string(),
-                violations: errors
-                    .iter()
-                    .map(|violation| Broken {
-                        path: violation.path().to_owned(),
-                        rule: violation.rule().keyword(),
-                        message: violation.message().to_owned(),
-                    })
-                    .collect(),
-                omitted: errors.omitted(),
-            },
-            CallError::Tool(failure) => Refused::ToolFailed {
-                message: failure.message().to_owned(),
-            },
+            CallError::InvalidArguments(errors) => Refused::InvalidArguments(Invalid::Call(errors)),
+            CallError::Tool(failure) => Refused::ToolFailed(failure),
             defect => Refused::Defect {
                 message: defect.to_string(),
             },
@@ -97,24 +134,16 @@ impl From<CallError> for Refused {
 
 impl From<MetaRefusal> for Refused {
     fn from(refusal: MetaRefusal) -> Refused {
-        let summary = refusal.to_string();
         match refusal {
             MetaRefusal::UnknownTool { name } => Refused::UnknownTool { name },
             MetaRefusal::Unreadable { reason } => Refused::Unreadable { reason },
-            MetaRefusal::InvalidArguments(violations) => Refused::InvalidArguments {
-                summary,
-                violations: violations
-                    .into_iter()
-                    .map(|violation| Broken {
-                        path: violation.path,
-                        rule: violation.rule,
-                        message: violation.message,
-                    })
-                    .collect(),
-                omitted: 0,
-            },
+            invalid @ MetaRefusal::InvalidArguments(_) => {
+                Refused::InvalidArguments(Invalid::Meta(invalid))
+            }
             // A refusal this server does not know yet is its own defect.
-            _ => Refused::Defect { message: summary },
+            other => Refused::Defect {
+                message: other.to_string(),
+            },
         }
     }
 }
@@ -135,7 +164,7 @@ mod tests {
         assert_eq!(Refused::unknown_tool("x"), "there is no tool named `x`");
 
         let failed = Refused::from(CallError::Tool(ToolError::new("out of stock")));
-        assert!(matches!(&failed, Refused::ToolFailed { message } if message == "out of stock"));
+        assert!(matches!(&failed, Refused::ToolFailed(f) if f.message() == "out of stock"));
 
         let violation = MetaViolation {
             path: "/query".into(),
@@ -143,24 +172,19 @@ mod tests {
             message: "`query` is required".into(),
         };
         let invalid = Refused::from(MetaRefusal::InvalidArguments(vec![violation]));
-        match invalid {
-            Refused::InvalidArguments {
-                summary,
-                violations,
-                omitted,
-            } => {
-                assert_eq!(
-                    summary,
-                    "the arguments break 1 rule:\n- `query` is required"
-                );
-                assert_eq!(violations.len(), 1);
-                assert_eq!(
-                    (violations[0].path.as_str(), violations[0].rule),
-                    ("/query", "required")
-                );
-                assert_eq!(omitted, 0);
-            }
-            other => panic!("{other:?}"),
-        }
+        let Refused::InvalidArguments(invalid) = invalid else {
+            panic!("{invalid:?}");
+        };
+        assert_eq!(
+            invalid.to_string(),
+            "the arguments break 1 rule:\n- `query` is required"
+        );
+        let broken = invalid.broken();
+        assert_eq!(broken.len(), 1);
+        assert_eq!(
+            (broken[0].path, broken[0].rule, broken[0].message),
+            ("/query", "required", "`query` is required")
+        );
+        assert_eq!(invalid.omitted(), 0);
     }
 }

@@ -168,24 +168,23 @@ fn refused_response(refused: Refused) -> Response {
             &Refused::unknown_tool(&name),
         ),
         Refused::Unreadable { reason } => not_json(&reason),
-        Refused::InvalidArguments {
-            summary,
-            violations,
-            omitted,
-        } => {
-            let violations: Vec<Value> = violations
+        Refused::InvalidArguments(invalid) => {
+            let violations: Vec<Value> = invalid
+                .broken()
                 .iter()
                 .map(|v| json!({"path": v.path, "rule": v.rule, "message": v.message}))
                 .collect();
             let body = json!({
                 "error": "invalid_arguments",
-                "message": summary,
+                "message": invalid.to_string(),
                 "violations": violations,
-                "omitted": omitted,
+                "omitted": invalid.omitted(),
             });
             json_response(StatusCode::UNPROCESSABLE_ENTITY, body.to_string())
         }
-        Refused::ToolFailed { message } => refusal(StatusCode::CONFLICT, "tool_error", &message),
+        Refused::ToolFailed(failure) => {
+            refusal(StatusCode::CONFLICT, "tool_error", failure.message())
+        }
         Refused::Defect { message } => {
             refusal(StatusCode::INTERNAL_SERVER_ERROR, "server_defect", &message)
         }

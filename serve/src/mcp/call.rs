@@ -175,12 +175,12 @@ impl Protocol {
                 &format!("Invalid request: the message cannot be read: {reason}"),
                 None,
             ),
-            Refused::InvalidArguments { summary, .. } => {
-                let message = format!("The arguments for `{tool}` were refused: {summary}");
+            Refused::InvalidArguments(invalid) => {
+                let message = format!("The arguments for `{tool}` were refused: {invalid}");
                 self.tool_result(id, era, text(&message), None, true)
             }
-            Refused::ToolFailed { message } => {
-                self.tool_result(id, era, text(&message), None, true)
+            Refused::ToolFailed(failure) => {
+                self.tool_result(id, era, text(failure.message()), None, true)
             }
             Refused::Defect { message } => refusal(
                 era,
