@@ -4,9 +4,9 @@
 //! process would have a stock of its own.
 //!
 //! Its binary has the service's command line, from one call
-//! (`Server::main`, feature `cli`):
+//! (`Server::main`, feature `cli`; `tokens` for `list --stats`):
 //!
-//! - `cargo run --example stateful -- serve` serves MCP at
+//! - `cargo run --example stateful --features cli,tokens -- serve` serves MCP at
 //!   http://127.0.0.1:8080/mcp (`--bind` another address, `--stdio`);
 //! - `list --stats` prints what its tool list costs the model, in tokens;
 //! - `export` prints its `server.json`, and `export --check

@@ -10,8 +10,8 @@ with a target directory of its own. Its dependencies are fetched first (not
 timed); then `cargo build --release` runs from an empty target directory,
 and the script reports the CPU time (user + system) cargo and its rustc
 processes took, the crates compiled, the stripped binary's size and, from a
-second cold build in the default development profile, the debug binary's
-size. The toolschema variant reuses the workspace's `Cargo.lock`, so it
+second cold build in the default development profile (not incremental, as
+both builds), the debug binary's size. The toolschema variant reuses the workspace's `Cargo.lock`, so it
 builds the dependency versions CI tests.
 
     python3 benches/compile/build_cost.py               # both variants
@@ -59,7 +59,9 @@ def generate(name):
         "publish = false\n\n[workspace]\n\n[dependencies]\n" + VARIANTS[name]
     )
     shutil.copyfile(HERE / "notes" / f"{name}.rs", project / "src" / "main.rs")
-    if name == "toolschema" and not (project / "Cargo.lock").exists():
+    if name == "toolschema":
+        # Every run: `cargo fetch` rewrites the copy, and the workspace's
+        # lock moves on.
         shutil.copyfile(ROOT / "Cargo.lock", project / "Cargo.lock")
     return project
 
@@ -69,7 +71,20 @@ def cold_build(project, profile):
     shutil.rmtree(target, ignore_errors=True)
     command = ["cargo", "build"] + (["--release"] if profile == "release" else [])
     env = dict(os.environ, CARGO_TARGET_DIR=str(target), CARGO_INCREMENTAL="0")
-    for key in [k for k in env if k.startswith("CARGO_PROFILE_") or k == "RUSTFLAGS"]:
+    # Nothing of the caller's set-up: no flags, no profile overrides, no
+    # job limit, and no compiler wrapper (a cache would make the build
+    # warm, and compile in a daemon whose CPU time is not counted here).
+    unset = {
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "CARGO_BUILD_JOBS",
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "CARGO_BUILD_RUSTC_WRAPPER",
+        "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER",
+    }
+    for key in [k for k in env if k.startswith("CARGO_PROFILE_") or k in unset]:
         del env[key]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()

@@ -23,8 +23,8 @@
 //! network), `stdio`, and `oauth` (an OAuth 2.1 resource server on the HTTP
 //! transport: access tokens verified against the `[authorization]` issuer's
 //! keys, protected resource metadata, scopes per toolset), and `cli` (a
-//! service's own command line, [`Server::main`]: serve, list with token
-//! statistics, check, export).
+//! service's own command line, [`Server::main`]: serve, list, check,
+//! export), with `tokens` for the token statistics of `list --stats`.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]

@@ -140,10 +140,9 @@ impl From<MetaRefusal> for Refused {
             invalid @ MetaRefusal::InvalidArguments(_) => {
                 Refused::InvalidArguments(Invalid::Meta(invalid))
             }
-            // A refusal this server does not know yet is its own defect.
-            other => Refused::Defect {
-                message: other.to_string(),
-            },
+            // A refusal of the arguments this server does not know by
+            // name yet: what the model can mend, with its sentence.
+            other => Refused::InvalidArguments(Invalid::Meta(other)),
         }
     }
 }

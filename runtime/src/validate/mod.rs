@@ -715,6 +715,32 @@ mod tests {
         })
     }
 
+    /// A gateway's answer (a document in the runtime's own tree) is judged
+    /// as the same answer as a value is, with or without `documents`.
+    #[test]
+    fn a_document_result_is_judged_as_its_value_is() {
+        use super::OutputValidator;
+        use crate::render::{Json, Object};
+        let mut def = tool(object_of_id());
+        def.output = Some(Ref::new(object_of_id()));
+        let output = OutputValidator::new(&def).expect("an output schema");
+        let document = |id: Json| {
+            let mut object = Object::new();
+            object.insert("id", id);
+            Json::from(object)
+        };
+        let written = output
+            .check_document(document(Json::from("a-1")))
+            .expect("valid");
+        assert_eq!(written.get(), r#"{"id":"a-1"}"#);
+        let by_document = output
+            .check_document(document(Json::from(7u64)))
+            .expect_err("a number where a string is");
+        let by_value = output.check(json!({"id": 7})).expect_err("the same");
+        assert_eq!(by_document.to_string(), by_value.to_string());
+        assert!(by_document.to_string().contains("/id"), "{by_document}");
+    }
+
     #[test]
     fn a_planned_tool_compiles_the_full_paths_validator_on_its_first_use_only() {
         let validator = InputValidator::new(&tool(object_of_id()), Limits::default());

@@ -431,13 +431,16 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
 }
 
 /// Says where `http` serves on standard error (`NAME is serving on
-/// http://ADDRESS`, then the MCP and REST addresses, in one write), and logs
-/// what each client's list costs once the tokenizer has loaded (on a thread
-/// of its own).
+/// http://ADDRESS`, then the MCP and REST addresses, in one write) and, with
+/// the `tokens` feature, logs what each client's list costs once the
+/// tokenizer has loaded (on a thread of its own).
 pub fn announce(http: &crate::HttpServer, name: &str) {
     let local = http.local_addr();
-    let catalog = http.service().catalog().clone();
-    std::thread::spawn(move || stats::log(&catalog.snapshot()));
+    #[cfg(feature = "tokens")]
+    {
+        let catalog = http.service().catalog().clone();
+        std::thread::spawn(move || stats::log(&catalog.snapshot()));
+    }
     let keys = match http.service().is_open() {
         true => " (open mode: no key needed)",
         false => "",
