@@ -119,10 +119,15 @@ impl Refused {
     }
 }
 
-impl From<CallError> for Refused {
-    fn from(error: CallError) -> Refused {
+impl Refused {
+    /// The refusal of a call of `tool`: an unknown tool is the one called,
+    /// whatever name a tool's own work (a dynamic tool, a transport) put in
+    /// its error.
+    pub(crate) fn of_call(tool: &str, error: CallError) -> Refused {
         match error {
-            CallError::UnknownTool { name } => Refused::UnknownTool { name },
+            CallError::UnknownTool { .. } => Refused::UnknownTool {
+                name: tool.to_owned(),
+            },
             CallError::InvalidArguments(errors) => Refused::InvalidArguments(Invalid::Call(errors)),
             CallError::Tool(failure) => Refused::ToolFailed(failure),
             defect => Refused::Defect {
@@ -156,13 +161,14 @@ mod tests {
 
     #[test]
     fn a_call_error_and_a_meta_refusal_become_the_same_refusal() {
-        let unknown = Refused::from(CallError::UnknownTool { name: "x".into() });
+        // The tool called is named, not what a tool's work put in its error.
+        let unknown = Refused::of_call("x", CallError::UnknownTool { name: "y".into() });
         assert!(matches!(&unknown, Refused::UnknownTool { name } if name == "x"));
         let meta_unknown = Refused::from(MetaRefusal::UnknownTool { name: "x".into() });
         assert!(matches!(&meta_unknown, Refused::UnknownTool { name } if name == "x"));
         assert_eq!(Refused::unknown_tool("x"), "there is no tool named `x`");
 
-        let failed = Refused::from(CallError::Tool(ToolError::new("out of stock")));
+        let failed = Refused::of_call("x", CallError::Tool(ToolError::new("out of stock")));
         assert!(matches!(&failed, Refused::ToolFailed(f) if f.message() == "out of stock"));
 
         let violation = MetaViolation {

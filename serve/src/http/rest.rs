@@ -78,7 +78,7 @@ pub(super) async fn call(
         .snapshot
         .call_in(&caller.view, &name, arguments, context)
         .await;
-    answer(result)
+    answer(&name, result)
 }
 
 fn unavailable() -> Response {
@@ -132,8 +132,8 @@ fn call_meta(caller: &Authenticated, name: &str, arguments: Box<RawValue>) -> Re
     }
 }
 
-/// A tool call's outcome as the REST answer.
-fn answer(result: Result<ToolResult, CallError>) -> Response {
+/// The outcome of a call of `tool` as the REST answer.
+fn answer(tool: &str, result: Result<ToolResult, CallError>) -> Response {
     match result {
         Ok(result) => {
             let (content, structured) = result.into_json();
@@ -153,7 +153,7 @@ fn answer(result: Result<ToolResult, CallError>) -> Response {
             };
             json_response(StatusCode::OK, body)
         }
-        Err(error) => refused_response(error.into()),
+        Err(error) => refused_response(Refused::of_call(tool, error)),
     }
 }
 

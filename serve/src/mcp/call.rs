@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use toolschema_catalog::{ClientView, MetaRefusal};
-use toolschema_runtime::call::{CallArguments, CallError, Caller, LogLevel, StructuredJson};
+use toolschema_runtime::call::{CallArguments, Caller, LogLevel, StructuredJson};
 use toolschema_runtime::project::{Mode, Profile, RESULT_PROPERTY};
 use toolschema_text::shorten::shorten;
 
@@ -149,15 +149,7 @@ impl Protocol {
                 };
                 self.tool_result(id, era, content, structured, false)
             }
-            // The tool called is the one named unknown, whatever name a
-            // tool's own work put in its error.
-            Err(CallError::UnknownTool { .. }) => {
-                let unknown = Refused::UnknownTool {
-                    name: name.to_owned(),
-                };
-                self.refused(id, era, name, unknown)
-            }
-            Err(error) => self.refused(id, era, name, error.into()),
+            Err(error) => self.refused(id, era, name, Refused::of_call(name, error)),
         }
     }
 
