@@ -38,6 +38,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use bm25::{Embedder, EmbedderBuilder, Embedding, Language};
+
+mod meaning;
+#[cfg(feature = "semantic")]
+#[cfg_attr(docsrs, doc(cfg(feature = "semantic")))]
+pub mod semantic;
+
+use meaning::cosine;
+pub use meaning::{Embed, EmbedError, Embeddings, install_model};
 use serde_json::Value;
 use toolschema_runtime::model::ToolDef;
 use toolschema_runtime::project::{Mode, Profile, project_tool_as};
@@ -73,8 +81,96 @@ impl Default for Weights {
 pub struct Hit<'a> {
     /// The tool's name.
     pub name: &'a str,
-    /// The BM25 score (higher is better; comparable within one search).
+    /// The BM25 score, or with meaning the blended score between 0 and 1
+    /// (higher is better; comparable within one search).
     pub score: f32,
+}
+
+/// The share of the words' score in a ranking by words and meaning (the
+/// rest is the meaning's): chosen on the MetaTool benchmark's development
+/// queries (benches/README.md, "Search").
+pub const WORDS_SHARE: f32 = 0.3;
+
+/// The least cosine at which a tool that shares no word with a query
+/// still matches it, ranking by meaning.
+pub const LEAST_SIMILARITY: f32 = 0.1;
+
+/// How the search mode ranks tools in a snapshot.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub enum SearchRanking {
+    /// By words (BM25): the configuration names no model.
+    #[default]
+    Words,
+    /// By words and meaning, with the model the configuration names.
+    WordsAndMeaning(Arc<Embeddings>),
+    /// By words, though the configuration names a model (`model`): it
+    /// could not be loaded, or this build has no `semantic` feature;
+    /// `reason` says which.
+    WordsInstead {
+        /// The model's directory, as configured.
+        model: String,
+        /// Why it is not used.
+        reason: String,
+    },
+}
+
+impl SearchRanking {
+    /// The ranking a configuration naming `model` (`[catalog]
+    /// search_model`) gets in this build: the model loaded (once per
+    /// directory in the process), or words alone, said in the log, when
+    /// it cannot be.
+    pub fn for_model(model: Option<&str>) -> SearchRanking {
+        let Some(model) = model else {
+            return SearchRanking::Words;
+        };
+        let loaded = meaning::model_named(model);
+        match loaded {
+            Ok(embeddings) => SearchRanking::WordsAndMeaning(embeddings),
+            Err(reason) => {
+                tracing::warn!(
+                    model,
+                    %reason,
+                    "search mode: ranking by words alone, not by the configured model"
+                );
+                SearchRanking::WordsInstead {
+                    model: model.to_owned(),
+                    reason,
+                }
+            }
+        }
+    }
+
+    /// The model it ranks by, if any.
+    pub fn embeddings(&self) -> Option<&Arc<Embeddings>> {
+        match self {
+            SearchRanking::WordsAndMeaning(embeddings) => Some(embeddings),
+            _ => None,
+        }
+    }
+
+    /// What `/health` says of it: the ranking, the model, and why words
+    /// alone when a model is named; `None` when no model is named.
+    pub fn health(&self) -> Option<(bool, Value)> {
+        match self {
+            SearchRanking::Words => None,
+            SearchRanking::WordsAndMeaning(embeddings) => Some((
+                false,
+                serde_json::json!({"ranking": "words and meaning", "model": embeddings.name()}),
+            )),
+            SearchRanking::WordsInstead { model, reason } => Some((
+                true,
+                serde_json::json!({"ranking": "words alone", "model": model, "reason": reason}),
+            )),
+        }
+    }
+}
+
+/// The vectors of a corpus's tools, and the model that made them.
+struct Meaning {
+    embeddings: Arc<Embeddings>,
+    vectors: Vec<Arc<[f32]>>,
+    words_share: f32,
 }
 
 /// Tools written as documents and embedded once: what every index of some
@@ -85,12 +181,17 @@ pub struct Corpus {
     embedder: Embedder<u32>,
     names: Vec<String>,
     embedded: Vec<Embedding<u32>>,
+    meaning: Option<Meaning>,
 }
 
 impl core::fmt::Debug for Corpus {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Corpus")
             .field("tools", &self.names.len())
+            .field(
+                "meaning",
+                &self.meaning.as_ref().map(|m| m.embeddings.name()),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -116,7 +217,44 @@ impl Corpus {
             embedder,
             names,
             embedded,
+            meaning: None,
         }
+    }
+
+    /// The corpus of `tools` ranked by words and by meaning: each tool's
+    /// text ([`meaning_text`]) embedded by `embeddings` (only the texts it
+    /// has not met before), each query too at each search, the two scores
+    /// blended ([`WORDS_SHARE`]).
+    pub fn with_meaning<'a>(
+        tools: impl IntoIterator<Item = &'a ToolDef>,
+        weights: Weights,
+        embeddings: &Arc<Embeddings>,
+    ) -> Result<Corpus, EmbedError> {
+        let tools: Vec<&ToolDef> = tools.into_iter().collect();
+        let texts: Vec<String> = tools.iter().map(|def| meaning_text(def)).collect();
+        let vectors = embeddings.documents(&texts)?;
+        let mut corpus = Corpus::new(tools, weights);
+        corpus.meaning = Some(Meaning {
+            embeddings: embeddings.clone(),
+            vectors,
+            words_share: WORDS_SHARE,
+        });
+        Ok(corpus)
+    }
+
+    /// This corpus with another share of the words' score in its ranking
+    /// by words and meaning (between 0 and 1; without meaning, nothing
+    /// changes).
+    pub fn with_words_share(mut self, share: f32) -> Corpus {
+        if let Some(meaning) = &mut self.meaning {
+            meaning.words_share = share.clamp(0.0, 1.0);
+        }
+        self
+    }
+
+    /// Whether it ranks by meaning too.
+    pub fn ranks_by_meaning(&self) -> bool {
+        self.meaning.is_some()
     }
 
     /// How many tools it holds.
@@ -138,7 +276,7 @@ impl Corpus {
     /// were given; one out of range, or given twice, is left out).
     pub fn index(self: &Arc<Self>, members: impl IntoIterator<Item = usize>) -> Index {
         let mut postings: HashMap<u32, Vec<(u32, f32)>> = HashMap::new();
-        let mut documents = 0;
+        let mut kept = Vec::new();
         let mut taken = vec![false; self.embedded.len()];
         for member in members {
             let (Some(embedded), Ok(id)) = (self.embedded.get(member), u32::try_from(member))
@@ -148,7 +286,7 @@ impl Corpus {
             if core::mem::replace(&mut taken[member], true) {
                 continue;
             }
-            documents += 1;
+            kept.push(id);
             let mut seen: Vec<u32> = Vec::with_capacity(embedded.len());
             for token in embedded.iter() {
                 // A token met twice in one document counts once, with its
@@ -166,7 +304,7 @@ impl Corpus {
         Index {
             corpus: self.clone(),
             postings,
-            documents,
+            members: kept,
         }
     }
 
@@ -187,16 +325,38 @@ pub struct Index {
     corpus: Arc<Corpus>,
     /// Each word's tools (positions in the corpus) and its weight in each.
     postings: HashMap<u32, Vec<(u32, f32)>>,
-    /// How many tools the index holds.
-    documents: usize,
+    /// The tools it holds (positions in the corpus).
+    members: Vec<u32>,
 }
 
 impl core::fmt::Debug for Index {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Index")
             .field("corpus", &self.corpus)
-            .field("tools", &self.documents)
+            .field("tools", &self.members.len())
             .finish_non_exhaustive()
+    }
+}
+
+/// A query as an index searches it: its text and, ranking by meaning,
+/// its vector (made once, however many indexes of one corpus it
+/// searches).
+#[derive(Debug, Clone)]
+pub struct Query<'q> {
+    text: &'q str,
+    vector: Option<Vec<f32>>,
+}
+
+impl<'q> Query<'q> {
+    /// The query's text.
+    pub fn text(&self) -> &'q str {
+        self.text
+    }
+
+    /// Whether it is searched by meaning too (the corpus ranks by meaning
+    /// and the model embedded the query).
+    pub fn has_meaning(&self) -> bool {
+        self.vector.is_some()
     }
 }
 
@@ -206,14 +366,77 @@ impl Index {
         Arc::new(Corpus::new(tools, Weights::default())).index_all()
     }
 
+    /// An index of `tools` with the default [`Weights`], ranked by words
+    /// and by meaning when `embeddings` is given and embeds them (else, said
+    /// in the log, by words alone).
+    pub fn build_ranked<'a>(
+        tools: impl IntoIterator<Item = &'a ToolDef>,
+        embeddings: Option<&Arc<Embeddings>>,
+    ) -> Index {
+        let tools: Vec<&ToolDef> = tools.into_iter().collect();
+        let corpus = match embeddings {
+            None => Corpus::new(tools, Weights::default()),
+            Some(embeddings) => {
+                match Corpus::with_meaning(tools.iter().copied(), Weights::default(), embeddings) {
+                    Ok(corpus) => corpus,
+                    Err(error) => {
+                        tracing::warn!(
+                            model = embeddings.name(),
+                            %error,
+                            "search mode: the tools could not be embedded; ranking by words alone"
+                        );
+                        Corpus::new(tools, Weights::default())
+                    }
+                }
+            }
+        };
+        Arc::new(corpus).index_all()
+    }
+
     /// How many tools it holds.
     pub fn len(&self) -> usize {
-        self.documents
+        self.members.len()
     }
 
     /// Whether it holds no tool.
     pub fn is_empty(&self) -> bool {
-        self.documents == 0
+        self.members.is_empty()
+    }
+
+    /// Whether it ranks by meaning too.
+    pub fn ranks_by_meaning(&self) -> bool {
+        self.corpus.ranks_by_meaning()
+    }
+
+    /// Whether it ranks as `embeddings` would have it: by words alone
+    /// without, by words and that very model with.
+    pub fn ranks_with(&self, embeddings: Option<&Arc<Embeddings>>) -> bool {
+        let used = self.corpus.meaning.as_ref().map(|m| &m.embeddings);
+        match (used, embeddings) {
+            (None, None) => true,
+            (Some(used), Some(wanted)) => Arc::ptr_eq(used, wanted),
+            _ => false,
+        }
+    }
+
+    /// `text` as this index searches it: embedded when the index ranks by
+    /// meaning (a query the model cannot embed is searched by words alone,
+    /// said in the log).
+    pub fn query<'q>(&self, text: &'q str) -> Query<'q> {
+        let vector = self.corpus.meaning.as_ref().and_then(|meaning| {
+            match meaning.embeddings.query(text) {
+                Ok(vector) => Some(vector),
+                Err(error) => {
+                    tracing::warn!(
+                        model = meaning.embeddings.name(),
+                        %error,
+                        "search mode: the query could not be embedded; ranking it by words alone"
+                    );
+                    None
+                }
+            }
+        });
+        Query { text, vector }
     }
 
     /// The `limit` tools that match `query` best, best first (equal
@@ -230,11 +453,89 @@ impl Index {
 
     /// How many tools match `query`, and the best `limit` of them, best
     /// first (equal scores by name).
+    ///
+    /// By words, a tool matches when it shares a word with the query. By
+    /// words and meaning, also when its cosine to the query is at least
+    /// [`LEAST_SIMILARITY`]; each score is then the words' score over the
+    /// best one's, and the cosine placed between the least and the
+    /// greatest of the index's, blended ([`WORDS_SHARE`]).
     pub fn top(&self, query: &str, limit: usize) -> (usize, Vec<Hit<'_>>) {
+        self.top_of(&self.query(query), limit)
+    }
+
+    /// [`top`](Self::top) of a query made by [`query`](Self::query) (of
+    /// this index or another of the same corpus).
+    pub fn top_of(&self, query: &Query<'_>, limit: usize) -> (usize, Vec<Hit<'_>>) {
+        let (scores, touched) = self.words(query.text);
+        let hits: Vec<Hit<'_>> = match (&self.corpus.meaning, &query.vector) {
+            (Some(meaning), Some(vector)) => self.blend(meaning, vector, &scores, &touched),
+            _ => touched
+                .into_iter()
+                .filter_map(|document| {
+                    Some(Hit {
+                        name: self.corpus.names.get(document as usize)?,
+                        score: scores[document as usize],
+                    })
+                })
+                .collect(),
+        };
+        best(hits, limit)
+    }
+
+    /// Each tool's score by words and meaning, for those that match.
+    fn blend(
+        &self,
+        meaning: &Meaning,
+        query: &[f32],
+        words: &[f32],
+        touched: &[u32],
+    ) -> Vec<Hit<'_>> {
+        let best_words = touched
+            .iter()
+            .map(|&document| words[document as usize])
+            .fold(0f32, f32::max);
+        let similar: Vec<f32> = self
+            .members
+            .iter()
+            .map(|&member| cosine(query, &meaning.vectors[member as usize]))
+            .collect();
+        let least = similar.iter().copied().fold(f32::INFINITY, f32::min);
+        let greatest = similar.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let spread = greatest - least;
+        let share = meaning.words_share;
+        self.members
+            .iter()
+            .zip(similar)
+            .filter_map(|(&member, similarity)| {
+                let by_words = words[member as usize];
+                if by_words <= 0.0 && similarity < LEAST_SIMILARITY {
+                    return None;
+                }
+                let by_words = if best_words > 0.0 {
+                    by_words / best_words
+                } else {
+                    0.0
+                };
+                let by_meaning = if spread > 0.0 {
+                    (similarity - least) / spread
+                } else {
+                    1.0
+                };
+                Some(Hit {
+                    name: self.corpus.names.get(member as usize)?,
+                    score: share * by_words + (1.0 - share) * by_meaning,
+                })
+            })
+            .collect()
+    }
+
+    /// Each tool's BM25 score (by position in the corpus), and the tools
+    /// that share a word with `query`.
+    fn words(&self, query: &str) -> (Vec<f32>, Vec<u32>) {
         let embedded = self.corpus.embedder.embed(query);
         let mut scores = vec![0f32; self.corpus.len()];
         let mut touched: Vec<u32> = Vec::new();
-        let documents = self.documents as f32;
+        let documents = self.members.len() as f32;
         // Word by word, in the query's order, as the crate's scorer adds
         // them up: the same sums, to the bit.
         for token in embedded.indices() {
@@ -253,28 +554,48 @@ impl Index {
                 *score += idf * weight;
             }
         }
-        let mut hits: Vec<Hit<'_>> = touched
-            .into_iter()
-            .filter_map(|document| {
-                Some(Hit {
-                    name: self.corpus.names.get(document as usize)?,
-                    score: scores[document as usize],
-                })
-            })
-            .collect();
-        let total = hits.len();
-        let order =
-            |a: &Hit<'_>, b: &Hit<'_>| b.score.total_cmp(&a.score).then_with(|| a.name.cmp(b.name));
-        if limit < hits.len() {
-            if limit == 0 {
-                return (total, Vec::new());
-            }
-            hits.select_nth_unstable_by(limit - 1, order);
-            hits.truncate(limit);
-        }
-        hits.sort_by(order);
-        (total, hits)
+        (scores, touched)
     }
+}
+
+/// How many hits there are, and the best `limit` of them, best first
+/// (equal scores by name).
+fn best(mut hits: Vec<Hit<'_>>, limit: usize) -> (usize, Vec<Hit<'_>>) {
+    let total = hits.len();
+    let order =
+        |a: &Hit<'_>, b: &Hit<'_>| b.score.total_cmp(&a.score).then_with(|| a.name.cmp(b.name));
+    if limit < hits.len() {
+        if limit == 0 {
+            return (total, Vec::new());
+        }
+        hits.select_nth_unstable_by(limit - 1, order);
+        hits.truncate(limit);
+    }
+    hits.sort_by(order);
+    (total, hits)
+}
+
+/// The text a tool is embedded as, ranking by meaning: the words of its
+/// name, its title, its description and its arguments' names and
+/// descriptions, a line each.
+pub fn meaning_text(def: &ToolDef) -> String {
+    let mut text = name_words(&def.name);
+    if let Some(title) = &def.title {
+        text.push('\n');
+        text.push_str(title);
+    }
+    text.push('\n');
+    text.push_str(&def.description);
+    let tool = project_tool_as(def, Mode::Full, Profile::Default).to_value();
+    let mut arguments = String::new();
+    if let Some(input) = tool.get("inputSchema") {
+        argument_words(input, &mut arguments, 0);
+    }
+    if !arguments.trim().is_empty() {
+        text.push('\n');
+        text.push_str(arguments.trim_end());
+    }
+    text
 }
 
 /// The document a tool is indexed as: each field repeated by its weight.

@@ -109,6 +109,7 @@ pub(super) fn check(
             .map(|catalog| catalog.internal_prefixes.clone())
             .unwrap_or_default(),
         keyless_client: None,
+        search_model: None,
         tenants: Vec::new(),
         clients: imbl::OrdMap::new(),
         key_owners: imbl::OrdMap::new(),
@@ -187,6 +188,7 @@ pub(super) fn check(
         }
     }
     config.keyless_client = check_keyless(&raw, &config, p);
+    config.search_model = check_search_model(&raw, p);
     if raw.client.is_empty() {
         p.at(
             ConfigLocation::section_whole(Section::Client),
@@ -619,6 +621,21 @@ fn check_keyless(raw: &Sections, config: &Config, p: &mut Problems<'_>) -> Optio
         ),
     );
     None
+}
+
+/// `catalog.search_model`, if it names a directory. Whether the model is
+/// there is the server's to find out when it builds a snapshot: a model
+/// missing on one machine falls back to words there, and says so.
+fn check_search_model(raw: &Sections, p: &mut Problems<'_>) -> Option<String> {
+    let model = raw.catalog.as_ref()?.search_model.as_ref()?;
+    if model.trim().is_empty() {
+        p.at(
+            ConfigLocation::section_whole(Section::Catalog).field_of("search_model"),
+            "an empty path; name the directory of a sentence embedding model (its config.json, tokenizer.json and model.safetensors), or leave `search_model` out to rank by words alone",
+        );
+        return None;
+    }
+    Some(model.clone())
 }
 
 /// Records what is wrong with naming `name` in a toolset; true if anything.

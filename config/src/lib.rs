@@ -164,6 +164,7 @@ pub struct Config {
     mappings: imbl::OrdMap<String, Vec<(u32, Status)>>,
     internal_prefixes: Vec<String>,
     keyless_client: Option<String>,
+    search_model: Option<String>,
     server: Option<ServerInfo>,
     downstreams: BTreeMap<String, Downstream>,
     gateway_tools: ConfiguredTools,
@@ -738,6 +739,15 @@ impl Config {
     /// (`[catalog] keyless_client`), if any: its tools are public.
     pub fn keyless_client(&self) -> Option<&str> {
         self.keyless_client.as_deref()
+    }
+
+    /// The directory of the sentence embedding model the search mode
+    /// ranks by, with words (`[catalog] search_model`), if one is named.
+    /// Served by a build with the `semantic` feature; without it, or when
+    /// the model cannot be loaded, the search mode ranks by words alone
+    /// and says so.
+    pub fn search_model(&self) -> Option<&str> {
+        self.search_model.as_deref()
     }
 
     /// The `[server]` section, if any.

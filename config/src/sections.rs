@@ -58,6 +58,8 @@ pub struct CatalogSection {
     pub internal_prefixes: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keyless_client: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_model: Option<String>,
 }
 
 /// `[server]`: what `server.json` says of the server.
@@ -600,6 +602,7 @@ mod tests {
         sections.catalog = Some(CatalogSection {
             internal_prefixes: vec!["internal.".to_owned()],
             keyless_client: Some("acme-app".to_owned()),
+            search_model: None,
         });
         sections.server = Some(ServerSection {
             name: "io.example/pets".to_owned(),

@@ -260,7 +260,10 @@ impl Service {
         checks.push((name.into(), Box::new(check)));
     }
 
-    /// What `GET /health` answers now.
+    /// What `GET /health` answers now: each added check's part and, when
+    /// the configuration names a search model (`[catalog] search_model`),
+    /// a `search` part saying how the search mode ranks (degraded when it
+    /// ranks by words alone because the model cannot be used, with why).
     pub fn health(&self) -> serde_json::Value {
         let checks = match self.health.0.lock() {
             Ok(checks) => checks,
@@ -272,6 +275,12 @@ impl Service {
             let health = check();
             degraded |= health.degraded;
             parts.insert(name.clone(), health.detail);
+        }
+        // A search model the configuration names but this server cannot
+        // use: it serves, ranking by words alone.
+        if let Some((words_instead, detail)) = self.catalog.snapshot().search_ranking().health() {
+            degraded |= words_instead;
+            parts.insert("search".into(), detail);
         }
         let mut answer = serde_json::Map::new();
         answer.insert(

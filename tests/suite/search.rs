@@ -214,15 +214,14 @@ fn discovery_takes_several_names_where_tools_are_searched_and_refuses_what_is_hi
     );
 }
 
-#[test]
-fn a_client_finds_only_the_tools_it_may_see() {
-    let snapshot = all_searched().snapshot();
-    let queries = queries();
+/// Every client searching every query finds only tools it sees, and
+/// something.
+fn each_client_finds_only_its_own(snapshot: &Snapshot, queries: &[String]) {
     let mut hits = 0;
     for view in snapshot.clients() {
         let own: Vec<&str> = view.tools().map(|(def, _)| &*def.name).collect();
-        for query in &queries {
-            let found = search(&snapshot, view.id(), json!({"query": query, "limit": 32}));
+        for query in queries {
+            let found = search(snapshot, view.id(), json!({"query": query, "limit": 32}));
             for name in names(&found) {
                 assert!(
                     own.contains(&name.as_str()),
@@ -235,6 +234,12 @@ fn a_client_finds_only_the_tools_it_may_see() {
         }
     }
     assert!(hits > 100, "the queries find something: {hits}");
+}
+
+#[test]
+fn a_client_finds_only_the_tools_it_may_see() {
+    let snapshot = all_searched().snapshot();
+    each_client_finds_only_its_own(&snapshot, &queries());
     // globex's support agent asked for billing finds no billing tool.
     let found = search(
         &snapshot,
@@ -251,7 +256,15 @@ fn a_client_finds_only_the_tools_it_may_see() {
 
 #[test]
 fn a_token_searches_only_the_toolsets_its_scopes_unlock() {
-    let text = r#"
+    toolschema::catalog::search::install_model("concepts-scopes", Concepts);
+    for catalog_section in ["", "[catalog]\nsearch_model = \"concepts-scopes\"\n"] {
+        a_token_searches_only_what_its_scopes_unlock(catalog_section);
+    }
+}
+
+fn a_token_searches_only_what_its_scopes_unlock(catalog_section: &str) {
+    let text = catalog_section.to_owned()
+        + r#"
 [authorization]
 issuer = "https://issuer.example"
 resource = "http://localhost/mcp"
@@ -280,8 +293,9 @@ mode = "search"
 tools = ["billing.get-invoice", "billing.void-invoice"]
 scopes = ["invoices:write"]
 "#;
-    let snapshot = catalog(text).snapshot();
+    let snapshot = catalog(&text).snapshot();
     let view = snapshot.client("finance").expect("client");
+    assert_eq!(view.searches_by_meaning(), !catalog_section.is_empty());
     let query = json!({"query": "invoice", "limit": 32});
     let all = view
         .call_meta(SEARCH_TOOL, &query, ProtocolRevision::LATEST)
@@ -294,6 +308,7 @@ scopes = ["invoices:write"]
         .expect("listed")
         .expect("answered");
     assert_eq!(names(&some.structured), ["billing.list-invoices"]);
+    assert_eq!(narrowed.searches_by_meaning(), !catalog_section.is_empty());
 }
 
 #[test]
@@ -461,5 +476,177 @@ fn a_meta_tool_call_is_read_once_from_the_text_every_transport_holds() {
     assert!(
         view.call_meta_arguments("billing.refund", text("{}"), ProtocolRevision::LATEST)
             .is_none()
+    );
+}
+
+/// A model of meaning small enough to reason about: words of one concept
+/// (money, help, figures) share a direction, any other word gets one of
+/// its own (by its letters); a text is the sum of its words', unit length.
+struct Concepts;
+
+impl toolschema::catalog::search::Embed for Concepts {
+    fn embed(
+        &self,
+        texts: &[&str],
+    ) -> Result<Vec<Vec<f32>>, toolschema::catalog::search::EmbedError> {
+        const CONCEPTS: [&[&str]; 3] = [
+            &[
+                "cash", "money", "refund", "refunds", "invoice", "invoices", "paid",
+            ],
+            &["help", "ticket", "tickets", "support", "problem"],
+            &["figures", "chart", "statement", "balances", "period"],
+        ];
+        Ok(texts
+            .iter()
+            .map(|text| {
+                let mut vector = [0.01f32; 32];
+                for word in text.split(|c: char| !c.is_alphanumeric()) {
+                    let word = word.to_lowercase();
+                    if word.is_empty() {
+                        continue;
+                    }
+                    let slot = match CONCEPTS.iter().position(|words| words.contains(&&*word)) {
+                        Some(concept) => concept,
+                        None => 3 + word.bytes().map(usize::from).sum::<usize>() % 29,
+                    };
+                    vector[slot] += 1.0;
+                }
+                let length = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
+                vector.iter().map(|x| x / length).collect()
+            })
+            .collect())
+    }
+}
+
+/// The demo in search mode, ranked with the concepts model installed as
+/// `model`.
+fn ranked_by_meaning(model: &str) -> (Catalog, Arc<toolschema::catalog::search::Embeddings>) {
+    let embeddings = toolschema::catalog::search::install_model(model, Concepts);
+    let text = in_search_mode(CATALOG_TOML, None).replace(
+        "[catalog]\n",
+        &format!("[catalog]\nsearch_model = \"{model}\"\n"),
+    );
+    (catalog(&text), embeddings)
+}
+
+#[test]
+fn ranked_by_meaning_a_tool_is_found_without_a_shared_word_and_only_where_it_may_be_seen() {
+    let (catalog, _) = ranked_by_meaning("concepts-seen");
+    let snapshot = catalog.snapshot();
+    assert!(matches!(
+        snapshot.search_ranking(),
+        toolschema::catalog::search::SearchRanking::WordsAndMeaning(_)
+    ));
+    // "cash" is no word of any demo tool: words alone find nothing.
+    let by_words = all_searched().snapshot();
+    let query = json!({"query": "cash", "limit": 3});
+    assert_eq!(search(&by_words, "acme-finance", query.clone())["total"], 0);
+    let found = search(&snapshot, "acme-finance", query);
+    assert!(
+        names(&found)
+            .iter()
+            .any(|name| name == "billing.refund" || name == "billing.get-invoice"),
+        "{found}"
+    );
+    // Every client, every query (each tool's description and name,
+    // whoever sees it, internal and inactive ones too): only its own
+    // tools, though by meaning every tool is near some query.
+    let mut queries = queries();
+    queries.push("cash money help figures".to_owned());
+    each_client_finds_only_its_own(&snapshot, &queries);
+    // The inactive archive's tool is never found by acme's assistant.
+    let found = search(
+        &snapshot,
+        "acme-assistant",
+        json!({"query": "void a paid invoice", "limit": 32}),
+    );
+    assert!(
+        !names(&found).contains(&"billing.void-invoice".to_owned()),
+        "{found}"
+    );
+}
+
+#[test]
+fn ranked_by_meaning_a_change_to_one_tool_embeds_that_tool_alone() {
+    let (catalog, embeddings) = ranked_by_meaning("concepts-changes");
+    let first = embeddings.embedded();
+    let searched = catalog
+        .snapshot()
+        .clients()
+        .flat_map(|view| view.tools().map(|(def, _)| def.name.to_string()))
+        .collect::<std::collections::BTreeSet<_>>();
+    assert_eq!(first, searched.len() as u64, "each tool once: {searched:?}");
+    // The refund's version 2 published: one tool changes.
+    let text = in_search_mode(CATALOG_TOML, None)
+        .replace(
+            "[catalog]\n",
+            "[catalog]\nsearch_model = \"concepts-changes\"\n",
+        )
+        .replace(
+            "{ version = 2, status = \"draft\" }",
+            "{ version = 2, status = \"published\" }",
+        );
+    let config =
+        toolschema::catalog::Config::from_toml(&text, "search.toml", &registry()).expect("checks");
+    catalog.reload(&config);
+    assert_eq!(embeddings.embedded(), first + 1);
+    // The same configuration again: nothing embedded.
+    catalog.reload(&config);
+    assert_eq!(embeddings.embedded(), first + 1);
+}
+
+#[test]
+fn a_model_that_cannot_be_loaded_leaves_search_to_words_and_says_why() {
+    let text = in_search_mode(CATALOG_TOML, None).replace(
+        "[catalog]\n",
+        "[catalog]\nsearch_model = \"/no/such/model\"\n",
+    );
+    let snapshot = catalog(&text).snapshot();
+    let toolschema::catalog::search::SearchRanking::WordsInstead { model, reason } =
+        snapshot.search_ranking()
+    else {
+        panic!("{:?}", snapshot.search_ranking());
+    };
+    assert_eq!(model, "/no/such/model");
+    assert!(
+        reason.contains("/no/such/model") || reason.contains("`semantic` feature"),
+        "{reason}"
+    );
+    let (degraded, health) = snapshot.search_ranking().health().expect("said");
+    assert!(degraded);
+    assert_eq!(health["ranking"], "words alone", "{health}");
+    // Searches answer as by words alone, to the byte.
+    let by_words = all_searched().snapshot();
+    for query in queries() {
+        let arguments = json!({"query": query, "limit": 32});
+        assert_eq!(
+            search(&snapshot, "acme-finance", arguments.clone()),
+            search(&by_words, "acme-finance", arguments),
+            "{query}"
+        );
+    }
+}
+
+#[test]
+fn an_empty_search_model_is_refused_and_named() {
+    let text = in_search_mode(CATALOG_TOML, None)
+        .replace("[catalog]\n", "[catalog]\nsearch_model = \" \"\n");
+    let refused = Catalog::from_toml(registry(), &text, "search.toml")
+        .expect_err("an empty path")
+        .to_string();
+    assert!(
+        refused.contains("search_model") && refused.contains("an empty path"),
+        "{refused}"
+    );
+    let checked = Catalog::from_toml(
+        registry(),
+        &text.replace("search_model = \" \"", "search_model = \"models/minilm\""),
+        "search.toml",
+    )
+    .expect("a named directory checks, found or not");
+    let config = checked.snapshot();
+    assert_eq!(
+        config.config().and_then(|c| c.search_model()),
+        Some("models/minilm")
     );
 }

@@ -14,7 +14,7 @@ use toolschema_runtime::call::{CallArguments, CallError, Caller, Registry, ToolR
 use toolschema_runtime::model::{Ref, Text, ToolDef};
 use toolschema_runtime::project::{META_TOOL, Mode, Profile, ProtocolRevision, SEARCH_TOOL};
 
-use crate::search::{Hit, Index};
+use crate::search::{Hit, Index, SearchRanking};
 
 mod build;
 mod meta;
@@ -99,7 +99,7 @@ struct Shared {
 }
 
 /// What one client application sees.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ClientView {
     id: Arc<str>,
     tenant: Arc<str>,
@@ -237,6 +237,15 @@ impl ClientView {
         self.shared.search.is_some()
     }
 
+    /// Whether its searches rank by meaning too (and so embed each query:
+    /// milliseconds of CPU, which a server runs off its async workers).
+    pub fn searches_by_meaning(&self) -> bool {
+        self.shared
+            .search
+            .as_ref()
+            .is_some_and(Index::ranks_by_meaning)
+    }
+
     /// The tools in [`Mode::Search`] this client sees that match `query`,
     /// best first (equal scores by name): how many match, and the first
     /// `limit` of them. Only this client's tools are indexed for it.
@@ -289,6 +298,8 @@ pub struct Snapshot {
     /// The groups of clients that see the same list, with how many
     /// clients are in each.
     groups: imbl::HashMap<GroupKey, Group>,
+    /// How its search mode ranks tools.
+    search_ranking: SearchRanking,
     /// This snapshot's number, unique in the process.
     serial: u64,
     /// When built as a change from another snapshot: that one's number,
@@ -449,7 +460,12 @@ impl Snapshot {
             id: view.id.clone(),
             tenant: view.tenant.clone(),
             profile: view.profile,
-            shared: Arc::new(shared(view.profile, &plan, &Renders::default())),
+            shared: Arc::new(shared(
+                view.profile,
+                &plan,
+                &Renders::default(),
+                &self.search_ranking,
+            )),
         });
         scoped.views.rcu(|views| {
             let mut views = HashMap::clone(views);
@@ -504,6 +520,13 @@ impl Snapshot {
         } else {
             self.clients.get(EVERYONE)
         }
+    }
+
+    /// How its search mode ranks tools: by words, or by words and the
+    /// meaning the configured model finds (`[catalog] search_model`), or
+    /// by words although a model is named, with the reason.
+    pub fn search_ranking(&self) -> &SearchRanking {
+        &self.search_ranking
     }
 
     /// The view a request without an API key is served: the open view

@@ -3,7 +3,7 @@
 //! once per protocol revision.
 
 use super::{Exposed, Listing, PerRevision, Shared, meta};
-use crate::search::Index;
+use crate::search::{Index, SearchRanking};
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -92,9 +92,12 @@ impl Shared {
     }
 
     /// Whether this group shows exactly `plan`: the very same descriptors,
-    /// in the same modes.
-    pub(super) fn shows(&self, plan: &Plan<'_>) -> bool {
-        self.tools.len() == plan.len()
+    /// in the same modes, searched with the same ranking.
+    pub(super) fn shows(&self, plan: &Plan<'_>, ranking: &SearchRanking) -> bool {
+        self.search
+            .as_ref()
+            .is_none_or(|index| index.ranks_with(ranking.embeddings()))
+            && self.tools.len() == plan.len()
             && self
                 .tools
                 .values()
@@ -116,7 +119,12 @@ pub(super) fn render(def: &ToolDef, mode: Mode, profile: Profile) -> PerRevision
 }
 
 /// The shared view of one plan.
-pub(super) fn shared(profile: Profile, plan: &Plan<'_>, renders: &Renders<'_>) -> Shared {
+pub(super) fn shared(
+    profile: Profile,
+    plan: &Plan<'_>,
+    renders: &Renders<'_>,
+    ranking: &SearchRanking,
+) -> Shared {
     let rendered = |def: &ToolDef, mode: Mode| -> PerRevision<Arc<str>> {
         match renders.get(&(&*def.name, def.version, mode, profile)) {
             Some(json) => json.clone(),
@@ -135,7 +143,8 @@ pub(super) fn shared(profile: Profile, plan: &Plan<'_>, renders: &Renders<'_>) -
         .filter(|(_, needed)| *needed)
         .filter_map(|(name, _)| Some((name, meta::descriptor(name, needs_search, profile)?.into())))
         .collect();
-    let search = (!searched.is_empty()).then(|| Index::build(searched));
+    let search =
+        (!searched.is_empty()).then(|| Index::build_ranked(searched, ranking.embeddings()));
     let tools: BTreeMap<Text, Exposed> = plan
         .values()
         .map(|(def, mode)| {

@@ -62,7 +62,7 @@ pub(super) async fn call(
         Err(refused) => return refused,
     };
     if caller.view.lists_meta_tool(&name) {
-        return call_meta(&caller, &name, arguments);
+        return call_meta(&caller, &name, arguments).await;
     }
     if caller.view.def_of(&name).is_none()
         && let Some(refused) = caller.lacks_scopes_for(&name)
@@ -117,11 +117,10 @@ fn not_json(reason: &dyn std::fmt::Display) -> Response {
 }
 
 /// A call of a meta-tool.
-fn call_meta(caller: &Authenticated, name: &str, arguments: Box<RawValue>) -> Response {
+async fn call_meta(caller: &Authenticated, name: &str, arguments: Box<RawValue>) -> Response {
     let arguments = CallArguments::Text(arguments);
-    let answered = caller
-        .view
-        .call_meta_arguments(name, arguments, ProtocolRevision::LATEST)
+    let answered = crate::mcp::call_meta(&caller.view, name, arguments, ProtocolRevision::LATEST)
+        .await
         .unwrap_or_else(|| Err(MetaRefusal::UnknownTool { name: name.into() }));
     match answered {
         Ok(answer) => json_response(

@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
-use toolschema_catalog::{ClientView, MetaRefusal};
+use toolschema_catalog::{ClientView, MetaAnswer, MetaRefusal};
 use toolschema_runtime::call::{CallArguments, Caller, LogLevel, StructuredJson};
-use toolschema_runtime::project::{Mode, Profile, RESULT_PROPERTY};
+use toolschema_runtime::project::{Mode, Profile, ProtocolRevision, RESULT_PROPERTY, SEARCH_TOOL};
 use toolschema_text::shorten::shorten;
 
 use super::asking::{Round, input_requests};
@@ -22,6 +22,35 @@ use super::{
     Session, Target, code, refusal,
 };
 use crate::refused::Refused;
+
+/// A call of `view`'s meta-tool `name`; `None` when its list carries no
+/// such meta-tool. A search that ranks by meaning embeds its query
+/// (milliseconds of CPU): it runs on a blocking thread, off the async
+/// workers.
+pub(crate) async fn call_meta(
+    view: &ClientView,
+    name: &str,
+    arguments: CallArguments,
+    revision: ProtocolRevision,
+) -> Option<Result<MetaAnswer, MetaRefusal>> {
+    if name != SEARCH_TOOL || !view.searches_by_meaning() {
+        return view.call_meta_arguments(name, arguments, revision);
+    }
+    let (view, name) = (view.clone(), name.to_owned());
+    let searched =
+        tokio::task::spawn_blocking(move || view.call_meta_arguments(&name, arguments, revision));
+    match searched.await {
+        Ok(answered) => answered,
+        // A panic goes on as the call's own: the transport answers it as
+        // it answers any handler's.
+        Err(failed) => match failed.try_into_panic() {
+            Ok(panic) => std::panic::resume_unwind(panic),
+            Err(_) => Some(Err(MetaRefusal::Unreadable {
+                reason: "the search was cancelled: the server is shutting down".into(),
+            })),
+        },
+    }
+}
 
 impl Protocol {
     /// The caller a call runs with: the least severe log level the client
@@ -95,7 +124,7 @@ impl Protocol {
             _ => CallArguments::Parsed(Value::Object(Map::new())),
         };
         if client.lists_meta_tool(name) {
-            let answered = client.call_meta_arguments(name, arguments, revision);
+            let answered = call_meta(client, name, arguments, revision).await;
             let answered = answered.unwrap_or_else(|| {
                 Err(MetaRefusal::UnknownTool {
                     name: name.to_owned(),

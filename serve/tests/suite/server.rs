@@ -312,3 +312,99 @@ fn the_health_endpoint_answers_any_host_and_reports_each_checked_part() {
     assert_eq!(status, 403);
     stop.send(()).expect("stop");
 }
+
+/// A model of meaning for tests: "cash" and the words of billing mean the
+/// same, any other word its own thing.
+struct Cash;
+
+impl toolschema_catalog::search::Embed for Cash {
+    fn embed(
+        &self,
+        texts: &[&str],
+    ) -> Result<Vec<Vec<f32>>, toolschema_catalog::search::EmbedError> {
+        Ok(texts
+            .iter()
+            .map(|text| {
+                let mut vector = [0.05f32; 8];
+                for word in text.split(|c: char| !c.is_alphanumeric()) {
+                    let slot = match word.to_lowercase().as_str() {
+                        "" => continue,
+                        "cash" | "refund" | "refunds" | "invoice" | "paid" => 0,
+                        other => 1 + other.len() % 7,
+                    };
+                    vector[slot] += 1.0;
+                }
+                let length = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
+                vector.iter().map(|x| x / length).collect()
+            })
+            .collect())
+    }
+}
+
+#[test]
+fn a_search_by_meaning_answers_over_mcp_and_health_says_how_search_ranks() {
+    toolschema_catalog::search::install_model("serve-cash", Cash);
+    let configured = |model: &str| {
+        toolschema_test_support::in_search_mode(CATALOG_TOML, None).replace(
+            "[catalog]\n",
+            &format!("[catalog]\nsearch_model = \"{model}\"\n"),
+        )
+    };
+    block_on(async {
+        let service = Server::new("billing", "1")
+            .registry(toolschema_demo::registry())
+            .catalog_toml(configured("serve-cash"), "catalog.toml")
+            .build()
+            .expect("builds");
+        assert_eq!(
+            service.health(),
+            json!({"status": "ok", "checks": {"search": {"ranking": "words and meaning", "model": "serve-cash"}}})
+        );
+        let client = toolschema_serve::TestClient::as_client(service, "acme-finance")
+            .await
+            .expect("connects");
+        // No demo tool says "cash": found by meaning alone (run off the
+        // async workers, on a current-thread runtime too).
+        let called = client
+            .call("search_tools", json!({"query": "cash", "limit": 2}))
+            .await
+            .expect("answered");
+        assert!(!called.is_error(), "{:?}", called.result());
+        let found = called.structured().expect("structured");
+        let names: Vec<&str> = found["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .filter_map(|tool| tool["name"].as_str())
+            .collect();
+        assert!(
+            names.contains(&"billing.refund") || names.contains(&"billing.get-invoice"),
+            "{found}"
+        );
+
+        // A model this server cannot load: it serves, by words, and says so.
+        let service = Server::new("billing", "1")
+            .registry(toolschema_demo::registry())
+            .catalog_toml(configured("/no/such/model"), "catalog.toml")
+            .build()
+            .expect("builds");
+        let health = service.health();
+        assert_eq!(health["status"], "degraded", "{health}");
+        assert_eq!(health["checks"]["search"]["ranking"], "words alone");
+        assert_eq!(health["checks"]["search"]["model"], "/no/such/model");
+        assert!(
+            health["checks"]["search"]["reason"]
+                .as_str()
+                .is_some_and(|reason| !reason.is_empty()),
+            "{health}"
+        );
+        let client = toolschema_serve::TestClient::as_client(service, "acme-finance")
+            .await
+            .expect("connects");
+        let called = client
+            .call("search_tools", json!({"query": "refund a paid invoice"}))
+            .await
+            .expect("answered");
+        assert!(!called.is_error(), "{:?}", called.result());
+    });
+}

@@ -18,6 +18,8 @@ use toolschema_runtime::call::Registry;
 use toolschema_runtime::model::{Ref, ToolDef};
 use toolschema_runtime::project::{Mode, Profile};
 
+use crate::search::SearchRanking;
+
 mod patched;
 
 impl Snapshot {
@@ -38,7 +40,12 @@ impl Snapshot {
             id: Arc::from(EVERYONE),
             tenant: Arc::from(EVERYONE),
             profile: Profile::Default,
-            shared: Arc::new(shared(Profile::Default, &plans[0].1, &renders)),
+            shared: Arc::new(shared(
+                Profile::Default,
+                &plans[0].1,
+                &renders,
+                &SearchRanking::Words,
+            )),
         };
         Snapshot {
             base: registry.clone(),
@@ -53,6 +60,7 @@ impl Snapshot {
             config: None,
             active: Active::new(),
             groups: imbl::HashMap::new(),
+            search_ranking: SearchRanking::Words,
             serial: next_serial(),
             patched_from: None,
         }
@@ -183,7 +191,11 @@ impl Snapshot {
         for group in &client_group {
             members[*group] += 1;
         }
-        let shared = lists_of(&plans, &before);
+        let search_ranking = match previous {
+            Some(before) if before.searches_as(config) => before.search_ranking.clone(),
+            _ => SearchRanking::for_model(config.search_model()),
+        };
+        let shared = lists_of(&plans, &before, &search_ranking);
         let groups: imbl::HashMap<GroupKey, Group> = groups
             .into_iter()
             .map(|((profile, sets), group)| {
@@ -218,19 +230,34 @@ impl Snapshot {
             config: Some(shared_config.clone()),
             active,
             groups,
+            search_ranking,
             serial: next_serial(),
             patched_from: None,
         }
+    }
+
+    /// Whether this snapshot ranks searches as `config` asks (the same
+    /// model named, and loaded, or none): a snapshot built after it keeps
+    /// its ranking rather than loading the model again. A model that could
+    /// not be loaded is tried again.
+    fn searches_as(&self, config: &Config) -> bool {
+        let before = self.config.as_ref().and_then(|c| c.search_model());
+        before == config.search_model()
+            && !matches!(self.search_ranking, SearchRanking::WordsInstead { .. })
     }
 }
 
 /// The lists of each group of `plans`: what it showed `before` when it
 /// shows the same, else rendered (reusing what it showed before).
-fn lists_of(plans: &[(Profile, Plan<'_>)], before: &[Option<Arc<Shared>>]) -> Vec<Arc<Shared>> {
+fn lists_of(
+    plans: &[(Profile, Plan<'_>)],
+    before: &[Option<Arc<Shared>>],
+    ranking: &SearchRanking,
+) -> Vec<Arc<Shared>> {
     let kept: Vec<Option<Arc<Shared>>> = plans
         .iter()
         .zip(before)
-        .map(|((_, plan), before)| before.clone().filter(|shared| shared.shows(plan)))
+        .map(|((_, plan), before)| before.clone().filter(|shared| shared.shows(plan, ranking)))
         .collect();
     let to_render: Vec<(Profile, Plan<'_>)> = plans
         .iter()
@@ -243,7 +270,7 @@ fn lists_of(plans: &[(Profile, Plan<'_>)], before: &[Option<Arc<Shared>>]) -> Ve
     let renders = render_all(&to_render, before);
     let groups: Vec<_> = plans.iter().zip(kept).collect();
     toolschema_runtime::parallel::map(groups, |((profile, plan), kept)| {
-        kept.unwrap_or_else(|| Arc::new(shared(*profile, plan, &renders)))
+        kept.unwrap_or_else(|| Arc::new(shared(*profile, plan, &renders, ranking)))
     })
 }
 

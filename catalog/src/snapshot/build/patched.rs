@@ -58,6 +58,7 @@ impl Snapshot {
             || self.scoped.is_some()
             || config.authorization().is_some()
             || !Arc::ptr_eq(&self.base, base)
+            || !self.searches_as(config)
         {
             return None;
         }
@@ -94,6 +95,7 @@ impl Snapshot {
             config: Some(shared_config.clone()),
             active,
             groups: regrouped.groups,
+            search_ranking: self.search_ranking.clone(),
             serial: next_serial(),
             patched_from: Some((self.serial, replaced_views)),
         })
@@ -221,7 +223,7 @@ impl Snapshot {
                 None => came_from.get(key).cloned(),
             })
             .collect();
-        let lists = lists_of(&plans, &earlier);
+        let lists = lists_of(&plans, &earlier, &self.search_ranking);
         let mut replaced: HashMap<*const Shared, Arc<Shared>> = HashMap::new();
         let mut replaced_tenants: Option<BTreeSet<&str>> = Some(BTreeSet::new());
         for (key, shared) in dirty.iter().zip(lists) {
