@@ -89,7 +89,7 @@ pub struct Hit<'a> {
 /// The share of the words' score in a ranking by words and meaning (the
 /// rest is the meaning's): chosen on the MetaTool benchmark's development
 /// queries (benches/README.md, "Search").
-pub const WORDS_SHARE: f32 = 0.3;
+pub const WORDS_SHARE: f32 = 0.2;
 
 /// The least cosine at which a tool that shares no word with a query
 /// still matches it, ranking by meaning.
