@@ -554,6 +554,44 @@ fn ranked_by_meaning_a_tool_is_found_without_a_shared_word_and_only_where_it_may
     let mut queries = queries();
     queries.push("cash money help figures".to_owned());
     each_client_finds_only_its_own(&snapshot, &queries);
+    // Nor described: another tenant's tool, an inactive toolset's, an
+    // internal one are unknown to the client, exactly as a missing one.
+    for (client, hidden) in [
+        ("acme-finance", "support.open-ticket"),
+        ("acme-assistant", "billing.void-invoice"),
+        ("acme-finance", "no.such-tool"),
+    ] {
+        let view = snapshot.client(client).expect("client");
+        let refused = view
+            .call_meta(
+                META_TOOL,
+                &json!({"names": [hidden]}),
+                ProtocolRevision::LATEST,
+            )
+            .expect("listed");
+        assert_eq!(
+            refused,
+            Err(MetaRefusal::UnknownTool {
+                name: hidden.to_owned()
+            }),
+            "{client}: {hidden}"
+        );
+    }
+    let internal: Vec<String> = registry()
+        .tools()
+        .filter(|def| def.internal || def.name.starts_with("internal."))
+        .map(|def| def.name.to_string())
+        .collect();
+    assert!(!internal.is_empty(), "the demo has internal tools");
+    for view in snapshot.clients() {
+        for name in &internal {
+            assert!(
+                !view.tools().any(|(def, _)| &*def.name == name),
+                "{} sees {name}",
+                view.id()
+            );
+        }
+    }
     // The inactive archive's tool is never found by acme's assistant.
     let found = search(
         &snapshot,

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 /// A sentence embedding model: texts in, vectors of unit length out.
 ///
 /// The `semantic` feature brings one that runs a BERT model from local
-/// files ([`semantic::SentenceModel`](super::semantic::SentenceModel));
+/// files (`search::semantic::SentenceModel`);
 /// any other (a remote service, a smaller model) can rank the search mode
 /// too.
 pub trait Embed: Send + Sync {
