@@ -124,7 +124,7 @@ impl SearchRanking {
         let Some(model) = model else {
             return SearchRanking::Words;
         };
-        let loaded = meaning::model_named(model);
+        let loaded = model_named(model);
         match loaded {
             Ok(embeddings) => SearchRanking::WordsAndMeaning(embeddings),
             Err(reason) => {
@@ -164,6 +164,20 @@ impl SearchRanking {
             )),
         }
     }
+}
+
+/// The model a configuration names: one installed under that name, else
+/// (with the `semantic` feature) the model in that directory.
+fn model_named(name: &str) -> Result<Arc<Embeddings>, String> {
+    if let Some(embeddings) = meaning::installed().get(name) {
+        return Ok(embeddings.clone());
+    }
+    #[cfg(feature = "semantic")]
+    {
+        semantic::embeddings_at(std::path::Path::new(name)).map_err(|e| e.to_string())
+    }
+    #[cfg(not(feature = "semantic"))]
+    Err("this build has no `semantic` feature (build with it to rank by meaning)".to_owned())
 }
 
 /// The vectors of a corpus's tools, and the model that made them.

@@ -192,20 +192,6 @@ pub fn install_model(name: &str, model: impl Embed + 'static) -> Arc<Embeddings>
     embeddings
 }
 
-/// The model a configuration names: one installed under that name, else
-/// (with the `semantic` feature) the model in that directory.
-pub(super) fn model_named(name: &str) -> Result<Arc<Embeddings>, String> {
-    if let Some(embeddings) = installed().get(name) {
-        return Ok(embeddings.clone());
-    }
-    #[cfg(feature = "semantic")]
-    {
-        super::semantic::embeddings_at(std::path::Path::new(name)).map_err(|e| e.to_string())
-    }
-    #[cfg(not(feature = "semantic"))]
-    Err("this build has no `semantic` feature (build with it to rank by meaning)".to_owned())
-}
-
 /// The dot product of two vectors (their cosine, both of unit length).
 pub(super) fn cosine(a: &[f32], b: &[f32]) -> f32 {
     // Eight lanes at a time: the compiler keeps them in vector registers.
