@@ -17,6 +17,7 @@
 mod asking;
 mod backchannel;
 mod call;
+#[cfg(feature = "http")]
 pub(crate) use call::call_meta;
 mod handshake;
 mod id;
