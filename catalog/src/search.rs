@@ -244,10 +244,16 @@ impl Corpus {
         weights: Weights,
         embeddings: &Arc<Embeddings>,
     ) -> Result<Corpus, EmbedError> {
-        let tools: Vec<&ToolDef> = tools.into_iter().collect();
-        let texts: Vec<String> = tools.iter().map(|def| meaning_text(def)).collect();
+        // Each tool read once for both of its texts.
+        let (mut names, mut documents, mut texts) = (Vec::new(), Vec::new(), Vec::new());
+        for def in tools {
+            let fields = Fields::of(def);
+            names.push(def.name.to_string());
+            documents.push(fields.document(weights));
+            texts.push(fields.meaning_text());
+        }
         let vectors = embeddings.documents(&texts)?;
-        let mut corpus = Corpus::new(tools, weights);
+        let mut corpus = Corpus::from_documents(names, &documents);
         corpus.meaning = Some(Meaning {
             embeddings: embeddings.clone(),
             vectors,
@@ -589,50 +595,73 @@ fn best(mut hits: Vec<Hit<'_>>, limit: usize) -> (usize, Vec<Hit<'_>>) {
     (total, hits)
 }
 
+/// What a tool says of itself, as search reads it: each field once.
+struct Fields<'a> {
+    name: String,
+    title: Option<&'a str>,
+    description: &'a str,
+    /// Its arguments' names (as words) and descriptions.
+    arguments: String,
+}
+
+impl<'a> Fields<'a> {
+    fn of(def: &'a ToolDef) -> Fields<'a> {
+        let tool = project_tool_as(def, Mode::Full, Profile::Default).to_value();
+        let mut arguments = String::new();
+        if let Some(input) = tool.get("inputSchema") {
+            argument_words(input, &mut arguments, 0);
+        }
+        Fields {
+            name: name_words(&def.name),
+            title: def.title.as_deref(),
+            description: &def.description,
+            arguments,
+        }
+    }
+
+    /// The BM25 document: each field repeated by its weight.
+    fn document(&self, weights: Weights) -> String {
+        let mut text = String::new();
+        let mut add = |field: &str, times: usize| {
+            for _ in 0..times {
+                text.push_str(field);
+                text.push_str(" .\n");
+            }
+        };
+        add(&self.name, weights.name);
+        if let Some(title) = self.title {
+            add(title, weights.title);
+        }
+        add(self.description, weights.description);
+        add(&self.arguments, weights.arguments);
+        text
+    }
+
+    /// The text embedded: a line a field.
+    fn meaning_text(&self) -> String {
+        let mut text = self.name.clone();
+        for field in self.title.into_iter().chain([self.description]) {
+            text.push('\n');
+            text.push_str(field);
+        }
+        if !self.arguments.trim().is_empty() {
+            text.push('\n');
+            text.push_str(self.arguments.trim_end());
+        }
+        text
+    }
+}
+
 /// The text a tool is embedded as, ranking by meaning: the words of its
 /// name, its title, its description and its arguments' names and
 /// descriptions, a line each.
 pub fn meaning_text(def: &ToolDef) -> String {
-    let mut text = name_words(&def.name);
-    if let Some(title) = &def.title {
-        text.push('\n');
-        text.push_str(title);
-    }
-    text.push('\n');
-    text.push_str(&def.description);
-    let tool = project_tool_as(def, Mode::Full, Profile::Default).to_value();
-    let mut arguments = String::new();
-    if let Some(input) = tool.get("inputSchema") {
-        argument_words(input, &mut arguments, 0);
-    }
-    if !arguments.trim().is_empty() {
-        text.push('\n');
-        text.push_str(arguments.trim_end());
-    }
-    text
+    Fields::of(def).meaning_text()
 }
 
 /// The document a tool is indexed as: each field repeated by its weight.
 pub fn document(def: &ToolDef, weights: Weights) -> String {
-    let mut text = String::new();
-    let mut add = |field: &str, times: usize| {
-        for _ in 0..times {
-            text.push_str(field);
-            text.push_str(" .\n");
-        }
-    };
-    add(&name_words(&def.name), weights.name);
-    if let Some(title) = &def.title {
-        add(title, weights.title);
-    }
-    add(&def.description, weights.description);
-    let tool = project_tool_as(def, Mode::Full, Profile::Default).to_value();
-    let mut arguments = String::new();
-    if let Some(input) = tool.get("inputSchema") {
-        argument_words(input, &mut arguments, 0);
-    }
-    add(&arguments, weights.arguments);
-    text
+    Fields::of(def).document(weights)
 }
 
 /// The words of a name: split at `.`, `-`, `_`, `/`, spaces and where
