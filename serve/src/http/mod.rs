@@ -17,6 +17,7 @@
 //! application by the `Authenticated` extractor (`Authorization: Bearer <key>` or
 //! `X-API-Key: <key>`; no key in open mode).
 
+mod answering;
 mod authenticated;
 mod body;
 mod events;
@@ -482,9 +483,10 @@ struct Call {
     reserved: Option<Arc<crate::offload::Reserved>>,
 }
 
-/// Runs a tool call on its own task, so that notifications it sends can
-/// stream while it goes on (and it may be cancelled): the answer is the
-/// reply alone, or an event stream of the notifications, then the reply.
+/// Runs a tool call so that notifications it sends can stream while it
+/// goes on (and it may be cancelled): the answer is the reply alone, or an
+/// event stream of the notifications, then the reply. The call is polled
+/// on the request's task until its first notification (see `answering`).
 async fn call_tool(
     service: Arc<Service>,
     caller: Authenticated,
@@ -512,7 +514,8 @@ async fn call_tool(
     let mcp_headers = McpHeaders::of(headers);
     let worker = service.clone();
     let (snapshot, view) = (caller.snapshot.clone(), caller.view.clone());
-    let mut answer = tokio::spawn(async move {
+    // Polled here, not spawned: most calls answer before any notification.
+    let mut answer = answering::Answering::new(async move {
         let _running = running;
         // Each request stands alone: the catalog is stateless per request.
         let mut session = Session::default();
