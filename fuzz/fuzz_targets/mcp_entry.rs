@@ -1,6 +1,8 @@
 //! Any bytes as one MCP message to the protocol core, over the demo
 //! catalog as a client with reduced-mode tools: no panic, every reply is
-//! JSON, and a request's reply carries its id as sent.
+//! JSON, and a request's reply carries its id as sent. The message is read
+//! as the transports read it (a call's arguments into the tool's type as
+//! they are met), and that reading is held to the envelope reader's own.
 
 #![no_main]
 
@@ -39,13 +41,32 @@ fn is_json(reply: &Reply) -> String {
     text
 }
 
+/// What [`Incoming::parse`] (the envelope's reader alone) reads from the
+/// same bytes: the same request, or the same refusal.
+fn same_as_the_envelope_reads(data: &[u8], read: &Incoming) {
+    match (read, &Incoming::parse(data)) {
+        (Incoming::Request(read), Incoming::Request(parsed)) => {
+            assert_eq!(read.id(), parsed.id());
+            assert_eq!(read.method(), parsed.method());
+            assert_eq!(read.params(), parsed.params());
+            assert_eq!(read.arguments(), parsed.arguments());
+        }
+        (Incoming::Malformed(read), Incoming::Malformed(parsed)) => {
+            assert_eq!(read.to_string(), parsed.to_string());
+        }
+        (read, parsed) => assert_eq!(format!("{read:?}"), format!("{parsed:?}")),
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let world = world();
     let snapshot = world.catalog.snapshot();
     let Some(client) = snapshot.client("acme-assistant").cloned() else {
         return;
     };
-    match Incoming::parse(data) {
+    let incoming = Incoming::parse_for(data, &snapshot, &client);
+    same_as_the_envelope_reads(data, &incoming);
+    match incoming {
         Incoming::Request(request) => {
             let id = request.id().as_json().to_owned();
             let mut session = Session::default();

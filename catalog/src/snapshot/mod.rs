@@ -10,7 +10,9 @@ use arc_swap::ArcSwap;
 use crate::registered::Downstreams;
 use toolschema_config::{Authorization, Config, ServerInfo, key_digest};
 
-use toolschema_runtime::call::{CallArguments, CallError, Caller, Registry, ToolResult};
+use toolschema_runtime::call::{
+    CallArguments, CallError, Caller, ReadArguments, Registry, ToolResult,
+};
 use toolschema_runtime::model::{Ref, Text, ToolDef};
 use toolschema_runtime::project::{META_TOOL, Mode, Profile, ProtocolRevision, SEARCH_TOOL};
 
@@ -730,6 +732,30 @@ impl Snapshot {
         self.registry
             .call_as(caller, &exposed.def.name, exposed.def.version, arguments)
             .await
+    }
+
+    /// Reads the arguments of a call of `tool` within `view` from the start
+    /// of `text`, where they stand in the client's message, as
+    /// [`call_in`](Self::call_in) calls that tool: into the derived tool's
+    /// type, in one pass, for `call_in` with [`CallArguments::Read`]. With
+    /// how many bytes they took.
+    ///
+    /// `None` when the call must read them itself (see
+    /// [`Registry::read_leading`]): a meta-tool, a tool built at run time
+    /// (a configured one), a tool outside the view, or arguments the one
+    /// pass does not accept as they are, whose refusal the call then says.
+    pub fn read_arguments(
+        &self,
+        view: &ClientView,
+        tool: &str,
+        text: &str,
+    ) -> Option<(ReadArguments, usize)> {
+        if view.lists_meta_tool(tool) {
+            return None;
+        }
+        let exposed = view.exposed(tool)?;
+        self.registry
+            .read_leading(&exposed.def.name, exposed.def.version, text)
     }
 
     /// The registry behind the snapshot.

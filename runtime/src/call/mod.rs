@@ -15,7 +15,9 @@ mod result;
 pub use ask::{AskError, Elicitation, Question, Root};
 pub use context::{Asking, Caller, Cancellation, Cancelled, Context, LogLevel, Offload, Peer};
 pub use parse::{parse_args, read_args};
-pub use registry::{CallArguments, DynamicFuture, DynamicTool, Registry, RegistryError};
+pub use registry::{
+    CallArguments, DynamicFuture, DynamicTool, ReadArguments, Registry, RegistryError,
+};
 pub use result::{Content, Produced, Resource, StructuredJson, ToolOutput, ToolResult};
 
 use core::fmt;

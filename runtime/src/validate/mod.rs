@@ -275,6 +275,18 @@ impl InputValidator {
         if let Some(value) = plan.and_then(|plan| one_pass::parse::<T>(text, plan)) {
             return Ok(value);
         }
+        self.parse_missed(text, bounded)
+    }
+
+    /// What [`parse`](Self::parse) says of `text` (within the size limit)
+    /// once its one pass did not accept it: the plan's listing of the
+    /// violations, else the full path's verdict.
+    fn parse_missed<T: serde::de::DeserializeOwned>(
+        &self,
+        text: &str,
+        bounded: bool,
+    ) -> Result<T, ArgumentErrors> {
+        let plan = self.plan.as_ref().filter(|_| self.compiles);
         if bounded {
             self.check_depth(text)?;
         }
@@ -284,6 +296,37 @@ impl InputValidator {
         }
         let value = self.parse_then_check(text, text.contains("null"))?;
         self.deserialize(value)
+    }
+
+    /// [`parse`](Self::parse) of the JSON value at the start of `text`
+    /// (arguments inside a message, read where they stand: what follows
+    /// them is left unread), with how many bytes the value took: its one
+    /// pass reads them there, with no scan of their text first; when it does
+    /// not accept them, the value's end is found and `parse`'s verdict on
+    /// exactly those bytes is given.
+    ///
+    /// `None` when `text` does not start with a JSON value, or when the
+    /// plan does not bound the nesting (the bytes would have to be
+    /// scanned first): the caller finds the value and calls `parse`.
+    pub(crate) fn parse_leading<T: serde::de::DeserializeOwned>(
+        &self,
+        text: &str,
+    ) -> Option<(Result<T, ArgumentErrors>, usize)> {
+        let plan = self.plan.as_ref().filter(|_| self.compiles)?;
+        if !plan.bounds_depth(self.limits.max_depth) {
+            return None;
+        }
+        if let Some((value, used)) = one_pass::parse_leading::<T>(text, plan)
+            && used <= self.limits.max_bytes
+        {
+            return Some((Ok(value), used));
+        }
+        let (value, used) = one_pass::leading_value(text)?;
+        let verdict = match self.check_size(value) {
+            Ok(()) => self.parse_missed(value, true),
+            Err(too_large) => Err(too_large),
+        };
+        Some((verdict, used))
     }
 
     /// The whole inbound path into `T` for arguments already parsed (as they

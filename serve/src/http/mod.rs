@@ -244,84 +244,56 @@ fn protocol_header(headers: &HeaderMap) -> Option<&str> {
         .and_then(|v| v.to_str().ok())
 }
 
-/// The MCP headers of a request, owned, for the core to check against the
-/// body.
-#[derive(Debug, Clone, Default)]
-struct McpHeaders {
-    protocol_version: Option<String>,
-    method: Option<String>,
-    name: Option<String>,
-    params: Vec<(String, String)>,
-    trace_context: (Option<String>, Option<String>),
-    repeated: Option<&'static str>,
-}
-
-impl McpHeaders {
-    /// The MCP headers of `headers`, in one pass over them: the first
-    /// value of each (a value that is not text is none), and the first
-    /// that comes more than once, by the name the specification gives it.
-    fn of(headers: &HeaderMap) -> McpHeaders {
-        const ONCE: [&str; 3] = ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"];
-        let mut out = McpHeaders::default();
-        let mut seen = [0u8; 3];
-        let mut params_repeated = false;
-        for (name, value) in headers {
-            let value = value.to_str().ok();
-            let once = match name.as_str() {
-                "mcp-protocol-version" => 0,
-                "mcp-method" => 1,
-                "mcp-name" => 2,
-                "traceparent" | "tracestate" => {
-                    let slot = match name.as_str() {
-                        "traceparent" => &mut out.trace_context.0,
-                        _ => &mut out.trace_context.1,
-                    };
-                    if slot.is_none() {
-                        *slot = value.map(str::to_owned);
-                    }
-                    continue;
-                }
-                other => {
-                    if let (Some(param), Some(value)) = (other.strip_prefix("mcp-param-"), value) {
-                        params_repeated |= out.params.iter().any(|(n, _)| n == param);
-                        out.params.push((param.to_owned(), value.to_owned()));
-                    }
-                    continue;
-                }
-            };
-            seen[once] = seen[once].saturating_add(1);
-            if seen[once] == 1 {
-                let slot = match once {
-                    0 => &mut out.protocol_version,
-                    1 => &mut out.method,
-                    _ => &mut out.name,
-                };
-                *slot = value.map(str::to_owned);
+/// The MCP headers of a request, in one pass over them: the first value
+/// of each (a value that is not text is none), and the first that comes
+/// more than once, by the name the specification gives it. `params` is
+/// where their `Mcp-Param-*` list is laid out.
+fn mcp_headers<'a>(headers: &'a HeaderMap, params: &'a mut Vec<(&'a str, &'a str)>) -> Headers<'a> {
+    const ONCE: [&str; 3] = ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"];
+    let mut once: [Option<&str>; 3] = [None; 3];
+    let mut trace_context = (None, None);
+    let mut seen = [0u8; 3];
+    let mut params_repeated = false;
+    for (name, value) in headers {
+        let value = value.to_str().ok();
+        let slot = match name.as_str() {
+            "mcp-protocol-version" => 0,
+            "mcp-method" => 1,
+            "mcp-name" => 2,
+            "traceparent" => {
+                trace_context.0 = trace_context.0.or(value);
+                continue;
             }
-        }
-        out.repeated = match seen.iter().position(|n| *n > 1) {
-            Some(once) => Some(ONCE[once]),
-            None => params_repeated.then_some("Mcp-Param-*"),
+            "tracestate" => {
+                trace_context.1 = trace_context.1.or(value);
+                continue;
+            }
+            other => {
+                if let (Some(param), Some(value)) = (other.strip_prefix("mcp-param-"), value) {
+                    params_repeated |= params.iter().any(|(n, _)| *n == param);
+                    params.push((param, value));
+                }
+                continue;
+            }
         };
-        out
-    }
-
-    /// The headers, borrowed; `params` is where their `Mcp-Param-*` list
-    /// is laid out.
-    fn borrow<'a>(&'a self, params: &'a mut Vec<(&'a str, &'a str)>) -> Headers<'a> {
-        params.extend(self.params.iter().map(|(n, v)| (n.as_str(), v.as_str())));
-        Headers {
-            http: true,
-            protocol_version: self.protocol_version.as_deref(),
-            method: self.method.as_deref(),
-            name: self.name.as_deref(),
-            params,
-            trace_context: (
-                self.trace_context.0.as_deref(),
-                self.trace_context.1.as_deref(),
-            ),
-            repeated: self.repeated,
+        seen[slot] = seen[slot].saturating_add(1);
+        if seen[slot] == 1 {
+            once[slot] = value;
         }
+    }
+    let repeated = match seen.iter().position(|n| *n > 1) {
+        Some(slot) => Some(ONCE[slot]),
+        None => params_repeated.then_some("Mcp-Param-*"),
+    };
+    let [protocol_version, method, name] = once;
+    Headers {
+        http: true,
+        protocol_version,
+        method,
+        name,
+        params,
+        trace_context,
+        repeated,
     }
 }
 
@@ -351,18 +323,11 @@ async fn mcp(
     let Ok(reserved) = service.reserve_for(body.len()).await else {
         return StatusCode::SERVICE_UNAVAILABLE.into_response();
     };
-    let request = match incoming_request(
-        &service,
-        caller.view.id(),
-        &headers,
-        &body,
-        reserved.as_deref(),
-    )
-    .await
-    {
-        Ok(request) => request,
-        Err(answered) => return answered,
-    };
+    let request =
+        match incoming_request(&service, &caller, &headers, &body, reserved.as_deref()).await {
+            Ok(request) => request,
+            Err(answered) => return answered,
+        };
     let caller = in_cursor_snapshot(&service, &request, caller);
     let version = Protocol::version_of(
         Some(&request),
@@ -380,6 +345,7 @@ async fn mcp(
     if method != "tools/call" {
         // Each request stands alone: the catalog is stateless per request.
         let mut session = Session::default();
+        let mut params = Vec::new();
         let answer = service
             .protocol
             .handle(
@@ -387,7 +353,7 @@ async fn mcp(
                 &caller.view,
                 &mut session,
                 request,
-                &McpHeaders::of(&headers).borrow(&mut Vec::new()),
+                &mcp_headers(&headers, &mut params),
                 &Backchannel::none(),
             )
             .await;
@@ -399,15 +365,16 @@ async fn mcp(
         method,
         reserved,
     };
-    call_tool(service, caller, &headers, call).await
+    call_tool(service, caller, headers, call).await
 }
 
-/// The body read as a message (a large one off the async workers): a
-/// request to answer, or the response that a notification, a client's
+/// The body read as a message of `caller`'s (a large one off the async
+/// workers; a call's arguments read into the tool's type as they are met):
+/// a request to answer, or the response that a notification, a client's
 /// response or a malformed message gets.
 async fn incoming_request(
     service: &Arc<Service>,
-    client: &str,
+    caller: &Authenticated,
     headers: &HeaderMap,
     body: &Bytes,
     reserved: Option<&crate::offload::Reserved>,
@@ -415,13 +382,16 @@ async fn incoming_request(
     let incoming = match reserved {
         Some(reserved) => {
             let text = body.clone();
-            match reserved.run_for(move || Incoming::parse(&text)).await {
+            let (snapshot, view) = (caller.snapshot.clone(), caller.view.clone());
+            let parse = move || Incoming::parse_for(&text, &snapshot, &view);
+            match reserved.run_for(parse).await {
                 Some(incoming) => incoming,
                 None => return Err(StatusCode::SERVICE_UNAVAILABLE.into_response()),
             }
         }
-        None => Incoming::parse(body),
+        None => Incoming::parse_for(body, &caller.snapshot, &caller.view),
     };
+    let client = caller.view.id();
     match incoming {
         Incoming::Request(request) => Ok(request),
         Incoming::Notification(notification) => {
@@ -490,7 +460,7 @@ struct Call {
 async fn call_tool(
     service: Arc<Service>,
     caller: Authenticated,
-    headers: &HeaderMap,
+    headers: HeaderMap,
     call: Call,
 ) -> Response {
     let Call {
@@ -506,12 +476,11 @@ async fn call_tool(
     let mut back = service
         .backchannel_reserved(reserved)
         .with_cancellation(running.cancellation().clone());
-    if accepts_events(headers) {
+    if accepts_events(&headers) {
         back = back
             .with_outbox(outbox)
             .with_pending(service.pending.clone());
     }
-    let mcp_headers = McpHeaders::of(headers);
     let worker = service.clone();
     let (snapshot, view) = (caller.snapshot.clone(), caller.view.clone());
     // Polled here, not spawned: most calls answer before any notification.
@@ -519,16 +488,11 @@ async fn call_tool(
         let _running = running;
         // Each request stands alone: the catalog is stateless per request.
         let mut session = Session::default();
+        let mut params = Vec::new();
+        let headers = mcp_headers(&headers, &mut params);
         worker
             .protocol
-            .handle(
-                &snapshot,
-                &view,
-                &mut session,
-                request,
-                &mcp_headers.borrow(&mut Vec::new()),
-                &back,
-            )
+            .handle(&snapshot, &view, &mut session, request, &headers, &back)
             .await
     });
     // The first notification, if one comes before the answer (or with it:

@@ -19,7 +19,7 @@ use super::reply::success;
 use super::state::RequestState;
 use super::{
     CAPABILITIES_KEY, Era, Headers, Id, LOG_LEVEL_KEY, MAX_ECHO, Outcome, Protocol, Reply, Request,
-    Session, Target, code, refusal,
+    Sent, Session, Target, code, refusal,
 };
 use crate::refused::Refused;
 
@@ -101,7 +101,7 @@ impl Protocol {
         era: Era,
         target: Target<'_>,
         params: &Map<String, Value>,
-        arguments: Option<Box<RawValue>>,
+        arguments: Option<Sent>,
     ) -> Reply {
         let Target {
             snapshot,
@@ -120,8 +120,8 @@ impl Protocol {
             );
         };
         let arguments = match arguments {
-            Some(text) if text.get() != "null" => CallArguments::Text(text),
-            _ => CallArguments::Parsed(Value::Object(Map::new())),
+            Some(sent) => sent.into_call(),
+            None => CallArguments::Parsed(Value::Object(Map::new())),
         };
         if client.lists_meta_tool(name) {
             let answered = call_meta(client, name, arguments, revision).await;
@@ -354,7 +354,7 @@ impl Headers<'_> {
         &self,
         client: &ClientView,
         request: &Request,
-        arguments: Option<&RawValue>,
+        arguments: Option<&str>,
     ) -> Result<(), String> {
         let tool = request.params().get("name").and_then(Value::as_str);
         // Only a client shown the `x-mcp-header` annotations can send the
@@ -377,7 +377,7 @@ impl Headers<'_> {
         if !mirrored {
             return Ok(());
         }
-        let arguments: Option<Value> = arguments.and_then(|a| serde_json::from_str(a.get()).ok());
+        let arguments: Option<Value> = arguments.and_then(|a| serde_json::from_str(a).ok());
         check_param_headers(def, arguments.as_ref(), self)
     }
 }

@@ -1,22 +1,56 @@
 //! One JSON-RPC message from a client, read once into a typed envelope.
 
+mod ahead;
+
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+
+use toolschema_catalog::{ClientView, Snapshot};
+use toolschema_runtime::call::{CallArguments, ReadArguments};
 
 use super::id::Id;
 use super::reply::{Reply, error};
 use super::{STATELESS_VERSION, VERSION_KEY, code};
 
 /// A request to answer: its id, method and params (its `arguments` kept
-/// as the JSON text the client sent, for the tool to read in one pass).
-#[derive(Debug, Clone)]
+/// as the JSON text the client sent, for the tool to read in one pass, or
+/// read already into the tool's type: [`Incoming::parse_for`]).
+#[derive(Debug)]
 pub struct Request {
     id: Id,
     method: String,
     params: Map<String, Value>,
-    arguments: Option<Box<RawValue>>,
+    arguments: Option<Sent>,
+}
+
+/// A call's arguments as its message held them.
+#[derive(Debug)]
+pub(crate) enum Sent {
+    /// Their JSON text, for the call to read.
+    Text(Box<RawValue>),
+    /// Read into the tool's type where they stood; their text kept.
+    Read { text: Box<str>, read: ReadArguments },
+}
+
+impl Sent {
+    /// The arguments' JSON text.
+    pub(crate) fn text(&self) -> &str {
+        match self {
+            Sent::Text(text) => text.get(),
+            Sent::Read { text, .. } => text,
+        }
+    }
+
+    /// The arguments as a call takes them (`null` as none: `{}`).
+    pub(crate) fn into_call(self) -> CallArguments {
+        match self {
+            Sent::Read { read, .. } => CallArguments::Read(read),
+            Sent::Text(text) if text.get() != "null" => CallArguments::Text(text),
+            Sent::Text(_) => CallArguments::Parsed(Value::Object(Map::new())),
+        }
+    }
 }
 
 impl Request {
@@ -45,15 +79,15 @@ impl Request {
     /// let sent = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call",
     ///     "params":{"name":"items.get","arguments":{"id": 7}}}"#;
     /// let Incoming::Request(request) = Incoming::parse(sent) else { panic!("a request") };
-    /// assert_eq!(request.arguments().map(|a| a.get()), Some(r#"{"id": 7}"#));
+    /// assert_eq!(request.arguments(), Some(r#"{"id": 7}"#));
     /// assert!(request.params().get("arguments").is_none());
     /// ```
-    pub fn arguments(&self) -> Option<&RawValue> {
-        self.arguments.as_deref()
+    pub fn arguments(&self) -> Option<&str> {
+        self.arguments.as_ref().map(Sent::text)
     }
 
     /// The `arguments`, taken out of the request.
-    pub(crate) fn take_arguments(&mut self) -> Option<Box<RawValue>> {
+    pub(crate) fn take_arguments(&mut self) -> Option<Sent> {
         self.arguments.take()
     }
 
@@ -186,6 +220,15 @@ impl<'de> Deserialize<'de> for Params {
 
 struct ParamsVisitor;
 
+/// Visitor methods that take any scalar as params that are not an object.
+macro_rules! scalars_are_other {
+    ($($visit:ident($scalar:ty)),*) => {$(
+        fn $visit<E: de::Error>(self, _: $scalar) -> Result<Params, E> {
+            Ok(Params::Other)
+        }
+    )*};
+}
+
 impl<'de> Visitor<'de> for ParamsVisitor {
     type Value = Params;
 
@@ -212,25 +255,13 @@ impl<'de> Visitor<'de> for ParamsVisitor {
         Ok(Params::Other)
     }
 
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Params, E> {
-        Ok(Params::Other)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Params, E> {
-        Ok(Params::Other)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Params, E> {
-        Ok(Params::Other)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Params, E> {
-        Ok(Params::Other)
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Params, E> {
-        Ok(Params::Other)
-    }
+    scalars_are_other!(
+        visit_bool(bool),
+        visit_i64(i64),
+        visit_u64(u64),
+        visit_f64(f64),
+        visit_str(&str)
+    );
 
     fn visit_unit<E: de::Error>(self) -> Result<Params, E> {
         Ok(Params::Other)
@@ -266,6 +297,38 @@ impl Incoming {
     /// assert!(matches!(Incoming::parse(b"{oops"), Incoming::Malformed(_)));
     /// ```
     pub fn parse(message: &[u8]) -> Incoming {
+        Incoming::parse_reading(message, &|_, _| None)
+    }
+
+    /// [`parse`](Self::parse) a message of `view`'s client in `snapshot`: a
+    /// `tools/call` of a derived tool has its arguments read into the
+    /// tool's type as they are met ([`Snapshot::read_arguments`]), in the
+    /// message's one pass, rather than kept as text and read again. What is
+    /// refused, and how, is exactly what `parse` and the call would say.
+    ///
+    /// ```
+    /// use toolschema_catalog::Catalog;
+    /// use toolschema_runtime::call::Registry;
+    /// use toolschema_serve::mcp::Incoming;
+    ///
+    /// let catalog = Catalog::open(Registry::new());
+    /// let snapshot = catalog.snapshot();
+    /// let view = snapshot.keyless_client().unwrap();
+    /// let sent = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call",
+    ///     "params":{"name":"nothing.here","arguments":{}}}"#;
+    /// let Incoming::Request(request) = Incoming::parse_for(sent, &snapshot, view) else {
+    ///     panic!("a request")
+    /// };
+    /// // No such tool: the text is kept, for the call to refuse.
+    /// assert_eq!(request.arguments(), Some("{}"));
+    /// ```
+    pub fn parse_for(message: &[u8], snapshot: &Snapshot, view: &ClientView) -> Incoming {
+        Incoming::parse_reading(message, &|tool, text| {
+            snapshot.read_arguments(view, tool, text)
+        })
+    }
+
+    fn parse_reading(message: &[u8], read: ahead::ReadAhead<'_>) -> Incoming {
         // JSON text is UTF-8 (RFC 8259 §8.1): bytes that are not are no
         // JSON to read, a parse error wherever they stand (serde skips
         // what it does not read, unknown members, without checking them).
@@ -284,6 +347,11 @@ impl Incoming {
             .bytes()
             .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
             == Some(b'{');
+        // The usual shape of a request, each member read where it stands;
+        // anything else, read from the start by the envelope's reader.
+        if object && let Some(request) = ahead::request(message, read) {
+            return Incoming::Request(request);
+        }
         let parsed = match object {
             true => serde_json::from_str::<Envelope>(message).map_err(Some),
             false => Err(None),
@@ -393,7 +461,7 @@ impl Incoming {
             id,
             method,
             params,
-            arguments,
+            arguments: arguments.map(Sent::Text),
         })
     }
 }

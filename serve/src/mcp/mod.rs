@@ -37,6 +37,7 @@ pub use asking::Pending;
 pub use backchannel::Backchannel;
 pub use id::Id;
 pub use identity::Identity;
+use message::Sent;
 pub use message::{ClientResponse, Incoming, Notification, Request};
 pub use reply::{Outcome, Reply, error};
 pub use state::StateKey;
@@ -313,7 +314,8 @@ impl Protocol {
                 let arguments = request.take_arguments();
                 if era == Era::Stateless
                     && headers.http
-                    && let Err(message) = headers.check_call(client, &request, arguments.as_deref())
+                    && let Err(message) =
+                        headers.check_call(client, &request, arguments.as_ref().map(Sent::text))
                 {
                     return Answer::Reply(refusal(era, &id, code::HEADER_MISMATCH, &message, None));
                 }

@@ -26,7 +26,7 @@ fn handle(
     session: &mut Session,
     bytes: &[u8],
 ) -> Option<Reply> {
-    match Incoming::parse(bytes) {
+    match read_as_parse_does(bytes, snapshot, view) {
         Incoming::Request(request) => {
             match block_on(protocol.handle(
                 snapshot,
@@ -43,6 +43,155 @@ fn handle(
         }
         Incoming::Malformed(reply) => Some(reply),
         _ => None,
+    }
+}
+
+/// `bytes` read as a transport reads them (a call's arguments read into
+/// the tool's type as they are met), held to what [`Incoming::parse`] (the
+/// envelope's reader alone) reads from them: the same request, or the
+/// same refusal.
+fn read_as_parse_does(bytes: &[u8], snapshot: &Snapshot, view: &ClientView) -> Incoming {
+    let read = Incoming::parse_for(bytes, snapshot, view);
+    let parsed = Incoming::parse(bytes);
+    let text = String::from_utf8_lossy(bytes);
+    match (&read, &parsed) {
+        (Incoming::Request(read), Incoming::Request(parsed)) => {
+            assert_eq!(read.id(), parsed.id(), "{text}");
+            assert_eq!(read.method(), parsed.method(), "{text}");
+            assert_eq!(read.params(), parsed.params(), "{text}");
+            assert_eq!(read.arguments(), parsed.arguments(), "{text}");
+        }
+        (Incoming::Malformed(read), Incoming::Malformed(parsed)) => {
+            assert_eq!(read.to_string(), parsed.to_string(), "{text}");
+        }
+        (read, parsed) => assert_eq!(format!("{read:?}"), format!("{parsed:?}"), "{text}"),
+    }
+    read
+}
+
+/// Whether the request's arguments were read into the tool's type.
+fn read_ahead(incoming: &Incoming) -> bool {
+    matches!(incoming, Incoming::Request(request) if format!("{request:?}").contains("ReadArguments"))
+}
+
+#[test]
+fn a_message_read_member_by_member_is_the_message_the_envelope_reads() {
+    let catalog = demo();
+    let snapshot = catalog.snapshot();
+    let view = snapshot.client("acme-finance").expect("demo client");
+    let call = |params: &str| {
+        format!(r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{params}}}"#)
+    };
+    let get = |arguments: &str| {
+        call(&format!(
+            r#"{{"name":"billing.get-invoice","arguments":{arguments}}}"#
+        ))
+    };
+    let deep = |levels: usize| format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+    // Read ahead: the usual shapes, spaced or not, with other params.
+    for message in [
+        get(r#"{"invoice_id":"0c1e55aa-0000-4000-8000-000000000001"}"#),
+        " \n{ \"method\" : \"tools/call\" , \"params\" : { \"_meta\" : {\"progressToken\": [1, {}]}, \"name\" : \"billing.get-invoice\" , \"arguments\" : { \"invoice_id\" : \"0c1e55aa-0000-4000-8000-000000000001\" } } , \"jsonrpc\" : \"2.0\" , \"id\" : \"a\" }\t"
+            .to_owned(),
+        // Arguments the tool refuses are read too: the call lists why.
+        get(r#"{"invoice_id":7,"extra":true}"#),
+        get(r#"{}"#),
+        get(r#"[1,2]"#),
+        get(r#""text""#),
+        get(&deep(100)),
+    ] {
+        let read = read_as_parse_does(message.as_bytes(), &snapshot, view);
+        assert!(read_ahead(&read), "{message}");
+    }
+    // Kept as text: what the call reads itself.
+    for message in [
+        // The name after the arguments, the method after the params.
+        call(
+            r#"{"arguments":{"invoice_id":"0c1e55aa-0000-4000-8000-000000000001"},"name":"billing.get-invoice"}"#,
+        ),
+        r#"{"jsonrpc":"2.0","id":4,"params":{"name":"billing.get-invoice","arguments":{}},"method":"tools/call"}"#.to_owned(),
+        // A meta-tool, a tool the client does not see, no tool at all.
+        call(r#"{"name":"discover_tool_schema","arguments":{"tool_name":"billing.get-invoice"}}"#),
+        call(r#"{"name":"internal.reindex","arguments":{}}"#),
+        call(r#"{"name":"nothing.here","arguments":{"a":1}}"#),
+        call(r#"{"arguments":{"a":1}}"#),
+        call(r#"{"name":7,"arguments":{"a":1}}"#),
+        get("null"),
+    ] {
+        let read = read_as_parse_does(message.as_bytes(), &snapshot, view);
+        assert!(
+            matches!(&read, Incoming::Request(_)) && !read_ahead(&read),
+            "{message}"
+        );
+    }
+    // Read by the envelope alone, or near its limits: as it reads them.
+    for message in [
+        // Members twice, escapes in keys, unknown members, other ids.
+        call(r#"{"name":"billing.get-invoice","name":"billing.refund","arguments":{}}"#),
+        call(
+            r#"{"name":"billing.get-invoice","arguments":{},"arguments":{"invoice_id":"0c1e55aa-0000-4000-8000-000000000001"}}"#,
+        ),
+        call(
+            r#"{"na\u006de":"billing.get-invoice","arguments":{"invoice_id":"0c1e55aa-0000-4000-8000-000000000001"}}"#,
+        ),
+        r#"{"jsonrpc":"2.0","id":4,"id":5,"method":"ping"}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":4,"method":"ping","extra":{}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#.to_owned(),
+        r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":1,"method":7}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_owned(),
+        // Not JSON, or more than one value.
+        get(r#"{"invoice_id":"0c1e55aa-0000-4000-8000-000000000001"#),
+        get(r#"{"invoice_id":"0c1e55aa-0000-4000-8000-000000000001"}}"#),
+        format!(
+            "{} x",
+            get(r#"{"invoice_id":"0c1e55aa-0000-4000-8000-000000000001"}"#)
+        ),
+        get(r#"{"invoice_id":"0c1e55aa-0000-4000-8000-000000000001",}"#),
+        // Nesting at serde_json's limit, in the arguments and beside them.
+        get(&deep(125)),
+        get(&deep(126)),
+        get(&deep(127)),
+        call(&format!(
+            r#"{{"name":"billing.get-invoice","x":{},"arguments":{{}}}}"#,
+            deep(126)
+        )),
+        call(&format!(
+            r#"{{"name":"billing.get-invoice","x":{},"arguments":{{}}}}"#,
+            deep(127)
+        )),
+    ] {
+        read_as_parse_does(message.as_bytes(), &snapshot, view);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    /// A call's bytes cut, doubled or changed anywhere read as the
+    /// envelope reads them: an attacker's bytes get the same answer.
+    #[test]
+    fn bytes_changed_anywhere_read_as_the_envelope_reads_them(
+        at in 0usize..200,
+        edit in 0u8..4,
+        byte in proptest::prelude::any::<u8>(),
+    ) {
+        let catalog = demo();
+        let snapshot = catalog.snapshot();
+        let view = snapshot.client("acme-finance").expect("demo client");
+        let mut bytes = br#"{"jsonrpc":"2.0","id":"c-1","method":"tools/call","params":{"_meta":{"progressToken":3},"name":"billing.list-invoices","arguments":{"customer":"acme","status":"open","limit":20}}}"#.to_vec();
+        let at = at % bytes.len();
+        match edit {
+            0 => { bytes.remove(at); }
+            1 => bytes.insert(at, byte),
+            2 => bytes[at] = byte,
+            _ => { let copy = bytes[at..].to_vec(); bytes.extend_from_slice(&copy); }
+        }
+        read_as_parse_does(&bytes, &snapshot, view);
     }
 }
 

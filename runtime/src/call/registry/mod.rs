@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 use super::context::no_state;
 use super::{
@@ -18,8 +17,13 @@ use crate::model::walk::duplicate_property;
 use crate::model::{Direction, Ref, Text, ToolDef};
 
 mod admit;
+mod arguments;
+mod error;
 use crate::validate::{ArgumentErrors, InputValidator, Limits, OutputValidator};
 use admit::{check_raw, derived};
+use arguments::Arguments;
+pub use arguments::{CallArguments, ReadArguments};
+pub use error::RegistryError;
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
@@ -75,8 +79,9 @@ pub trait DynamicTool: Send + Sync + 'static {
 /// The work behind a registered tool.
 #[derive(Clone)]
 enum Work {
-    /// A derived tool: its arguments read into its type, then its handler.
-    Typed(Invoke),
+    /// A derived tool: its arguments read into its type, then its handler;
+    /// and its arguments read ahead where they stand in a message.
+    Typed(Invoke, ReadAhead),
     /// A tool built at run time.
     Dynamic(Arc<dyn DynamicTool>),
 }
@@ -85,58 +90,6 @@ enum Work {
 enum Invocation {
     Tool(ToolError),
     Unserializable(String),
-}
-
-/// Arguments as they arrive: parsed inside a request, or as JSON text.
-enum Arguments<'a> {
-    Parsed(Value),
-    Text(&'a str),
-}
-
-/// A call's arguments as a transport hands them over: a parsed tree, or
-/// the JSON text the client sent, which a derived tool reads in one pass
-/// into its type (no tree is built) and any other tool reads against its
-/// schema. Either is checked by the same checks, with the same refusals.
-///
-/// ```
-/// use serde_json::json;
-/// use serde_json::value::RawValue;
-/// use toolschema_runtime::call::CallArguments;
-///
-/// let parsed = CallArguments::from(json!({"id": 1}));
-/// let sent: Box<RawValue> = serde_json::from_str(r#"{"id": 1}"#).unwrap();
-/// let text = CallArguments::from(sent);
-/// assert_eq!(parsed.into_value().unwrap(), text.into_value().unwrap());
-/// ```
-#[derive(Debug)]
-pub enum CallArguments {
-    /// Parsed into a tree.
-    Parsed(Value),
-    /// The JSON text of the arguments, as sent.
-    Text(Box<RawValue>),
-}
-
-impl CallArguments {
-    /// The arguments as a tree (text is parsed; it was read as JSON
-    /// already, so only a number beyond what a tree holds fails).
-    pub fn into_value(self) -> Result<Value, serde_json::Error> {
-        match self {
-            CallArguments::Parsed(value) => Ok(value),
-            CallArguments::Text(text) => serde_json::from_str(text.get()),
-        }
-    }
-}
-
-impl From<Value> for CallArguments {
-    fn from(value: Value) -> CallArguments {
-        CallArguments::Parsed(value)
-    }
-}
-
-impl From<Box<RawValue>> for CallArguments {
-    fn from(text: Box<RawValue>) -> CallArguments {
-        CallArguments::Text(text)
-    }
 }
 
 /// Reads the arguments into `T` (the whole inbound path: limits, the one
@@ -154,13 +107,37 @@ where
     let args: T = match arguments {
         Arguments::Parsed(value) => input.read(value)?,
         Arguments::Text(text) => input.parse(text)?,
+        Arguments::Read(begin) => return Ok(begin(ctx)),
     };
+    Ok(begin::<T>(args, state, ctx))
+}
+
+/// `T`'s handler started on its arguments, with its `state`.
+fn begin<T: Handler>(
+    args: T,
+    state: &Arc<T::State>,
+    ctx: Context,
+) -> BoxFuture<Result<Produced, Invocation>>
+where
+    T::Output: ToolOutput,
+{
     let ctx = ctx.with_state(Arc::clone(state));
-    Ok(Box::pin(async move {
+    Box::pin(async move {
         let output = args.call(ctx).await.map_err(Invocation::Tool)?;
         output.into_produced().map_err(Invocation::Unserializable)
-    }))
+    })
 }
+
+/// A tool's handler bound to arguments read ahead: started with the
+/// call's context.
+type Begin = Box<dyn FnOnce(Context) -> BoxFuture<Result<Produced, Invocation>> + Send>;
+
+/// [`Registry::read_leading`] for one tool type: the handler bound to the
+/// arguments at the start of a text (or why they are refused), and how
+/// many bytes they took.
+type ReadAhead = Arc<
+    dyn Fn(&InputValidator, &str) -> Option<(Result<Begin, ArgumentErrors>, usize)> + Send + Sync,
+>;
 
 /// [`invoke`] for one tool type, with the state it was registered with.
 type Invoke = Arc<
@@ -178,9 +155,18 @@ fn typed<T: Handler>(state: Arc<T::State>) -> Work
 where
     T::Output: ToolOutput,
 {
-    Work::Typed(Arc::new(move |input, arguments, ctx| {
-        invoke::<T>(&state, input, arguments, ctx)
-    }))
+    let ahead = Arc::clone(&state);
+    Work::Typed(
+        Arc::new(move |input, arguments, ctx| invoke::<T>(&state, input, arguments, ctx)),
+        Arc::new(move |input, text| {
+            let (args, used) = input.parse_leading::<T>(text)?;
+            let begin = args.map(|args| {
+                let state = Arc::clone(&ahead);
+                Box::new(move |ctx| begin::<T>(args, &state, ctx)) as Begin
+            });
+            Some((begin, used))
+        }),
+    )
 }
 
 /// One registered tool version. Its validators are compiled on the first
@@ -205,85 +191,6 @@ impl Registered {
             .as_ref()
     }
 }
-
-/// Refusals of [`Registry::register`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum RegistryError {
-    /// Another type already provides this tool name and version.
-    Duplicate {
-        /// The tool name.
-        name: Text,
-        /// The version.
-        version: u32,
-    },
-    /// Two members of one object in the tool's arguments or result are
-    /// exposed under the same name (through flattening the derive could not
-    /// see into, or a hand-written schema).
-    DuplicateProperty {
-        /// The tool name.
-        name: Text,
-        /// The type holding the two members.
-        type_name: String,
-        /// The exposed name they share.
-        property: String,
-    },
-    /// A schema written by hand (`#[tool(input_schema = "...")]`) that
-    /// cannot serve: it does not compile as JSON Schema 2020-12 (a `$ref`
-    /// that resolves nowhere), or it is nested inside another schema.
-    InvalidSchema {
-        /// The tool name.
-        name: Text,
-        /// What is wrong.
-        problem: String,
-    },
-    /// A field's advertised default (`#[tool(default = …)]`) is not what
-    /// serde gives it when a call leaves it out: clients would be told one
-    /// value and the handler would get another.
-    DefaultDisagrees {
-        /// The tool name.
-        name: Text,
-        /// The field's exposed path (`/limit`, `/page/size`).
-        field: String,
-        /// The advertised default, as JSON.
-        advertised: String,
-        /// serde's default, as JSON.
-        serde: String,
-    },
-}
-
-impl fmt::Display for RegistryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RegistryError::Duplicate { name, version } => write!(
-                f,
-                "tool `{name}` version {version} is registered twice; give one type another `#[tool(version = N)]`"
-            ),
-            RegistryError::DuplicateProperty {
-                name,
-                type_name,
-                property,
-            } => write!(
-                f,
-                "tool `{name}`: `{type_name}` has two members exposed as `{property}`; give one of them another name with `#[tool(rename = \"...\")]`"
-            ),
-            RegistryError::InvalidSchema { name, problem } => {
-                write!(f, "tool `{name}`: {problem}")
-            }
-            RegistryError::DefaultDisagrees {
-                name,
-                field,
-                advertised,
-                serde,
-            } => write!(
-                f,
-                "tool `{name}`: `{field}` advertises the default {advertised}, but serde gives {serde} when a call leaves it out; make `#[tool(default = …)]` and `#[serde(default …)]` agree"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for RegistryError {}
 
 /// Tools by name and version. Each tool version's validators are compiled
 /// once, on its first call or ahead of it ([`prepare`](Registry::prepare),
@@ -612,7 +519,89 @@ impl Registry {
         match arguments.into() {
             CallArguments::Parsed(value) => self.run(tool, caller, Arguments::Parsed(value)).await,
             CallArguments::Text(text) => self.run(tool, caller, Arguments::Text(text.get())).await,
+            CallArguments::Read(read) if Arc::ptr_eq(&read.tool, tool) => match read.begin {
+                Ok(begin) => self.run(tool, caller, Arguments::Read(begin)).await,
+                Err(refused) => Err(CallError::InvalidArguments(refused)),
+            },
+            CallArguments::Read(read) => Err(CallError::Defect {
+                tool: tool.def.name.clone(),
+                message: format!(
+                    "it was sent arguments read for `{}` version {}",
+                    read.tool.def.name, read.tool.def.version
+                ),
+            }),
         }
+    }
+
+    /// Reads the JSON value at the start of `text` as the arguments of
+    /// `name` at `version`, in one pass into the derived tool's type,
+    /// where they stand in a message (what follows them is left unread):
+    /// the arguments, for [`call_as`](Self::call_as) that tool, and how
+    /// many bytes they took.
+    ///
+    /// Arguments the tool refuses are read too: the call then refuses
+    /// them with exactly the violations it lists for their text.
+    ///
+    /// `None` when the call must read them itself: no such tool, a tool
+    /// built at run time, a schema whose nesting the one pass does not
+    /// bound, or text that does not start with JSON. A transport then
+    /// hands over the value's text as usual.
+    ///
+    /// ```
+    /// # use toolschema_runtime::model::*;
+    /// # #[derive(serde::Deserialize)] struct GetItem { id: u8 }
+    /// # impl Schema for GetItem {
+    /// #     const SCHEMA: &'static Node = &Node::Object(ObjectNode {
+    /// #         info: TypeInfo { name: Ref::Static("GetItem"), type_name: Ref::Lazy(core::any::type_name::<GetItem>), title: None, description: None },
+    /// #         fields: Ref::Static(&[Field { exposed: Ref::Static("id"), source: Ref::Static("id"), schema: Ref::Lazy(schema_of::<u8>), ..Field::BLANK }]),
+    /// #         additional: Additional::Deny,
+    /// #     });
+    /// # }
+    /// # impl Tool for GetItem {
+    /// #     const TOOL: &'static ToolDef = &ToolDef { name: Ref::Static("items.get"), title: None, description: Ref::Static("Gets an item."),
+    /// #         version: 1, input: Ref::Lazy(schema_of::<GetItem>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false };
+    /// #     type Output = String;
+    /// #     type State = ();
+    /// # }
+    /// # impl toolschema_runtime::call::RunsWith<()> for GetItem {
+    /// #     fn state_from(_: &std::sync::Arc<()>) -> std::sync::Arc<()> { std::sync::Arc::new(()) }
+    /// # }
+    /// # impl toolschema_runtime::call::Handler for GetItem {
+    /// #     async fn call(self, _: toolschema_runtime::call::Context) -> Result<String, toolschema_runtime::call::ToolError> {
+    /// #         Ok(format!("item {}", self.id))
+    /// #     }
+    /// # }
+    /// use toolschema_runtime::call::{CallArguments, Registry};
+    ///
+    /// let mut registry = Registry::new();
+    /// registry.register::<GetItem>().unwrap();
+    ///
+    /// let message = r#"{"id": 7}, "more": "of the message"}"#;
+    /// let (read, used) = registry.read_leading("items.get", 1, message).unwrap();
+    /// assert_eq!(&message[..used], r#"{"id": 7}"#);
+    /// let arguments = CallArguments::Read(read); // for `call_as("items.get", 1, …)`
+    ///
+    /// // Not JSON: for the transport to refuse.
+    /// assert!(registry.read_leading("items.get", 1, r#"{"id": 7"#).is_none());
+    /// ```
+    pub fn read_leading(
+        &self,
+        name: &str,
+        version: u32,
+        text: &str,
+    ) -> Option<(ReadArguments, usize)> {
+        let tool = self.tools.get(name)?.get(&version)?;
+        let Work::Typed(_, read) = &tool.work else {
+            return None;
+        };
+        let (begin, used) = read(tool.input(), text)?;
+        Some((
+            ReadArguments {
+                tool: Arc::clone(tool),
+                begin,
+            },
+            used,
+        ))
     }
 
     /// Calls `name` at `version` with parsed arguments.
@@ -659,6 +648,8 @@ impl Registry {
         let offload = caller.offload().cloned();
         let ctx = Context::new(tool.def.name.clone(), tool.def.version, caller);
         let started = match (offload, arguments) {
+            // Read already: nothing left to do off the async worker.
+            (_, Arguments::Read(begin)) => start(tool, Arguments::Read(begin), ctx)?,
             (Some(offload), Arguments::Parsed(value)) => {
                 start_elsewhere(&*offload, tool, Owned::Parsed(value), ctx).await?
             }
@@ -695,7 +686,7 @@ fn start(
     ctx: Context,
 ) -> Result<DynamicFuture, CallError> {
     match &tool.work {
-        Work::Typed(invoke) => {
+        Work::Typed(invoke, _) => {
             let running =
                 invoke(tool.input(), arguments, ctx).map_err(CallError::InvalidArguments)?;
             let name = tool.def.name.clone();
@@ -714,6 +705,13 @@ fn start(
             let arguments: Value = match arguments {
                 Arguments::Parsed(value) => input.read(value),
                 Arguments::Text(text) => input.parse(text),
+                // Only a derived tool reads ahead.
+                Arguments::Read(_) => {
+                    return Err(CallError::Defect {
+                        tool: tool.def.name.clone(),
+                        message: "a tool built at run time was sent arguments read ahead".into(),
+                    });
+                }
             }
             .map_err(CallError::InvalidArguments)?;
             Ok(work.call(arguments, ctx))

@@ -45,6 +45,29 @@ pub(crate) fn parse<T: de::DeserializeOwned>(text: &str, plan: &Plan) -> Option<
     Some(value)
 }
 
+/// Reads the JSON value at the start of `text` as `T`, checking it against
+/// `plan`, and how many bytes it took (what follows it is left unread);
+/// `None` when the full path must decide.
+pub(crate) fn parse_leading<T: de::DeserializeOwned>(
+    text: &str,
+    plan: &Plan,
+) -> Option<(T, usize)> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = read_with(&mut de, plan)?;
+    // Where the reader stands: just past the value's last byte.
+    let used = de.into_iter::<de::IgnoredAny>().byte_offset();
+    Some((value, used))
+}
+
+/// The JSON value at the start of `text`, and how many bytes it took;
+/// `None` when `text` does not start with one.
+pub(crate) fn leading_value(text: &str) -> Option<(&str, usize)> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = <&serde_json::value::RawValue as de::Deserialize>::deserialize(&mut de).ok()?;
+    let used = de.into_iter::<de::IgnoredAny>().byte_offset();
+    Some((value.get(), used))
+}
+
 /// Reads arguments already parsed (as they arrive inside a JSON-RPC
 /// request) as `T`, checking them against `plan`; `None` when the full path
 /// must decide.
