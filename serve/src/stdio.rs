@@ -204,7 +204,17 @@ impl Connection {
         session: &mut Session,
         line: &[u8],
     ) -> Option<(Reply, &'static str, Option<String>)> {
-        let request = match Incoming::parse(line) {
+        // A call's arguments are read into the tool's type as the line is
+        // read, in the snapshot it then runs in; a large line's, off the
+        // async workers, when the call runs.
+        let current = self.service.catalog.snapshot();
+        let incoming = match current.client(&self.client) {
+            Some(view) if line.len() <= crate::offload::LARGE_REQUEST => {
+                Incoming::parse_for(line, &current, view)
+            }
+            _ => Incoming::parse(line),
+        };
+        let request = match incoming {
             Incoming::Request(request) => request,
             Incoming::Notification(notification) => {
                 if let Some(id) = notification.cancelled_request() {
@@ -227,7 +237,7 @@ impl Connection {
         let snapshot = request
             .cursor_fingerprint()
             .and_then(|fingerprint| catalog.snapshot_with_list(&self.client, fingerprint))
-            .unwrap_or_else(|| catalog.snapshot());
+            .unwrap_or(current);
         let Some(view) = snapshot.client(&self.client).cloned() else {
             let reply = Reply::from(error(
                 Some(request.id()),

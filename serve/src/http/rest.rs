@@ -17,7 +17,9 @@ use bytes::Bytes;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use toolschema_catalog::{MetaRefusal, Snapshot};
-use toolschema_runtime::call::{CallArguments, CallError, Caller, StructuredJson, ToolResult};
+use toolschema_runtime::call::{
+    CallArguments, CallError, Caller, ReadArguments, StructuredJson, ToolResult,
+};
 use toolschema_runtime::project::ProtocolRevision;
 
 use super::authenticated::Authenticated;
@@ -57,7 +59,7 @@ pub(super) async fn call(
     let Ok(reserved) = service.reserve_for(body.len()).await else {
         return unavailable();
     };
-    let arguments = match read_arguments(&body, reserved.as_deref()).await {
+    let arguments = match read_arguments(&caller, &name, &body, reserved.as_deref()).await {
         Ok(arguments) => arguments,
         Err(refused) => return refused,
     };
@@ -89,13 +91,16 @@ fn unavailable() -> Response {
     )
 }
 
-/// The body read as JSON once and kept as its text (a derived tool reads
-/// it in one pass into its type); an empty body is no arguments. A large
-/// one is read in its reserved slot.
+/// The body read once: by a derived tool's one pass into its type, else
+/// as JSON kept as its text (for the call to read); an empty body is no
+/// arguments. A large one is read as text in its reserved slot, and by the
+/// tool there.
 async fn read_arguments(
+    caller: &Authenticated,
+    tool: &str,
     body: &Bytes,
     reserved: Option<&crate::offload::Reserved>,
-) -> Result<Box<RawValue>, Response> {
+) -> Result<CallArguments, Response> {
     let parsed = match reserved {
         Some(reserved) => {
             let text = body.clone();
@@ -103,9 +108,28 @@ async fn read_arguments(
             reserved.run_for(read).await.ok_or_else(unavailable)?
         }
         None if body.is_empty() => serde_json::from_str("{}"),
-        None => serde_json::from_slice(body),
+        None => {
+            if let Some(read) = read_ahead(caller, tool, body) {
+                return Ok(CallArguments::Read(read));
+            }
+            serde_json::from_slice(body)
+        }
     };
-    parsed.map_err(|e| not_json(&e))
+    parsed.map(CallArguments::Text).map_err(|e| not_json(&e))
+}
+
+/// The body read by the tool's one pass, when it is one JSON value that
+/// the tool reads (accepted or refused): nothing scans it first.
+fn read_ahead(caller: &Authenticated, tool: &str, body: &[u8]) -> Option<ReadArguments> {
+    let text = core::str::from_utf8(body).ok()?;
+    let space = [' ', '\t', '\n', '\r'];
+    let value = text.trim_start_matches(space);
+    let (read, used) = caller.snapshot.read_arguments(&caller.view, tool, value)?;
+    value
+        .get(used..)?
+        .trim_start_matches(space)
+        .is_empty()
+        .then_some(read)
 }
 
 fn not_json(reason: &dyn std::fmt::Display) -> Response {
@@ -117,8 +141,7 @@ fn not_json(reason: &dyn std::fmt::Display) -> Response {
 }
 
 /// A call of a meta-tool.
-async fn call_meta(caller: &Authenticated, name: &str, arguments: Box<RawValue>) -> Response {
-    let arguments = CallArguments::Text(arguments);
+async fn call_meta(caller: &Authenticated, name: &str, arguments: CallArguments) -> Response {
     let answered = crate::mcp::call_meta(&caller.view, name, arguments, ProtocolRevision::LATEST)
         .await
         .unwrap_or_else(|| Err(MetaRefusal::UnknownTool { name: name.into() }));

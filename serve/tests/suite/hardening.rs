@@ -44,6 +44,41 @@ fn list_invoices_over_rest(address: SocketAddr, body: &[u8]) -> (u16, Vec<u8>) {
     )
 }
 
+#[test]
+fn a_rest_body_is_one_json_value_read_once_by_the_tool() {
+    let address = start();
+    let status = |body: &[u8]| list_invoices_over_rest(address, body);
+    // Spaced around: one value still.
+    assert_eq!(status(b" \r\n\t{\"customer\": \"cust-42\"} \n").0, 200);
+    // More than one value, or text after it: not JSON, whatever the tool.
+    for body in [
+        &br#"{"customer": "cust-42"} x"#[..],
+        br#"{"customer": "cust-42"}{}"#,
+        br#"{"customer": "cust-42"}}"#,
+        b"{\"customer\": \"cust-\xff\"}",
+        b"\x0c{\"customer\": \"cust-42\"}",
+    ] {
+        let (code, reply) = status(body);
+        let reply: Value = serde_json::from_slice(&reply).expect("JSON");
+        assert_eq!(
+            (code, &reply["error"]),
+            (400, &json!("invalid_json")),
+            "{reply}"
+        );
+    }
+    // Read by the tool and refused: each violation, at its place.
+    let (code, reply) = status(br#"{"customer": 5, "limit": 0}"#);
+    let reply: Value = serde_json::from_slice(&reply).expect("JSON");
+    assert_eq!(code, 422);
+    let paths: Vec<&str> = reply["violations"]
+        .as_array()
+        .expect("violations")
+        .iter()
+        .filter_map(|v| v["path"].as_str())
+        .collect();
+    assert_eq!(paths, ["/customer", "/limit"]);
+}
+
 /// The most a refusal of any size of arguments may take.
 const REPLY_BOUND: usize = 64 * 1024;
 
