@@ -8,6 +8,9 @@
 //! differently, by some percent either way; the savings, a ratio of two
 //! counts with one tokenizer, carry over better than the counts.
 
+mod tables;
+pub use tables::{client_table, clients_table, log_lists};
+
 use core::fmt;
 
 use tiktoken_rs::CoreBPE;

@@ -21,7 +21,7 @@ pub use serde_json::Value;
 pub use std::sync::Arc;
 pub use toolschema_text::doc::{doc_prefix, doc_str, normalize_doc};
 // The constant checks of attributes against field types.
-pub use crate::checks::{
+pub use toolschema_schema::checks::{
     Problem, Property, check_flatten, check_flattened_names, check_header, check_literals,
     check_refine, check_skippable, check_tagged_payload,
 };

@@ -16,7 +16,6 @@
 #![forbid(unsafe_code)]
 
 pub mod call;
-mod checks;
 pub mod validate;
 
 #[doc(hidden)]

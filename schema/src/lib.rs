@@ -18,6 +18,11 @@
 
 extern crate alloc;
 
+// The checks of attributes against field types, which the derives
+// evaluate at compile time (through the runtime's private items) and
+// registration once more.
+#[doc(hidden)]
+pub mod checks;
 pub mod compat;
 pub mod formats;
 pub mod model;

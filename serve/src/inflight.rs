@@ -2,14 +2,24 @@
 //! client's `notifications/cancelled` reaches the call it names.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use toolschema_runtime::call::Cancellation;
 
-/// The cancellations of the requests running now.
+/// The cancellations of the requests running now, by a ticket each.
 #[derive(Debug, Default)]
 pub(crate) struct Inflight {
-    running: Mutex<HashMap<(String, String), Cancellation>>,
+    running: Mutex<HashMap<u64, Entry>>,
+    tickets: AtomicU64,
+}
+
+/// A running request: whose, which, and its cancellation.
+#[derive(Debug)]
+struct Entry {
+    client: String,
+    id: String,
+    cancellation: Cancellation,
 }
 
 impl Inflight {
@@ -17,28 +27,32 @@ impl Inflight {
     /// returned guard is dropped; its cancellation fires if the client
     /// cancels it meanwhile.
     pub(crate) fn start(self: &Arc<Self>, client: &str, id: &str) -> Running {
-        let key = (client.to_owned(), id.to_owned());
+        let ticket = self.tickets.fetch_add(1, Ordering::Relaxed);
         let cancellation = Cancellation::new();
         if let Ok(mut running) = self.running.lock() {
-            running.insert(key.clone(), cancellation.clone());
+            let entry = Entry {
+                client: client.to_owned(),
+                id: id.to_owned(),
+                cancellation: cancellation.clone(),
+            };
+            running.insert(ticket, entry);
         }
         Running {
             inflight: self.clone(),
-            key,
+            ticket,
             cancellation,
         }
     }
 
     /// Cancels `client`'s request `id`, if it is running; a client can
-    /// reach only its own requests.
+    /// reach only its own requests. (Cancelling is rare: the running
+    /// requests are looked through.)
     pub(crate) fn cancel(&self, client: &str, id: &str) {
-        let found = self
-            .running
-            .lock()
-            .ok()
-            .and_then(|running| running.get(&(client.to_owned(), id.to_owned())).cloned());
-        if let Some(cancellation) = found {
-            cancellation.cancel();
+        if let Ok(running) = self.running.lock() {
+            running
+                .values()
+                .filter(|entry| entry.client == client && entry.id == id)
+                .for_each(|entry| entry.cancellation.cancel());
         }
     }
 }
@@ -48,7 +62,9 @@ impl Inflight {
     #[cfg(feature = "stdio")]
     pub(crate) fn cancel_all(&self) {
         if let Ok(running) = self.running.lock() {
-            running.values().for_each(Cancellation::cancel);
+            running
+                .values()
+                .for_each(|entry| entry.cancellation.cancel());
         }
     }
 }
@@ -57,7 +73,7 @@ impl Inflight {
 #[derive(Debug)]
 pub(crate) struct Running {
     inflight: Arc<Inflight>,
-    key: (String, String),
+    ticket: u64,
     cancellation: Cancellation,
 }
 
@@ -70,7 +86,7 @@ impl Running {
 impl Drop for Running {
     fn drop(&mut self) {
         if let Ok(mut running) = self.inflight.running.lock() {
-            running.remove(&self.key);
+            running.remove(&self.ticket);
         }
     }
 }

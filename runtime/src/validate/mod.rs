@@ -329,6 +329,12 @@ impl InputValidator {
         Some((verdict, used))
     }
 
+    /// The most arrays and objects arguments nest when the one pass of
+    /// [`parse_leading`](Self::parse_leading) accepts them.
+    pub(crate) fn leading_depth(&self) -> Option<usize> {
+        self.plan.as_ref().and_then(|plan| plan.depth())
+    }
+
     /// The whole inbound path into `T` for arguments already parsed (as they
     /// arrive inside a JSON-RPC request): nesting, then one checked pass of
     /// serde over the value when that suffices (and the plan's listing of

@@ -41,8 +41,14 @@ use toolschema_catalog::Snapshot;
 use crate::server::{Server, Source, load_catalog};
 use crate::service::export_catalog;
 
+/// `list --stats` and `--all-clients`: what client lists cost the model,
+/// in bytes and tokens (the catalog's tables).
 #[cfg(feature = "tokens")]
-mod stats;
+mod stats {
+    pub(crate) use toolschema_catalog::cost::{
+        client_table as client, clients_table as all_clients, log_lists as log,
+    };
+}
 #[cfg(not(feature = "tokens"))]
 #[path = "no_stats.rs"]
 mod stats;

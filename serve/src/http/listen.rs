@@ -8,8 +8,10 @@
 //! - idle: a kept-alive connection with no request in flight is closed
 //!   (a request is in flight until its response body ends, so an event
 //!   stream never counts as idle);
-//! - body: a middleware reads each request body within its time (408).
+//! - body: a route that takes a body reads it whole within its time (408)
+//!   and size (413), once it knows who sent it ([`read_body`]).
 
+use core::convert::Infallible;
 use core::future::Future;
 use core::pin::Pin;
 use core::task::{Context, Poll};
@@ -19,9 +21,8 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::StatusCode;
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use http_body::{Frame, SizeHint};
@@ -31,7 +32,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{Notify, mpsc, watch};
 use tokio::time::Instant;
 
-use super::{BODY_LIMIT, refusal};
+use super::refusal;
 use crate::service::{HttpTimeouts, Service};
 
 /// Serves `router` on `listener` until `stop`; then stops accepting, lets
@@ -271,35 +272,67 @@ impl http_body::Body for Ending {
     }
 }
 
-/// Every request, before its route, in one layer: refused when it names
-/// a host that is not served (403), else its whole body read within
-/// `timeouts.body` (408 when the client is slower, 413 when the body is
-/// over the limit).
-pub(super) async fn admit(
-    State(service): State<Arc<Service>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if let Some(refused) = super::authenticated::host_refusal(&service, &request) {
-        return refused;
-    }
-    let (parts, body) = request.into_parts();
-    match read_body(body, BODY_LIMIT, service.options.timeouts).await {
-        Ok(bytes) => {
-            next.run(Request::from_parts(parts, Body::from(bytes)))
-                .await
+/// The guard in front of every route: a request that names a host that is
+/// not served is refused (403) before its route sees it. It decides at
+/// once, from the request's head: no future of its own, no copy of the
+/// route.
+#[derive(Clone)]
+pub(super) struct HostGuard(pub(super) Arc<Service>);
+
+impl<S> tower_layer::Layer<S> for HostGuard {
+    type Service = Guarded<S>;
+
+    fn layer(&self, route: S) -> Guarded<S> {
+        Guarded {
+            route,
+            service: self.0.clone(),
         }
-        Err(refused) => refused,
     }
 }
 
-/// A request's body as [`admit`] left it, taken whole: it is in memory,
-/// read within the size limit and the time allowed. Over the limit (a
-/// route served without `admit`), the refusal `admit` sends.
-pub(super) async fn whole(body: Body) -> Result<Bytes, Response> {
-    axum::body::to_bytes(body, BODY_LIMIT)
-        .await
-        .map_err(|_| too_large())
+/// A route behind the [`HostGuard`].
+#[derive(Clone)]
+pub(super) struct Guarded<S> {
+    route: S,
+    service: Arc<Service>,
+}
+
+impl<S> tower_service::Service<Request> for Guarded<S>
+where
+    S: tower_service::Service<Request, Response = Response, Error = Infallible>,
+    S::Future: Unpin,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Guard<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.route.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Guard<S::Future> {
+        match super::authenticated::host_refusal(&self.service, &request) {
+            Some(refused) => Guard::Refused(Some(refused)),
+            None => Guard::Passed(self.route.call(request)),
+        }
+    }
+}
+
+/// The answer of a guarded route: the refusal, or the route's own.
+pub(super) enum Guard<F> {
+    Refused(Option<Response>),
+    Passed(F),
+}
+
+impl<F: Future<Output = Result<Response, Infallible>> + Unpin> Future for Guard<F> {
+    type Output = Result<Response, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            Guard::Refused(refused) => Poll::Ready(Ok(refused.take().unwrap_or_default())),
+            Guard::Passed(route) => Pin::new(route).poll(cx),
+        }
+    }
 }
 
 /// Reads a request's whole `body`, of at most `limit` bytes, within

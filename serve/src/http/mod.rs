@@ -80,10 +80,7 @@ fn router(service: Arc<Service>) -> Router {
             get(authenticated::resource_metadata),
         );
     router
-        .layer(axum::middleware::from_fn_with_state(
-            service.clone(),
-            listen::admit,
-        ))
+        .layer(listen::HostGuard(service.clone()))
         .with_state(service)
 }
 
@@ -314,7 +311,7 @@ async fn mcp(
 ) -> Response {
     let (parts, body) = request.into_parts();
     let headers = parts.headers;
-    let body = match listen::whole(body).await {
+    let body = match read_body(body, BODY_LIMIT, service.options.timeouts).await {
         Ok(body) => body,
         Err(refused) => return refused,
     };

@@ -50,7 +50,8 @@ pub(super) async fn call(
     Path(name): Path<String>,
     request: axum::extract::Request,
 ) -> Response {
-    let body = match super::listen::whole(request.into_body()).await {
+    let timeouts = service.options.timeouts;
+    let body = match super::read_body(request.into_body(), super::BODY_LIMIT, timeouts).await {
         Ok(body) => body,
         Err(refused) => return refused,
     };

@@ -9,10 +9,10 @@ use core::ops::ControlFlow;
 use serde_json::Value;
 
 use super::RegistryError;
-use crate::checks::check_refine;
 use crate::model::walk::{Visit, field_lists, has_nested_raw, type_info, walk};
 use crate::model::{Direction, Node, SerdeDefault, ToolDef};
 use crate::render::Json;
+use toolschema_schema::checks::check_refine;
 
 /// A hand-written input schema stands at the input root and compiles.
 pub(super) fn check_raw(

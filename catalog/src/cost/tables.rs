@@ -1,11 +1,12 @@
-//! `list --stats` and `--all-clients`: what client lists cost
-//! the model, in bytes and tokens, per mode and against Full mode.
+//! What the lists cost, as tables and log lines (the command line's
+//! `list --stats` and a server's startup).
 
 use std::fmt::Write as _;
 
-use toolschema_catalog::Snapshot;
-use toolschema_catalog::cost::{ClientCost, ENCODING, Tokenizer, client_cost};
 use toolschema_runtime::project::ProtocolRevision;
+
+use super::{ClientCost, ENCODING, Tokenizer, client_cost};
+use crate::Snapshot;
 
 fn tokenizer() -> Result<Tokenizer, String> {
     Tokenizer::new().map_err(|e| e.to_string())
@@ -26,8 +27,9 @@ fn percent(saving: f64) -> String {
     format!("{:.1}%", saving * 100.0)
 }
 
-/// Logs what each client's list costs (at startup).
-pub(crate) fn log(snapshot: &Snapshot) {
+/// Logs what each client's list costs (`tracing`, at `info`; a server
+/// does it at startup).
+pub fn log_lists(snapshot: &Snapshot) {
     let tokenizer = match tokenizer() {
         Ok(tokenizer) => tokenizer,
         Err(error) => {
@@ -52,8 +54,19 @@ pub(crate) fn log(snapshot: &Snapshot) {
 }
 
 /// One client's table: each way its tools are shown, the list, the same
-/// tools in Full mode, and the saving.
-pub(crate) fn client(snapshot: &Snapshot, client: &str) -> Result<String, String> {
+/// tools in Full mode, and the saving (`toolschema list --stats --client`).
+///
+/// ```
+/// use toolschema_catalog::Catalog;
+/// use toolschema_catalog::cost::client_table;
+/// use toolschema_runtime::call::Registry;
+///
+/// let snapshot = Catalog::open(Registry::new()).snapshot();
+/// let open = snapshot.keyless_client().unwrap().id().to_owned();
+/// let table = client_table(&snapshot, &open).unwrap();
+/// assert!(table.contains("all in Full mode"), "{table}");
+/// ```
+pub fn client_table(snapshot: &Snapshot, client: &str) -> Result<String, String> {
     let tokenizer = tokenizer()?;
     let cost = client_cost(snapshot, client, ProtocolRevision::LATEST, &tokenizer)
         .ok_or_else(|| format!("there is no client application `{client}`"))?;
@@ -100,8 +113,19 @@ pub(crate) fn client(snapshot: &Snapshot, client: &str) -> Result<String, String
     Ok(out)
 }
 
-/// Every client's line: its list and the same tools in Full mode.
-pub(crate) fn all_clients(snapshot: &Snapshot) -> Result<String, String> {
+/// Every client's line: its list and the same tools in Full mode
+/// (`toolschema list --stats --all-clients`).
+///
+/// ```
+/// use toolschema_catalog::Catalog;
+/// use toolschema_catalog::cost::clients_table;
+/// use toolschema_runtime::call::Registry;
+///
+/// let snapshot = Catalog::open(Registry::new()).snapshot();
+/// let table = clients_table(&snapshot).unwrap();
+/// assert!(table.starts_with("tokens counted with o200k_base"), "{table}");
+/// ```
+pub fn clients_table(snapshot: &Snapshot) -> Result<String, String> {
     let tokenizer = tokenizer()?;
     let mut costs: Vec<ClientCost> = snapshot
         .clients()
