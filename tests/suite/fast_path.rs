@@ -67,6 +67,16 @@ fn agree<T: Tool + DeserializeOwned + PartialEq + std::fmt::Debug>(
             let read = validator.read::<T>(value);
             prop_assert_eq!(&read, &full, "for the value of {}", text);
         }
+        // The same arguments where they stand in a message, followed by
+        // the rest of it: the same verdict, and their end found.
+        let value = text.trim_matches([' ', '\t', '\n', '\r']);
+        if serde_json::from_str::<serde::de::IgnoredAny>(value).is_ok() {
+            let message = format!("{value}, \"more\": [1, {{}}]}}}}");
+            if let Some((leading, used)) = validator.parse_leading::<T>(&message) {
+                prop_assert_eq!(&leading, &both, "for {} in a message", text);
+                prop_assert_eq!(used, value.len(), "the end of {}", text);
+            }
+        }
     }
     Ok(())
 }

@@ -308,7 +308,34 @@ impl InputValidator {
     /// `None` when `text` does not start with a JSON value, or when the
     /// plan does not bound the nesting (the bytes would have to be
     /// scanned first): the caller finds the value and calls `parse`.
-    pub(crate) fn parse_leading<T: serde::de::DeserializeOwned>(
+    ///
+    /// ```
+    /// # use toolschema_runtime::model::*;
+    /// # #[derive(serde::Deserialize, Debug)] struct Ping { count: u8 }
+    /// # impl Schema for Ping {
+    /// #     const SCHEMA: &'static Node = &Node::Object(ObjectNode {
+    /// #         info: TypeInfo { name: Ref::Static("Ping"), type_name: Ref::Lazy(core::any::type_name::<Ping>), title: None, description: None },
+    /// #         fields: Ref::Static(&[Field { exposed: Ref::Static("count"), source: Ref::Static("count"), schema: Ref::Lazy(schema_of::<u8>), ..Field::BLANK }]),
+    /// #         additional: Additional::Deny,
+    /// #     });
+    /// # }
+    /// # impl Tool for Ping {
+    /// #     const TOOL: &'static ToolDef = &ToolDef { name: Ref::Static("ping"), title: None, description: Ref::Static("Pings."),
+    /// #         version: 1, input: Ref::Lazy(schema_of::<Ping>), output: None, annotations: Annotations::NONE, icons: Ref::Static(&[]), internal: false };
+    /// #     type Output = serde_json::Value;
+    /// #     type State = ();
+    /// # }
+    /// use toolschema_runtime::validate::{InputValidator, Limits};
+    ///
+    /// let validator = InputValidator::new(Ping::TOOL, Limits::default());
+    /// let message = r#"{"count": 3}}, "id": 7}"#;
+    /// let (ping, used) = validator.parse_leading::<Ping>(message).unwrap();
+    /// assert_eq!((ping.unwrap().count, &message[..used]), (3, r#"{"count": 3}"#));
+    ///
+    /// let (refused, _) = validator.parse_leading::<Ping>(r#"{"count": 300}]"#).unwrap();
+    /// assert_eq!(refused.unwrap_err().iter().next().unwrap().path(), "/count");
+    /// ```
+    pub fn parse_leading<T: serde::de::DeserializeOwned>(
         &self,
         text: &str,
     ) -> Option<(Result<T, ArgumentErrors>, usize)> {
@@ -320,6 +347,23 @@ impl InputValidator {
             && used <= self.limits.max_bytes
         {
             return Some((Ok(value), used));
+        }
+        // The listing pass finds the value's end as it lists; what `parse`
+        // checks before it (size, nesting) is checked of those bytes then,
+        // and comes first, as it does there.
+        let cap = self.limits.max_violations;
+        if let Some((found, used)) = one_pass::violations_leading(text, plan, cap)
+            && let Some(value) = text.get(..used)
+        {
+            let verdict = match self
+                .check_size(value)
+                .and_then(|()| self.check_depth(value))
+            {
+                Ok(()) if found.is_empty() => self.parse_then_check(value, value.contains("null")),
+                Ok(()) => Err(ArgumentErrors::from_found(found).with_suggestions(&self.root)),
+                Err(refused) => Err(refused),
+            };
+            return Some((verdict.and_then(|value| self.deserialize(value)), used));
         }
         let (value, used) = one_pass::leading_value(text)?;
         let verdict = match self.check_size(value) {

@@ -176,7 +176,7 @@ impl Protocol {
                     }),
                     _ => None,
                 };
-                self.tool_result(id, era, content, structured, false)
+                self.tool_result(id, era, Blocks::Value(content), structured, false)
             }
             Err(error) => self.refused(id, era, name, Refused::of_call(name, error)),
         }
@@ -205,8 +205,14 @@ impl Protocol {
                 None,
             ),
             Refused::InvalidArguments(invalid) => {
-                let message = format!("The arguments for `{tool}` were refused: {invalid}");
-                self.tool_result(id, era, text(&message), None, true)
+                use core::fmt::Write as _;
+                // Room for a few sentences at once: no copy as it grows.
+                let mut message = String::with_capacity(1024);
+                let _ = write!(
+                    message,
+                    "The arguments for `{tool}` were refused: {invalid}"
+                );
+                self.tool_result(id, era, text(message), None, true)
             }
             Refused::ToolFailed(failure) => {
                 self.tool_result(id, era, text(failure.message()), None, true)
@@ -293,29 +299,38 @@ impl Protocol {
         &self,
         id: &Id,
         era: Era,
-        content: Value,
+        content: Blocks,
         structured: Option<Value>,
         is_error: bool,
     ) -> Reply {
-        // `content` is the whole array.
-        let mut result = Map::new();
-        result.insert("content".into(), content);
-        if let Some(structured) = structured {
-            result.insert("structuredContent".into(), structured);
+        // `content` is the whole array; `resultType` in the stateless era.
+        // The members in the order a map writes them (by name), without one.
+        #[derive(serde::Serialize)]
+        struct Written {
+            content: Blocks,
+            #[serde(rename = "isError", skip_serializing_if = "core::ops::Not::not")]
+            is_error: bool,
+            #[serde(rename = "resultType", skip_serializing_if = "Option::is_none")]
+            result_type: Option<&'static str>,
+            #[serde(rename = "structuredContent", skip_serializing_if = "Option::is_none")]
+            structured: Option<Value>,
         }
-        if is_error {
-            result.insert("isError".into(), json!(true));
-        }
+        let written = Written {
+            content,
+            is_error,
+            result_type: matches!(era, Era::Stateless).then_some("complete"),
+            structured,
+        };
         let outcome = match is_error {
             true => Outcome::ToolError,
             false => Outcome::Success,
         };
-        Reply::from(success(id, self.result(era, result))).with_outcome(outcome)
+        Reply::from(success(id, written)).with_outcome(outcome)
     }
 
     /// [`tool_result`](Self::tool_result) of a success whose structured
     /// result is JSON text, written as it is (its members in the order a
-    /// map of [`result`](Self::result) writes them).
+    /// map writes them).
     fn tool_result_text(&self, id: &Id, era: Era, content: Value, structured: &RawValue) -> Reply {
         #[derive(serde::Serialize)]
         struct Written<'a> {
@@ -331,19 +346,6 @@ impl Protocol {
             structured,
         };
         Reply::from(success(id, written)).with_outcome(Outcome::Success)
-    }
-
-    /// A result object, with `resultType` in the stateless era.
-    fn result(&self, era: Era, body: Map<String, Value>) -> Map<String, Value> {
-        match era {
-            Era::Handshake => body,
-            Era::Stateless => {
-                let mut out = Map::new();
-                out.insert("resultType".into(), json!("complete"));
-                out.extend(body);
-                out
-            }
-        }
     }
 }
 
@@ -459,8 +461,31 @@ fn check_param_headers(
 }
 
 /// A `content` array of one text block.
-fn text(text: &str) -> Value {
-    json!([{"type": "text", "text": text}])
+fn text(text: impl Into<String>) -> Blocks {
+    Blocks::Text(text.into())
+}
+
+/// A result's content blocks: as the tool's result gave them, or one text
+/// block, written as the tree `[{"text": …, "type": "text"}]` would be
+/// (members by name) without building it.
+enum Blocks {
+    Value(Value),
+    Text(String),
+}
+
+impl serde::Serialize for Blocks {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct TextBlock<'a> {
+            text: &'a str,
+            #[serde(rename = "type")]
+            kind: &'static str,
+        }
+        match self {
+            Blocks::Value(value) => value.serialize(serializer),
+            Blocks::Text(text) => [TextBlock { text, kind: "text" }].serialize(serializer),
+        }
+    }
 }
 
 /// A result wrapped for an older revision (`{"result": [...]}`) keeps its

@@ -154,19 +154,23 @@ struct ErrorObject<'a> {
 
 /// The success response to `id` with `result`.
 pub(crate) fn success(id: &Id, result: impl Serialize) -> String {
-    serde_json::to_string(&Success {
+    // Room for most answers at once: no copy as the text grows.
+    let mut written = Vec::with_capacity(1024);
+    let success = Success {
         jsonrpc: "2.0",
         id: id.raw(),
         result,
-    })
-    .unwrap_or_else(|e| {
-        error(
-            Some(id),
-            super::code::INTERNAL_ERROR,
-            &format!("Internal error: the result cannot be written ({e})"),
-            None,
-        )
-    })
+    };
+    serde_json::to_writer(&mut written, &success)
+        .map(|()| String::from_utf8(written).unwrap_or_default())
+        .unwrap_or_else(|e| {
+            error(
+                Some(id),
+                super::code::INTERNAL_ERROR,
+                &format!("Internal error: the result cannot be written ({e})"),
+                None,
+            )
+        })
 }
 
 /// A JSON-RPC error response. Without a request id (unreadable messages)

@@ -85,6 +85,15 @@ pub(crate) fn violations(text: &str, plan: &Plan, cap: usize) -> Option<Found> {
     (!found.is_empty()).then_some(found)
 }
 
+/// [`violations`] of the JSON value at the start of `text`, and how many
+/// bytes it took (what follows it is left unread); the violations may be
+/// none. `None` when the full path must list them.
+pub(crate) fn violations_leading(text: &str, plan: &Plan, cap: usize) -> Option<(Found, usize)> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let found = listing::list(&mut de, plan, Found::new(cap))?;
+    Some((found, de.into_iter::<de::IgnoredAny>().byte_offset()))
+}
+
 /// [`violations`] of arguments already parsed.
 pub(crate) fn violations_in(value: &Value, plan: &Plan, cap: usize) -> Option<Found> {
     let found = listing::list(value, plan, Found::new(cap))?;

@@ -312,24 +312,30 @@ impl Broken<'_> {
     }
 
     fn sentence(&self, at: Place<'_>) -> String {
-        match self {
+        use core::fmt::Write as _;
+        // Room for the sentence at once: no copy as it grows.
+        let mut out = String::with_capacity(128);
+        let _ = match self {
             Broken::Type { expected, actual } => {
-                format!("{at} must be of type {expected}, not {actual}.")
+                write!(out, "{at} must be of type {expected}, not {actual}.")
             }
-            Broken::Format(format) => format!("{at} must be a string in `{format}` format."),
-            Broken::Minimum(limit) => format!("{at} must be at least {limit}."),
-            Broken::Maximum(limit) => format!("{at} must be at most {limit}."),
-            Broken::MinLength(limit) => format!(
+            Broken::Format(format) => write!(out, "{at} must be a string in `{format}` format."),
+            Broken::Minimum(limit) => write!(out, "{at} must be at least {limit}."),
+            Broken::Maximum(limit) => write!(out, "{at} must be at most {limit}."),
+            Broken::MinLength(limit) => write!(
+                out,
                 "{at} must have at least {limit} character{}.",
                 plural(*limit)
             ),
-            Broken::MaxLength(limit) => format!(
+            Broken::MaxLength(limit) => write!(
+                out,
                 "{at} must have at most {limit} character{}.",
                 plural(*limit)
             ),
-            Broken::Pattern(pattern) => format!("{at} must match the pattern `{pattern}`."),
-            Broken::Enum(options) => format!("{at} must be one of: {options}."),
-        }
+            Broken::Pattern(pattern) => write!(out, "{at} must match the pattern `{pattern}`."),
+            Broken::Enum(options) => write!(out, "{at} must be one of: {options}."),
+        };
+        out
     }
 }
 
