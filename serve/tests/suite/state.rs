@@ -265,3 +265,129 @@ fn over_stdio_the_state_is_the_servers() {
         serving.await.expect("joins").expect("serves");
     });
 }
+
+/// A gate a handler waits at, and what it did: shared with the test.
+struct Gate {
+    started: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    open: std::sync::Arc<tokio::sync::Semaphore>,
+    finished: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// Waits at the gate, then records that it went through.
+#[derive(Tool, Deserialize)]
+#[tool(name = "gate.wait", state = Gate)]
+struct WaitAtGate {}
+
+impl Handler for WaitAtGate {
+    async fn call(self, ctx: Context<Gate>) -> Result<ToolResult, ToolError> {
+        use std::sync::atomic::Ordering;
+        let gate = ctx.state();
+        gate.started.store(true, Ordering::SeqCst);
+        let _permit = gate
+            .open
+            .acquire()
+            .await
+            .map_err(|_| ToolError::new("closed"))?;
+        gate.finished.store(true, Ordering::SeqCst);
+        Ok(ToolResult::text("through"))
+    }
+}
+
+/// Panics: a handler's defect.
+#[derive(Tool, Deserialize)]
+#[tool(name = "defect")]
+struct Defect {}
+
+impl Handler for Defect {
+    async fn call(self, _ctx: Context) -> Result<ToolResult, ToolError> {
+        panic!("a handler's defect")
+    }
+}
+
+/// Until `done` holds, for a few seconds at most.
+fn eventually(done: impl Fn() -> bool) -> bool {
+    for _ in 0..500 {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    done()
+}
+
+#[test]
+fn a_call_whose_client_goes_away_runs_to_its_end_and_a_panic_answers_500() {
+    use std::io::Write as _;
+    use std::sync::atomic::Ordering;
+    let gate = Gate {
+        started: std::sync::Arc::default(),
+        open: std::sync::Arc::new(tokio::sync::Semaphore::new(0)),
+        finished: std::sync::Arc::default(),
+    };
+    let (started, open, finished) = (
+        gate.started.clone(),
+        gate.open.clone(),
+        gate.finished.clone(),
+    );
+    let address = start_gated(
+        Server::new("gated", "1")
+            .state(gate)
+            .tool::<WaitAtGate>()
+            .tool::<Defect>()
+            .tool::<Ping>(),
+    );
+    // The call starts; its client leaves before the answer (MCP: leaving
+    // is no cancellation).
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "gate.wait", "arguments": {}}
+    })
+    .to_string();
+    let mut stream = connect(address);
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("sent");
+    assert!(
+        eventually(|| started.load(Ordering::SeqCst)),
+        "the call did not start"
+    );
+    drop(stream);
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(!finished.load(Ordering::SeqCst));
+    open.add_permits(1);
+    assert!(
+        eventually(|| finished.load(Ordering::SeqCst)),
+        "the call stopped when its client left"
+    );
+    // A handler that panics: 500 for its request, and the server serves on.
+    let message = json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "defect", "arguments": {}}
+    });
+    let mut stream = connect(address);
+    let (status, _) = exchange(
+        &mut stream,
+        "POST",
+        "/mcp",
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", "2025-11-25"),
+        ],
+        message.to_string().as_bytes(),
+    );
+    assert_eq!(status, 500);
+    assert_eq!(
+        call(address, "ping", json!({}))["content"][0]["text"],
+        "pong"
+    );
+}
+
+fn start_gated(server: Server<Gate>) -> SocketAddr {
+    let (address, stop) = common::spawn(server);
+    std::mem::forget(stop);
+    address
+}
