@@ -15,7 +15,8 @@ mod tree;
 mod unreadable;
 mod violation;
 
-pub use limits::Limits;
+use limits::nesting_exceeds;
+pub use limits::{Limits, depth};
 pub use names::{Names, rename, strip_absent_nulls};
 pub use violation::{ArgumentErrors, OutputErrors, Rule, Violation};
 
@@ -29,7 +30,6 @@ use crate::model::walk::has_renames;
 use crate::model::{Direction, Node, NodeRef, Text, ToolDef};
 use crate::project::HINT_FIELD;
 use crate::render::{Json, render_schema};
-use limits::{depth, nesting_exceeds};
 use violation::{Found, kind_of};
 
 /// The input side of one tool, compiled once: what `tools/call` arguments
@@ -371,12 +371,6 @@ impl InputValidator {
             Err(too_large) => Err(too_large),
         };
         Some((verdict, used))
-    }
-
-    /// The most arrays and objects arguments nest when the one pass of
-    /// [`parse_leading`](Self::parse_leading) accepts them.
-    pub(crate) fn leading_depth(&self) -> Option<usize> {
-        self.plan.as_ref().and_then(|plan| plan.depth())
     }
 
     /// The whole inbound path into `T` for arguments already parsed (as they

@@ -297,14 +297,16 @@ impl Incoming {
     /// assert!(matches!(Incoming::parse(b"{oops"), Incoming::Malformed(_)));
     /// ```
     pub fn parse(message: &[u8]) -> Incoming {
-        Incoming::parse_reading(message, &|_, _| None)
+        Incoming::read(message, None)
     }
 
     /// [`parse`](Self::parse) a message of `view`'s client in `snapshot`: a
-    /// `tools/call` of a derived tool has its arguments read into the
-    /// tool's type as they are met ([`Snapshot::read_arguments`]), in the
-    /// message's one pass, rather than kept as text and read again. What is
-    /// refused, and how, is exactly what `parse` and the call would say.
+    /// request of the usual shape is read in one pass over its members, and
+    /// a `tools/call` of a derived tool has its arguments read into the
+    /// tool's type as they are met ([`Snapshot::read_arguments`]), rather
+    /// than kept as text and read again. Any other message is read by
+    /// `parse`. What is refused, and how, is exactly what `parse` and the
+    /// call would say.
     ///
     /// ```
     /// use toolschema_catalog::Catalog;
@@ -323,12 +325,15 @@ impl Incoming {
     /// assert_eq!(request.arguments(), Some("{}"));
     /// ```
     pub fn parse_for(message: &[u8], snapshot: &Snapshot, view: &ClientView) -> Incoming {
-        Incoming::parse_reading(message, &|tool, text| {
-            snapshot.read_arguments(view, tool, text)
-        })
+        Incoming::read(
+            message,
+            Some(&|tool, text| snapshot.read_arguments(view, tool, text)),
+        )
     }
 
-    fn parse_reading(message: &[u8], read: ahead::ReadAhead<'_>) -> Incoming {
+    /// The message, read member by member with `ahead` when it is given
+    /// and the message has the usual shape, else by the envelope's reader.
+    fn read(message: &[u8], ahead: Option<ahead::ReadAhead<'_>>) -> Incoming {
         // JSON text is UTF-8 (RFC 8259 §8.1): bytes that are not are no
         // JSON to read, a parse error wherever they stand (serde skips
         // what it does not read, unknown members, without checking them).
@@ -349,7 +354,10 @@ impl Incoming {
             == Some(b'{');
         // The usual shape of a request, each member read where it stands;
         // anything else, read from the start by the envelope's reader.
-        if object && let Some(request) = ahead::request(message, read) {
+        if object
+            && let Some(read) = ahead
+            && let Some(request) = ahead::request(message, read)
+        {
             return Incoming::Request(request);
         }
         let parsed = match object {

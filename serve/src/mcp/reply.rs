@@ -161,16 +161,17 @@ pub(crate) fn success(id: &Id, result: impl Serialize) -> String {
         id: id.raw(),
         result,
     };
-    serde_json::to_writer(&mut written, &success)
-        .map(|()| String::from_utf8(written).unwrap_or_default())
-        .unwrap_or_else(|e| {
-            error(
-                Some(id),
-                super::code::INTERNAL_ERROR,
-                &format!("Internal error: the result cannot be written ({e})"),
-                None,
-            )
-        })
+    let text = serde_json::to_writer(&mut written, &success)
+        .map_err(|e| e.to_string())
+        .and_then(|()| String::from_utf8(written).map_err(|e| e.to_string()));
+    text.unwrap_or_else(|e| {
+        error(
+            Some(id),
+            super::code::INTERNAL_ERROR,
+            &format!("Internal error: the result cannot be written ({e})"),
+            None,
+        )
+    })
 }
 
 /// A JSON-RPC error response. Without a request id (unreadable messages)

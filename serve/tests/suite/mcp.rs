@@ -156,6 +156,21 @@ fn a_message_read_member_by_member_is_the_message_the_envelope_reads() {
         get(&deep(125)),
         get(&deep(126)),
         get(&deep(127)),
+        get(&deep(128)),
+        get(&format!(r#"{{"a":{}}}"#, deep(125))),
+        get(&format!(r#"{{"a":{}}}"#, deep(126))),
+        call(&format!(
+            r#"{{"name":"billing.get-invoice","x":{},"arguments":{{}}}}"#,
+            deep(125)
+        )),
+        call(&format!(
+            r#"{{"name":"billing.get-invoice","x":{},"arguments":{{}}}}"#,
+            deep(128)
+        )),
+        call(&format!(
+            r#"{{"name":"billing.get-invoice","x":{{"y":{}}},"arguments":{{}}}}"#,
+            deep(125)
+        )),
         call(&format!(
             r#"{{"name":"billing.get-invoice","x":{},"arguments":{{}}}}"#,
             deep(126)

@@ -124,7 +124,7 @@ fn warehouse(name: &str) -> Server<Warehouse> {
         .tool::<StockLevel>()
 }
 
-fn start(server: Server<Warehouse>) -> SocketAddr {
+fn start<S: Send + Sync + 'static>(server: Server<S>) -> SocketAddr {
     let (address, stop) = common::spawn(server);
     std::mem::forget(stop);
     address
@@ -329,7 +329,7 @@ fn a_call_whose_client_goes_away_runs_to_its_end_and_a_panic_answers_500() {
         gate.open.clone(),
         gate.finished.clone(),
     );
-    let address = start_gated(
+    let address = start(
         Server::new("gated", "1")
             .state(gate)
             .tool::<WaitAtGate>()
@@ -367,27 +367,14 @@ fn a_call_whose_client_goes_away_runs_to_its_end_and_a_panic_answers_500() {
         "jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "defect", "arguments": {}}
     });
-    let mut stream = connect(address);
-    let (status, _) = exchange(
-        &mut stream,
-        "POST",
-        "/mcp",
-        &[
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("MCP-Protocol-Version", "2025-11-25"),
-        ],
-        message.to_string().as_bytes(),
-    );
+    let headers = [
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let (status, _) = post_mcp(address, &headers, &message);
     assert_eq!(status, 500);
     assert_eq!(
         call(address, "ping", json!({}))["content"][0]["text"],
         "pong"
     );
-}
-
-fn start_gated(server: Server<Gate>) -> SocketAddr {
-    let (address, stop) = common::spawn(server);
-    std::mem::forget(stop);
-    address
 }

@@ -69,17 +69,6 @@ pub struct ReadArguments {
     pub(super) tool: Arc<Registered>,
     /// The handler bound to them, or why they are refused.
     pub(super) begin: Result<Begin, ArgumentErrors>,
-    /// The most arrays and objects they nest, when known.
-    pub(super) nesting: Option<usize>,
-}
-
-impl ReadArguments {
-    /// Whether the arguments are known to nest no deeper than `levels`
-    /// arrays and objects: arguments the tool accepted nest no deeper than
-    /// its schema lets them; of refused ones it is not known.
-    pub fn nest_within(&self, levels: usize) -> bool {
-        self.nesting.is_some_and(|nesting| nesting <= levels)
-    }
 }
 
 impl fmt::Debug for ReadArguments {

@@ -595,12 +595,10 @@ impl Registry {
             return None;
         };
         let (begin, used) = read(tool.input(), text)?;
-        let nesting = begin.as_ref().ok().and(tool.input().leading_depth());
         Some((
             ReadArguments {
                 tool: Arc::clone(tool),
                 begin,
-                nesting,
             },
             used,
         ))

@@ -21,6 +21,7 @@ use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use toolschema_runtime::call::ReadArguments;
+use toolschema_runtime::validate::depth;
 
 use super::{Id, Request, Sent};
 
@@ -28,9 +29,10 @@ use super::{Id, Request, Sent};
 /// start), as [`Incoming::parse_for`](super::Incoming::parse_for) is given.
 pub(super) type ReadAhead<'r> = &'r dyn Fn(&str, &str) -> Option<(ReadArguments, usize)>;
 
-/// Deepest a value of `params` may nest: serde_json reads 128 levels, the
-/// envelope and `params` take two of them.
-const PARAM_DEPTH: usize = 126;
+/// Deepest a value of `params` may nest: serde_json reads a tree 127
+/// levels deep, and the envelope and `params` take two of them. (The
+/// `arguments` are kept as text, which serde_json reads at any depth.)
+const PARAM_DEPTH: usize = 125;
 
 /// The request `text` holds, if it has the usual shape.
 pub(super) fn request(text: &str, read: ReadAhead<'_>) -> Option<Request> {
@@ -158,7 +160,7 @@ impl<'a> Walk<'a> {
                 "arguments" => return None,
                 key => {
                     let value: Value = self.value()?;
-                    if nests_deeper(&value, PARAM_DEPTH) {
+                    if depth(&value) > PARAM_DEPTH {
                         return None;
                     }
                     if params.insert(key.to_owned(), value).is_some() {
@@ -186,95 +188,12 @@ impl<'a> Walk<'a> {
             && !rest.starts_with('n')
             && let Some((read, used)) = read(name, rest)
         {
-            let text = rest.get(..used)?;
-            if !read.nest_within(PARAM_DEPTH) && may_nest_deeper(text) {
-                return None;
-            }
+            let text = rest.get(..used)?.into();
             self.at += used;
-            return Some(Sent::Read {
-                text: text.into(),
-                read,
-            });
+            return Some(Sent::Read { text, read });
         }
         // Text for the call to read (or refuse) as usual.
         let raw: &RawValue = self.value()?;
-        if may_nest_deeper(raw.get()) {
-            return None;
-        }
         Some(Sent::Text(raw.to_owned()))
-    }
-}
-
-/// Whether JSON `text` might nest more than [`PARAM_DEPTH`] levels: it
-/// has more brackets that open than that (in strings or not).
-fn may_nest_deeper(text: &str) -> bool {
-    text.len() > 2 * PARAM_DEPTH && opening_brackets(text.as_bytes()) > PARAM_DEPTH
-}
-
-/// How many `[` and `{` `bytes` holds, eight bytes at a time: the two
-/// differ by one bit (0x5B, 0x7B), so a byte is one when it is `{` with
-/// that bit set, and a zero byte of `word ^ "{{{{{{{{"` counts one.
-fn opening_brackets(bytes: &[u8]) -> usize {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut count = 0;
-    for chunk in &mut chunks {
-        let mut word = [0; 8];
-        word.copy_from_slice(chunk);
-        let found = (u64::from_ne_bytes(word) | 0x2020_2020_2020_2020) ^ 0x7b7b_7b7b_7b7b_7b7b;
-        // The high bit of each byte that is not zero.
-        let nonzero = (((found & LOW) + LOW) | found) & !LOW;
-        count += 8 - nonzero.count_ones() as usize;
-    }
-    count
-        + chunks
-            .remainder()
-            .iter()
-            .filter(|&&b| b | 0x20 == b'{')
-            .count()
-}
-
-/// Whether `value` nests more than `depth` arrays and objects.
-fn nests_deeper(value: &Value, depth: usize) -> bool {
-    match value {
-        Value::Array(items) => depth == 0 || items.iter().any(|v| nests_deeper(v, depth - 1)),
-        Value::Object(members) => {
-            depth == 0 || members.values().any(|v| nests_deeper(v, depth - 1))
-        }
-        _ => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn one_at_a_time(bytes: &[u8]) -> usize {
-        bytes.iter().filter(|&&b| b == b'{' || b == b'[').count()
-    }
-
-    #[test]
-    fn brackets_are_counted_as_one_byte_at_a_time_counts_them() {
-        for text in [
-            "",
-            "{",
-            "[[[{",
-            r#"{"a":[1,{"b":[]}],"c":"[{"}"#,
-            "{{{{{{{{{{{{{{{{{",
-            "é{ü[ and \u{7b}\u{5b} and ;;;;;;;;{{{{{{{{[[[[[[[[]]]]]]",
-        ] {
-            assert_eq!(
-                opening_brackets(text.as_bytes()),
-                one_at_a_time(text.as_bytes()),
-                "{text}"
-            );
-        }
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn any_bytes_count_alike(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..100)) {
-            proptest::prop_assert_eq!(opening_brackets(&bytes), one_at_a_time(&bytes));
-        }
     }
 }

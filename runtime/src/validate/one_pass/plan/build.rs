@@ -128,11 +128,6 @@ impl Plan {
         self.depth.is_some_and(|depth| depth <= max)
     }
 
-    /// The most arrays and objects what the plan reads nests, if bounded.
-    pub(crate) fn depth(&self) -> Option<usize> {
-        self.depth
-    }
-
     fn depth_of(&self, slot: u32, depths: &mut [Depth]) -> Option<usize> {
         match self.slots[slot as usize].kind {
             Kind::Any => None,
