@@ -349,6 +349,25 @@ fn the_one_pass_vouches_for_valid_arguments() {
 }
 
 #[test]
+fn a_property_name_with_escapes_is_read_by_the_full_path_alike() {
+    let validator = InputValidator::new(PlaceOrder::TOOL, Limits::default());
+    let payload = crate::calls::valid_order().to_string();
+    let plain: PlaceOrder = validator.parse(&payload).expect("valid");
+    // The same name written with an escape: the one pass reads names in
+    // place and leaves it to the full path, which reads the same order.
+    let escaped = payload.replacen("\"customerName\"", "\"customer\\u004eame\"", 1);
+    assert_ne!(escaped, payload, "the name is in the payload");
+    assert!(!validator.fast_path_accepts::<PlaceOrder>(&escaped));
+    assert_eq!(validator.parse::<PlaceOrder>(&escaped), Ok(plain));
+    // And an escaped name the tool does not have is refused by name.
+    let unknown = payload.replacen("\"customerName\"", "\"customer\\u004eom\"", 1);
+    let errors = validator
+        .parse::<PlaceOrder>(&unknown)
+        .expect_err("unknown");
+    let rules: Vec<Rule> = errors.iter().map(|v| v.rule()).collect();
+    assert!(rules.contains(&Rule::UnknownProperty), "{rules:?}");
+}
+#[test]
 fn the_plan_lists_violations_where_it_can_speak_for_every_slot() {
     let validator = InputValidator::new(PlaceOrder::TOOL, Limits::default());
     let mut payload = crate::calls::valid_order();

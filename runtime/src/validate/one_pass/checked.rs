@@ -8,7 +8,7 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
-use super::plan::{Kind, Member, Object, Plan, Slot};
+use super::plan::{Kind, Object, Plan, Slot};
 use crate::project::HINT_FIELD;
 
 /// The error that sends a call down the full path.
@@ -36,19 +36,25 @@ pub(super) fn read_with<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
     let run = Run {
         plan,
         failed: Cell::new(false),
+        open: Cell::new(0),
     };
     let place = Place {
         run: &run,
         slot: &plan.slots[0],
     };
     let value = T::deserialize(Checked { de, place }).ok()?;
-    (!run.failed.get()).then_some(value)
+    (!run.failed.get() && run.open.get() == 0).then_some(value)
 }
 
 /// One pass: the plan and the verdict.
 struct Run<'a> {
     plan: &'a Plan,
     failed: Cell<bool>,
+    /// Objects and arrays whose closing rules (required members, fewest
+    /// items) are not yet known to hold: each is counted when serde opens
+    /// it and let go when they hold, so a value read is handed on as it is,
+    /// with no check after it.
+    open: Cell<u32>,
 }
 
 /// Where a value stands.
@@ -71,6 +77,18 @@ impl<'a> Place<'a> {
     fn fail<E: de::Error>(self) -> E {
         self.run.failed.set(true);
         E::custom(NotSure)
+    }
+
+    /// An object or array opened whose closing rules are still to hold.
+    #[inline]
+    fn open(self) {
+        self.run.open.set(self.run.open.get() + 1);
+    }
+
+    /// Its closing rules held.
+    #[inline]
+    fn close(self) {
+        self.run.open.set(self.run.open.get() - 1);
     }
 
     #[inline]
@@ -102,6 +120,7 @@ struct Checked<'a, D> {
 
 macro_rules! forward {
     ($($method:ident)*) => {$(
+        #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
             let place = self.place;
             self.de.$method(Check { visitor, place })
@@ -127,11 +146,13 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, D> {
     /// parsed-value path reads it: asked for an `f32`, a JSON reader may
     /// round first (serde_json does with `float_roundtrip`), and a number
     /// just past a bound would be judged by the bound it rounds to.
+    #[inline]
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let place = self.place;
         self.de.deserialize_f64(Check { visitor, place })
     }
 
+    #[inline]
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -142,6 +163,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, D> {
             .deserialize_unit_struct(name, Check { visitor, place })
     }
 
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -152,6 +174,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, D> {
             .deserialize_newtype_struct(name, Check { visitor, place })
     }
 
+    #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(
         self,
         _len: usize,
@@ -160,6 +183,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, D> {
         Err(self.place.fail())
     }
 
+    #[inline]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -169,6 +193,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, D> {
         Err(self.place.fail())
     }
 
+    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -180,6 +205,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, D> {
             .deserialize_struct(name, fields, Check { visitor, place })
     }
 
+    #[inline]
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -210,6 +236,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         self.visitor.expecting(f)
     }
 
+    #[inline]
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
         if !matches!(self.place.slot.kind, Kind::Bool | Kind::Any) {
             return Err(self.place.fail());
@@ -217,6 +244,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         self.visitor.visit_bool(v)
     }
 
+    #[inline]
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
         if !self.place.integer(v.into()) {
             return Err(self.place.fail());
@@ -224,6 +252,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         self.visitor.visit_i64(v)
     }
 
+    #[inline]
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
         if !self.place.integer(v.into()) {
             return Err(self.place.fail());
@@ -231,6 +260,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         self.visitor.visit_u64(v)
     }
 
+    #[inline]
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
         if !self.place.float(v) {
             return Err(self.place.fail());
@@ -238,6 +268,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         self.visitor.visit_f64(v)
     }
 
+    #[inline]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
         if !self.place.string(v) {
             return Err(self.place.fail());
@@ -245,6 +276,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         self.visitor.visit_str(v)
     }
 
+    #[inline]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
         if !self.place.string(v) {
             return Err(self.place.fail());
@@ -252,6 +284,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         self.visitor.visit_borrowed_str(v)
     }
 
+    #[inline]
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
         if !self.place.string(&v) {
             return Err(self.place.fail());
@@ -259,6 +292,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         self.visitor.visit_string(v)
     }
 
+    #[inline]
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
         if !self.place.null() {
             return Err(self.place.fail());
@@ -266,6 +300,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         self.visitor.visit_none()
     }
 
+    #[inline]
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
         if !self.place.null() {
             return Err(self.place.fail());
@@ -273,6 +308,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         self.visitor.visit_unit()
     }
 
+    #[inline]
     fn visit_some<D2: Deserializer<'de>>(self, deserializer: D2) -> Result<V::Value, D2::Error> {
         let place = self.place;
         self.visitor.visit_some(Checked {
@@ -281,6 +317,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         })
     }
 
+    #[inline]
     fn visit_newtype_struct<D2: Deserializer<'de>>(
         self,
         deserializer: D2,
@@ -292,6 +329,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         })
     }
 
+    #[inline]
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
         let place = self.place;
         let (items, min, max) = match place.slot.kind {
@@ -312,6 +350,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         Ok(value)
     }
 
+    #[inline]
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
         self.visitor.visit_enum(Variants {
             data,
@@ -319,16 +358,16 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
         })
     }
 
+    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
         let place = self.place;
         match place.slot.kind {
             Kind::Object(index) => {
                 let plan = place.run.plan;
-                let object = &plan.objects[index as usize];
-                let complete = Cell::new(false);
-                let value = self.visitor.visit_map(Properties {
+                place.open();
+                self.visitor.visit_map(Properties {
                     map,
-                    object,
+                    object: &plan.objects[index as usize],
                     // The discovery hint is a property of the arguments
                     // object only.
                     root: core::ptr::eq(place.slot, &plan.slots[0]),
@@ -336,14 +375,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
                     place,
                     current: None,
                     seen: 0,
-                    complete: &complete,
-                })?;
-                // serde read to the end, where the required members were
-                // counted.
-                if !complete.get() {
-                    return Err(place.fail());
-                }
-                Ok(value)
+                })
             }
             Kind::Map { values } => self.visitor.visit_map(Entries {
                 map,
@@ -365,6 +397,7 @@ struct Items<'a, A> {
 impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, A> {
     type Error = A::Error;
 
+    #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
@@ -392,49 +425,49 @@ struct Properties<'a, A> {
     current: Option<u32>,
     /// Bit `i` is set once `members[i]` has been read.
     seen: u64,
-    /// Set at the end of the object when every required member was there.
-    complete: &'a Cell<bool>,
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Properties<'_, A> {
     type Error = A::Error;
 
+    #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
         loop {
-            let members = &self.object.members;
-            let Some(key) = self.map.next_key_seed(KeySeed {
-                members,
-                guess: self.guess,
-                root: self.root,
-            })?
-            else {
-                let required = self.object.required;
+            let object = self.object;
+            // Read in place: a name with escapes is not, and goes down the
+            // full path.
+            let Some(name) = self.map.next_key::<&'de str>()? else {
+                let required = object.required;
                 if self.seen & required != required {
                     return Err(self.place.fail());
                 }
-                self.complete.set(true);
+                self.place.close();
                 return Ok(None);
             };
-            let index = match key {
-                Key::Member(index) => index,
-                Key::Hint => {
-                    // Removed by the full path whatever it holds; a plain
-                    // value cannot nest past the limits.
-                    self.map.next_value_seed(PlainValue)?;
-                    continue;
-                }
+            let members = &object.members;
+            // Arguments usually come in declaration order.
+            let index = if members.get(self.guess).is_some_and(|m| m.exposed.is(name)) {
+                self.guess
+            } else if let Some(index) = members.iter().position(|m| m.exposed.is(name)) {
+                index
+            } else if self.root && name == HINT_FIELD {
+                // Removed by the full path whatever it holds; a plain
+                // value cannot nest past the limits.
+                self.map.next_value_seed(PlainValue)?;
+                continue;
+            } else {
                 // An unknown property: the full path reports it.
-                Key::Unknown => return Err(self.place.fail()),
+                return Err(self.place.fail());
             };
             let bit = 1u64 << index;
             if self.seen & bit != 0 {
                 return Err(self.place.fail());
             }
             self.seen |= bit;
-            let member = &members[index];
+            let member = &object.members[index];
             self.current = Some(member.slot);
             self.guess = index + 1;
             return seed
@@ -443,6 +476,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Properties<'_, A> {
         }
     }
 
+    #[inline]
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
         let Some(slot) = self.current.take() else {
             return Err(self.place.fail());
@@ -463,6 +497,7 @@ struct Entries<'a, A> {
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Entries<'_, A> {
     type Error = A::Error;
 
+    #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
@@ -470,6 +505,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Entries<'_, A> {
         self.map.next_key_seed(seed)
     }
 
+    #[inline]
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
         self.map.next_value_seed(Seeded {
             seed,
@@ -487,6 +523,7 @@ struct Seeded<'a, S> {
 impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seeded<'_, S> {
     type Value = S::Value;
 
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
         let place = self.place;
         self.seed.deserialize(Checked {
@@ -507,6 +544,7 @@ impl<'de, 'a, A: EnumAccess<'de>> EnumAccess<'de> for Variants<'a, A> {
     type Error = A::Error;
     type Variant = UnitOnly<'a, A::Variant>;
 
+    #[inline]
     fn variant_seed<S: DeserializeSeed<'de>>(
         self,
         seed: S,
@@ -550,62 +588,13 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for UnitOnly<'_, A> {
     }
 }
 
-/// A property name as read: one of the object's members, the discovery
-/// hint, or unknown. Read without allocating.
-enum Key {
-    Member(usize),
-    Hint,
-    Unknown,
-}
-
-struct KeySeed<'a> {
-    members: &'a [Member],
-    guess: usize,
-    root: bool,
-}
-
-impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
-    type Value = Key;
-
-    #[inline]
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed<'_> {
-    type Value = Key;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a property name")
-    }
-
-    #[inline]
-    fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
-        if self
-            .members
-            .get(self.guess)
-            .is_some_and(|m| m.exposed.is(name))
-        {
-            return Ok(Key::Member(self.guess));
-        }
-        if let Some(index) = self.members.iter().position(|m| m.exposed.is(name)) {
-            return Ok(Key::Member(index));
-        }
-        Ok(if self.root && name == HINT_FIELD {
-            Key::Hint
-        } else {
-            Key::Unknown
-        })
-    }
-}
-
 /// A value that is not an array or an object, read and dropped.
 struct PlainValue;
 
 impl<'de> DeserializeSeed<'de> for PlainValue {
     type Value = ();
 
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_any(self)
     }
@@ -618,26 +607,32 @@ impl<'de> Visitor<'de> for PlainValue {
         f.write_str("a string, number, boolean or null")
     }
 
+    #[inline]
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
         Ok(())
     }
 
+    #[inline]
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
         Ok(())
     }
 
+    #[inline]
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
         Ok(())
     }
 
+    #[inline]
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
         Ok(())
     }
 
+    #[inline]
     fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
         Ok(())
     }
 
+    #[inline]
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
         Ok(())
     }

@@ -366,7 +366,8 @@ impl Slot {
         }
     }
 
-    /// Whether the string `text` may stand here.
+    /// Whether the string `text` may stand here: its length judged here,
+    /// a format, pattern or enum by [`Slot::string_rules`].
     #[inline]
     pub(super) fn string(&self, plan: &Plan, text: &str) -> bool {
         match self.kind {
@@ -380,12 +381,23 @@ impl Slot {
                         return false;
                     }
                 }
-                check.is_none_or(|check| plan.strings[check as usize].accepts(text))
+                check.is_none() || self.string_rules(plan, text)
             }
+            Kind::Any => true,
+            _ => self.string_rules(plan, text),
+        }
+    }
+
+    /// The rules on a string other than its length.
+    #[inline(never)]
+    fn string_rules(&self, plan: &Plan, text: &str) -> bool {
+        match self.kind {
+            Kind::String {
+                check: Some(check), ..
+            } => plan.strings[check as usize].accepts(text),
             Kind::Enum(index) => plan.enums[index as usize]
                 .iter()
                 .any(|name| **name == *text),
-            Kind::Any => true,
             _ => false,
         }
     }
