@@ -10,8 +10,8 @@ use toolschema_catalog::{ClientView, Snapshot};
 use crate::error::ServeError;
 use crate::inflight::Inflight;
 use crate::mcp::{
-    Answer, Backchannel, HANDSHAKE_VERSIONS, Headers, Incoming, LIST_CHANGED, Pending, Protocol,
-    Reply, Request, STATELESS_VERSION, Session, Subscription, code, error,
+    Answer, Backchannel, HANDSHAKE_VERSIONS, Headers, Incoming, LIST_CHANGED, Outgoing, Pending,
+    Protocol, Reply, Request, STATELESS_VERSION, Session, Subscription, code, error,
 };
 use crate::notices::Notice;
 use crate::service::Service;
@@ -46,7 +46,10 @@ pub(crate) async fn serve_as(
         return Err(ServeError::UnknownClient { id: client });
     }
     tracing::info!(client = %client, "serving MCP over stdio");
-    let output = Arc::new(Mutex::new(output));
+    let wire = Arc::new(Wire {
+        output: Mutex::new(output),
+        service: service.clone(),
+    });
     // The version agreed at `initialize`, for the handshake era's notices.
     let agreed: Arc<StdMutex<&'static str>> = Arc::new(StdMutex::new(HANDSHAKE_VERSIONS[1]));
     // Open `subscriptions/listen` streams (2026-07-28); without any, the
@@ -54,12 +57,7 @@ pub(crate) async fn serve_as(
     let subscriptions: Arc<StdMutex<Vec<Subscription>>> = Arc::default();
 
     let mut listener = service.notices.listen(&client, None);
-    let (out, open, notifier, notice_agreed) = (
-        output.clone(),
-        subscriptions.clone(),
-        service.clone(),
-        agreed.clone(),
-    );
+    let (out, open, notice_agreed) = (wire.clone(), subscriptions.clone(), agreed.clone());
     let notices = tokio::spawn(async move {
         while listener.next().await == Notice::ListChanged {
             let messages: Vec<(&'static str, String)> = match open.lock() {
@@ -74,8 +72,11 @@ pub(crate) async fn serve_as(
                 }
             };
             for (version, message) in messages {
-                notifier.trace.record(version, None, &message);
-                if write_parts(&out, [message.as_str()]).await.is_err() {
+                if out
+                    .message(&Outgoing::message(version, message))
+                    .await
+                    .is_err()
+                {
                     return;
                 }
             }
@@ -84,11 +85,11 @@ pub(crate) async fn serve_as(
 
     // Notifications of running calls, and their replies, in the order they
     // are made: one writer keeps a call's notifications before its reply.
-    let (outbox, mut outgoing) = mpsc::unbounded_channel::<String>();
-    let out = output.clone();
+    let (outbox, mut outgoing) = mpsc::unbounded_channel::<Outgoing>();
+    let out = wire.clone();
     let writer = tokio::spawn(async move {
-        while let Some(line) = outgoing.recv().await {
-            if write_parts(&out, [line.as_str()]).await.is_err() {
+        while let Some(message) = outgoing.recv().await {
+            if out.message(&message).await.is_err() {
                 return;
             }
         }
@@ -119,8 +120,13 @@ pub(crate) async fn serve_as(
             if let Err(e) = skip_line(&mut input).await {
                 break Err(ServeError::Io(e));
             }
+            let version = Protocol::version_of(None, &session, None);
             let reply = too_long();
-            if write_parts(&output, reply.parts()).await.is_err() {
+            if wire
+                .send((version, None), &reply, reply.parts())
+                .await
+                .is_err()
+            {
                 break Ok(());
             }
             continue;
@@ -134,8 +140,8 @@ pub(crate) async fn serve_as(
         if let (Some(version), Ok(mut agreed)) = (session.protocol(), agreed.lock()) {
             *agreed = version;
         }
-        service.trace.record(version, method.as_deref(), &reply);
-        if write_parts(&output, reply.parts()).await.is_err() {
+        let answers = (version, method.as_deref());
+        if wire.send(answers, &reply, reply.parts()).await.is_err() {
             break Ok(());
         }
     };
@@ -192,7 +198,7 @@ struct Connection {
     inflight: Arc<Inflight>,
     /// The server's questions waiting for this client's answers.
     pending: Arc<Pending>,
-    outbox: mpsc::UnboundedSender<String>,
+    outbox: mpsc::UnboundedSender<Outgoing>,
 }
 
 impl Connection {
@@ -299,7 +305,7 @@ impl Connection {
         let back = self
             .service
             .backchannel_for(size)
-            .with_outbox(self.outbox.clone())
+            .with_outbox(self.outbox.clone(), version)
             .with_pending(self.pending.clone())
             .with_cancellation(running.cancellation().clone());
         let outbox = self.outbox.clone();
@@ -318,24 +324,45 @@ impl Connection {
                 )
                 .await;
             if let Answer::Reply(reply) = answer {
-                service.trace.record(version, Some("tools/call"), &reply);
-                let _ = outbox.send(reply.to_string());
+                let _ = outbox.send(Outgoing::reply(version, "tools/call", reply.to_string()));
             }
         });
     }
 }
 
-/// Writes `parts` as one line, without joining them first.
-async fn write_parts<'a>(
-    output: &Mutex<impl AsyncWrite + Unpin>,
-    parts: impl IntoIterator<Item = &'a str>,
-) -> std::io::Result<()> {
-    let mut output = output.lock().await;
-    for part in parts {
-        output.write_all(part.as_bytes()).await?;
+/// Where a connection's messages leave, one a line: the one place stdio
+/// writes, each message recorded in the service's trace as it goes.
+struct Wire<W> {
+    output: Mutex<W>,
+    service: Arc<Service>,
+}
+
+impl<W: AsyncWrite + Unpin> Wire<W> {
+    /// Writes a message of `version` in answer to `answers` (none for a
+    /// notification, or a line that could not be read), from its `parts`
+    /// without joining them first.
+    async fn send<'a>(
+        &self,
+        (version, answers): (&str, Option<&str>),
+        message: impl core::fmt::Display,
+        parts: impl IntoIterator<Item = &'a str>,
+    ) -> std::io::Result<()> {
+        self.service.trace.record(version, answers, message);
+        let mut output = self.output.lock().await;
+        for part in parts {
+            output.write_all(part.as_bytes()).await?;
+        }
+        output.write_all(b"\n").await?;
+        output.flush().await
     }
-    output.write_all(b"\n").await?;
-    output.flush().await
+
+    /// Writes a message made elsewhere: a call's notification or reply, a
+    /// change notice.
+    async fn message(&self, message: &Outgoing) -> std::io::Result<()> {
+        let text = message.text.as_str();
+        self.send((message.version, message.answers), text, [text])
+            .await
+    }
 }
 
 impl Service {

@@ -20,6 +20,66 @@ use toolschema_configured::NoTransport;
 mod text;
 pub use text::{catalogs_text, versions_text};
 
+/// A comparison as a command prints it: its text for a person, whether it
+/// may break clients, and its JSON for a program.
+#[derive(Debug)]
+pub struct Diff {
+    /// The changes, as [`versions_text`] or [`catalogs_text`] write them.
+    pub text: String,
+    /// Whether a change may break clients.
+    pub breaks: bool,
+    /// The same, as JSON.
+    pub json: serde_json::Value,
+}
+
+/// `tool` compared from version `from` (else the version served, by
+/// [`served_version`]) to `to`, as `diff --tool` prints it; the error says
+/// what is missing: the tool, a version, or one served.
+///
+/// ```
+/// use toolschema_catalog::versions::diff_versions;
+/// use toolschema_runtime::call::Registry;
+///
+/// let refused = diff_versions(None, &Registry::new(), "weather.get", None, 2).unwrap_err();
+/// assert_eq!(refused, "there is no tool named `weather.get`");
+/// ```
+pub fn diff_versions(
+    config: Option<&Config>,
+    registry: &Registry,
+    tool: &str,
+    from: Option<u32>,
+    to: u32,
+) -> Result<Diff, String> {
+    let Some(from) = from.or_else(|| served_version(config, registry, tool)) else {
+        // An unknown tool or version is told as such first.
+        compare_versions(config, registry, tool, to, to).map_err(|e| e.to_string())?;
+        return Err(format!(
+            "no version of `{tool}` is served: name one with --from"
+        ));
+    };
+    let reports = compare_versions(config, registry, tool, from, to).map_err(|e| e.to_string())?;
+    let breaks = reports.iter().any(|seen| seen.report.breaks());
+    Ok(Diff {
+        text: versions_text(tool, from, to, &reports),
+        breaks,
+        json: serde_json::json!({
+            "tool": tool, "from": from, "to": to, "breaks": breaks, "reports": reports,
+        }),
+    })
+}
+
+/// The catalog `old` against `new`, each with the name it is shown by, as
+/// `diff --new` prints it ([`compare_catalogs`]).
+pub fn diff_catalogs(old: (&str, &Snapshot), new: (&str, &Snapshot)) -> Diff {
+    let report = compare_catalogs(old.1, new.1);
+    Diff {
+        text: catalogs_text(old.0, new.0, &report),
+        breaks: report.breaks(),
+        // A report of names, numbers and strings always serializes.
+        json: serde_json::to_value(&report).unwrap_or_default(),
+    }
+}
+
 /// What one version changes for the clients of a mode and profile. As
 /// JSON: `{"mode", "profile", "breaks", "changes"}`.
 #[derive(Debug, Clone, PartialEq)]

@@ -301,34 +301,12 @@ impl<S: Send + Sync + 'static> Server<S> {
         else {
             return Err("not a diff".to_owned());
         };
-        let (text, breaks, value) = match (tool, to, new) {
+        let diff = match (tool, to, new) {
             (Some(tool), Some(to), _) => {
                 let server = self.with_config(config)?;
                 let checked = server.checked_config()?;
-                let (registry, config) = (&server.registry, checked.as_ref().map(|(_, c)| c));
-                let from = match from.or_else(|| versions::served_version(config, registry, &tool))
-                {
-                    Some(from) => from,
-                    None => {
-                        // An unknown tool or version is told as such first.
-                        versions::compare_versions(config, registry, &tool, to, to)
-                            .map_err(|e| e.to_string())?;
-                        return Err(format!(
-                            "no version of `{tool}` is served: name one with --from"
-                        ));
-                    }
-                };
-                let reports = versions::compare_versions(config, registry, &tool, from, to)
-                    .map_err(|e| e.to_string())?;
-                let breaks = reports.iter().any(|seen| seen.report.breaks());
-                let value = serde_json::json!({
-                    "tool": tool, "from": from, "to": to, "breaks": breaks, "reports": reports,
-                });
-                (
-                    toolschema_catalog::versions::versions_text(&tool, from, to, &reports),
-                    breaks,
-                    value,
-                )
+                let config = checked.as_ref().map(|(_, config)| config);
+                versions::diff_versions(config, &server.registry, &tool, from, to)?
             }
             (_, _, Some(new_path)) => {
                 let text = std::fs::read_to_string(&new_path)
@@ -349,11 +327,7 @@ impl<S: Send + Sync + 'static> Server<S> {
                 };
                 let (after, _) =
                     load_catalog(registry, source, transport).map_err(|e| e.to_string())?;
-                let report = versions::compare_catalogs(&before, &after.snapshot());
-                let value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
-                let text =
-                    toolschema_catalog::versions::catalogs_text(&old_name, &new_name, &report);
-                (text, report.breaks(), value)
+                versions::diff_catalogs((&old_name, &before), (&new_name, &after.snapshot()))
             }
             _ => {
                 return Err(
@@ -362,10 +336,10 @@ impl<S: Send + Sync + 'static> Server<S> {
             }
         };
         match json {
-            true => say(value)?,
-            false => say(text.trim_end())?,
+            true => say(diff.json)?,
+            false => say(diff.text.trim_end())?,
         }
-        match fail_on_breaking && breaks {
+        match fail_on_breaking && diff.breaks {
             true => Err("a change may break clients (--fail-on-breaking)".to_owned()),
             false => Ok(()),
         }
@@ -458,27 +432,7 @@ pub fn announce(http: &crate::HttpServer, name: &str) {
     let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), banner.as_bytes());
 }
 
-/// What `check` says of a configuration that passes: `NAME: ok (2
-/// tenants, 1 toolset, 3 client applications, 0 configured tools)`.
-pub fn summary(name: &str, checked: &Config) -> String {
-    let count =
-        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    format!(
-        "{name}: ok ({}, {}, {}, {})",
-        count(checked.tenants().count(), "tenant", "tenants"),
-        count(checked.toolsets().count(), "toolset", "toolsets"),
-        count(
-            checked.clients().count(),
-            "client application",
-            "client applications"
-        ),
-        count(
-            checked.configured_tools().len(),
-            "gateway tool",
-            "gateway tools"
-        ),
-    )
-}
+pub use toolschema_catalog::check_summary as summary;
 
 /// The exit code of a command's outcome, its error printed.
 pub fn exit(outcome: Result<(), String>) -> ExitCode {

@@ -11,10 +11,17 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 use bytes::Bytes;
 
-use crate::mcp::Reply;
+use crate::mcp::{Reply, Trace};
 
-/// A reply as a JSON response.
-pub(super) fn reply_response(reply: Reply) -> Response {
+/// A reply as a JSON response, recorded in `trace` as it leaves: a
+/// message of `version`, in answer to `method` (none for a message that
+/// could not be read).
+pub(super) fn reply_response(
+    trace: &Trace,
+    answers: (&str, Option<&str>),
+    reply: Reply,
+) -> Response {
+    trace.record(answers.0, answers.1, &reply);
     let status = reply.status();
     let chunks: VecDeque<Bytes> = reply
         .into_chunks()

@@ -11,6 +11,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::mpsc;
 
 use super::authenticated::Authenticated;
+use crate::mcp::Outgoing;
 use crate::notices::Notice;
 use crate::service::Service;
 
@@ -38,11 +39,8 @@ pub(super) fn events(
         last,
         version,
     } = stream;
-    let (send, receive) = mpsc::unbounded_channel::<String>();
-    if let Some(first) = first {
-        service.trace.record(version, None, &first);
-        let _ = send.send(first);
-    }
+    let (send, receive) = mpsc::unbounded_channel::<Outgoing>();
+    let first = first.map(|first| Outgoing::message(version, first));
     let client = caller.view.id().to_owned();
     let (catalog, credential) = (service.catalog.clone(), caller.credential.clone());
     let standing = {
@@ -50,17 +48,15 @@ pub(super) fn events(
         Box::new(move || credential.still_names(&catalog.snapshot(), &client))
     };
     let mut listener = service.notices.listen(&client, Some(standing));
-    let service = service.clone();
     tokio::spawn(async move {
         loop {
             tokio::select! {
                 heard = listener.next() => match heard {
                     Notice::ListChanged => {
-                        if let Some(message) = notice() {
-                            service.trace.record(version, None, &message);
-                            if send.send(message).is_err() {
-                                return;
-                            }
+                        if let Some(message) = notice()
+                            && send.send(Outgoing::message(version, message)).is_err()
+                        {
+                            return;
                         }
                     }
                     // Its key no longer opens it: the stream ends, with no
@@ -68,8 +64,7 @@ pub(super) fn events(
                     Notice::Revoked => return,
                     Notice::Closing => {
                         if let Some(last) = last {
-                            service.trace.record(version, Some("subscriptions/listen"), &last);
-                            let _ = send.send(last);
+                            let _ = send.send(Outgoing::reply(version, "subscriptions/listen", last));
                         }
                         // Dropping the sender ends the stream.
                         return;
@@ -80,26 +75,54 @@ pub(super) fn events(
             }
         }
     });
-    messages(receive)
+    messages(service, first, receive)
 }
 
-/// A server-sent event stream of the messages `receive` gets, until its
-/// senders are gone.
-pub(super) fn messages(receive: mpsc::UnboundedReceiver<String>) -> Response {
-    Sse::new(Messages(receive))
-        .keep_alive(KeepAlive::default())
-        .into_response()
+/// A server-sent event stream of `first`, then the messages `receive`
+/// gets, until a reply (the stream's last word) or until its senders are
+/// gone: the one place messages leave as events, each recorded in the
+/// service's trace as it goes.
+pub(super) fn messages(
+    service: &Arc<Service>,
+    first: Option<Outgoing>,
+    receive: mpsc::UnboundedReceiver<Outgoing>,
+) -> Response {
+    Sse::new(Messages {
+        first,
+        replied: false,
+        receive,
+        service: service.clone(),
+    })
+    .keep_alive(KeepAlive::default())
+    .into_response()
 }
 
 /// Messages as server-sent events.
-struct Messages(mpsc::UnboundedReceiver<String>);
+struct Messages {
+    first: Option<Outgoing>,
+    /// A reply was sent: nothing follows it.
+    replied: bool,
+    receive: mpsc::UnboundedReceiver<Outgoing>,
+    service: Arc<Service>,
+}
 
 impl futures_core::Stream for Messages {
     type Item = Result<Event, Infallible>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        self.0
-            .poll_recv(cx)
-            .map(|message| message.map(|m| Ok(Event::default().event("message").data(m))))
+        let next = match self.first.take() {
+            Some(first) => Poll::Ready(Some(first)),
+            // A task the call left running may still hold a way to send.
+            None if self.replied => Poll::Ready(None),
+            None => self.receive.poll_recv(cx),
+        };
+        next.map(|message| {
+            message.map(|message| {
+                let (version, answers) = (message.version, message.answers);
+                self.service.trace.record(version, answers, &message.text);
+                self.replied |= message.answers.is_some();
+                Ok(Event::default().event("message").data(message.text))
+            })
+        })
     }
 }

@@ -40,8 +40,8 @@ use crate::error::ServeError;
 use tokio::sync::mpsc;
 
 use crate::mcp::{
-    Answer, Backchannel, Headers, Incoming, LIST_CHANGED, Protocol, Request, STATELESS_VERSION,
-    Session,
+    Answer, Backchannel, Headers, Incoming, LIST_CHANGED, Outgoing, Protocol, Request,
+    STATELESS_VERSION, Session,
 };
 use crate::service::Service;
 use authenticated::Authenticated;
@@ -359,7 +359,6 @@ async fn mcp(
     let call = Call {
         request,
         version,
-        method,
         reserved,
     };
     call_tool(service, caller, headers, call).await
@@ -404,8 +403,7 @@ async fn incoming_request(
         }
         Incoming::Malformed(reply) => {
             let version = Protocol::version_of(None, &Session::default(), protocol_header(headers));
-            service.trace.record(version, None, &reply);
-            Err(body::reply_response(reply))
+            Err(body::reply_response(&service.trace, (version, None), reply))
         }
     }
 }
@@ -445,7 +443,6 @@ fn in_cursor_snapshot(
 struct Call {
     request: Request,
     version: &'static str,
-    method: String,
     /// A large request's blocking slot, in which its arguments are read.
     reserved: Option<Arc<crate::offload::Reserved>>,
 }
@@ -463,19 +460,20 @@ async fn call_tool(
     let Call {
         request,
         version,
-        method,
         reserved,
     } = call;
     let running = service
         .inflight
         .start(caller.view.id(), request.id().as_json());
-    let (outbox, mut inbox) = mpsc::unbounded_channel::<String>();
+    // The call's notifications, then its reply, in the order they are sent.
+    let (outbox, mut inbox) = mpsc::unbounded_channel::<Outgoing>();
+    let replies = outbox.clone();
     let mut back = service
         .backchannel_reserved(reserved)
         .with_cancellation(running.cancellation().clone());
     if accepts_events(&headers) {
         back = back
-            .with_outbox(outbox)
+            .with_outbox(outbox, version)
             .with_pending(service.pending.clone());
     }
     let worker = service.clone();
@@ -501,38 +499,22 @@ async fn call_tool(
     };
     let Some(first) = first else {
         return match done {
-            Some(Ok(answer)) => respond(&service, &caller, version, &method, answer),
+            Some(Ok(answer)) => respond(&service, &caller, version, "tools/call", answer),
             _ => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
         };
     };
     // Notifications came: the answer becomes an event stream of them, then
-    // the reply.
-    let (send, receive) = mpsc::unbounded_channel::<String>();
+    // the reply, sent after every notification the call sent.
     tokio::spawn(async move {
-        let forward = |notification: String| {
-            service.trace.record(version, None, &notification);
-            let _ = send.send(notification);
-        };
-        forward(first);
         let answer = match done {
             Some(answer) => answer,
-            None => loop {
-                tokio::select! {
-                    Some(notification) = inbox.recv() => forward(notification),
-                    answer = &mut answer => break answer,
-                }
-            },
+            None => answer.await,
         };
-        // What was sent before the reply goes first.
-        while let Ok(notification) = inbox.try_recv() {
-            forward(notification);
-        }
         if let Ok(Answer::Reply(reply)) = answer {
-            service.trace.record(version, Some(&method), &reply);
-            let _ = send.send(reply.to_string());
+            let _ = replies.send(Outgoing::reply(version, "tools/call", reply.to_string()));
         }
     });
-    events::messages(receive)
+    events::messages(&service, Some(first), inbox)
 }
 
 /// The response of an answer that sent no notifications first.
@@ -545,8 +527,7 @@ fn respond(
 ) -> Response {
     match answer {
         Answer::Reply(reply) => {
-            service.trace.record(version, Some(method), &reply);
-            body::reply_response(reply)
+            body::reply_response(&service.trace, (version, Some(method)), reply)
         }
         Answer::Stream(subscription) => {
             let first = subscription.acknowledgement();

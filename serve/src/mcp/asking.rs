@@ -63,7 +63,7 @@ impl Pending {
     pub(crate) async fn ask(
         &self,
         client: &str,
-        outbox: &tokio::sync::mpsc::UnboundedSender<String>,
+        outbox: &super::trace::Outbox,
         question: &Question,
     ) -> Result<Value, AskError> {
         let (id, answer) = self.open(client);
@@ -72,7 +72,7 @@ impl Pending {
             question.method(),
             question.params()
         );
-        if outbox.send(request).is_err() {
+        if !outbox.send(request) {
             self.forget(client, &id);
             return Err(AskError::Unavailable);
         }

@@ -11,6 +11,7 @@ use toolschema_runtime::call::{
 };
 
 use super::asking::{Pending, Round};
+use super::trace::{Outbox, Outgoing};
 
 /// What a transport offers a request while it runs: where notifications
 /// and requests to the client go (none: they are dropped, and nothing can
@@ -19,7 +20,7 @@ use super::asking::{Pending, Round};
 /// large request's arguments are read.
 #[derive(Clone, Default)]
 pub struct Backchannel {
-    outbox: Option<mpsc::UnboundedSender<String>>,
+    outbox: Option<Outbox>,
     pending: Option<Arc<Pending>>,
     cancellation: Cancellation,
     offload: Option<Arc<dyn Offload>>,
@@ -42,9 +43,14 @@ impl Backchannel {
     }
 
     /// The same, with notifications and requests to the client going to
-    /// `outbox`, one JSON-RPC message each.
-    pub fn with_outbox(mut self, outbox: mpsc::UnboundedSender<String>) -> Backchannel {
-        self.outbox = Some(outbox);
+    /// `outbox`, one JSON-RPC message each, as messages of `version` (the
+    /// request's).
+    pub fn with_outbox(
+        mut self,
+        outbox: mpsc::UnboundedSender<Outgoing>,
+        version: &'static str,
+    ) -> Backchannel {
+        self.outbox = Some(Outbox(outbox, version));
         self
     }
 
@@ -108,7 +114,7 @@ pub(crate) struct CallPeer {
 /// A tool call's way back, as JSON-RPC messages into the outbox.
 #[derive(Debug)]
 pub(crate) struct Notifier {
-    outbox: Option<mpsc::UnboundedSender<String>>,
+    outbox: Option<Outbox>,
     pending: Option<Arc<Pending>>,
     call: CallPeer,
 }

@@ -44,7 +44,7 @@ pub use state::StateKey;
 pub use subscription::Subscription;
 #[cfg(feature = "otel")]
 pub use telemetry::Telemetry;
-pub use trace::Trace;
+pub use trace::{Outgoing, Trace};
 
 use std::sync::Arc;
 

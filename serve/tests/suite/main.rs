@@ -22,3 +22,4 @@ mod stateless;
 #[cfg(feature = "otel")]
 mod telemetry;
 mod test_client;
+mod trace;
