@@ -50,10 +50,9 @@ pub(super) fn read_with<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
 struct Run<'a> {
     plan: &'a Plan,
     failed: Cell<bool>,
-    /// Objects and arrays whose closing rules (required members, fewest
-    /// items) are not yet known to hold: each is counted when serde opens
-    /// it and let go when they hold, so a value read is handed on as it is,
-    /// with no check after it.
+    /// Objects whose required members are not yet known to be there: each
+    /// is counted when serde opens it and let go at its end when they are,
+    /// so that the value serde reads is handed on with no check after it.
     open: Cell<u32>,
 }
 
@@ -79,13 +78,13 @@ impl<'a> Place<'a> {
         E::custom(NotSure)
     }
 
-    /// An object or array opened whose closing rules are still to hold.
+    /// An object opened whose required members are still to be seen.
     #[inline]
     fn open(self) {
         self.run.open.set(self.run.open.get() + 1);
     }
 
-    /// Its closing rules held.
+    /// Its required members were all there.
     #[inline]
     fn close(self) {
         self.run.open.set(self.run.open.get() - 1);
