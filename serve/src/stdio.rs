@@ -347,8 +347,9 @@ impl<W: AsyncWrite + Unpin> Wire<W> {
         message: impl core::fmt::Display,
         parts: impl IntoIterator<Item = &'a str>,
     ) -> std::io::Result<()> {
-        self.service.trace.record(version, answers, message);
+        // Recorded with the writer held: the trace's order is the wire's.
         let mut output = self.output.lock().await;
+        self.service.trace.record(version, answers, message);
         for part in parts {
             output.write_all(part.as_bytes()).await?;
         }

@@ -463,3 +463,57 @@ fn an_out_of_range_number_is_reported_as_the_full_path_reports_it() {
         assert_eq!(both.err(), full.err(), "for {text}");
     }
 }
+
+/// A tool whose hand-written reader asks for another property after the
+/// object's end (serde's derives never do; a reader of one's own may).
+#[derive(Tool, Debug, PartialEq)]
+#[tool(name = "asks.twice")]
+struct AsksTwice {
+    /// A number.
+    count: u8,
+}
+
+impl<'de> serde::Deserialize<'de> for AsksTwice {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = AsksTwice;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<AsksTwice, A::Error> {
+                let mut count = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    let value: u8 = map.next_value()?;
+                    if key == "count" {
+                        count = Some(value);
+                    }
+                }
+                // Once more, past the end.
+                assert!(map.next_key::<String>()?.is_none());
+                let count = count.ok_or_else(|| serde::de::Error::missing_field("count"))?;
+                Ok(AsksTwice { count })
+            }
+        }
+        deserializer.deserialize_struct("AsksTwice", &["count"], Fields)
+    }
+}
+
+#[test]
+fn a_reader_that_asks_past_an_objects_end_is_read_once() {
+    let validator = InputValidator::new(AsksTwice::TOOL, Limits::default());
+    // The object is let go once: the one pass vouches, and the value read
+    // is the full path's.
+    assert!(validator.fast_path_accepts::<AsksTwice>(r#"{"count": 3}"#));
+    assert_eq!(
+        validator.parse::<AsksTwice>(r#"{"count": 3}"#),
+        Ok(AsksTwice { count: 3 })
+    );
+    let refused = validator
+        .parse::<AsksTwice>(r#"{"count": 300}"#)
+        .expect_err("beyond u8");
+    assert_eq!(refused.len(), 1);
+}

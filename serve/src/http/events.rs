@@ -40,7 +40,9 @@ pub(super) fn events(
         version,
     } = stream;
     let (send, receive) = mpsc::unbounded_channel::<Outgoing>();
-    let first = first.map(|first| Outgoing::message(version, first));
+    if let Some(first) = first {
+        let _ = send.send(Outgoing::message(version, first));
+    }
     let client = caller.view.id().to_owned();
     let (catalog, credential) = (service.catalog.clone(), caller.credential.clone());
     let standing = {
@@ -75,21 +77,17 @@ pub(super) fn events(
             }
         }
     });
-    messages(service, first, receive)
+    messages(service, receive)
 }
 
-/// A server-sent event stream of `first`, then the messages `receive`
-/// gets, until a reply (the stream's last word) or until its senders are
-/// gone: the one place messages leave as events, each recorded in the
-/// service's trace as it goes.
+/// A server-sent event stream of the messages `receive` gets, until its
+/// senders are gone: the one place messages leave as events, each recorded
+/// in the service's trace as it goes.
 pub(super) fn messages(
     service: &Arc<Service>,
-    first: Option<Outgoing>,
     receive: mpsc::UnboundedReceiver<Outgoing>,
 ) -> Response {
     Sse::new(Messages {
-        first,
-        replied: false,
         receive,
         service: service.clone(),
     })
@@ -99,9 +97,6 @@ pub(super) fn messages(
 
 /// Messages as server-sent events.
 struct Messages {
-    first: Option<Outgoing>,
-    /// A reply was sent: nothing follows it.
-    replied: bool,
     receive: mpsc::UnboundedReceiver<Outgoing>,
     service: Arc<Service>,
 }
@@ -110,17 +105,10 @@ impl futures_core::Stream for Messages {
     type Item = Result<Event, Infallible>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let next = match self.first.take() {
-            Some(first) => Poll::Ready(Some(first)),
-            // A task the call left running may still hold a way to send.
-            None if self.replied => Poll::Ready(None),
-            None => self.receive.poll_recv(cx),
-        };
-        next.map(|message| {
+        self.receive.poll_recv(cx).map(|message| {
             message.map(|message| {
                 let (version, answers) = (message.version, message.answers);
                 self.service.trace.record(version, answers, &message.text);
-                self.replied |= message.answers.is_some();
                 Ok(Event::default().event("message").data(message.text))
             })
         })

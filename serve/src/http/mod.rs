@@ -465,9 +465,7 @@ async fn call_tool(
     let running = service
         .inflight
         .start(caller.view.id(), request.id().as_json());
-    // The call's notifications, then its reply, in the order they are sent.
     let (outbox, mut inbox) = mpsc::unbounded_channel::<Outgoing>();
-    let replies = outbox.clone();
     let mut back = service
         .backchannel_reserved(reserved)
         .with_cancellation(running.cancellation().clone());
@@ -504,17 +502,32 @@ async fn call_tool(
         };
     };
     // Notifications came: the answer becomes an event stream of them, then
-    // the reply, sent after every notification the call sent.
+    // the reply. The stream ends when this task does, after the reply (or a
+    // failed call), whatever a task the call left behind still holds.
+    let (send, receive) = mpsc::unbounded_channel::<Outgoing>();
     tokio::spawn(async move {
+        let forward = |message: Outgoing| {
+            let _ = send.send(message);
+        };
+        forward(first);
         let answer = match done {
             Some(answer) => answer,
-            None => answer.await,
+            None => loop {
+                tokio::select! {
+                    Some(notification) = inbox.recv() => forward(notification),
+                    answer = &mut answer => break answer,
+                }
+            },
         };
+        // What was sent before the reply goes first.
+        while let Ok(notification) = inbox.try_recv() {
+            forward(notification);
+        }
         if let Ok(Answer::Reply(reply)) = answer {
-            let _ = replies.send(Outgoing::reply(version, "tools/call", reply.to_string()));
+            forward(Outgoing::reply(version, "tools/call", reply.to_string()));
         }
     });
-    events::messages(&service, Some(first), inbox)
+    events::messages(&service, receive)
 }
 
 /// The response of an answer that sent no notifications first.

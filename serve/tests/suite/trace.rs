@@ -33,8 +33,28 @@ impl Handler for Linger {
     }
 }
 
+/// Reports progress, leaves a task behind that holds the call's context
+/// for a long while, and panics.
+#[derive(Tool, Deserialize)]
+#[tool(name = "trace.fail")]
+struct Fail {}
+
+impl Handler for Fail {
+    async fn call(self, ctx: Context) -> Result<ToolResult, ToolError> {
+        ctx.progress(1.0, None);
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            ctx.progress(2.0, None);
+        });
+        panic!("the handler fails after its first notification");
+    }
+}
+
 fn traced(path: &Path) -> Server<()> {
-    Server::new("tracer", "1").tool::<Linger>().trace_file(path)
+    Server::new("tracer", "1")
+        .tool::<Linger>()
+        .tool::<Fail>()
+        .trace_file(path)
 }
 
 fn trace_path(name: &str) -> PathBuf {
@@ -119,6 +139,26 @@ fn over_http_each_event_and_reply_is_recorded_as_it_leaves() {
             (&Value::Null, &broken.messages[0])
         ]
     );
+}
+
+#[test]
+fn a_call_that_fails_after_a_notification_ends_its_stream() {
+    let path = trace_path("failed.jsonl");
+    let (address, _stop) = common::spawn(traced(&path));
+    let failing = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "trace.fail", "arguments": {}, "_meta": {"progressToken": "f"}}});
+    // The stream ends with the call (no reply can follow a failure once
+    // events have been sent), not when the task it left lets go: a read
+    // waits 10 s at most.
+    let answered = post_mcp_all(
+        address,
+        &[("Accept", "application/json, text/event-stream")],
+        &failing,
+    );
+    assert!(answered.streamed, "{answered:?}");
+    let methods: Vec<&Value> = answered.messages.iter().map(|m| &m["method"]).collect();
+    assert_eq!(methods, [&json!("notifications/progress")]);
+    assert_eq!(records(&path).len(), 1);
 }
 
 #[test]

@@ -374,6 +374,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
                     place,
                     current: None,
                     seen: 0,
+                    ended: false,
                 })
             }
             Kind::Map { values } => self.visitor.visit_map(Entries {
@@ -424,6 +425,9 @@ struct Properties<'a, A> {
     current: Option<u32>,
     /// Bit `i` is set once `members[i]` has been read.
     seen: u64,
+    /// The object's end was read (a visitor asking again is told so
+    /// again, and the object is not let go twice).
+    ended: bool,
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Properties<'_, A> {
@@ -443,7 +447,10 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Properties<'_, A> {
                 if self.seen & required != required {
                     return Err(self.place.fail());
                 }
-                self.place.close();
+                if !self.ended {
+                    self.ended = true;
+                    self.place.close();
+                }
                 return Ok(None);
             };
             let members = &object.members;
