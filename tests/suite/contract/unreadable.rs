@@ -100,7 +100,13 @@ fn logged(run: impl FnOnce()) -> String {
     let subscriber = tracing_subscriber::fmt()
         .with_writer(move || writer.clone())
         .finish();
-    tracing::subscriber::with_default(subscriber, run);
+    tracing::subscriber::with_default(subscriber, || {
+        // Each callsite's interest is cached across threads: one first met
+        // while another test's thread had no subscriber may be cached as
+        // never enabled. Asked again now, with this thread's subscriber.
+        tracing::callsite::rebuild_interest_cache();
+        run();
+    });
     let bytes = buffer.0.lock().expect("not poisoned").clone();
     String::from_utf8(bytes).expect("UTF-8")
 }
