@@ -88,6 +88,12 @@ fn a_message_read_member_by_member_is_the_message_the_envelope_reads() {
         ))
     };
     let deep = |levels: usize| format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+    // A value `x` beside the arguments, in `params`.
+    let beside = |x: String| {
+        call(&format!(
+            r#"{{"name":"billing.get-invoice","x":{x},"arguments":{{}}}}"#
+        ))
+    };
     // Read ahead: the usual shapes, spaced or not, with other params.
     for message in [
         get(r#"{"invoice_id":"0c1e55aa-0000-4000-8000-000000000001"}"#),
@@ -159,26 +165,11 @@ fn a_message_read_member_by_member_is_the_message_the_envelope_reads() {
         get(&deep(128)),
         get(&format!(r#"{{"a":{}}}"#, deep(125))),
         get(&format!(r#"{{"a":{}}}"#, deep(126))),
-        call(&format!(
-            r#"{{"name":"billing.get-invoice","x":{},"arguments":{{}}}}"#,
-            deep(125)
-        )),
-        call(&format!(
-            r#"{{"name":"billing.get-invoice","x":{},"arguments":{{}}}}"#,
-            deep(128)
-        )),
-        call(&format!(
-            r#"{{"name":"billing.get-invoice","x":{{"y":{}}},"arguments":{{}}}}"#,
-            deep(125)
-        )),
-        call(&format!(
-            r#"{{"name":"billing.get-invoice","x":{},"arguments":{{}}}}"#,
-            deep(126)
-        )),
-        call(&format!(
-            r#"{{"name":"billing.get-invoice","x":{},"arguments":{{}}}}"#,
-            deep(127)
-        )),
+        beside(deep(125)),
+        beside(deep(128)),
+        beside(format!(r#"{{"y":{}}}"#, deep(125))),
+        beside(deep(126)),
+        beside(deep(127)),
     ] {
         read_as_parse_does(message.as_bytes(), &snapshot, view);
     }
