@@ -169,11 +169,11 @@ pub mod serve {
     pub use toolschema_serve::Telemetry;
     #[cfg(feature = "cli")]
     pub use toolschema_serve::cli::Commands;
-    #[cfg(feature = "stdio")]
-    pub use toolschema_serve::{Called, TestClient, TestError};
     pub use toolschema_serve::{
         Environment, Health, HealthCheck, HttpTimeouts, SecretSource, ServeError, Server, Service,
     };
+    #[cfg(feature = "stdio")]
+    pub use toolschema_testing::{Called, TestClient, TestError};
 }
 
 /// The catalog in PostgreSQL: the store, its records and actions,

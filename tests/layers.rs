@@ -452,7 +452,7 @@ fn the_scanner_sees_through_re_exports() {
 }
 
 /// The workspace's crates, lowest layer first (DESIGN §2).
-const CRATES: [&str; 14] = [
+const CRATES: [&str; 15] = [
     "text",
     "macros",
     "schema",
@@ -465,6 +465,7 @@ const CRATES: [&str; 14] = [
     "import",
     "oauth",
     "serve",
+    "testing",
     "store",
     "cli",
 ];

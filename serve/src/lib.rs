@@ -47,8 +47,6 @@ mod server;
 mod service;
 #[cfg(feature = "stdio")]
 mod stdio;
-#[cfg(feature = "stdio")]
-mod test_client;
 
 pub use error::ServeError;
 #[cfg(feature = "http")]
@@ -57,8 +55,6 @@ pub use http::{HttpServer, read_body, serve_router};
 pub use mcp::Telemetry;
 pub use server::Server;
 pub use service::{Health, HealthCheck, HttpTimeouts, Service};
-#[cfg(feature = "stdio")]
-pub use test_client::{Called, TestClient, TestError};
 /// Where the secrets a configuration names are read ([`Server::secrets`]).
 pub use toolschema_config::{Environment, SecretSource};
 

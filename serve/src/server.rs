@@ -381,8 +381,8 @@ impl<S: Send + Sync + 'static> Server<S> {
 
     /// Checks the tools and the configuration and builds the service the
     /// transports share, shared already: its router, its stdio loop, a
-    /// catalog store's follower and a [`TestClient`](crate::TestClient)
-    /// each hold it. Validators are compiled on a background thread (after
+    /// catalog store's follower and an in-process connection
+    /// ([`Service::connect`]) each hold it. Validators are compiled on a background thread (after
     /// this and after each reload), so that calls find them ready.
     pub fn build(self) -> Result<Arc<Service>, ServeError> {
         if !self.refused.is_empty() {

@@ -22,18 +22,13 @@ pub(crate) async fn serve(
     input: impl AsyncRead + Unpin,
     output: impl AsyncWrite + Unpin + Send + 'static,
 ) -> Result<(), ServeError> {
-    let client = service.options.stdio_client.clone();
-    serve_as(service, client, input, output).await
+    let client = client_of(&service, service.options.stdio_client.clone())?;
+    serve_client(service, client, input, output).await
 }
 
-/// [`serve`], as the client application `client` (else the configured
-/// stdio client, else the keyless one).
-pub(crate) async fn serve_as(
-    service: Arc<Service>,
-    client: Option<String>,
-    input: impl AsyncRead + Unpin,
-    output: impl AsyncWrite + Unpin + Send + 'static,
-) -> Result<(), ServeError> {
+/// The client application a connection serves: `client` if the catalog
+/// has it, else the keyless one.
+fn client_of(service: &Service, client: Option<String>) -> Result<String, ServeError> {
     let snapshot = service.catalog.snapshot();
     let client = match client {
         Some(id) => id,
@@ -45,6 +40,17 @@ pub(crate) async fn serve_as(
     if snapshot.client(&client).is_none() {
         return Err(ServeError::UnknownClient { id: client });
     }
+    Ok(client)
+}
+
+/// Serves MCP on `input` and `output` as `client`, a client the catalog
+/// has.
+async fn serve_client(
+    service: Arc<Service>,
+    client: String,
+    input: impl AsyncRead + Unpin,
+    output: impl AsyncWrite + Unpin + Send + 'static,
+) -> Result<(), ServeError> {
     tracing::info!(client = %client, "serving MCP over stdio");
     let wire = Arc::new(Wire {
         output: Mutex::new(output),
@@ -372,5 +378,50 @@ impl Service {
     /// service built already (say, one whose catalog a store keeps current).
     pub async fn serve_stdio(self: &Arc<Self>) -> Result<(), crate::ServeError> {
         serve(self.clone(), tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// A connection to this service in process: MCP over an in-memory
+    /// pipe, one JSON-RPC message per line each way, as stdio carries it,
+    /// from the client application `client` (else the keyless one). The
+    /// service is served on a task of the current Tokio runtime until the
+    /// returned end is dropped. `toolschema-testing`'s `TestClient` talks
+    /// over one.
+    ///
+    /// # Errors
+    ///
+    /// [`ServeError::UnknownClient`] when the catalog has no such client,
+    /// [`ServeError::NoStdioClient`] when none is named and there is no
+    /// keyless one: refused before anything is served.
+    ///
+    /// # Panics
+    ///
+    /// Outside a Tokio runtime.
+    ///
+    /// ```
+    /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    /// use toolschema_serve::Server;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let service = Server::new("empty", "1").build().unwrap();
+    /// let (reader, mut writer) = tokio::io::split(service.connect(None).unwrap());
+    /// writer.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n").await.unwrap();
+    /// let line = BufReader::new(reader).lines().next_line().await.unwrap().unwrap();
+    /// assert_eq!(line, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+    /// # });
+    /// ```
+    pub fn connect(
+        self: &Arc<Self>,
+        client: Option<&str>,
+    ) -> Result<tokio::io::DuplexStream, crate::ServeError> {
+        let client = client_of(self, client.map(str::to_owned))?;
+        let (ours, theirs) = tokio::io::duplex(1 << 20);
+        let (input, output) = tokio::io::split(theirs);
+        let service = self.clone();
+        tokio::spawn(async move {
+            if let Err(error) = serve_client(service, client, input, output).await {
+                tracing::warn!(%error, "an in-process connection ended");
+            }
+        });
+        Ok(ours)
     }
 }

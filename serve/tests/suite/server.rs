@@ -360,7 +360,7 @@ fn a_search_by_meaning_answers_over_mcp_and_health_says_how_search_ranks() {
             service.health(),
             json!({"status": "ok", "checks": {"search": {"ranking": "words and meaning", "model": "serve-cash"}}})
         );
-        let client = toolschema_serve::TestClient::as_client(service, "acme-finance")
+        let client = toolschema_testing::TestClient::as_client(service, "acme-finance")
             .await
             .expect("connects");
         // No demo tool says "cash": found by meaning alone (run off the
@@ -398,7 +398,7 @@ fn a_search_by_meaning_answers_over_mcp_and_health_says_how_search_ranks() {
                 .is_some_and(|reason| !reason.is_empty()),
             "{health}"
         );
-        let client = toolschema_serve::TestClient::as_client(service, "acme-finance")
+        let client = toolschema_testing::TestClient::as_client(service, "acme-finance")
             .await
             .expect("connects");
         let called = client

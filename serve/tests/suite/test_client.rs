@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolschema::call::{Context, Elicitation, Handler, LogLevel, ToolError, ToolResult};
 use toolschema::{Schema, Tool};
-use toolschema_serve::{Server, TestClient, TestError};
+use toolschema_serve::Server;
+use toolschema_testing::{TestClient, TestError};
 
 /// A counter the service's tools share.
 #[derive(Default)]

@@ -1,10 +1,14 @@
 //! A client for a service's own tests: it speaks MCP to the service in
-//! process, over an in-memory pipe that the stdio transport serves, so that
-//! a call goes exactly the way a real client's does (the protocol core,
-//! the catalog's visibility, validation against the advertised schema,
-//! name mapping, the output check), and it records what the tool sends
-//! while it runs (progress, logs) and answers the questions it asks (a
-//! script per kind of question).
+//! process, over the in-memory pipe of
+//! [`Service::connect`](toolschema_serve::Service::connect), so that a
+//! call goes exactly the way a real client's does (the protocol core, the
+//! catalog's visibility, validation against the advertised schema, name
+//! mapping, the output check), and it records what the tool sends while
+//! it runs (progress, logs) and answers the questions it asks (a script
+//! per kind of question).
+//!
+//! Most services reach it as `toolschema::serve::TestClient`; its tests
+//! are in `toolschema-serve`'s suite, which builds tools with the derives.
 
 use std::sync::Arc;
 
@@ -14,8 +18,7 @@ use tokio::io::{
 };
 use tokio::sync::Mutex;
 
-use crate::error::ServeError;
-use crate::service::Service;
+use toolschema_serve::{ServeError, Service};
 
 /// Answers one kind of question a tool asks (the request's `params` in,
 /// the `result` out).
@@ -48,7 +51,8 @@ type Script = Arc<dyn Fn(&Value) -> Value + Send + Sync>;
 /// #         Ok(ToolResult::text("pong"))
 /// #     }
 /// # }
-/// use toolschema_serve::{Server, TestClient};
+/// use toolschema_serve::Server;
+/// use toolschema_testing::TestClient;
 ///
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let service = Server::new("pinger", "1").tool::<Ping>().build().unwrap();
@@ -164,7 +168,7 @@ impl TestClient {
     /// A client of `service` in open mode, or as its keyless client
     /// application.
     pub async fn new(service: impl Into<Arc<Service>>) -> Result<TestClient, ServeError> {
-        TestClient::start(service.into(), None).await
+        TestClient::start(&service.into(), None)
     }
 
     /// A client of `service` as the client application `client` of its
@@ -174,33 +178,11 @@ impl TestClient {
         service: impl Into<Arc<Service>>,
         client: &str,
     ) -> Result<TestClient, ServeError> {
-        TestClient::start(service.into(), Some(client.to_owned())).await
+        TestClient::start(&service.into(), Some(client))
     }
 
-    async fn start(
-        service: Arc<Service>,
-        client: Option<String>,
-    ) -> Result<TestClient, ServeError> {
-        // Refused as the transport would refuse it, before anything runs.
-        let snapshot = service.catalog.snapshot();
-        match &client {
-            Some(id) if snapshot.client(id).is_none() => {
-                return Err(ServeError::UnknownClient { id: id.clone() });
-            }
-            None if snapshot.keyless_client().is_none() => {
-                return Err(ServeError::NoStdioClient);
-            }
-            _ => {}
-        }
-        let (ours, theirs) = tokio::io::duplex(1 << 20);
-        let (their_input, their_output) = tokio::io::split(theirs);
-        tokio::spawn(async move {
-            if let Err(error) =
-                crate::stdio::serve_as(service, client, their_input, their_output).await
-            {
-                tracing::warn!(%error, "a test client's connection ended");
-            }
-        });
+    fn start(service: &Arc<Service>, client: Option<&str>) -> Result<TestClient, ServeError> {
+        let ours = service.connect(client)?;
         let (reader, writer) = tokio::io::split(ours);
         Ok(TestClient {
             connection: Mutex::new(Connection {
