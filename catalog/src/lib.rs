@@ -18,7 +18,7 @@ pub mod versions;
 pub use live::{Catalog, ChangeSet, Watch};
 // The configuration the catalog is built from (the `toolschema-config`
 // crate), named here too: every snapshot and catalog takes one.
-pub use snapshot::{ClientView, MetaAnswer, MetaRefusal, MetaViolation, Refusal, Snapshot};
+pub use snapshot::{ClientView, Denial, MetaAnswer, MetaRefusal, MetaViolation, Refusal, Snapshot};
 pub use toolschema_config::{
     ALGORITHMS, Authorization, Client, Config, ConfigError, ConfigErrors, ConfigLocation,
     ConfiguredTools, Introspection, MAX_LISTED_PROBLEMS, ProblemKind, Section, ServerInfo, Status,

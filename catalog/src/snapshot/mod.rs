@@ -2,10 +2,8 @@
 //! serialized once, ready to send.
 
 use core::fmt;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-
-use arc_swap::ArcSwap;
 
 use crate::registered::Downstreams;
 use toolschema_config::{Authorization, Config, ServerInfo, key_digest};
@@ -25,6 +23,9 @@ pub use meta::{MetaAnswer, MetaRefusal, MetaViolation};
 
 mod render;
 use render::{Plan, Renders, shared};
+mod scopes;
+pub use scopes::Denial;
+use scopes::Scoped;
 
 /// Why a snapshot refuses a request. A tool a client may not see is refused
 /// exactly as a tool that does not exist.
@@ -330,21 +331,6 @@ struct Group {
     members: usize,
 }
 
-/// What building, on first use, the view of a client narrowed to the
-/// toolsets a token's scopes unlock needs beside the configuration.
-struct Scoped {
-    /// Views built so far, by client and the toolsets in force: read
-    /// without a lock, a new one added by copying the map (at most
-    /// [`MOST_NARROWED`]; past them views are built for each request).
-    views: ArcSwap<HashMap<NarrowedKey, Arc<ClientView>>>,
-}
-
-/// The most narrowed views a snapshot keeps.
-const MOST_NARROWED: usize = 4_096;
-
-/// A client's id and the toolsets in force for a token of it.
-type NarrowedKey = (String, Vec<String>);
-
 /// The tools the toolsets `sets` of `config` expose, with their modes.
 fn plan_of<'a, S: AsRef<str>>(config: &Config, active: &'a Active, sets: &[S]) -> Plan<'a> {
     let mut plan = Plan::new();
@@ -417,91 +403,6 @@ impl Snapshot {
     pub fn client_by_token(&self, token_client: &str) -> Option<&Arc<ClientView>> {
         self.clients
             .get(self.config.as_ref()?.token_owner(token_client)?)
-    }
-
-    /// `view` narrowed to what a token holding `scopes` may use: the
-    /// toolsets whose scopes it holds, every one of them (toolsets that
-    /// require none are always in force). Built once per client and set of
-    /// toolsets, then shared.
-    pub fn view_for_scopes(&self, view: &Arc<ClientView>, scopes: &[&str]) -> Arc<ClientView> {
-        let Some(scoped) = &self.scoped else {
-            return view.clone();
-        };
-        let Some(config) = &self.config else {
-            return view.clone();
-        };
-        let Some(client) = config.client(view.id()) else {
-            return view.clone();
-        };
-        // The usual token holds what all its client's toolsets need: the
-        // client's own view, without building a list.
-        let holds = |id: &str| {
-            config.toolset(id).is_none_or(|set| {
-                set.scopes()
-                    .iter()
-                    .all(|needed| scopes.contains(&needed.as_str()))
-            })
-        };
-        if client.toolsets().all(holds) {
-            return view.clone();
-        }
-        let sets = sets_in_force(config, client, Some(scopes));
-        // What it lacks may only be needed by toolsets not in force.
-        if sets == sets_in_force(config, client, None) {
-            return view.clone();
-        }
-        let key = (
-            client.id().to_owned(),
-            sets.iter().map(|s| (*s).to_owned()).collect(),
-        );
-        if let Some(found) = scoped.views.load().get(&key) {
-            return found.clone();
-        }
-        let plan = plan_of(config, &self.active, &sets);
-        let narrowed = Arc::new(ClientView {
-            id: view.id.clone(),
-            tenant: view.tenant.clone(),
-            profile: view.profile,
-            shared: Arc::new(shared(
-                view.profile,
-                &plan,
-                &Renders::default(),
-                &self.search_ranking,
-            )),
-        });
-        scoped.views.rcu(|views| {
-            let mut views = HashMap::clone(views);
-            if views.len() < MOST_NARROWED {
-                views.entry(key.clone()).or_insert_with(|| narrowed.clone());
-            }
-            views
-        });
-        narrowed
-    }
-
-    /// The scopes a token of `client` lacks for `tool`: `None` when the
-    /// client has no such tool (or `held` unlocks it); else the scopes of
-    /// the toolset that grants it and needs the fewest, all of them, as an
-    /// `insufficient_scope` answer lists them.
-    pub fn scopes_for(&self, client: &str, tool: &str, held: &[&str]) -> Option<Vec<String>> {
-        self.scoped.as_ref()?;
-        let config = self.config.as_ref()?;
-        let client = config.client(client)?;
-        let granting = sets_in_force(config, client, None)
-            .into_iter()
-            .filter_map(|id| config.toolset(id))
-            .filter(|set| set.tools().any(|name| name == tool));
-        let mut fewest: Option<&[String]> = None;
-        for set in granting {
-            let needed = set.scopes();
-            if needed.iter().all(|s| held.contains(&s.as_str())) {
-                return None;
-            }
-            if fewest.is_none_or(|f| needed.len() < f.len()) {
-                fewest = Some(needed);
-            }
-        }
-        fewest.map(<[String]>::to_vec)
     }
 
     /// The `[server]` section of the configuration, if any.

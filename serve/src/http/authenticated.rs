@@ -8,7 +8,7 @@ use axum::extract::{FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
-use toolschema_catalog::{ClientView, Snapshot};
+use toolschema_catalog::{ClientView, Denial, Snapshot};
 
 use super::refusal;
 use crate::service::Service;
@@ -179,34 +179,41 @@ impl Credential {
 }
 
 impl Authenticated {
-    /// The `403 insufficient_scope` answer when this caller's token lacks
-    /// the scopes `tool` needs (a tool of its client that its scopes do not
-    /// unlock); `None` otherwise.
-    pub(super) fn lacks_scopes_for(&self, tool: &str) -> Option<Response> {
-        #[cfg(feature = "oauth")]
-        if let Credential::Token { scopes, .. } = &self.credential {
-            let authorization = self.snapshot.authorization()?;
-            let held: Vec<&str> = scopes.iter().map(String::as_str).collect();
-            let needed = self.snapshot.scopes_for(self.view.id(), tool, &held)?;
-            let scope = needed.join(" ");
-            let mut response = refusal(
-                StatusCode::FORBIDDEN,
-                "insufficient_scope",
-                &format!("calling `{tool}` needs a token with the scopes: {scope}"),
-            );
-            let challenge = format!(
-                r#"Bearer realm="mcp", error="insufficient_scope", scope="{scope}", resource_metadata="{}", error_description="the token lacks scopes this tool needs""#,
-                crate::oauth::metadata_url(authorization.resource())
-            );
-            if let Ok(value) = header::HeaderValue::from_str(&challenge) {
-                response
-                    .headers_mut()
-                    .insert(header::WWW_AUTHENTICATE, value);
-            }
-            return Some(response);
+    /// The scopes of the caller's access token, when it sent one.
+    pub(super) fn token_scopes(&self) -> Option<&Arc<[String]>> {
+        match &self.credential {
+            #[cfg(feature = "oauth")]
+            Credential::Token { scopes, .. } => Some(scopes),
+            _ => None,
         }
-        let _ = tool;
-        None
+    }
+
+    /// The `403 insufficient_scope` answer to a call that `denial`
+    /// refuses, its challenge naming the scopes to ask for (RFC 6750
+    /// §3.1), for MCP and REST alike.
+    pub(super) fn denied(&self, denial: &Denial) -> Response {
+        let scope = denial.scopes().join(" ");
+        let mut response = refusal(
+            StatusCode::FORBIDDEN,
+            "insufficient_scope",
+            &denial.to_string(),
+        );
+        let mut challenge =
+            format!(r#"Bearer realm="mcp", error="insufficient_scope", scope="{scope}""#);
+        #[cfg(feature = "oauth")]
+        if let Some(authorization) = self.snapshot.authorization() {
+            challenge.push_str(&format!(
+                r#", resource_metadata="{}""#,
+                crate::oauth::metadata_url(authorization.resource())
+            ));
+        }
+        challenge.push_str(r#", error_description="the token lacks scopes this tool needs""#);
+        if let Ok(value) = header::HeaderValue::from_str(&challenge) {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, value);
+        }
+        response
     }
 }
 

@@ -244,8 +244,13 @@ fn protocol_header(headers: &HeaderMap) -> Option<&str> {
 /// The MCP headers of a request, in one pass over them: the first value
 /// of each (a value that is not text is none), and the first that comes
 /// more than once, by the name the specification gives it. `params` is
-/// where their `Mcp-Param-*` list is laid out.
-fn mcp_headers<'a>(headers: &'a HeaderMap, params: &'a mut Vec<(&'a str, &'a str)>) -> Headers<'a> {
+/// where their `Mcp-Param-*` list is laid out; `scopes` are the caller's
+/// token's, if it sent one.
+fn mcp_headers<'a>(
+    headers: &'a HeaderMap,
+    params: &'a mut Vec<(&'a str, &'a str)>,
+    scopes: Option<&'a [String]>,
+) -> Headers<'a> {
     const ONCE: [&str; 3] = ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"];
     let mut once: [Option<&str>; 3] = [None; 3];
     let mut trace_context = (None, None);
@@ -291,6 +296,7 @@ fn mcp_headers<'a>(headers: &'a HeaderMap, params: &'a mut Vec<(&'a str, &'a str
         params,
         trace_context,
         repeated,
+        scopes,
     }
 }
 
@@ -332,13 +338,6 @@ async fn mcp(
         protocol_header(&headers),
     );
     let method = request.method().to_owned();
-    if method == "tools/call"
-        && let Some(name) = request.params().get("name").and_then(|n| n.as_str())
-        && caller.view.def_of(name).is_none()
-        && let Some(refused) = caller.lacks_scopes_for(name)
-    {
-        return refused;
-    }
     if method != "tools/call" {
         // Each request stands alone: the catalog is stateless per request.
         let mut session = Session::default();
@@ -350,7 +349,7 @@ async fn mcp(
                 &caller.view,
                 &mut session,
                 request,
-                &mcp_headers(&headers, &mut params),
+                &mcp_headers(&headers, &mut params, caller.token_scopes().map(|s| &**s)),
                 &Backchannel::none(),
             )
             .await;
@@ -476,13 +475,14 @@ async fn call_tool(
     }
     let worker = service.clone();
     let (snapshot, view) = (caller.snapshot.clone(), caller.view.clone());
+    let scopes = caller.token_scopes().cloned();
     // Polled here, not spawned: most calls answer before any notification.
     let mut answer = answering::Answering::new(async move {
         let _running = running;
         // Each request stands alone: the catalog is stateless per request.
         let mut session = Session::default();
         let mut params = Vec::new();
-        let headers = mcp_headers(&headers, &mut params);
+        let headers = mcp_headers(&headers, &mut params, scopes.as_deref());
         worker
             .protocol
             .handle(&snapshot, &view, &mut session, request, &headers, &back)
@@ -539,9 +539,10 @@ fn respond(
     answer: Answer,
 ) -> Response {
     match answer {
-        Answer::Reply(reply) => {
-            body::reply_response(&service.trace, (version, Some(method)), reply)
-        }
+        Answer::Reply(reply) => match reply.denial() {
+            Some(denial) => caller.denied(denial),
+            None => body::reply_response(&service.trace, (version, Some(method)), reply),
+        },
         Answer::Stream(subscription) => {
             let first = subscription.acknowledgement();
             let last = subscription.ended();

@@ -67,11 +67,6 @@ pub(super) async fn call(
     if caller.view.lists_meta_tool(&name) {
         return call_meta(&caller, &name, arguments).await;
     }
-    if caller.view.def_of(&name).is_none()
-        && let Some(refused) = caller.lacks_scopes_for(&name)
-    {
-        return refused;
-    }
     // A large body's arguments are read off the async workers.
     let context = match reserved {
         Some(reserved) => Caller::anonymous().with_offload(reserved),
@@ -81,7 +76,7 @@ pub(super) async fn call(
         .snapshot
         .call_in(&caller.view, &name, arguments, context)
         .await;
-    answer(&name, result)
+    answer(&caller, &name, result)
 }
 
 fn unavailable() -> Response {
@@ -151,12 +146,12 @@ async fn call_meta(caller: &Authenticated, name: &str, arguments: CallArguments)
             StatusCode::OK,
             json!({"result": answer.structured}).to_string(),
         ),
-        Err(refused) => refused_response(refused.into()),
+        Err(refused) => refused_response(caller, refused.into()),
     }
 }
 
-/// The outcome of a call of `tool` as the REST answer.
-fn answer(tool: &str, result: Result<ToolResult, CallError>) -> Response {
+/// The outcome of `caller`'s call of `tool` as the REST answer.
+fn answer(caller: &Authenticated, tool: &str, result: Result<ToolResult, CallError>) -> Response {
     match result {
         Ok(result) => {
             let (content, structured) = result.into_json();
@@ -176,14 +171,21 @@ fn answer(tool: &str, result: Result<ToolResult, CallError>) -> Response {
             };
             json_response(StatusCode::OK, body)
         }
-        Err(error) => refused_response(Refused::of_call(tool, error)),
+        Err(error) => {
+            let refused = Refused::of_call(tool, error).or_denied(
+                &caller.snapshot,
+                &caller.view,
+                caller.token_scopes().map(|scopes| &**scopes),
+            );
+            refused_response(caller, refused)
+        }
     }
 }
 
 /// A refused call as REST says it: a status, the kind of refusal and a
 /// message; arguments a schema refuses list every violation, as MCP's
 /// refusal does.
-fn refused_response(refused: Refused) -> Response {
+fn refused_response(caller: &Authenticated, refused: Refused) -> Response {
     match refused {
         Refused::UnknownTool { name } => refusal(
             StatusCode::NOT_FOUND,
@@ -211,5 +213,6 @@ fn refused_response(refused: Refused) -> Response {
         Refused::Defect { message } => {
             refusal(StatusCode::INTERNAL_SERVER_ERROR, "server_defect", &message)
         }
+        Refused::Denied(denial) => caller.denied(&denial),
     }
 }

@@ -109,6 +109,7 @@ impl Protocol {
             revision,
             caller,
             round,
+            scopes,
         } = target;
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return refusal(
@@ -178,7 +179,10 @@ impl Protocol {
                 };
                 self.tool_result(id, era, Blocks::Value(content), structured, false)
             }
-            Err(error) => self.refused(id, era, name, Refused::of_call(name, error)),
+            Err(error) => {
+                let refused = Refused::of_call(name, error).or_denied(snapshot, client, scopes);
+                self.refused(id, era, name, refused)
+            }
         }
     }
 
@@ -224,6 +228,11 @@ impl Protocol {
                 &format!("Internal error: {message}"),
                 None,
             ),
+            Refused::Denied(denial) => {
+                refusal(era, id, code::INVALID_PARAMS, &denial.to_string(), None)
+                    .with_status(403)
+                    .with_denial(denial)
+            }
         }
     }
 

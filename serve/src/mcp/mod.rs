@@ -121,6 +121,10 @@ pub struct Headers<'a> {
     /// once, if any: which of its values counts is ambiguous (a proxy may
     /// route on one, the server read another), so the request is refused.
     pub repeated: Option<&'static str>,
+    /// The scopes of the caller's access token, when it sent one (HTTP
+    /// with OAuth): a call of a tool its client has that they do not
+    /// unlock is answered with a [`Reply::denial`].
+    pub scopes: Option<&'a [String]>,
 }
 
 impl Headers<'static> {
@@ -133,6 +137,7 @@ impl Headers<'static> {
         params: &[],
         trace_context: (None, None),
         repeated: None,
+        scopes: None,
     };
 }
 
@@ -203,6 +208,8 @@ struct Target<'a> {
     caller: Caller,
     /// 2026-07-28: the round of answers and questions.
     round: Option<Arc<Round>>,
+    /// The scopes of the caller's access token, if it sent one.
+    scopes: Option<&'a [String]>,
 }
 
 /// The era a request belongs to.
@@ -329,6 +336,7 @@ impl Protocol {
                     revision,
                     caller,
                     round,
+                    scopes: headers.scopes,
                 };
                 return Answer::Reply(
                     self.call(&id, era, target, request.params(), arguments)

@@ -6,6 +6,8 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use toolschema_catalog::Denial;
+
 use super::id::Id;
 
 /// A reply ready to send: its text in parts, written in order. The tool
@@ -17,6 +19,9 @@ pub struct Reply {
     /// The HTTP status it travels with.
     status: u16,
     outcome: Outcome,
+    /// A call refused for want of scopes, which the transport answers as
+    /// its authorization scheme says.
+    denial: Option<Box<Denial>>,
 }
 
 /// How a request ended, as telemetry reports it.
@@ -38,6 +43,7 @@ impl Default for Reply {
             parts: Vec::new(),
             status: 200,
             outcome: Outcome::Success,
+            denial: None,
         }
     }
 }
@@ -92,6 +98,19 @@ impl Reply {
         self
     }
 
+    /// The call was refused because the caller's access token lacks the
+    /// scopes the tool needs. A transport with authorization answers it as
+    /// its scheme says (HTTP: `403` with an `insufficient_scope`
+    /// challenge); the reply's text is the JSON-RPC error others send.
+    pub fn denial(&self) -> Option<&Denial> {
+        self.denial.as_deref()
+    }
+
+    pub(crate) fn with_denial(mut self, denial: Denial) -> Reply {
+        self.denial = Some(Box::new(denial));
+        self
+    }
+
     /// The total length in bytes.
     pub fn len(&self) -> usize {
         self.parts().map(str::len).sum()
@@ -117,6 +136,7 @@ impl From<String> for Reply {
             parts: vec![Part::Owned(text)],
             status: 200,
             outcome: Outcome::Success,
+            denial: None,
         }
     }
 }

@@ -837,3 +837,101 @@ fn the_search_mode_speaks_every_version_in_every_profile() {
         }
     }
 }
+
+/// A call of a tool the caller's client has, in a toolset the scopes of
+/// its access token do not unlock, is denied by the core itself: a reply
+/// that names the scopes, for the transport to answer as its
+/// authorization scheme says, whose text is the JSON-RPC error a
+/// transport without one sends. Without a token, or for a tool the client
+/// has in no toolset, the tool is unknown, as for anyone.
+#[test]
+fn the_core_denies_a_call_its_token_scopes_do_not_unlock() {
+    let text = r#"
+[authorization]
+issuer = "https://idp.example.com"
+resource = "https://mcp.example.com/mcp"
+[[tenant]]
+id = "acme"
+[[client]]
+id = "finance"
+tenant = "acme"
+toolsets = ["reading", "invoices"]
+[[toolset]]
+id = "reading"
+tenant = "acme"
+tools = ["billing.list-invoices"]
+[[toolset]]
+id = "invoices"
+tenant = "acme"
+tools = ["billing.get-invoice"]
+scopes = ["invoices:read"]
+"#;
+    let snapshot = Catalog::from_toml(toolschema_demo::registry(), text, "scoped.toml")
+        .expect("valid")
+        .snapshot();
+    let client = snapshot.client("finance").expect("the client");
+    let call = |view: &ClientView, tool: &str, scopes: Option<&[String]>| -> Reply {
+        let message = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+            "name": tool, "arguments": {"invoice_id": "0c1e55aa-0000-4000-8000-000000000001"}}});
+        let bytes = message.to_string();
+        let Incoming::Request(request) = Incoming::parse_for(bytes.as_bytes(), &snapshot, view)
+        else {
+            panic!("a request");
+        };
+        let headers = Headers {
+            scopes,
+            ..Headers::NONE
+        };
+        match block_on(Protocol::new(Identity::new("t", "1")).handle(
+            &snapshot,
+            view,
+            &mut Session::default(),
+            request,
+            &headers,
+            &Backchannel::none(),
+        )) {
+            Answer::Reply(reply) => reply,
+            other => panic!("{other:?}"),
+        }
+    };
+    let held = ["openid".to_owned()];
+    let narrowed = snapshot.view_for_scopes(client, &["openid"]);
+
+    let denied = call(&narrowed, "billing.get-invoice", Some(&held));
+    let denial = denied.denial().expect("denied");
+    assert_eq!(
+        (denial.tool(), denial.scopes()),
+        ("billing.get-invoice", &["invoices:read".to_owned()][..])
+    );
+    assert_eq!(denied.status(), 403);
+    let error: Value = serde_json::from_str(&denied.to_string()).expect("JSON");
+    conforms("2025-11-25", "JSONRPCErrorResponse", &error);
+    assert_eq!(error["id"], 7);
+    assert_eq!(error["error"]["code"], -32602);
+    assert_eq!(
+        error["error"]["message"],
+        "calling `billing.get-invoice` needs a token with the scopes: invoices:read"
+    );
+
+    let unknown = |reply: Reply, tool: &str| {
+        assert!(reply.denial().is_none(), "{reply}");
+        let error: Value = serde_json::from_str(&reply.to_string()).expect("JSON");
+        assert_eq!(error["error"]["message"], format!("Unknown tool: {tool}"));
+    };
+    unknown(
+        call(&narrowed, "billing.get-invoice", None),
+        "billing.get-invoice",
+    );
+    let void = "billing.void-invoice";
+    unknown(call(&narrowed, void, Some(&held)), void);
+
+    // With the scope, the tool is seen and runs.
+    let scoped = ["invoices:read".to_owned()];
+    let ran = call(client, "billing.get-invoice", Some(&scoped));
+    assert!(ran.denial().is_none());
+    let result: Value = serde_json::from_str(&ran.to_string()).expect("JSON");
+    assert_eq!(
+        result["result"]["structuredContent"]["status"], "paid",
+        "{result}"
+    );
+}

@@ -130,13 +130,27 @@ impl Fixture {
         authorization: Option<&str>,
         body: Value,
     ) -> (u16, String, Value) {
+        let version = [("mcp-protocol-version", "2025-11-25")];
+        self.post_with(path, authorization, &version, body).await
+    }
+
+    /// `POST path` with `headers` beside the usual ones.
+    async fn post_with(
+        &self,
+        path: &str,
+        authorization: Option<&str>,
+        headers: &[(&str, &str)],
+        body: Value,
+    ) -> (u16, String, Value) {
         let mut request = self
             .http
             .post(format!("http://{}{path}", self.address))
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", "2025-11-25")
             .body(body.to_string());
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
         if let Some(authorization) = authorization {
             request = request.header("authorization", authorization);
         }
@@ -307,16 +321,47 @@ async fn a_valid_token_lists_and_calls_what_its_scopes_allow() {
         "{challenge}"
     );
     assert!(challenge.contains("resource_metadata="), "{challenge}");
-    assert_eq!(reply["error"], "insufficient_scope");
-    // Over REST as well.
-    let (status, _, _) = f
+    assert_eq!(
+        reply,
+        json!({"error": "insufficient_scope",
+               "message": "calling `billing.get-invoice` needs a token with the scopes: invoices:read"})
+    );
+    let denied = (status, challenge, reply);
+    // Over REST, and in the 2026-07-28 revision, the same answer.
+    let rest = f
         .post_to(
             "/v1/tools/billing.get-invoice/call",
             Some(&format!("Bearer {unscoped}")),
             json!({"invoice_id": "0c1e55aa-0000-4000-8000-000000000001"}),
         )
         .await;
-    assert_eq!(status, 403);
+    assert_eq!(rest, denied);
+    let mut stateless = call("billing.get-invoice");
+    stateless["params"]["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let headers = [
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "billing.get-invoice"),
+    ];
+    let authorization = format!("Bearer {unscoped}");
+    let answered = f
+        .post_with("/mcp", Some(&authorization), &headers, stateless.clone())
+        .await;
+    assert_eq!(answered, denied);
+    // With the scope, the same 2026-07-28 call runs.
+    let authorization = format!("Bearer {scoped}");
+    let (status, _, reply) = f
+        .post_with("/mcp", Some(&authorization), &headers, stateless)
+        .await;
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(
+        reply["result"]["structuredContent"]["status"], "paid",
+        "{reply}"
+    );
     // A tool the client has in no toolset stays unknown, not forbidden.
     let (status, _, reply) = f
         .post(
