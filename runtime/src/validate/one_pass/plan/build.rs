@@ -8,10 +8,10 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::{
-    Errors, Kind, MAX_MEMBERS, Member, Name, Object, Plain, Plan, Slot, StringCheck, compile,
-    says_only,
+    Errors, Kind, MAX_MEMBERS, Member, Name, Object, Plain, Plan, Slot, StringCheck, says_only,
 };
 use crate::model::{Additional, Direction, Field, Node, Number, Presence, Refine, members};
+use crate::validate::lone::Lone;
 
 impl Plan {
     /// Builds the plan of `root`, the input node of a tool, whose Full
@@ -303,7 +303,7 @@ impl Builder {
         if let Some(pattern) = pattern {
             schema["pattern"] = pattern.into();
         }
-        let validator = compile(&schema)?;
+        let validator = crate::validate::validator_for::<Lone>(&schema).ok()?;
         self.plan.strings.push(StringCheck {
             validator,
             email: format == Some("email") && pattern.is_none(),

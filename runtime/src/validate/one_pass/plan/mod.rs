@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::email::plain_email;
 use crate::model::Number;
+use crate::validate::lone::{Lone, LoneString};
 use crate::validate::violation::{Broken, kind_of, options_text};
 
 mod build;
@@ -479,7 +480,8 @@ fn words(bytes: &[u8]) -> (u64, u64) {
 
 /// A format and/or pattern on a string, checked as `jsonschema` checks it.
 pub(super) struct StringCheck {
-    pub(super) validator: jsonschema::Validator,
+    /// The check of the string alone, read where it stands.
+    pub(super) validator: jsonschema::Validator<Lone>,
     /// The check is `format: email` alone, so [`plain_email`] may vouch.
     pub(super) email: bool,
     /// The pattern needs a backtracking engine: a refusal may be its step
@@ -490,7 +492,7 @@ pub(super) struct StringCheck {
 impl StringCheck {
     #[inline]
     pub(super) fn accepts(&self, text: &str) -> bool {
-        (self.email && plain_email(text)) || self.validator.is_valid(&Value::String(text.into()))
+        (self.email && plain_email(text)) || self.validator.is_valid(LoneString(text))
     }
 }
 
