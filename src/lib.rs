@@ -143,7 +143,7 @@ pub use toolschema_catalog::export;
 #[cfg(feature = "catalog")]
 pub mod catalog {
     pub use toolschema_catalog::{
-        Catalog, ChangeSet, ClientView, Config, ConfigError, ConfigErrors, ConfigLocation,
+        Catalog, ChangeSet, ClientView, Config, ConfigError, ConfigErrors, ConfigLocation, Denial,
         MetaAnswer, MetaRefusal, MetaViolation, ProblemKind, Refusal, Section, ServerInfo,
         Snapshot, Status, Watch, hash_api_key, search, versions,
     };

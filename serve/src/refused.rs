@@ -36,7 +36,9 @@ pub(crate) enum Refused {
         message: String,
     },
     /// A tool of the caller's client that its access token's scopes do
-    /// not unlock.
+    /// not unlock (REST's: the protocol core denies a call before it is
+    /// read).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     Denied(Denial),
 }
 
@@ -142,6 +144,7 @@ impl Refused {
     /// The same, or a denial when it is an unknown tool that the caller's
     /// client has but the scopes of its access token (`scopes`, when it
     /// sent one) do not unlock.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn or_denied(
         self,
         snapshot: &Snapshot,

@@ -517,3 +517,144 @@ fn a_reader_that_asks_past_an_objects_end_is_read_once() {
         .expect_err("beyond u8");
     assert_eq!(refused.len(), 1);
 }
+
+/// A tool with an alias on one field: serde's field list (`FIELDS`) holds
+/// the alias too.
+#[derive(Tool, serde::Deserialize, Debug, PartialEq)]
+#[tool(name = "aliased")]
+struct Aliased {
+    /// First.
+    first: String,
+    /// Mail.
+    #[serde(alias = "mail")]
+    email: String,
+    /// A count.
+    count: u8,
+}
+
+/// A tool of three fields, each named as its struct declares it.
+#[derive(Tool, serde::Deserialize, Debug, PartialEq)]
+#[tool(name = "declared", rename_all = "camelCase")]
+struct Declared {
+    /// First.
+    first_name: String,
+    /// Mail.
+    email: String,
+    /// A count.
+    count: u8,
+}
+
+#[test]
+fn serdes_field_visitor_is_told_each_member_whatever_order_it_comes_in() {
+    // Serde's derive is told a member by its index where its field list
+    // is the members' names in order; in any order of the properties,
+    // each value lands in its own field.
+    let validator = InputValidator::new(Declared::TOOL, Limits::default());
+    let expected = Declared {
+        first_name: "Ada".into(),
+        email: "ada@example.com".into(),
+        count: 3,
+    };
+    for text in [
+        r#"{"firstName": "Ada", "email": "ada@example.com", "count": 3}"#,
+        r#"{"count": 3, "email": "ada@example.com", "firstName": "Ada"}"#,
+        r#"{"email": "ada@example.com", "count": 3, "firstName": "Ada"}"#,
+    ] {
+        assert!(validator.fast_path_accepts::<Declared>(text), "{text}");
+        assert_eq!(validator.parse::<Declared>(text).as_ref(), Ok(&expected));
+    }
+    // With an alias the list is longer than the members: told by name.
+    let validator = InputValidator::new(Aliased::TOOL, Limits::default());
+    let text = r#"{"count": 3, "email": "ada@example.com", "first": "Ada"}"#;
+    assert!(validator.fast_path_accepts::<Aliased>(text));
+    assert_eq!(
+        validator.parse::<Aliased>(text),
+        Ok(Aliased {
+            first: "Ada".into(),
+            email: "ada@example.com".into(),
+            count: 3,
+        })
+    );
+}
+
+/// A tool whose hand-written reader knows its fields by name only (an
+/// identifier visitor with `visit_str` alone, as serde's guide writes one).
+#[derive(Tool, Debug, PartialEq)]
+#[tool(name = "named.only")]
+struct NamedOnly {
+    /// A count.
+    count: u8,
+    /// A label.
+    label: String,
+}
+
+impl<'de> serde::Deserialize<'de> for NamedOnly {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        enum Field {
+            Count,
+            Label,
+        }
+        impl<'de> serde::Deserialize<'de> for Field {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct Names;
+                impl serde::de::Visitor<'_> for Names {
+                    type Value = Field;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str("`count` or `label`")
+                    }
+                    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Field, E> {
+                        match name {
+                            "count" => Ok(Field::Count),
+                            "label" => Ok(Field::Label),
+                            other => Err(E::unknown_field(other, &["count", "label"])),
+                        }
+                    }
+                }
+                deserializer.deserialize_identifier(Names)
+            }
+        }
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = NamedOnly;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<NamedOnly, A::Error> {
+                let (mut count, mut label) = (None, None);
+                while let Some(field) = map.next_key::<Field>()? {
+                    match field {
+                        Field::Count => count = Some(map.next_value()?),
+                        Field::Label => label = Some(map.next_value()?),
+                    }
+                }
+                Ok(NamedOnly {
+                    count: count.ok_or_else(|| serde::de::Error::missing_field("count"))?,
+                    label: label.ok_or_else(|| serde::de::Error::missing_field("label"))?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("NamedOnly", &["count", "label"], Fields)
+    }
+}
+
+#[test]
+fn a_reader_that_knows_its_fields_by_name_only_is_told_names() {
+    let validator = InputValidator::new(NamedOnly::TOOL, Limits::default());
+    let text = r#"{"label": "x", "count": 3}"#;
+    let expected = NamedOnly {
+        count: 3,
+        label: "x".into(),
+    };
+    // Told an index first, the reader refuses it: that call is the full
+    // path's, and the reader is told names from then on.
+    assert!(!validator.fast_path_accepts::<NamedOnly>(text));
+    assert!(validator.fast_path_accepts::<NamedOnly>(text));
+    assert_eq!(validator.parse::<NamedOnly>(text).as_ref(), Ok(&expected));
+    let refused = validator
+        .parse::<NamedOnly>(r#"{"label": "x", "count": 300}"#)
+        .expect_err("beyond u8");
+    assert_eq!(refused.len(), 1);
+}

@@ -86,9 +86,11 @@ impl Snapshot {
     }
 
     /// Why the caller of `view`, whose access token holds the scopes
-    /// `held`, may not call `tool`: a tool its client has, in a toolset
-    /// those scopes do not unlock. `None` when `view` has the tool, or its
-    /// client has no such tool at all (then it is unknown, as for anyone).
+    /// `held`, may not call `tool`: a tool its client's own view has, in a
+    /// toolset those scopes do not unlock. `None` when `view` has the
+    /// tool, or its client has no such tool (none of its toolsets names
+    /// it, or no published version is served): then it is unknown, as for
+    /// anyone.
     ///
     /// ```
     /// use toolschema_catalog::Catalog;
@@ -142,6 +144,7 @@ impl Snapshot {
             return None;
         }
         self.scoped.as_ref()?;
+        self.client(view.id())?.def_of(tool)?;
         let config = self.config.as_ref()?;
         let client = config.client(view.id())?;
         let granting = sets_in_force(config, client, None)

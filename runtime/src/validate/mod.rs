@@ -7,7 +7,6 @@
 //! broken and one sentence a model can act on; source names never appear.
 
 mod limits;
-mod lone;
 mod names;
 mod one_pass;
 mod pattern_budget;
@@ -166,7 +165,7 @@ pub fn validator_of(
 }
 
 /// [`validator_of`] for any representation `jsonschema` reads.
-pub(crate) fn validator_for<F: jsonschema::json::Json>(
+fn validator_for<F: jsonschema::json::Json>(
     schema: &Value,
 ) -> Result<jsonschema::Validator<F>, jsonschema::ValidationError<'static>> {
     let options = || {

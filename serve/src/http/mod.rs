@@ -524,6 +524,8 @@ async fn call_tool(
             forward(notification);
         }
         if let Ok(Answer::Reply(reply)) = answer {
+            // A denied call runs nothing, so it sends no notification first.
+            debug_assert!(reply.denial().is_none(), "a denial after notifications");
             forward(Outgoing::reply(version, "tools/call", reply.to_string()));
         }
     });

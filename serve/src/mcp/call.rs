@@ -19,7 +19,7 @@ use super::reply::success;
 use super::state::RequestState;
 use super::{
     CAPABILITIES_KEY, Era, Headers, Id, LOG_LEVEL_KEY, MAX_ECHO, Outcome, Protocol, Reply, Request,
-    Sent, Session, Target, code, refusal,
+    Sent, Session, Target, code, denied, refusal,
 };
 use crate::refused::Refused;
 
@@ -109,7 +109,6 @@ impl Protocol {
             revision,
             caller,
             round,
-            scopes,
         } = target;
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return refusal(
@@ -179,10 +178,7 @@ impl Protocol {
                 };
                 self.tool_result(id, era, Blocks::Value(content), structured, false)
             }
-            Err(error) => {
-                let refused = Refused::of_call(name, error).or_denied(snapshot, client, scopes);
-                self.refused(id, era, name, refused)
-            }
+            Err(error) => self.refused(id, era, name, Refused::of_call(name, error)),
         }
     }
 
@@ -228,11 +224,7 @@ impl Protocol {
                 &format!("Internal error: {message}"),
                 None,
             ),
-            Refused::Denied(denial) => {
-                refusal(era, id, code::INVALID_PARAMS, &denial.to_string(), None)
-                    .with_status(403)
-                    .with_denial(denial)
-            }
+            Refused::Denied(denial) => denied(id, denial),
         }
     }
 

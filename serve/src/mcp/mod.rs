@@ -52,7 +52,7 @@ use serde_json::{Map, Value};
 use toolschema_runtime::call::{Caller, LogLevel};
 
 use asking::Round;
-use toolschema_catalog::{ClientView, Snapshot};
+use toolschema_catalog::{ClientView, Denial, Snapshot};
 use toolschema_runtime::project::ProtocolRevision;
 
 use reply::success;
@@ -208,8 +208,6 @@ struct Target<'a> {
     caller: Caller,
     /// 2026-07-28: the round of answers and questions.
     round: Option<Arc<Round>>,
-    /// The scopes of the caller's access token, if it sent one.
-    scopes: Option<&'a [String]>,
 }
 
 /// The era a request belongs to.
@@ -307,6 +305,15 @@ impl Protocol {
         headers: &Headers<'_>,
         back: &Backchannel,
     ) -> Answer {
+        // A call the caller's token may not make is refused before
+        // anything else is read of it, as HTTP refuses a credential.
+        if let Some(held) = headers.scopes
+            && request.method() == "tools/call"
+            && let Some(name) = request.params().get("name").and_then(Value::as_str)
+            && let Some(denial) = snapshot.denial(client, name, held)
+        {
+            return Answer::Reply(denied(request.id(), denial));
+        }
         let era = match Era::admit(&request, headers) {
             Ok(era) => era,
             Err(refused) => return Answer::Reply(refused),
@@ -336,7 +343,6 @@ impl Protocol {
                     revision,
                     caller,
                     round,
-                    scopes: headers.scopes,
                 };
                 return Answer::Reply(
                     self.call(&id, era, target, request.params(), arguments)
@@ -386,6 +392,20 @@ fn refusal(era: Era, id: &Id, code: i64, message: &str, data: Option<Value>) -> 
     Reply::from(error(Some(id), code, message, data))
         .with_status(status)
         .with_outcome(Outcome::Error(code))
+}
+
+/// The reply to a call `denial` refuses: the JSON-RPC error a transport
+/// without authorization sends, which HTTP answers with its `403`.
+fn denied(id: &Id, denial: Denial) -> Reply {
+    Reply::from(error(
+        Some(id),
+        code::INVALID_PARAMS,
+        &denial.to_string(),
+        None,
+    ))
+    .with_status(403)
+    .with_outcome(Outcome::Denied)
+    .with_denial(denial)
 }
 
 /// The most bytes of a client's text one message repeats.

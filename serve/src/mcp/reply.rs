@@ -35,6 +35,9 @@ pub enum Outcome {
     ToolError,
     /// A JSON-RPC error, with its code.
     Error(i64),
+    /// Refused because the caller's access token lacks the scopes the
+    /// tool needs ([`Reply::denial`]; over HTTP, a `403`).
+    Denied,
 }
 
 impl Default for Reply {

@@ -194,6 +194,7 @@ impl Telemetry {
             Outcome::Success => None,
             Outcome::ToolError => Some("tool_error".to_owned()),
             Outcome::Error(code) => Some(code.to_string()),
+            Outcome::Denied => Some("insufficient_scope".to_owned()),
         };
         let span = observed.context.span();
         if let Some(error) = &error {

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use toolschema_catalog::{Catalog, ClientView, Snapshot};
 use toolschema_demo::CATALOG_TOML;
 use toolschema_serve::mcp::{
-    Answer, Backchannel, Headers, Identity, Incoming, LIST_CHANGED, Protocol, Reply,
+    Answer, Backchannel, Headers, Identity, Incoming, LIST_CHANGED, Outcome, Protocol, Reply,
     STATELESS_VERSION, Session,
 };
 use toolschema_test_support::{assert_conforms as conforms, block_on, tool_names};
@@ -870,7 +870,7 @@ scopes = ["invoices:read"]
         .expect("valid")
         .snapshot();
     let client = snapshot.client("finance").expect("the client");
-    let call = |view: &ClientView, tool: &str, scopes: Option<&[String]>| -> Reply {
+    let call_with = |view: &ClientView, tool: &str, headers: &Headers<'_>| -> Reply {
         let message = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
             "name": tool, "arguments": {"invoice_id": "0c1e55aa-0000-4000-8000-000000000001"}}});
         let bytes = message.to_string();
@@ -878,21 +878,24 @@ scopes = ["invoices:read"]
         else {
             panic!("a request");
         };
-        let headers = Headers {
-            scopes,
-            ..Headers::NONE
-        };
         match block_on(Protocol::new(Identity::new("t", "1")).handle(
             &snapshot,
             view,
             &mut Session::default(),
             request,
-            &headers,
+            headers,
             &Backchannel::none(),
         )) {
             Answer::Reply(reply) => reply,
             other => panic!("{other:?}"),
         }
+    };
+    let call = |view: &ClientView, tool: &str, scopes: Option<&[String]>| {
+        let headers = Headers {
+            scopes,
+            ..Headers::NONE
+        };
+        call_with(view, tool, &headers)
     };
     let held = ["openid".to_owned()];
     let narrowed = snapshot.view_for_scopes(client, &["openid"]);
@@ -904,6 +907,7 @@ scopes = ["invoices:read"]
         ("billing.get-invoice", &["invoices:read".to_owned()][..])
     );
     assert_eq!(denied.status(), 403);
+    assert_eq!(denied.outcome(), Outcome::Denied);
     let error: Value = serde_json::from_str(&denied.to_string()).expect("JSON");
     conforms("2025-11-25", "JSONRPCErrorResponse", &error);
     assert_eq!(error["id"], 7);
@@ -912,6 +916,26 @@ scopes = ["invoices:read"]
         error["error"]["message"],
         "calling `billing.get-invoice` needs a token with the scopes: invoices:read"
     );
+
+    // Refused before anything else is read of the call: a 2026-07-28
+    // request over HTTP without its `_meta` is denied all the same.
+    let stateless = Headers {
+        http: true,
+        protocol_version: Some("2026-07-28"),
+        method: Some("tools/call"),
+        name: Some("billing.get-invoice"),
+        scopes: Some(&held),
+        ..Headers::NONE
+    };
+    let first = call_with(&narrowed, "billing.get-invoice", &stateless);
+    assert_eq!(first.denial(), Some(denial));
+    assert_eq!(first.to_string(), denied.to_string());
+    let unscoped = Headers {
+        scopes: None,
+        ..stateless
+    };
+    let malformed = call_with(&narrowed, "billing.get-invoice", &unscoped);
+    assert_eq!(malformed.status(), 400, "{malformed}");
 
     let unknown = |reply: Reply, tool: &str| {
         assert!(reply.denial().is_none(), "{reply}");

@@ -3,6 +3,7 @@
 
 use core::cell::Cell;
 use core::fmt;
+use core::marker::PhantomData;
 
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
@@ -37,6 +38,7 @@ pub(super) fn read_with<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
         plan,
         failed: Cell::new(false),
         open: Cell::new(0),
+        fields: Cell::new(&[]),
     };
     let place = Place {
         run: &run,
@@ -54,6 +56,9 @@ struct Run<'a> {
     /// is counted when serde opens it and let go at its end when they are,
     /// so that the value serde reads is handed on with no check after it.
     open: Cell<u32>,
+    /// The field list of the struct serde is about to read (what it asked
+    /// `deserialize_struct` with), taken by the map it opens.
+    fields: Cell<&'static [&'static str]>,
 }
 
 /// Where a value stands.
@@ -200,6 +205,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let place = self.place;
+        place.run.fields.set(fields);
         self.de
             .deserialize_struct(name, fields, Check { visitor, place })
     }
@@ -360,13 +366,18 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Check<'_, V> {
     #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
         let place = self.place;
+        // The list of the struct this map is, if it is one: taken by every
+        // map, so that none is read as another's.
+        let fields = place.run.fields.replace(&[]);
         match place.slot.kind {
             Kind::Object(index) => {
                 let plan = place.run.plan;
+                let object = &plan.objects[index as usize];
                 place.open();
                 self.visitor.visit_map(Properties {
                     map,
-                    object: &plan.objects[index as usize],
+                    object,
+                    by_index: object.indexed_by(fields),
                     // The discovery hint is a property of the arguments
                     // object only.
                     root: core::ptr::eq(place.slot, &plan.slots[0]),
@@ -418,11 +429,13 @@ struct Properties<'a, A> {
     map: A,
     object: &'a Object,
     root: bool,
+    /// Whether serde's field visitor is told a member by its index.
+    by_index: bool,
     /// Where the next property probably is: arguments usually come in
     /// declaration order.
     guess: usize,
     place: Place<'a>,
-    current: Option<u32>,
+    current: Option<&'a Slot>,
     /// Bit `i` is set once `members[i]` has been read.
     seen: u64,
     /// The object's end was read (a visitor asking again is told so
@@ -474,11 +487,26 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Properties<'_, A> {
             }
             self.seen |= bit;
             let member = &object.members[index];
-            self.current = Some(member.slot);
+            self.current = Some(&member.place);
             self.guess = index + 1;
-            return seed
-                .deserialize(de::value::StrDeserializer::<A::Error>::new(&member.source))
-                .map(Some);
+            if !self.by_index {
+                return seed
+                    .deserialize(de::value::StrDeserializer::<A::Error>::new(&member.source))
+                    .map(Some);
+            }
+            let key = MemberKey::<A::Error> {
+                index: index as u64,
+                source: &member.source,
+                error: PhantomData,
+            };
+            return match seed.deserialize(key) {
+                Ok(key) => Ok(Some(key)),
+                Err(error) => {
+                    // Left to the full path; named from now on.
+                    object.by_name();
+                    Err(error)
+                }
+            };
         }
     }
 
@@ -489,8 +517,40 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Properties<'_, A> {
         };
         self.map.next_value_seed(Seeded {
             seed,
-            place: self.place.at(slot),
+            place: Place {
+                run: self.place.run,
+                slot,
+            },
         })
+    }
+}
+
+/// A member's name as serde's field visitor takes it: its index, for the
+/// identifier serde's derive reads; its source name, for any other reader
+/// of the key (a `String`, a reader of one's own).
+struct MemberKey<'a, E> {
+    index: u64,
+    source: &'a str,
+    error: PhantomData<E>,
+}
+
+impl<'de, E: de::Error> Deserializer<'de> for MemberKey<'_, E> {
+    type Error = E;
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        visitor.visit_u64(self.index)
+    }
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        visitor.visit_str(self.source)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum ignored_any
     }
 }
 

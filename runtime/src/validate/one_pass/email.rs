@@ -10,31 +10,51 @@
 /// parts, address literals, IDNs), and those go to the validator.
 pub(crate) fn plain_email(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let Some(at) = bytes.iter().position(|&b| b == b'@') else {
-        return false;
-    };
-    let (local, host) = (&bytes[..at], &bytes[at + 1..]);
-    if local.is_empty() || local.len() > 64 || host.is_empty() || host.len() > 253 {
-        return false;
-    }
-    // Atoms: no dot first, last or twice in a row.
+    // The local part up to the first `@`, in the same pass: atoms, with no
+    // dot first, last or twice in a row.
     let mut previous = b'.';
-    for &byte in local {
-        let ok = if byte == b'.' {
-            previous != b'.'
-        } else {
-            ATOM[usize::from(byte)]
+    let mut at = None;
+    for (i, &byte) in bytes.iter().enumerate() {
+        let ok = match byte {
+            b'@' => {
+                at = Some(i);
+                break;
+            }
+            b'.' => previous != b'.',
+            _ => ATOM[usize::from(byte)],
         };
         if !ok {
             return false;
         }
         previous = byte;
     }
-    previous != b'.' && host.split(|&b| b == b'.').all(plain_label)
+    let Some(at) = at else {
+        return false;
+    };
+    let host = &bytes[at + 1..];
+    (1..=64).contains(&at) && previous != b'.' && host.len() <= 253 && plain_host(host)
 }
 
-/// A host name label of letters, digits and inner hyphens, not an A-label
-/// (`xn--`) nor anything else with hyphens in third and fourth place.
+/// A host name of labels, each byte looked at once.
+#[inline]
+fn plain_host(host: &[u8]) -> bool {
+    let mut start = 0;
+    for (i, &byte) in host.iter().enumerate() {
+        if byte == b'.' {
+            if !plain_label(&host[start..i]) {
+                return false;
+            }
+            start = i + 1;
+        } else if !LABEL[usize::from(byte)] {
+            return false;
+        }
+    }
+    plain_label(&host[start..])
+}
+
+/// A host name label of letters, digits and inner hyphens (its bytes
+/// checked by the caller), not an A-label (`xn--`) nor anything else with
+/// hyphens in third and fourth place.
 #[inline]
 fn plain_label(label: &[u8]) -> bool {
     match (label.first(), label.last()) {
@@ -42,7 +62,6 @@ fn plain_label(label: &[u8]) -> bool {
             label.len() <= 63
                 && first != b'-'
                 && last != b'-'
-                && label.iter().all(|&b| LABEL[usize::from(b)])
                 && !(label.len() >= 4 && label[2] == b'-' && label[3] == b'-')
         }
         _ => false,
@@ -68,4 +87,53 @@ const fn byte_set(extra: &[u8]) -> [bool; 256] {
         i += 1;
     }
     set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_email;
+
+    #[test]
+    fn plain_addresses_are_vouched_for_and_others_left_to_the_validator() {
+        let long_local = format!("{}@x.io", "a".repeat(64));
+        let longer_local = format!("{}@x.io", "a".repeat(65));
+        let long_label = format!("a@{}.io", "b".repeat(63));
+        let longer_label = format!("a@{}.io", "b".repeat(64));
+        for plain in [
+            "ada@example.com",
+            "a.b+c@x-y.io",
+            "a@b",
+            "x!#$%&'*+-/=?^_`{|}~@h1.h2",
+            &long_local,
+            &long_label,
+        ] {
+            assert!(plain_email(plain), "{plain}");
+        }
+        for other in [
+            "",
+            "ada",
+            "@x.io",
+            "a@",
+            ".a@x.io",
+            "a.@x.io",
+            "a..b@x.io",
+            "a@-x.io",
+            "a@x-.io",
+            "a@xn--abc.io",
+            "a@ab--c.io",
+            "a@x..io",
+            "a@x.io.",
+            "a@.x.io",
+            "a@b@c.io",
+            "a b@x.io",
+            "é@x.io",
+            "a@é.io",
+            "\"a\"@x.io",
+            "a@[127.0.0.1]",
+            &longer_local,
+            &longer_label,
+        ] {
+            assert!(!plain_email(other), "{other}");
+        }
+    }
 }

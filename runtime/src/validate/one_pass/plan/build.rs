@@ -8,10 +8,10 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::{
-    Errors, Kind, MAX_MEMBERS, Member, Name, Object, Plain, Plan, Slot, StringCheck, says_only,
+    Errors, Kind, MAX_MEMBERS, Member, Name, Object, Plain, Plan, Slot, StringCheck, compile,
+    says_only,
 };
 use crate::model::{Additional, Direction, Field, Node, Number, Presence, Refine, members};
-use crate::validate::lone::Lone;
 
 impl Plan {
     /// Builds the plan of `root`, the input node of a tool, whose Full
@@ -264,10 +264,7 @@ impl Builder {
                 }
                 let index = self.plan.objects.len() as u32;
                 self.objects.insert(address, index);
-                self.plan.objects.push(Object {
-                    members: Vec::new(),
-                    required: 0,
-                });
+                self.plan.objects.push(Object::new(Vec::new(), 0));
                 let mut planned = Vec::with_capacity(fields.len());
                 let mut required = 0u64;
                 for (i, member) in fields.iter().enumerate() {
@@ -275,20 +272,20 @@ impl Builder {
                         required |= 1 << i;
                     }
                     let field = member.field;
+                    let slot = self.slot(
+                        &field.schema,
+                        Some(field),
+                        format!("{pointer}/properties/{}", escaped(&field.exposed)),
+                    )?;
                     planned.push(Member {
                         exposed: Name::new(&field.exposed),
                         source: (*field.source).into(),
-                        slot: self.slot(
-                            &field.schema,
-                            Some(field),
-                            format!("{pointer}/properties/{}", escaped(&field.exposed)),
-                        )?,
+                        slot,
+                        // Final: a slot's kind is set before it is handed out.
+                        place: self.plan.slots[slot as usize],
                     });
                 }
-                self.plan.objects[index as usize] = Object {
-                    members: planned,
-                    required,
-                };
+                self.plan.objects[index as usize] = Object::new(planned, required);
                 Kind::Object(index)
             }
             _ => Kind::Refuse,
@@ -303,7 +300,7 @@ impl Builder {
         if let Some(pattern) = pattern {
             schema["pattern"] = pattern.into();
         }
-        let validator = crate::validate::validator_for::<Lone>(&schema).ok()?;
+        let validator = compile(&schema)?;
         self.plan.strings.push(StringCheck {
             validator,
             email: format == Some("email") && pattern.is_none(),

@@ -1,13 +1,14 @@
 //! The check plan of one tool's arguments: built once from the schema
 //! model, so that a call walks no model.
 
+use std::cell::RefCell;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
 use super::email::plain_email;
 use crate::model::Number;
-use crate::validate::lone::{Lone, LoneString};
 use crate::validate::violation::{Broken, kind_of, options_text};
 
 mod build;
@@ -413,6 +414,58 @@ pub(super) struct Object {
     pub(super) members: Vec<Member>,
     /// Bit `i` is set when `members[i]` is required.
     pub(super) required: u64,
+    /// The address of the field list (serde's `FIELDS`) last found to be
+    /// the members' source names in order, 0 before any, or [`BY_NAME`]
+    /// once the struct's reader refused a member told by its index: with
+    /// such a list, serde's field visitor is told a member by its index
+    /// (`visit_u64`, the number serde's derive gives each field in order)
+    /// rather than by its name, which it would match again.
+    by_index: AtomicUsize,
+}
+
+/// No list: the reader takes its members by name only.
+const BY_NAME: usize = usize::MAX;
+
+impl Object {
+    pub(super) fn new(members: Vec<Member>, required: u64) -> Object {
+        Object {
+            members,
+            required,
+            by_index: AtomicUsize::new(0),
+        }
+    }
+
+    /// Whether serde's field visitor, given the field list `fields` (the
+    /// names its struct declares, aliases among them, in order), may be
+    /// told a member by its index: when the list is the members' source
+    /// names in order, field `i` of serde's derive is member `i`. A list
+    /// found so is remembered by its address.
+    #[inline]
+    pub(super) fn indexed_by(&self, fields: &'static [&'static str]) -> bool {
+        let address = fields.as_ptr() as usize;
+        match self.by_index.load(Ordering::Relaxed) {
+            known if known == address => return true,
+            BY_NAME => return false,
+            _ => {}
+        }
+        let same = !fields.is_empty()
+            && fields.len() == self.members.len()
+            && fields
+                .iter()
+                .zip(&self.members)
+                .all(|(field, member)| **field == *member.source);
+        if same {
+            self.by_index.store(address, Ordering::Relaxed);
+        }
+        same
+    }
+
+    /// The struct's reader refused a member told by its index (a reader of
+    /// one's own that knows its fields by name only): it is told names
+    /// from now on.
+    pub(super) fn by_name(&self) {
+        self.by_index.store(BY_NAME, Ordering::Relaxed);
+    }
 }
 
 pub(super) struct Member {
@@ -421,6 +474,9 @@ pub(super) struct Member {
     /// reading it is one load.
     pub(super) source: Box<str>,
     pub(super) slot: u32,
+    /// A copy of `slot`'s own: the one pass reads it where it finds the
+    /// member, without indexing the plan's slots.
+    pub(super) place: Slot,
 }
 
 /// A property name, with words read ahead so that most comparisons are two
@@ -480,8 +536,7 @@ fn words(bytes: &[u8]) -> (u64, u64) {
 
 /// A format and/or pattern on a string, checked as `jsonschema` checks it.
 pub(super) struct StringCheck {
-    /// The check of the string alone, read where it stands.
-    pub(super) validator: jsonschema::Validator<Lone>,
+    pub(super) validator: jsonschema::Validator,
     /// The check is `format: email` alone, so [`plain_email`] may vouch.
     pub(super) email: bool,
     /// The pattern needs a backtracking engine: a refusal may be its step
@@ -492,9 +547,36 @@ pub(super) struct StringCheck {
 impl StringCheck {
     #[inline]
     pub(super) fn accepts(&self, text: &str) -> bool {
-        (self.email && plain_email(text)) || self.validator.is_valid(LoneString(text))
+        if self.email && plain_email(text) {
+            return true;
+        }
+        // One string value a thread, written over for each check: no
+        // allocation once it holds the longest string checked (up to a
+        // few kilobytes; a longer one is let go after its check).
+        thread_local! {
+            static CHECKED: RefCell<Value> = const { RefCell::new(Value::String(String::new())) };
+        }
+        CHECKED.with(|checked| {
+            let Ok(mut value) = checked.try_borrow_mut() else {
+                return self.validator.is_valid(&Value::String(text.into()));
+            };
+            if let Value::String(string) = &mut *value {
+                string.clear();
+                string.push_str(text);
+            }
+            let valid = self.validator.is_valid(&value);
+            if let Value::String(string) = &mut *value
+                && string.capacity() > KEPT_STRING
+            {
+                *string = String::new();
+            }
+            valid
+        })
     }
 }
+
+/// The most bytes of string a thread keeps for checking strings.
+const KEPT_STRING: usize = 4096;
 
 /// Objects wider than this are left to the full path (one bit each).
 const MAX_MEMBERS: usize = 64;
