@@ -7,7 +7,7 @@
 
 use core::fmt;
 
-use toolschema_catalog::{ClientView, Denial, MetaRefusal, MetaViolation, Snapshot};
+use toolschema_catalog::{MetaRefusal, MetaViolation};
 use toolschema_runtime::call::{CallError, ToolError};
 use toolschema_runtime::validate::ArgumentErrors;
 
@@ -35,11 +35,6 @@ pub(crate) enum Refused {
         /// What went wrong, in exposed names.
         message: String,
     },
-    /// A tool of the caller's client that its access token's scopes do
-    /// not unlock (REST's: the protocol core denies a call before it is
-    /// read).
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    Denied(Denial),
 }
 
 /// Arguments a schema refuses: a tool's, or a meta-tool's.
@@ -138,26 +133,6 @@ impl Refused {
             defect => Refused::Defect {
                 message: defect.to_string(),
             },
-        }
-    }
-
-    /// The same, or a denial when it is an unknown tool that the caller's
-    /// client has but the scopes of its access token (`scopes`, when it
-    /// sent one) do not unlock.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn or_denied(
-        self,
-        snapshot: &Snapshot,
-        view: &ClientView,
-        scopes: Option<&[String]>,
-    ) -> Refused {
-        match (self, scopes) {
-            (Refused::UnknownTool { name }, Some(held)) => match snapshot.denial(view, &name, held)
-            {
-                Some(denial) => Refused::Denied(denial),
-                None => Refused::UnknownTool { name },
-            },
-            (refused, _) => refused,
         }
     }
 }

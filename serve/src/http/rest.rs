@@ -67,6 +67,13 @@ pub(super) async fn call(
     if caller.view.lists_meta_tool(&name) {
         return call_meta(&caller, &name, arguments).await;
     }
+    // The same denial the protocol core gives, where the call was refused
+    // before this change: after its arguments are read.
+    if let Some(held) = caller.token_scopes()
+        && let Some(denial) = caller.snapshot.denial(&caller.view, &name, held)
+    {
+        return caller.denied(&denial);
+    }
     // A large body's arguments are read off the async workers.
     let context = match reserved {
         Some(reserved) => Caller::anonymous().with_offload(reserved),
@@ -76,7 +83,7 @@ pub(super) async fn call(
         .snapshot
         .call_in(&caller.view, &name, arguments, context)
         .await;
-    answer(&caller, &name, result)
+    answer(&name, result)
 }
 
 fn unavailable() -> Response {
@@ -146,12 +153,12 @@ async fn call_meta(caller: &Authenticated, name: &str, arguments: CallArguments)
             StatusCode::OK,
             json!({"result": answer.structured}).to_string(),
         ),
-        Err(refused) => refused_response(caller, refused.into()),
+        Err(refused) => refused_response(refused.into()),
     }
 }
 
-/// The outcome of `caller`'s call of `tool` as the REST answer.
-fn answer(caller: &Authenticated, tool: &str, result: Result<ToolResult, CallError>) -> Response {
+/// The outcome of a call of `tool` as the REST answer.
+fn answer(tool: &str, result: Result<ToolResult, CallError>) -> Response {
     match result {
         Ok(result) => {
             let (content, structured) = result.into_json();
@@ -171,21 +178,14 @@ fn answer(caller: &Authenticated, tool: &str, result: Result<ToolResult, CallErr
             };
             json_response(StatusCode::OK, body)
         }
-        Err(error) => {
-            let refused = Refused::of_call(tool, error).or_denied(
-                &caller.snapshot,
-                &caller.view,
-                caller.token_scopes().map(|scopes| &**scopes),
-            );
-            refused_response(caller, refused)
-        }
+        Err(error) => refused_response(Refused::of_call(tool, error)),
     }
 }
 
 /// A refused call as REST says it: a status, the kind of refusal and a
 /// message; arguments a schema refuses list every violation, as MCP's
 /// refusal does.
-fn refused_response(caller: &Authenticated, refused: Refused) -> Response {
+fn refused_response(refused: Refused) -> Response {
     match refused {
         Refused::UnknownTool { name } => refusal(
             StatusCode::NOT_FOUND,
@@ -213,6 +213,5 @@ fn refused_response(caller: &Authenticated, refused: Refused) -> Response {
         Refused::Defect { message } => {
             refusal(StatusCode::INTERNAL_SERVER_ERROR, "server_defect", &message)
         }
-        Refused::Denied(denial) => caller.denied(&denial),
     }
 }

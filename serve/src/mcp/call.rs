@@ -19,7 +19,7 @@ use super::reply::success;
 use super::state::RequestState;
 use super::{
     CAPABILITIES_KEY, Era, Headers, Id, LOG_LEVEL_KEY, MAX_ECHO, Outcome, Protocol, Reply, Request,
-    Sent, Session, Target, code, denied, refusal,
+    Sent, Session, Target, code, refusal,
 };
 use crate::refused::Refused;
 
@@ -224,7 +224,6 @@ impl Protocol {
                 &format!("Internal error: {message}"),
                 None,
             ),
-            Refused::Denied(denial) => denied(id, denial),
         }
     }
 
